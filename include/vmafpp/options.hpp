@@ -1,0 +1,62 @@
+// Typed options of a feature extractor, parsed from "name=value" strings.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace vmafpp {
+
+enum class OptionType { boolean, integer, number };
+
+struct OptionSpec {
+    std::string name;   // e.g. "adm_enhn_gain_limit"
+    std::string alias;  // e.g. "egl"; used in the key suffix
+    OptionType type = OptionType::number;
+    double default_value = 0.0;
+    double min_value = 0.0;
+    double max_value = 0.0;
+    // A feature parameter changes the values an extractor computes, so a
+    // non-default value is appended to every key it writes (libvmaf's
+    // VMAF_OPT_FLAG_FEATURE_PARAM).
+    bool feature_param = true;
+    std::string help;
+};
+
+// The values of one extractor instance: defaults from its specs, overridden by
+// set(). Unknown names and values out of range throw vmafpp::Error.
+class OptionValues {
+public:
+    OptionValues() = default;
+    explicit OptionValues(std::vector<OptionSpec> specs);
+
+    void set(std::string_view name, std::string_view value);
+    bool has(std::string_view name) const;
+
+    double number(std::string_view name) const;
+    int integer(std::string_view name) const;
+    bool flag(std::string_view name) const;
+    bool is_default(std::string_view name) const;
+
+    const std::vector<OptionSpec>& specs() const { return specs_; }
+
+    // libvmaf's suffix for non-default feature parameters, options in
+    // alphabetical order of their names: "_<alias>_<%g value>" for numbers,
+    // "_<alias>" for booleans. Empty when every parameter has its default.
+    std::string key_suffix() const;
+
+    // The output key for a provided feature: its alias (see feature_alias())
+    // followed by key_suffix().
+    std::string key(std::string_view provided_name) const;
+
+private:
+    const OptionSpec& spec(std::string_view name) const;
+    std::vector<OptionSpec> specs_;
+    std::vector<double> values_;
+};
+
+// libvmaf's alias table: "VMAF_integer_feature_adm2_score" -> "integer_adm2".
+// Names without an alias are returned unchanged.
+std::string_view feature_alias(std::string_view name);
+
+}  // namespace vmafpp

@@ -1,0 +1,13 @@
+// One factory per built-in extractor; each lives in its feature's folder.
+#pragma once
+
+#include "vmafpp/feature.hpp"
+
+namespace vmafpp {
+
+// Add a line here and to feature_registry() when a feature folder lands.
+// FeatureInfo integer_adm_info();      // src/adm
+// FeatureInfo integer_vif_info();      // src/vif
+// FeatureInfo integer_motion_info();   // src/motion
+
+}  // namespace vmafpp

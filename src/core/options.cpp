@@ -1,0 +1,178 @@
+#include "vmafpp/options.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <utility>
+
+#include "vmafpp/error.hpp"
+
+namespace vmafpp {
+
+OptionValues::OptionValues(std::vector<OptionSpec> specs) : specs_(std::move(specs)) {
+    values_.reserve(specs_.size());
+    for (const auto& s : specs_) values_.push_back(s.default_value);
+}
+
+const OptionSpec& OptionValues::spec(std::string_view name) const {
+    for (const auto& s : specs_)
+        if (s.name == name) return s;
+    throw Error("unknown option \"" + std::string(name) + "\"");
+}
+
+bool OptionValues::has(std::string_view name) const {
+    return std::any_of(specs_.begin(), specs_.end(),
+                       [&](const OptionSpec& s) { return s.name == name; });
+}
+
+namespace {
+
+bool parse_bool(std::string_view v, bool& out) {
+    if (v == "true" || v == "1") { out = true; return true; }
+    if (v == "false" || v == "0") { out = false; return true; }
+    return false;
+}
+
+// strtod/strtol on the whole string; rejects trailing garbage, empty strings,
+// NaN and infinities.
+bool parse_number(std::string_view v, double& out) {
+    const std::string s(v);
+    if (s.empty()) return false;
+    errno = 0;
+    char* end = nullptr;
+    const double d = std::strtod(s.c_str(), &end);
+    if (end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(d)) return false;
+    out = d;
+    return true;
+}
+
+bool parse_int(std::string_view v, double& out) {
+    const std::string s(v);
+    if (s.empty()) return false;
+    errno = 0;
+    char* end = nullptr;
+    const long l = std::strtol(s.c_str(), &end, 10);
+    if (end != s.c_str() + s.size() || errno == ERANGE || l < -2147483647L - 1 ||
+        l > 2147483647L)
+        return false;
+    out = static_cast<double>(l);
+    return true;
+}
+
+std::string format_g(double v) {
+    std::array<char, 64> buf{};
+    std::snprintf(buf.data(), buf.size(), "%g", v);
+    return buf.data();
+}
+
+}  // namespace
+
+void OptionValues::set(std::string_view name, std::string_view value) {
+    const OptionSpec& s = spec(name);
+    const std::size_t i = static_cast<std::size_t>(&s - specs_.data());
+    double parsed = 0.0;
+    bool ok = false;
+    const char* expect = "";
+    switch (s.type) {
+        case OptionType::boolean: {
+            bool b = false;
+            ok = parse_bool(value, b);
+            parsed = b ? 1.0 : 0.0;
+            expect = "true or false";
+            break;
+        }
+        case OptionType::integer:
+            ok = parse_int(value, parsed);
+            expect = "an integer";
+            break;
+        case OptionType::number:
+            ok = parse_number(value, parsed);
+            expect = "a finite number";
+            break;
+    }
+    if (!ok)
+        throw Error("option " + s.name + ": \"" + std::string(value) + "\" is not " + expect);
+    if (s.type != OptionType::boolean && (parsed < s.min_value || parsed > s.max_value))
+        throw Error("option " + s.name + ": " + std::string(value) + " is outside [" +
+                    format_g(s.min_value) + ", " + format_g(s.max_value) + "]");
+    values_[i] = parsed;
+}
+
+double OptionValues::number(std::string_view name) const {
+    const OptionSpec& s = spec(name);
+    return values_[static_cast<std::size_t>(&s - specs_.data())];
+}
+
+int OptionValues::integer(std::string_view name) const {
+    return static_cast<int>(number(name));
+}
+
+bool OptionValues::flag(std::string_view name) const { return number(name) != 0.0; }
+
+bool OptionValues::is_default(std::string_view name) const {
+    const OptionSpec& s = spec(name);
+    return values_[static_cast<std::size_t>(&s - specs_.data())] == s.default_value;
+}
+
+std::string OptionValues::key_suffix() const {
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < specs_.size(); ++i)
+        if (specs_[i].feature_param && values_[i] != specs_[i].default_value) order.push_back(i);
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return specs_[a].name < specs_[b].name; });
+    std::string out;
+    for (std::size_t i : order) {
+        const OptionSpec& s = specs_[i];
+        const std::string& tag = s.alias.empty() ? s.name : s.alias;
+        switch (s.type) {
+            case OptionType::boolean: out += "_" + tag; break;
+            case OptionType::integer:
+                out += "_" + tag + "_" + std::to_string(static_cast<int>(values_[i]));
+                break;
+            case OptionType::number: out += "_" + tag + "_" + format_g(values_[i]); break;
+        }
+    }
+    return out;
+}
+
+std::string OptionValues::key(std::string_view provided_name) const {
+    return std::string(feature_alias(provided_name)) + key_suffix();
+}
+
+std::string_view feature_alias(std::string_view name) {
+    static constexpr std::pair<std::string_view, std::string_view> kAliases[] = {
+        {"VMAF_feature_adm2_score", "adm2"},
+        {"VMAF_feature_aim_score", "aim"},
+        {"VMAF_feature_adm3_score", "adm3"},
+        {"VMAF_feature_adm_scale0_score", "adm_scale0"},
+        {"VMAF_feature_adm_scale1_score", "adm_scale1"},
+        {"VMAF_feature_adm_scale2_score", "adm_scale2"},
+        {"VMAF_feature_adm_scale3_score", "adm_scale3"},
+        {"VMAF_feature_motion_score", "motion"},
+        {"VMAF_feature_motion2_score", "motion2"},
+        {"VMAF_feature_motion3_score", "motion3"},
+        {"VMAF_feature_vif_scale0_score", "vif_scale0"},
+        {"VMAF_feature_vif_scale1_score", "vif_scale1"},
+        {"VMAF_feature_vif_scale2_score", "vif_scale2"},
+        {"VMAF_feature_vif_scale3_score", "vif_scale3"},
+        {"VMAF_integer_feature_adm2_score", "integer_adm2"},
+        {"VMAF_integer_feature_aim_score", "integer_aim"},
+        {"VMAF_integer_feature_adm3_score", "integer_adm3"},
+        {"VMAF_integer_feature_motion_score", "integer_motion"},
+        {"VMAF_integer_feature_motion2_score", "integer_motion2"},
+        {"VMAF_integer_feature_motion3_score", "integer_motion3"},
+        {"VMAF_integer_feature_vif_scale0_score", "integer_vif_scale0"},
+        {"VMAF_integer_feature_vif_scale1_score", "integer_vif_scale1"},
+        {"VMAF_integer_feature_vif_scale2_score", "integer_vif_scale2"},
+        {"VMAF_integer_feature_vif_scale3_score", "integer_vif_scale3"},
+    };
+    for (const auto& [from, to] : kAliases)
+        if (from == name) return to;
+    return name;
+}
+
+}  // namespace vmafpp

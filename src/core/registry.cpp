@@ -1,0 +1,31 @@
+#include <vector>
+
+#include "core/builtin_features.hpp"
+#include "vmafpp/feature.hpp"
+#include "vmafpp/options.hpp"
+
+namespace vmafpp {
+
+const std::vector<FeatureInfo>& feature_registry() {
+    static const std::vector<FeatureInfo> registry = [] {
+        std::vector<FeatureInfo> r;
+        // r.push_back(integer_adm_info());
+        return r;
+    }();
+    return registry;
+}
+
+const FeatureInfo* find_feature(std::string_view name) {
+    for (const auto& f : feature_registry())
+        if (f.name == name) return &f;
+    return nullptr;
+}
+
+const FeatureInfo* find_feature_providing(std::string_view feature_name) {
+    for (const auto& f : feature_registry())
+        for (const auto& p : f.provided_features)
+            if (p == feature_name || feature_alias(p) == feature_name) return &f;
+    return nullptr;
+}
+
+}  // namespace vmafpp

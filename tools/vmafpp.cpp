@@ -1,0 +1,2 @@
+#include <cstdio>
+int main() { std::puts("vmafpp: not yet wired"); return 0; }
