@@ -12,15 +12,13 @@
 namespace vmafpp::io {
 namespace {
 
-// Holds header lines and small frames of several pictures per syscall; larger
-// reads bypass it (see read_rows).
-constexpr std::size_t kBufferSize = std::size_t{1} << 16;
 // POSIX guarantees at least 16; Linux allows 1024 iovecs per readv.
 constexpr int kMaxIovecs = 1024;
 
 }  // namespace
 
-ByteSource::ByteSource(const std::string& path) : path_(path) {
+ByteSource::ByteSource(const std::string& path, std::size_t buffer_size)
+    : path_(path), buffer_size_(buffer_size < 1 ? 1 : buffer_size) {
     if (path == "-") {
         fd_ = STDIN_FILENO;
     } else {
@@ -30,7 +28,7 @@ ByteSource::ByteSource(const std::string& path) : path_(path) {
         // Advisory only; a pipe or device refuses it and that is fine.
         (void)::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
     }
-    storage_ = std::make_unique<std::uint8_t[]>(kBufferSize);
+    storage_ = std::make_unique<std::uint8_t[]>(buffer_size_);
     buf_ = storage_.get();
 }
 
@@ -64,7 +62,7 @@ bool ByteSource::refill() {
     pos_ = 0;
     end_ = 0;
     for (;;) {
-        const ssize_t k = ::read(fd_, storage_.get(), kBufferSize);
+        const ssize_t k = ::read(fd_, storage_.get(), buffer_size_);
         if (k < 0) {
             if (errno == EINTR) continue;
             throw_read_error();
@@ -80,7 +78,7 @@ std::size_t ByteSource::read(void* dst_void, std::size_t n) {
     while (done < n) {
         if (pos_ == end_) {
             // A large remainder goes straight into dst: one copy, not two.
-            if (fd_ >= 0 && n - done >= kBufferSize) return done + read_fd(dst + done, n - done);
+            if (fd_ >= 0 && n - done >= buffer_size_) return done + read_fd(dst + done, n - done);
             if (!refill()) break;
         }
         const std::size_t k = std::min(n - done, end_ - pos_);
@@ -128,7 +126,7 @@ std::size_t ByteSource::read_rows(std::uint8_t* dst, std::ptrdiff_t stride, std:
     while (row < rows) {
         if (pos_ == end_) {
             const std::size_t left = (rows - row) * row_bytes;
-            if (fd_ >= 0 && left >= kBufferSize)
+            if (fd_ >= 0 && left >= buffer_size_)
                 return done + readv_rows(dst + std::ptrdiff_t(row) * stride, stride, row_bytes,
                                          rows - row);
             if (!refill()) break;

@@ -16,8 +16,11 @@ namespace vmafpp::io {
 
 class ByteSource {
 public:
-    // "-" is standard input (not closed by the destructor).
-    explicit ByteSource(const std::string& path);
+    static constexpr std::size_t kDefaultBufferSize = std::size_t{1} << 16;
+    // "-" is standard input (not closed by the destructor). The buffer holds
+    // header lines and small frames of several pictures per syscall; larger
+    // reads bypass it. Tests and fuzzers pass tiny sizes to exercise refills.
+    explicit ByteSource(const std::string& path, std::size_t buffer_size = kDefaultBufferSize);
     // Reads `size` bytes at `data` (not copied: they must outlive the source);
     // `name` stands for the path in error messages.
     ByteSource(std::string name, const void* data, std::size_t size);
@@ -53,6 +56,7 @@ private:
     std::string path_;
     int fd_ = -1;  // -1 for a memory source
     bool owns_fd_ = false;
+    std::size_t buffer_size_ = 0;
     std::unique_ptr<std::uint8_t[]> storage_;
     const std::uint8_t* buf_ = nullptr;
     std::size_t pos_ = 0;
