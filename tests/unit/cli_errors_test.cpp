@@ -101,6 +101,8 @@ std::vector<Case> cases() {
     };
 }
 
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
 class CliError : public ::testing::TestWithParam<Case> {};
 
 TEST_P(CliError, OneLineAndNonZeroExit) {
