@@ -13,9 +13,9 @@ const std::vector<FeatureInfo>& feature_registry() {
         r.push_back(float_adm_info());
         r.push_back(float_vif_info());
         r.push_back(float_motion_info());
-        // r.push_back(float_psnr_info());
-        // r.push_back(float_ansnr_info());
-        // r.push_back(float_moment_info());
+        r.push_back(float_psnr_info());
+        r.push_back(float_ansnr_info());
+        r.push_back(float_moment_info());
         return r;
     }();
     return registry;
