@@ -47,7 +47,11 @@ void horizontal_pass(const float* f, int fw, const float* row, int w, int step, 
     for (int k = 0; k < fw; ++k) {
         const float c = f[k];
         const float* src = row + k;
-        for (int o = 0; o < n; ++o) dst[o] += c * src[o * step];
+        if (step == 1) {
+            for (int o = 0; o < n; ++o) dst[o] += c * src[o];
+        } else {
+            for (int o = 0; o < n; ++o) dst[o] += c * src[o * step];
+        }
     }
 }
 
@@ -133,8 +137,6 @@ float log2_approx(float x) {
     constexpr float poly[9] = {-0.012671635276421f, 0.064841182402670f, -0.157048836463065f,
                                0.257167726303123f,  -0.353800560300520f, 0.480131410397451f,
                                -0.721314327952201f, 1.442694803896991f, 0.0f};
-    if (x == 0) return -std::numeric_limits<float>::infinity();
-    if (x < 0) return std::numeric_limits<float>::quiet_NaN();
     std::uint32_t bits;
     std::memcpy(&bits, &x, sizeof bits);
     const std::uint32_t exponent = (bits & 0x7F800000u) >> 23;
@@ -144,7 +146,11 @@ float log2_approx(float x) {
     const float t = mantissa - 1.0f;
     float p = 0.0f;
     for (float c : poly) p = p * t + c;
-    return static_cast<float>(static_cast<std::int32_t>(exponent) - 127) + p;
+    const float v = static_cast<float>(static_cast<std::int32_t>(exponent) - 127) + p;
+    // libvmaf returns early for 0 and negative arguments; selecting at the end
+    // gives the same values without a branch.
+    return x == 0 ? -std::numeric_limits<float>::infinity()
+                  : (x < 0 ? std::numeric_limits<float>::quiet_NaN() : v);
 }
 
 VifSums statistic(const float* mu1, const float* mu2, const float* xx, const float* yy,
@@ -169,19 +175,18 @@ VifSums statistic(const float* mu1, const float* mu2, const float* xx, const flo
             s2 = s2 > 0.0f ? s2 : 0.0f;
             float g = s12 / (s1 + eps);
             float sv_sq = s2 - g * s12;
-            if (s1 < eps) {
-                g = 0.0f;
-                sv_sq = s2;
-                s1 = 0.0f;
-            }
-            if (s2 < eps) {
-                g = 0.0f;
-                sv_sq = 0.0f;
-            }
-            if (g < 0.0f) {
-                sv_sq = s2;
-                g = 0.0f;
-            }
+            // libvmaf's three ifs, in order, as selects (the data decide them
+            // at random, so branches would mispredict).
+            const bool s1_tiny = s1 < eps;
+            g = s1_tiny ? 0.0f : g;
+            sv_sq = s1_tiny ? s2 : sv_sq;
+            s1 = s1_tiny ? 0.0f : s1;
+            const bool s2_tiny = s2 < eps;
+            g = s2_tiny ? 0.0f : g;
+            sv_sq = s2_tiny ? 0.0f : sv_sq;
+            const bool g_negative = g < 0.0f;
+            sv_sq = g_negative ? s2 : sv_sq;
+            g = g_negative ? 0.0f : g;
             sv_sq = sv_sq > eps ? sv_sq : eps;
             g = g < gain_limit ? g : gain_limit;
             // sigma_nsq is a double: both log arguments are formed in double
@@ -190,11 +195,10 @@ VifSums statistic(const float* mu1, const float* mu2, const float* xx, const flo
                 1.0 + static_cast<double>(g * g * s1) / (static_cast<double>(sv_sq) + sigma_nsq)));
             float den =
                 log2_approx(static_cast<float>(1.0 + static_cast<double>(s1) / sigma_nsq));
-            if (s12 < 0.0f) num = 0.0f;
-            if (s1 < sigma_nsq) {
-                num = 1.0f - s2 * sigma_max_inv;
-                den = 1.0f;
-            }
+            num = s12 < 0.0f ? 0.0f : num;
+            const bool low_variance = s1 < sigma_nsq;
+            num = low_variance ? 1.0f - s2 * sigma_max_inv : num;
+            den = low_variance ? 1.0f : den;
             row_num += num;
             row_den += den;
         }
