@@ -4,6 +4,7 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "ansnr/float_ansnr_kernels.hpp"
 #include "core/builtin_features.hpp"
@@ -21,16 +22,19 @@ public:
     explicit FloatAnsnr(const FrameGeometry& g)
         : w_(g.width), h_(g.height), bpc_(g.bpc), k_(float_psnr::psnr_constants(g.bpc)),
           ref_(g.width, g.height), dis_(g.width, g.height), ref_f_(g.width, g.height),
-          dis_f_(g.width, g.height) {}
+          dis_f_(g.width, g.height),
+          scratch_(static_cast<std::size_t>(float_ansnr::filter2d_scratch_size(5, g.width))) {}
 
     void extract(const Picture& ref, const Picture& dis, unsigned frame,
                  FeatureSink& sink) override {
         plane_to_float(ref.luma(), bpc_, -128.0f, ref_.data(), ref_.stride());
         plane_to_float(dis.luma(), bpc_, -128.0f, dis_.data(), dis_.stride());
         float_ansnr::filter2d(float_ansnr::kRefFilter, 3, ref_.data(), ref_.stride(),
-                              ref_f_.data(), ref_f_.stride(), w_, h_);
+                              ref_f_.data(), ref_f_.stride(), w_, h_,
+                              scratch_.data());
         float_ansnr::filter2d(float_ansnr::kDisFilter, 5, dis_.data(), dis_.stride(),
-                              dis_f_.data(), dis_f_.stride(), w_, h_);
+                              dis_f_.data(), dis_f_.stride(), w_, h_,
+                              scratch_.data());
         const auto sn = float_ansnr::signal_noise(ref_f_.data(), ref_f_.stride(), dis_f_.data(),
                                                   dis_f_.stride(), w_, h_);
         // sig / noise is a float quotient; the logs are double.
@@ -47,6 +51,7 @@ private:
     int w_, h_, bpc_;
     float_psnr::PsnrConstants k_;
     FloatImage ref_, dis_, ref_f_, dis_f_;
+    std::vector<float> scratch_;
 };
 
 }  // namespace

@@ -24,19 +24,30 @@ inline int reflect_repeat(int k, int n) { return k < 0 ? -k : (k >= n ? 2 * n - 
 }  // namespace
 
 void filter2d(const float* f, int fw, const float* src, std::ptrdiff_t src_stride, float* dst,
-              std::ptrdiff_t dst_stride, int w, int h) {
+              std::ptrdiff_t dst_stride, int w, int h, float* scratch) {
     const int r = fw / 2;
+    const int padded = w + 2 * r;
+    float* rows = scratch;                         // fw padded source rows
+    float* inner = scratch + fw * padded;          // one filter row's partial sums
     for (int i = 0; i < h; ++i) {
-        for (int j = 0; j < w; ++j) {
-            float acc = 0.0f;
-            for (int fi = 0; fi < fw; ++fi) {
-                const float* row = src + reflect_repeat(i - r + fi, h) * src_stride;
-                float inner = 0.0f;
-                for (int fj = 0; fj < fw; ++fj)
-                    inner += f[fi * fw + fj] * row[reflect_repeat(j - r + fj, w)];
-                acc += inner;
+        for (int fi = 0; fi < fw; ++fi) {
+            const float* s = src + reflect_repeat(i - r + fi, h) * src_stride;
+            float* p = rows + fi * padded;
+            for (int j = 0; j < padded; ++j) p[j] = s[reflect_repeat(j - r, w)];
+        }
+        float* out = dst + i * dst_stride;
+        for (int j = 0; j < w; ++j) out[j] = 0.0f;
+        // Per output: for each filter row a float partial sum of its taps
+        // left to right, then the partial sums added top to bottom. Looping
+        // columns innermost keeps that order for every output.
+        for (int fi = 0; fi < fw; ++fi) {
+            const float* p = rows + fi * padded;
+            for (int j = 0; j < w; ++j) inner[j] = 0.0f;
+            for (int fj = 0; fj < fw; ++fj) {
+                const float c = f[fi * fw + fj];
+                for (int j = 0; j < w; ++j) inner[j] += c * p[j + fj];
             }
-            dst[i * dst_stride + j] = acc;
+            for (int j = 0; j < w; ++j) out[j] += inner[j];
         }
     }
 }

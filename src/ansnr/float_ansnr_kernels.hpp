@@ -13,9 +13,11 @@ extern const float kDisFilter[25];
 // 2-D filtering of a w x h picture with an fw x fw filter; samples outside
 // reflect with the edge repeated (-1 -> 0, n -> n-1). Each output sums, in
 // float, one partial sum per filter row (taps left to right), rows top to
-// bottom. w and h must be at least fw / 2.
+// bottom. w and h must be larger than fw / 2. scratch holds
+// filter2d_scratch_size(fw, w) floats.
 void filter2d(const float* f, int fw, const float* src, std::ptrdiff_t src_stride, float* dst,
-              std::ptrdiff_t dst_stride, int w, int h);
+              std::ptrdiff_t dst_stride, int w, int h, float* scratch);
+inline int filter2d_scratch_size(int fw, int w) { return fw * (w + fw) + w; }
 
 struct SignalNoise {
     float signal = 0.0f;  // sum of ref^2
