@@ -9,5 +9,11 @@ namespace vmafpp {
 FeatureInfo integer_adm_info();     // src/adm
 FeatureInfo integer_vif_info();     // src/vif
 FeatureInfo integer_motion_info();  // src/motion
+FeatureInfo float_adm_info();       // src/float_adm
+FeatureInfo float_vif_info();       // src/float_vif
+FeatureInfo float_motion_info();    // src/float_motion
+FeatureInfo float_psnr_info();      // src/psnr
+FeatureInfo float_ansnr_info();     // src/ansnr
+FeatureInfo float_moment_info();    // src/moment
 
 }  // namespace vmafpp
