@@ -438,3 +438,40 @@ TEST(ModelErrors, CollectionNeedsMembers) {
 
 }  // namespace
 }  // namespace vmafpp
+
+namespace vmafpp {
+namespace {
+
+TEST(Model, EveryEmbeddedModelLoadsAndPredicts) {
+    for (const auto& version : builtin_model_versions()) {
+        SCOPED_TRACE(version);
+        const Model m = Model::load(by_version(version));
+        const std::vector<double> x(m.features().size(), 0.5);
+        for (const auto& s : m.predict(x)) EXPECT_TRUE(std::isfinite(s.value)) << s.name;
+    }
+}
+
+// vmaf_v1.0.16 models replace a zero chroma-speed feature by
+// c * (1 - adm3); feeding that value directly must give (nearly: the
+// correction goes through normalise/denormalise) the same score.
+TEST(Model, ChromaCorrectionReplacesZeroSpeedChroma) {
+    const Model m = Model::load(by_version("vmaf_v1.0.16_3d0h"));
+    std::size_t adm3 = 99, speed = 99;
+    for (std::size_t i = 0; i < m.features().size(); ++i) {
+        if (m.features()[i].feature_name.find("adm3") != std::string::npos) adm3 = i;
+        if (m.features()[i].feature_name.find("speed_chroma") != std::string::npos) speed = i;
+    }
+    ASSERT_LT(adm3, m.features().size());
+    ASSERT_LT(speed, m.features().size());
+    std::vector<double> x = {3.0, 0.0, 0.97, 2.5};
+    x[adm3] = 0.97;
+    x[speed] = 0.0;
+    const double corrected = m.predict(x)[0].value;
+    x[speed] = 120.0 * (1.0 - 0.97);
+    EXPECT_NEAR(m.predict(x)[0].value, corrected, 1e-9);
+    x[speed] = 0.5;
+    EXPECT_GT(std::fabs(m.predict(x)[0].value - corrected), 1e-3);
+}
+
+}  // namespace
+}  // namespace vmafpp
