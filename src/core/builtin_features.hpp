@@ -7,7 +7,7 @@ namespace vmafpp {
 
 // Add a line here and to feature_registry() when a feature folder lands.
 // FeatureInfo integer_adm_info();      // src/adm
-// FeatureInfo integer_vif_info();      // src/vif
-// FeatureInfo integer_motion_info();   // src/motion
+FeatureInfo integer_vif_info();      // src/vif
+FeatureInfo integer_motion_info();   // src/motion
 
 }  // namespace vmafpp

@@ -10,6 +10,8 @@ const std::vector<FeatureInfo>& feature_registry() {
     static const std::vector<FeatureInfo> registry = [] {
         std::vector<FeatureInfo> r;
         // r.push_back(integer_adm_info());
+        r.push_back(integer_motion_info());
+        r.push_back(integer_vif_info());
         return r;
     }();
     return registry;
