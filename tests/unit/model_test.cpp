@@ -348,6 +348,28 @@ TEST(ModelConfig, OverrideChangesKeyWhenAdmIsRegistered) {
     EXPECT_EQ(m.features()[0].key, "integer_adm2_egl_1.2");
 }
 
+// "<extractor>.<option>=<value>" reaches every feature of that extractor
+// and only those; numbers are normalised like libvmaf's ("1.0" -> "1").
+TEST(ModelConfig, OverrideReachesEveryFeatureOfTheExtractor) {
+    const FeatureInfo* vif = find_feature_providing("VMAF_integer_feature_vif_scale0_score");
+    if (!vif) GTEST_SKIP() << "integer VIF extractor not registered on this branch";
+    ModelConfig c = by_version("vmaf_v0.6.1");
+    c.overrides.push_back({vif->name, "vif_enhn_gain_limit", "1.0"});
+    const Model m = Model::load(c);
+    int changed = 0;
+    for (const auto& f : m.features()) {
+        if (f.extractor != vif->name) {
+            EXPECT_TRUE(f.options.empty()) << f.feature_name;
+            continue;
+        }
+        ++changed;
+        EXPECT_EQ(f.options, (std::vector<std::pair<std::string, std::string>>{
+                                 {"vif_enhn_gain_limit", "1"}}));
+        EXPECT_EQ(f.key, std::string(feature_alias(f.feature_name)) + "_egl_1");
+    }
+    EXPECT_EQ(changed, 4);
+}
+
 void expect_error(const std::string& text, const std::string& fragment) {
     ModelConfig c;
     c.path = "bad.json";
