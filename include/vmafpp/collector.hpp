@@ -37,6 +37,12 @@ public:
 
     static constexpr std::uint32_t kFlushCall = 0xffffffffu;
 
+    FeatureCollector() = default;
+    // Moving is for handing finished results around, never while extractors
+    // still write.
+    FeatureCollector(FeatureCollector&& other) noexcept;
+    FeatureCollector& operator=(FeatureCollector&& other) noexcept;
+
     // Values written from outside any extractor (model scores): ordered after
     // everything extractors wrote at the same frame.
     void append(std::string_view key, unsigned frame, double value);
