@@ -6,12 +6,25 @@
 
 namespace vmafpp {
 
+FeatureCollector::FeatureCollector(FeatureCollector&& other) noexcept {
+    *this = std::move(other);
+}
+
+FeatureCollector& FeatureCollector::operator=(FeatureCollector&& other) noexcept {
+    if (this == &other) return *this;
+    std::scoped_lock lock(mutex_, other.mutex_);
+    columns_ = std::move(other.columns_);
+    index_ = std::move(other.index_);
+    frame_count_ = other.frame_count_;
+    return *this;
+}
+
 void FeatureCollector::CallSink::append(std::string_view key, unsigned frame, double value) {
     owner_.put(key, frame, value, {call_frame_, extractor_, sequence_++});
 }
 
 void FeatureCollector::append(std::string_view key, unsigned frame, double value) {
-    put(key, frame, value, {frame, 0xfffffffeu, 0});
+    put(key, frame, value, {kFlushCall, 0xffffffffu, 0});
 }
 
 void FeatureCollector::put(std::string_view key, unsigned frame, double value, Order order) {

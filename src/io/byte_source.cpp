@@ -1,52 +1,185 @@
 #include "io/byte_source.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
 #include "vmafpp/error.hpp"
 
 namespace vmafpp::io {
+namespace {
 
-ByteSource::ByteSource(const std::string& path) : path_(path) {
+// POSIX guarantees at least 16; Linux allows 1024 iovecs per readv.
+constexpr int kMaxIovecs = 1024;
+
+}  // namespace
+
+ByteSource::ByteSource(const std::string& path, std::size_t buffer_size)
+    : path_(path), buffer_size_(buffer_size < 1 ? 1 : buffer_size) {
     if (path == "-") {
-        file_ = stdin;
-        return;
+        fd_ = STDIN_FILENO;
+    } else {
+        fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd_ < 0) throw Error("cannot open " + path + ": " + std::strerror(errno));
+        owns_fd_ = true;
+        // Advisory only; a pipe or device refuses it and that is fine.
+        (void)::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
     }
-    file_ = std::fopen(path.c_str(), "rb");
-    if (!file_) throw Error("cannot open " + path + ": " + std::strerror(errno));
-    owns_ = true;
-    // Large sequential reads: a 1 MiB buffer keeps syscalls off the profile.
-    std::setvbuf(file_, nullptr, _IOFBF, 1 << 20);
+    storage_ = std::make_unique<std::uint8_t[]>(buffer_size_);
+    buf_ = storage_.get();
 }
+
+ByteSource::ByteSource(std::string name, const void* data, std::size_t size)
+    : path_(std::move(name)), buf_(static_cast<const std::uint8_t*>(data)), end_(size) {}
 
 ByteSource::~ByteSource() {
-    if (owns_) std::fclose(file_);
+    if (owns_fd_) ::close(fd_);
 }
 
-std::size_t ByteSource::read(void* dst, std::size_t n) {
-    const std::size_t got = std::fread(dst, 1, n, file_);
-    if (got < n && std::ferror(file_))
-        throw Error("error reading " + path_ + ": " + std::strerror(errno));
-    return got;
+void ByteSource::throw_read_error() const {
+    throw Error("error reading " + path_ + ": " + std::strerror(errno));
+}
+
+std::size_t ByteSource::read_fd(std::uint8_t* dst, std::size_t n) {
+    std::size_t done = 0;
+    while (done < n) {
+        const ssize_t k = ::read(fd_, dst + done, n - done);
+        if (k < 0) {
+            if (errno == EINTR) continue;
+            throw_read_error();
+        }
+        if (k == 0) break;
+        done += std::size_t(k);
+    }
+    return done;
+}
+
+bool ByteSource::refill() {
+    if (fd_ < 0) return false;
+    pos_ = 0;
+    end_ = 0;
+    for (;;) {
+        const ssize_t k = ::read(fd_, storage_.get(), buffer_size_);
+        if (k < 0) {
+            if (errno == EINTR) continue;
+            throw_read_error();
+        }
+        end_ = std::size_t(k);
+        return k > 0;
+    }
+}
+
+std::size_t ByteSource::read(void* dst_void, std::size_t n) {
+    auto* dst = static_cast<std::uint8_t*>(dst_void);
+    std::size_t done = 0;
+    while (done < n) {
+        if (pos_ == end_) {
+            // A large remainder goes straight into dst: one copy, not two.
+            if (fd_ >= 0 && n - done >= buffer_size_) return done + read_fd(dst + done, n - done);
+            if (!refill()) break;
+        }
+        const std::size_t k = std::min(n - done, end_ - pos_);
+        std::memcpy(dst + done, buf_ + pos_, k);
+        pos_ += k;
+        done += k;
+    }
+    return done;
+}
+
+std::size_t ByteSource::readv_rows(std::uint8_t* dst, std::ptrdiff_t stride,
+                                   std::size_t row_bytes, std::size_t rows) {
+    std::size_t done = 0;
+    std::size_t row = 0;
+    std::size_t offset = 0;  // bytes of `row` already read
+    while (row < rows) {
+        iovec iov[kMaxIovecs];
+        int count = 0;
+        for (std::size_t r = row; r < rows && count < kMaxIovecs; ++r, ++count) {
+            const std::size_t skip = r == row ? offset : 0;
+            iov[count].iov_base = dst + std::ptrdiff_t(r) * stride + std::ptrdiff_t(skip);
+            iov[count].iov_len = row_bytes - skip;
+        }
+        const ssize_t k = ::readv(fd_, iov, count);
+        if (k < 0) {
+            if (errno == EINTR) continue;
+            throw_read_error();
+        }
+        if (k == 0) break;
+        done += std::size_t(k);
+        const std::size_t advanced = offset + std::size_t(k);
+        row += advanced / row_bytes;
+        offset = advanced % row_bytes;
+    }
+    return done;
+}
+
+std::size_t ByteSource::read_rows(std::uint8_t* dst, std::ptrdiff_t stride, std::size_t row_bytes,
+                                  std::size_t rows) {
+    if (row_bytes == 0 || rows == 0) return 0;
+    if (std::ptrdiff_t(row_bytes) == stride) return read(dst, row_bytes * rows);
+    std::size_t done = 0;
+    std::size_t row = 0;
+    // Rows still in the buffer first, then (for a large remainder) readv.
+    while (row < rows) {
+        if (pos_ == end_) {
+            const std::size_t left = (rows - row) * row_bytes;
+            if (fd_ >= 0 && left >= buffer_size_)
+                return done + readv_rows(dst + std::ptrdiff_t(row) * stride, stride, row_bytes,
+                                         rows - row);
+            if (!refill()) break;
+        }
+        const std::size_t k = std::min(row_bytes, end_ - pos_);
+        // A row may straddle a refill: read() finishes it.
+        std::memcpy(dst + std::ptrdiff_t(row) * stride, buf_ + pos_, k);
+        pos_ += k;
+        done += k;
+        if (k < row_bytes) {
+            const std::size_t rest = read(dst + std::ptrdiff_t(row) * stride + std::ptrdiff_t(k),
+                                          row_bytes - k);
+            done += rest;
+            if (rest < row_bytes - k) break;
+        }
+        ++row;
+    }
+    return done;
+}
+
+std::size_t ByteSource::skip(std::size_t n) {
+    std::size_t done = 0;
+    while (done < n) {
+        if (pos_ == end_ && !refill()) break;
+        const std::size_t k = std::min(n - done, end_ - pos_);
+        pos_ += k;
+        done += k;
+    }
+    return done;
 }
 
 int ByteSource::peek() {
-    const int c = std::fgetc(file_);
-    if (c != EOF) std::ungetc(c, file_);
-    return c;
+    if (pos_ == end_ && !refill()) return -1;
+    return buf_[pos_];
 }
 
-bool ByteSource::read_line(std::string& line, std::size_t max_len) {
+ByteSource::Line ByteSource::read_line(std::string& line, std::size_t max_len) {
     line.clear();
+    bool any = false;
     for (;;) {
-        const int c = std::fgetc(file_);
-        if (c == EOF) {
-            if (std::ferror(file_)) throw Error("error reading " + path_ + ": " + std::strerror(errno));
-            return !line.empty();
+        if (pos_ == end_ && !refill()) return any ? Line::ok : Line::eof;
+        any = true;
+        const std::size_t avail = std::min(end_ - pos_, max_len - line.size());
+        const auto* start = buf_ + pos_;
+        const auto* nl = static_cast<const std::uint8_t*>(std::memchr(start, '\n', avail));
+        const std::size_t take = nl ? std::size_t(nl - start) : avail;
+        line.append(reinterpret_cast<const char*>(start), take);
+        pos_ += take;
+        if (nl) {
+            ++pos_;
+            return Line::ok;
         }
-        if (c == '\n') return true;
-        if (line.size() >= max_len) throw Error(path_ + ": header line too long (corrupt file?)");
-        line.push_back(static_cast<char>(c));
+        if (line.size() >= max_len) return Line::too_long;
     }
 }
 

@@ -1,31 +1,66 @@
-// Buffered sequential reads from a file or standard input.
+// Sequential reads from a file, standard input or a memory buffer.
+//
+// Files are read with read(2) through our own buffer rather than stdio: a
+// picture's rows go straight from the kernel into the plane (readv, one copy)
+// and a pipe on standard input behaves like a file. A memory source is the
+// same object whose buffer is the caller's bytes and never refills; the fuzz
+// harnesses and tests use it.
 #pragma once
 
 #include <cstddef>
-#include <cstdio>
+#include <cstdint>
+#include <memory>
 #include <string>
 
 namespace vmafpp::io {
 
 class ByteSource {
 public:
-    explicit ByteSource(const std::string& path);
+    static constexpr std::size_t kDefaultBufferSize = std::size_t{1} << 16;
+    // "-" is standard input (not closed by the destructor). The buffer holds
+    // header lines and small frames of several pictures per syscall; larger
+    // reads bypass it. Tests and fuzzers pass tiny sizes to exercise refills.
+    explicit ByteSource(const std::string& path, std::size_t buffer_size = kDefaultBufferSize);
+    // Reads `size` bytes at `data` (not copied: they must outlive the source);
+    // `name` stands for the path in error messages.
+    ByteSource(std::string name, const void* data, std::size_t size);
     ~ByteSource();
     ByteSource(const ByteSource&) = delete;
     ByteSource& operator=(const ByteSource&) = delete;
 
     // Reads up to n bytes; returns how many were read (short only at EOF).
     std::size_t read(void* dst, std::size_t n);
-    // Reads one line up to '\n' (excluded) into `line`; false at EOF before any
-    // byte. Lines longer than max_len throw.
-    bool read_line(std::string& line, std::size_t max_len);
+    // Reads `rows` rows of `row_bytes` bytes each, the rows `stride` bytes
+    // apart at dst. Returns the number of bytes read (short only at EOF).
+    std::size_t read_rows(std::uint8_t* dst, std::ptrdiff_t stride, std::size_t row_bytes,
+                          std::size_t rows);
+    // Discards up to n bytes; returns how many were discarded.
+    std::size_t skip(std::size_t n);
+
+    enum class Line { ok, eof, too_long };
+    // Reads one line up to '\n' (excluded) into `line`. eof: the source ended
+    // before any byte (a last line without '\n' is ok). too_long: no '\n' in
+    // the first max_len bytes (`line` holds them, the rest stays unread).
+    Line read_line(std::string& line, std::size_t max_len);
+    // The next byte without consuming it, or -1 at EOF.
     int peek();
     const std::string& path() const { return path_; }
 
 private:
+    bool refill();  // false at EOF
+    std::size_t read_fd(std::uint8_t* dst, std::size_t n);
+    std::size_t readv_rows(std::uint8_t* dst, std::ptrdiff_t stride, std::size_t row_bytes,
+                           std::size_t rows);
+    [[noreturn]] void throw_read_error() const;
+
     std::string path_;
-    std::FILE* file_ = nullptr;
-    bool owns_ = false;
+    int fd_ = -1;  // -1 for a memory source
+    bool owns_fd_ = false;
+    std::size_t buffer_size_ = 0;
+    std::unique_ptr<std::uint8_t[]> storage_;
+    const std::uint8_t* buf_ = nullptr;
+    std::size_t pos_ = 0;
+    std::size_t end_ = 0;
 };
 
 }  // namespace vmafpp::io

@@ -1,12 +1,8 @@
-#include "io/byte_source.hpp"
+#include "io/open_source.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/reader.hpp"
 
 namespace vmafpp {
-namespace io {
-std::unique_ptr<VideoReader> open_y4m_source(std::unique_ptr<ByteSource> src);
-std::unique_ptr<VideoReader> open_raw_source(std::unique_ptr<ByteSource> src, const RawFormat& f);
-}  // namespace io
 
 unsigned VideoReader::skip(unsigned n) {
     Picture scratch;

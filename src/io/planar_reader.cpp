@@ -1,5 +1,6 @@
 #include "io/planar_reader.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -8,17 +9,24 @@
 namespace vmafpp::io {
 
 static_assert(std::endian::native == std::endian::little,
-              "16-bit samples are stored little-endian in files and read with memcpy");
+              "files store 9..16-bit samples little-endian and rows are read without swapping");
 
-void check_dimensions(const std::string& what, long width, long height, int bpc) {
-    // 2^15 per side and 2^28 samples keep every plane offset inside int32 and
-    // the allocation of one frame under 1.5 GiB.
+namespace {
+
+constexpr long long kMaxSide = 32768;
+constexpr long long kMaxPixels = 1LL << 28;
+
+}  // namespace
+
+void check_dimensions(const std::string& what, long long width, long long height, int bpc) {
     if (width <= 0 || height <= 0)
         throw Error(what + ": invalid picture size " + std::to_string(width) + "x" +
                     std::to_string(height) + " (width and height must be at least 1)");
-    if (width > 32768 || height > 32768 || width * height > (1L << 28))
+    // These limits keep every plane offset inside int32 (kernels index rows
+    // with int) and one 16-bit 4:4:4 frame under 1.5 GiB.
+    if (width > kMaxSide || height > kMaxSide || width * height > kMaxPixels)
         throw Error(what + ": picture size " + std::to_string(width) + "x" +
-                    std::to_string(height) + " is too large (at most 32768 per side, 2^28 pixels)");
+                    std::to_string(height) + " is too large (at most 32768 per side and 2^28 pixels)");
     if (bpc < 8 || bpc > 16)
         throw Error(what + ": unsupported bit depth " + std::to_string(bpc) + " (8 to 16 bits)");
 }
@@ -26,23 +34,52 @@ void check_dimensions(const std::string& what, long width, long height, int bpc)
 PlanarReader::PlanarReader(std::unique_ptr<ByteSource> src, VideoInfo info,
                            std::array<PlaneLayout, 3> file_planes, int plane_count)
     : src_(std::move(src)), info_(std::move(info)), file_planes_(file_planes),
-      plane_count_(plane_count) {}
+      plane_count_(plane_count), bytes_per_sample_(info_.bpc > 8 ? 2 : 1) {}
 
 std::size_t PlanarReader::frame_bytes() const {
-    const std::size_t bps = info_.bpc > 8 ? 2 : 1;
     std::size_t n = 0;
     for (int p = 0; p < plane_count_; ++p)
-        n += std::size_t(file_planes_[p].width) * std::size_t(file_planes_[p].height) * bps;
+        n += std::size_t(file_planes_[p].width) * std::size_t(file_planes_[p].height) *
+             std::size_t(bytes_per_sample_);
     return n;
 }
 
-void PlanarReader::read_exact(void* dst, std::size_t n, std::size_t& frame_offset) {
-    const std::size_t got = src_->read(dst, n);
+std::string PlanarReader::frame_context() const {
+    return src_->path() + ": frame " + std::to_string(frames_read_);
+}
+
+void PlanarReader::check_read(std::size_t got, std::size_t wanted, std::size_t& frame_offset) const {
     frame_offset += got;
-    if (got != n)
-        throw Error(src_->path() + ": frame " + std::to_string(frames_read_) +
-                    " is truncated (the file ends after " + std::to_string(frame_offset) +
-                    " of its " + std::to_string(frame_bytes()) + " bytes)");
+    if (got != wanted)
+        throw Error(frame_context() + " is truncated: the file ends after " +
+                    std::to_string(frame_offset) + " of its " + std::to_string(frame_bytes()) +
+                    " bytes (frames count from 0)");
+}
+
+void PlanarReader::read_plane(const PlaneLayout& file, Plane* plane, std::size_t& frame_offset) {
+    const std::size_t file_row = std::size_t(file.width) * std::size_t(bytes_per_sample_);
+    const std::size_t file_bytes = file_row * std::size_t(file.height);
+    if (!plane) {
+        check_read(src_->skip(file_bytes), file_bytes, frame_offset);
+        return;
+    }
+    const std::size_t rows = std::size_t(plane->height());
+    const std::size_t kept_row = std::size_t(plane->width()) * std::size_t(bytes_per_sample_);
+    if (kept_row == file_row) {
+        // The common case: straight from the file into the plane's rows.
+        check_read(src_->read_rows(plane->data(), plane->stride(), file_row, rows),
+                   file_row * rows, frame_offset);
+    } else {
+        // Ceil-sized Y4M chroma of an odd width: each file row has one sample
+        // more than the picture keeps.
+        scratch_.resize(file_row * rows);
+        check_read(src_->read(scratch_.data(), scratch_.size()), scratch_.size(), frame_offset);
+        for (std::size_t y = 0; y < rows; ++y)
+            std::memcpy(plane->row<std::uint8_t>(int(y)), scratch_.data() + y * file_row, kept_row);
+    }
+    // Ceil-sized Y4M chroma of an odd height: the last file row is dropped.
+    const std::size_t extra = file_bytes - file_row * rows;
+    if (extra) check_read(src_->skip(extra), extra, frame_offset);
 }
 
 bool PlanarReader::read(Picture& pic) {
@@ -51,44 +88,42 @@ bool PlanarReader::read(Picture& pic) {
         pic.format != info_.format)
         pic = Picture(info_.width, info_.height, info_.bpc, info_.format);
 
-    const std::size_t bps = info_.bpc > 8 ? 2 : 1;
     std::size_t offset = 0;
-    for (int p = 0; p < plane_count_; ++p) {
-        const PlaneLayout& fp = file_planes_[p];
-        const std::size_t file_row = std::size_t(fp.width) * bps;
-        const bool has_picture_plane = p < pic.plane_count();
-        Plane* plane = has_picture_plane ? &pic.planes[p] : nullptr;
-        const int rows_kept = plane ? plane->height() : 0;
-        const std::size_t kept = plane ? std::size_t(plane->width()) * bps : 0;
-        for (int y = 0; y < fp.height; ++y) {
-            if (y < rows_kept && kept == file_row) {
-                read_exact(plane->row<std::uint8_t>(y), file_row, offset);
-                continue;
-            }
-            row_.resize(file_row);
-            read_exact(row_.data(), file_row, offset);
-            if (y < rows_kept) std::memcpy(plane->row<std::uint8_t>(y), row_.data(), kept);
-        }
-    }
-    // Samples above the declared bit depth would overflow the integer
-    // kernels' proofs of range; mask them as a decoder writing bpc bits would.
-    if (info_.bpc > 8 && info_.bpc < 16) {
-        const std::uint16_t mask = std::uint16_t((1u << info_.bpc) - 1);
-        bool clipped = false;
-        for (int p = 0; p < pic.plane_count(); ++p) {
-            Plane& pl = pic.planes[p];
-            for (int y = 0; y < pl.height(); ++y) {
-                std::uint16_t* r = pl.row<std::uint16_t>(y);
-                for (int x = 0; x < pl.width(); ++x) clipped |= (r[x] & ~mask) != 0;
-            }
-        }
-        if (clipped)
-            throw Error(src_->path() + ": frame " + std::to_string(frames_read_) +
-                        " has samples above " + std::to_string(info_.bpc) +
-                        "-bit range (wrong -b or endianness?)");
-    }
+    for (int p = 0; p < plane_count_; ++p)
+        read_plane(file_planes_[p], p < pic.plane_count() ? &pic.planes[p] : nullptr, offset);
+    if (info_.bpc > 8 && info_.bpc < 16) check_sample_range(pic);
     ++frames_read_;
     return true;
+}
+
+// A sample above the declared depth would break the integer kernels' range
+// proofs (and means a wrong -b, or big-endian data); it is an input error.
+void PlanarReader::check_sample_range(const Picture& pic) const {
+    static constexpr const char* kPlaneNames[] = {"Y", "U", "V"};
+    for (int p = 0; p < pic.plane_count(); ++p) {
+        const Plane& pl = pic.planes[p];
+        // OR of every sample: branch-free, so the compiler vectorises it.
+        std::uint16_t any = 0;
+        for (int y = 0; y < pl.height(); ++y) {
+            const std::uint16_t* r = pl.row<std::uint16_t>(y);
+            for (int x = 0; x < pl.width(); ++x) any |= r[x];
+        }
+        if (any >> info_.bpc)
+            throw Error(frame_context() + ": plane " + kPlaneNames[p] + " has samples above the " +
+                        std::to_string(info_.bpc) + "-bit maximum " +
+                        std::to_string((1 << info_.bpc) - 1) +
+                        " (wrong bit depth, or big-endian samples?)");
+    }
+}
+
+unsigned PlanarReader::skip(unsigned n) {
+    unsigned i = 0;
+    for (; i < n && begin_frame(); ++i) {
+        std::size_t offset = 0;
+        check_read(src_->skip(frame_bytes()), frame_bytes(), offset);
+        ++frames_read_;
+    }
+    return i;
 }
 
 }  // namespace vmafpp::io

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,6 +26,10 @@ public:
 
     const VideoInfo& info() const override { return info_; }
     bool read(Picture& pic) override;
+    unsigned skip(unsigned n) override;
+
+    // Bytes of samples in one file frame (without a Y4M FRAME line).
+    std::size_t frame_bytes() const;
 
 protected:
     // Consumes whatever precedes a frame's samples; false at a clean end of
@@ -33,19 +38,25 @@ protected:
 
     ByteSource& source() { return *src_; }
     unsigned frames_read() const { return frames_read_; }
-    std::size_t frame_bytes() const;
+    // "<path>: frame <n>" for messages about the frame being read.
+    std::string frame_context() const;
 
 private:
-    void read_exact(void* dst, std::size_t n, std::size_t& frame_offset);
+    void check_read(std::size_t got, std::size_t wanted, std::size_t& frame_offset) const;
+    void read_plane(const PlaneLayout& file, Plane* plane, std::size_t& frame_offset);
+    void check_sample_range(const Picture& pic) const;
 
     std::unique_ptr<ByteSource> src_;
     VideoInfo info_;
     std::array<PlaneLayout, 3> file_planes_;
     int plane_count_;
+    int bytes_per_sample_;
     unsigned frames_read_ = 0;
-    std::vector<std::uint8_t> row_;
+    std::vector<std::uint8_t> scratch_;  // only for file rows wider than the picture's
 };
 
-void check_dimensions(const std::string& what, long width, long height, int bpc);
+// Throws unless 1 <= width, height and the frame fits the limits below; `what`
+// (the path) starts the message.
+void check_dimensions(const std::string& what, long long width, long long height, int bpc);
 
 }  // namespace vmafpp::io

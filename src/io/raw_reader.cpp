@@ -1,3 +1,4 @@
+#include "io/open_source.hpp"
 #include "io/planar_reader.hpp"
 #include "vmafpp/error.hpp"
 
@@ -9,7 +10,9 @@ public:
     using PlanarReader::PlanarReader;
 
 protected:
-    bool begin_frame() override { return source().peek() != EOF; }
+    // A frame starts wherever the previous one ended; a partial last frame is
+    // reported by the plane reads (never dropped silently).
+    bool begin_frame() override { return source().peek() >= 0; }
 };
 
 }  // namespace
@@ -21,8 +24,8 @@ std::unique_ptr<VideoReader> open_raw_source(std::unique_ptr<ByteSource> src, co
     info.height = f.height;
     info.bpc = f.bpc;
     info.format = f.format;
-    // libvmaf's raw reader expects floor-sized chroma planes (w / 2 for odd w);
-    // existing raw files made for libvmaf keep scoring identically.
+    // libvmaf's raw reader reads floor-sized chroma planes (w / 2 for odd w),
+    // so raw files made for libvmaf frame identically here.
     const ChromaShift s = chroma_shift(f.format);
     const PlaneLayout luma{f.width, f.height};
     const PlaneLayout chroma{f.width >> s.x, f.height >> s.y};

@@ -1,0 +1,55 @@
+// OptionValues::set on arbitrary "name=value" lines against a spec list like
+// integer ADM's. Accepted values must lie in their range; the key suffix must
+// never throw.
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "vmafpp/error.hpp"
+#include "vmafpp/options.hpp"
+
+using namespace vmafpp;
+
+namespace {
+
+OptionValues adm_like_options() {
+    return OptionValues({
+        {"debug", "", OptionType::boolean, 0, 0, 1, false, ""},
+        {"adm_enhn_gain_limit", "egl", OptionType::number, 100.0, 1.0, 100.0, true, ""},
+        {"adm_norm_view_dist", "nvd", OptionType::number, 3.0, 0.75, 24.0, true, ""},
+        {"adm_ref_display_height", "rdh", OptionType::integer, 1080, 1, 4320, true, ""},
+        {"adm_csf_mode", "csf", OptionType::integer, 0, 0, 9, true, ""},
+        {"adm_skip_scale0", "ssz", OptionType::boolean, 0, 0, 1, true, ""},
+    });
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    OptionValues o = adm_like_options();
+    std::string_view text(reinterpret_cast<const char*>(data), size);
+    while (!text.empty()) {
+        const auto nl = text.find('\n');
+        const std::string_view line = text.substr(0, nl);
+        text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+        const auto eq = line.find('=');
+        if (eq == std::string_view::npos) continue;
+        const std::string_view name = line.substr(0, eq);
+        try {
+            o.set(name, line.substr(eq + 1));
+            const double v = o.number(name);
+            for (const auto& s : o.specs())
+                if (s.name == name && s.type != OptionType::boolean &&
+                    !(v >= s.min_value && v <= s.max_value))
+                    std::abort();
+        } catch (const Error& e) {
+            if (std::string_view(e.what()).empty()) std::abort();
+        }
+    }
+    (void)o.key("VMAF_integer_feature_adm2_score");
+    // TODO(fuzz): once tools/ has the --feature "name=a=1:b=2" and -m
+    // "path=...:version=..." parsers (not on main yet), feed `data` to them
+    // here as well.
+    return 0;
+}
