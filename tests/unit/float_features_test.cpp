@@ -1,5 +1,6 @@
 // libvmaf 3.2.0's float_adm, float_vif and float_motion against the corpus
-// goldens (features_float.json), bit for bit.
+// goldens (features_float.json), and the integer psnr against
+// features_other.json, bit for bit.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -96,6 +97,17 @@ TEST_P(FloatGolden, FeaturesFloatJsonBitExact) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, FloatGolden, ::testing::ValuesIn(target_pairs()));
+
+// The integer "psnr" extractor against features_other.json (psnr_y/cb/cr of
+// the same run; the other features of that file belong to other extractors).
+class PsnrGolden : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PsnrGolden, PsnrKeysOfFeaturesOtherJsonBitExact) {
+    const auto c = run_pair(GetParam(), {"psnr"});
+    expect_golden(GetParam(), "features_other.json", *c, {"psnr_y", "psnr_cb", "psnr_cr"});
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, PsnrGolden, ::testing::ValuesIn(target_pairs()));
 
 }  // namespace
 }  // namespace vmafpp
