@@ -26,6 +26,10 @@ class Plane {
 public:
     Plane() = default;
     Plane(int width, int height, int bytes_per_sample);
+    Plane(const Plane& other);  // deep copy
+    Plane& operator=(const Plane& other);
+    Plane(Plane&&) noexcept = default;
+    Plane& operator=(Plane&&) noexcept = default;
 
     int width() const { return width_; }
     int height() const { return height_; }

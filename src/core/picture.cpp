@@ -39,6 +39,21 @@ Plane::Plane(int width, int height, int bytes_per_sample)
     data_.reset(static_cast<std::uint8_t*>(p));
 }
 
+Plane::Plane(const Plane& other) : Plane() { *this = other; }
+
+Plane& Plane::operator=(const Plane& other) {
+    if (this == &other) return *this;
+    if (!other.data_) {
+        *this = Plane();
+        return *this;
+    }
+    Plane copy(other.width_, other.height_, other.bytes_per_sample_);
+    std::memcpy(copy.data_.get(), other.data_.get(),
+                static_cast<std::size_t>(other.stride_ * other.height_));
+    *this = std::move(copy);
+    return *this;
+}
+
 Picture::Picture(int w, int h, int bits, PixelFormat fmt)
     : width(w), height(h), bpc(bits), format(fmt) {
     const int bps = bits > 8 ? 2 : 1;

@@ -1,0 +1,93 @@
+// Motion stages at 1920x1080 on generated content: the vertical difference
+// filter, the horizontal filter with absolute sum, and the whole extractor.
+#include <benchmark/benchmark.h>
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "bench_content.hpp"
+#include "motion/motion_kernels.hpp"
+#include "vmafpp/feature.hpp"
+
+namespace vmafpp {
+namespace {
+
+using bench::kHeight;
+using bench::kWidth;
+
+struct Frames {
+    Picture prev = bench::generated_picture(8, 3, 8);
+    Picture cur = bench::generated_picture(8, 4, 8);
+};
+const Frames& frames() {
+    static const Frames f;
+    return f;
+}
+
+void rows_at(const Plane& p, int i, std::array<const std::uint8_t*, 5>& out) {
+    for (int k = 0; k < 5; ++k) {
+        int y = i - 2 + k;
+        if (y < 0) y = -y;
+        if (y >= p.height()) y = 2 * (p.height() - 1) - y;
+        out[k] = p.row<std::uint8_t>(y);
+    }
+}
+
+void BM_MotionDiffVertical8(benchmark::State& state) {
+    const auto& f = frames();
+    std::vector<std::int32_t> row(kWidth + 4);
+    std::array<const std::uint8_t*, 5> a{}, b{};
+    for (auto _ : state) {
+        std::int32_t any = 0;
+        for (int i = 0; i < kHeight; ++i) {
+            rows_at(f.prev.luma(), i, a);
+            rows_at(f.cur.luma(), i, b);
+            any |= motion::motion_diff_vertical_u8(a.data(), b.data(), kWidth, row.data() + 2);
+        }
+        benchmark::DoNotOptimize(any);
+    }
+}
+BENCHMARK(BM_MotionDiffVertical8)->Unit(benchmark::kMillisecond);
+
+void BM_MotionAbsSumHorizontal(benchmark::State& state) {
+    const auto& f = frames();
+    std::vector<std::int32_t> rows(static_cast<std::size_t>(kHeight) * (kWidth + 4));
+    std::array<const std::uint8_t*, 5> a{}, b{};
+    for (int i = 0; i < kHeight; ++i) {
+        std::int32_t* r = rows.data() + static_cast<std::size_t>(i) * (kWidth + 4) + 2;
+        rows_at(f.prev.luma(), i, a);
+        rows_at(f.cur.luma(), i, b);
+        motion::motion_diff_vertical_u8(a.data(), b.data(), kWidth, r);
+        motion::motion_mirror_pad(r, kWidth);
+    }
+    for (auto _ : state) {
+        std::uint64_t sad = 0;
+        for (int i = 0; i < kHeight; ++i)
+            sad += motion::motion_abs_sum_horizontal(
+                rows.data() + static_cast<std::size_t>(i) * (kWidth + 4) + 2, kWidth);
+        benchmark::DoNotOptimize(sad);
+    }
+}
+BENCHMARK(BM_MotionAbsSumHorizontal)->Unit(benchmark::kMillisecond);
+
+// One frame of the extractor (frame >= 1, so the SAD is computed; includes
+// keeping a copy of the reference luma for the next frame).
+void BM_MotionExtract(benchmark::State& state) {
+    const auto& f = frames();
+    const FeatureInfo* info = find_feature("motion");
+    auto fex = info->create(OptionValues(info->options),
+                            FrameGeometry{kWidth, kHeight, 8, PixelFormat::yuv420});
+    struct NullSink final : FeatureSink {
+        void append(std::string_view, unsigned, double v) override { benchmark::DoNotOptimize(v); }
+    } sink;
+    unsigned frame = 0;
+    for (auto _ : state) {
+        fex->extract((frame & 1) ? f.cur : f.prev, f.cur, frame, sink);
+        ++frame;
+    }
+}
+BENCHMARK(BM_MotionExtract)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace vmafpp

@@ -1,0 +1,72 @@
+// Per-frame feature values, keyed by libvmaf's names.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "vmafpp/feature.hpp"
+
+namespace vmafpp {
+
+// Collects values written by extractors running on any thread. The order of
+// keys is deterministic: by the frame whose extract() call first wrote the key,
+// then the extractor's position, then the order of writes in that call (flush
+// comes after every frame). It is therefore the same for any --threads, and
+// for one thread it is the order in which the key was first written.
+class FeatureCollector {
+public:
+    // A FeatureSink for one extract()/flush() call of one extractor.
+    class CallSink final : public FeatureSink {
+    public:
+        CallSink(FeatureCollector& owner, std::uint32_t call_frame, std::uint32_t extractor)
+            : owner_(owner), call_frame_(call_frame), extractor_(extractor) {}
+        void append(std::string_view key, unsigned frame, double value) override;
+
+    private:
+        FeatureCollector& owner_;
+        std::uint32_t call_frame_;
+        std::uint32_t extractor_;
+        std::uint32_t sequence_ = 0;
+    };
+
+    static constexpr std::uint32_t kFlushCall = 0xffffffffu;
+
+    FeatureCollector() = default;
+    // Moving is for handing finished results around, never while extractors
+    // still write.
+    FeatureCollector(FeatureCollector&& other) noexcept;
+    FeatureCollector& operator=(FeatureCollector&& other) noexcept;
+
+    // Values written from outside any extractor (model scores): ordered after
+    // everything extractors wrote at the same frame.
+    void append(std::string_view key, unsigned frame, double value);
+
+    // Keys in their deterministic order.
+    std::vector<std::string> keys() const;
+    std::optional<double> value(std::string_view key, unsigned frame) const;
+    // One past the highest frame index written.
+    unsigned frame_count() const;
+
+private:
+    using Order = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>;
+    struct Column {
+        std::string key;
+        Order order;
+        std::vector<double> values;
+        std::vector<std::uint8_t> present;
+    };
+    void put(std::string_view key, unsigned frame, double value, Order order);
+
+    mutable std::mutex mutex_;
+    std::vector<Column> columns_;
+    std::unordered_map<std::string, std::size_t> index_;
+    unsigned frame_count_ = 0;
+};
+
+}  // namespace vmafpp

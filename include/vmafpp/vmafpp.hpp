@@ -1,0 +1,70 @@
+// vmafpp's high-level API: score a distorted video against its reference.
+//
+//   vmafpp::ScoreConfig cfg;                       // default model vmaf_v0.6.1
+//   auto ref = vmafpp::open_video("ref.y4m");
+//   auto dis = vmafpp::open_video("dis.y4m");
+//   vmafpp::ScoreRun run = vmafpp::score(*ref, *dis, cfg);
+//   double mean = run.pooled("vmaf").mean;
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "vmafpp/collector.hpp"
+#include "vmafpp/error.hpp"
+#include "vmafpp/model.hpp"
+#include "vmafpp/pipeline.hpp"
+#include "vmafpp/reader.hpp"
+#include "vmafpp/results.hpp"
+
+namespace vmafpp {
+
+std::string version();
+
+struct ScoreConfig {
+    // No model and !no_prediction: vmaf_v0.6.1, as libvmaf's CLI.
+    std::vector<ModelConfig> models;
+    bool no_prediction = false;
+    // libvmaf --feature strings: "name" or "name=opt=val:opt=val".
+    std::vector<std::string> features;
+    unsigned threads = 0;
+    unsigned subsample = 1;
+    unsigned frame_cnt = 0;  // 0: all frames
+    unsigned frame_skip_ref = 0;
+    unsigned frame_skip_dist = 0;
+    // Called after each frame pair is handed to the pipeline.
+    std::function<void(unsigned frames_read)> on_frame;
+    // Non-fatal conditions worth telling a user (one line, no newline).
+    std::function<void(const std::string&)> on_warning;
+};
+
+struct ScoreRun {
+    FeatureCollector values;  // features and model outputs per frame
+    std::vector<Model> models;
+    unsigned frames = 0;      // frames read from each input
+    unsigned width = 0, height = 0;
+    unsigned subsample = 1;
+    double seconds = 0;       // wall-clock time of reading and scoring
+
+    // Frames that have scores: 0, subsample, 2 * subsample, ...
+    bool scored(unsigned frame) const { return frame % subsample == 0; }
+    // The writers' input: every key in collector order, fps from `seconds`.
+    Results results() const;
+    // libvmaf's pooling over the scored frames; nullopt when a scored frame
+    // lacks the key.
+    std::optional<Pooled> pooled(std::string_view key) const;
+};
+
+// "name=opt=val:opt=val" -> the extractor and its options. Throws
+// vmafpp::Error for an unknown feature or option, or a bad value.
+ExtractorSpec parse_feature_spec(std::string_view spec);
+
+// Scores every frame pair. Throws vmafpp::Error for mismatched inputs (size,
+// bit depth, chroma format, frame count), unreadable frames and bad options.
+ScoreRun score(VideoReader& ref, VideoReader& dis, const ScoreConfig& config);
+
+}  // namespace vmafpp

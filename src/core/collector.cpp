@@ -1,0 +1,79 @@
+#include "vmafpp/collector.hpp"
+
+#include <algorithm>
+
+#include "vmafpp/error.hpp"
+
+namespace vmafpp {
+
+FeatureCollector::FeatureCollector(FeatureCollector&& other) noexcept {
+    *this = std::move(other);
+}
+
+FeatureCollector& FeatureCollector::operator=(FeatureCollector&& other) noexcept {
+    if (this == &other) return *this;
+    std::scoped_lock lock(mutex_, other.mutex_);
+    columns_ = std::move(other.columns_);
+    index_ = std::move(other.index_);
+    frame_count_ = other.frame_count_;
+    return *this;
+}
+
+void FeatureCollector::CallSink::append(std::string_view key, unsigned frame, double value) {
+    owner_.put(key, frame, value, {call_frame_, extractor_, sequence_++});
+}
+
+void FeatureCollector::append(std::string_view key, unsigned frame, double value) {
+    put(key, frame, value, {frame, 0xfffffffeu, 0});
+}
+
+void FeatureCollector::put(std::string_view key, unsigned frame, double value, Order order) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = index_.find(std::string(key));
+    Column* col;
+    if (it == index_.end()) {
+        index_.emplace(std::string(key), columns_.size());
+        columns_.push_back(Column{std::string(key), order, {}, {}});
+        col = &columns_.back();
+    } else {
+        col = &columns_[it->second];
+        col->order = std::min(col->order, order);
+    }
+    if (frame >= col->values.size()) {
+        col->values.resize(frame + 1, 0.0);
+        col->present.resize(frame + 1, 0);
+    }
+    if (col->present[frame])
+        throw Error("internal error: feature " + std::string(key) + " written twice for frame " +
+                    std::to_string(frame));
+    col->values[frame] = value;
+    col->present[frame] = 1;
+    frame_count_ = std::max(frame_count_, frame + 1);
+}
+
+std::vector<std::string> FeatureCollector::keys() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::vector<const Column*> cols;
+    for (const auto& c : columns_) cols.push_back(&c);
+    std::stable_sort(cols.begin(), cols.end(),
+                     [](const Column* a, const Column* b) { return a->order < b->order; });
+    std::vector<std::string> out;
+    for (const Column* c : cols) out.push_back(c->key);
+    return out;
+}
+
+std::optional<double> FeatureCollector::value(std::string_view key, unsigned frame) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = index_.find(std::string(key));
+    if (it == index_.end()) return std::nullopt;
+    const Column& c = columns_[it->second];
+    if (frame >= c.values.size() || !c.present[frame]) return std::nullopt;
+    return c.values[frame];
+}
+
+unsigned FeatureCollector::frame_count() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return frame_count_;
+}
+
+}  // namespace vmafpp

@@ -1,0 +1,76 @@
+#include "vmafpp/cpu.hpp"
+
+#include <atomic>
+#include <cstdlib>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+namespace vmafpp {
+namespace {
+
+std::atomic<unsigned> g_mask{0};
+
+#if defined(__x86_64__) || defined(__i386__)
+unsigned long long xgetbv0() {
+    unsigned eax = 0, edx = 0;
+    __asm__ volatile("xgetbv" : "=a"(eax), "=d"(edx) : "c"(0));
+    return (static_cast<unsigned long long>(edx) << 32) | eax;
+}
+
+unsigned detect() {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
+    unsigned flags = 0;
+    if (d & bit_SSE2) flags |= kCpuSse2;
+    if (c & bit_SSSE3) flags |= kCpuSsse3;
+    if (c & bit_SSE4_1) flags |= kCpuSse41;
+    const bool osxsave = (c & bit_OSXSAVE) != 0;
+    if (!osxsave) return flags;
+    const unsigned long long xcr0 = xgetbv0();
+    // The OS must save YMM (bits 1-2) for AVX2 and opmask/ZMM (bits 5-7) too
+    // for AVX-512, or using them corrupts state on a context switch.
+    const bool ymm = (xcr0 & 0x6) == 0x6;
+    const bool zmm = (xcr0 & 0xe6) == 0xe6;
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return flags;
+    if (ymm && (b & bit_AVX2) && (b & bit_BMI2)) flags |= kCpuAvx2;
+    // The AVX-512 kernels need F, BW, DQ, CD and VL (Skylake-X and later).
+    const unsigned skx = bit_AVX512F | bit_AVX512BW | bit_AVX512DQ | bit_AVX512CD | bit_AVX512VL;
+    if (zmm && (flags & kCpuAvx2) && (b & skx) == skx) {
+        flags |= kCpuAvx512;
+        const unsigned icl = bit_AVX512VBMI2 | bit_AVX512VNNI | bit_AVX512BITALG | bit_AVX512VPOPCNTDQ;
+        if ((c & icl) == icl && (b & bit_AVX512IFMA) && (c & bit_AVX512VBMI))
+            flags |= kCpuAvx512Icl;
+    }
+    return flags;
+}
+#else
+unsigned detect() { return 0; }
+#endif
+
+unsigned env_mask() {
+    const char* v = std::getenv("VMAFPP_CPUMASK");
+    if (!v || !*v) return 0;
+    return static_cast<unsigned>(std::strtoul(v, nullptr, 0));
+}
+
+}  // namespace
+
+unsigned detected_cpu_flags() {
+    static const unsigned flags = detect();
+    return flags;
+}
+
+void set_cpu_mask(unsigned mask) { g_mask.store(mask); }
+
+unsigned cpu_flags() { return detected_cpu_flags() & ~g_mask.load() & ~env_mask(); }
+
+std::string simd_level_name() {
+    const unsigned f = cpu_flags();
+    if (f & kCpuAvx512) return "avx512";
+    if (f & kCpuAvx2) return "avx2";
+    return "scalar";
+}
+
+}  // namespace vmafpp

@@ -1,0 +1,273 @@
+// libvmaf 3.2.0's integer motion extractor ("motion"), a temporal extractor.
+//
+// extract(frame n) writes VMAF_integer_feature_motion_sad_score[n] (and, with
+// debug, integer_motion[n], the same value): the motion between reference
+// frames n-1 and n (n-2 and n with the five-frame window), 0 for the first
+// frame(s). flush() then writes integer_motion2 and integer_motion3 for every
+// frame, in frame order, alternating motion2[i], motion3[i]:
+//   motion2[i] = 0 for i < first, else min(sad[i-stride+1], sad[i+1]) where
+//                both exist (the lower one only from `first` on), sad[i+1]
+//                alone when i-stride+1 is too early, sad[i] for the last frame;
+//   motion3[i] = blend(motion2[i]) capped at motion_max_val, optionally
+//                averaged with the previous frame's; the first frame(s) take
+//                the capped blend of sad[first] (0 when there is no later frame).
+// with first = 1 and stride = 1, or first = 2 and stride = 2 for the
+// five-frame window. So the keys are first written in the order sad,
+// [integer_motion,] integer_motion2, integer_motion3, as libvmaf writes them.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/builtin_features.hpp"
+#include "motion/motion_kernels.hpp"
+#include "vmafpp/error.hpp"
+#include "vmafpp/feature.hpp"
+
+namespace vmafpp {
+
+namespace {
+
+using motion::kRadius;
+using motion::kTaps;
+
+// The 5-tap mirror needs 3 samples in each direction.
+constexpr int kMinSize = kRadius + 1;
+
+constexpr int reflect(int i, int size) {
+    if (i < 0) return -i;
+    if (i >= size) return 2 * (size - 1) - i;
+    return i;
+}
+
+// libvmaf's blend: score * factor + (1 - factor) * min(offset, score), in
+// this order.
+double blend(double score, double factor, double offset) {
+    const double low = offset < score ? offset : score;
+    return score * factor + (1 - factor) * low;
+}
+
+double cap(double v, double max) { return v < max ? v : max; }
+
+class IntegerMotion final : public FeatureExtractor {
+public:
+    IntegerMotion(const OptionValues& opts, const FrameGeometry& geo)
+        : kernels_(&motion::motion_kernels_scalar()),
+          w_(geo.width),
+          h_(geo.height),
+          bpc_(geo.bpc),
+          force_zero_(opts.flag("motion_force_zero")),
+          blend_factor_(opts.number("motion_blend_factor")),
+          blend_offset_(opts.number("motion_blend_offset")),
+          fps_weight_(opts.number("motion_fps_weight")),
+          max_val_(opts.number("motion_max_val")),
+          five_frame_(opts.flag("motion_five_frame_window")),
+          moving_average_(opts.flag("motion_moving_average")),
+          debug_(opts.flag("debug")),
+          first_(five_frame_ ? 2u : 1u),
+          sad_key_(opts.key("VMAF_integer_feature_motion_sad_score")),
+          motion_key_(opts.key("VMAF_integer_feature_motion_score")),
+          motion2_key_(opts.key("VMAF_integer_feature_motion2_score")),
+          motion3_key_(opts.key("VMAF_integer_feature_motion3_score")) {
+        if (w_ < kMinSize || h_ < kMinSize)
+            throw Error("motion: picture " + std::to_string(w_) + "x" + std::to_string(h_) +
+                        " is too small, the minimum is " + std::to_string(kMinSize) + "x" +
+                        std::to_string(kMinSize));
+        if (bpc_ < 8 || bpc_ > 16)
+            throw Error("motion: " + std::to_string(bpc_) + "-bit pictures are not supported");
+        sample_bytes_ = bpc_ > 8 ? 2 : 1;
+        row_.assign(static_cast<std::size_t>(w_) + 2 * kRadius, 0);
+        if (!force_zero_)
+            for (auto& h : history_)
+                h.samples.assign(static_cast<std::size_t>(w_) * h_ * sample_bytes_, 0);
+    }
+
+    void extract(const Picture& ref, const Picture& /*dis*/, unsigned frame,
+                 FeatureSink& sink) override {
+        double score = 0.0;
+        if (!force_zero_) {
+            if (frame >= first_) score = motion_against(ref.luma(), frame - first_, frame);
+            remember(ref.luma(), frame);
+        }
+        record(frame, score);
+        sink.append(sad_key_, frame, score);
+        if (debug_) sink.append(motion_key_, frame, score);
+    }
+
+    void flush(FeatureSink& sink) override {
+        if (flushed_) return;
+        flushed_ = true;
+        // libvmaf scores the frames 0..n-1 that have a SAD score, n being the
+        // first frame without one.
+        unsigned n = 0;
+        while (sad(n)) ++n;
+        if (n == 0) return;
+
+        const unsigned stride = five_frame_ ? 2u : 1u;
+        double stamp = 0.0;
+        if (n > first_)
+            if (const auto s = sad(first_)) stamp = cap(blend(*s, blend_factor_, blend_offset_), max_val_);
+
+        double prev_processed = 0.0;
+        for (unsigned i = 0; i < n; ++i) {
+            double motion2 = 0.0;
+            if (i >= first_) {
+                const int lo_idx = static_cast<int>(i) - static_cast<int>(stride - 1);
+                const auto hi = sad(i + 1);
+                if (!hi)
+                    motion2 = *sad(i);
+                else if (lo_idx >= static_cast<int>(first_)) {
+                    const double lo = *sad(static_cast<unsigned>(lo_idx));
+                    motion2 = lo < *hi ? lo : *hi;
+                } else
+                    motion2 = *hi;
+            }
+            sink.append(motion2_key_, i, motion2);
+
+            double motion3 = stamp;
+            if (i < first_) {
+                prev_processed = stamp;
+            } else {
+                const double processed = cap(blend(motion2, blend_factor_, blend_offset_), max_val_);
+                motion3 = moving_average_ ? (processed + prev_processed) / 2.0 : processed;
+                prev_processed = processed;
+            }
+            sink.append(motion3_key_, i, motion3);
+        }
+    }
+
+private:
+    struct Stored {
+        std::vector<std::uint8_t> samples;  // w x h luma, rows w samples apart
+        std::optional<unsigned> frame;
+    };
+
+    // The capped, fps-weighted mean absolute filtered difference between the
+    // stored reference frame `past` and the current one.
+    double motion_against(const Plane& cur, unsigned past, unsigned frame) {
+        const Stored* prev = nullptr;
+        for (const auto& h : history_)
+            if (h.frame == past) prev = &h;
+        if (!prev)
+            throw Error("motion: frame " + std::to_string(frame) + " arrived without frame " +
+                        std::to_string(past) + "; it needs every frame, in order");
+        const std::uint64_t sad = bpc_ == 8 ? sum_abs<std::uint8_t>(*prev, cur)
+                                            : sum_abs<std::uint16_t>(*prev, cur);
+        // libvmaf: (double)sad / 256. / (w * h) * fps_weight, the pixel count
+        // an unsigned int product, then capped at motion_max_val.
+        const unsigned pixels = static_cast<unsigned>(w_) * static_cast<unsigned>(h_);
+        return cap(static_cast<double>(sad) / 256. / pixels * fps_weight_, max_val_);
+    }
+
+    template <class T>
+    std::uint64_t sum_abs(const Stored& prev, const Plane& cur_plane) {
+        const T* past = reinterpret_cast<const T*>(prev.samples.data());
+        const T* cur = cur_plane.row<T>(0);
+        const std::ptrdiff_t cur_stride = cur_plane.stride() / std::ptrdiff_t{sizeof(T)};
+        std::array<const T*, kTaps> past_rows{}, cur_rows{};
+        std::int32_t* row = row_.data() + kRadius;
+        std::uint64_t sad = 0;
+        for (int i = 0; i < h_; ++i) {
+            for (int k = 0; k < kTaps; ++k) {
+                const int y = reflect(i - kRadius + k, h_);
+                past_rows[k] = past + std::ptrdiff_t{y} * w_;
+                cur_rows[k] = cur + y * cur_stride;
+            }
+            std::int32_t any = 0;
+            if constexpr (sizeof(T) == 1)
+                any = kernels_->diff_vertical_u8(past_rows.data(), cur_rows.data(), w_, row);
+            else
+                any = kernels_->diff_vertical_u16(past_rows.data(), cur_rows.data(), w_, bpc_,
+                                                  row);
+            // A zero row adds zero; libvmaf skips it too.
+            if (!any) continue;
+            motion::motion_mirror_pad(row, w_);
+            sad += kernels_->abs_sum_horizontal(row, w_);
+        }
+        return sad;
+    }
+
+    // Keeps the current reference luma; the oldest of the two slots goes.
+    void remember(const Plane& luma, unsigned frame) {
+        Stored* slot = nullptr;
+        for (auto& h : history_)
+            if (!h.frame && !slot) slot = &h;
+        if (!slot)
+            slot = *history_[0].frame < *history_[1].frame ? &history_[0] : &history_[1];
+        const std::size_t row_bytes = static_cast<std::size_t>(w_) * sample_bytes_;
+        for (int y = 0; y < h_; ++y)
+            std::memcpy(slot->samples.data() + y * row_bytes, luma.row<std::uint8_t>(y),
+                        row_bytes);
+        slot->frame = frame;
+    }
+
+    void record(unsigned frame, double score) {
+        if (frame >= sad_.size()) sad_.resize(std::max<std::size_t>(frame + 1, 2 * sad_.size()));
+        sad_[frame] = score;
+    }
+
+    std::optional<double> sad(unsigned frame) const {
+        if (frame >= sad_.size()) return std::nullopt;
+        return sad_[frame];
+    }
+
+    const motion::MotionKernels* kernels_;
+    int w_, h_, bpc_;
+    int sample_bytes_ = 1;
+    bool force_zero_;
+    double blend_factor_, blend_offset_, fps_weight_, max_val_;
+    bool five_frame_, moving_average_, debug_;
+    unsigned first_;
+    std::string sad_key_, motion_key_, motion2_key_, motion3_key_;
+
+    std::vector<std::int32_t> row_;
+    std::array<Stored, 2> history_;
+    std::vector<std::optional<double>> sad_;
+    bool flushed_ = false;
+};
+
+std::vector<OptionSpec> motion_options() {
+    return {
+        {"motion_force_zero", "force_0", OptionType::boolean, 0.0, 0.0, 1.0, true,
+         "forcing motion score to zero"},
+        {"motion_blend_factor", "mbf", OptionType::number, 1.0, 0.0, 1.0, true,
+         "blend motion score given an offset"},
+        {"motion_blend_offset", "mbo", OptionType::number, 40.0, 0.0, 1000.0, true,
+         "blend motion score starting from this offset"},
+        {"motion_fps_weight", "mfw", OptionType::number, 1.0, 0.0, 5.0, true,
+         "fps-aware multiplicative weight/correction"},
+        {"motion_max_val", "mmxv", OptionType::number, 10000.0, 0.0, 10000.0, true,
+         "maximum value allowed; larger values will be clipped to this value"},
+        {"motion_five_frame_window", "mffw", OptionType::boolean, 0.0, 0.0, 1.0, true,
+         "use five-frame temporal window"},
+        {"motion_moving_average", "mma", OptionType::boolean, 0.0, 0.0, 1.0, true,
+         "use moving average for motion scores after first frame"},
+        {"debug", "", OptionType::boolean, 0.0, 0.0, 1.0, false,
+         "debug mode: enable additional output"},
+    };
+}
+
+}  // namespace
+
+FeatureInfo integer_motion_info() {
+    FeatureInfo info;
+    info.name = "motion";
+    info.options = motion_options();
+    info.provided_features = {
+        "VMAF_integer_feature_motion_sad_score",
+        "VMAF_integer_feature_motion_score",
+        "VMAF_integer_feature_motion2_score",
+        "VMAF_integer_feature_motion3_score",
+    };
+    info.temporal = true;
+    info.create = [](const OptionValues& opts, const FrameGeometry& geo) {
+        return std::unique_ptr<FeatureExtractor>(new IntegerMotion(opts, geo));
+    };
+    return info;
+}
+
+}  // namespace vmafpp

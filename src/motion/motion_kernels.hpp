@@ -1,0 +1,52 @@
+// Integer motion (libvmaf 3.2.0 "motion"): the row kernels, declared once so
+// that SIMD twins can be swapped in through MotionKernels. A twin must give the
+// same integers as the scalar kernel.
+//
+// The motion of frame n is the mean absolute value of the low-passed
+// difference between reference frames n-1 (or n-2) and n. The difference is
+// filtered (separable 5-tap, Q16), not the two frames separately, so the
+// rounding happens once per pass on the difference.
+//
+// Conventions: widths and strides in samples; "rows" are arrays of kTaps row
+// pointers already mirrored at the top and bottom edge (row -k is row k, row
+// h-1+k is row h-1-k); a "padded" row has kRadius mirrored samples before
+// index 0 and after index w-1.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace vmafpp::motion {
+
+inline constexpr int kTaps = 5;
+inline constexpr int kRadius = kTaps / 2;
+// Q16 taps, summing to 65536.
+inline constexpr std::uint16_t kFilter[kTaps] = {3571, 16004, 26386, 16004, 3571};
+
+// Vertical pass on prev - cur for one output row:
+// out[j] = (sum_k c_k * (prev_k[j] - cur_k[j]) + 2^(s-1)) >> s with s = 8 for
+// 8-bit samples and s = bpc otherwise (arithmetic shift: floor). Returns the
+// bitwise OR of the outputs, zero when the whole row is zero.
+std::int32_t motion_diff_vertical_u8(const std::uint8_t* const* prev_rows,
+                                     const std::uint8_t* const* cur_rows, int w,
+                                     std::int32_t* out);
+std::int32_t motion_diff_vertical_u16(const std::uint16_t* const* prev_rows,
+                                      const std::uint16_t* const* cur_rows, int w, int bpc,
+                                      std::int32_t* out);
+
+// Horizontal pass on a padded row and sum of absolute values:
+// sum_j |(sum_k c_k * row[j - 2 + k] + 2^15) >> 16|, accumulated in uint32
+// (wrapping, like libvmaf's per-row sum).
+std::uint32_t motion_abs_sum_horizontal(const std::int32_t* row, int w);
+
+// Mirrors kRadius samples at both ends of a row (needs w > kRadius).
+void motion_mirror_pad(std::int32_t* row, int w);
+
+struct MotionKernels {
+    decltype(&motion_diff_vertical_u8) diff_vertical_u8;
+    decltype(&motion_diff_vertical_u16) diff_vertical_u16;
+    decltype(&motion_abs_sum_horizontal) abs_sum_horizontal;
+};
+const MotionKernels& motion_kernels_scalar();
+
+}  // namespace vmafpp::motion

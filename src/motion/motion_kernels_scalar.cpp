@@ -1,0 +1,72 @@
+// Scalar motion kernels: the reference every SIMD twin must equal.
+#include <cstdint>
+#include <cstdlib>
+
+#include "motion/motion_kernels.hpp"
+
+namespace vmafpp::motion {
+
+std::int32_t motion_diff_vertical_u8(const std::uint8_t* const* prev_rows,
+                                     const std::uint8_t* const* cur_rows, int w,
+                                     std::int32_t* out) {
+    std::int32_t any = 0;
+    for (int j = 0; j < w; ++j) {
+        // |sum| <= 65536 * 255: int32, as in libvmaf's 8-bit path.
+        std::int32_t acc = 0;
+        for (int k = 0; k < kTaps; ++k) {
+            const std::int32_t diff = std::int32_t{prev_rows[k][j]} - std::int32_t{cur_rows[k][j]};
+            acc += std::int32_t{kFilter[k]} * diff;
+        }
+        // >> of a negative int32 is an arithmetic shift (C++20): floor, as
+        // libvmaf's compilers do.
+        out[j] = (acc + 128) >> 8;
+        any |= out[j];
+    }
+    return any;
+}
+
+std::int32_t motion_diff_vertical_u16(const std::uint16_t* const* prev_rows,
+                                      const std::uint16_t* const* cur_rows, int w, int bpc,
+                                      std::int32_t* out) {
+    const std::int64_t round = std::int64_t{1} << (bpc - 1);
+    std::int32_t any = 0;
+    for (int j = 0; j < w; ++j) {
+        // Up to 65536 * 65535 in magnitude: 64-bit, as libvmaf.
+        std::int64_t acc = 0;
+        for (int k = 0; k < kTaps; ++k) {
+            const std::int32_t diff = std::int32_t{prev_rows[k][j]} - std::int32_t{cur_rows[k][j]};
+            acc += std::int64_t{kFilter[k]} * diff;
+        }
+        out[j] = static_cast<std::int32_t>((acc + round) >> bpc);
+        any |= out[j];
+    }
+    return any;
+}
+
+std::uint32_t motion_abs_sum_horizontal(const std::int32_t* row, int w) {
+    std::uint32_t sum = 0;
+    for (int j = 0; j < w; ++j) {
+        const std::int32_t* r = row + j - kRadius;
+        // |row| < 2^16 and the taps sum to 65536: the sum needs 33 bits.
+        std::int64_t acc = 0;
+        for (int k = 0; k < kTaps; ++k) acc += std::int64_t{kFilter[k]} * r[k];
+        const auto val = static_cast<std::int32_t>((acc + 32768) >> 16);
+        sum += static_cast<std::uint32_t>(std::abs(val));
+    }
+    return sum;
+}
+
+void motion_mirror_pad(std::int32_t* row, int w) {
+    for (int f = 1; f <= kRadius; ++f) {
+        row[-f] = row[f];
+        row[w - 1 + f] = row[w - 1 - f];
+    }
+}
+
+const MotionKernels& motion_kernels_scalar() {
+    static constexpr MotionKernels kScalar{motion_diff_vertical_u8, motion_diff_vertical_u16,
+                                           motion_abs_sum_horizontal};
+    return kScalar;
+}
+
+}  // namespace vmafpp::motion

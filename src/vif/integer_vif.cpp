@@ -1,0 +1,309 @@
+// libvmaf 3.2.0's integer VIF extractor ("vif"): four scales of the visual
+// information fidelity of the luma plane, each written as num / den.
+//
+// Pipeline per frame (all integer until the per-pixel gain in
+// vif_accumulate): scale 0 is the picture itself; scale s+1 is scale s
+// low-passed with filter s+1 and decimated by 2 in both directions (only the
+// kept samples are computed: every output depends on its own neighbourhood
+// only, so skipping the dropped ones changes nothing). Picture edges are
+// mirrored without repeating the edge sample, at every scale.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/builtin_features.hpp"
+#include "vif/vif_kernels.hpp"
+#include "vmafpp/error.hpp"
+#include "vmafpp/feature.hpp"
+
+namespace vmafpp {
+
+namespace {
+
+using vif::kFilters;
+using vif::kFilterTaps;
+using vif::kMaxHalf;
+using vif::kScales;
+using vif::VifSums;
+
+// Every scale must be wide and tall enough for its widest mirror: statistics
+// at scale s need (taps_s / 2) + 1 samples, the reduction from s needs
+// (taps_{s+1} / 2) + 1. Scale 3 is floor(size / 8) and needs 2, scale 2
+// (floor(size / 4)) needs 3, scale 1 needs 5, scale 0 needs 9: 16 is the
+// smallest size for which every mirrored sample is a real one, which is also
+// where libvmaf stops reading samples it never wrote.
+constexpr int kMinSize = 16;
+
+// Sample -k is sample k, sample size-1+k is sample size-1-k.
+constexpr int reflect(int i, int size) {
+    if (i < 0) return -i;
+    if (i >= size) return 2 * (size - 1) - i;
+    return i;
+}
+
+struct ScaleSize {
+    int w = 0;
+    int h = 0;
+};
+
+class IntegerVif final : public FeatureExtractor {
+public:
+    IntegerVif(const OptionValues& opts, const FrameGeometry& geo)
+        : kernels_(&vif::vif_kernels_scalar()),
+          log2_table_(vif::vif_log2_table()),
+          gain_limit_(opts.number("vif_enhn_gain_limit")),
+          skip_scale0_(opts.flag("vif_skip_scale0")),
+          debug_(opts.flag("debug")),
+          bpc_(geo.bpc) {
+        if (geo.width < kMinSize || geo.height < kMinSize)
+            throw Error("vif: picture " + std::to_string(geo.width) + "x" +
+                        std::to_string(geo.height) + " is too small, the minimum is " +
+                        std::to_string(kMinSize) + "x" + std::to_string(kMinSize));
+        if (geo.bpc < 8 || geo.bpc > 16)
+            throw Error("vif: " + std::to_string(geo.bpc) + "-bit pictures are not supported");
+
+        size_[0] = {geo.width, geo.height};
+        for (int s = 1; s < kScales; ++s) size_[s] = {size_[s - 1].w / 2, size_[s - 1].h / 2};
+
+        // Row scratch, each with kMaxHalf mirrored samples on either side.
+        row_len_ = static_cast<std::size_t>(geo.width) + 2 * kMaxHalf;
+        rows_.assign(7 * row_len_, 0u);
+        stat_row_ = {row(0), row(1), row(2), row(3), row(4)};
+        conv_ref_ = row(5);
+        conv_dis_ = row(6);
+        sigma_.assign(3 * static_cast<std::size_t>(geo.width), 0);
+
+        for (int s = 1; s < kScales; ++s) {
+            const std::size_t n = static_cast<std::size_t>(size_[s].w) * size_[s].h;
+            scaled_ref_[s].assign(n, 0);
+            scaled_dis_[s].assign(n, 0);
+        }
+
+        for (int s = 0; s < kScales; ++s) {
+            const std::string n = std::to_string(s);
+            score_key_[s] = opts.key("VMAF_integer_feature_vif_scale" + n + "_score");
+            num_key_[s] = opts.key("integer_vif_num_scale" + n);
+            den_key_[s] = opts.key("integer_vif_den_scale" + n);
+        }
+        vif_key_ = opts.key("integer_vif");
+        vif_num_key_ = opts.key("integer_vif_num");
+        vif_den_key_ = opts.key("integer_vif_den");
+    }
+
+    void extract(const Picture& ref, const Picture& dis, unsigned frame,
+                 FeatureSink& sink) override {
+        std::array<float, kScales> num{}, den{};
+        if (bpc_ == 8)
+            run_scales<std::uint8_t>(ref.luma(), dis.luma(), num, den);
+        else
+            run_scales<std::uint16_t>(ref.luma(), dis.luma(), num, den);
+        write(num, den, frame, sink);
+    }
+
+private:
+    std::uint32_t* row(int k) { return rows_.data() + k * row_len_ + kMaxHalf; }
+
+    template <class T>
+    void run_scales(const Plane& ref_plane, const Plane& dis_plane,
+                    std::array<float, kScales>& num, std::array<float, kScales>& den) {
+        const T* ref = ref_plane.row<T>(0);
+        const T* dis = dis_plane.row<T>(0);
+        const std::ptrdiff_t stride = ref_plane.stride() / std::ptrdiff_t{sizeof(T)};
+        const std::ptrdiff_t dis_stride = dis_plane.stride() / std::ptrdiff_t{sizeof(T)};
+        if (!skip_scale0_) {
+            // Scale 0 keeps the picture's own bit depth: the means are
+            // normalised by `bpc` bits and the moments by 2 * (bpc - 8), so
+            // every later step sees 8-bit units.
+            const VifSums sums = statistics(ref, stride, dis, dis_stride, 0, bpc_,
+                                            2 * (bpc_ - 8));
+            to_num_den(sums, num[0], den[0]);
+        }
+        reduce(ref, stride, dis, dis_stride, 0, bpc_);
+        for (int s = 1; s < kScales; ++s) {
+            const std::uint16_t* r = scaled_ref_[s].data();
+            const std::uint16_t* d = scaled_dis_[s].data();
+            const std::ptrdiff_t st = size_[s].w;
+            const VifSums sums = statistics(r, st, d, st, s, 16, 16);
+            to_num_den(sums, num[s], den[s]);
+            if (s + 1 < kScales) reduce(r, st, d, st, s, 16);
+        }
+    }
+
+    // The four information sums of scale s, whose samples are ref/dis.
+    template <class T>
+    VifSums statistics(const T* ref, std::ptrdiff_t ref_stride, const T* dis,
+                       std::ptrdiff_t dis_stride, int s, int shift_mu, int shift_sq) {
+        const int w = size_[s].w;
+        const int h = size_[s].h;
+        const int taps = kFilterTaps[s];
+        const int half = taps / 2;
+        std::array<const T*, 2 * kMaxHalf + 1> ref_rows{}, dis_rows{};
+        std::int32_t* s1 = sigma_.data();
+        std::int32_t* s2 = s1 + w;
+        std::int32_t* s12 = s2 + w;
+        VifSums sums;
+        for (int i = 0; i < h; ++i) {
+            for (int t = 0; t < taps; ++t) {
+                const int y = reflect(i - half + t, h);
+                ref_rows[t] = ref + y * ref_stride;
+                dis_rows[t] = dis + y * dis_stride;
+            }
+            if constexpr (sizeof(T) == 1)
+                kernels_->stat_vertical_u8(ref_rows.data(), dis_rows.data(), kFilters[s], taps,
+                                           w, stat_row_);
+            else
+                kernels_->stat_vertical_u16(ref_rows.data(), dis_rows.data(), kFilters[s],
+                                            taps, w, shift_mu, shift_sq, stat_row_);
+            vif::vif_mirror_pad(stat_row_.mu1, w, half);
+            vif::vif_mirror_pad(stat_row_.mu2, w, half);
+            vif::vif_mirror_pad(stat_row_.xx, w, half);
+            vif::vif_mirror_pad(stat_row_.yy, w, half);
+            vif::vif_mirror_pad(stat_row_.xy, w, half);
+            kernels_->stat_horizontal(stat_row_, kFilters[s], taps, w, s1, s2, s12);
+            kernels_->accumulate(s1, s2, s12, w, log2_table_, gain_limit_, &sums);
+        }
+        return sums;
+    }
+
+    // Low-passes scale s with filter s+1 and keeps the even rows and columns
+    // as scale s+1. The vertical pass is normalised by `shift` bits (bpc at
+    // scale 0, giving 16-bit samples; 16 afterwards).
+    template <class T>
+    void reduce(const T* ref, std::ptrdiff_t ref_stride, const T* dis,
+                std::ptrdiff_t dis_stride, int s, int shift) {
+        const int w = size_[s].w;
+        const int h = size_[s].h;
+        const int taps = kFilterTaps[s + 1];
+        const int half = taps / 2;
+        const std::uint16_t* filter = kFilters[s + 1];
+        const ScaleSize out = size_[s + 1];
+        std::array<const T*, 2 * kMaxHalf + 1> ref_rows{}, dis_rows{};
+        for (int oi = 0; oi < out.h; ++oi) {
+            const int i = 2 * oi;
+            for (int t = 0; t < taps; ++t) {
+                const int y = reflect(i - half + t, h);
+                ref_rows[t] = ref + y * ref_stride;
+                dis_rows[t] = dis + y * dis_stride;
+            }
+            if constexpr (sizeof(T) == 1)
+                kernels_->subsample_vertical_u8(ref_rows.data(), dis_rows.data(), filter, taps,
+                                                w, shift, conv_ref_, conv_dis_);
+            else
+                kernels_->subsample_vertical_u16(ref_rows.data(), dis_rows.data(), filter,
+                                                 taps, w, shift, conv_ref_, conv_dis_);
+            vif::vif_mirror_pad(conv_ref_, w, half);
+            vif::vif_mirror_pad(conv_dis_, w, half);
+            const std::size_t o = static_cast<std::size_t>(oi) * out.w;
+            kernels_->subsample_horizontal(conv_ref_, conv_dis_, filter, taps, out.w,
+                                           scaled_ref_[s + 1].data() + o,
+                                           scaled_dis_[s + 1].data() + o);
+        }
+    }
+
+    // libvmaf keeps num and den of each scale as float, computed in double
+    // from the integer sums in this order.
+    static void to_num_den(const VifSums& sums, float& num, float& den) {
+        const double num_log = static_cast<double>(sums.num_log);
+        const double den_log = static_cast<double>(sums.den_log);
+        const double num_non_log = static_cast<double>(sums.num_non_log);
+        const double den_non_log = static_cast<double>(sums.den_non_log);
+        num = static_cast<float>(num_log / 2048.0 +
+                                 (den_non_log - (num_non_log / 16384.0) / 65025.0));
+        den = static_cast<float>(den_log / 2048.0 + den_non_log);
+    }
+
+    void write(const std::array<float, kScales>& num, const std::array<float, kScales>& den,
+               unsigned frame, FeatureSink& sink) const {
+        // The per-scale score is a float division, widened afterwards.
+        sink.append(score_key_[0], frame,
+                    skip_scale0_ ? 0.0 : static_cast<double>(num[0] / den[0]));
+        for (int s = 1; s < kScales; ++s)
+            sink.append(score_key_[s], frame, static_cast<double>(num[s] / den[s]));
+        if (!debug_) return;
+
+        // Totals in double, summed from the lowest used scale up.
+        const int first = skip_scale0_ ? 1 : 0;
+        double total_num = static_cast<double>(num[first]);
+        double total_den = static_cast<double>(den[first]);
+        for (int s = first + 1; s < kScales; ++s) {
+            total_num = total_num + static_cast<double>(num[s]);
+            total_den = total_den + static_cast<double>(den[s]);
+        }
+        sink.append(vif_key_, frame, total_den == 0.0 ? 1.0 : total_num / total_den);
+        sink.append(vif_num_key_, frame, total_num);
+        sink.append(vif_den_key_, frame, total_den);
+        for (int s = 0; s < kScales; ++s) {
+            // A skipped scale 0 reports num 0 and den -1.
+            const bool skipped = s == 0 && skip_scale0_;
+            sink.append(num_key_[s], frame, skipped ? 0.0 : static_cast<double>(num[s]));
+            sink.append(den_key_[s], frame, skipped ? -1.0 : static_cast<double>(den[s]));
+        }
+    }
+
+    const vif::VifKernels* kernels_;
+    const std::uint16_t* log2_table_;
+    double gain_limit_;
+    bool skip_scale0_;
+    bool debug_;
+    int bpc_;
+
+    std::array<ScaleSize, kScales> size_{};
+    std::size_t row_len_ = 0;
+    std::vector<std::uint32_t> rows_;
+    vif::VifStatRow stat_row_{};
+    std::uint32_t* conv_ref_ = nullptr;
+    std::uint32_t* conv_dis_ = nullptr;
+    std::vector<std::int32_t> sigma_;
+    // scaled_*[s] holds scale s (s >= 1), w x h samples, rows w apart.
+    std::array<std::vector<std::uint16_t>, kScales> scaled_ref_, scaled_dis_;
+
+    std::array<std::string, kScales> score_key_, num_key_, den_key_;
+    std::string vif_key_, vif_num_key_, vif_den_key_;
+};
+
+std::vector<OptionSpec> vif_options() {
+    return {
+        {"debug", "", OptionType::boolean, 0.0, 0.0, 1.0, false,
+         "debug mode: enable additional output"},
+        {"vif_enhn_gain_limit", "egl", OptionType::number, 100.0, 1.0, 100.0, true,
+         "enhancement gain imposed on vif, must be >= 1.0, where 1.0 means the gain is "
+         "completely disabled"},
+        {"vif_skip_scale0", "ssclz", OptionType::boolean, 0.0, 0.0, 1.0, true,
+         "when set, skip scale 0 calculations"},
+    };
+}
+
+}  // namespace
+
+FeatureInfo integer_vif_info() {
+    FeatureInfo info;
+    info.name = "vif";
+    info.options = vif_options();
+    info.provided_features = {
+        "VMAF_integer_feature_vif_scale0_score",
+        "VMAF_integer_feature_vif_scale1_score",
+        "VMAF_integer_feature_vif_scale2_score",
+        "VMAF_integer_feature_vif_scale3_score",
+        "integer_vif",
+        "integer_vif_num",
+        "integer_vif_den",
+        "integer_vif_num_scale0",
+        "integer_vif_den_scale0",
+        "integer_vif_num_scale1",
+        "integer_vif_den_scale1",
+        "integer_vif_num_scale2",
+        "integer_vif_den_scale2",
+        "integer_vif_num_scale3",
+        "integer_vif_den_scale3",
+    };
+    info.temporal = false;
+    info.create = [](const OptionValues& opts, const FrameGeometry& geo) {
+        return std::unique_ptr<FeatureExtractor>(new IntegerVif(opts, geo));
+    };
+    return info;
+}
+
+}  // namespace vmafpp

@@ -1,0 +1,121 @@
+// Integer VIF (libvmaf 3.2.0 "vif"): the row kernels, declared once so that
+// SIMD twins can be swapped in through VifKernels. Every kernel must give the
+// same integers as the scalar one, bit for bit; the only floating point lives
+// in vif_accumulate (per-pixel doubles) and in the extractor's final division.
+//
+// Conventions shared by every kernel:
+// - strides and widths are in samples, never bytes;
+// - "rows" arguments are arrays of `taps` row pointers, already mirrored at the
+//   picture's top and bottom edge (row -k is row k, row h-1+k is row h-1-k);
+// - a "padded" row has kMaxHalf valid samples before index 0 and after index
+//   w-1, filled by vif_mirror_pad() (sample -k is k, sample w-1+k is w-1-k).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace vmafpp::vif {
+
+// Half width of the widest filter (17 taps at scale 0).
+inline constexpr int kMaxHalf = 8;
+inline constexpr int kScales = 4;
+
+// The four 1-D filters (Q16, each sums to 65536) and their widths. Scale s
+// computes its statistics with filter s and is reduced to scale s+1 with
+// filter s+1.
+inline constexpr int kFilterTaps[kScales] = {17, 9, 5, 3};
+inline constexpr std::uint16_t kFilter0[17] = {489,  935,  1640, 2640, 3896, 5274,
+                                               6547, 7455, 7784, 7455, 6547, 5274,
+                                               3896, 2640, 1640, 935,  489};
+inline constexpr std::uint16_t kFilter1[9] = {1244,  3663, 7925, 12590, 14692,
+                                              12590, 7925, 3663, 1244};
+inline constexpr std::uint16_t kFilter2[5] = {3571, 16004, 26386, 16004, 3571};
+inline constexpr std::uint16_t kFilter3[3] = {10904, 43728, 10904};
+inline constexpr const std::uint16_t* kFilters[kScales] = {kFilter0, kFilter1, kFilter2,
+                                                           kFilter3};
+
+// The integer sums one scale contributes; integer, so the order in which
+// pixels are added does not matter (no sum can overflow int64: each term is
+// below 2^32 and a picture has fewer than 2^31 pixels).
+struct VifSums {
+    std::int64_t num_log = 0;      // sum of log2 ratios, Q11
+    std::int64_t den_log = 0;      // sum of log2(1 + sigma1_sq / nsq), Q11
+    std::int64_t num_non_log = 0;  // sum of sigma2_sq where sigma1_sq < nsq
+    std::int64_t den_non_log = 0;  // number of those pixels
+};
+
+// One row of vertically filtered moments. mu1/mu2 are the filtered means
+// (Q16 of 8-bit samples, < 2^16); xx/yy/xy the filtered second moments,
+// normalised to the 8-bit range (< 2^32).
+struct VifStatRow {
+    std::uint32_t* mu1;
+    std::uint32_t* mu2;
+    std::uint32_t* xx;
+    std::uint32_t* yy;
+    std::uint32_t* xy;
+};
+
+// Vertical pass of the statistics for 8-bit samples: mu = (sum + 128) >> 8,
+// second moments unshifted (sum of c * p * p <= 65536 * 255^2 < 2^32).
+void vif_stat_vertical_u8(const std::uint8_t* const* ref_rows,
+                          const std::uint8_t* const* dis_rows, const std::uint16_t* filter,
+                          int taps, int w, const VifStatRow& out);
+
+// Vertical pass for 16-bit storage: mu = (sum + round) >> shift_mu, moments
+// = (sum64 + round) >> shift_sq, where round = 1 << (shift - 1), or 0 for a
+// zero shift. Scale 0 of a bpc-bit picture uses shift_mu = bpc and
+// shift_sq = 2 * (bpc - 8); every later scale uses 16 and 16.
+void vif_stat_vertical_u16(const std::uint16_t* const* ref_rows,
+                           const std::uint16_t* const* dis_rows, const std::uint16_t* filter,
+                           int taps, int w, int shift_mu, int shift_sq, const VifStatRow& out);
+
+// Horizontal pass of the statistics on padded rows: the local variances and
+// covariance, Q16 in 8-bit units, as int32 (two's complement reinterpretation
+// of a uint32 difference, as libvmaf does).
+void vif_stat_horizontal(const VifStatRow& in, const std::uint16_t* filter, int taps, int w,
+                         std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
+                         std::int32_t* sigma12);
+
+// Adds one row's information terms to *sums. log2_q11 is vif_log2_table().
+void vif_accumulate(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
+                    const std::int32_t* sigma12, int w, const std::uint16_t* log2_q11,
+                    double gain_limit, VifSums* sums);
+
+// Vertical pass of the reduction filter: out = (uint16)((sum + round) >> shift).
+// Scale 0 -> 1 uses shift = bpc; every later reduction uses 16.
+void vif_subsample_vertical_u8(const std::uint8_t* const* ref_rows,
+                               const std::uint8_t* const* dis_rows,
+                               const std::uint16_t* filter, int taps, int w, int shift,
+                               std::uint32_t* ref_out, std::uint32_t* dis_out);
+void vif_subsample_vertical_u16(const std::uint16_t* const* ref_rows,
+                                const std::uint16_t* const* dis_rows,
+                                const std::uint16_t* filter, int taps, int w, int shift,
+                                std::uint32_t* ref_out, std::uint32_t* dis_out);
+
+// Horizontal pass of the reduction filter, evaluated only at the even columns
+// that survive decimation: out[j] = (uint16)((sum around in[2j] + 2^15) >> 16)
+// for j < out_w. Inputs are padded rows.
+void vif_subsample_horizontal(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
+                              const std::uint16_t* filter, int taps, int out_w,
+                              std::uint16_t* ref_out, std::uint16_t* dis_out);
+
+// Mirrors `half` samples at both ends of a row of width w (needs w > half).
+void vif_mirror_pad(std::uint32_t* row, int w, int half);
+
+// The kernels of one instruction set. Only the scalar set exists so far.
+struct VifKernels {
+    decltype(&vif_stat_vertical_u8) stat_vertical_u8;
+    decltype(&vif_stat_vertical_u16) stat_vertical_u16;
+    decltype(&vif_stat_horizontal) stat_horizontal;
+    decltype(&vif_accumulate) accumulate;
+    decltype(&vif_subsample_vertical_u8) subsample_vertical_u8;
+    decltype(&vif_subsample_vertical_u16) subsample_vertical_u16;
+    decltype(&vif_subsample_horizontal) subsample_horizontal;
+};
+const VifKernels& vif_kernels_scalar();
+
+// log2(v) in Q11 for v in [32768, 65535], indexed by v - 32768: the value
+// libvmaf tabulates, (uint16)round(log2f((float)v) * 2048).
+const std::uint16_t* vif_log2_table();
+
+}  // namespace vmafpp::vif

@@ -1,0 +1,308 @@
+// Scalar VIF kernels: the reference every SIMD twin must equal bit for bit.
+//
+// The loops run tap-outer / column-inner over blocks of columns so that the
+// compiler can vectorise them; integer sums are exact (or wrap modulo 2^32
+// exactly as libvmaf's uint32 accumulators would), so this order gives the
+// same integers as libvmaf's column-outer loops.
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+
+#include "vif/vif_kernels.hpp"
+
+namespace vmafpp::vif {
+
+namespace {
+
+// Columns per block: the block's accumulators stay in L1 while every tap
+// streams over them.
+constexpr int kBlock = 256;
+
+// sigma_nsq of the VIF model (noise variance 2) in Q16.
+constexpr std::int32_t kSigmaNsq = 65536 << 1;
+
+constexpr std::uint32_t round_for(int shift) {
+    return shift == 0 ? 0u : (1u << (shift - 1));
+}
+
+// log2(v) in Q11 from the table: keep the 16 leading bits of v and add
+// 2048 per dropped bit. Needs v >= 2^15 (every caller has v >= 2^17).
+inline std::int32_t log2_q11(const std::uint16_t* table, std::uint32_t v) {
+    const int k = 16 - std::countl_zero(v);
+    return static_cast<std::int32_t>(table[(v >> k) - 32768u]) + 2048 * k;
+}
+inline std::int32_t log2_q11(const std::uint16_t* table, std::uint64_t v) {
+    const int k = 48 - std::countl_zero(v);
+    return static_cast<std::int32_t>(table[(v >> k) - 32768u]) + 2048 * k;
+}
+
+template <class T>
+void stat_vertical_wide(const T* const* ref_rows, const T* const* dis_rows,
+                        const std::uint16_t* filter, int taps, int w, int shift_mu,
+                        int shift_sq, const VifStatRow& out) {
+    const std::uint32_t round_mu = round_for(shift_mu);
+    const std::uint64_t round_sq = round_for(shift_sq);
+    std::array<std::uint32_t, kBlock> mu1, mu2;
+    std::array<std::uint64_t, kBlock> xx, yy, xy;
+    for (int j0 = 0; j0 < w; j0 += kBlock) {
+        const int n = std::min(kBlock, w - j0);
+        std::fill_n(mu1.begin(), n, 0u);
+        std::fill_n(mu2.begin(), n, 0u);
+        std::fill_n(xx.begin(), n, 0u);
+        std::fill_n(yy.begin(), n, 0u);
+        std::fill_n(xy.begin(), n, 0u);
+        for (int t = 0; t < taps; ++t) {
+            const std::uint32_t c = filter[t];
+            const T* r = ref_rows[t] + j0;
+            const T* d = dis_rows[t] + j0;
+            for (int j = 0; j < n; ++j) {
+                const std::uint32_t rv = r[j];
+                const std::uint32_t dv = d[j];
+                // c * v < 2^16 * 2^16: fits uint32; the means sum to at most
+                // 65536 * 65535 (the taps sum to 65536), so uint32 holds them.
+                const std::uint32_t cr = c * rv;
+                const std::uint32_t cd = c * dv;
+                mu1[j] += cr;
+                mu2[j] += cd;
+                // c * v * v can reach 2^48: 64-bit as in libvmaf.
+                xx[j] += static_cast<std::uint64_t>(cr) * rv;
+                yy[j] += static_cast<std::uint64_t>(cd) * dv;
+                xy[j] += static_cast<std::uint64_t>(cr) * dv;
+            }
+        }
+        for (int j = 0; j < n; ++j) {
+            // The uint16 casts are libvmaf's; the shifted values already fit.
+            out.mu1[j0 + j] = static_cast<std::uint16_t>((mu1[j] + round_mu) >> shift_mu);
+            out.mu2[j0 + j] = static_cast<std::uint16_t>((mu2[j] + round_mu) >> shift_mu);
+            out.xx[j0 + j] = static_cast<std::uint32_t>((xx[j] + round_sq) >> shift_sq);
+            out.yy[j0 + j] = static_cast<std::uint32_t>((yy[j] + round_sq) >> shift_sq);
+            out.xy[j0 + j] = static_cast<std::uint32_t>((xy[j] + round_sq) >> shift_sq);
+        }
+    }
+}
+
+template <class T>
+void subsample_vertical(const T* const* ref_rows, const T* const* dis_rows,
+                        const std::uint16_t* filter, int taps, int w, int shift,
+                        std::uint32_t* ref_out, std::uint32_t* dis_out) {
+    const std::uint32_t round = round_for(shift);
+    std::array<std::uint32_t, kBlock> sr, sd;
+    for (int j0 = 0; j0 < w; j0 += kBlock) {
+        const int n = std::min(kBlock, w - j0);
+        std::fill_n(sr.begin(), n, 0u);
+        std::fill_n(sd.begin(), n, 0u);
+        for (int t = 0; t < taps; ++t) {
+            const std::uint32_t c = filter[t];
+            const T* r = ref_rows[t] + j0;
+            const T* d = dis_rows[t] + j0;
+            // At most 65536 * 65535 + 2^15 after rounding: uint32 is enough.
+            for (int j = 0; j < n; ++j) {
+                sr[j] += c * static_cast<std::uint32_t>(r[j]);
+                sd[j] += c * static_cast<std::uint32_t>(d[j]);
+            }
+        }
+        for (int j = 0; j < n; ++j) {
+            ref_out[j0 + j] = static_cast<std::uint16_t>((sr[j] + round) >> shift);
+            dis_out[j0 + j] = static_cast<std::uint16_t>((sd[j] + round) >> shift);
+        }
+    }
+}
+
+}  // namespace
+
+void vif_stat_vertical_u8(const std::uint8_t* const* ref_rows,
+                          const std::uint8_t* const* dis_rows, const std::uint16_t* filter,
+                          int taps, int w, const VifStatRow& out) {
+    std::array<std::uint32_t, kBlock> mu1, mu2, xx, yy, xy;
+    for (int j0 = 0; j0 < w; j0 += kBlock) {
+        const int n = std::min(kBlock, w - j0);
+        std::fill_n(mu1.begin(), n, 0u);
+        std::fill_n(mu2.begin(), n, 0u);
+        std::fill_n(xx.begin(), n, 0u);
+        std::fill_n(yy.begin(), n, 0u);
+        std::fill_n(xy.begin(), n, 0u);
+        for (int t = 0; t < taps; ++t) {
+            const std::uint32_t c = filter[t];
+            const std::uint8_t* r = ref_rows[t] + j0;
+            const std::uint8_t* d = dis_rows[t] + j0;
+            for (int j = 0; j < n; ++j) {
+                const std::uint32_t rv = r[j];
+                const std::uint32_t dv = d[j];
+                const std::uint32_t cr = c * rv;
+                const std::uint32_t cd = c * dv;
+                mu1[j] += cr;
+                mu2[j] += cd;
+                // Sum of c * p * q <= 65536 * 255 * 255 < 2^32: uint32, as
+                // libvmaf's 8-bit path keeps it.
+                xx[j] += cr * rv;
+                yy[j] += cd * dv;
+                xy[j] += cr * dv;
+            }
+        }
+        for (int j = 0; j < n; ++j) {
+            out.mu1[j0 + j] = (mu1[j] + 128) >> 8;
+            out.mu2[j0 + j] = (mu2[j] + 128) >> 8;
+            out.xx[j0 + j] = xx[j];
+            out.yy[j0 + j] = yy[j];
+            out.xy[j0 + j] = xy[j];
+        }
+    }
+}
+
+void vif_stat_vertical_u16(const std::uint16_t* const* ref_rows,
+                           const std::uint16_t* const* dis_rows, const std::uint16_t* filter,
+                           int taps, int w, int shift_mu, int shift_sq, const VifStatRow& out) {
+    stat_vertical_wide(ref_rows, dis_rows, filter, taps, w, shift_mu, shift_sq, out);
+}
+
+void vif_stat_horizontal(const VifStatRow& in, const std::uint16_t* filter, int taps, int w,
+                         std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
+                         std::int32_t* sigma12) {
+    const int half = taps / 2;
+    std::array<std::uint32_t, kBlock> mu1, mu2;
+    std::array<std::uint64_t, kBlock> xx, yy, xy;
+    for (int j0 = 0; j0 < w; j0 += kBlock) {
+        const int n = std::min(kBlock, w - j0);
+        std::fill_n(mu1.begin(), n, 0u);
+        std::fill_n(mu2.begin(), n, 0u);
+        std::fill_n(xx.begin(), n, 0u);
+        std::fill_n(yy.begin(), n, 0u);
+        std::fill_n(xy.begin(), n, 0u);
+        for (int t = 0; t < taps; ++t) {
+            const std::uint32_t c = filter[t];
+            const std::ptrdiff_t o = j0 + t - half;
+            // Means: c * mu < 2^16 * 2^16, summed to at most 65536 * 65535
+            // (uint32, as libvmaf). Moments are < 2^32, so their sums need 64 bits.
+            for (int j = 0; j < n; ++j) {
+                mu1[j] += c * in.mu1[o + j];
+                mu2[j] += c * in.mu2[o + j];
+                xx[j] += static_cast<std::uint64_t>(c) * in.xx[o + j];
+                yy[j] += static_cast<std::uint64_t>(c) * in.yy[o + j];
+                xy[j] += static_cast<std::uint64_t>(c) * in.xy[o + j];
+            }
+        }
+        for (int j = 0; j < n; ++j) {
+            // Products of the Q32 means, rounded back to Q16.
+            const std::uint64_t m1 = mu1[j];
+            const std::uint64_t m2 = mu2[j];
+            const auto mu1_sq = static_cast<std::uint32_t>((m1 * m1 + 0x80000000u) >> 32);
+            const auto mu2_sq = static_cast<std::uint32_t>((m2 * m2 + 0x80000000u) >> 32);
+            const auto mu1_mu2 = static_cast<std::uint32_t>((m1 * m2 + 0x80000000u) >> 32);
+            const auto xx_f = static_cast<std::uint32_t>((xx[j] + 32768u) >> 16);
+            const auto yy_f = static_cast<std::uint32_t>((yy[j] + 32768u) >> 16);
+            const auto xy_f = static_cast<std::uint32_t>((xy[j] + 32768u) >> 16);
+            // libvmaf subtracts in uint32 and reads the result as int32
+            // (modular since C++20), so rounding can make a variance negative.
+            sigma1_sq[j0 + j] = static_cast<std::int32_t>(xx_f - mu1_sq);
+            sigma2_sq[j0 + j] = static_cast<std::int32_t>(yy_f - mu2_sq);
+            sigma12[j0 + j] = static_cast<std::int32_t>(xy_f - mu1_mu2);
+        }
+    }
+}
+
+void vif_accumulate(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
+                    const std::int32_t* sigma12, int w, const std::uint16_t* log2_q11_table,
+                    double gain_limit, VifSums* sums) {
+    // libvmaf's epsilon, 65536 * 1e-10 evaluated in double.
+    const double eps = 65536 * 1.0e-10;
+    std::int64_t num_log = 0, den_log = 0, num_non_log = 0, den_non_log = 0;
+    for (int j = 0; j < w; ++j) {
+        const std::int32_t s1 = sigma1_sq[j];
+        const std::int32_t s2 = std::max(sigma2_sq[j], 0);
+        const std::int32_t s12 = sigma12[j];
+        if (s1 < kSigmaNsq) {
+            num_non_log += s2;
+            ++den_non_log;
+            continue;
+        }
+        // s1 < 2^31, so nsq + s1 < 2^32: the uint32 sum is exact.
+        den_log += log2_q11(log2_q11_table, static_cast<std::uint32_t>(kSigmaNsq) +
+                                                static_cast<std::uint32_t>(s1)) -
+                   2048 * 17;
+        if (s12 <= 0 || s2 <= 0) continue;
+        // Same double operations, in the same order, as libvmaf; fp-contract
+        // is off, so no fused multiply-add changes a rounding.
+        const double g_raw = s12 / (s1 + eps);
+        const double sv = s2 - g_raw * s12;
+        // g_raw * s12 > 0, so sv < s2 <= INT32_MAX: truncating a positive sv
+        // is defined; libvmaf clamps every non-positive result to 0.
+        const std::int32_t sv_sq = sv > 0.0 ? static_cast<std::int32_t>(sv) : 0;
+        const double g = g_raw < gain_limit ? g_raw : gain_limit;
+        const std::uint32_t numer1 = static_cast<std::uint32_t>(sv_sq) + kSigmaNsq;
+        // g <= 100 and s1 < 2^31: the product is below 2^45, exact in int64
+        // after truncation toward zero (it is positive).
+        const std::int64_t numer1_tmp = static_cast<std::int64_t>(g * g * s1) + numer1;
+        num_log += log2_q11(log2_q11_table, static_cast<std::uint64_t>(numer1_tmp)) -
+                   log2_q11(log2_q11_table, static_cast<std::uint64_t>(numer1));
+    }
+    sums->num_log += num_log;
+    sums->den_log += den_log;
+    sums->num_non_log += num_non_log;
+    sums->den_non_log += den_non_log;
+}
+
+void vif_subsample_vertical_u8(const std::uint8_t* const* ref_rows,
+                               const std::uint8_t* const* dis_rows,
+                               const std::uint16_t* filter, int taps, int w, int shift,
+                               std::uint32_t* ref_out, std::uint32_t* dis_out) {
+    subsample_vertical(ref_rows, dis_rows, filter, taps, w, shift, ref_out, dis_out);
+}
+
+void vif_subsample_vertical_u16(const std::uint16_t* const* ref_rows,
+                                const std::uint16_t* const* dis_rows,
+                                const std::uint16_t* filter, int taps, int w, int shift,
+                                std::uint32_t* ref_out, std::uint32_t* dis_out) {
+    subsample_vertical(ref_rows, dis_rows, filter, taps, w, shift, ref_out, dis_out);
+}
+
+void vif_subsample_horizontal(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
+                              const std::uint16_t* filter, int taps, int out_w,
+                              std::uint16_t* ref_out, std::uint16_t* dis_out) {
+    const int half = taps / 2;
+    for (int j = 0; j < out_w; ++j) {
+        const std::uint32_t* r = ref_in + 2 * std::ptrdiff_t{j} - half;
+        const std::uint32_t* d = dis_in + 2 * std::ptrdiff_t{j} - half;
+        std::uint32_t sr = 0, sd = 0;
+        // Inputs are < 2^16 and the taps sum to 65536: no uint32 overflow.
+        for (int t = 0; t < taps; ++t) {
+            sr += filter[t] * r[t];
+            sd += filter[t] * d[t];
+        }
+        ref_out[j] = static_cast<std::uint16_t>((sr + 32768u) >> 16);
+        dis_out[j] = static_cast<std::uint16_t>((sd + 32768u) >> 16);
+    }
+}
+
+void vif_mirror_pad(std::uint32_t* row, int w, int half) {
+    for (int f = 1; f <= half; ++f) {
+        row[-f] = row[f];
+        row[w - 1 + f] = row[w - 1 - f];
+    }
+}
+
+const VifKernels& vif_kernels_scalar() {
+    static constexpr VifKernels kScalar{
+        vif_stat_vertical_u8,      vif_stat_vertical_u16,      vif_stat_horizontal,
+        vif_accumulate,            vif_subsample_vertical_u8,  vif_subsample_vertical_u16,
+        vif_subsample_horizontal,
+    };
+    return kScalar;
+}
+
+const std::uint16_t* vif_log2_table() {
+    static const std::array<std::uint16_t, 32768> table = [] {
+        std::array<std::uint16_t, 32768> t{};
+        for (std::uint32_t v = 32768; v < 65536; ++v) {
+            // Single-precision log2 scaled in float (exact: 2048 is a power of
+            // two), rounded half away from zero in double, as libvmaf does.
+            const float l = std::log2(static_cast<float>(v)) * 2048.0f;
+            t[v - 32768] = static_cast<std::uint16_t>(std::round(static_cast<double>(l)));
+        }
+        return t;
+    }();
+    return table.data();
+}
+
+}  // namespace vmafpp::vif
