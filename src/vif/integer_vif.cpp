@@ -33,8 +33,9 @@ using vif::VifSums;
 // at scale s need (taps_s / 2) + 1 samples, the reduction from s needs
 // (taps_{s+1} / 2) + 1. Scale 3 is floor(size / 8) and needs 2, scale 2
 // (floor(size / 4)) needs 3, scale 1 needs 5, scale 0 needs 9: 16 is the
-// smallest size for which every mirrored sample is a real one, which is also
-// where libvmaf stops reading samples it never wrote.
+// smallest size for which every mirrored sample is a real one. Below it,
+// libvmaf's filters read padding it never wrote; from 16 up its results are
+// defined (its default, scalar and AVX2 runs agree on p21, 18x18).
 constexpr int kMinSize = 16;
 
 // Sample -k is sample k, sample size-1+k is sample size-1-k.
