@@ -85,6 +85,13 @@ def main():
         "edge": b"adm_enhn_gain_limit=1e308\nadm_norm_view_dist=-0\nadm_ref_display_height=2147483648\n"
                 b"adm_enhn_gain_limit=nan\nadm_norm_view_dist=0x1p2\n",
     }
+    options.update({
+        "feature_adm": b"adm=adm_enhn_gain_limit=1.2:adm_csf_mode=3\n",
+        "feature_plain": b"psnr\nfloat_ssim\nmotion=motion_force_zero=true\n",
+        "feature_bad": b"adm=\nadm=:\nadm=x\n=1\nvif=vif_enhn_gain_limit=abc\n",
+        "model": b"version=vmaf_v0.6.1:name=foo:disable_clip:adm.adm_enhn_gain_limit=1.2\n"
+                 b"path=/nonexistent.json:enable_transform=false\nversion=\n::\n",
+    })
     for name, text in options.items():
         write("options", name, text)
 
