@@ -9,9 +9,16 @@ namespace vmafpp {
 const std::vector<FeatureInfo>& feature_registry() {
     static const std::vector<FeatureInfo> registry = [] {
         std::vector<FeatureInfo> r;
-        // r.push_back(integer_adm_info());
+        r.push_back(integer_adm_info());
         r.push_back(integer_motion_info());
         r.push_back(integer_vif_info());
+        r.push_back(float_adm_info());
+        r.push_back(float_vif_info());
+        r.push_back(float_motion_info());
+        r.push_back(float_psnr_info());
+        r.push_back(float_ansnr_info());
+        r.push_back(float_moment_info());
+        r.push_back(integer_psnr_info());
         return r;
     }();
     return registry;

@@ -1,0 +1,297 @@
+#include "adm/adm.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "vmafpp/error.hpp"
+
+namespace vmafpp::adm {
+
+namespace {
+
+// libvmaf's C conversion `int left = w * 0.1 - 0.5;` truncates toward zero.
+Rect pooling_region(int w, int h) {
+    const int left = static_cast<int>(w * 0.1 - 0.5);
+    const int top = static_cast<int>(h * 0.1 - 0.5);
+    return {left, top, w - left, h - top};
+}
+
+// The masking threshold reads flt one sample beyond the pooling region, so
+// decouple and CSF cover that halo (libvmaf computes a larger region; only
+// these samples are ever read).
+Rect halo_region(Rect r, int w, int h) {
+    return {std::max(r.x0 - 1, 0), std::max(r.y0 - 1, 0), std::min(r.x1 + 1, w),
+            std::min(r.y1 + 1, h)};
+}
+
+// ceil(log2(n) + offset) in double as libvmaf computes its shifts; n >= 2.
+int ceil_log2(int n, double offset = 0.0) {
+    return static_cast<int>(std::ceil(std::log2(n) + offset));
+}
+
+// 2^(e) where libvmaf forms e in uint32 arithmetic (a wrapped exponent gives
+// +inf, as there).
+double pow2_u32(std::uint32_t e) { return std::pow(2, static_cast<double>(e)); }
+
+float cbrtf_like_libvmaf(float v) { return std::pow(v, 1.0f / 3.0f); }
+
+// powf((area) * noise_weight, 1/3): int area times double, then float.
+float noise_term(Rect r, double noise_weight) {
+    const int area = r.height() * r.width();
+    return cbrtf_like_libvmaf(static_cast<float>(area * noise_weight));
+}
+
+// Denominator of one scale from the three cube sums; `scale_div` is the
+// power of two libvmaf divides them by. rfactor is cubed in double after.
+float den_from_sums(const std::uint64_t acc[3], double scale_div, const CsfFactors& f, Rect r,
+                    double noise_weight) {
+    const float rf[3] = {f.hv, f.hv, f.d};
+    const float add = noise_term(r, noise_weight);
+    float out[3];
+    for (int t = 0; t < 3; ++t) {
+        const double csf = static_cast<double>(static_cast<double>(acc[t]) / scale_div) *
+                           std::pow(static_cast<double>(rf[t]), 3);
+        out[t] = cbrtf_like_libvmaf(static_cast<float>(csf)) + add;
+    }
+    return out[0] + out[1] + out[2];
+}
+
+float num_from_cubes(const float cubes[3], Rect r, double noise_weight) {
+    float out[3];
+    for (int t = 0; t < 3; ++t)
+        out[t] = cbrtf_like_libvmaf(cubes[t]) + noise_term(r, noise_weight);
+    return out[0] + out[1] + out[2];
+}
+
+void check_options(const AdmOptions& o) {
+    // libvmaf's extract() fails with -EINVAL below 3 H at 1080 lines: its
+    // 16-bit pipeline cannot represent lower angular frequencies.
+    if (o.csf.norm_view_dist * o.csf.ref_display_height < 3.0 * 1080)
+        throw Error("adm: adm_norm_view_dist * adm_ref_display_height must be at least 3240 "
+                    "(3.0 * 1080)");
+    if ((o.csf.mode == CsfMode::barten_watson_blend ||
+         o.csf.mode == CsfMode::barten_watson_blend_mae) &&
+        !blend_table_exists(o.csf.norm_view_dist, o.csf.ref_display_height))
+        throw Error("adm: adm_csf_mode=" + std::to_string(static_cast<int>(o.csf.mode)) +
+                    " has no table for adm_ref_display_height=" +
+                    std::to_string(o.csf.ref_display_height) +
+                    " and this adm_norm_view_dist (tables: 1080 at 3 or 5, 2160 at 1.5, 3 or "
+                    "5, 720 at 5)");
+}
+
+}  // namespace
+
+AdmEngine::AdmEngine(int width, int height, int bpc, const AdmOptions& options,
+                     const AdmKernels& kernels)
+    : width_(width), height_(height), bpc_(bpc), opt_(options), k_(kernels) {
+    if (width < kMinSize || height < kMinSize)
+        throw Error("adm: picture " + std::to_string(width) + "x" + std::to_string(height) +
+                    " is too small, the minimum is " + std::to_string(kMinSize) + "x" +
+                    std::to_string(kMinSize));
+    if (bpc < 8 || bpc > 16) throw Error("adm: bpc must be 8..16");
+    check_options(opt_);
+
+    fixed_factors_s0(opt_.csf, rfactor_s0_);
+    for (int s = 0; s < kScales; ++s) {
+        factors_[s] = csf_factors(opt_.csf, s);
+        if (s > 0) fixed_factors_s123(opt_.csf, s, rfactor_s123_[s]);
+    }
+
+    const int bw0 = (width + 1) / 2, bh0 = (height + 1) / 2;
+    const int bh1 = (bh0 + 1) / 2;
+    stride_ = (bw0 + 15) / 16 * 16;
+    const std::size_t n0 = static_cast<std::size_t>(stride_) * bh0;
+    const std::size_t n1 = static_cast<std::size_t>(stride_) * bh1;
+
+    i16_.allocate(n0 * 18);
+    std::int16_t* p16 = i16_.data();
+    for (auto* set : {ref0_, dis0_, r0_, a0_, c0_, f0_})
+        for (int t = 0; t < 3; ++t, p16 += n0) set[t] = p16;
+
+    approx_.allocate(n0 * 4);
+    for (int pic = 0; pic < 2; ++pic)
+        for (int k = 0; k < 2; ++k) approx_ptr_[pic][k] = approx_.data() + (pic * 2 + k) * n0;
+
+    i32_.allocate(n1 * 18);
+    std::int32_t* p32 = i32_.data();
+    for (auto* set : {ref_, dis_, r_, a_, c_, f_})
+        for (int t = 0; t < 3; ++t, p32 += n1) set[t] = p32;
+
+    dwt_scratch16_.allocate(4 * static_cast<std::size_t>(width + 3));
+    dwt_scratch32_.allocate(4 * static_cast<std::size_t>(bw0 + 3));
+    thr32_.allocate(static_cast<std::size_t>(bw0));
+    thr64_.allocate(static_cast<std::size_t>(bw0));
+}
+
+void AdmEngine::dwt_scale0(const Plane& p, std::int32_t* a, std::int16_t* const hvd[3]) {
+    if (bpc_ == 8)
+        k_.dwt_s0_u8(p.row<std::uint8_t>(0), p.stride(), width_, height_,
+                     dwt_scratch16_.data(), a, hvd, stride_);
+    else
+        k_.dwt_s0_u16(p.row<std::uint16_t>(0), p.stride() / 2, width_, height_, bpc_,
+                      dwt_scratch16_.data(), a, hvd, stride_);
+}
+
+AdmEngine::ScaleResult AdmEngine::scale0() {
+    const int w = (width_ + 1) / 2, h = (height_ + 1) / 2;
+    const Rect region = pooling_region(w, h);
+    const Rect halo = halo_region(region, w, h);
+    ScaleResult out;
+
+    k_.decouple_s0(ref0_, dis0_, stride_, halo, opt_.gain_limit, r0_, a0_);
+
+    // Denominator: cubes of the reference bands, each row rounded down by
+    // 2^max(0, ceil(log2(area) - 20)); the rest is 2^18 (3 * Q6).
+    const int den_shift = std::max(0, ceil_log2(region.width() * region.height(), -20.0));
+    std::uint64_t den_acc[3] = {0, 0, 0};
+    k_.den_accumulate_s0(ref0_, stride_, region, den_shift, den_acc);
+    out.den = den_from_sums(den_acc, std::pow(2, 18 - den_shift), factors_[0], region,
+                            opt_.noise_weight);
+
+    // Q formats: x = band (Q6) * rfactor (Q21 h/v, Q23 d); T is compared
+    // after 2^10 (h/v) or 2^12 (d). Cubes are rounded by 2^29 / 2^30 after
+    // squaring, by 2^ceil(log2(w) - 4) (h/v) or 2^ceil(log2(w) - 3) (d) after
+    // cubing, and each row by 2^ceil(log2(h)); the rest, 2^52 (h/v) or 2^57
+    // (d), is divided out in double.
+    const int cub_hv = ceil_log2(w, -4.0);
+    const int cub_d = ceil_log2(w, -3.0);
+    const int row_shift = ceil_log2(h);
+    const CubeShifts shifts[3] = {{10, 29, cub_hv}, {10, 29, cub_hv}, {12, 30, cub_d}};
+    const int csf_shift[3] = {15, 15, 17};
+    const std::int32_t csf_round[3] = {16384, 16384, 65535};
+
+    auto masked_sum = [&](std::int16_t* const src[3], std::int16_t* const x[3],
+                          double noise) -> float {
+        for (int t = 0; t < 3; ++t)
+            k_.csf_s0(src[t], stride_, halo, rfactor_s0_[t], csf_shift[t], csf_round[t], c0_[t],
+                      f0_[t]);
+        std::int64_t acc[3] = {0, 0, 0};
+        k_.cm_accumulate_s0(x, c0_, f0_, stride_, w, h, region, rfactor_s0_, shifts, row_shift,
+                            thr32_.data(), acc);
+        // int64 / double, then float (libvmaf's f_accum).
+        const float cubes[3] = {
+            static_cast<float>(static_cast<double>(acc[0]) /
+                               pow2_u32(52u - static_cast<std::uint32_t>(cub_hv + row_shift))),
+            static_cast<float>(static_cast<double>(acc[1]) /
+                               pow2_u32(52u - static_cast<std::uint32_t>(cub_hv + row_shift))),
+            static_cast<float>(static_cast<double>(acc[2]) /
+                               pow2_u32(57u - static_cast<std::uint32_t>(cub_d + row_shift)))};
+        return num_from_cubes(cubes, region, noise);
+    };
+
+    // DLM: the restored part masked by the additive part's CSF; AIM: the
+    // additive part masked by the restored part's, without the noise floor.
+    out.num = masked_sum(a0_, r0_, opt_.noise_weight);
+    if (!opt_.skip_aim) out.aim = masked_sum(r0_, a0_, 0.0);
+    return out;
+}
+
+AdmEngine::ScaleResult AdmEngine::scale123(int scale, int w, int h) {
+    const Rect region = pooling_region(w, h);
+    const Rect halo = halo_region(region, w, h);
+    ScaleResult out;
+
+    k_.decouple_s123(ref_, dis_, stride_, halo, opt_.gain_limit, r_, a_);
+
+    // Denominator: squares rounded by 2^{31, 30, 31}, cubes by the region
+    // width, rows by the region height; the rest, 2^{32, 27, 23} divided by
+    // those, in double (exponent formed in uint32 as libvmaf does).
+    static constexpr int kDenSq[3] = {31, 30, 31};
+    static constexpr std::uint32_t kDenConvert[3] = {32, 27, 23};
+    const int den_cub = ceil_log2(region.width());
+    const int den_row = ceil_log2(region.height());
+    std::uint64_t den_acc[3] = {0, 0, 0};
+    k_.den_accumulate_s123(ref_, stride_, region, kDenSq[scale - 1], den_cub, den_row, den_acc);
+    out.den = den_from_sums(
+        den_acc,
+        pow2_u32(kDenConvert[scale - 1] - static_cast<std::uint32_t>(den_row) -
+                 static_cast<std::uint32_t>(den_cub)),
+        factors_[scale], region, opt_.noise_weight);
+
+    // Masking: squares by 2^30, cubes by 2^ceil(log2(w)), rows by
+    // 2^ceil(log2(h)); the remaining 2^{45, 39, 36} over those is a float.
+    static constexpr std::uint32_t kNumConvert[3] = {45, 39, 36};
+    const int cub = ceil_log2(w);
+    const int row_shift = ceil_log2(h);
+    const CubeShifts shifts{0, 30, cub};
+    const float final_div = static_cast<float>(
+        pow2_u32(kNumConvert[scale - 1] - static_cast<std::uint32_t>(cub) -
+                 static_cast<std::uint32_t>(row_shift)));
+    const std::uint32_t* rf = rfactor_s123_[scale];
+
+    auto masked_sum = [&](std::int32_t* const src[3], std::int32_t* const x[3],
+                          double noise) -> float {
+        for (int t = 0; t < 3; ++t) k_.csf_s123(src[t], stride_, halo, rf[t], c_[t], f_[t]);
+        std::int64_t acc[3] = {0, 0, 0};
+        k_.cm_accumulate_s123(x, c_, f_, stride_, w, h, region, rf, shifts, row_shift,
+                              thr64_.data(), acc);
+        // int64 converted to float, then a float division (libvmaf divides
+        // by a float there).
+        const float cubes[3] = {static_cast<float>(acc[0]) / final_div,
+                                static_cast<float>(acc[1]) / final_div,
+                                static_cast<float>(acc[2]) / final_div};
+        return num_from_cubes(cubes, region, noise);
+    };
+
+    out.num = masked_sum(a_, r_, opt_.noise_weight);
+    if (!opt_.skip_aim) out.aim = masked_sum(r_, a_, 0.0);
+    return out;
+}
+
+AdmScores AdmEngine::compute(const Plane& ref, const Plane& dis) {
+    AdmScores s;
+    double num = 0.0, den = 0.0, aim_num = 0.0;
+
+    // Scale 0 writes the approximation bands into ping-pong slot 0.
+    dwt_scale0(ref, approx_ptr_[0][0], ref0_);
+    dwt_scale0(dis, approx_ptr_[1][0], dis0_);
+    int w = (width_ + 1) / 2, h = (height_ + 1) / 2;
+
+    for (int scale = 0; scale < kScales; ++scale) {
+        ScaleResult r;
+        if (scale == 0) {
+            if (opt_.skip_scale0)
+                r.den = 1e-10f;  // libvmaf's guard against 0 / 0
+            else
+                r = scale0();
+        } else {
+            const int in = (scale - 1) & 1;
+            const int outp = scale & 1;
+            k_.dwt_s123(approx_ptr_[0][in], stride_, w, h, scale, dwt_scratch32_.data(),
+                        approx_ptr_[0][outp], ref_, stride_);
+            k_.dwt_s123(approx_ptr_[1][in], stride_, w, h, scale, dwt_scratch32_.data(),
+                        approx_ptr_[1][outp], dis_, stride_);
+            w = (w + 1) / 2;
+            h = (h + 1) / 2;
+            r = scale123(scale, w, h);
+        }
+        // Summed in scale order in double, from the float per-scale values.
+        num += r.num;
+        den += r.den;
+        aim_num += r.aim;
+        s.num_scale[scale] = r.num;
+        s.den_scale[scale] = r.den;
+    }
+
+    const double limit = 1e-10 * (width_ * height_) / (1920.0 * 1080.0);
+    num = num < limit ? 0 : num;
+    den = den < limit ? 0 : den;
+    if (den == 0.0) {
+        s.adm2 = 1.0;
+        // libvmaf leaves AIM unset here (it writes an uninitialised double);
+        // no reference structure and no noise floor: no additive impairment.
+        s.aim = 0.0;
+    } else {
+        s.aim = aim_num / den;
+        s.adm2 = num / den;
+    }
+    s.num = num;
+    s.den = den;
+    const double dlm = s.adm2 * opt_.dlm_weight + (1 - s.aim) * (1 - opt_.dlm_weight);
+    s.adm3 = dlm > opt_.min_val ? dlm : opt_.min_val;
+    for (int k = 0; k < kScales; ++k) s.scale[k] = s.num_scale[k] / s.den_scale[k];
+    return s;
+}
+
+}  // namespace vmafpp::adm

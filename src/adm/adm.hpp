@@ -1,0 +1,113 @@
+// Integer ADM (libvmaf 3.2.0's "adm" extractor) on one luma plane pair:
+// four DWT levels, each decoupled, CSF-weighted, masked and pooled, with
+// every buffer allocated once per picture geometry.
+//
+// Where vmafpp deliberately differs from libvmaf (inputs a decoded picture
+// cannot produce, and pictures below 33 pixels where libvmaf reads memory it
+// never wrote), see docs of the kernels in adm_kernels.hpp and kMinSize.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "adm/adm_csf.hpp"
+#include "adm/adm_kernels.hpp"
+#include "vmafpp/picture.hpp"
+
+namespace vmafpp::adm {
+
+// Smallest width and height accepted. Every band must be at least 2x2 and
+// every DWT input at least 3x3 so that each reflected index is inside the
+// band: 17 -> 9 -> 5 -> 3 -> 2. libvmaf itself is only well defined from 33
+// (its index table reads row/column -1 of a 3-wide scale-3 input); from 33
+// up the results are identical, below it vmafpp reflects -1 to 1 as libvmaf
+// does everywhere else.
+inline constexpr int kMinSize = 17;
+
+struct AdmOptions {
+    double gain_limit = 100.0;
+    CsfParams csf;
+    double noise_weight = 0.03125;
+    double dlm_weight = 0.5;
+    double min_val = 0.0;
+    bool skip_aim = false;
+    bool skip_scale0 = false;
+};
+
+struct AdmScores {
+    double adm2 = 0.0;  // num / den
+    double aim = 0.0;
+    double adm3 = 0.0;
+    double scale[kScales] = {};
+    double num = 0.0;
+    double den = 0.0;
+    double num_scale[kScales] = {};
+    double den_scale[kScales] = {};
+};
+
+class AdmEngine {
+public:
+    // Throws vmafpp::Error when the geometry is below kMinSize or the
+    // options describe a condition libvmaf refuses or cannot score.
+    AdmEngine(int width, int height, int bpc, const AdmOptions& options,
+              const AdmKernels& kernels = scalar_kernels());
+
+    AdmScores compute(const Plane& ref, const Plane& dis);
+
+private:
+    // Left uninitialised on purpose: every sample a kernel reads was written
+    // by an earlier stage of the same frame, and valgrind can check that.
+    template <class T>
+    struct Buffer {
+        std::unique_ptr<T[]> p;
+        void allocate(std::size_t n) { p = std::make_unique_for_overwrite<T[]>(n); }
+        T* data() { return p.get(); }
+    };
+
+    struct ScaleResult {
+        float num = 0.0f;
+        float den = 0.0f;
+        float aim = 0.0f;
+    };
+
+    void dwt_scale0(const Plane& p, std::int32_t* a, std::int16_t* const hvd[3]);
+    ScaleResult scale0();
+    ScaleResult scale123(int scale, int w, int h);
+
+    int width_, height_, bpc_;
+    AdmOptions opt_;
+    const AdmKernels& k_;
+    std::ptrdiff_t stride_;  // of every band, in samples
+
+    std::uint16_t rfactor_s0_[3];
+    std::uint32_t rfactor_s123_[kScales][3];
+    CsfFactors factors_[kScales];
+
+    // scale 0
+    Buffer<std::int16_t> i16_;
+    std::int16_t* ref0_[3];
+    std::int16_t* dis0_[3];
+    std::int16_t* r0_[3];
+    std::int16_t* a0_[3];
+    std::int16_t* c0_[3];
+    std::int16_t* f0_[3];
+    // approximation bands: [picture][ping-pong]
+    Buffer<std::int32_t> approx_;
+    std::int32_t* approx_ptr_[2][2];
+    // scales 1-3
+    Buffer<std::int32_t> i32_;
+    std::int32_t* ref_[3];
+    std::int32_t* dis_[3];
+    std::int32_t* r_[3];
+    std::int32_t* a_[3];
+    std::int32_t* c_[3];
+    std::int32_t* f_[3];
+    // scratch
+    Buffer<std::int16_t> dwt_scratch16_;
+    Buffer<std::int32_t> dwt_scratch32_;
+    Buffer<std::int32_t> thr32_;
+    Buffer<std::int64_t> thr64_;
+};
+
+}  // namespace vmafpp::adm

@@ -1,0 +1,141 @@
+// The "adm" feature extractor (libvmaf 3.2.0's integer ADM): options, output
+// keys in libvmaf's order, and one AdmEngine per instance.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "adm/adm.hpp"
+#include "core/builtin_features.hpp"
+#include "vmafpp/error.hpp"
+#include "vmafpp/feature.hpp"
+
+namespace vmafpp {
+
+namespace {
+
+std::vector<OptionSpec> adm_options() {
+    // name, alias, type, default, min, max, feature parameter, help
+    return {
+        {"debug", "", OptionType::boolean, 0.0, 0.0, 1.0, false,
+         "debug mode: enable additional output"},
+        {"adm_csf_scale", "scf", OptionType::number, 1.0, 0.0, 50.0, true,
+         "scale coefficient for the horizontal & vertical direction terms of CSF"},
+        {"adm_csf_diag_scale", "scfd", OptionType::number, 1.0, 0.0, 50.0, true,
+         "scale coefficient for the diagonal direction term of CSF"},
+        {"adm_dlm_weight", "dlmw", OptionType::number, 0.5, 0.0, 1.0, true,
+         "linear weighting between DLM and AIM; 1 corresponds to DLM-only"},
+        {"adm_enhn_gain_limit", "egl", OptionType::number, 100.0, 1.0, 100.0, true,
+         "enhancement gain imposed on adm, must be >= 1.0, where 1.0 means the gain is "
+         "completely disabled"},
+        {"adm_norm_view_dist", "nvd", OptionType::number, 3.0, 0.75, 24.0, true,
+         "normalized viewing distance = viewing distance / ref display's physical height"},
+        {"adm_ref_display_height", "rdh", OptionType::integer, 1080, 1, 4320, true,
+         "reference display height in pixels"},
+        {"adm_csf_mode", "csf", OptionType::integer, 0, 0, 3, true,
+         "contrast sensitivity function"},
+        {"adm_noise_weight", "nw", OptionType::number, 0.03125, 0.0, 1500.0, true,
+         "noise weight"},
+        {"adm_skip_aim", "", OptionType::boolean, 0.0, 0.0, 1.0, false,
+         "skip the calculation of AIM"},
+        {"adm_skip_scale0", "ssz", OptionType::boolean, 0.0, 0.0, 1.0, true,
+         "skip the calculation of scale 0"},
+        {"adm_min_val", "min", OptionType::number, 0.0, 0.0, 1.0, true,
+         "minimum value allowed; lower values will be clipped to this value"},
+    };
+}
+
+adm::AdmOptions engine_options(const OptionValues& v) {
+    adm::AdmOptions o;
+    o.gain_limit = v.number("adm_enhn_gain_limit");
+    o.csf.mode = static_cast<adm::CsfMode>(v.integer("adm_csf_mode"));
+    o.csf.norm_view_dist = v.number("adm_norm_view_dist");
+    o.csf.ref_display_height = v.integer("adm_ref_display_height");
+    o.csf.csf_scale = v.number("adm_csf_scale");
+    o.csf.csf_diag_scale = v.number("adm_csf_diag_scale");
+    o.noise_weight = v.number("adm_noise_weight");
+    o.dlm_weight = v.number("adm_dlm_weight");
+    o.min_val = v.number("adm_min_val");
+    o.skip_aim = v.flag("adm_skip_aim");
+    o.skip_scale0 = v.flag("adm_skip_scale0");
+    return o;
+}
+
+class IntegerAdm final : public FeatureExtractor {
+public:
+    IntegerAdm(const OptionValues& opts, const FrameGeometry& geo)
+        : engine_(geo.width, geo.height, geo.bpc, engine_options(opts)),
+          debug_(opts.flag("debug")) {
+        // libvmaf's write order: adm2, aim, adm3, scale0..3, then the debug
+        // values.
+        keys_.push_back(opts.key("VMAF_integer_feature_adm2_score"));
+        keys_.push_back(opts.key("VMAF_integer_feature_aim_score"));
+        keys_.push_back(opts.key("VMAF_integer_feature_adm3_score"));
+        for (int s = 0; s < adm::kScales; ++s)
+            keys_.push_back(opts.key("integer_adm_scale" + std::to_string(s)));
+        keys_.push_back(opts.key("integer_adm"));
+        keys_.push_back(opts.key("integer_adm_num"));
+        keys_.push_back(opts.key("integer_adm_den"));
+        for (int s = 0; s < adm::kScales; ++s) {
+            keys_.push_back(opts.key("integer_adm_num_scale" + std::to_string(s)));
+            keys_.push_back(opts.key("integer_adm_den_scale" + std::to_string(s)));
+        }
+    }
+
+    void extract(const Picture& ref, const Picture& dis, unsigned frame,
+                 FeatureSink& sink) override {
+        const adm::AdmScores s = engine_.compute(ref.luma(), dis.luma());
+        std::size_t k = 0;
+        sink.append(keys_[k++], frame, s.adm2);
+        sink.append(keys_[k++], frame, s.aim);
+        sink.append(keys_[k++], frame, s.adm3);
+        for (int i = 0; i < adm::kScales; ++i) sink.append(keys_[k++], frame, s.scale[i]);
+        if (!debug_) return;
+        sink.append(keys_[k++], frame, s.adm2);
+        sink.append(keys_[k++], frame, s.num);
+        sink.append(keys_[k++], frame, s.den);
+        for (int i = 0; i < adm::kScales; ++i) {
+            sink.append(keys_[k++], frame, s.num_scale[i]);
+            sink.append(keys_[k++], frame, s.den_scale[i]);
+        }
+    }
+
+private:
+    adm::AdmEngine engine_;
+    bool debug_;
+    std::vector<std::string> keys_;
+};
+
+}  // namespace
+
+FeatureInfo integer_adm_info() {
+    FeatureInfo info;
+    info.name = "adm";
+    info.options = adm_options();
+    info.provided_features = {
+        "VMAF_integer_feature_adm2_score",
+        "VMAF_integer_feature_aim_score",
+        "VMAF_integer_feature_adm3_score",
+        "integer_adm_scale0",
+        "integer_adm_scale1",
+        "integer_adm_scale2",
+        "integer_adm_scale3",
+        "integer_adm",
+        "integer_adm_num",
+        "integer_adm_den",
+        "integer_adm_num_scale0",
+        "integer_adm_den_scale0",
+        "integer_adm_num_scale1",
+        "integer_adm_den_scale1",
+        "integer_adm_num_scale2",
+        "integer_adm_den_scale2",
+        "integer_adm_num_scale3",
+        "integer_adm_den_scale3",
+    };
+    info.temporal = false;
+    info.create = [](const OptionValues& opts, const FrameGeometry& geo) {
+        return std::unique_ptr<FeatureExtractor>(new IntegerAdm(opts, geo));
+    };
+    return info;
+}
+
+}  // namespace vmafpp

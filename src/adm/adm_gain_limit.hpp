@@ -1,0 +1,34 @@
+// The enhancement gain limit of integer ADM's decouple stage.
+//
+// libvmaf assigns MIN(rst * gain, t) (a double) to an integer, which truncates
+// toward zero. Because t is an integer, trunc(min(p, t)) == min(trunc(p), t)
+// and likewise for max, so every implementation needs only the truncated
+// double product trunc(fl(rst * gain)) followed by an integer min or max.
+// fl() matters: 5 * 1.2 is 6 in double although 1.2 is stored as
+// 1.1999999999999999556.
+#pragma once
+
+#include <cstdint>
+
+namespace vmafpp::adm {
+
+// trunc(fl(rst * gain)) with the double product, as the scalar kernels use it.
+// |rst| <= 2^31 and 1 <= gain <= 100, so the result fits easily in int64.
+inline std::int64_t gain_product_double(std::int32_t rst, double gain) {
+    return static_cast<std::int64_t>(static_cast<double>(rst) * gain);
+}
+
+// A gain limit written as M * 2^-s with M in [2^52, 2^53) (the binary64
+// significand of gain, exact). Only valid for 1 <= gain < 2^21 (s >= 32).
+struct GainLimitFixed {
+    std::uint64_t m = 0;
+    int s = 0;
+};
+GainLimitFixed gain_limit_fixed(double gain);
+
+// trunc(fl(rst * gain)) using 64-bit integer operations only: no floating
+// point, no 128-bit integer, no bit scan. Equal to gain_product_double() for
+// every |rst| <= 2^31 and every limit gain_limit_fixed() accepts.
+std::int64_t gain_product_integer(std::int32_t rst, GainLimitFixed limit);
+
+}  // namespace vmafpp::adm

@@ -1,0 +1,77 @@
+// libvmaf's "float_ansnr" extractor: SNR between the smoothed reference and
+// the CSF-filtered distorted luma (float_ansnr), and the PSNR of that noise
+// (float_anpsnr).
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ansnr/float_ansnr_kernels.hpp"
+#include "core/builtin_features.hpp"
+#include "core/c_macros.hpp"
+#include "core/float_image.hpp"
+#include "psnr/float_psnr_kernels.hpp"
+#include "vmafpp/error.hpp"
+
+namespace vmafpp {
+
+namespace {
+
+class FloatAnsnr final : public FeatureExtractor {
+public:
+    explicit FloatAnsnr(const FrameGeometry& g)
+        : w_(g.width), h_(g.height), bpc_(g.bpc), k_(float_psnr::psnr_constants(g.bpc)),
+          ref_(g.width, g.height), dis_(g.width, g.height), ref_f_(g.width, g.height),
+          dis_f_(g.width, g.height),
+          scratch_(static_cast<std::size_t>(float_ansnr::filter2d_scratch_size(5, g.width))) {}
+
+    void extract(const Picture& ref, const Picture& dis, unsigned frame,
+                 FeatureSink& sink) override {
+        plane_to_float(ref.luma(), bpc_, -128.0f, ref_.data(), ref_.stride());
+        plane_to_float(dis.luma(), bpc_, -128.0f, dis_.data(), dis_.stride());
+        float_ansnr::filter2d(float_ansnr::kRefFilter, 3, ref_.data(), ref_.stride(),
+                              ref_f_.data(), ref_f_.stride(), w_, h_,
+                              scratch_.data());
+        float_ansnr::filter2d(float_ansnr::kDisFilter, 5, dis_.data(), dis_.stride(),
+                              dis_f_.data(), dis_f_.stride(), w_, h_,
+                              scratch_.data());
+        const auto sn = float_ansnr::signal_noise(ref_f_.data(), ref_f_.stride(), dis_f_.data(),
+                                                  dis_f_.stride(), w_, h_);
+        // sig / noise is a float quotient; the logs are double.
+        const double ansnr =
+            sn.noise == 0 ? k_.psnr_max : 10.0 * std::log10(sn.signal / sn.noise);
+        const double noise = sn.noise;
+        const double anpsnr =
+            c_min(10 * std::log10(k_.peak * k_.peak * w_ * h_ / c_max(noise, 1e-10)), k_.psnr_max);
+        sink.append("float_ansnr", frame, ansnr);
+        sink.append("float_anpsnr", frame, anpsnr);
+    }
+
+private:
+    int w_, h_, bpc_;
+    float_psnr::PsnrConstants k_;
+    FloatImage ref_, dis_, ref_f_, dis_f_;
+    std::vector<float> scratch_;
+};
+
+}  // namespace
+
+FeatureInfo float_ansnr_info() {
+    FeatureInfo info;
+    info.name = "float_ansnr";
+    info.provided_features = {"float_ansnr", "float_anpsnr"};
+    info.create = [](const OptionValues&,
+                     const FrameGeometry& g) -> std::unique_ptr<FeatureExtractor> {
+        if (!float_conversion_supports(g.bpc))
+            throw Error("float_ansnr supports 8, 10, 12 and 16 bits per component (got " +
+                        std::to_string(g.bpc) + ")");
+        // The 5x5 filter reflects two samples into the picture.
+        if (g.width < 3 || g.height < 3)
+            throw Error("float_ansnr needs a frame of at least 3x3 (got " +
+                        std::to_string(g.width) + "x" + std::to_string(g.height) + ")");
+        return std::make_unique<FloatAnsnr>(g);
+    };
+    return info;
+}
+
+}  // namespace vmafpp

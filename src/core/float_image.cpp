@@ -1,0 +1,49 @@
+#include "core/float_image.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "vmafpp/error.hpp"
+
+namespace vmafpp {
+
+void FloatImage::AlignedFree::operator()(float* p) const { std::free(p); }
+
+FloatImage::FloatImage(int width, int height) : width_(width), height_(height) {
+    if (width <= 0 || height <= 0) throw Error("invalid float image size");
+    constexpr std::ptrdiff_t kFloatsPerLine = 16;  // 64 bytes
+    stride_ = (std::ptrdiff_t{width} + kFloatsPerLine - 1) / kFloatsPerLine * kFloatsPerLine;
+    const std::size_t bytes = static_cast<std::size_t>(stride_ * height) * sizeof(float);
+    void* p = std::aligned_alloc(64, bytes);
+    if (!p) throw std::bad_alloc();
+    std::memset(p, 0, bytes);
+    data_.reset(static_cast<float*>(p));
+}
+
+bool float_conversion_supports(int bpc) {
+    return bpc == 8 || bpc == 10 || bpc == 12 || bpc == 16;
+}
+
+void plane_to_float(const Plane& plane, int bpc, float offset, float* dst,
+                    std::ptrdiff_t dst_stride) {
+    const int w = plane.width();
+    const int h = plane.height();
+    if (bpc == 8) {
+        for (int y = 0; y < h; ++y) {
+            const std::uint8_t* src = plane.row<std::uint8_t>(y);
+            float* out = dst + y * dst_stride;
+            for (int x = 0; x < w; ++x) out[x] = static_cast<float>(src[x]) + offset;
+        }
+        return;
+    }
+    // 10 -> 4, 12 -> 16, 16 -> 256: libvmaf divides by these float constants.
+    const float scaler = static_cast<float>(1 << (bpc - 8));
+    for (int y = 0; y < h; ++y) {
+        const std::uint16_t* src = plane.row<std::uint16_t>(y);
+        float* out = dst + y * dst_stride;
+        for (int x = 0; x < w; ++x) out[x] = static_cast<float>(src[x]) / scaler + offset;
+    }
+}
+
+}  // namespace vmafpp

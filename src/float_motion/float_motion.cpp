@@ -1,0 +1,249 @@
+// libvmaf's "float_motion" extractor: mean absolute difference between the
+// blurred luma of consecutive reference frames. Temporal: motion2/motion3 of
+// frame n need frame n+1, so they are written one call late (and by flush()).
+#include <array>
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/builtin_features.hpp"
+#include "core/c_macros.hpp"
+#include "core/float_image.hpp"
+#include "float_motion/float_motion_kernels.hpp"
+#include "float_vif/float_vif_kernels.hpp"
+#include "vmafpp/error.hpp"
+
+namespace vmafpp {
+
+namespace {
+
+// libvmaf's motion blur filters (float literals of motion_tools.h).
+constexpr float kFilter5[5] = {0.054488685f, 0.244201342f, 0.402619947f, 0.244201342f,
+                               0.054488685f};
+constexpr float kFilter3[3] = {0.166378498f, 0.667243004f, 0.166378498f};
+constexpr float kFilter5NoOp[5] = {0.0f, 0.0f, 1.0f, 0.0f, 0.0f};
+
+std::vector<OptionSpec> motion_options() {
+    using T = OptionType;
+    return {
+        {"debug", "", T::boolean, 1, 0, 1, false, "debug mode: enable additional output"},
+        {"motion_force_zero", "force_0", T::boolean, 0, 0, 1, true,
+         "forcing motion score to zero"},
+        {"motion_fps_weight", "mfw", T::number, 1.0, 0.0, 5.0, true,
+         "fps-aware multiplicative weight/correction"},
+        {"motion_blend_factor", "mbf", T::number, 1.0, 0.0, 1.0, true,
+         "blend motion score given an offset"},
+        {"motion_blend_offset", "mbo", T::number, 40.0, 0.0, 1000.0, true,
+         "blend motion score starting from this offset"},
+        {"motion_add_scale1", "mdc", T::boolean, 0, 0, 1, true, "add motion score from scale1"},
+        {"motion_filter_size", "mfs", T::integer, 5, 0, 9, true, "filtering size"},
+        {"motion_add_uv", "mau", T::boolean, 0, 0, 1, true, "include U and V terms"},
+        {"motion_max_val", "mmxv", T::number, 10000.0, 0.0, 10000.0, true,
+         "maximum value allowed; larger values will be clipped to this value"},
+    };
+}
+
+const std::vector<std::string> kProvided = {
+    "VMAF_feature_motion_score",
+    "VMAF_feature_motion2_score",
+    "VMAF_feature_motion3_score",
+};
+
+struct MotionParams {
+    bool debug = true;
+    bool force_zero = false;
+    double fps_weight = 1.0;
+    double blend_factor = 1.0;
+    double blend_offset = 40.0;
+    bool add_scale1 = false;
+    int filter_size = 5;
+    bool add_uv = false;
+    double max_val = 10000.0;
+};
+
+MotionParams read_params(const OptionValues& o) {
+    MotionParams p;
+    p.debug = o.flag("debug");
+    p.force_zero = o.flag("motion_force_zero");
+    p.fps_weight = o.number("motion_fps_weight");
+    p.blend_factor = o.number("motion_blend_factor");
+    p.blend_offset = o.number("motion_blend_offset");
+    p.add_scale1 = o.flag("motion_add_scale1");
+    p.filter_size = o.integer("motion_filter_size");
+    p.add_uv = o.flag("motion_add_uv");
+    p.max_val = o.number("motion_max_val");
+    return p;
+}
+
+// libvmaf's motion_blend: score * f + (1 - f) * min(offset, score), double.
+double motion_blend(double score, double factor, double offset) {
+    return score * factor + (1 - factor) * c_min(offset, score);
+}
+
+// One plane's state: its float picture, a ring of the last three blurred
+// pictures, and the half-size scratch of motion_add_scale1.
+struct PlaneState {
+    int w = 0, h = 0;
+    FloatImage current;
+    std::array<FloatImage, 3> blurred;
+    FloatImage half_a, half_b;
+};
+
+class FloatMotion final : public FeatureExtractor {
+public:
+    FloatMotion(const OptionValues& options, const FrameGeometry& g)
+        : p_(read_params(options)), bpc_(g.bpc) {
+        for (const auto& name : kProvided) keys_.push_back(options.key(name));
+        if (p_.filter_size == 1) {
+            filter_ = kFilter5NoOp;
+            fw_ = 5;
+        } else if (p_.filter_size == 3) {
+            filter_ = kFilter3;
+            fw_ = 3;
+        } else {
+            filter_ = kFilter5;
+            fw_ = 5;
+        }
+        const ChromaShift cs = chroma_shift(g.format);
+        const int n = p_.add_uv ? 3 : 1;
+        int max_w = 0;
+        for (int k = 0; k < n; ++k) {
+            PlaneState& ps = planes_[k];
+            ps.w = k == 0 ? g.width : g.width >> cs.x;
+            ps.h = k == 0 ? g.height : g.height >> cs.y;
+            ps.current = FloatImage(ps.w, ps.h);
+            for (auto& b : ps.blurred) b = FloatImage(ps.w, ps.h);
+            if (p_.add_scale1) {
+                const int hw = static_cast<int>(ps.w * 0.5 + 0.5);
+                const int hh = static_cast<int>(ps.h * 0.5 + 0.5);
+                ps.half_a = FloatImage(hw, hh);
+                ps.half_b = FloatImage(hw, hh);
+            }
+            max_w = ps.w > max_w ? ps.w : max_w;
+        }
+        plane_count_ = n;
+        row_.assign(static_cast<std::size_t>(max_w + fw_), 0.0f);
+    }
+
+    void extract(const Picture& ref, const Picture& /*dis*/, unsigned frame,
+                 FeatureSink& sink) override {
+        seen_ = true;
+        if (p_.force_zero) {
+            sink.append(keys_[1], frame, 0.0);
+            sink.append(keys_[2], frame, 0.0);
+            if (p_.debug) sink.append(keys_[0], frame, 0.0);
+            return;
+        }
+        index_ = frame;
+        const unsigned cur = frame % 3;
+        for (int k = 0; k < plane_count_; ++k) {
+            PlaneState& ps = planes_[k];
+            plane_to_float(ref.planes[k], bpc_, -128.0f, ps.current.data(), ps.current.stride());
+            float_vif::blur(filter_, fw_, ps.current.data(), ps.current.stride(),
+                            ps.blurred[cur].data(), ps.blurred[cur].stride(), ps.w, ps.h,
+                            row_.data());
+        }
+        if (frame == 0) {
+            sink.append(keys_[1], frame, 0.0);
+            if (p_.debug) sink.append(keys_[0], frame, 0.0);
+            return;
+        }
+        const unsigned prev = (frame + 2) % 3;
+        const unsigned prev2 = (frame + 1) % 3;
+        const double score = sad_all_planes(prev, cur);
+        if (p_.debug) sink.append(keys_[0], frame, c_min(score * p_.fps_weight, p_.max_val));
+        score_ = score;
+        if (frame == 1) {
+            sink.append(keys_[2], 0, blended(score));
+            return;
+        }
+        double score2 = sad_all_planes(prev, prev2);
+        score2 = score2 < score ? score2 : score;
+        sink.append(keys_[1], frame - 1, c_min(score2 * p_.fps_weight, p_.max_val));
+        sink.append(keys_[2], frame - 1, blended(score2));
+    }
+
+    void flush(FeatureSink& sink) override {
+        if (p_.force_zero || !seen_) return;
+        if (index_ > 0) {
+            sink.append(keys_[1], index_, c_min(score_ * p_.fps_weight, p_.max_val));
+            sink.append(keys_[2], index_, blended(score_));
+        } else {
+            sink.append(keys_[2], 0, 0.0);
+        }
+    }
+
+private:
+    double blended(double score) const {
+        return c_min(motion_blend(score * p_.fps_weight, p_.blend_factor, p_.blend_offset),
+                     p_.max_val);
+    }
+
+    // Luma SAD, plus the chroma SADs with motion_add_uv (double adds, Y, U, V).
+    double sad_all_planes(unsigned a, unsigned b) {
+        double score = plane_sad(planes_[0], a, b);
+        for (int k = 1; k < plane_count_; ++k) score += plane_sad(planes_[k], a, b);
+        return score;
+    }
+
+    double plane_sad(PlaneState& ps, unsigned a, unsigned b) {
+        const FloatImage& x = ps.blurred[a];
+        const FloatImage& y = ps.blurred[b];
+        float m = float_motion::mean_abs_diff(x.data(), x.stride(), y.data(), y.stride(), ps.w,
+                                              ps.h);
+        if (p_.add_scale1) {
+            const int hw = ps.half_a.width(), hh = ps.half_a.height();
+            float_vif::scale_bilinear(x.data(), x.stride(), ps.w, ps.h, ps.half_a.data(),
+                                      ps.half_a.stride(), hw, hh);
+            float_vif::scale_bilinear(y.data(), y.stride(), ps.w, ps.h, ps.half_b.data(),
+                                      ps.half_b.stride(), hw, hh);
+            m = m + float_motion::mean_abs_diff(ps.half_a.data(), ps.half_a.stride(),
+                                                ps.half_b.data(), ps.half_b.stride(), hw, hh);
+        }
+        return m;
+    }
+
+    MotionParams p_;
+    int bpc_;
+    std::vector<std::string> keys_;
+    const float* filter_ = kFilter5;
+    int fw_ = 5;
+    std::array<PlaneState, 3> planes_;
+    int plane_count_ = 1;
+    std::vector<float> row_;
+    bool seen_ = false;
+    unsigned index_ = 0;
+    double score_ = 0.0;
+};
+
+}  // namespace
+
+FeatureInfo float_motion_info() {
+    FeatureInfo info;
+    info.name = "float_motion";
+    info.options = motion_options();
+    info.provided_features = kProvided;
+    info.temporal = true;
+    info.create = [](const OptionValues& o,
+                     const FrameGeometry& g) -> std::unique_ptr<FeatureExtractor> {
+        if (!float_conversion_supports(g.bpc))
+            throw Error("float_motion supports 8, 10, 12 and 16 bits per component (got " +
+                        std::to_string(g.bpc) + ")");
+        const bool uv = o.flag("motion_add_uv");
+        if (uv && g.format == PixelFormat::yuv400)
+            throw Error("float_motion: motion_add_uv needs chroma planes (got 4:0:0)");
+        // The 5-tap blur reflects two samples into the picture: every plane it
+        // runs on needs at least 3x3 samples.
+        const ChromaShift cs = chroma_shift(g.format);
+        const int min_w = uv ? g.width >> cs.x : g.width;
+        const int min_h = uv ? g.height >> cs.y : g.height;
+        if (min_w < 3 || min_h < 3)
+            throw Error("float_motion needs planes of at least 3x3 samples (got " +
+                        std::to_string(min_w) + "x" + std::to_string(min_h) + ")");
+        return std::make_unique<FloatMotion>(o, g);
+    };
+    return info;
+}
+
+}  // namespace vmafpp

@@ -1,0 +1,251 @@
+// libvmaf's "float_vif" extractor: visual information fidelity on float luma,
+// four scales.
+#include <array>
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/builtin_features.hpp"
+#include "core/c_macros.hpp"
+#include "core/float_image.hpp"
+#include "float_vif/float_vif_kernels.hpp"
+#include "vmafpp/error.hpp"
+
+namespace vmafpp {
+
+namespace {
+
+std::vector<OptionSpec> vif_options() {
+    using T = OptionType;
+    return {
+        {"debug", "", T::boolean, 0, 0, 1, false, "debug mode: enable additional output"},
+        {"vif_enhn_gain_limit", "egl", T::number, 100.0, 1.0, 100.0, true,
+         "enhancement gain imposed on vif, must be >= 1.0, where 1.0 means the gain is "
+         "completely disabled"},
+        {"vif_kernelscale", "ks", T::number, 1.0, 0.1, 4.0, true,
+         "scaling factor for the gaussian kernel (2.0 means multiplying the standard "
+         "deviation by 2 and enlarge the kernel size accordingly"},
+        {"vif_prescale", "ps", T::number, 1.0, 0.1, 4.0, true,
+         "scaling factor for the frame (2.0 means making the image twice as large on each "
+         "dimension); nearest-neighbour scaling"},
+        {"vif_scale1_min_val", "s1miv", T::number, 0.0, 0.0, 1.0, true,
+         "minimum value allowed; smaller values will be set to this value"},
+        {"vif_scale2_min_val", "s2miv", T::number, 0.0, 0.0, 1.0, true,
+         "minimum value allowed; smaller values will be set to this value"},
+        {"vif_scale3_min_val", "s3miv", T::number, 0.0, 0.0, 1.0, true,
+         "minimum value allowed; smaller values will be set to this value"},
+        {"vif_sigma_nsq", "snsq", T::number, 2.0, 0.0, 5.0, true, "neural noise variance"},
+        {"vif_skip_scale0", "ssclz", T::boolean, 0, 0, 1, true,
+         "when set, skip scale 0 calculations"},
+    };
+}
+
+const std::vector<std::string> kProvided = {
+    "VMAF_feature_vif_scale0_score", "VMAF_feature_vif_scale1_score",
+    "VMAF_feature_vif_scale2_score", "VMAF_feature_vif_scale3_score",
+    "vif",                           "vif_num",
+    "vif_den",                       "vif_num_scale0",
+    "vif_den_scale0",                "vif_num_scale1",
+    "vif_den_scale1",                "vif_num_scale2",
+    "vif_den_scale2",                "vif_num_scale3",
+    "vif_den_scale3",
+};
+
+struct VifParams {
+    bool debug = false;
+    double enhn_gain_limit = 100.0;
+    double kernelscale = 1.0;
+    double prescale = 1.0;
+    double min_val[4] = {0, 0, 0, 0};  // [0] unused
+    double sigma_nsq = 2.0;
+    bool skip_scale0 = false;
+};
+
+VifParams read_params(const OptionValues& o) {
+    VifParams p;
+    p.debug = o.flag("debug");
+    p.enhn_gain_limit = o.number("vif_enhn_gain_limit");
+    p.kernelscale = o.number("vif_kernelscale");
+    p.prescale = o.number("vif_prescale");
+    p.min_val[1] = o.number("vif_scale1_min_val");
+    p.min_val[2] = o.number("vif_scale2_min_val");
+    p.min_val[3] = o.number("vif_scale3_min_val");
+    p.sigma_nsq = o.number("vif_sigma_nsq");
+    p.skip_scale0 = o.flag("vif_skip_scale0");
+    return p;
+}
+
+struct Geometry {
+    int scaled_w = 0;
+    int scaled_h = 0;
+};
+
+// libvmaf's (int)(n * prescale + 0.5).
+int prescaled(int n, double prescale) { return static_cast<int>(n * prescale + 0.5); }
+
+// Every blur must see more samples than its radius in each dimension (the
+// reflection would leave the picture otherwise): the pre-decimation blur of
+// scale s runs on scale s-1's size, the scale's own blurs on its size.
+std::string size_problem(int w, int h, float kernelscale) {
+    for (int scale = 0; scale < 4; ++scale) {
+        const int r = float_vif::filter_width(scale, kernelscale) / 2;
+        if (scale > 0) {
+            if (w <= r || h <= r) break;
+            w /= 2;
+            h /= 2;
+        }
+        if (w <= r || h <= r) {
+            return "float_vif needs at least " + std::to_string(r + 1) + "x" +
+                   std::to_string(r + 1) + " samples at scale " + std::to_string(scale) +
+                   " (" + std::to_string(w) + "x" + std::to_string(h) + " there)";
+        }
+    }
+    return {};
+}
+
+class FloatVif final : public FeatureExtractor {
+public:
+    FloatVif(const OptionValues& options, const FrameGeometry& g)
+        : p_(read_params(options)), w_(g.width), h_(g.height), bpc_(g.bpc),
+          sw_(prescaled(g.width, p_.prescale)), sh_(prescaled(g.height, p_.prescale)),
+          prescaling_(sw_ != g.width || sh_ != g.height), ref_(g.width, g.height),
+          dis_(g.width, g.height) {
+        if (prescaling_) {
+            ref_s_ = FloatImage(sw_, sh_);
+            dis_s_ = FloatImage(sw_, sh_);
+        }
+        for (const auto& name : kProvided) keys_.push_back(options.key(name));
+        const float ks = static_cast<float>(p_.kernelscale);
+        for (int s = 0; s < 4; ++s) {
+            fw_[s] = float_vif::filter_width(s, ks);
+            float_vif::gaussian_filter(filters_[s].data(), s, ks);
+        }
+        // Decimated pictures of scales 1..3 alternate between two buffers so
+        // that a scale never overwrites the picture it is computed from.
+        const int hw = sw_ / 2 > 0 ? sw_ / 2 : 1;
+        const int hh = sh_ / 2 > 0 ? sh_ / 2 : 1;
+        for (int k = 0; k < 2; ++k) {
+            ref_dec_[k] = FloatImage(hw, hh);
+            dis_dec_[k] = FloatImage(hw, hh);
+        }
+        for (FloatImage* b : {&mu1_, &mu2_, &xx_, &yy_, &xy_}) *b = FloatImage(sw_, sh_);
+        row_.assign(static_cast<std::size_t>(sw_ + float_vif::kMaxFilterWidth), 0.0f);
+        stat_scratch_.assign(2 * static_cast<std::size_t>(sw_), 0.0f);
+    }
+
+    void extract(const Picture& ref, const Picture& dis, unsigned frame,
+                 FeatureSink& sink) override {
+        plane_to_float(ref.luma(), bpc_, -128.0f, ref_.data(), ref_.stride());
+        plane_to_float(dis.luma(), bpc_, -128.0f, dis_.data(), dis_.stride());
+        if (prescaling_) {
+            float_vif::scale_nearest(ref_.data(), ref_.stride(), w_, h_, ref_s_.data(),
+                                     ref_s_.stride(), sw_, sh_);
+            float_vif::scale_nearest(dis_.data(), dis_.stride(), w_, h_, dis_s_.data(),
+                                     dis_s_.stride(), sw_, sh_);
+        }
+        double scores[8] = {};
+        compute(scores);
+        const int start = p_.skip_scale0 ? 1 : 0;
+        double num = 0.0, den = 0.0;
+        for (int s = start; s < 4; ++s) {
+            num += scores[2 * s];
+            den += scores[2 * s + 1];
+        }
+        sink.append(keys_[0], frame, p_.skip_scale0 ? 0.0 : scores[0] / scores[1]);
+        for (int s = 1; s < 4; ++s)
+            sink.append(keys_[s], frame, c_max(scores[2 * s] / scores[2 * s + 1], p_.min_val[s]));
+        if (!p_.debug) return;
+        sink.append(keys_[4], frame, den == 0.0 ? 1.0 : num / den);
+        sink.append(keys_[5], frame, num);
+        sink.append(keys_[6], frame, den);
+        for (int k = 0; k < 8; ++k) {
+            double v = scores[k];
+            if (p_.skip_scale0 && k < 2) v = k == 0 ? 0.0 : -1.0;  // libvmaf's placeholders
+            sink.append(keys_[7 + k], frame, v);
+        }
+    }
+
+private:
+    void compute(double* scores) {
+        // At the native size libvmaf's scaling is a plain copy: read the
+        // converted pictures directly.
+        const FloatImage& r0 = prescaling_ ? ref_s_ : ref_;
+        const FloatImage& d0 = prescaling_ ? dis_s_ : dis_;
+        const float* cur_ref = r0.data();
+        const float* cur_dis = d0.data();
+        std::ptrdiff_t cur_stride = r0.stride();
+        int w = sw_, h = sh_;
+        const int start = p_.skip_scale0 ? 1 : 0;
+        for (int scale = start; scale < 4; ++scale) {
+            const float* f = filters_[scale].data();
+            const int fw = fw_[scale];
+            if (scale > 0) {
+                FloatImage& rd = ref_dec_[scale % 2];
+                FloatImage& dd = dis_dec_[scale % 2];
+                float_vif::blur_decimate(f, fw, cur_ref, cur_stride, rd.data(), rd.stride(), w, h,
+                                         row_.data());
+                float_vif::blur_decimate(f, fw, cur_dis, cur_stride, dd.data(), dd.stride(), w, h,
+                                         row_.data());
+                w /= 2;
+                h /= 2;
+                cur_ref = rd.data();
+                cur_dis = dd.data();
+                cur_stride = rd.stride();
+            }
+            const std::ptrdiff_t bs = mu1_.stride();
+            float_vif::blur(f, fw, cur_ref, cur_stride, mu1_.data(), bs, w, h, row_.data());
+            float_vif::blur(f, fw, cur_dis, cur_stride, mu2_.data(), bs, w, h, row_.data());
+            float_vif::blur_squared(f, fw, cur_ref, cur_stride, xx_.data(), bs, w, h, row_.data());
+            float_vif::blur_squared(f, fw, cur_dis, cur_stride, yy_.data(), bs, w, h, row_.data());
+            float_vif::blur_product(f, fw, cur_ref, cur_stride, cur_dis, cur_stride, xy_.data(), bs,
+                                    w, h, row_.data());
+            const float_vif::VifSums s =
+                float_vif::statistic(mu1_.data(), mu2_.data(), xx_.data(), yy_.data(), xy_.data(),
+                                     bs, w, h, p_.enhn_gain_limit, p_.sigma_nsq,
+                                     stat_scratch_.data());
+            scores[2 * scale] = s.num;
+            scores[2 * scale + 1] = s.den;
+        }
+    }
+
+    VifParams p_;
+    int w_, h_, bpc_, sw_, sh_;
+    bool prescaling_;
+    FloatImage ref_, dis_, ref_s_, dis_s_;
+    FloatImage ref_dec_[2], dis_dec_[2];
+    FloatImage mu1_, mu2_, xx_, yy_, xy_;
+    std::vector<std::string> keys_;
+    std::array<std::array<float, float_vif::kMaxFilterWidth>, 4> filters_{};
+    std::array<int, 4> fw_{};
+    std::vector<float> row_;
+    std::vector<float> stat_scratch_;
+};
+
+}  // namespace
+
+FeatureInfo float_vif_info() {
+    FeatureInfo info;
+    info.name = "float_vif";
+    info.options = vif_options();
+    info.provided_features = kProvided;
+    info.temporal = false;
+    info.create = [](const OptionValues& o,
+                     const FrameGeometry& g) -> std::unique_ptr<FeatureExtractor> {
+        const float ks = static_cast<float>(o.number("vif_kernelscale"));
+        if (!float_vif::valid_kernelscale(ks))
+            throw Error("float_vif: vif_kernelscale " + std::to_string(o.number("vif_kernelscale")) +
+                        " is not one of libvmaf's kernel scales");
+        if (!float_conversion_supports(g.bpc))
+            throw Error("float_vif supports 8, 10, 12 and 16 bits per component (got " +
+                        std::to_string(g.bpc) + ")");
+        const double ps = o.number("vif_prescale");
+        const std::string problem =
+            size_problem(prescaled(g.width, ps), prescaled(g.height, ps), ks);
+        if (!problem.empty()) throw Error(problem);
+        return std::make_unique<FloatVif>(o, g);
+    };
+    return info;
+}
+
+}  // namespace vmafpp

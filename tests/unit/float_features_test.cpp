@@ -1,0 +1,113 @@
+// libvmaf 3.2.0's float_adm, float_vif and float_motion against the corpus
+// goldens (features_float.json), and the integer psnr against
+// features_other.json, bit for bit.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "support/corpus.hpp"
+#include "vmafpp/collector.hpp"
+#include "vmafpp/error.hpp"
+#include "vmafpp/feature.hpp"
+#include "vmafpp/reader.hpp"
+
+namespace vmafpp {
+namespace {
+
+std::string g17(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return buf;
+}
+
+// Runs the named extractors (default options) over a whole corpus pair in
+// frame order, one instance each, as a single-threaded pipeline would.
+std::unique_ptr<FeatureCollector> run_pair(const std::string& pair,
+                                           const std::vector<std::string>& names) {
+    auto ref = open_y4m(test::clip(pair, "ref").string());
+    auto dis = open_y4m(test::clip(pair, "dis").string());
+    const VideoInfo& info = ref->info();
+    FrameGeometry g{info.width, info.height, info.bpc, info.format};
+    std::vector<std::unique_ptr<FeatureExtractor>> fx;
+    for (const auto& n : names) {
+        const FeatureInfo* fi = find_feature(n);
+        if (!fi) throw Error("no feature " + n);
+        fx.push_back(fi->create(OptionValues(fi->options), g));
+    }
+    auto owned = std::make_unique<FeatureCollector>();
+    FeatureCollector& c = *owned;
+    Picture r, d;
+    unsigned frame = 0;
+    while (ref->read(r)) {
+        if (!dis->read(d)) throw Error("distorted clip is shorter");
+        for (std::uint32_t k = 0; k < fx.size(); ++k) {
+            FeatureCollector::CallSink sink(c, frame, k);
+            fx[k]->extract(r, d, frame, sink);
+        }
+        ++frame;
+    }
+    for (std::uint32_t k = 0; k < fx.size(); ++k) {
+        FeatureCollector::CallSink sink(c, FeatureCollector::kFlushCall, k);
+        fx[k]->flush(sink);
+    }
+    return owned;
+}
+
+// Every value of every frame of the golden file, compared as doubles.
+void expect_golden(const std::string& pair, const std::string& file,
+                   const FeatureCollector& c, const std::vector<std::string>& only_keys = {}) {
+    const auto golden = test::golden(pair, file);
+    const auto& frames = golden["frames"];
+    ASSERT_EQ(c.frame_count(), frames.size());
+    int compared = 0;
+    for (const auto& f : frames) {
+        const unsigned n = f["frameNum"];
+        for (const auto& [key, value] : f["metrics"].items()) {
+            if (!only_keys.empty() &&
+                std::find(only_keys.begin(), only_keys.end(), key) == only_keys.end())
+                continue;
+            const auto got = c.value(key, n);
+            ASSERT_TRUE(got.has_value()) << key << " frame " << n;
+            const double want = value.get<double>();
+            EXPECT_EQ(*got, want) << key << " frame " << n << ": got " << g17(*got)
+                                  << " want " << g17(want);
+            ++compared;
+        }
+    }
+    EXPECT_GT(compared, 0);
+}
+
+std::vector<std::string> target_pairs() {
+    std::vector<std::string> out;
+    for (const auto& p : test::corpus_pairs())
+        if (p.rfind("p21_", 0) != 0) out.push_back(p);  // 18x18 is not a target
+    return out;
+}
+
+class FloatGolden : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(FloatGolden, FeaturesFloatJsonBitExact) {
+    const auto c = run_pair(GetParam(), {"float_adm", "float_vif", "float_motion"});
+    expect_golden(GetParam(), "features_float.json", *c);
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, FloatGolden, ::testing::ValuesIn(target_pairs()));
+
+// The integer "psnr" extractor against features_other.json (psnr_y/cb/cr of
+// the same run; the other features of that file belong to other extractors).
+class PsnrGolden : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PsnrGolden, PsnrKeysOfFeaturesOtherJsonBitExact) {
+    const auto c = run_pair(GetParam(), {"psnr"});
+    expect_golden(GetParam(), "features_other.json", *c, {"psnr_y", "psnr_cb", "psnr_cr"});
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, PsnrGolden, ::testing::ValuesIn(target_pairs()));
+
+}  // namespace
+}  // namespace vmafpp
