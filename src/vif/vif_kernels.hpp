@@ -3,6 +3,13 @@
 // same integers as the scalar one, bit for bit; the only floating point lives
 // in vif_accumulate (per-pixel doubles) and in the extractor's final division.
 //
+// "Any input" means: any samples (any 16-bit value whatever the bit depth),
+// any uint16 filter coefficients with 1 <= taps <= 17, shifts for which the
+// scalar's expression is defined, any uint32/int32 row values, and for
+// vif_accumulate any gain_limit (the SIMD twin defers to the scalar code when
+// |gain_limit| > 1024, where its double-exactness argument no longer holds).
+// tests/checkasm/vif.cpp checks exactly this.
+//
 // Conventions shared by every kernel:
 // - strides and widths are in samples, never bytes;
 // - "rows" arguments are arrays of `taps` row pointers, already mirrored at the
