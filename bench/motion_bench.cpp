@@ -1,5 +1,6 @@
 // Motion stages at 1920x1080 on generated content: the vertical difference
-// filter, the horizontal filter with absolute sum, and the whole extractor.
+// filter, the horizontal filter with absolute sum, and the whole extractor,
+// for every kernel level this machine runs (".../scalar", ".../avx2").
 #include <benchmark/benchmark.h>
 
 #include <array>
@@ -7,7 +8,9 @@
 #include <vector>
 
 #include "bench_content.hpp"
+#include "bench_levels.hpp"
 #include "motion/motion_kernels.hpp"
+#include "vmafpp/cpu.hpp"
 #include "vmafpp/feature.hpp"
 
 namespace vmafpp {
@@ -34,7 +37,7 @@ void rows_at(const Plane& p, int i, std::array<const std::uint8_t*, 5>& out) {
     }
 }
 
-void BM_MotionDiffVertical8(benchmark::State& state) {
+void BM_MotionDiffVertical8(benchmark::State& state, const motion::MotionKernels* k) {
     const auto& f = frames();
     std::vector<std::int32_t> row(kWidth + 4);
     std::array<const std::uint8_t*, 5> a{}, b{};
@@ -43,14 +46,13 @@ void BM_MotionDiffVertical8(benchmark::State& state) {
         for (int i = 0; i < kHeight; ++i) {
             rows_at(f.prev.luma(), i, a);
             rows_at(f.cur.luma(), i, b);
-            any |= motion::motion_diff_vertical_u8(a.data(), b.data(), kWidth, row.data() + 2);
+            any |= k->diff_vertical_u8(a.data(), b.data(), kWidth, row.data() + 2);
         }
         benchmark::DoNotOptimize(any);
     }
 }
-BENCHMARK(BM_MotionDiffVertical8)->Unit(benchmark::kMillisecond);
 
-void BM_MotionAbsSumHorizontal(benchmark::State& state) {
+void BM_MotionAbsSumHorizontal(benchmark::State& state, const motion::MotionKernels* k) {
     const auto& f = frames();
     std::vector<std::int32_t> rows(static_cast<std::size_t>(kHeight) * (kWidth + 4));
     std::array<const std::uint8_t*, 5> a{}, b{};
@@ -64,20 +66,21 @@ void BM_MotionAbsSumHorizontal(benchmark::State& state) {
     for (auto _ : state) {
         std::uint64_t sad = 0;
         for (int i = 0; i < kHeight; ++i)
-            sad += motion::motion_abs_sum_horizontal(
+            sad += k->abs_sum_horizontal(
                 rows.data() + static_cast<std::size_t>(i) * (kWidth + 4) + 2, kWidth);
         benchmark::DoNotOptimize(sad);
     }
 }
-BENCHMARK(BM_MotionAbsSumHorizontal)->Unit(benchmark::kMillisecond);
 
 // One frame of the extractor (frame >= 1, so the SAD is computed; includes
 // keeping a copy of the reference luma for the next frame).
-void BM_MotionExtract(benchmark::State& state) {
+void BM_MotionExtract(benchmark::State& state, unsigned mask) {
     const auto& f = frames();
     const FeatureInfo* info = find_feature("motion");
+    set_cpu_mask(mask);
     auto fex = info->create(OptionValues(info->options),
                             FrameGeometry{kWidth, kHeight, 8, PixelFormat::yuv420});
+    set_cpu_mask(0);
     struct NullSink final : FeatureSink {
         void append(std::string_view, unsigned, double v) override { benchmark::DoNotOptimize(v); }
     } sink;
@@ -87,7 +90,19 @@ void BM_MotionExtract(benchmark::State& state) {
         ++frame;
     }
 }
-BENCHMARK(BM_MotionExtract)->Unit(benchmark::kMillisecond);
-
+const int registered = [] {
+    for (const auto& level : bench::motion_levels()) {
+        const std::string n = "/" + level.name;
+        benchmark::RegisterBenchmark(("BM_MotionDiffVertical8" + n).c_str(), BM_MotionDiffVertical8,
+                                     level.kernels)
+            ->Unit(benchmark::kMillisecond);
+        benchmark::RegisterBenchmark(("BM_MotionAbsSumHorizontal" + n).c_str(),
+                                     BM_MotionAbsSumHorizontal, level.kernels)
+            ->Unit(benchmark::kMillisecond);
+        benchmark::RegisterBenchmark(("BM_MotionExtract" + n).c_str(), BM_MotionExtract, level.mask)
+            ->Unit(benchmark::kMillisecond);
+    }
+    return 0;
+}();
 }  // namespace
 }  // namespace vmafpp

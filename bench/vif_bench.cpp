@@ -1,5 +1,8 @@
 // VIF stages at 1920x1080 on generated content: each kernel over a whole
-// picture (scale 0 unless named), and the whole extractor.
+// picture (scale 0 unless named), and the whole extractor, for every kernel
+// level this machine runs (".../scalar", ".../avx2"). Compare medians:
+//   vmafpp_bench --benchmark_filter=Vif --benchmark_repetitions=5
+//                --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
 #include <array>
@@ -7,7 +10,9 @@
 #include <vector>
 
 #include "bench_content.hpp"
+#include "bench_levels.hpp"
 #include "vif/vif_kernels.hpp"
+#include "vmafpp/cpu.hpp"
 #include "vmafpp/feature.hpp"
 
 namespace vmafpp {
@@ -45,7 +50,7 @@ void rows_at(const Plane& p, int i, int taps, std::array<const T*, 17>& out) {
     }
 }
 
-void BM_VifStatVertical8(benchmark::State& state) {
+void BM_VifStatVertical8(benchmark::State& state, const vif::VifKernels* k) {
     const auto& f = frame8();
     Rows rows(kWidth);
     const vif::VifStatRow out{rows.row(0), rows.row(1), rows.row(2), rows.row(3), rows.row(4)};
@@ -54,17 +59,17 @@ void BM_VifStatVertical8(benchmark::State& state) {
         for (int i = 0; i < kHeight; ++i) {
             rows_at(f.ref.luma(), i, 17, r);
             rows_at(f.dis.luma(), i, 17, d);
-            vif::vif_stat_vertical_u8(r.data(), d.data(), vif::kFilter0, 17, kWidth, out);
+            k->stat_vertical_u8(r.data(), d.data(), vif::kFilter0, 17, kWidth, out);
         }
         benchmark::DoNotOptimize(rows.data.data());
     }
 }
-BENCHMARK(BM_VifStatVertical8)->Unit(benchmark::kMillisecond);
 
-// Horizontal pass plus the per-pixel log/gain statistics, on one vertically
-// filtered row repeated for every picture row (the cost does not depend on
-// which row it is, only on the branch mix, which is the picture's).
-void BM_VifStatHorizontalAndAccumulate(benchmark::State& state, bool accumulate) {
+// Horizontal pass, or the per-pixel log/gain statistics, over every row of
+// the picture, from inputs computed once beforehand (so the branch mix of
+// the accumulation is the picture's).
+void BM_VifStatHorizontalAndAccumulate(benchmark::State& state, const vif::VifKernels* k,
+                                       bool horizontal, bool accumulate) {
     const auto& f = frame8();
     Rows rows(kWidth);
     const vif::VifStatRow in{rows.row(0), rows.row(1), rows.row(2), rows.row(3), rows.row(4)};
@@ -76,34 +81,44 @@ void BM_VifStatHorizontalAndAccumulate(benchmark::State& state, bool accumulate)
         rows_at(f.ref.luma(), i, 17, r);
         rows_at(f.dis.luma(), i, 17, d);
         vif::vif_stat_vertical_u8(r.data(), d.data(), vif::kFilter0, 17, kWidth, in);
-        for (int k = 0; k < 5; ++k) vif::vif_mirror_pad(rows.row(k), kWidth, 8);
+        for (int c = 0; c < 5; ++c) vif::vif_mirror_pad(rows.row(c), kWidth, 8);
         std::copy(rows.data.begin(), rows.data.begin() + 5 * rows.len,
                   all.begin() + static_cast<std::ptrdiff_t>(i) * 5 * rows.len);
     }
     const std::uint16_t* log2 = vif::vif_log2_table();
-    for (auto _ : state) {
-        vif::VifSums sums;
+    // For the accumulate-only variant: every row's sigmas, computed once.
+    std::vector<std::int32_t> all_sigma;
+    if (!horizontal) {
+        all_sigma.resize(static_cast<std::size_t>(kHeight) * 3 * kWidth);
         for (int i = 0; i < kHeight; ++i) {
             std::uint32_t* base = all.data() + static_cast<std::size_t>(i) * 5 * rows.len + kMaxHalf;
             const vif::VifStatRow row{base, base + rows.len, base + 2 * rows.len,
                                       base + 3 * rows.len, base + 4 * rows.len};
-            vif::vif_stat_horizontal(row, vif::kFilter0, 17, kWidth, sigma.data(),
-                                     sigma.data() + kWidth, sigma.data() + 2 * kWidth);
-            if (accumulate)
-                vif::vif_accumulate(sigma.data(), sigma.data() + kWidth,
-                                    sigma.data() + 2 * kWidth, kWidth, log2, 100.0, &sums);
+            std::int32_t* s = all_sigma.data() + static_cast<std::size_t>(i) * 3 * kWidth;
+            vif::vif_stat_horizontal(row, vif::kFilter0, 17, kWidth, s, s + kWidth, s + 2 * kWidth);
+        }
+    }
+    for (auto _ : state) {
+        vif::VifSums sums;
+        for (int i = 0; i < kHeight; ++i) {
+            std::int32_t* s = sigma.data();
+            if (horizontal) {
+                std::uint32_t* base = all.data() + static_cast<std::size_t>(i) * 5 * rows.len + kMaxHalf;
+                const vif::VifStatRow row{base, base + rows.len, base + 2 * rows.len,
+                                          base + 3 * rows.len, base + 4 * rows.len};
+                k->stat_horizontal(row, vif::kFilter0, 17, kWidth, s, s + kWidth, s + 2 * kWidth);
+            } else {
+                s = all_sigma.data() + static_cast<std::size_t>(i) * 3 * kWidth;
+            }
+            if (accumulate) k->accumulate(s, s + kWidth, s + 2 * kWidth, kWidth, log2, 100.0, &sums);
         }
         benchmark::DoNotOptimize(sums);
         benchmark::DoNotOptimize(sigma.data());
     }
 }
-BENCHMARK_CAPTURE(BM_VifStatHorizontalAndAccumulate, horizontal, false)
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_VifStatHorizontalAndAccumulate, horizontal_accumulate, true)
-    ->Unit(benchmark::kMillisecond);
 
 // Scale 0 -> 1 reduction (vertical at even rows, horizontal at even columns).
-void BM_VifSubsample0To1(benchmark::State& state) {
+void BM_VifSubsample0To1(benchmark::State& state, const vif::VifKernels* k) {
     const auto& f = frame8();
     Rows rows(kWidth);
     std::vector<std::uint16_t> out_ref(static_cast<std::size_t>(kWidth / 2) * (kHeight / 2));
@@ -113,32 +128,53 @@ void BM_VifSubsample0To1(benchmark::State& state) {
         for (int oi = 0; oi < kHeight / 2; ++oi) {
             rows_at(f.ref.luma(), 2 * oi, 9, r);
             rows_at(f.dis.luma(), 2 * oi, 9, d);
-            vif::vif_subsample_vertical_u8(r.data(), d.data(), vif::kFilter1, 9, kWidth, 8,
-                                           rows.row(0), rows.row(1));
+            k->subsample_vertical_u8(r.data(), d.data(), vif::kFilter1, 9, kWidth, 8,
+                                     rows.row(0), rows.row(1));
             vif::vif_mirror_pad(rows.row(0), kWidth, 4);
             vif::vif_mirror_pad(rows.row(1), kWidth, 4);
             const std::size_t o = static_cast<std::size_t>(oi) * (kWidth / 2);
-            vif::vif_subsample_horizontal(rows.row(0), rows.row(1), vif::kFilter1, 9, kWidth / 2,
-                                          out_ref.data() + o, out_dis.data() + o);
+            k->subsample_horizontal(rows.row(0), rows.row(1), vif::kFilter1, 9, kWidth / 2,
+                                    out_ref.data() + o, out_dis.data() + o);
         }
         benchmark::DoNotOptimize(out_ref.data());
     }
 }
-BENCHMARK(BM_VifSubsample0To1)->Unit(benchmark::kMillisecond);
 
-void BM_VifExtract(benchmark::State& state) {
-    const int bpc = static_cast<int>(state.range(0));
+// The whole extractor, created under the level's cpu mask (the table is
+// chosen at creation).
+void BM_VifExtract(benchmark::State& state, unsigned mask, int bpc) {
     const Picture ref = bench::generated_picture(bpc, 1, 8);
     const Picture dis = bench::generated_picture(bpc, 2, 24);
     const FeatureInfo* info = find_feature("vif");
+    set_cpu_mask(mask);
     auto fex = info->create(OptionValues(info->options),
                             FrameGeometry{kWidth, kHeight, bpc, PixelFormat::yuv420});
+    set_cpu_mask(0);
     struct NullSink final : FeatureSink {
         void append(std::string_view, unsigned, double v) override { benchmark::DoNotOptimize(v); }
     } sink;
     for (auto _ : state) fex->extract(ref, dis, 0, sink);
 }
-BENCHMARK(BM_VifExtract)->Arg(8)->Arg(10)->Unit(benchmark::kMillisecond);
-
+const int registered = [] {
+    for (const auto& level : bench::vif_levels()) {
+        const vif::VifKernels* k = level.kernels;
+        const std::string n = "/" + level.name;
+        benchmark::RegisterBenchmark(("BM_VifStatVertical8" + n).c_str(), BM_VifStatVertical8, k)
+            ->Unit(benchmark::kMillisecond);
+        benchmark::RegisterBenchmark(("BM_VifStatHorizontal" + n).c_str(),
+                                     BM_VifStatHorizontalAndAccumulate, k, true, false)
+            ->Unit(benchmark::kMillisecond);
+        benchmark::RegisterBenchmark(("BM_VifAccumulate" + n).c_str(),
+                                     BM_VifStatHorizontalAndAccumulate, k, false, true)
+            ->Unit(benchmark::kMillisecond);
+        benchmark::RegisterBenchmark(("BM_VifSubsample0To1" + n).c_str(), BM_VifSubsample0To1, k)
+            ->Unit(benchmark::kMillisecond);
+        for (int bpc : {8, 10})
+            benchmark::RegisterBenchmark(("BM_VifExtract" + n + "/" + std::to_string(bpc)).c_str(),
+                                         BM_VifExtract, level.mask, bpc)
+                ->Unit(benchmark::kMillisecond);
+    }
+    return 0;
+}();
 }  // namespace
 }  // namespace vmafpp

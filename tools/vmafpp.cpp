@@ -206,6 +206,9 @@ int main(int argc, char** argv) {
         return 1;
     }
     if (show_version) {
+        // --cpumask (and VMAFPP_CPUMASK) change the level: name the one a run
+        // with the same options would use.
+        vmafpp::set_cpu_mask(s.cpumask);
         std::printf("vmafpp %s (SIMD: %s)\n", vmafpp::version().c_str(),
                     vmafpp::simd_level_name().c_str());
         return 0;

@@ -1,0 +1,379 @@
+// SIMD dispatch: which kernel tables run, and that every level scores
+// exactly like the scalar code, end to end.
+//
+// - The level comes from cpu_flags() (--cpumask / set_cpu_mask, the
+//   VMAFPP_CPUMASK environment variable), and the tables the extractors pick
+//   follow it; `vmafpp --version` names it.
+// - For every corpus pair, the CLI's JSON at --cpumask 4294967295 (scalar),
+//   --cpumask 48 (AVX-512 off: AVX2 at most) and the default are identical at
+//   --precision max, for every registered feature (-n), and for the default
+//   model when every feature it needs is registered.
+// - A width scan: generated pictures of every width 16..260 (every residue of
+//   every vector length, every tail) with hostile content, scored in-process
+//   by every registered extractor at each level, values compared bit for bit.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "motion/motion_kernels.hpp"
+#include "support/corpus.hpp"
+#include "support/feature_run.hpp"
+#include "vif/vif_kernels.hpp"
+#include "vmafpp/cpu.hpp"
+#include "vmafpp/error.hpp"
+#include "vmafpp/feature.hpp"
+
+namespace vmafpp {
+namespace {
+
+using nlohmann::json;
+
+constexpr unsigned kScalarMask = 4294967295u;
+constexpr unsigned kAvx2Mask = 48u;  // AVX-512 and AVX-512 ICL off
+
+bool machine_has_avx2() { return (detected_cpu_flags() & kCpuAvx2) != 0; }
+
+// Restores the process-wide mask when a test ends.
+struct MaskGuard {
+    ~MaskGuard() { set_cpu_mask(0); }
+};
+
+TEST(SimdDispatch, CpuMaskSelectsTheTables) {
+    MaskGuard restore;
+    set_cpu_mask(kScalarMask);
+    EXPECT_EQ(simd_level(), SimdLevel::scalar);
+    EXPECT_EQ(simd_level_name(), "scalar");
+    EXPECT_EQ(&vif::vif_kernels_for(simd_level()), &vif::vif_kernels_scalar());
+    EXPECT_EQ(&motion::motion_kernels_for(simd_level()), &motion::motion_kernels_scalar());
+
+    // Masking AVX2 alone (bit 3) is enough for scalar.
+    set_cpu_mask(kCpuAvx2);
+    EXPECT_EQ(simd_level(), SimdLevel::scalar);
+
+    for (unsigned mask : {0u, kAvx2Mask}) {
+        set_cpu_mask(mask);
+        if (!machine_has_avx2()) {
+            EXPECT_EQ(simd_level(), SimdLevel::scalar);
+            continue;
+        }
+#if VMAFPP_X86_KERNELS
+        EXPECT_EQ(simd_level(), SimdLevel::avx2) << "mask " << mask;
+        EXPECT_EQ(simd_level_name(), "avx2");
+        EXPECT_EQ(&vif::vif_kernels_for(simd_level()), &vif::vif_kernels_avx2());
+        EXPECT_EQ(&motion::motion_kernels_for(simd_level()), &motion::motion_kernels_avx2());
+        EXPECT_NE(&vif::vif_kernels_avx2(), &vif::vif_kernels_scalar());
+#endif
+    }
+}
+
+TEST(SimdDispatch, EnvironmentMaskSelectsScalar) {
+    MaskGuard restore;
+    set_cpu_mask(0);
+    ASSERT_EQ(setenv("VMAFPP_CPUMASK", "8", 1), 0);
+    EXPECT_EQ(simd_level(), SimdLevel::scalar);
+    EXPECT_EQ(&vif::vif_kernels_for(simd_level()), &vif::vif_kernels_scalar());
+    EXPECT_EQ(&motion::motion_kernels_for(simd_level()), &motion::motion_kernels_scalar());
+    ASSERT_EQ(unsetenv("VMAFPP_CPUMASK"), 0);
+    if (machine_has_avx2()) {
+        EXPECT_EQ(simd_level(), SimdLevel::avx2);
+    }
+}
+
+// There are no AVX-512 kernels: an AVX-512 machine must say (and run) avx2.
+TEST(SimdDispatch, NoLevelWithoutKernels) {
+    MaskGuard restore;
+    set_cpu_mask(0);
+    const std::string name = simd_level_name();
+    EXPECT_TRUE(name == "avx2" || name == "scalar") << name;
+}
+
+std::string version_line(const std::string& prefix, const std::string& args) {
+    std::string out;
+    const int rc = test::run_command(prefix + std::string(VMAFPP_CLI) + " --version " + args, &out);
+    EXPECT_EQ(rc, 0) << out;
+    return out;
+}
+
+TEST(SimdDispatch, VersionNamesTheLevelThatRuns) {
+    EXPECT_NE(version_line("", "--cpumask 4294967295").find("(SIMD: scalar)"), std::string::npos);
+    EXPECT_NE(version_line("VMAFPP_CPUMASK=8 ", "").find("(SIMD: scalar)"), std::string::npos);
+    const std::string want = machine_has_avx2() ? "(SIMD: avx2)" : "(SIMD: scalar)";
+    EXPECT_NE(version_line("", "").find(want), std::string::npos);
+    EXPECT_NE(version_line("", "--cpumask 48").find(want), std::string::npos);
+}
+
+// ---------------------------------------------------------------------------
+// Corpus, through the CLI.
+
+std::string all_feature_args() {
+    std::string args;
+    for (const auto& f : feature_registry()) args += " --feature " + f.name;
+    return args;
+}
+
+struct CliRun {
+    int rc = -1;
+    std::string log;
+    json out;
+};
+
+CliRun run_cli(const std::string& ref, const std::string& dis, const std::string& args,
+               const std::string& tag) {
+    CliRun r;
+    const auto path = test::work_dir() / ("simd." + tag + ".json");
+    std::filesystem::remove(path);
+    const std::string cmd = std::string(VMAFPP_CLI) + " -r '" + ref + "' -d '" + dis +
+                            "' -q --json --precision max -o '" + path.string() + "' " + args;
+    r.rc = test::run_command(cmd, &r.log);
+    r.log = cmd + "\n" + r.log;
+    if (r.rc != 0) return r;
+    std::ifstream in(path);
+    if (!in) {
+        r.rc = -1;
+        r.log += "\n(no output file)";
+        return r;
+    }
+    r.out = json::parse(in);
+    // The only field that may differ between runs.
+    r.out.erase("fps");
+    return r;
+}
+
+// The three dispatch levels give the same JSON (or the same refusal).
+void expect_levels_agree(const std::string& ref, const std::string& dis, const std::string& args,
+                         const std::string& tag, bool must_succeed) {
+    const CliRun scalar = run_cli(ref, dis, args + " --cpumask 4294967295", tag + ".scalar");
+    const CliRun avx2 = run_cli(ref, dis, args + " --cpumask 48", tag + ".avx2");
+    const CliRun best = run_cli(ref, dis, args, tag + ".default");
+    if (must_succeed) {
+        ASSERT_EQ(scalar.rc, 0) << scalar.log;
+    }
+    ASSERT_EQ(avx2.rc, scalar.rc) << avx2.log;
+    ASSERT_EQ(best.rc, scalar.rc) << best.log;
+    if (scalar.rc != 0) return;
+    ASSERT_GT(scalar.out["frames"].size(), 0u) << scalar.log;
+    // json equality compares the doubles exactly (%.17g round-trips).
+    EXPECT_TRUE(avx2.out == scalar.out) << tag << ": --cpumask 48 differs from scalar";
+    EXPECT_TRUE(best.out == scalar.out) << tag << ": default dispatch differs from scalar";
+}
+
+bool is_target(const std::string& pair) { return pair.rfind("p21_", 0) != 0; }
+
+class SimdCorpus : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SimdCorpus, EveryLevelGivesTheSameJson) {
+    const std::string pair = GetParam();
+    const std::string ref = test::clip(pair, "ref").string();
+    const std::string dis = test::clip(pair, "dis").string();
+    // p21 (18x18) is not a target: a registered extractor may refuse it, but
+    // then at every level alike.
+    expect_levels_agree(ref, dis, "-n" + all_feature_args(), pair + ".features", is_target(pair));
+}
+
+TEST_P(SimdCorpus, DefaultModelWhenItsFeaturesAreRegistered) {
+    const std::string pair = GetParam();
+    const CliRun probe = run_cli(test::clip(pair, "ref").string(), test::clip(pair, "dis").string(),
+                                 "--cpumask 4294967295 --frame_cnt 1", pair + ".probe");
+    if (probe.rc != 0 && probe.log.find("no feature extractor provides") != std::string::npos)
+        GTEST_SKIP() << "the default model needs an extractor not registered yet: " << probe.log;
+    expect_levels_agree(test::clip(pair, "ref").string(), test::clip(pair, "dis").string(), "",
+                        pair + ".model", is_target(pair));
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, SimdCorpus, ::testing::ValuesIn(test::corpus_pairs()),
+                         [](const auto& info) { return info.param.substr(0, 3); });
+
+// ---------------------------------------------------------------------------
+// Width scan, in process.
+
+// Content meant to reach every path: a textured, moving reference with
+// saturated patches, alternating columns and flat areas; the distorted
+// picture is the reference with noise, a brightness shift and dropped detail.
+Picture generated(int w, int h, int bpc, int frame, bool distorted, std::uint32_t seed) {
+    Picture p(w, h, bpc, PixelFormat::yuv420);
+    const int top = (1 << bpc) - 1;
+    std::mt19937 rng(seed * 7919u + static_cast<unsigned>(frame) * 31u + (distorted ? 1u : 0u));
+    std::uniform_int_distribution<int> noise(-(top / 16), top / 16);
+    for (int pl = 0; pl < p.plane_count(); ++pl) {
+        Plane& plane = p.planes[pl];
+        for (int y = 0; y < plane.height(); ++y)
+            for (int x = 0; x < plane.width(); ++x) {
+                const int xs = x + 3 * frame;
+                int v = ((xs * 37 + y * 11) % 256) * top / 255;
+                if ((xs / 9 + y / 7) % 5 == 0) v = top;                  // saturated patch
+                else if ((xs / 13 + y / 5) % 7 == 0) v = 0;              // black patch
+                else if ((y / 4) % 6 == 1) v = (xs & 1) ? top : 0;       // alternating columns
+                if (distorted) {
+                    v += noise(rng);
+                    if (frame % 2 == 1) v = v / 2 + top / 4;             // contrast loss
+                    if ((x / 17 + y / 3) % 4 == 0) v = top / 2;          // dropped detail
+                }
+                v = std::clamp(v, 0, top);
+                if (bpc == 8)
+                    plane.row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>(v);
+                else
+                    plane.row<std::uint16_t>(y)[x] = static_cast<std::uint16_t>(v);
+            }
+    }
+    return p;
+}
+
+struct FeatureValues {
+    bool refused = false;
+    std::string error;
+    std::map<std::string, std::map<unsigned, double>> values;
+};
+
+// Every registered extractor (debug on where it has the option, for the
+// extra keys) over `frames` generated frame pairs.
+std::map<std::string, FeatureValues> score_all(int w, int h, int bpc, int frames) {
+    std::vector<Picture> ref, dis;
+    for (int f = 0; f < frames; ++f) {
+        ref.push_back(generated(w, h, bpc, f, false, static_cast<std::uint32_t>(w * 16 + bpc)));
+        dis.push_back(generated(w, h, bpc, f, true, static_cast<std::uint32_t>(w * 16 + bpc)));
+    }
+    std::map<std::string, FeatureValues> out;
+    for (const auto& info : feature_registry()) {
+        FeatureValues& fv = out[info.name];
+        OptionValues opts(info.options);
+        for (const auto& spec : info.options)
+            if (spec.name == "debug") opts.set("debug", "true");
+        test::RecordingSink sink;
+        try {
+            auto fex = info.create(opts, FrameGeometry{w, h, bpc, PixelFormat::yuv420});
+            for (int f = 0; f < frames; ++f) fex->extract(ref[f], dis[f], static_cast<unsigned>(f), sink);
+            fex->flush(sink);
+        } catch (const Error& e) {
+            fv.refused = true;
+            fv.error = e.what();
+            continue;
+        }
+        fv.values = std::move(sink.values);
+    }
+    return out;
+}
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+void expect_same(const std::map<std::string, FeatureValues>& want,
+                 const std::map<std::string, FeatureValues>& got, const std::string& what) {
+    for (const auto& [feature, fv] : want) {
+        const FeatureValues& g = got.at(feature);
+        ASSERT_EQ(g.refused, fv.refused) << what << " " << feature << ": " << fv.error << g.error;
+        ASSERT_EQ(g.values.size(), fv.values.size()) << what << " " << feature;
+        for (const auto& [key, frames] : fv.values) {
+            ASSERT_TRUE(g.values.count(key)) << what << " lacks " << key;
+            for (const auto& [n, v] : frames) {
+                const double gv = g.values.at(key).at(n);
+                ASSERT_TRUE(same_bits(gv, v)) << what << " " << key << " frame " << n << ": scalar "
+                                              << v << ", got " << gv;
+            }
+        }
+    }
+}
+
+void width_scan(int bpc, int h, int first, int last, int frames) {
+    MaskGuard restore;
+    int scored = 0;
+    for (int w = first; w <= last; ++w) {
+        set_cpu_mask(kScalarMask);
+        const auto scalar = score_all(w, h, bpc, frames);
+        set_cpu_mask(kAvx2Mask);
+        const auto avx2 = score_all(w, h, bpc, frames);
+        set_cpu_mask(0);
+        const auto best = score_all(w, h, bpc, frames);
+        const std::string what = std::to_string(w) + "x" + std::to_string(h) + " " +
+                                 std::to_string(bpc) + "-bit";
+        expect_same(scalar, avx2, what + " --cpumask 48");
+        expect_same(scalar, best, what + " default");
+        if (::testing::Test::HasFatalFailure()) return;
+        for (const auto& [name, fv] : scalar) scored += fv.refused ? 0 : 1;
+    }
+    // The scan means something only if extractors accepted these sizes.
+    EXPECT_GT(scored, 0);
+}
+
+TEST(SimdWidthScan, EightBitEveryWidth16To260) { width_scan(8, 36, 16, 260, 3); }
+TEST(SimdWidthScan, TenBitEveryWidth16To260) { width_scan(10, 20, 16, 260, 2); }
+TEST(SimdWidthScan, TwelveAndSixteenBitWidths16To80) {
+    width_scan(12, 17, 16, 80, 2);
+    width_scan(16, 17, 16, 80, 2);
+}
+
+// ---------------------------------------------------------------------------
+// Width scan through the CLI (Y4M files): a sample of widths here, every
+// width in the "slow" variant (ctest -L slow; it runs SimdWidthScanCli.*).
+
+void write_y4m(const std::string& path, int w, int h, int bpc, int frames, bool distorted) {
+    std::ofstream out(path, std::ios::binary);
+    out << "YUV4MPEG2 W" << w << " H" << h << " F25:1 Ip A1:1 "
+        << (bpc == 8 ? std::string("C420jpeg") : "C420p" + std::to_string(bpc)) << "\n";
+    for (int f = 0; f < frames; ++f) {
+        const Picture p = generated(w, h, bpc, f, distorted, static_cast<std::uint32_t>(w * 16 + bpc));
+        out << "FRAME\n";
+        // Y4M chroma is ceil-sized; our planes are floor-sized: repeat the last sample.
+        for (int pl = 0; pl < 3; ++pl) {
+            const int pw = pl == 0 ? w : (w + 1) / 2, ph = pl == 0 ? h : (h + 1) / 2;
+            const Plane& plane = p.planes[pl];
+            for (int y = 0; y < ph; ++y)
+                for (int x = 0; x < pw; ++x) {
+                    const int sx = std::min(x, plane.width() - 1), sy = std::min(y, plane.height() - 1);
+                    if (bpc == 8) {
+                        out.put(static_cast<char>(plane.row<std::uint8_t>(sy)[sx]));
+                    } else {
+                        const std::uint16_t v = plane.row<std::uint16_t>(sy)[sx];
+                        out.put(static_cast<char>(v & 0xff));
+                        out.put(static_cast<char>(v >> 8));
+                    }
+                }
+        }
+    }
+}
+
+void cli_width_scan(int bpc, int h, const std::vector<int>& widths) {
+    const auto dir = test::work_dir() / "simd_widths";
+    std::filesystem::create_directories(dir);
+    for (int w : widths) {
+        const std::string tag = std::to_string(w) + "x" + std::to_string(h) + "p" + std::to_string(bpc);
+        const std::string ref = (dir / (tag + "_ref.y4m")).string();
+        const std::string dis = (dir / (tag + "_dis.y4m")).string();
+        write_y4m(ref, w, h, bpc, 3, false);
+        write_y4m(dis, w, h, bpc, 3, true);
+        expect_levels_agree(ref, dis, "-n" + all_feature_args(), "width." + tag, true);
+        if (::testing::Test::HasFatalFailure()) return;
+    }
+}
+
+std::vector<int> sampled_widths() {
+    // Around every multiple of 8, 16 and 32 up to 80, then a few wide ones.
+    std::vector<int> w;
+    for (int base : {16, 32, 48, 64, 80})
+        for (int d : {-1, 0, 1, 7}) w.push_back(base + d);
+    for (int x : {131, 255, 256, 257, 260}) w.push_back(x);
+    std::erase_if(w, [](int x) { return x < 16; });
+    return w;
+}
+
+std::vector<int> all_widths() {
+    std::vector<int> w;
+    for (int x = 16; x <= 260; ++x) w.push_back(x);
+    return w;
+}
+
+bool long_run() { return std::getenv("VMAFPP_SLOW_TESTS") != nullptr; }
+
+TEST(SimdWidthScanCli, EightBit) { cli_width_scan(8, 36, long_run() ? all_widths() : sampled_widths()); }
+TEST(SimdWidthScanCli, TenBit) { cli_width_scan(10, 20, long_run() ? all_widths() : sampled_widths()); }
+
+}  // namespace
+}  // namespace vmafpp
