@@ -118,8 +118,8 @@ AdmEngine::AdmEngine(int width, int height, int bpc, const AdmOptions& options,
     for (auto* set : {ref_, dis_, r_, a_, c_, f_})
         for (int t = 0; t < 3; ++t, p32 += n1) set[t] = p32;
 
-    dwt_scratch16_.assign(2 * static_cast<std::size_t>(width + 3), 0);
-    dwt_scratch32_.assign(2 * static_cast<std::size_t>(bw0 + 3), 0);
+    dwt_scratch16_.assign(4 * static_cast<std::size_t>(width + 3), 0);
+    dwt_scratch32_.assign(4 * static_cast<std::size_t>(bw0 + 3), 0);
     thr32_.assign(static_cast<std::size_t>(bw0), 0);
     thr64_.assign(static_cast<std::size_t>(bw0), 0);
 }

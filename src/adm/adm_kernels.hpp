@@ -48,7 +48,7 @@ inline int reflect_index(int k, int n) {
 
 // Scale 0 of `bpc`-bit samples (8-bit samples as uint8_t, 9..16-bit samples as
 // uint16_t). Writes the (w+1)/2 x (h+1)/2 bands. `scratch` holds
-// 2 * (w + 3) int16 values.
+// 4 * (w + 3) int16 values.
 void dwt_s0_u8(const std::uint8_t* src, std::ptrdiff_t src_stride, int w, int h,
                std::int16_t* scratch, std::int32_t* band_a, std::int16_t* const band_hvd[3],
                std::ptrdiff_t band_stride);
@@ -56,7 +56,7 @@ void dwt_s0_u16(const std::uint16_t* src, std::ptrdiff_t src_stride, int w, int 
                 std::int16_t* scratch, std::int32_t* band_a, std::int16_t* const band_hvd[3],
                 std::ptrdiff_t band_stride);
 // Scales 1..3: input is the previous level's band_a (w x h). `scratch` holds
-// 2 * (w + 3) int32 values. src and the outputs must not overlap.
+// 4 * (w + 3) int32 values. src and the outputs must not overlap.
 void dwt_s123(const std::int32_t* src, std::ptrdiff_t src_stride, int w, int h, int scale,
               std::int32_t* scratch, std::int32_t* band_a, std::int32_t* const band_hvd[3],
               std::ptrdiff_t band_stride);

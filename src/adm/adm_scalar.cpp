@@ -76,21 +76,55 @@ void dwt_s0_vertical(const T* const rows[4], int w, int bpc, std::int16_t* lo, s
     }
 }
 
-// Horizontal pass of scale 0 over a padded row (value k at p[1 + k]):
-// |sum| <= 54822 * 32768 < 2^31, round 2^15, shift 16; results fit int16.
-inline std::int32_t dwt_s0_h(const std::int16_t* p, int j, const std::int32_t* c) {
-    const std::int16_t* q = p + 2 * j;  // p[1 + 2j - 1 + k]
-    const std::int32_t sum = c[0] * q[0] + c[1] * q[1] + c[2] * q[2] + c[3] * q[3];
+// The horizontal pass reads values 2j-1 .. 2j+2 of a padded row; splitting
+// the row into its odd (from -1) and even samples makes those four reads
+// contiguous in j, so the loop vectorises: value 2j-1 is odd[j], 2j is
+// even[j], 2j+1 is odd[j+1], 2j+2 is even[j+1].
+template <class T>
+void split_even_odd(const T* padded, int out_w, T* even, T* odd) {
+    for (int q = 0; q <= out_w; ++q) {
+        odd[q] = padded[2 * q];       // value 2q - 1
+        even[q] = padded[2 * q + 1];  // value 2q
+    }
+}
+
+// Horizontal pass of scale 0: |sum| <= 54822 * 32768 < 2^31, round 2^15,
+// shift 16; every result fits int16.
+inline std::int32_t dwt_s0_h(const std::int16_t* even, const std::int16_t* odd, int j,
+                             const std::int32_t* c) {
+    const std::int32_t sum = c[0] * odd[j] + c[1] * even[j] + c[2] * odd[j + 1] + c[3] * even[j + 1];
     return (sum + 32768) >> 16;
+}
+
+// One output row of scale 0. The pointers never overlap (__restrict lets the
+// compiler vectorise without run-time alias checks).
+void dwt_s0_horizontal(const std::int16_t* __restrict lo_even,
+                       const std::int16_t* __restrict lo_odd,
+                       const std::int16_t* __restrict hi_even,
+                       const std::int16_t* __restrict hi_odd, int out_w,
+                       std::int32_t* __restrict a, std::int16_t* __restrict bh,
+                       std::int16_t* __restrict bv, std::int16_t* __restrict bd) {
+    // libvmaf names the band filtered low vertically and high horizontally
+    // "v", and high vertically / low horizontally "h".
+    for (int j = 0; j < out_w; ++j) {
+        a[j] = dwt_s0_h(lo_even, lo_odd, j, kDwtLo);
+        bv[j] = static_cast<std::int16_t>(dwt_s0_h(lo_even, lo_odd, j, kDwtHi));
+        bh[j] = static_cast<std::int16_t>(dwt_s0_h(hi_even, hi_odd, j, kDwtLo));
+        bd[j] = static_cast<std::int16_t>(dwt_s0_h(hi_even, hi_odd, j, kDwtHi));
+    }
 }
 
 template <class T>
 void dwt_s0(const T* src, std::ptrdiff_t src_stride, int w, int h, int bpc,
             std::int16_t* scratch, std::int32_t* band_a, std::int16_t* const band_hvd[3],
             std::ptrdiff_t band_stride) {
-    std::int16_t* lo = scratch;           // w + 3 values, value k at lo[1 + k]
-    std::int16_t* hi = scratch + w + 3;
     const int out_w = (w + 1) / 2;
+    std::int16_t* lo = scratch;  // w + 3 values, value k at lo[1 + k]
+    std::int16_t* hi = lo + (w + 3);
+    std::int16_t* lo_even = hi + (w + 3);  // out_w + 1 values each
+    std::int16_t* lo_odd = lo_even + (out_w + 1);
+    std::int16_t* hi_even = lo_odd + (out_w + 1);
+    std::int16_t* hi_odd = hi_even + (out_w + 1);
     const int out_h = (h + 1) / 2;
     for (int i = 0; i < out_h; ++i) {
         const T* rows[4];
@@ -98,18 +132,11 @@ void dwt_s0(const T* src, std::ptrdiff_t src_stride, int w, int h, int bpc,
         dwt_s0_vertical(rows, w, bpc, lo + 1, hi + 1);
         pad_row(lo, w);
         pad_row(hi, w);
-        std::int32_t* a = band_a + i * band_stride;
-        std::int16_t* bh = band_hvd[0] + i * band_stride;
-        std::int16_t* bv = band_hvd[1] + i * band_stride;
-        std::int16_t* bd = band_hvd[2] + i * band_stride;
-        for (int j = 0; j < out_w; ++j) {
-            // libvmaf names the band filtered low vertically and high
-            // horizontally "v", and high vertically / low horizontally "h".
-            a[j] = dwt_s0_h(lo, j, kDwtLo);
-            bv[j] = static_cast<std::int16_t>(dwt_s0_h(lo, j, kDwtHi));
-            bh[j] = static_cast<std::int16_t>(dwt_s0_h(hi, j, kDwtLo));
-            bd[j] = static_cast<std::int16_t>(dwt_s0_h(hi, j, kDwtHi));
-        }
+        split_even_odd(lo, out_w, lo_even, lo_odd);
+        split_even_odd(hi, out_w, hi_even, hi_odd);
+        dwt_s0_horizontal(lo_even, lo_odd, hi_even, hi_odd, out_w, band_a + i * band_stride,
+                          band_hvd[0] + i * band_stride, band_hvd[1] + i * band_stride,
+                          band_hvd[2] + i * band_stride);
     }
 }
 
@@ -158,10 +185,10 @@ float cos_1deg_sq() {
 inline bool angle_within_1deg(std::int64_t dot, std::int64_t o_mag_sq, std::int64_t t_mag_sq,
                               float cos_sq) {
     const double d = static_cast<double>(static_cast<float>(dot)) / 4096.0;
-    if (!(d >= 0.0)) return false;
     const double o = static_cast<double>(static_cast<float>(o_mag_sq)) / 4096.0;
     const double t = static_cast<double>(static_cast<float>(t_mag_sq)) / 4096.0;
-    return d * d >= static_cast<double>(cos_sq) * o * t;  // left to right, as in C
+    // Both sides evaluated (no branch): the product is left to right, as in C.
+    return (d >= 0.0) & (d * d >= static_cast<double>(cos_sq) * o * t);
 }
 
 // Sum of two int64 products formed modulo 2^64: for scales 1-3 the int32
@@ -293,9 +320,13 @@ void dwt_s123(const std::int32_t* src, std::ptrdiff_t src_stride, int w, int h, 
     const int hs = kHShift[scale - 1];
     const std::int64_t vr = round_term(vs);
     const std::int64_t hr = round_term(hs);
-    std::int32_t* lo = scratch;
-    std::int32_t* hi = scratch + w + 3;
     const int out_w = (w + 1) / 2;
+    std::int32_t* lo = scratch;  // as in dwt_s0
+    std::int32_t* hi = lo + (w + 3);
+    std::int32_t* lo_even = hi + (w + 3);
+    std::int32_t* lo_odd = lo_even + (out_w + 1);
+    std::int32_t* hi_even = lo_odd + (out_w + 1);
+    std::int32_t* hi_odd = hi_even + (out_w + 1);
     const int out_h = (h + 1) / 2;
     for (int i = 0; i < out_h; ++i) {
         const std::int32_t* rows[4];
@@ -307,15 +338,19 @@ void dwt_s123(const std::int32_t* src, std::ptrdiff_t src_stride, int w, int h, 
         }
         pad_row(lo, w);
         pad_row(hi, w);
+        split_even_odd(lo, out_w, lo_even, lo_odd);
+        split_even_odd(hi, out_w, hi_even, hi_odd);
         std::int32_t* a = band_a + i * band_stride;
         std::int32_t* bh = band_hvd[0] + i * band_stride;
         std::int32_t* bv = band_hvd[1] + i * band_stride;
         std::int32_t* bd = band_hvd[2] + i * band_stride;
         for (int j = 0; j < out_w; ++j) {
-            a[j] = filt4_i64(lo + 2 * j, kDwtLo, hr, hs);
-            bv[j] = filt4_i64(lo + 2 * j, kDwtHi, hr, hs);
-            bh[j] = filt4_i64(hi + 2 * j, kDwtLo, hr, hs);
-            bd[j] = filt4_i64(hi + 2 * j, kDwtHi, hr, hs);
+            const std::int32_t ql[4] = {lo_odd[j], lo_even[j], lo_odd[j + 1], lo_even[j + 1]};
+            const std::int32_t qh[4] = {hi_odd[j], hi_even[j], hi_odd[j + 1], hi_even[j + 1]};
+            a[j] = filt4_i64(ql, kDwtLo, hr, hs);
+            bv[j] = filt4_i64(ql, kDwtHi, hr, hs);
+            bh[j] = filt4_i64(qh, kDwtLo, hr, hs);
+            bd[j] = filt4_i64(qh, kDwtHi, hr, hs);
         }
     }
 }

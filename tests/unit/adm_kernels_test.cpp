@@ -76,7 +76,7 @@ std::unique_ptr<FeatureExtractor> make_adm(int w, int h, int bpc = 8,
 TEST(AdmCentreTap, PatchLayoutWouldWrapInInt16) {
     const Picture dis = patch_picture();
     const int bw = 32, bh = 32, stride = 32;
-    std::vector<std::int16_t> scratch(2 * (64 + 3));
+    std::vector<std::int16_t> scratch(4 * (64 + 3));
     std::vector<std::int32_t> approx(stride * bh);
     std::vector<std::int16_t> bands(3 * stride * bh), csf(3 * stride * bh), flt(3 * stride * bh);
     std::int16_t* b[3];
