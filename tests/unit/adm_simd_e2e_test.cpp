@@ -2,7 +2,7 @@
 // at every dispatch level (--cpumask 4294967295 = scalar, 48 = AVX2 at most,
 // default), on every corpus pair at the default gain limit and at 1.2 and 1.5
 // (those also against libvmaf's scalar goldens), and on generated content at
-// every width 16..260. On a CPU without AVX2 all levels run the scalar
+// every width 17..260. On a CPU without AVX2 all levels run the scalar
 // kernels and the comparison is trivially equal; the kernel harness
 // (vmafpp_adm_checkasm) reports that as skipped.
 #include <gtest/gtest.h>
