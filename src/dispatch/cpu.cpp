@@ -66,11 +66,21 @@ void set_cpu_mask(unsigned mask) { g_mask.store(mask); }
 
 unsigned cpu_flags() { return detected_cpu_flags() & ~g_mask.load() & ~env_mask(); }
 
-std::string simd_level_name() {
-    const unsigned f = cpu_flags();
-    if (f & kCpuAvx512) return "avx512";
-    if (f & kCpuAvx2) return "avx2";
+SimdLevel simd_level() {
+#if VMAFPP_X86_KERNELS
+    if (cpu_flags() & kCpuAvx2) return SimdLevel::avx2;
+#endif
+    return SimdLevel::scalar;
+}
+
+const char* simd_level_name(SimdLevel level) {
+    switch (level) {
+        case SimdLevel::avx2: return "avx2";
+        case SimdLevel::scalar: break;
+    }
     return "scalar";
 }
+
+std::string simd_level_name() { return simd_level_name(simd_level()); }
 
 }  // namespace vmafpp

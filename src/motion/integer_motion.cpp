@@ -25,6 +25,7 @@
 
 #include "core/builtin_features.hpp"
 #include "motion/motion_kernels.hpp"
+#include "vmafpp/cpu.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
 
@@ -56,7 +57,7 @@ double cap(double v, double max) { return v < max ? v : max; }
 class IntegerMotion final : public FeatureExtractor {
 public:
     IntegerMotion(const OptionValues& opts, const FrameGeometry& geo)
-        : kernels_(&motion::motion_kernels_scalar()),
+        : kernels_(&motion::motion_kernels_for(simd_level())),
           w_(geo.width),
           h_(geo.height),
           bpc_(geo.bpc),

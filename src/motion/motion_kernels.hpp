@@ -16,6 +16,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "vmafpp/cpu.hpp"
+
 namespace vmafpp::motion {
 
 inline constexpr int kTaps = 5;
@@ -48,5 +50,11 @@ struct MotionKernels {
     decltype(&motion_abs_sum_horizontal) abs_sum_horizontal;
 };
 const MotionKernels& motion_kernels_scalar();
+#if VMAFPP_X86_KERNELS
+// motion_avx2.cpp; call its kernels only where cpu_flags() has kCpuAvx2.
+const MotionKernels& motion_kernels_avx2();
+#endif
+// The table for `level` (vmafpp::simd_level() when extractors are created).
+const MotionKernels& motion_kernels_for(SimdLevel level);
 
 }  // namespace vmafpp::motion

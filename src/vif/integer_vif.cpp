@@ -16,6 +16,7 @@
 
 #include "core/builtin_features.hpp"
 #include "vif/vif_kernels.hpp"
+#include "vmafpp/cpu.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
 
@@ -52,7 +53,7 @@ struct ScaleSize {
 class IntegerVif final : public FeatureExtractor {
 public:
     IntegerVif(const OptionValues& opts, const FrameGeometry& geo)
-        : kernels_(&vif::vif_kernels_scalar()),
+        : kernels_(&vif::vif_kernels_for(simd_level())),
           log2_table_(vif::vif_log2_table()),
           gain_limit_(opts.number("vif_enhn_gain_limit")),
           skip_scale0_(opts.flag("vif_skip_scale0")),

@@ -14,6 +14,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "vmafpp/cpu.hpp"
+
 namespace vmafpp::vif {
 
 // Half width of the widest filter (17 taps at scale 0).
@@ -102,7 +104,7 @@ void vif_subsample_horizontal(const std::uint32_t* ref_in, const std::uint32_t* 
 // Mirrors `half` samples at both ends of a row of width w (needs w > half).
 void vif_mirror_pad(std::uint32_t* row, int w, int half);
 
-// The kernels of one instruction set. Only the scalar set exists so far.
+// The kernels of one instruction set.
 struct VifKernels {
     decltype(&vif_stat_vertical_u8) stat_vertical_u8;
     decltype(&vif_stat_vertical_u16) stat_vertical_u16;
@@ -113,9 +115,16 @@ struct VifKernels {
     decltype(&vif_subsample_horizontal) subsample_horizontal;
 };
 const VifKernels& vif_kernels_scalar();
+#if VMAFPP_X86_KERNELS
+// vif_avx2.cpp; call its kernels only where cpu_flags() has kCpuAvx2.
+const VifKernels& vif_kernels_avx2();
+#endif
+// The table for `level` (vmafpp::simd_level() when extractors are created).
+const VifKernels& vif_kernels_for(SimdLevel level);
 
 // log2(v) in Q11 for v in [32768, 65535], indexed by v - 32768: the value
-// libvmaf tabulates, (uint16)round(log2f((float)v) * 2048).
+// libvmaf tabulates, (uint16)round(log2f((float)v) * 2048). Entry 32768 is a
+// spare 0 that keeps 32-bit gathers of the last entry in bounds.
 const std::uint16_t* vif_log2_table();
 
 }  // namespace vmafpp::vif

@@ -292,8 +292,11 @@ const VifKernels& vif_kernels_scalar() {
 }
 
 const std::uint16_t* vif_log2_table() {
-    static const std::array<std::uint16_t, 32768> table = [] {
-        std::array<std::uint16_t, 32768> t{};
+    // One spare entry (0) past the end: a SIMD gather reads 32 bits at an
+    // entry's address and keeps the low 16, so the last entry needs 2 more
+    // readable bytes.
+    static const std::array<std::uint16_t, 32769> table = [] {
+        std::array<std::uint16_t, 32769> t{};
         for (std::uint32_t v = 32768; v < 65536; ++v) {
             // Single-precision log2 scaled in float (exact: 2048 is a power of
             // two), rounded half away from zero in double, as libvmaf does.

@@ -1,15 +1,12 @@
-// checkasm-style comparison of the ADM kernel sets against the scalar
-// reference: every kernel family of every level this CPU has is run on
-// generated bands (full int16/int32 ranges, -32768 blocks, negative and huge
-// thresholds, gain limits 1, 1.2, 1.5, 100 and random ones, every width modulo
-// the vector length) and its outputs compared bit for bit, including guard
-// samples around every output (a store outside the region is a failure).
-//
-//   vmafpp_adm_checkasm [--function=SUBSTR] [--seed=N] [--count=N] [--bench]
-//
-// Each case i of a family draws from its own generator seeded with
-// (seed, family, i), so "--seed=S --function=F" reproduces a failure alone.
-// Levels the CPU lacks are reported as skipped. Exit status 1 on a mismatch.
+// checkasm module "adm": every AdmKernels entry of every SIMD level that has
+// its own twin, against scalar_kernels(), on generated bands: full int16 and
+// int32 ranges, 3x4 blocks of -32768 / 32767, -32768 pairs in the angle
+// test, negative thresholds and thresholds >= 2^19, gain limits 1, 1.2, 1.5,
+// 100 and random ones in [1, 100), rfactors up to 2^16 - 1 / 2^32 - 1, every
+// width 1..70 and random wider ones (all residues of the 4-, 8- and 16-lane
+// blocks), random regions and strides. Outputs are 2-D bands with guard
+// samples on every side, pre-filled with a pattern; the first difference
+// anywhere (a guard sample is marked [guard]) fails the band.
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
@@ -24,25 +21,17 @@
 #include <vector>
 
 #include "adm/adm_kernels.hpp"
+#include "checkasm/checkasm.hpp"
 #include "vmafpp/cpu.hpp"
 
+namespace vmafpp::checkasm {
 namespace {
 
 using namespace vmafpp::adm;
 
-struct Args {
-    std::string function;
-    std::uint64_t seed = 0;
-    bool seed_given = false;
-    int count = 10000;
-    bool bench = false;
-};
-
 class Gen {
 public:
-    Gen(std::uint64_t seed, const std::string& family, int index)
-        : rng_(seed ^ (std::hash<std::string>{}(family) * 0x9E3779B97F4A7C15ull) ^
-               (static_cast<std::uint64_t>(index) * 0xD1B54A32D192ED03ull)) {}
+    explicit Gen(Rng rng) : rng_(rng) {}
     std::uint64_t u64() { return rng_(); }
     int uniform(int lo, int hi) { return lo + static_cast<int>(u64() % static_cast<std::uint64_t>(hi - lo + 1)); }
     bool chance(int percent) { return uniform(0, 99) < percent; }
@@ -70,7 +59,7 @@ public:
     }
 
 private:
-    std::mt19937_64 rng_;
+    Rng rng_;
 };
 
 // A w x h band of T with `guard` samples on every side, pre-filled with a
@@ -92,7 +81,7 @@ struct Band {
 // First difference of two equally laid-out buffers as "(x, y)" relative to
 // the band origin (negative or past the band: a guard sample).
 template <class T>
-bool first_difference(const Band<T>& s, const Band<T>& v, std::string& where) {
+bool band_difference(const Band<T>& s, const Band<T>& v, std::string& where) {
     for (std::size_t i = 0; i < s.mem.size(); ++i) {
         if (s.mem[i] != v.mem[i]) {
             const std::ptrdiff_t off = static_cast<std::ptrdiff_t>(i) - (Band<T>::guard * s.stride + Band<T>::guard);
@@ -118,7 +107,7 @@ template <class T>
 void compare(const char* name, const Band<T>& s, const Band<T>& v, Failure& f) {
     if (f.failed) return;
     std::string where;
-    if (first_difference(s, v, where)) {
+    if (band_difference(s, v, where)) {
         f.failed = true;
         f.text = std::string(name) + " " + where;
     }
@@ -172,8 +161,6 @@ void fill_i32(Gen& g, Band<std::int32_t>& b, int mode) {
 
 // --------------------------------------------------------------------------
 // One check per kernel family: builds a case, runs both sets, compares.
-
-using Check = std::function<Failure(Gen&, const AdmKernels&, std::string& desc)>;
 
 Failure check_dwt_s0(Gen& g, const AdmKernels& k, std::string& desc, bool u16) {
     const int w = random_width(g, 3), h = g.uniform(3, 9);
@@ -428,90 +415,59 @@ Failure check_den(Gen& g, const AdmKernels& k, std::string& desc) {
     return f;
 }
 
-struct Family {
-    const char* name;
-    Check check;
+struct AdmLevel {
+    Level level;
+    const AdmKernels* kernels;
 };
 
-std::vector<Family> families() {
-    return {
-        {"dwt_s0_u8", [](Gen& g, const AdmKernels& k, std::string& d) { return check_dwt_s0(g, k, d, false); }},
-        {"dwt_s0_u16", [](Gen& g, const AdmKernels& k, std::string& d) { return check_dwt_s0(g, k, d, true); }},
-        {"dwt_s123", check_dwt_s123},
-        {"decouple_s0", check_decouple<std::int16_t>},
-        {"decouple_s123", check_decouple<std::int32_t>},
-        {"csf_s0", check_csf<std::int16_t>},
-        {"csf_s123", check_csf<std::int32_t>},
-        {"cm_accumulate_s0", check_masking<std::int16_t>},
-        {"cm_accumulate_s123", check_masking<std::int32_t>},
-        {"den_accumulate_s0", check_den<std::int16_t>},
-        {"den_accumulate_s123", check_den<std::int32_t>},
-    };
+std::vector<AdmLevel> adm_levels() {
+    std::vector<AdmLevel> out;
+    if (avx2_kernels() != nullptr) out.push_back({{"avx2", kCpuAvx2}, avx2_kernels()});
+    return out;
 }
 
-Args parse(int argc, char** argv) {
-    Args a;
-    for (int i = 1; i < argc; ++i) {
-        const std::string s = argv[i];
-        auto value = [&](const char* key) -> const char* {
-            const std::size_t n = std::strlen(key);
-            return s.compare(0, n, key) == 0 ? s.c_str() + n : nullptr;
-        };
-        if (const char* v = value("--function=")) a.function = v;
-        else if (const char* v2 = value("--seed=")) { a.seed = std::strtoull(v2, nullptr, 0); a.seed_given = true; }
-        else if (const char* v3 = value("--count=")) a.count = std::atoi(v3);
-        else if (s == "--bench") a.bench = true;
-        else {
-            std::fprintf(stderr, "usage: %s [--function=SUBSTR] [--seed=N] [--count=N] [--bench]\n", argv[0]);
-            std::exit(2);
-        }
+using CaseFn = Failure (*)(Gen&, const AdmKernels&, std::string&);
+
+// Runs ctx.bands() generated cases of one kernel family at one level.
+void run_family(Context& ctx, const AdmLevel& L, const char* name, CaseFn fn) {
+    if (!ctx.check(std::string("adm_") + name, L.level)) return;
+    Gen g(ctx.rng());
+    for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
+        std::string desc;
+        const Failure f = fn(g, *L.kernels, desc);
+        ctx.band();
+        if (f.failed) ctx.fail(band) << desc << ": " << f.text;
     }
-    if (!a.seed_given)
-        a.seed = static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
-    return a;
+    ctx.done();
 }
+
+Failure dwt_s0_u8_case(Gen& g, const AdmKernels& k, std::string& d) { return check_dwt_s0(g, k, d, false); }
+Failure dwt_s0_u16_case(Gen& g, const AdmKernels& k, std::string& d) { return check_dwt_s0(g, k, d, true); }
 
 }  // namespace
 
-int main(int argc, char** argv) {
-    const Args args = parse(argc, argv);
-    std::printf("adm checkasm: seed=%" PRIu64 " count=%d\n", args.seed, args.count);
-    struct Level {
-        const char* name;
-        unsigned flag;
-        const AdmKernels* kernels;
-    };
-    const Level levels[] = {{"avx2", vmafpp::kCpuAvx2, avx2_kernels()}};
-    int failures = 0;
-    for (const Level& level : levels) {
-        if (level.kernels == nullptr || !(vmafpp::detected_cpu_flags() & level.flag)) {
-            std::printf("%-8s skipped (not built or not supported by this CPU)\n", level.name);
-            continue;
-        }
-        for (const Family& fam : families()) {
-            if (!args.function.empty() && std::string(fam.name).find(args.function) == std::string::npos) continue;
-            int done = 0;
-            bool ok = true;
-            for (int i = 0; i < args.count; ++i) {
-                Gen g(args.seed, fam.name, i);
-                std::string desc;
-                const Failure f = fam.check(g, *level.kernels, desc);
-                ++done;
-                if (f.failed) {
-                    std::printf("FAIL %s_%s case %d (%s): %s\n     reproduce: --seed=%" PRIu64 " --function=%s\n",
-                                fam.name, level.name, i, desc.c_str(), f.text.c_str(), args.seed, fam.name);
-                    ok = false;
-                    ++failures;
-                    break;
-                }
-            }
-            if (ok) std::printf("ok   %s_%s (%d bands)\n", fam.name, level.name, done);
-        }
+CHECKASM_MODULE(adm) {
+    const AdmKernels& s = scalar_kernels();
+    for (const AdmLevel& L : adm_levels()) {
+        const AdmKernels& k = *L.kernels;
+        // Entries that are the scalar function itself (decouple_s123 and
+        // den_accumulate_s123 at AVX2) have nothing to compare.
+        if (k.dwt_s0_u8 != s.dwt_s0_u8) run_family(ctx, L, "dwt_s0_u8", dwt_s0_u8_case);
+        if (k.dwt_s0_u16 != s.dwt_s0_u16) run_family(ctx, L, "dwt_s0_u16", dwt_s0_u16_case);
+        if (k.dwt_s123 != s.dwt_s123) run_family(ctx, L, "dwt_s123", check_dwt_s123);
+        if (k.decouple_s0 != s.decouple_s0) run_family(ctx, L, "decouple_s0", check_decouple<std::int16_t>);
+        if (k.decouple_s123 != s.decouple_s123) run_family(ctx, L, "decouple_s123", check_decouple<std::int32_t>);
+        if (k.csf_s0 != s.csf_s0) run_family(ctx, L, "csf_s0", check_csf<std::int16_t>);
+        if (k.csf_s123 != s.csf_s123) run_family(ctx, L, "csf_s123", check_csf<std::int32_t>);
+        if (k.cm_accumulate_s0 != s.cm_accumulate_s0)
+            run_family(ctx, L, "cm_accumulate_s0", check_masking<std::int16_t>);
+        if (k.cm_accumulate_s123 != s.cm_accumulate_s123)
+            run_family(ctx, L, "cm_accumulate_s123", check_masking<std::int32_t>);
+        if (k.den_accumulate_s0 != s.den_accumulate_s0)
+            run_family(ctx, L, "den_accumulate_s0", check_den<std::int16_t>);
+        if (k.den_accumulate_s123 != s.den_accumulate_s123)
+            run_family(ctx, L, "den_accumulate_s123", check_den<std::int32_t>);
     }
-    if (args.bench) std::printf("--bench: use build/bench/vmafpp_bench --benchmark_filter=Adm (Google Benchmark)\n");
-    if (failures)
-        std::printf("%d kernel families FAILED (seed=%" PRIu64 ")\n", failures, args.seed);
-    else
-        std::printf("all passed (seed=%" PRIu64 ")\n", args.seed);
-    return failures ? 1 : 0;
 }
+
+}  // namespace vmafpp::checkasm

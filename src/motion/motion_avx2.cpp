@@ -1,0 +1,199 @@
+// AVX2 twins of the motion row kernels (this file alone is compiled with
+// -mavx2 -mbmi2). Each returns the scalar kernel's integers bit for bit on
+// any input the scalar defines; widths that are not a multiple of the vector
+// length finish with one more vector pass over a zero-filled copy of the
+// remaining inputs, so no input is read past the row's end. No
+// standard-library template is used (see vif_avx2.cpp): plain arrays, memcpy.
+#include <immintrin.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "motion/motion_kernels.hpp"
+
+namespace vmafpp::motion {
+
+namespace {
+
+inline __m256i load8x32(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
+inline void store8x32(void* p, __m256i v) { _mm256_storeu_si256(static_cast<__m256i*>(p), v); }
+inline __m128i load16x8(const void* p) { return _mm_loadu_si128(static_cast<const __m128i*>(p)); }
+
+// Two taps side by side for _mm256_madd_epi16: c_a in the low 16 bits.
+inline __m256i tap_pair(std::uint16_t a, std::uint16_t b) {
+    return _mm256_set1_epi32(static_cast<int>(std::uint32_t{a} | (std::uint32_t{b} << 16)));
+}
+
+// Copies columns [j, j + n) of every tap row into zero-filled rows of kLanes
+// samples.
+template <class T, int kLanes>
+struct TailRows {
+    TailRows(const T* const* prev_rows, const T* const* cur_rows, std::ptrdiff_t j, int n) {
+        for (int k = 0; k < kTaps; ++k) {
+            std::memcpy(prev[k], prev_rows[k] + j, n * sizeof(T));
+            std::memcpy(cur[k], cur_rows[k] + j, n * sizeof(T));
+            prev_ptr[k] = prev[k];
+            cur_ptr[k] = cur[k];
+        }
+    }
+    T prev[kTaps][kLanes] = {};
+    T cur[kTaps][kLanes] = {};
+    const T* prev_ptr[kTaps] = {};
+    const T* cur_ptr[kTaps] = {};
+};
+
+// Stores the first n of a tail step's outputs and returns their OR.
+inline std::int32_t keep_first(std::int32_t* dst, const std::int32_t* src, int n) {
+    std::memcpy(dst, src, n * sizeof(std::int32_t));
+    std::int32_t any = 0;
+    for (int k = 0; k < n; ++k) any |= src[k];
+    return any;
+}
+
+// 16 columns of the 8-bit vertical pass. The differences fit int16 and the
+// taps are below 2^15, so pairs of taps go through one signed multiply-add;
+// |sum| <= 65536 * 255 is exact in int32, as in the scalar.
+inline __m256i diff_vertical_u8_step(const std::uint8_t* const* prev_rows,
+                                     const std::uint8_t* const* cur_rows, std::ptrdiff_t j,
+                                     std::int32_t* out) {
+    __m256i d[kTaps];
+    for (int k = 0; k < kTaps; ++k)
+        d[k] = _mm256_sub_epi16(_mm256_cvtepu8_epi16(load16x8(prev_rows[k] + j)),
+                                _mm256_cvtepu8_epi16(load16x8(cur_rows[k] + j)));
+    static_assert(kTaps == 5, "pairs the taps as (0,1), (2,3), (4,-)");
+    const __m256i c01 = tap_pair(kFilter[0], kFilter[1]);
+    const __m256i c23 = tap_pair(kFilter[2], kFilter[3]);
+    const __m256i c4 = tap_pair(kFilter[4], 0);
+    const __m256i zero = _mm256_setzero_si256();
+    // lo: columns 0-3 and 8-11, hi: 4-7 and 12-15.
+    __m256i lo = _mm256_madd_epi16(_mm256_unpacklo_epi16(d[0], d[1]), c01);
+    __m256i hi = _mm256_madd_epi16(_mm256_unpackhi_epi16(d[0], d[1]), c01);
+    lo = _mm256_add_epi32(lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(d[2], d[3]), c23));
+    hi = _mm256_add_epi32(hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(d[2], d[3]), c23));
+    lo = _mm256_add_epi32(lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(d[4], zero), c4));
+    hi = _mm256_add_epi32(hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(d[4], zero), c4));
+    // Arithmetic shift: floor, as the scalar's >> of a negative int32.
+    const __m256i r128 = _mm256_set1_epi32(128);
+    const __m256i a = _mm256_srai_epi32(_mm256_add_epi32(_mm256_permute2x128_si256(lo, hi, 0x20), r128), 8);
+    const __m256i b = _mm256_srai_epi32(_mm256_add_epi32(_mm256_permute2x128_si256(lo, hi, 0x31), r128), 8);
+    store8x32(out + j, a);
+    store8x32(out + j + 8, b);
+    return _mm256_or_si256(a, b);
+}
+
+std::int32_t or_lanes(__m256i v) {
+    __m128i x = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    x = _mm_or_si128(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(1, 0, 3, 2)));
+    x = _mm_or_si128(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(2, 3, 0, 1)));
+    return _mm_cvtsi128_si32(x);
+}
+
+std::int32_t diff_vertical_u8_avx2(const std::uint8_t* const* prev_rows,
+                                   const std::uint8_t* const* cur_rows, int w, std::int32_t* out) {
+    __m256i any = _mm256_setzero_si256();
+    std::ptrdiff_t j = 0;
+    for (; j + 16 <= w; j += 16)
+        any = _mm256_or_si256(any, diff_vertical_u8_step(prev_rows, cur_rows, j, out));
+    std::int32_t result = or_lanes(any);
+    if (j == w) return result;
+    const int n = static_cast<int>(w - j);
+    const TailRows<std::uint8_t, 16> tail(prev_rows, cur_rows, j, n);
+    std::int32_t o[16] = {};
+    diff_vertical_u8_step(tail.prev_ptr, tail.cur_ptr, 0, o);
+    return result | keep_first(out + j, o, n);
+}
+
+// 8 columns of the high-bit-depth vertical pass. The scalar's 64-bit
+// sum(c * (p - q)) is P - Q with P = sum(c * p) and Q = sum(c * q), each at
+// most 65536 * 65535 (the taps sum to 65536): exact in uint32, and so is
+// P + 2^(bpc-1). floor((P' - Q) / 2^bpc) then splits into the difference of
+// the high parts minus a borrow from the low parts.
+inline __m256i diff_vertical_u16_step(const std::uint16_t* const* prev_rows,
+                                      const std::uint16_t* const* cur_rows, std::ptrdiff_t j,
+                                      __m128i shift, __m256i round, __m256i low_mask,
+                                      std::int32_t* out) {
+    __m256i p = _mm256_setzero_si256(), q = p;
+    for (int k = 0; k < kTaps; ++k) {
+        const __m256i c = _mm256_set1_epi32(kFilter[k]);
+        p = _mm256_add_epi32(p, _mm256_mullo_epi32(c, _mm256_cvtepu16_epi32(load16x8(prev_rows[k] + j))));
+        q = _mm256_add_epi32(q, _mm256_mullo_epi32(c, _mm256_cvtepu16_epi32(load16x8(cur_rows[k] + j))));
+    }
+    p = _mm256_add_epi32(p, round);
+    const __m256i high = _mm256_sub_epi32(_mm256_srl_epi32(p, shift), _mm256_srl_epi32(q, shift));
+    // The low parts are below 2^bpc <= 2^16: a signed compare is an unsigned one.
+    const __m256i borrow = _mm256_cmpgt_epi32(_mm256_and_si256(q, low_mask), _mm256_and_si256(p, low_mask));
+    const __m256i v = _mm256_add_epi32(high, borrow);
+    store8x32(out + j, v);
+    return v;
+}
+
+std::int32_t diff_vertical_u16_avx2(const std::uint16_t* const* prev_rows,
+                                    const std::uint16_t* const* cur_rows, int w, int bpc,
+                                    std::int32_t* out) {
+    const __m128i shift = _mm_cvtsi32_si128(bpc);
+    const __m256i round = _mm256_set1_epi32(1 << (bpc - 1));
+    const __m256i low_mask = _mm256_set1_epi32((1 << bpc) - 1);
+    __m256i any = _mm256_setzero_si256();
+    std::ptrdiff_t j = 0;
+    for (; j + 8 <= w; j += 8)
+        any = _mm256_or_si256(any, diff_vertical_u16_step(prev_rows, cur_rows, j, shift, round, low_mask, out));
+    std::int32_t result = or_lanes(any);
+    if (j == w) return result;
+    const int n = static_cast<int>(w - j);
+    const TailRows<std::uint16_t, 8> tail(prev_rows, cur_rows, j, n);
+    std::int32_t o[8] = {};
+    diff_vertical_u16_step(tail.prev_ptr, tail.cur_ptr, 0, shift, round, low_mask, o);
+    return result | keep_first(out + j, o, n);
+}
+
+// |(sum(c * row[j - 2 + k]) + 2^15) >> 16| of 8 columns. The sums need 64
+// bits (signed 32 x 16-bit products); truncating the shifted sum to int32
+// keeps bits 16..47, the same for a logical as for an arithmetic shift.
+inline __m256i abs_filtered_step(const std::int32_t* row, std::ptrdiff_t j) {
+    __m256i even = _mm256_setzero_si256(), odd = even;
+    for (int k = 0; k < kTaps; ++k) {
+        const __m256i c = _mm256_set1_epi32(kFilter[k]);
+        const __m256i r = load8x32(row + j - kRadius + k);
+        even = _mm256_add_epi64(even, _mm256_mul_epi32(r, c));
+        odd = _mm256_add_epi64(odd, _mm256_mul_epi32(_mm256_srli_epi64(r, 32), c));
+    }
+    const __m256i half = _mm256_set1_epi64x(32768);
+    even = _mm256_srli_epi64(_mm256_add_epi64(even, half), 16);
+    odd = _mm256_srli_epi64(_mm256_add_epi64(odd, half), 16);
+    const __m256i val = _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA);
+    return _mm256_abs_epi32(val);
+}
+
+std::uint32_t sum_lanes(__m256i v) {
+    __m128i x = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    x = _mm_add_epi32(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(1, 0, 3, 2)));
+    x = _mm_add_epi32(x, _mm_shuffle_epi32(x, _MM_SHUFFLE(2, 3, 0, 1)));
+    return static_cast<std::uint32_t>(_mm_cvtsi128_si32(x));
+}
+
+std::uint32_t abs_sum_horizontal_avx2(const std::int32_t* row, int w) {
+    // uint32 lanes: the scalar's uint32 sum wraps, and wrapping addition does
+    // not depend on the order.
+    __m256i sum = _mm256_setzero_si256();
+    std::ptrdiff_t j = 0;
+    for (; j + 8 <= w; j += 8) sum = _mm256_add_epi32(sum, abs_filtered_step(row, j));
+    if (j < w) {
+        // The last columns read row[j - 2, w + 2).
+        const int n = static_cast<int>(w - j);
+        std::int32_t staged[8 + 2 * kRadius] = {};
+        std::memcpy(staged, row + j - kRadius, (n + 2 * kRadius) * sizeof(std::int32_t));
+        const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        sum = _mm256_add_epi32(sum, _mm256_and_si256(abs_filtered_step(staged + kRadius, 0), valid));
+    }
+    return sum_lanes(sum);
+}
+
+}  // namespace
+
+const MotionKernels& motion_kernels_avx2() {
+    static constexpr MotionKernels kAvx2{diff_vertical_u8_avx2, diff_vertical_u16_avx2,
+                                         abs_sum_horizontal_avx2};
+    return kAvx2;
+}
+
+}  // namespace vmafpp::motion
