@@ -69,7 +69,6 @@ void BM_VifStatHorizontalAndAccumulate(benchmark::State& state, bool accumulate)
     Rows rows(kWidth);
     const vif::VifStatRow in{rows.row(0), rows.row(1), rows.row(2), rows.row(3), rows.row(4)};
     std::vector<std::int32_t> sigma(3 * kWidth);
-    std::vector<vif::VifStatRow> unused;
     // Vertically filter every row once, keep them all.
     std::vector<std::uint32_t> all(static_cast<std::size_t>(kHeight) * 5 * rows.len);
     std::array<const std::uint8_t*, 17> r{}, d{};

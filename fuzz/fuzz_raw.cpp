@@ -49,7 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     f.format = static_cast<PixelFormat>(data[4] & 3);
     f.bpc = 7 + (data[4] >> 2) % 11;  // 7..17: both invalid neighbours too
     const std::size_t buffer = 1 + data[5] % 128;
-    if (long(f.width) * f.height > (1L << 18)) return 0;
+    if (long(f.width) * f.height > (1L << 16)) return 0;
     data += 6;
     size -= 6;
 

@@ -16,7 +16,7 @@ using namespace vmafpp;
 namespace {
 
 // Larger pictures only cost allocation time; their framing code is the same.
-constexpr long kMaxPixels = 1L << 20;
+constexpr long kMaxPixels = 1L << 16;
 constexpr int kMaxFrames = 256;
 
 struct Step {

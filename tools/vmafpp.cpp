@@ -116,6 +116,9 @@ std::vector<std::string> summary_lines(const vmafpp::ScoreRun& run, const vmafpp
 
 int run(const Settings& s) {
     vmafpp::set_cpu_mask(s.cpumask);
+    // Each worker holds its own extractor buffers (tens of MB at 2160p).
+    if (s.threads > 256)
+        throw vmafpp::Error("--threads " + std::to_string(s.threads) + " is more than 256");
     const vmafpp::RawFormat raw = raw_format(s);
     const vmafpp::Precision precision = vmafpp::parse_precision(s.precision);
 

@@ -16,9 +16,10 @@ namespace vmafpp {
 
 // Collects values written by extractors running on any thread. The order of
 // keys is deterministic: by the frame whose extract() call first wrote the key,
-// then the extractor's position, then the order of writes in that call (flush
-// comes after every frame). It is therefore the same for any --threads, and
-// for one thread it is the order in which the key was first written.
+// then the extractor's rank (temporal extractors first, as libvmaf runs them
+// before queueing a frame for its workers), then the order of writes in that
+// call (flush comes after every frame). It is therefore the same for any
+// --threads.
 class FeatureCollector {
 public:
     // A FeatureSink for one extract()/flush() call of one extractor.
@@ -44,7 +45,7 @@ public:
     FeatureCollector& operator=(FeatureCollector&& other) noexcept;
 
     // Values written from outside any extractor (model scores): ordered after
-    // everything extractors wrote at the same frame.
+    // every feature, in the order of their first append.
     void append(std::string_view key, unsigned frame, double value);
 
     // Keys in their deterministic order.

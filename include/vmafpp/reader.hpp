@@ -1,4 +1,13 @@
 // Frame-by-frame readers for Y4M and raw planar YUV files.
+//
+// Errors are vmafpp::Error with a one-line message that starts with the path
+// ("-" for standard input) and, for a frame, its number counted from 0.
+//
+// Chroma planes of odd-sized 4:2:0 / 4:2:2 pictures are floor(w/2) wide (and
+// floor(h/2) high for 4:2:0) as in libvmaf. Raw files store them so (libvmaf's
+// convention); Y4M files store ceil-sized planes, and the reader drops their
+// last column / row. libvmaf cannot read such a Y4M at all; its goldens for
+// them come from raw files cropped the same way, and the models read luma only.
 #pragma once
 
 #include <cstdint>
@@ -22,11 +31,13 @@ class VideoReader {
 public:
     virtual ~VideoReader() = default;
     virtual const VideoInfo& info() const = 0;
-    // Fills `pic` (reallocated if its geometry differs) with the next frame.
-    // Returns false at a clean end of file; throws vmafpp::Error on a frame cut
-    // short or a malformed frame header.
+    // Fills `pic` (reallocated only if its geometry differs, so a reused
+    // Picture costs no allocation per frame) with the next frame. Returns false
+    // at a clean end of file; throws vmafpp::Error on a frame cut short (never
+    // dropped silently), a malformed FRAME line, or samples above the bit depth.
     virtual bool read(Picture& pic) = 0;
-    // Skips n frames (same errors as read()); returns how many were skipped.
+    // Skips n frames (same framing errors as read(); samples are not
+    // inspected); returns how many were skipped.
     virtual unsigned skip(unsigned n);
 };
 
@@ -37,7 +48,10 @@ struct RawFormat {
     PixelFormat format = PixelFormat::yuv420;
 };
 
-// "-" reads standard input.
+// "-" reads standard input. Y4M: chroma tags C420, C420jpeg, C420mpeg2,
+// C420paldv, C422, C444, Cmono and C420pN, C422pN, C444pN, CmonoN (N = 9..16,
+// little-endian); progressive only. Sizes 1..32768 per side, at most 2^28
+// pixels. Raw: any format of PixelFormat, 8..16 bits.
 std::unique_ptr<VideoReader> open_y4m(const std::string& path);
 std::unique_ptr<VideoReader> open_raw_yuv(const std::string& path, const RawFormat& format);
 // Raw YUV when `raw` has a size (libvmaf's CLI: -w/-h given), otherwise Y4M.

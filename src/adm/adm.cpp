@@ -104,24 +104,24 @@ AdmEngine::AdmEngine(int width, int height, int bpc, const AdmOptions& options,
     const std::size_t n0 = static_cast<std::size_t>(stride_) * bh0;
     const std::size_t n1 = static_cast<std::size_t>(stride_) * bh1;
 
-    i16_.assign(n0 * 18, 0);
+    i16_.allocate(n0 * 18);
     std::int16_t* p16 = i16_.data();
     for (auto* set : {ref0_, dis0_, r0_, a0_, c0_, f0_})
         for (int t = 0; t < 3; ++t, p16 += n0) set[t] = p16;
 
-    approx_.assign(n0 * 4, 0);
+    approx_.allocate(n0 * 4);
     for (int pic = 0; pic < 2; ++pic)
         for (int k = 0; k < 2; ++k) approx_ptr_[pic][k] = approx_.data() + (pic * 2 + k) * n0;
 
-    i32_.assign(n1 * 18, 0);
+    i32_.allocate(n1 * 18);
     std::int32_t* p32 = i32_.data();
     for (auto* set : {ref_, dis_, r_, a_, c_, f_})
         for (int t = 0; t < 3; ++t, p32 += n1) set[t] = p32;
 
-    dwt_scratch16_.assign(4 * static_cast<std::size_t>(width + 3), 0);
-    dwt_scratch32_.assign(4 * static_cast<std::size_t>(bw0 + 3), 0);
-    thr32_.assign(static_cast<std::size_t>(bw0), 0);
-    thr64_.assign(static_cast<std::size_t>(bw0), 0);
+    dwt_scratch16_.allocate(4 * static_cast<std::size_t>(width + 3));
+    dwt_scratch32_.allocate(4 * static_cast<std::size_t>(bw0 + 3));
+    thr32_.allocate(static_cast<std::size_t>(bw0));
+    thr64_.allocate(static_cast<std::size_t>(bw0));
 }
 
 void AdmEngine::dwt_scale0(const Plane& p, std::int32_t* a, std::int16_t* const hvd[3]) {

@@ -7,8 +7,9 @@
 // never wrote), see docs of the kernels in adm_kernels.hpp and kMinSize.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
-#include <vector>
+#include <memory>
 
 #include "adm/adm_csf.hpp"
 #include "adm/adm_kernels.hpp"
@@ -55,6 +56,15 @@ public:
     AdmScores compute(const Plane& ref, const Plane& dis);
 
 private:
+    // Left uninitialised on purpose: every sample a kernel reads was written
+    // by an earlier stage of the same frame, and valgrind can check that.
+    template <class T>
+    struct Buffer {
+        std::unique_ptr<T[]> p;
+        void allocate(std::size_t n) { p = std::make_unique_for_overwrite<T[]>(n); }
+        T* data() { return p.get(); }
+    };
+
     struct ScaleResult {
         float num = 0.0f;
         float den = 0.0f;
@@ -75,7 +85,7 @@ private:
     CsfFactors factors_[kScales];
 
     // scale 0
-    std::vector<std::int16_t> i16_;
+    Buffer<std::int16_t> i16_;
     std::int16_t* ref0_[3];
     std::int16_t* dis0_[3];
     std::int16_t* r0_[3];
@@ -83,10 +93,10 @@ private:
     std::int16_t* c0_[3];
     std::int16_t* f0_[3];
     // approximation bands: [picture][ping-pong]
-    std::vector<std::int32_t> approx_;
+    Buffer<std::int32_t> approx_;
     std::int32_t* approx_ptr_[2][2];
     // scales 1-3
-    std::vector<std::int32_t> i32_;
+    Buffer<std::int32_t> i32_;
     std::int32_t* ref_[3];
     std::int32_t* dis_[3];
     std::int32_t* r_[3];
@@ -94,10 +104,10 @@ private:
     std::int32_t* c_[3];
     std::int32_t* f_[3];
     // scratch
-    std::vector<std::int16_t> dwt_scratch16_;
-    std::vector<std::int32_t> dwt_scratch32_;
-    std::vector<std::int32_t> thr32_;
-    std::vector<std::int64_t> thr64_;
+    Buffer<std::int16_t> dwt_scratch16_;
+    Buffer<std::int32_t> dwt_scratch32_;
+    Buffer<std::int32_t> thr32_;
+    Buffer<std::int64_t> thr64_;
 };
 
 }  // namespace vmafpp::adm

@@ -26,6 +26,21 @@ constexpr std::int64_t round_term(int shift) {
     return shift > 0 ? std::int64_t{1} << (shift - 1) : 0;
 }
 
+// int64 addition modulo 2^64. libvmaf sums the cubes of a row and the rows
+// in int64 without a guard; from pictures the sums stay far below 2^63 (its
+// shifts are chosen for that), but arbitrary band values can pass it, where
+// gcc's code wraps. Wrapping explicitly keeps that result without undefined
+// behaviour.
+inline std::int64_t add_wrapping(std::int64_t a, std::int64_t b) {
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+}
+
+// A row sum folded into the scale total: (row + round) >> shift, both
+// additions modulo 2^64 as above, the shift arithmetic.
+inline std::int64_t fold_row(std::int64_t acc, std::int64_t row, std::int64_t round, int shift) {
+    return add_wrapping(acc, add_wrapping(row, round) >> shift);
+}
+
 std::uint32_t magnitude(std::int32_t v) {
     // |INT32_MIN| = 2^31 in uint32 (libvmaf's abs() is undefined there).
     return v < 0 ? 0u - static_cast<std::uint32_t>(v) : static_cast<std::uint32_t>(v);
@@ -474,7 +489,7 @@ std::int64_t cm_row_sum_s0(const std::int16_t* src, const std::int32_t* thr, int
         // |src * f| <= 32768 * 65535 < 2^31: exact in int32.
         const std::int64_t m = std::abs(std::int32_t{src[i]} * f);
         const std::int64_t e = std::clamp<std::int64_t>(m - thr[i] * scale_t, 0, kInt32Max);
-        sum += cube_of_excess(e, shifts, sq_round, cub_round);
+        sum = add_wrapping(sum, cube_of_excess(e, shifts, sq_round, cub_round));
     }
     return sum;
 }
@@ -489,7 +504,7 @@ std::int64_t cm_row_sum_s123(const std::int32_t* src, const std::int64_t* thr, i
         const std::int32_t x = static_cast<std::int32_t>((src[i] * f + (std::int64_t{1} << 27)) >> 28);
         // |T| < 2^33 (27 taps below 2^28): exact in int64.
         const std::int64_t e = std::clamp<std::int64_t>(std::int64_t{magnitude(x)} - thr[i], 0, kInt32Max);
-        sum += cube_of_excess(e, shifts, sq_round, cub_round);
+        sum = add_wrapping(sum, cube_of_excess(e, shifts, sq_round, cub_round));
     }
     return sum;
 }
@@ -504,7 +519,7 @@ void cm_accumulate_s0(const std::int16_t* const x_hvd[3], const std::int16_t* co
         for (int t = 0; t < 3; ++t) {
             const std::int64_t row = cm_row_sum_s0(x_hvd[t] + y * stride + region.x0, thr_scratch,
                                                    region.width(), rfactor[t], shifts[t]);
-            acc[t] += (row + row_round) >> row_shift;
+            acc[t] = fold_row(acc[t], row, row_round, row_shift);
         }
     }
 }
@@ -521,7 +536,7 @@ void cm_accumulate_s123(const std::int32_t* const x_hvd[3], const std::int32_t* 
             const std::int64_t row = cm_row_sum_s123(x_hvd[t] + y * stride + region.x0,
                                                      thr_scratch, region.width(), rfactor[t],
                                                      shifts);
-            acc[t] += (row + row_round) >> row_shift;
+            acc[t] = fold_row(acc[t], row, row_round, row_shift);
         }
     }
 }

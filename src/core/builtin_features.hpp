@@ -15,5 +15,6 @@ FeatureInfo float_motion_info();    // src/float_motion
 FeatureInfo float_psnr_info();      // src/psnr
 FeatureInfo float_ansnr_info();     // src/ansnr
 FeatureInfo float_moment_info();    // src/moment
+FeatureInfo integer_psnr_info();    // src/psnr ("psnr")
 
 }  // namespace vmafpp

@@ -24,7 +24,7 @@ void FeatureCollector::CallSink::append(std::string_view key, unsigned frame, do
 }
 
 void FeatureCollector::append(std::string_view key, unsigned frame, double value) {
-    put(key, frame, value, {frame, 0xfffffffeu, 0});
+    put(key, frame, value, {kFlushCall, 0xffffffffu, 0});
 }
 
 void FeatureCollector::put(std::string_view key, unsigned frame, double value, Order order) {

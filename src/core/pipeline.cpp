@@ -68,7 +68,9 @@ void FramePipeline::run_stateless(Instances& instances, const Slot& slot) {
         }
     }
     for (std::size_t k = 0; k < stateless_.size(); ++k) {
-        FeatureCollector::CallSink sink(out_, slot.frame, std::uint32_t(stateless_[k]));
+        // Temporal extractors rank first within a frame: libvmaf runs them on the
+        // reading thread before it queues the frame for its workers.
+        FeatureCollector::CallSink sink(out_, slot.frame, std::uint32_t(temporal_.size() + k));
         instances[k]->extract(slot.ref, slot.dis, slot.frame, sink);
     }
 }
@@ -77,7 +79,7 @@ void FramePipeline::submit(std::unique_ptr<Slot> slot) {
     rethrow_if_failed();
     slot->frame = next_frame_++;
     for (std::size_t k = 0; k < temporal_.size(); ++k) {
-        FeatureCollector::CallSink sink(out_, slot->frame, std::uint32_t(temporal_[k]));
+        FeatureCollector::CallSink sink(out_, slot->frame, std::uint32_t(k));
         temporal_instances_[k]->extract(slot->ref, slot->dis, slot->frame, sink);
     }
     if (workers_.empty()) {
@@ -131,8 +133,7 @@ void FramePipeline::finish() {
         if (error_) std::rethrow_exception(error_);
     }
     for (std::size_t k = 0; k < temporal_.size(); ++k) {
-        FeatureCollector::CallSink sink(out_, FeatureCollector::kFlushCall,
-                                        std::uint32_t(temporal_[k]));
+        FeatureCollector::CallSink sink(out_, FeatureCollector::kFlushCall, std::uint32_t(k));
         temporal_instances_[k]->flush(sink);
     }
 }

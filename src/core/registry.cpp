@@ -18,6 +18,7 @@ const std::vector<FeatureInfo>& feature_registry() {
         r.push_back(float_psnr_info());
         r.push_back(float_ansnr_info());
         r.push_back(float_moment_info());
+        r.push_back(integer_psnr_info());
         return r;
     }();
     return registry;

@@ -109,8 +109,12 @@ public:
     FloatVif(const OptionValues& options, const FrameGeometry& g)
         : p_(read_params(options)), w_(g.width), h_(g.height), bpc_(g.bpc),
           sw_(prescaled(g.width, p_.prescale)), sh_(prescaled(g.height, p_.prescale)),
-          ref_(g.width, g.height), dis_(g.width, g.height), ref_s_(sw_, sh_),
-          dis_s_(sw_, sh_) {
+          prescaling_(sw_ != g.width || sh_ != g.height), ref_(g.width, g.height),
+          dis_(g.width, g.height) {
+        if (prescaling_) {
+            ref_s_ = FloatImage(sw_, sh_);
+            dis_s_ = FloatImage(sw_, sh_);
+        }
         for (const auto& name : kProvided) keys_.push_back(options.key(name));
         const float ks = static_cast<float>(p_.kernelscale);
         for (int s = 0; s < 4; ++s) {
@@ -127,16 +131,19 @@ public:
         }
         for (FloatImage* b : {&mu1_, &mu2_, &xx_, &yy_, &xy_}) *b = FloatImage(sw_, sh_);
         row_.assign(static_cast<std::size_t>(sw_ + float_vif::kMaxFilterWidth), 0.0f);
+        stat_scratch_.assign(2 * static_cast<std::size_t>(sw_), 0.0f);
     }
 
     void extract(const Picture& ref, const Picture& dis, unsigned frame,
                  FeatureSink& sink) override {
         plane_to_float(ref.luma(), bpc_, -128.0f, ref_.data(), ref_.stride());
         plane_to_float(dis.luma(), bpc_, -128.0f, dis_.data(), dis_.stride());
-        float_vif::scale_nearest(ref_.data(), ref_.stride(), w_, h_, ref_s_.data(),
-                                 ref_s_.stride(), sw_, sh_);
-        float_vif::scale_nearest(dis_.data(), dis_.stride(), w_, h_, dis_s_.data(),
-                                 dis_s_.stride(), sw_, sh_);
+        if (prescaling_) {
+            float_vif::scale_nearest(ref_.data(), ref_.stride(), w_, h_, ref_s_.data(),
+                                     ref_s_.stride(), sw_, sh_);
+            float_vif::scale_nearest(dis_.data(), dis_.stride(), w_, h_, dis_s_.data(),
+                                     dis_s_.stride(), sw_, sh_);
+        }
         double scores[8] = {};
         compute(scores);
         const int start = p_.skip_scale0 ? 1 : 0;
@@ -161,9 +168,13 @@ public:
 
 private:
     void compute(double* scores) {
-        const float* cur_ref = ref_s_.data();
-        const float* cur_dis = dis_s_.data();
-        std::ptrdiff_t cur_stride = ref_s_.stride();
+        // At the native size libvmaf's scaling is a plain copy: read the
+        // converted pictures directly.
+        const FloatImage& r0 = prescaling_ ? ref_s_ : ref_;
+        const FloatImage& d0 = prescaling_ ? dis_s_ : dis_;
+        const float* cur_ref = r0.data();
+        const float* cur_dis = d0.data();
+        std::ptrdiff_t cur_stride = r0.stride();
         int w = sw_, h = sh_;
         const int start = p_.skip_scale0 ? 1 : 0;
         for (int scale = start; scale < 4; ++scale) {
@@ -191,7 +202,8 @@ private:
                                     w, h, row_.data());
             const float_vif::VifSums s =
                 float_vif::statistic(mu1_.data(), mu2_.data(), xx_.data(), yy_.data(), xy_.data(),
-                                     bs, w, h, p_.enhn_gain_limit, p_.sigma_nsq);
+                                     bs, w, h, p_.enhn_gain_limit, p_.sigma_nsq,
+                                     stat_scratch_.data());
             scores[2 * scale] = s.num;
             scores[2 * scale + 1] = s.den;
         }
@@ -199,6 +211,7 @@ private:
 
     VifParams p_;
     int w_, h_, bpc_, sw_, sh_;
+    bool prescaling_;
     FloatImage ref_, dis_, ref_s_, dis_s_;
     FloatImage ref_dec_[2], dis_dec_[2];
     FloatImage mu1_, mu2_, xx_, yy_, xy_;
@@ -206,6 +219,7 @@ private:
     std::array<std::array<float, float_vif::kMaxFilterWidth>, 4> filters_{};
     std::array<int, 4> fw_{};
     std::vector<float> row_;
+    std::vector<float> stat_scratch_;
 };
 
 }  // namespace

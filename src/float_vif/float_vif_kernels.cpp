@@ -153,51 +153,79 @@ float log2_approx(float x) {
                   : (x < 0 ? std::numeric_limits<float>::quiet_NaN() : v);
 }
 
+namespace {
+
+// Variances and covariance of one sample as libvmaf forms them (float), with
+// the variances clipped at 0.
+struct Moments {
+    float s1, s2, s12;
+};
+inline Moments local_moments(float m1, float m2, float xx, float yy, float xy) {
+    float s1 = xx - m1 * m1;
+    float s2 = yy - m2 * m2;
+    const float s12 = xy - m1 * m2;
+    s1 = s1 > 0.0f ? s1 : 0.0f;
+    s2 = s2 > 0.0f ? s2 : 0.0f;
+    return {s1, s2, s12};
+}
+
+constexpr float kStatEps = 1.0e-10f;
+
+}  // namespace
+
 VifSums statistic(const float* mu1, const float* mu2, const float* xx, const float* yy,
                   const float* xy, std::ptrdiff_t stride, int w, int h,
-                  double enhn_gain_limit, double sigma_nsq) {
-    constexpr float eps = 1.0e-10f;
+                  double enhn_gain_limit, double sigma_nsq, float* scratch) {
+    constexpr float eps = kStatEps;
     // powf of the narrowed variance, divided in double, stored as float.
     const float sigma_max_inv =
         static_cast<float>(std::pow(static_cast<float>(sigma_nsq), 2.0f) / (255.0 * 255.0));
     const float gain_limit = static_cast<float>(enhn_gain_limit);
+    float* num_log = scratch;
+    float* den_log = scratch + w;
     VifSums sums;
     for (int i = 0; i < h; ++i) {
         const std::ptrdiff_t row = i * stride;
-        float row_num = 0.0f, row_den = 0.0f;
+        // Three passes over the row (log arguments, logs, selection and sums)
+        // so the first two have no data-dependent control flow; each sample's
+        // arithmetic is libvmaf's, and the sums keep its order.
         for (int j = 0; j < w; ++j) {
-            const float m1 = mu1[row + j];
-            const float m2 = mu2[row + j];
-            float s1 = xx[row + j] - m1 * m1;
-            float s2 = yy[row + j] - m2 * m2;
-            const float s12 = xy[row + j] - m1 * m2;
-            s1 = s1 > 0.0f ? s1 : 0.0f;
-            s2 = s2 > 0.0f ? s2 : 0.0f;
-            float g = s12 / (s1 + eps);
-            float sv_sq = s2 - g * s12;
-            // libvmaf's three ifs, in order, as selects (the data decide them
-            // at random, so branches would mispredict).
-            const bool s1_tiny = s1 < eps;
+            Moments m = local_moments(mu1[row + j], mu2[row + j], xx[row + j], yy[row + j],
+                                      xy[row + j]);
+            float g = m.s12 / (m.s1 + eps);
+            float sv_sq = m.s2 - g * m.s12;
+            // libvmaf's three ifs, in order, as selects.
+            const bool s1_tiny = m.s1 < eps;
             g = s1_tiny ? 0.0f : g;
-            sv_sq = s1_tiny ? s2 : sv_sq;
-            s1 = s1_tiny ? 0.0f : s1;
-            const bool s2_tiny = s2 < eps;
+            sv_sq = s1_tiny ? m.s2 : sv_sq;
+            const float s1 = s1_tiny ? 0.0f : m.s1;
+            const bool s2_tiny = m.s2 < eps;
             g = s2_tiny ? 0.0f : g;
             sv_sq = s2_tiny ? 0.0f : sv_sq;
             const bool g_negative = g < 0.0f;
-            sv_sq = g_negative ? s2 : sv_sq;
+            sv_sq = g_negative ? m.s2 : sv_sq;
             g = g_negative ? 0.0f : g;
             sv_sq = sv_sq > eps ? sv_sq : eps;
             g = g < gain_limit ? g : gain_limit;
             // sigma_nsq is a double: both log arguments are formed in double
             // (the float numerator widened) and narrowed to float for the log.
-            float num = log2_approx(static_cast<float>(
-                1.0 + static_cast<double>(g * g * s1) / (static_cast<double>(sv_sq) + sigma_nsq)));
-            float den =
-                log2_approx(static_cast<float>(1.0 + static_cast<double>(s1) / sigma_nsq));
-            num = s12 < 0.0f ? 0.0f : num;
+            num_log[j] = static_cast<float>(
+                1.0 + static_cast<double>(g * g * s1) / (static_cast<double>(sv_sq) + sigma_nsq));
+            den_log[j] = static_cast<float>(1.0 + static_cast<double>(s1) / sigma_nsq);
+        }
+        for (int j = 0; j < w; ++j) {
+            num_log[j] = log2_approx(num_log[j]);
+            den_log[j] = log2_approx(den_log[j]);
+        }
+        float row_num = 0.0f, row_den = 0.0f;
+        for (int j = 0; j < w; ++j) {
+            const Moments m = local_moments(mu1[row + j], mu2[row + j], xx[row + j], yy[row + j],
+                                            xy[row + j]);
+            const float s1 = m.s1 < eps ? 0.0f : m.s1;
+            float num = m.s12 < 0.0f ? 0.0f : num_log[j];
+            float den = den_log[j];
             const bool low_variance = s1 < sigma_nsq;
-            num = low_variance ? 1.0f - s2 * sigma_max_inv : num;
+            num = low_variance ? 1.0f - m.s2 * sigma_max_inv : num;
             den = low_variance ? 1.0f : den;
             row_num += num;
             row_den += den;

@@ -52,10 +52,11 @@ struct VifSums {
 };
 // The VIF information statistic ('matching_matlab' variant) summed over a
 // w x h scale: per-row float sums added row by row. mu1/mu2 are the blurred
-// pictures, xx/yy/xy the blurred squares and product.
+// pictures, xx/yy/xy the blurred squares and product; scratch holds 2 * w
+// floats.
 VifSums statistic(const float* mu1, const float* mu2, const float* xx, const float* yy,
                   const float* xy, std::ptrdiff_t stride, int w, int h,
-                  double enhn_gain_limit, double sigma_nsq);
+                  double enhn_gain_limit, double sigma_nsq, float* scratch);
 
 // libvmaf's fast log2 (VIF_OPT_FAST_LOG2): exponent plus a degree-8
 // polynomial of the mantissa, float Horner.

@@ -505,7 +505,7 @@ std::unique_ptr<ModelData> build(std::string_view text, const ModelConfig& cfg,
     Json root;
     try {
         root = Json::parse(text.begin(), text.end());
-    } catch (const Json::parse_error& e) {
+    } catch (const Json::exception& e) {  // syntax errors and number overflow
         throw Error(std::string(source) + ": invalid JSON: " + e.what());
     }
     if (!root.is_object()) r.fail("top level", "expected an object");

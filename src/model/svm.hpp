@@ -1,5 +1,12 @@
 // A nu-SVR / epsilon-SVR regressor with an RBF kernel, read from the libsvm
 // model text that libvmaf's JSON models embed.
+//
+// Our own rather than Debian's libsvm (3.24): that library only loads models
+// from a file path, so every model string would go through a temporary file,
+// and the prediction is a dozen lines. Its arithmetic is the same as ours and
+// libvmaf's (same kernel order, glibc exp, double sums): on every frame of
+// the corpus' default.json goldens (320 frames x the v0.6.1, 4k and neg
+// models) both gave bit-identical predictions.
 #pragma once
 
 #include <cstddef>

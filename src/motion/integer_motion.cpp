@@ -89,6 +89,8 @@ public:
 
     void extract(const Picture& ref, const Picture& /*dis*/, unsigned frame,
                  FeatureSink& sink) override {
+        if (ref.width != w_ || ref.height != h_ || ref.bpc != bpc_)
+            throw Error("motion: picture geometry differs from the one the extractor was made for");
         double score = 0.0;
         if (!force_zero_) {
             if (frame >= first_) score = motion_against(ref.luma(), frame - first_, frame);

@@ -96,6 +96,9 @@ public:
 
     void extract(const Picture& ref, const Picture& dis, unsigned frame,
                  FeatureSink& sink) override {
+        // The kernels read samples of the type and extent fixed at create().
+        if (!matches(ref) || !matches(dis))
+            throw Error("vif: picture geometry differs from the one the extractor was made for");
         std::array<float, kScales> num{}, den{};
         if (bpc_ == 8)
             run_scales<std::uint8_t>(ref.luma(), dis.luma(), num, den);
@@ -105,6 +108,10 @@ public:
     }
 
 private:
+    bool matches(const Picture& p) const {
+        return p.width == size_[0].w && p.height == size_[0].h && p.bpc == bpc_;
+    }
+
     std::uint32_t* row(int k) { return rows_.data() + k * row_len_ + kMaxHalf; }
 
     template <class T>

@@ -2,6 +2,8 @@
 // known function of (frame, plane, x, y), so a test can check each one.
 #pragma once
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -83,12 +85,16 @@ inline std::string raw_file(const Geometry& g, int frames) {
     return out;
 }
 
-// Writes `bytes` to <work dir>/reader/<name> and returns the path.
+// Writes `bytes` to <work dir>/reader/<name> and returns the path. ctest runs
+// test processes in parallel and several write the same name, so the file is
+// written under a private name and renamed into place (atomic).
 inline std::string write_file(const std::string& name, const std::string& bytes) {
     const auto dir = work_dir() / "reader";
     std::filesystem::create_directories(dir);
     const auto path = dir / name;
-    std::ofstream(path, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
+    const auto tmp = dir / (name + ".tmp" + std::to_string(::getpid()));
+    std::ofstream(tmp, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
+    std::filesystem::rename(tmp, path);
     return path.string();
 }
 

@@ -31,11 +31,14 @@ fs::path dir() {
     return d;
 }
 
+bool g_materialise = false;  // false while listing tests: only compute paths
+
 // A Y4M file of `frames` frames with a moving gradient; `cut` drops that many
 // bytes from the end.
 fs::path y4m(const std::string& name, int w, int h, const std::string& tag, int frames,
              std::size_t cut = 0) {
     const fs::path p = dir() / name;
+    if (!g_materialise) return p;
     const int bps = tag.find("p1") != std::string::npos ? 2 : 1;
     const bool sub_x = tag.rfind("420", 0) == 0 || tag.rfind("422", 0) == 0;
     const bool sub_y = tag.rfind("420", 0) == 0;
@@ -56,7 +59,7 @@ fs::path y4m(const std::string& name, int w, int h, const std::string& tag, int 
 
 fs::path text_file(const std::string& name, const std::string& content) {
     const fs::path p = dir() / name;
-    write_atomically(p, content);
+    if (g_materialise) write_atomically(p, content);
     return p;
 }
 
@@ -107,6 +110,12 @@ class CliError : public ::testing::TestWithParam<Case> {};
 
 TEST_P(CliError, OneLineAndNonZeroExit) {
     const Case& c = GetParam();
+    static const bool inputs_written = [] {
+        g_materialise = true;
+        cases();
+        return true;
+    }();
+    ASSERT_TRUE(inputs_written);
     std::string out;
     const std::string q = " -q -o " + (dir() / (c.name + ".xml")).string();
     const int rc = test::run_command(std::string(VMAFPP_CLI) + " " + c.args + q, &out);

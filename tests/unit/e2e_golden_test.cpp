@@ -116,7 +116,8 @@ TEST_P(Golden, ThreadsGiveIdenticalOutput) {
     EXPECT_EQ(one["pooled_metrics"], two["pooled_metrics"]);
 }
 
-INSTANTIATE_TEST_SUITE_P(Corpus, Golden, ::testing::ValuesIn(target_pairs()));
+INSTANTIATE_TEST_SUITE_P(Corpus, Golden, ::testing::ValuesIn(target_pairs()),
+                         [](const auto& info) { return info.param; });
 
 }  // namespace
 }  // namespace vmafpp

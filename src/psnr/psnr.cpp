@@ -1,0 +1,129 @@
+// libvmaf's integer "psnr" extractor: PSNR of each plane on the integer
+// samples, capped at 6 * bpc + 12 dB (60 dB for 8-bit) unless min_sse sets
+// the cap.
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/builtin_features.hpp"
+#include "core/c_macros.hpp"
+#include "vmafpp/error.hpp"
+
+namespace vmafpp {
+
+namespace {
+
+std::vector<OptionSpec> psnr_options() {
+    using T = OptionType;
+    return {
+        {"enable_chroma", "", T::boolean, 1, 0, 1, false, "enable calculation for chroma channels"},
+        {"enable_mse", "", T::boolean, 0, 0, 1, false, "enable MSE calculation"},
+        {"reduced_hbd_peak", "", T::boolean, 0, 0, 1, false,
+         "reduce hbd peak value to align with scaled 8-bit content"},
+        {"min_sse", "", T::number, 0.0, 0.0, std::numeric_limits<double>::max(), false,
+         "constrain the minimum possible sse"},
+    };
+}
+
+// Sum of squared differences of one plane. 8-bit: per-row uint32 sums (a row
+// of up to 66051 samples cannot wrap: 255^2 * 66051 < 2^32), added into a
+// uint64; high bit depth: every uint32 square straight into the uint64.
+std::uint64_t plane_sse(const Plane& a, const Plane& b, bool high_depth) {
+    std::uint64_t sse = 0;
+    for (int y = 0; y < a.height(); ++y) {
+        if (!high_depth) {
+            const std::uint8_t* ra = a.row<std::uint8_t>(y);
+            const std::uint8_t* rb = b.row<std::uint8_t>(y);
+            std::uint32_t row = 0;  // unsigned: wraps like libvmaf's, never UB
+            for (int x = 0; x < a.width(); ++x) {
+                const int e = ra[x] - rb[x];
+                row += static_cast<std::uint32_t>(e * e);
+            }
+            sse += row;
+        } else {
+            const std::uint16_t* ra = a.row<std::uint16_t>(y);
+            const std::uint16_t* rb = b.row<std::uint16_t>(y);
+            for (int x = 0; x < a.width(); ++x) {
+                const auto e = static_cast<std::uint32_t>(std::abs(ra[x] - rb[x]));
+                sse += e * e;  // <= 65535^2, fits uint32
+            }
+        }
+    }
+    return sse;
+}
+
+class Psnr final : public FeatureExtractor {
+public:
+    Psnr(const OptionValues& o, const FrameGeometry& g)
+        : bpc_(g.bpc), enable_mse_(o.flag("enable_mse")),
+          planes_(o.flag("enable_chroma") && g.format != PixelFormat::yuv400 ? 3 : 1) {
+        // 8-bit uses 255 regardless; above, (2^bpc - 1) or 255 * 2^(bpc-8).
+        peak_ = o.flag("reduced_hbd_peak") ? 255u << (g.bpc - 8) : (1u << g.bpc) - 1;
+        const double min_sse = o.number("min_sse");
+        for (int p = 0; p < 3; ++p) {
+            if (min_sse != 0.0) {
+                // libvmaf halves chroma sizes for any subsampled format
+                // (horizontal unless 4:4:4, vertical only for 4:2:0).
+                const bool sub_h = g.format != PixelFormat::yuv444;
+                const bool sub_v = g.format == PixelFormat::yuv420;
+                const unsigned w = (p && sub_h) ? g.width / 2 : g.width;
+                const unsigned h = (p && sub_v) ? g.height / 2 : g.height;
+                const double mse = min_sse / (w * h);
+                psnr_max_[p] = std::ceil(10. * std::log10((peak_ * peak_) / mse));
+            } else {
+                psnr_max_[p] = (6 * g.bpc) + 12;
+            }
+        }
+    }
+
+    void extract(const Picture& ref, const Picture& dis, unsigned frame,
+                 FeatureSink& sink) override {
+        static const char* const kPsnr[3] = {"psnr_y", "psnr_cb", "psnr_cr"};
+        static const char* const kMse[3] = {"mse_y", "mse_cb", "mse_cr"};
+        const bool high = bpc_ > 8;
+        // libvmaf's 8-bit path hard-codes a peak of 255 (an int square).
+        const double peak_sq = high ? static_cast<double>(peak_ * peak_) : 255 * 255;
+        for (int p = 0; p < planes_; ++p) {
+            const Plane& a = ref.planes[p];
+            const std::uint64_t sse = plane_sse(a, dis.planes[p], high);
+            const unsigned n = static_cast<unsigned>(a.width()) * static_cast<unsigned>(a.height());
+            const double mse = static_cast<double>(sse) / n;
+            sink.append(kPsnr[p], frame,
+                        c_min(10. * std::log10(peak_sq / c_max(mse, 1e-16)), psnr_max_[p]));
+            if (enable_mse_) sink.append(kMse[p], frame, mse);
+        }
+    }
+
+private:
+    int bpc_;
+    bool enable_mse_;
+    int planes_;
+    std::uint32_t peak_ = 255;
+    double psnr_max_[3] = {};
+};
+
+}  // namespace
+
+FeatureInfo integer_psnr_info() {
+    FeatureInfo info;
+    info.name = "psnr";
+    info.options = psnr_options();
+    info.provided_features = {"psnr_y", "psnr_cb", "psnr_cr"};
+    // libvmaf marks psnr temporal only for its APSNR aggregate, which vmafpp
+    // does not offer; per-frame values are independent.
+    info.temporal = false;
+    info.create = [](const OptionValues& o,
+                     const FrameGeometry& g) -> std::unique_ptr<FeatureExtractor> {
+        if (g.bpc != 8 && g.bpc != 10 && g.bpc != 12 && g.bpc != 16)
+            throw Error("psnr supports 8, 10, 12 and 16 bits per component (got " +
+                        std::to_string(g.bpc) + ")");
+        return std::make_unique<Psnr>(o, g);
+    };
+    return info;
+}
+
+}  // namespace vmafpp
