@@ -1,7 +1,8 @@
 // Integer ADM stages at 1920x1080 8-bit on generated content (a smooth
 // pattern plus noise, distorted by more noise and a blur), one benchmark per
-// stage of scale 0 (where most of the time goes), the scale-1 DWT, and a
-// whole frame through AdmEngine.
+// stage of scale 0 (where most of the time goes), the scale-1 stages, and a
+// whole frame through AdmEngine; each for the scalar set (/0) and the AVX2
+// set (/1, skipped where the CPU or build lacks it).
 //
 //   build/bench/vmafpp_bench --benchmark_filter=Adm --benchmark_repetitions=5
 //       --benchmark_report_aggregates_only=true
@@ -14,6 +15,7 @@
 
 #include "adm/adm.hpp"
 #include "adm/adm_kernels.hpp"
+#include "vmafpp/cpu.hpp"
 
 namespace {
 
@@ -21,6 +23,14 @@ using namespace vmafpp;
 using namespace vmafpp::adm;
 
 constexpr int kW = 1920, kH = 1080;
+
+// The kernel set of a benchmark's argument, or nullptr (benchmark skipped).
+const AdmKernels* kernels_for(benchmark::State& state) {
+    if (state.range(0) == 0) return &scalar_kernels();
+    if ((detected_cpu_flags() & kCpuAvx2) && avx2_kernels() != nullptr) return avx2_kernels();
+    state.SkipWithError("AVX2 kernels not available");
+    return nullptr;
+}
 
 Picture make_picture(unsigned seed, int noise, bool blur) {
     Picture p(kW, kH, 8, PixelFormat::yuv420);
@@ -92,75 +102,161 @@ Scale0& scale0() {
 
 void BM_AdmDwtS0(benchmark::State& state) {
     Scale0& s = scale0();
+    const AdmKernels* k = kernels_for(state);
+    if (!k) return;
     for (auto _ : state) {
-        s.dwt(s.dis, s.approx.data() + s.stride * s.bh, s.dis_b);
+        k->dwt_s0_u8(s.dis.luma().row<std::uint8_t>(0), s.dis.luma().stride(), kW, kH, s.scratch.data(),
+                     s.approx.data() + s.stride * s.bh, s.dis_b, s.stride);
         benchmark::ClobberMemory();
     }
 }
-BENCHMARK(BM_AdmDwtS0)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AdmDwtS0)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 void BM_AdmDecoupleS0(benchmark::State& state) {
     Scale0& s = scale0();
+    const AdmKernels* k = kernels_for(state);
+    if (!k) return;
     for (auto _ : state) {
-        decouple_s0(s.ref_b, s.dis_b, s.stride, s.halo, 100.0, s.r, s.a);
+        k->decouple_s0(s.ref_b, s.dis_b, s.stride, s.halo, 100.0, s.r, s.a);
         benchmark::ClobberMemory();
     }
 }
-BENCHMARK(BM_AdmDecoupleS0)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AdmDecoupleS0)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+void BM_AdmDecoupleS0Gain12(benchmark::State& state) {
+    Scale0& s = scale0();
+    const AdmKernels* k = kernels_for(state);
+    if (!k) return;
+    for (auto _ : state) {
+        k->decouple_s0(s.ref_b, s.dis_b, s.stride, s.halo, 1.2, s.r, s.a);
+        benchmark::ClobberMemory();
+    }
+    k->decouple_s0(s.ref_b, s.dis_b, s.stride, s.halo, 100.0, s.r, s.a);
+}
+BENCHMARK(BM_AdmDecoupleS0Gain12)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 void BM_AdmCsfS0(benchmark::State& state) {
     Scale0& s = scale0();
+    const AdmKernels* k = kernels_for(state);
+    if (!k) return;
     for (auto _ : state) {
-        s.csf();
+        for (int t = 0; t < 3; ++t)
+            k->csf_s0(s.a[t], s.stride, s.halo, s.rf[t], s.csf_shift[t], s.csf_round[t], s.c[t], s.f[t]);
         benchmark::ClobberMemory();
     }
 }
-BENCHMARK(BM_AdmCsfS0)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AdmCsfS0)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 void BM_AdmMaskingS0(benchmark::State& state) {
     Scale0& s = scale0();
+    const AdmKernels* k = kernels_for(state);
+    if (!k) return;
     for (auto _ : state) {
         std::int64_t acc[3] = {0, 0, 0};
-        cm_accumulate_s0(s.r, s.c, s.f, s.stride, s.bw, s.bh, s.region, s.rf, s.shifts, 10,
-                         s.thr.data(), acc);
+        k->cm_accumulate_s0(s.r, s.c, s.f, s.stride, s.bw, s.bh, s.region, s.rf, s.shifts, 10,
+                            s.thr.data(), acc);
         benchmark::DoNotOptimize(acc);
     }
 }
-BENCHMARK(BM_AdmMaskingS0)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AdmMaskingS0)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 void BM_AdmPoolingS0(benchmark::State& state) {
     Scale0& s = scale0();
+    const AdmKernels* k = kernels_for(state);
+    if (!k) return;
     for (auto _ : state) {
         std::uint64_t acc[3] = {0, 0, 0};
-        den_accumulate_s0(s.ref_b, s.stride, s.region, 0, acc);
+        k->den_accumulate_s0(s.ref_b, s.stride, s.region, 0, acc);
         benchmark::DoNotOptimize(acc);
     }
 }
-BENCHMARK(BM_AdmPoolingS0)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AdmPoolingS0)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// Scale 1: the DWT of the scale-0 approximation, then CSF and masking on its
+// bands (the same data a frame sees).
+struct Scale1 {
+    int bw, bh;
+    std::ptrdiff_t stride;
+    std::vector<std::int32_t> scratch, out, bands;
+    std::int32_t* hvd[3];
+    std::int32_t* c[3];
+    std::int32_t* f[3];
+    std::vector<std::int64_t> thr;
+    Rect region, halo;
+    const std::uint32_t rf[3] = {1200000000u, 1200000000u, 900000000u};
+    explicit Scale1(Scale0& s)
+        : bw((s.bw + 1) / 2), bh((s.bh + 1) / 2), stride(s.stride), scratch(4 * (s.bw + 3)),
+          out(static_cast<std::size_t>(4 * stride * bh)), bands(static_cast<std::size_t>(6 * stride * bh)),
+          thr(static_cast<std::size_t>(bw)) {
+        for (int t = 0; t < 3; ++t) {
+            hvd[t] = out.data() + (t + 1) * stride * bh;
+            c[t] = bands.data() + t * stride * bh;
+            f[t] = bands.data() + (t + 3) * stride * bh;
+        }
+        const int left = static_cast<int>(bw * 0.1 - 0.5), top = static_cast<int>(bh * 0.1 - 0.5);
+        region = {left, top, bw - left, bh - top};
+        halo = {left - 1, top - 1, bw - left + 1, bh - top + 1};
+        dwt_s123(s.approx.data(), s.stride, s.bw, s.bh, 1, scratch.data(), out.data(), hvd, stride);
+        for (int t = 0; t < 3; ++t) csf_s123(hvd[t], stride, halo, rf[t], c[t], f[t]);
+    }
+};
+
+Scale1& scale1() {
+    static Scale1 s(scale0());
+    return s;
+}
 
 void BM_AdmDwtS1(benchmark::State& state) {
     Scale0& s = scale0();
-    const int bw1 = (s.bw + 1) / 2, bh1 = (s.bh + 1) / 2;
-    std::vector<std::int32_t> scratch(4 * (s.bw + 3)), out(5 * s.stride * bh1);
+    const AdmKernels* k = kernels_for(state);
+    if (!k) return;
+    const int bh1 = (s.bh + 1) / 2;
+    std::vector<std::int32_t> scratch(4 * (s.bw + 3)), out(4 * s.stride * bh1);
     std::int32_t* hvd[3] = {out.data() + s.stride * bh1, out.data() + 2 * s.stride * bh1,
                             out.data() + 3 * s.stride * bh1};
-    (void)bw1;
     for (auto _ : state) {
-        dwt_s123(s.approx.data(), s.stride, s.bw, s.bh, 1, scratch.data(), out.data(), hvd,
-                 s.stride);
+        k->dwt_s123(s.approx.data(), s.stride, s.bw, s.bh, 1, scratch.data(), out.data(), hvd,
+                    s.stride);
         benchmark::ClobberMemory();
     }
 }
-BENCHMARK(BM_AdmDwtS1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AdmDwtS1)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+void BM_AdmCsfS1(benchmark::State& state) {
+    Scale1& s = scale1();
+    const AdmKernels* k = kernels_for(state);
+    if (!k) return;
+    for (auto _ : state) {
+        for (int t = 0; t < 3; ++t) k->csf_s123(s.hvd[t], s.stride, s.halo, s.rf[t], s.c[t], s.f[t]);
+        benchmark::ClobberMemory();
+    }
+}
+BENCHMARK(BM_AdmCsfS1)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+void BM_AdmMaskingS1(benchmark::State& state) {
+    Scale1& s = scale1();
+    const AdmKernels* k = kernels_for(state);
+    if (!k) return;
+    const CubeShifts shifts{0, 30, 9};
+    for (auto _ : state) {
+        std::int64_t acc[3] = {0, 0, 0};
+        k->cm_accumulate_s123(s.hvd, s.c, s.f, s.stride, s.bw, s.bh, s.region, s.rf, shifts, 9,
+                              s.thr.data(), acc);
+        benchmark::DoNotOptimize(acc);
+    }
+}
+BENCHMARK(BM_AdmMaskingS1)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 void BM_AdmFrame(benchmark::State& state) {
     Scale0& s = scale0();
-    AdmEngine engine(kW, kH, 8, AdmOptions{});
+    const AdmKernels* k = kernels_for(state);
+    if (!k) return;
+    AdmEngine engine(kW, kH, 8, AdmOptions{}, *k);
     for (auto _ : state) {
         const AdmScores r = engine.compute(s.ref.luma(), s.dis.luma());
         benchmark::DoNotOptimize(r.adm2);
     }
 }
-BENCHMARK(BM_AdmFrame)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AdmFrame)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace

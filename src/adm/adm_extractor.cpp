@@ -63,7 +63,7 @@ adm::AdmOptions engine_options(const OptionValues& v) {
 class IntegerAdm final : public FeatureExtractor {
 public:
     IntegerAdm(const OptionValues& opts, const FrameGeometry& geo)
-        : engine_(geo.width, geo.height, geo.bpc, engine_options(opts)),
+        : engine_(geo.width, geo.height, geo.bpc, engine_options(opts), adm::dispatched_kernels()),
           debug_(opts.flag("debug")) {
         // libvmaf's write order: adm2, aim, adm3, scale0..3, then the debug
         // values.

@@ -1,0 +1,830 @@
+// AVX2 twins of the integer ADM stage kernels. Compiled with -mavx2 -mbmi2
+// only in this translation unit; the dispatcher (adm_dispatch.cpp) hands them
+// out only when cpu_flags() has kCpuAvx2.
+//
+// The spec is adm_scalar.cpp: every kernel here returns its integers bit for
+// bit on every input the kernel can receive (full int16/int32 range, negative
+// and huge thresholds, any width), not only on bands a decoder produces. The
+// notes next to each expression say why the vector form is exact.
+//
+// Stages without a twin here (decouple_s123, den_accumulate_s123) stay
+// scalar in the table: the scale 1-3 angle test converts int64 values to
+// float, which AVX2 cannot do, and both run on 1/4 of the scale-0 samples.
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "adm/adm_kernels.hpp"
+
+namespace vmafpp::adm {
+
+namespace {
+
+using V = __m256i;
+
+inline V load8_i16_as_i32(const std::int16_t* p) {
+    return _mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+inline V loadu(const void* p) { return _mm256_loadu_si256(static_cast<const V*>(p)); }
+inline void storeu(void* p, V v) { _mm256_storeu_si256(static_cast<V*>(p), v); }
+inline void store8_i16(std::int16_t* p, __m128i v) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v);
+}
+
+// 8 int32 -> 8 int16 modulo 2^16, as a C++ conversion does: the shift pair
+// sign-extends the low 16 bits, so the saturating pack is exact.
+inline __m128i narrow_wrap(V v) {
+    v = _mm256_srai_epi32(_mm256_slli_epi32(v, 16), 16);
+    return _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+}
+
+// 8 int32 already in int16 range -> 8 int16 (the pack cannot saturate).
+inline __m128i narrow_exact(V v) {
+    return _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+}
+
+// Two int16 coefficients (c_lo for the first element of each pair) for madd.
+inline V coeff_pair(std::int32_t c_lo, std::int32_t c_hi) {
+    return _mm256_set1_epi32(static_cast<std::int32_t>((static_cast<std::uint32_t>(c_hi) << 16) |
+                                                       (static_cast<std::uint32_t>(c_lo) & 0xffffu)));
+}
+
+// Places the low dwords of the 64-bit lanes of `even` and `odd` (results for
+// elements 0,2,4,6 and 1,3,5,7) back into element order.
+inline V interleave_low_dwords(V even, V odd) {
+    return _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA);
+}
+
+inline std::int64_t hsum_i64(V v) {
+    const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    return _mm_cvtsi128_si64(s) + _mm_extract_epi64(s, 1);
+}
+
+// Runs body(x) for blocks of `step` columns covering [x0, x1); the last block
+// is moved back to end at x1, recomputing some columns. Only for kernels whose
+// outputs are not their inputs (recomputation then stores the same values).
+// Returns false (nothing done) when the span is narrower than one block.
+template <class Body>
+inline bool for_blocks_overlapping(int x0, int x1, int step, Body body) {
+    if (x1 - x0 < step) return false;
+    int x = x0;
+    for (; x + step <= x1; x += step) body(x);
+    if (x < x1) body(x1 - step);
+    return true;
+}
+
+// ---------------------------------------------------------------------------
+// DWT, scale 0
+
+// Pads a vertical-pass row whose values sit from index 1 (reflection as in
+// reflect_index: -1 -> 1, n -> n - 1, n + 1 -> n - 2).
+template <class T>
+inline void pad_row(T* row, int n) {
+    row[0] = row[2];
+    row[1 + n] = row[n];
+    row[2 + n] = row[n - 1];
+}
+
+// Vertical pass of 8-bit rows, 16 columns per block. The madd pairs are
+// exact: |c0*s0 + c1*s1| <= 43237 * 255. The sums minus the centring term are
+// in (-7.1e6, 7.0e6), so after >> 8 every value fits int16 and the pack is
+// exact (the scalar's modulo-2^32 arithmetic never wraps for 8-bit samples).
+void dwt_s0_vertical_u8(const std::uint8_t* const rows[4], int w, std::int16_t* lo,
+                        std::int16_t* hi) {
+    const V lo01 = coeff_pair(kDwtLo[0], kDwtLo[1]), lo23 = coeff_pair(kDwtLo[2], kDwtLo[3]);
+    const V hi01 = coeff_pair(kDwtHi[0], kDwtHi[1]), hi23 = coeff_pair(kDwtHi[2], kDwtHi[3]);
+    const V lo_bias = _mm256_set1_epi32(128 - kDwtLoSum * 128);
+    const V hi_bias = _mm256_set1_epi32(128);
+    auto load = [](const std::uint8_t* p) {
+        return _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+    };
+    for_blocks_overlapping(0, w, 16, [&](int j) {
+        const V r0 = load(rows[0] + j), r1 = load(rows[1] + j);
+        const V r2 = load(rows[2] + j), r3 = load(rows[3] + j);
+        // Pairs of columns 0-3, 8-11 (a) and 4-7, 12-15 (b); packs restores order.
+        const V p01a = _mm256_unpacklo_epi16(r0, r1), p01b = _mm256_unpackhi_epi16(r0, r1);
+        const V p23a = _mm256_unpacklo_epi16(r2, r3), p23b = _mm256_unpackhi_epi16(r2, r3);
+        auto filt = [&](V pa, V pb, V c01, V c23, V bias) {
+            return _mm256_srai_epi32(
+                _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(pa, c01), _mm256_madd_epi16(pb, c23)),
+                                 bias),
+                8);
+        };
+        const V la = filt(p01a, p23a, lo01, lo23, lo_bias);
+        const V lb = filt(p01b, p23b, lo01, lo23, lo_bias);
+        const V ha = filt(p01a, p23a, hi01, hi23, hi_bias);
+        const V hb = filt(p01b, p23b, hi01, hi23, hi_bias);
+        storeu(lo + j, _mm256_packs_epi32(la, lb));
+        storeu(hi + j, _mm256_packs_epi32(ha, hb));
+    });
+}
+
+// Vertical pass of 9..16-bit rows, 8 columns per block: products and sums
+// modulo 2^32 exactly as the scalar forms them, arithmetic shift by bpc, and
+// a modulo-2^16 narrowing (samples above 2^bpc - 1 can push the result out
+// of int16; the scalar then wraps, and so does this).
+void dwt_s0_vertical_u16(const std::uint16_t* const rows[4], int w, int bpc, std::int16_t* lo,
+                         std::int16_t* hi) {
+    const std::uint32_t half = std::uint32_t{1} << (bpc - 1);
+    const V lo_bias = _mm256_set1_epi32(static_cast<std::int32_t>(half - static_cast<std::uint32_t>(kDwtLoSum) * half));
+    const V hi_bias = _mm256_set1_epi32(static_cast<std::int32_t>(half));
+    const __m128i count = _mm_cvtsi32_si128(bpc);
+    V cl[4], ch[4];
+    for (int k = 0; k < 4; ++k) {
+        cl[k] = _mm256_set1_epi32(kDwtLo[k]);
+        ch[k] = _mm256_set1_epi32(kDwtHi[k]);
+    }
+    auto load = [](const std::uint16_t* p) {
+        return _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+    };
+    for_blocks_overlapping(0, w, 8, [&](int j) {
+        V s[4];
+        for (int k = 0; k < 4; ++k) s[k] = load(rows[k] + j);
+        V l = lo_bias, h = hi_bias;
+        for (int k = 0; k < 4; ++k) {
+            l = _mm256_add_epi32(l, _mm256_mullo_epi32(cl[k], s[k]));
+            h = _mm256_add_epi32(h, _mm256_mullo_epi32(ch[k], s[k]));
+        }
+        store8_i16(lo + j, narrow_wrap(_mm256_sra_epi32(l, count)));
+        store8_i16(hi + j, narrow_wrap(_mm256_sra_epi32(h, count)));
+    });
+}
+
+// Horizontal pass of scale 0 over a padded row p (p[0] is value -1): output j
+// reads the pairs (p[2j], p[2j+1]) and (p[2j+2], p[2j+3]), so one madd per
+// pair of taps. Each madd is below 43237 * 32768 and the two together below
+// 54822 * 32768 + 32768 < 2^31, as in the scalar int32 sum; results of
+// (sum + 2^15) >> 16 lie in [-32768, 32767], so the packs are exact.
+// Reads p[2j .. 2j+17] for the block at j; j + 8 <= out_w keeps that inside
+// the w + 3 values of the row.
+void dwt_s0_horizontal(const std::int16_t* lo, const std::int16_t* hi, int out_w, std::int32_t* a,
+                       std::int16_t* bh, std::int16_t* bv, std::int16_t* bd) {
+    const V lo01 = coeff_pair(kDwtLo[0], kDwtLo[1]), lo23 = coeff_pair(kDwtLo[2], kDwtLo[3]);
+    const V hi01 = coeff_pair(kDwtHi[0], kDwtHi[1]), hi23 = coeff_pair(kDwtHi[2], kDwtHi[3]);
+    const V round = _mm256_set1_epi32(32768);
+    auto filt = [&](V p, V q, V c01, V c23) {
+        return _mm256_srai_epi32(
+            _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(p, c01), _mm256_madd_epi16(q, c23)), round),
+            16);
+    };
+    for_blocks_overlapping(0, out_w, 8, [&](int j) {
+        const V lp = loadu(lo + 2 * j), lq = loadu(lo + 2 * j + 2);
+        const V hp = loadu(hi + 2 * j), hq = loadu(hi + 2 * j + 2);
+        storeu(a + j, filt(lp, lq, lo01, lo23));
+        store8_i16(bv + j, narrow_exact(filt(lp, lq, hi01, hi23)));
+        store8_i16(bh + j, narrow_exact(filt(hp, hq, lo01, lo23)));
+        store8_i16(bd + j, narrow_exact(filt(hp, hq, hi01, hi23)));
+    });
+}
+
+template <class T, class Vertical>
+void dwt_s0_rows(const T* src, std::ptrdiff_t src_stride, int w, int h, std::int16_t* scratch,
+                 std::int32_t* band_a, std::int16_t* const band_hvd[3], std::ptrdiff_t band_stride,
+                 Vertical vertical) {
+    const int out_w = (w + 1) / 2;
+    std::int16_t* lo = scratch;  // w + 3 values, value k at lo[1 + k]
+    std::int16_t* hi = lo + (w + 3);
+    const int out_h = (h + 1) / 2;
+    for (int i = 0; i < out_h; ++i) {
+        const T* rows[4];
+        for (int k = 0; k < 4; ++k) rows[k] = src + reflect_index(2 * i - 1 + k, h) * src_stride;
+        vertical(rows, lo + 1, hi + 1);
+        pad_row(lo, w);
+        pad_row(hi, w);
+        dwt_s0_horizontal(lo, hi, out_w, band_a + i * band_stride, band_hvd[0] + i * band_stride,
+                          band_hvd[1] + i * band_stride, band_hvd[2] + i * band_stride);
+    }
+}
+
+void dwt_s0_u8_avx2(const std::uint8_t* src, std::ptrdiff_t src_stride, int w, int h,
+                    std::int16_t* scratch, std::int32_t* band_a, std::int16_t* const band_hvd[3],
+                    std::ptrdiff_t band_stride) {
+    if (w < 16) {  // narrower than one vertical block (never from a picture >= kMinSize)
+        dwt_s0_u8(src, src_stride, w, h, scratch, band_a, band_hvd, band_stride);
+        return;
+    }
+    dwt_s0_rows(src, src_stride, w, h, scratch, band_a, band_hvd, band_stride,
+                [w](const std::uint8_t* const rows[4], std::int16_t* lo, std::int16_t* hi) {
+                    dwt_s0_vertical_u8(rows, w, lo, hi);
+                });
+}
+
+void dwt_s0_u16_avx2(const std::uint16_t* src, std::ptrdiff_t src_stride, int w, int h, int bpc,
+                     std::int16_t* scratch, std::int32_t* band_a, std::int16_t* const band_hvd[3],
+                     std::ptrdiff_t band_stride) {
+    if (w < 16) {
+        dwt_s0_u16(src, src_stride, w, h, bpc, scratch, band_a, band_hvd, band_stride);
+        return;
+    }
+    dwt_s0_rows(src, src_stride, w, h, scratch, band_a, band_hvd, band_stride,
+                [w, bpc](const std::uint16_t* const rows[4], std::int16_t* lo, std::int16_t* hi) {
+                    dwt_s0_vertical_u16(rows, w, bpc, lo, hi);
+                });
+}
+
+// ---------------------------------------------------------------------------
+// DWT, scales 1..3
+
+// sum_k c[k] * q[k] (int64, |.| < 54822 * 2^31 < 2^47) plus round, shifted
+// right by `shift` <= 16 and narrowed to int32, for the 8 lanes of q. The
+// narrowing keeps bits shift .. shift+31 of the two's-complement sum, which a
+// logical shift leaves where an arithmetic one would (shift + 31 < 64).
+inline V filt4_i64(const V q[4], const V c[4], V round, __m128i count) {
+    V even = round, odd = round;
+    for (int k = 0; k < 4; ++k) {
+        even = _mm256_add_epi64(even, _mm256_mul_epi32(q[k], c[k]));
+        odd = _mm256_add_epi64(odd, _mm256_mul_epi32(_mm256_srli_epi64(q[k], 32), c[k]));
+    }
+    return interleave_low_dwords(_mm256_srl_epi64(even, count), _mm256_srl_epi64(odd, count));
+}
+
+// Four outputs j..j+3 of a horizontal scale 1-3 pass over the padded row p:
+// lanes of p+2j hold (p[2j+2m], p[2j+2m+1]) in their low / high dwords, those
+// of p+2j+2 the next pair. Results in the low dwords of the 64-bit lanes.
+inline V filt4_h_i64(const std::int32_t* p, const V c[4], V round, __m128i count) {
+    const V a = loadu(p), b = loadu(p + 2);
+    V s = _mm256_add_epi64(round, _mm256_mul_epi32(a, c[0]));
+    s = _mm256_add_epi64(s, _mm256_mul_epi32(_mm256_srli_epi64(a, 32), c[1]));
+    s = _mm256_add_epi64(s, _mm256_mul_epi32(b, c[2]));
+    s = _mm256_add_epi64(s, _mm256_mul_epi32(_mm256_srli_epi64(b, 32), c[3]));
+    return _mm256_srl_epi64(s, count);
+}
+
+// Low dwords of r0 (outputs 0-3) and r1 (outputs 4-7) in order.
+inline V join_low_dwords(V r0, V r1) {
+    return _mm256_permutevar8x32_epi32(interleave_low_dwords(r0, r1),
+                                       _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
+}
+
+constexpr int kVShift[3] = {0, 16, 16};
+constexpr int kHShift[3] = {15, 16, 15};
+
+void dwt_s123_avx2(const std::int32_t* src, std::ptrdiff_t src_stride, int w, int h, int scale,
+                   std::int32_t* scratch, std::int32_t* band_a, std::int32_t* const band_hvd[3],
+                   std::ptrdiff_t band_stride) {
+    const int out_w = (w + 1) / 2;
+    if (out_w < 8) {  // narrower than one horizontal block
+        dwt_s123(src, src_stride, w, h, scale, scratch, band_a, band_hvd, band_stride);
+        return;
+    }
+    const int vs = kVShift[scale - 1], hs = kHShift[scale - 1];
+    const V vround = _mm256_set1_epi64x(vs > 0 ? std::int64_t{1} << (vs - 1) : 0);
+    const V hround = _mm256_set1_epi64x(std::int64_t{1} << (hs - 1));
+    const __m128i vcount = _mm_cvtsi32_si128(vs), hcount = _mm_cvtsi32_si128(hs);
+    V cl[4], ch[4];
+    for (int k = 0; k < 4; ++k) {
+        cl[k] = _mm256_set1_epi32(kDwtLo[k]);
+        ch[k] = _mm256_set1_epi32(kDwtHi[k]);
+    }
+    std::int32_t* lo = scratch;  // w + 3 values, value k at lo[1 + k]
+    std::int32_t* hi = lo + (w + 3);
+    const int out_h = (h + 1) / 2;
+    for (int i = 0; i < out_h; ++i) {
+        const std::int32_t* rows[4];
+        for (int k = 0; k < 4; ++k) rows[k] = src + reflect_index(2 * i - 1 + k, h) * src_stride;
+        for_blocks_overlapping(0, w, 8, [&](int j) {
+            V q[4];
+            for (int k = 0; k < 4; ++k) q[k] = loadu(rows[k] + j);
+            if (vs == 0) {
+                // No rounding or shift: the int32 narrowing of the int64 sum
+                // is the sum modulo 2^32, which int32 lane arithmetic gives.
+                V l = _mm256_mullo_epi32(q[0], cl[0]), hh = _mm256_mullo_epi32(q[0], ch[0]);
+                for (int k = 1; k < 4; ++k) {
+                    l = _mm256_add_epi32(l, _mm256_mullo_epi32(q[k], cl[k]));
+                    hh = _mm256_add_epi32(hh, _mm256_mullo_epi32(q[k], ch[k]));
+                }
+                storeu(lo + 1 + j, l);
+                storeu(hi + 1 + j, hh);
+            } else {
+                storeu(lo + 1 + j, filt4_i64(q, cl, vround, vcount));
+                storeu(hi + 1 + j, filt4_i64(q, ch, vround, vcount));
+            }
+        });
+        pad_row(lo, w);
+        pad_row(hi, w);
+        std::int32_t* a = band_a + i * band_stride;
+        std::int32_t* bh = band_hvd[0] + i * band_stride;
+        std::int32_t* bv = band_hvd[1] + i * band_stride;
+        std::int32_t* bd = band_hvd[2] + i * band_stride;
+        // Reads lo[2j .. 2j+17] for the block at j (j + 8 <= out_w).
+        for_blocks_overlapping(0, out_w, 8, [&](int j) {
+            const std::int32_t* lp = lo + 2 * j;
+            const std::int32_t* hp = hi + 2 * j;
+            storeu(a + j, join_low_dwords(filt4_h_i64(lp, cl, hround, hcount),
+                                          filt4_h_i64(lp + 8, cl, hround, hcount)));
+            storeu(bv + j, join_low_dwords(filt4_h_i64(lp, ch, hround, hcount),
+                                           filt4_h_i64(lp + 8, ch, hround, hcount)));
+            storeu(bh + j, join_low_dwords(filt4_h_i64(hp, cl, hround, hcount),
+                                           filt4_h_i64(hp + 8, cl, hround, hcount)));
+            storeu(bd + j, join_low_dwords(filt4_h_i64(hp, ch, hround, hcount),
+                                           filt4_h_i64(hp + 8, ch, hround, hcount)));
+        });
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Decouple, scale 0
+
+// libvmaf's division table, as the scalar builds it (2^30 / |o| with o's sign).
+const std::int32_t* div_lookup_centre() {
+    static const std::int32_t* table = [] {
+        static std::int32_t t[65537];
+        for (int i = 1; i <= 32768; ++i) {
+            const std::int32_t r = (std::int32_t{1} << 30) / i;
+            t[32768 + i] = r;
+            t[32768 - i] = -r;
+        }
+        t[32768] = 0;
+        return t + 32768;
+    }();
+    return table;
+}
+
+float cos_1deg_sq_f() {
+    static const float v = static_cast<float>(std::cos(1.0 * M_PI / 180.0) *
+                                              std::cos(1.0 * M_PI / 180.0));
+    return v;
+}
+
+// float(v) for a sum of two int16 products formed in an int32 lane. The true
+// sum is in [2 * -32768 * 32767, 2^31]; only 2^31 (both products 2^30) wraps,
+// to INT32_MIN, so a lane holding INT32_MIN means +2^31.
+inline __m256 sum_of_products_to_float(V v) {
+    const __m256 f = _mm256_cvtepi32_ps(v);
+    const V wrapped = _mm256_cmpeq_epi32(v, _mm256_set1_epi32(std::numeric_limits<std::int32_t>::min()));
+    return _mm256_blendv_ps(f, _mm256_set1_ps(0x1p31f), _mm256_castsi256_ps(wrapped));
+}
+
+// libvmaf's 1-degree angle test on 4 lanes, in the scalar's double order:
+// d = float(dot) / 4096 (exact as a product with 2^-12: integers below 2^32
+// scaled by a power of two), (d >= 0) & (d * d >= ((double)cos_sq * o) * t).
+inline int angle_bits4(__m128 dot, __m128 omag, __m128 tmag, __m256d cos_sq) {
+    const __m256d scale = _mm256_set1_pd(0x1p-12);
+    const __m256d d = _mm256_mul_pd(_mm256_cvtps_pd(dot), scale);
+    const __m256d o = _mm256_mul_pd(_mm256_cvtps_pd(omag), scale);
+    const __m256d t = _mm256_mul_pd(_mm256_cvtps_pd(tmag), scale);
+    const __m256d nonneg = _mm256_cmp_pd(d, _mm256_setzero_pd(), _CMP_GE_OQ);
+    const __m256d close = _mm256_cmp_pd(_mm256_mul_pd(d, d),
+                                        _mm256_mul_pd(_mm256_mul_pd(cos_sq, o), t), _CMP_GE_OQ);
+    return _mm256_movemask_pd(_mm256_and_pd(nonneg, close));
+}
+
+inline V mask_from_bits8(int bits) {
+    const V sel = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(bits), sel), sel);
+}
+
+// k = clamp((div[o] * t + 2^14) >> 15, 0, 2^15), 2^15 where o == 0. The
+// product (|.| <= 2^45) is formed in int64; a negative sum clamps to 0, and
+// for a non-negative one the logical shift is the arithmetic one and the
+// quotient (<= 2^30 + 1) fits the low dword.
+inline V ratio_q15(V o, V t, const std::int32_t* div) {
+    const V dv = _mm256_i32gather_epi32(div, o, 4);
+    const V r = _mm256_set1_epi64x(16384);
+    const V se = _mm256_add_epi64(_mm256_mul_epi32(dv, t), r);
+    const V so = _mm256_add_epi64(
+        _mm256_mul_epi32(_mm256_srli_epi64(dv, 32), _mm256_srli_epi64(t, 32)), r);
+    const V zero = _mm256_setzero_si256();
+    const V neg = _mm256_blend_epi32(_mm256_cmpgt_epi64(zero, se), _mm256_cmpgt_epi64(zero, so), 0xAA);
+    const V q = interleave_low_dwords(_mm256_srli_epi64(se, 15), _mm256_srli_epi64(so, 15));
+    const V k = _mm256_andnot_si256(neg, _mm256_min_epi32(q, _mm256_set1_epi32(32768)));
+    return _mm256_blendv_epi8(k, _mm256_set1_epi32(32768), _mm256_cmpeq_epi32(o, zero));
+}
+
+// trunc(fl(rst * gain)) on 8 lanes: the double product rounded to nearest,
+// then a truncating conversion, as the scalar's double-to-integer conversion
+// does. |rst| <= 2^15 and gain <= 65535 keep the result inside int32.
+inline V gain_product(V rst, __m256d gain) {
+    const __m128i lo = _mm256_cvttpd_epi32(_mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(rst)), gain));
+    const __m128i hi = _mm256_cvttpd_epi32(_mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(rst, 1)), gain));
+    return _mm256_set_m128i(hi, lo);
+}
+
+void decouple_s0_avx2(const std::int16_t* const ref_hvd[3], const std::int16_t* const dis_hvd[3],
+                      std::ptrdiff_t stride, Rect region, double gain_limit,
+                      std::int16_t* const r_hvd[3], std::int16_t* const a_hvd[3]) {
+    // Outside these the vector product could leave int32; the scalar serves.
+    if (region.width() < 8 || !(gain_limit >= -65535.0 && gain_limit <= 65535.0)) {
+        decouple_s0(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
+        return;
+    }
+    const std::int32_t* div = div_lookup_centre();
+    const __m256d cos_sq = _mm256_set1_pd(static_cast<double>(cos_1deg_sq_f()));
+    const __m256d gain = _mm256_set1_pd(gain_limit);
+    const V zero = _mm256_setzero_si256();
+    const V round = _mm256_set1_epi32(16384);
+    for (int y = region.y0; y < region.y1; ++y) {
+        const std::ptrdiff_t row = y * stride;
+        for_blocks_overlapping(region.x0, region.x1, 8, [&](int x) {
+            const std::ptrdiff_t i = row + x;
+            V o[3], t[3];
+            for (int b = 0; b < 3; ++b) {
+                o[b] = load8_i16_as_i32(ref_hvd[b] + i);
+                t[b] = load8_i16_as_i32(dis_hvd[b] + i);
+            }
+            // Products of int16 values (|.| <= 2^30) summed in int32.
+            const V dot = _mm256_add_epi32(_mm256_mullo_epi32(o[0], t[0]), _mm256_mullo_epi32(o[1], t[1]));
+            const V om = _mm256_add_epi32(_mm256_mullo_epi32(o[0], o[0]), _mm256_mullo_epi32(o[1], o[1]));
+            const V tm = _mm256_add_epi32(_mm256_mullo_epi32(t[0], t[0]), _mm256_mullo_epi32(t[1], t[1]));
+            const __m256 fd = sum_of_products_to_float(dot);
+            const __m256 fo = sum_of_products_to_float(om);
+            const __m256 ft = sum_of_products_to_float(tm);
+            const int bits =
+                angle_bits4(_mm256_castps256_ps128(fd), _mm256_castps256_ps128(fo),
+                            _mm256_castps256_ps128(ft), cos_sq) |
+                (angle_bits4(_mm256_extractf128_ps(fd, 1), _mm256_extractf128_ps(fo, 1),
+                             _mm256_extractf128_ps(ft, 1), cos_sq)
+                 << 4);
+            const V angle = mask_from_bits8(bits);
+            for (int b = 0; b < 3; ++b) {
+                const V k = ratio_q15(o[b], t[b], div);
+                // k <= 2^15, |o| <= 2^15: exact in int32.
+                V rst = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(k, o[b]), round), 15);
+                const V p = gain_product(rst, gain);
+                const V limited = _mm256_blendv_epi8(_mm256_max_epi32(p, t[b]), _mm256_min_epi32(p, t[b]),
+                                                     _mm256_cmpgt_epi32(o[b], zero));
+                const V skip = _mm256_or_si256(_mm256_cmpeq_epi32(k, zero), _mm256_cmpeq_epi32(o[b], zero));
+                rst = _mm256_blendv_epi8(rst, limited, _mm256_andnot_si256(skip, angle));
+                store8_i16(r_hvd[b] + i, narrow_wrap(rst));
+                store8_i16(a_hvd[b] + i, narrow_wrap(_mm256_sub_epi32(t[b], rst)));
+            }
+        });
+    }
+}
+
+// ---------------------------------------------------------------------------
+// CSF
+
+void csf_s0_avx2(const std::int16_t* src, std::ptrdiff_t stride, Rect region, std::uint16_t rfactor,
+                 int shift, std::int32_t round, std::int16_t* csf, std::int16_t* flt) {
+    if (region.width() < 8) {
+        vmafpp::adm::csf_s0(src, stride, region, rfactor, shift, round, csf, flt);
+        return;
+    }
+    const V f = _mm256_set1_epi32(rfactor);
+    const V r = _mm256_set1_epi32(round);
+    const __m128i count = _mm_cvtsi32_si128(shift);
+    const V k30 = _mm256_set1_epi32(4369), r12 = _mm256_set1_epi32(2048);
+    for (int y = region.y0; y < region.y1; ++y) {
+        const std::ptrdiff_t row = y * stride;
+        for_blocks_overlapping(region.x0, region.x1, 8, [&](int x) {
+            // |f * s| <= 65535 * 32768 and round <= 65535 stay inside int32.
+            const V v = _mm256_sra_epi32(
+                _mm256_add_epi32(_mm256_mullo_epi32(f, load8_i16_as_i32(src + row + x)), r), count);
+            // The int16 value (sign-extended), as the scalar's narrowing leaves it.
+            const V c = _mm256_srai_epi32(_mm256_slli_epi32(v, 16), 16);
+            store8_i16(csf + row + x, narrow_exact(c));
+            const V g = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(k30, _mm256_abs_epi32(c)), r12), 12);
+            store8_i16(flt + row + x, narrow_wrap(g));
+        });
+    }
+}
+
+// int32((s * f + 2^27) >> 28) for 8 int32 s and a uint32 f: |s| * f < 2^63
+// in uint64, the sign restored in int64; the narrowing keeps bits 28..59,
+// which the logical shift leaves as the arithmetic one would.
+inline V csf_scale_s123(V s, V f) {
+    const V mag = _mm256_abs_epi32(s);  // INT32_MIN -> 2^31 as uint32
+    const V sign = _mm256_srai_epi32(s, 31);
+    const V r = _mm256_set1_epi64x(std::int64_t{1} << 27);
+    auto half = [&](V m, V sg) {
+        const V sg64 = _mm256_shuffle_epi32(sg, _MM_SHUFFLE(2, 2, 0, 0));  // low dword's sign in both
+        const V p = _mm256_sub_epi64(_mm256_xor_si256(_mm256_mul_epu32(m, f), sg64), sg64);
+        return _mm256_srli_epi64(_mm256_add_epi64(p, r), 28);
+    };
+    return interleave_low_dwords(half(mag, sign),
+                                 half(_mm256_srli_epi64(mag, 32), _mm256_srli_epi64(sign, 32)));
+}
+
+// int32((K * |c| + (-2^31)) >> 32) for 8 lanes: the int64 value is at least
+// -2^31, so its arithmetic shift by 32 fits int32 and equals its high dword.
+inline V q32_scale_abs(V c, V k) {
+    const V mag = _mm256_abs_epi32(c);
+    const V r = _mm256_set1_epi64x(-(std::int64_t{1} << 31));
+    const V even = _mm256_add_epi64(_mm256_mul_epu32(mag, k), r);
+    const V odd = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(mag, 32), k), r);
+    return _mm256_blend_epi32(_mm256_srli_epi64(even, 32), odd, 0xAA);
+}
+
+void csf_s123_avx2(const std::int32_t* src, std::ptrdiff_t stride, Rect region, std::uint32_t rfactor,
+                   std::int32_t* csf, std::int32_t* flt) {
+    if (region.width() < 8) {
+        vmafpp::adm::csf_s123(src, stride, region, rfactor, csf, flt);
+        return;
+    }
+    const V f = _mm256_set1_epi32(static_cast<std::int32_t>(rfactor));
+    const V k30 = _mm256_set1_epi32(143165577);
+    for (int y = region.y0; y < region.y1; ++y) {
+        const std::ptrdiff_t row = y * stride;
+        for_blocks_overlapping(region.x0, region.x1, 8, [&](int x) {
+            const V v = csf_scale_s123(loadu(src + row + x), f);
+            storeu(csf + row + x, v);
+            storeu(flt + row + x, q32_scale_abs(v, k30));
+        });
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Masking, scale 0
+
+// Threshold of columns x..x+7 (all interior: 1 <= x, x + 8 <= w - 1).
+inline V threshold8_s0(const std::int16_t* const csf_hvd[3], const std::int16_t* const flt_hvd[3],
+                       std::ptrdiff_t ra, std::ptrdiff_t rc, std::ptrdiff_t rb, int x) {
+    const V k15 = _mm256_set1_epi32(8738), r12 = _mm256_set1_epi32(2048);
+    V sum = _mm256_setzero_si256();
+    for (int t = 0; t < 3; ++t) {
+        const std::int16_t* f = flt_hvd[t];
+        // |sum| < 2^20: int32 lanes, order irrelevant.
+        V s = _mm256_add_epi32(load8_i16_as_i32(f + ra + x - 1), load8_i16_as_i32(f + ra + x));
+        s = _mm256_add_epi32(s, load8_i16_as_i32(f + ra + x + 1));
+        s = _mm256_add_epi32(s, load8_i16_as_i32(f + rc + x - 1));
+        s = _mm256_add_epi32(s, load8_i16_as_i32(f + rc + x + 1));
+        s = _mm256_add_epi32(s, load8_i16_as_i32(f + rb + x - 1));
+        s = _mm256_add_epi32(s, load8_i16_as_i32(f + rb + x));
+        s = _mm256_add_epi32(s, load8_i16_as_i32(f + rb + x + 1));
+        // Centre tap in int32: 8738 * 32768 + 2048 < 2^31, result <= 69905.
+        const V c = _mm256_abs_epi32(load8_i16_as_i32(csf_hvd[t] + rc + x));
+        s = _mm256_add_epi32(s, _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(c, k15), r12), 12));
+        sum = _mm256_add_epi32(sum, s);
+    }
+    return sum;
+}
+
+void threshold_row_s0(const std::int16_t* const csf_hvd[3], const std::int16_t* const flt_hvd[3],
+                      std::ptrdiff_t stride, int w, int h, int y, int x0, int x1, std::int32_t* thr) {
+    const int lo = std::max(x0, 1), hi = std::min(x1, w - 1);
+    const std::ptrdiff_t ra = reflect_index(y - 1, h) * stride, rc = y * stride,
+                         rb = reflect_index(y + 1, h) * stride;
+    const bool vec = for_blocks_overlapping(lo, hi, 8, [&](int x) {
+        storeu(thr + (x - x0), threshold8_s0(csf_hvd, flt_hvd, ra, rc, rb, x));
+    });
+    // Edge columns, and the whole row when the interior is narrower than a block.
+    if (!vec) {
+        cm_threshold_row_s0(csf_hvd, flt_hvd, stride, w, h, y, x0, x1, thr);
+        return;
+    }
+    if (x0 == 0) cm_threshold_row_s0(csf_hvd, flt_hvd, stride, w, h, y, 0, 1, thr);
+    if (x1 == w) cm_threshold_row_s0(csf_hvd, flt_hvd, stride, w, h, y, w - 1, w, thr + (w - 1 - x0));
+}
+
+// The exact excess clamp(m - T * 2^sub, 0, 2^31 - 1) for m in [0, 2^31) and
+// any int32 T > INT32_MIN, in 32-bit lanes. T is clamped to +-bound with
+// bound * 2^sub = 2^31 (beyond it the result is already 0 or 2^31 - 1):
+// - T >= 0: m - (T' << sub) is exact in int32 (for T' << sub == 2^31 it is
+//   negative and the max gives 0, as m < 2^31 <= T * 2^sub requires);
+// - T < 0: m + (|T|' << sub) < 2^32 is exact in uint32, then min 2^31 - 1.
+struct Excess {
+    V bound;
+    __m128i sub;
+    V excess(V m, V thr) const {
+        const V zero = _mm256_setzero_si256();
+        const V tp = _mm256_min_epi32(_mm256_max_epi32(thr, zero), bound);
+        const V tn = _mm256_min_epi32(_mm256_max_epi32(_mm256_sub_epi32(zero, thr), zero), bound);
+        const V epos = _mm256_max_epi32(_mm256_sub_epi32(m, _mm256_sll_epi32(tp, sub)), zero);
+        const V eneg = _mm256_min_epu32(_mm256_add_epi32(m, _mm256_sll_epi32(tn, sub)),
+                                        _mm256_set1_epi32(std::numeric_limits<std::int32_t>::max()));
+        return _mm256_blendv_epi8(epos, eneg, _mm256_srai_epi32(thr, 31));
+    }
+};
+
+inline Excess make_excess(int sub) {
+    Excess e;
+    // sub == 0: no clamp needed (|T| <= 2^31 - 1 keeps both forms exact).
+    e.bound = _mm256_set1_epi32(sub == 0 ? std::numeric_limits<std::int32_t>::max()
+                                         : static_cast<std::int32_t>(std::uint32_t{1} << (31 - sub)));
+    e.sub = _mm_cvtsi32_si128(sub);
+    return e;
+}
+
+// Sum of cube(e) over the 4 excesses in the low dwords of the 64-bit lanes of
+// e (each in [0, 2^31)), added to acc. e^2 + round < 2^63, so the logical
+// shift is exact, and its low dword is the scalar's int32 narrowing. The cube
+// e2 * e (|.| < 2^62) needs an arithmetic shift, which AVX2 lacks for 64-bit
+// lanes: (x + 2^63) >>> n == (x >> n) + (2^63 >> n) modulo 2^64, so the bias
+// is folded into the rounding term here and lanes * (2^63 >> n) is removed
+// from the total by the caller.
+struct Cube {
+    V sq_round, cub_round_biased;
+    __m128i sq, cub;
+    std::uint64_t bias_per_term;
+    V add(V acc, V e) const {
+        const V e2 = _mm256_srl_epi64(_mm256_add_epi64(_mm256_mul_epu32(e, e), sq_round), sq);
+        const V c = _mm256_add_epi64(_mm256_mul_epi32(e2, e), cub_round_biased);
+        return _mm256_add_epi64(acc, _mm256_srl_epi64(c, cub));
+    }
+};
+
+inline Cube make_cube(const CubeShifts& s) {
+    Cube c;
+    const std::int64_t sq_round = s.sq > 0 ? std::int64_t{1} << (s.sq - 1) : 0;
+    const std::uint64_t cub_round = s.cub > 0 ? std::uint64_t{1} << (s.cub - 1) : 0;
+    const std::uint64_t bias = std::uint64_t{1} << 63;
+    c.sq_round = _mm256_set1_epi64x(sq_round);
+    c.cub_round_biased = _mm256_set1_epi64x(static_cast<std::int64_t>(cub_round + bias));
+    c.sq = _mm_cvtsi32_si128(s.sq);
+    c.cub = _mm_cvtsi32_si128(s.cub);
+    c.bias_per_term = bias >> s.cub;
+    return c;
+}
+
+// Row sum of cube(excess) for scale 0 over n samples. The last partial block
+// runs on zero-padded copies: a zero sample against a zero threshold has
+// excess 0, whose cube is 0.
+std::int64_t row_sum_s0(const std::int16_t* src, const std::int32_t* thr, int n, std::uint16_t rfactor,
+                        const Excess& ex, const Cube& cube) {
+    const V f = _mm256_set1_epi32(rfactor);
+    V acc = _mm256_setzero_si256();
+    std::uint64_t terms = 0;
+    auto block = [&](const std::int16_t* s, const std::int32_t* t) {
+        // |s * f| <= 32768 * 65535 < 2^31: the product and its abs are exact.
+        const V m = _mm256_abs_epi32(_mm256_mullo_epi32(load8_i16_as_i32(s), f));
+        const V e = ex.excess(m, loadu(t));
+        acc = cube.add(acc, e);
+        acc = cube.add(acc, _mm256_srli_epi64(e, 32));
+        terms += 8;
+    };
+    int i = 0;
+    for (; i + 8 <= n; i += 8) block(src + i, thr + i);
+    if (i < n) {
+        alignas(32) std::int16_t s[8] = {};
+        alignas(32) std::int32_t t[8] = {};
+        std::memcpy(s, src + i, sizeof(std::int16_t) * static_cast<std::size_t>(n - i));
+        std::memcpy(t, thr + i, sizeof(std::int32_t) * static_cast<std::size_t>(n - i));
+        block(s, t);
+    }
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(hsum_i64(acc)) - terms * cube.bias_per_term);
+}
+
+void cm_accumulate_s0_avx2(const std::int16_t* const x_hvd[3], const std::int16_t* const csf_hvd[3],
+                           const std::int16_t* const flt_hvd[3], std::ptrdiff_t stride, int w, int h,
+                           Rect region, const std::uint16_t rfactor[3], const CubeShifts shifts[3],
+                           int row_shift, std::int32_t* thr_scratch, std::int64_t acc[3]) {
+    const std::int64_t row_round = row_shift > 0 ? std::int64_t{1} << (row_shift - 1) : 0;
+    Excess ex[3];
+    Cube cube[3];
+    for (int t = 0; t < 3; ++t) {
+        ex[t] = make_excess(shifts[t].sub);
+        cube[t] = make_cube(shifts[t]);
+    }
+    for (int y = region.y0; y < region.y1; ++y) {
+        threshold_row_s0(csf_hvd, flt_hvd, stride, w, h, y, region.x0, region.x1, thr_scratch);
+        for (int t = 0; t < 3; ++t) {
+            const std::int64_t row = row_sum_s0(x_hvd[t] + y * stride + region.x0, thr_scratch,
+                                                region.width(), rfactor[t], ex[t], cube[t]);
+            acc[t] += (row + row_round) >> row_shift;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Masking, scales 1..3
+
+inline V load4_i32_as_i64(const std::int32_t* p) {
+    return _mm256_cvtepi32_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+
+// int64 sign extension of the int32 in the low dword of each 64-bit lane.
+inline V sign_extend_low(V v) {
+    return _mm256_blend_epi32(v, _mm256_srai_epi32(_mm256_slli_epi64(v, 32), 31), 0xAA);
+}
+
+// Threshold of columns x..x+3 (interior), summed in int64 (exact for any
+// int32 inputs: 27 terms below 2^31 each).
+inline V threshold4_s123(const std::int32_t* const csf_hvd[3], const std::int32_t* const flt_hvd[3],
+                         std::ptrdiff_t ra, std::ptrdiff_t rc, std::ptrdiff_t rb, int x) {
+    const V k15 = _mm256_set1_epi32(286331153);
+    V sum = _mm256_setzero_si256();
+    for (int t = 0; t < 3; ++t) {
+        const std::int32_t* f = flt_hvd[t];
+        sum = _mm256_add_epi64(sum, load4_i32_as_i64(f + ra + x - 1));
+        sum = _mm256_add_epi64(sum, load4_i32_as_i64(f + ra + x));
+        sum = _mm256_add_epi64(sum, load4_i32_as_i64(f + ra + x + 1));
+        sum = _mm256_add_epi64(sum, load4_i32_as_i64(f + rc + x - 1));
+        sum = _mm256_add_epi64(sum, load4_i32_as_i64(f + rc + x + 1));
+        sum = _mm256_add_epi64(sum, load4_i32_as_i64(f + rb + x - 1));
+        sum = _mm256_add_epi64(sum, load4_i32_as_i64(f + rb + x));
+        sum = _mm256_add_epi64(sum, load4_i32_as_i64(f + rb + x + 1));
+        // Centre tap: (K * |c| - 2^31) >> 32 (arithmetic; >= -1), its high dword.
+        const V mag = _mm256_cvtepu32_epi64(_mm_abs_epi32(
+            _mm_loadu_si128(reinterpret_cast<const __m128i*>(csf_hvd[t] + rc + x))));
+        const V p = _mm256_add_epi64(_mm256_mul_epu32(mag, k15), _mm256_set1_epi64x(-(std::int64_t{1} << 31)));
+        sum = _mm256_add_epi64(sum, sign_extend_low(_mm256_srli_epi64(p, 32)));
+    }
+    return sum;
+}
+
+void threshold_row_s123(const std::int32_t* const csf_hvd[3], const std::int32_t* const flt_hvd[3],
+                        std::ptrdiff_t stride, int w, int h, int y, int x0, int x1, std::int64_t* thr) {
+    const int lo = std::max(x0, 1), hi = std::min(x1, w - 1);
+    const std::ptrdiff_t ra = reflect_index(y - 1, h) * stride, rc = y * stride,
+                         rb = reflect_index(y + 1, h) * stride;
+    const bool vec = for_blocks_overlapping(lo, hi, 4, [&](int x) {
+        storeu(thr + (x - x0), threshold4_s123(csf_hvd, flt_hvd, ra, rc, rb, x));
+    });
+    if (!vec) {
+        cm_threshold_row_s123(csf_hvd, flt_hvd, stride, w, h, y, x0, x1, thr);
+        return;
+    }
+    if (x0 == 0) cm_threshold_row_s123(csf_hvd, flt_hvd, stride, w, h, y, 0, 1, thr);
+    if (x1 == w) cm_threshold_row_s123(csf_hvd, flt_hvd, stride, w, h, y, w - 1, w, thr + (w - 1 - x0));
+}
+
+// Row sum for scales 1-3, 4 samples per block in 64-bit lanes: x as in
+// csf_scale_s123, m = |x| as uint32, e = clamp(m - T, 0, 2^31 - 1) in int64
+// (|T| < 2^36), then the cube as for scale 0.
+std::int64_t row_sum_s123(const std::int32_t* src, const std::int64_t* thr, int n, std::uint32_t rfactor,
+                          const Cube& cube) {
+    const V f = _mm256_set1_epi32(static_cast<std::int32_t>(rfactor));
+    const V zero = _mm256_setzero_si256();
+    const V imax = _mm256_set1_epi64x(std::numeric_limits<std::int32_t>::max());
+    const V low_dword = _mm256_set1_epi64x(0xffffffff);
+    const V r = _mm256_set1_epi64x(std::int64_t{1} << 27);
+    V acc = zero;
+    std::uint64_t terms = 0;
+    auto block = [&](const std::int32_t* s, const std::int64_t* t) {
+        const V s64 = load4_i32_as_i64(s);
+        const V sign = _mm256_cmpgt_epi64(zero, s64);
+        const V mag = _mm256_sub_epi64(_mm256_xor_si256(s64, sign), sign);  // |s| <= 2^31
+        const V p = _mm256_sub_epi64(_mm256_xor_si256(_mm256_mul_epu32(mag, f), sign), sign);
+        const V x = _mm256_srli_epi64(_mm256_add_epi64(p, r), 28);  // low dword: int32 x
+        const V m = _mm256_and_si256(_mm256_abs_epi32(x), low_dword);
+        V e = _mm256_sub_epi64(m, loadu(t));
+        e = _mm256_andnot_si256(_mm256_cmpgt_epi64(zero, e), e);
+        e = _mm256_blendv_epi8(e, imax, _mm256_cmpgt_epi64(e, imax));
+        acc = cube.add(acc, e);
+        terms += 4;
+    };
+    int i = 0;
+    for (; i + 4 <= n; i += 4) block(src + i, thr + i);
+    if (i < n) {
+        alignas(32) std::int32_t s[4] = {};
+        alignas(32) std::int64_t t[4] = {};
+        std::memcpy(s, src + i, sizeof(std::int32_t) * static_cast<std::size_t>(n - i));
+        std::memcpy(t, thr + i, sizeof(std::int64_t) * static_cast<std::size_t>(n - i));
+        block(s, t);
+    }
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(hsum_i64(acc)) - terms * cube.bias_per_term);
+}
+
+void cm_accumulate_s123_avx2(const std::int32_t* const x_hvd[3], const std::int32_t* const csf_hvd[3],
+                             const std::int32_t* const flt_hvd[3], std::ptrdiff_t stride, int w, int h,
+                             Rect region, const std::uint32_t rfactor[3], CubeShifts shifts, int row_shift,
+                             std::int64_t* thr_scratch, std::int64_t acc[3]) {
+    const std::int64_t row_round = row_shift > 0 ? std::int64_t{1} << (row_shift - 1) : 0;
+    const Cube cube = make_cube(shifts);
+    for (int y = region.y0; y < region.y1; ++y) {
+        threshold_row_s123(csf_hvd, flt_hvd, stride, w, h, y, region.x0, region.x1, thr_scratch);
+        for (int t = 0; t < 3; ++t) {
+            const std::int64_t row = row_sum_s123(x_hvd[t] + y * stride + region.x0, thr_scratch,
+                                                  region.width(), rfactor[t], cube);
+            acc[t] += (row + row_round) >> row_shift;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Denominator, scale 0: |b|^3 exactly (|b|^2 <= 2^30 in uint32, times |b|
+// below 2^45 in uint64), rows summed in uint64 as the scalar does.
+
+void den_accumulate_s0_avx2(const std::int16_t* const band_hvd[3], std::ptrdiff_t stride, Rect region,
+                            int row_shift, std::uint64_t acc[3]) {
+    const std::uint64_t row_round = row_shift > 0 ? std::uint64_t{1} << (row_shift - 1) : 0;
+    const int n = region.width();
+    for (int t = 0; t < 3; ++t) {
+        for (int y = region.y0; y < region.y1; ++y) {
+            const std::int16_t* b = band_hvd[t] + y * stride + region.x0;
+            V sum = _mm256_setzero_si256();
+            int i = 0;
+            for (; i + 8 <= n; i += 8) {
+                const V m = _mm256_abs_epi32(load8_i16_as_i32(b + i));
+                const V m2 = _mm256_mullo_epi32(m, m);
+                sum = _mm256_add_epi64(sum, _mm256_mul_epu32(m2, m));
+                sum = _mm256_add_epi64(sum, _mm256_mul_epu32(_mm256_srli_epi64(m2, 32),
+                                                             _mm256_srli_epi64(m, 32)));
+            }
+            std::uint64_t row = static_cast<std::uint64_t>(hsum_i64(sum));
+            for (; i < n; ++i) {
+                const std::uint64_t m = static_cast<std::uint64_t>(b[i] < 0 ? -std::int32_t{b[i]} : b[i]);
+                row += m * m * m;
+            }
+            acc[t] += (row + row_round) >> row_shift;
+        }
+    }
+}
+
+}  // namespace
+
+const AdmKernels* avx2_kernels_impl() {
+    static const AdmKernels k{
+        &dwt_s0_u8_avx2,         &dwt_s0_u16_avx2,         &dwt_s123_avx2,
+        &decouple_s0_avx2,       &decouple_s123,           &csf_s0_avx2,
+        &csf_s123_avx2,          &cm_accumulate_s0_avx2,   &cm_accumulate_s123_avx2,
+        &den_accumulate_s0_avx2, &den_accumulate_s123,
+    };
+    return &k;
+}
+
+}  // namespace vmafpp::adm

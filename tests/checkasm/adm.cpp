@@ -1,0 +1,473 @@
+// checkasm module "adm": every AdmKernels entry of every SIMD level that has
+// its own twin, against scalar_kernels(), on generated bands: full int16 and
+// int32 ranges, 3x4 blocks of -32768 / 32767, -32768 pairs in the angle
+// test, negative thresholds and thresholds >= 2^19, gain limits 1, 1.2, 1.5,
+// 100 and random ones in [1, 100), rfactors up to 2^16 - 1 / 2^32 - 1, every
+// width 1..70 and random wider ones (all residues of the 4-, 8- and 16-lane
+// blocks), random regions and strides. Outputs are 2-D bands with guard
+// samples on every side, pre-filled with a pattern; the first difference
+// anywhere (a guard sample is marked [guard]) fails the band.
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "adm/adm_kernels.hpp"
+#include "checkasm/checkasm.hpp"
+#include "vmafpp/cpu.hpp"
+
+namespace vmafpp::checkasm {
+namespace {
+
+using namespace vmafpp::adm;
+
+class Gen {
+public:
+    explicit Gen(Rng rng) : rng_(rng) {}
+    std::uint64_t u64() { return rng_(); }
+    int uniform(int lo, int hi) { return lo + static_cast<int>(u64() % static_cast<std::uint64_t>(hi - lo + 1)); }
+    bool chance(int percent) { return uniform(0, 99) < percent; }
+    template <class T>
+    T pick(std::initializer_list<T> v) { return v.begin()[uniform(0, static_cast<int>(v.size()) - 1)]; }
+
+    // An int16 value under one of several distributions chosen per band.
+    std::int16_t i16(int mode) {
+        switch (mode) {
+            case 0: return static_cast<std::int16_t>(u64());                    // full range
+            case 1: return pick<std::int16_t>({-32768, 32767, 0, -1, 1, -32767, 15360, -15360});
+            case 2: return static_cast<std::int16_t>(uniform(-300, 300));        // decoder-like
+            case 3: return static_cast<std::int16_t>(uniform(-40, 40));
+            default: return chance(50) ? std::int16_t{-32768} : static_cast<std::int16_t>(u64());
+        }
+    }
+    std::int32_t i32(int mode) {
+        switch (mode) {
+            case 0: return static_cast<std::int32_t>(u64());
+            case 1: return pick<std::int32_t>({INT32_MIN, INT32_MAX, 0, -1, 1, 1 << 30, -(1 << 30), 65536});
+            case 2: return uniform(-100000, 100000);
+            case 3: return uniform(-300, 300);
+            default: return chance(50) ? INT32_MIN : static_cast<std::int32_t>(u64() >> 40);
+        }
+    }
+
+private:
+    Rng rng_;
+};
+
+// A w x h band of T with `guard` samples on every side, pre-filled with a
+// pattern (so a stray store shows), addressed from its first in-band sample.
+template <class T>
+struct Band {
+    static constexpr int guard = 24;
+    int w = 0, h = 0;
+    std::ptrdiff_t stride = 0;
+    std::vector<T> mem;
+    Band(int w_, int h_, std::ptrdiff_t stride_) : w(w_), h(h_), stride(stride_) {
+        mem.resize(static_cast<std::size_t>((h + 2 * guard) * stride + 2 * guard));
+        for (std::size_t i = 0; i < mem.size(); ++i) mem[i] = static_cast<T>(0x5A5A5A5A5A5A5A5Aull ^ (i * 0x3F));
+    }
+    T* at(int x, int y) { return mem.data() + (y + guard) * stride + guard + x; }
+    T* origin() { return at(0, 0); }
+};
+
+// First difference of two equally laid-out buffers as "(x, y)" relative to
+// the band origin (negative or past the band: a guard sample).
+template <class T>
+bool band_difference(const Band<T>& s, const Band<T>& v, std::string& where) {
+    for (std::size_t i = 0; i < s.mem.size(); ++i) {
+        if (s.mem[i] != v.mem[i]) {
+            const std::ptrdiff_t off = static_cast<std::ptrdiff_t>(i) - (Band<T>::guard * s.stride + Band<T>::guard);
+            const std::ptrdiff_t y = off >= 0 ? off / s.stride : -((-off + s.stride - 1) / s.stride);
+            const std::ptrdiff_t x = off - y * s.stride;
+            char buf[160];
+            std::snprintf(buf, sizeof buf, "(x=%td, y=%td)%s: scalar %" PRId64 ", simd %" PRId64, x, y,
+                          (x < 0 || y < 0 || x >= s.w || y >= s.h) ? " [guard]" : "",
+                          static_cast<std::int64_t>(s.mem[i]), static_cast<std::int64_t>(v.mem[i]));
+            where = buf;
+            return true;
+        }
+    }
+    return false;
+}
+
+struct Failure {
+    bool failed = false;
+    std::string text;
+};
+
+template <class T>
+void compare(const char* name, const Band<T>& s, const Band<T>& v, Failure& f) {
+    if (f.failed) return;
+    std::string where;
+    if (band_difference(s, v, where)) {
+        f.failed = true;
+        f.text = std::string(name) + " " + where;
+    }
+}
+
+void compare_values(const char* name, const std::int64_t* s, const std::int64_t* v, int n, Failure& f) {
+    for (int i = 0; i < n && !f.failed; ++i)
+        if (s[i] != v[i]) {
+            char buf[160];
+            std::snprintf(buf, sizeof buf, "%s[%d]: scalar %" PRId64 ", simd %" PRId64, name, i, s[i], v[i]);
+            f.failed = true;
+            f.text = buf;
+        }
+}
+
+Rect random_region(Gen& g, int w, int h, int min_w) {
+    Rect r;
+    if (g.chance(30)) return {0, 0, w, h};
+    r.x0 = g.uniform(0, w - min_w);
+    r.x1 = g.uniform(r.x0 + min_w, w);
+    r.y0 = g.uniform(0, h - 1);
+    r.y1 = g.uniform(r.y0 + 1, h);
+    return r;
+}
+
+std::ptrdiff_t random_stride(Gen& g, int w) { return w + g.pick<int>({0, 0, 1, 3, 8, 17}); }
+
+// Band widths: every residue modulo 16 and 8 turns up, plus some wide ones.
+int random_width(Gen& g, int lo) { return g.chance(10) ? g.uniform(lo, 260) : g.uniform(lo, 70); }
+
+template <class T, class Fill>
+void fill_band(Band<T>& b, Fill fill) {
+    for (int y = 0; y < b.h; ++y)
+        for (int x = 0; x < b.w; ++x) *b.at(x, y) = fill(x, y);
+}
+
+// Fills a band under a random mode; sometimes overlays 3x4 blocks of one
+// extreme value.
+void fill_i16(Gen& g, Band<std::int16_t>& b, int mode) {
+    fill_band(b, [&](int, int) { return g.i16(mode); });
+    if (g.chance(30)) {
+        const std::int16_t v = g.pick<std::int16_t>({-32768, 32767});
+        const int bx = g.uniform(0, b.w - 1), by = g.uniform(0, b.h - 1);
+        for (int y = by; y < std::min(b.h, by + 3); ++y)
+            for (int x = bx; x < std::min(b.w, bx + 4); ++x) *b.at(x, y) = v;
+    }
+}
+void fill_i32(Gen& g, Band<std::int32_t>& b, int mode) {
+    fill_band(b, [&](int, int) { return g.i32(mode); });
+}
+
+// --------------------------------------------------------------------------
+// One check per kernel family: builds a case, runs both sets, compares.
+
+Failure check_dwt_s0(Gen& g, const AdmKernels& k, std::string& desc, bool u16) {
+    const int w = random_width(g, 3), h = g.uniform(3, 9);
+    const int bpc = u16 ? g.uniform(9, 16) : 8;
+    const int ow = (w + 1) / 2, oh = (h + 1) / 2;
+    const std::ptrdiff_t bs = random_stride(g, ow);
+    const int mode = g.uniform(0, 3);
+    std::vector<std::uint16_t> src16(static_cast<std::size_t>(w * h));
+    std::vector<std::uint8_t> src8(static_cast<std::size_t>(w * h));
+    for (std::size_t i = 0; i < src16.size(); ++i) {
+        std::uint32_t v = 0;
+        const std::uint32_t max = u16 ? ((1u << bpc) - 1) : 255u;
+        switch (mode) {
+            case 0: v = static_cast<std::uint32_t>(g.u64()) & max; break;
+            case 1: v = g.chance(50) ? max : 0; break;
+            case 2: v = static_cast<std::uint32_t>(g.u64() & 0xffff) & (u16 ? 0xffffu : 0xffu); break;  // beyond bpc
+            default: v = static_cast<std::uint32_t>(g.uniform(0, 7)) + max / 2; break;
+        }
+        src16[i] = static_cast<std::uint16_t>(v);
+        src8[i] = static_cast<std::uint8_t>(v);
+    }
+    desc = "w=" + std::to_string(w) + " h=" + std::to_string(h) + " bpc=" + std::to_string(bpc) +
+           " mode=" + std::to_string(mode);
+    Band<std::int32_t> as(ow, oh, bs), av(ow, oh, bs);
+    Band<std::int16_t> bands_s[3] = {{ow, oh, bs}, {ow, oh, bs}, {ow, oh, bs}};
+    Band<std::int16_t> bands_v[3] = {{ow, oh, bs}, {ow, oh, bs}, {ow, oh, bs}};
+    std::vector<std::int16_t> scratch_s(4 * static_cast<std::size_t>(w + 3)), scratch_v(scratch_s.size());
+    std::int16_t* hs[3] = {bands_s[0].origin(), bands_s[1].origin(), bands_s[2].origin()};
+    std::int16_t* hv[3] = {bands_v[0].origin(), bands_v[1].origin(), bands_v[2].origin()};
+    if (u16) {
+        scalar_kernels().dwt_s0_u16(src16.data(), w, w, h, bpc, scratch_s.data(), as.origin(), hs, bs);
+        k.dwt_s0_u16(src16.data(), w, w, h, bpc, scratch_v.data(), av.origin(), hv, bs);
+    } else {
+        scalar_kernels().dwt_s0_u8(src8.data(), w, w, h, scratch_s.data(), as.origin(), hs, bs);
+        k.dwt_s0_u8(src8.data(), w, w, h, scratch_v.data(), av.origin(), hv, bs);
+    }
+    Failure f;
+    compare("band_a", as, av, f);
+    compare("band_h", bands_s[0], bands_v[0], f);
+    compare("band_v", bands_s[1], bands_v[1], f);
+    compare("band_d", bands_s[2], bands_v[2], f);
+    return f;
+}
+
+Failure check_dwt_s123(Gen& g, const AdmKernels& k, std::string& desc) {
+    const int w = random_width(g, 3), h = g.uniform(3, 9), scale = g.uniform(1, 3);
+    const int ow = (w + 1) / 2, oh = (h + 1) / 2;
+    const std::ptrdiff_t bs = random_stride(g, ow), ss = random_stride(g, w);
+    const int mode = g.uniform(0, 4);
+    std::vector<std::int32_t> src(static_cast<std::size_t>(ss * h));
+    for (auto& v : src) v = g.i32(mode);
+    desc = "w=" + std::to_string(w) + " h=" + std::to_string(h) + " scale=" + std::to_string(scale) +
+           " mode=" + std::to_string(mode);
+    Band<std::int32_t> as(ow, oh, bs), av(ow, oh, bs);
+    Band<std::int32_t> bands_s[3] = {{ow, oh, bs}, {ow, oh, bs}, {ow, oh, bs}};
+    Band<std::int32_t> bands_v[3] = {{ow, oh, bs}, {ow, oh, bs}, {ow, oh, bs}};
+    std::vector<std::int32_t> scratch_s(4 * static_cast<std::size_t>(w + 3)), scratch_v(scratch_s.size());
+    std::int32_t* hs[3] = {bands_s[0].origin(), bands_s[1].origin(), bands_s[2].origin()};
+    std::int32_t* hv[3] = {bands_v[0].origin(), bands_v[1].origin(), bands_v[2].origin()};
+    scalar_kernels().dwt_s123(src.data(), ss, w, h, scale, scratch_s.data(), as.origin(), hs, bs);
+    k.dwt_s123(src.data(), ss, w, h, scale, scratch_v.data(), av.origin(), hv, bs);
+    Failure f;
+    compare("band_a", as, av, f);
+    compare("band_h", bands_s[0], bands_v[0], f);
+    compare("band_v", bands_s[1], bands_v[1], f);
+    compare("band_d", bands_s[2], bands_v[2], f);
+    return f;
+}
+
+double random_gain(Gen& g) {
+    if (g.chance(80)) return g.pick<double>({1.0, 1.2, 1.5, 100.0});
+    return 1.0 + static_cast<double>(g.u64() % 99000000) / 1e6;
+}
+
+template <class T>
+Failure check_decouple(Gen& g, const AdmKernels& k, std::string& desc) {
+    constexpr bool s0 = sizeof(T) == 2;
+    const int w = random_width(g, 2), h = g.uniform(2, 6);
+    const std::ptrdiff_t stride = random_stride(g, w);
+    const Rect region = random_region(g, w, h, 1);
+    const double gain = random_gain(g);
+    const int mode_o = g.uniform(0, 4), mode_t = g.chance(30) ? mode_o : g.uniform(0, 4);
+    desc = "w=" + std::to_string(w) + " h=" + std::to_string(h) + " region=[" + std::to_string(region.x0) +
+           "," + std::to_string(region.x1) + ")x[" + std::to_string(region.y0) + "," +
+           std::to_string(region.y1) + ") gain=" + std::to_string(gain) + " modes=" +
+           std::to_string(mode_o) + "," + std::to_string(mode_t);
+    std::vector<Band<T>> in;
+    for (int i = 0; i < 6; ++i) in.emplace_back(w, h, stride);
+    for (int i = 0; i < 6; ++i) {
+        if constexpr (s0)
+            fill_i16(g, in[i], i < 3 ? mode_o : mode_t);
+        else
+            fill_i32(g, in[i], i < 3 ? mode_o : mode_t);
+    }
+    // Some cases: the distorted bands a scaled copy of the reference (angle
+    // passes, the gain limit acts), or equal to it.
+    if (g.chance(40)) {
+        const int num = g.uniform(1, 3), den = g.pick<int>({1, 2});
+        for (int t = 0; t < 3; ++t)
+            for (int y = 0; y < h; ++y)
+                for (int x = 0; x < w; ++x)
+                    *in[3 + t].at(x, y) = static_cast<T>(static_cast<std::int64_t>(*in[t].at(x, y)) * num / den);
+    }
+    std::vector<Band<T>> out;
+    for (int i = 0; i < 6; ++i) out.emplace_back(w, h, stride);
+    const T* ref[3] = {in[0].origin(), in[1].origin(), in[2].origin()};
+    const T* dis[3] = {in[3].origin(), in[4].origin(), in[5].origin()};
+    T* rs[3] = {out[0].origin(), out[1].origin(), out[2].origin()};
+    T* as[3] = {out[3].origin(), out[4].origin(), out[5].origin()};
+    std::vector<Band<T>> outv;
+    for (int i = 0; i < 6; ++i) outv.emplace_back(w, h, stride);
+    T* rv[3] = {outv[0].origin(), outv[1].origin(), outv[2].origin()};
+    T* av[3] = {outv[3].origin(), outv[4].origin(), outv[5].origin()};
+    if constexpr (s0) {
+        scalar_kernels().decouple_s0(ref, dis, stride, region, gain, rs, as);
+        k.decouple_s0(ref, dis, stride, region, gain, rv, av);
+    } else {
+        scalar_kernels().decouple_s123(ref, dis, stride, region, gain, rs, as);
+        k.decouple_s123(ref, dis, stride, region, gain, rv, av);
+    }
+    Failure f;
+    const char* names[6] = {"r_h", "r_v", "r_d", "a_h", "a_v", "a_d"};
+    for (int i = 0; i < 6; ++i) compare(names[i], out[i], outv[i], f);
+    return f;
+}
+
+template <class T>
+Failure check_csf(Gen& g, const AdmKernels& k, std::string& desc) {
+    constexpr bool s0 = sizeof(T) == 2;
+    const int w = random_width(g, 2), h = g.uniform(1, 5);
+    const std::ptrdiff_t stride = random_stride(g, w);
+    const Rect region = random_region(g, w, h, 1);
+    const int mode = g.uniform(0, 4);
+    Band<T> src(w, h, stride), cs(w, h, stride), fs(w, h, stride), cv(w, h, stride), fv(w, h, stride);
+    if constexpr (s0)
+        fill_i16(g, src, mode);
+    else
+        fill_i32(g, src, mode);
+    if constexpr (s0) {
+        const std::uint16_t rf = g.chance(20) ? std::uint16_t{65535} : static_cast<std::uint16_t>(g.u64());
+        const bool d = g.chance(50);
+        const int shift = d ? 17 : 15;
+        const std::int32_t round = d ? 65535 : 16384;
+        desc = "w=" + std::to_string(w) + " h=" + std::to_string(h) + " rfactor=" + std::to_string(rf) +
+               " shift=" + std::to_string(shift) + " mode=" + std::to_string(mode);
+        scalar_kernels().csf_s0(src.origin(), stride, region, rf, shift, round, cs.origin(), fs.origin());
+        k.csf_s0(src.origin(), stride, region, rf, shift, round, cv.origin(), fv.origin());
+    } else {
+        const std::uint32_t rf = g.chance(20) ? 0xffffffffu : static_cast<std::uint32_t>(g.u64());
+        desc = "w=" + std::to_string(w) + " h=" + std::to_string(h) + " rfactor=" + std::to_string(rf) +
+               " mode=" + std::to_string(mode);
+        scalar_kernels().csf_s123(src.origin(), stride, region, rf, cs.origin(), fs.origin());
+        k.csf_s123(src.origin(), stride, region, rf, cv.origin(), fv.origin());
+    }
+    Failure f;
+    compare("csf", cs, cv, f);
+    compare("flt", fs, fv, f);
+    return f;
+}
+
+template <class T>
+Failure check_masking(Gen& g, const AdmKernels& k, std::string& desc) {
+    constexpr bool s0 = sizeof(T) == 2;
+    const int w = random_width(g, 2), h = g.uniform(2, 6);
+    const std::ptrdiff_t stride = random_stride(g, w);
+    const Rect region = random_region(g, w, h, 1);
+    std::vector<Band<T>> b;
+    for (int i = 0; i < 9; ++i) b.emplace_back(w, h, stride);
+    const int mode_x = g.uniform(0, 4), mode_c = g.uniform(0, 4), mode_f = g.uniform(0, 4);
+    for (int i = 0; i < 9; ++i) {
+        const int mode = i < 3 ? mode_x : (i < 6 ? mode_c : mode_f);
+        if constexpr (s0)
+            fill_i16(g, b[i], mode);
+        else
+            fill_i32(g, b[i], mode);
+    }
+    const T* x[3] = {b[0].origin(), b[1].origin(), b[2].origin()};
+    const T* c[3] = {b[3].origin(), b[4].origin(), b[5].origin()};
+    const T* fl[3] = {b[6].origin(), b[7].origin(), b[8].origin()};
+    const int row_shift = g.uniform(0, 12);
+    std::int64_t acc_s[3], acc_v[3];
+    for (int t = 0; t < 3; ++t) acc_s[t] = acc_v[t] = static_cast<std::int64_t>(g.u64() >> 20) - (std::int64_t{1} << 43);
+    using Thr = std::conditional_t<s0, std::int32_t, std::int64_t>;
+    std::vector<Thr> thr_s(static_cast<std::size_t>(region.width())), thr_v(thr_s.size());
+    if constexpr (s0) {
+        std::uint16_t rf[3];
+        CubeShifts sh[3];
+        for (int t = 0; t < 3; ++t) {
+            rf[t] = g.chance(20) ? std::uint16_t{65535} : static_cast<std::uint16_t>(g.u64());
+            const bool d = t == 2;
+            sh[t] = g.chance(70) ? CubeShifts{d ? 12 : 10, d ? 30 : 29, g.uniform(0, 8)}
+                                 : CubeShifts{g.uniform(0, 12), g.uniform(0, 30), g.uniform(0, 12)};
+        }
+        desc = "w=" + std::to_string(w) + " h=" + std::to_string(h) + " region=[" + std::to_string(region.x0) +
+               "," + std::to_string(region.x1) + ")x[" + std::to_string(region.y0) + "," +
+               std::to_string(region.y1) + ") modes x,csf,flt=" + std::to_string(mode_x) + "," +
+               std::to_string(mode_c) + "," + std::to_string(mode_f) + " sub/sq/cub=" +
+               std::to_string(sh[0].sub) + "/" + std::to_string(sh[0].sq) + "/" + std::to_string(sh[0].cub);
+        scalar_kernels().cm_accumulate_s0(x, c, fl, stride, w, h, region, rf, sh, row_shift, thr_s.data(), acc_s);
+        k.cm_accumulate_s0(x, c, fl, stride, w, h, region, rf, sh, row_shift, thr_v.data(), acc_v);
+    } else {
+        std::uint32_t rf[3];
+        for (int t = 0; t < 3; ++t) rf[t] = g.chance(20) ? 0xffffffffu : static_cast<std::uint32_t>(g.u64());
+        const CubeShifts sh = g.chance(70) ? CubeShifts{0, 30, g.uniform(1, 10)}
+                                           : CubeShifts{0, g.uniform(0, 30), g.uniform(0, 12)};
+        desc = "w=" + std::to_string(w) + " h=" + std::to_string(h) + " region=[" + std::to_string(region.x0) +
+               "," + std::to_string(region.x1) + ")x[" + std::to_string(region.y0) + "," +
+               std::to_string(region.y1) + ") modes=" + std::to_string(mode_x) + "," + std::to_string(mode_c) +
+               "," + std::to_string(mode_f) + " sq/cub=" + std::to_string(sh.sq) + "/" + std::to_string(sh.cub);
+        scalar_kernels().cm_accumulate_s123(x, c, fl, stride, w, h, region, rf, sh, row_shift, thr_s.data(), acc_s);
+        k.cm_accumulate_s123(x, c, fl, stride, w, h, region, rf, sh, row_shift, thr_v.data(), acc_v);
+    }
+    Failure f;
+    compare_values("acc", acc_s, acc_v, 3, f);
+    return f;
+}
+
+template <class T>
+Failure check_den(Gen& g, const AdmKernels& k, std::string& desc) {
+    constexpr bool s0 = sizeof(T) == 2;
+    const int w = random_width(g, 1), h = g.uniform(1, 5);
+    const std::ptrdiff_t stride = random_stride(g, w);
+    const Rect region = random_region(g, w, h, 1);
+    const int mode = g.uniform(0, 4);
+    std::vector<Band<T>> b;
+    for (int i = 0; i < 3; ++i) b.emplace_back(w, h, stride);
+    for (auto& band : b) {
+        if constexpr (s0)
+            fill_i16(g, band, mode);
+        else
+            fill_i32(g, band, mode);
+    }
+    const T* p[3] = {b[0].origin(), b[1].origin(), b[2].origin()};
+    const int row_shift = g.uniform(0, 20);
+    std::uint64_t acc_s[3] = {0, 0, 0}, acc_v[3] = {0, 0, 0};
+    desc = "w=" + std::to_string(w) + " h=" + std::to_string(h) + " mode=" + std::to_string(mode);
+    if constexpr (s0) {
+        scalar_kernels().den_accumulate_s0(p, stride, region, row_shift, acc_s);
+        k.den_accumulate_s0(p, stride, region, row_shift, acc_v);
+    } else {
+        const int sq = g.uniform(28, 31), cub = g.uniform(0, 10);
+        scalar_kernels().den_accumulate_s123(p, stride, region, sq, cub, row_shift, acc_s);
+        k.den_accumulate_s123(p, stride, region, sq, cub, row_shift, acc_v);
+    }
+    Failure f;
+    std::int64_t s[3], v[3];
+    for (int t = 0; t < 3; ++t) {
+        s[t] = static_cast<std::int64_t>(acc_s[t]);
+        v[t] = static_cast<std::int64_t>(acc_v[t]);
+    }
+    compare_values("acc", s, v, 3, f);
+    return f;
+}
+
+struct AdmLevel {
+    Level level;
+    const AdmKernels* kernels;
+};
+
+std::vector<AdmLevel> adm_levels() {
+    std::vector<AdmLevel> out;
+    if (avx2_kernels() != nullptr) out.push_back({{"avx2", kCpuAvx2}, avx2_kernels()});
+    return out;
+}
+
+using CaseFn = Failure (*)(Gen&, const AdmKernels&, std::string&);
+
+// Runs ctx.bands() generated cases of one kernel family at one level.
+void run_family(Context& ctx, const AdmLevel& L, const char* name, CaseFn fn) {
+    if (!ctx.check(std::string("adm_") + name, L.level)) return;
+    Gen g(ctx.rng());
+    for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
+        std::string desc;
+        const Failure f = fn(g, *L.kernels, desc);
+        ctx.band();
+        if (f.failed) ctx.fail(band) << desc << ": " << f.text;
+    }
+    ctx.done();
+}
+
+Failure dwt_s0_u8_case(Gen& g, const AdmKernels& k, std::string& d) { return check_dwt_s0(g, k, d, false); }
+Failure dwt_s0_u16_case(Gen& g, const AdmKernels& k, std::string& d) { return check_dwt_s0(g, k, d, true); }
+
+}  // namespace
+
+CHECKASM_MODULE(adm) {
+    const AdmKernels& s = scalar_kernels();
+    for (const AdmLevel& L : adm_levels()) {
+        const AdmKernels& k = *L.kernels;
+        // Entries that are the scalar function itself (decouple_s123 and
+        // den_accumulate_s123 at AVX2) have nothing to compare.
+        if (k.dwt_s0_u8 != s.dwt_s0_u8) run_family(ctx, L, "dwt_s0_u8", dwt_s0_u8_case);
+        if (k.dwt_s0_u16 != s.dwt_s0_u16) run_family(ctx, L, "dwt_s0_u16", dwt_s0_u16_case);
+        if (k.dwt_s123 != s.dwt_s123) run_family(ctx, L, "dwt_s123", check_dwt_s123);
+        if (k.decouple_s0 != s.decouple_s0) run_family(ctx, L, "decouple_s0", check_decouple<std::int16_t>);
+        if (k.decouple_s123 != s.decouple_s123) run_family(ctx, L, "decouple_s123", check_decouple<std::int32_t>);
+        if (k.csf_s0 != s.csf_s0) run_family(ctx, L, "csf_s0", check_csf<std::int16_t>);
+        if (k.csf_s123 != s.csf_s123) run_family(ctx, L, "csf_s123", check_csf<std::int32_t>);
+        if (k.cm_accumulate_s0 != s.cm_accumulate_s0)
+            run_family(ctx, L, "cm_accumulate_s0", check_masking<std::int16_t>);
+        if (k.cm_accumulate_s123 != s.cm_accumulate_s123)
+            run_family(ctx, L, "cm_accumulate_s123", check_masking<std::int32_t>);
+        if (k.den_accumulate_s0 != s.den_accumulate_s0)
+            run_family(ctx, L, "den_accumulate_s0", check_den<std::int16_t>);
+        if (k.den_accumulate_s123 != s.den_accumulate_s123)
+            run_family(ctx, L, "den_accumulate_s123", check_den<std::int32_t>);
+    }
+}
+
+}  // namespace vmafpp::checkasm
