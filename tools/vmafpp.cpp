@@ -220,7 +220,9 @@ int main(int argc, char** argv) {
     try {
         return run(s);
     } catch (const vmafpp::Error& e) {
-        std::fprintf(stderr, "\nvmafpp: %s\n" + (isatty(STDERR_FILENO) && !s.quiet ? 0 : 1), e.what());
+        // After a progress line the message must start on a line of its own.
+        const bool progress_shown = isatty(STDERR_FILENO) && !s.quiet;
+        std::fprintf(stderr, "%svmafpp: %s\n", progress_shown ? "\n" : "", e.what());
         return 1;
     } catch (const std::bad_alloc&) {
         std::fprintf(stderr, "vmafpp: out of memory\n");
