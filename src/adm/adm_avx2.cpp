@@ -58,9 +58,21 @@ inline V interleave_low_dwords(V even, V odd) {
     return _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA);
 }
 
+// acc + ((row + round) >> shift) with both additions modulo 2^64 and an
+// arithmetic shift, as the scalar folds a row sum (arbitrary bands can carry
+// the sums past 2^63; the scalar wraps there explicitly).
+inline std::int64_t fold_row(std::int64_t acc, std::int64_t row, std::int64_t round, int shift) {
+    const auto wrap_add = [](std::int64_t a, std::int64_t b) {
+        return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+    };
+    return wrap_add(acc, wrap_add(row, round) >> shift);
+}
+
 inline std::int64_t hsum_i64(V v) {
     const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-    return _mm_cvtsi128_si64(s) + _mm_extract_epi64(s, 1);
+    // Modulo 2^64: the lanes hold biased (or wrapped) partial sums.
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(_mm_cvtsi128_si64(s)) +
+                                     static_cast<std::uint64_t>(_mm_extract_epi64(s, 1)));
 }
 
 // Runs body(x) for blocks of `step` columns covering [x0, x1); the last block
@@ -674,7 +686,7 @@ void cm_accumulate_s0_avx2(const std::int16_t* const x_hvd[3], const std::int16_
         for (int t = 0; t < 3; ++t) {
             const std::int64_t row = row_sum_s0(x_hvd[t] + y * stride + region.x0, thr_scratch,
                                                 region.width(), rfactor[t], ex[t], cube[t]);
-            acc[t] += (row + row_round) >> row_shift;
+            acc[t] = fold_row(acc[t], row, row_round, row_shift);
         }
     }
 }
@@ -780,7 +792,7 @@ void cm_accumulate_s123_avx2(const std::int32_t* const x_hvd[3], const std::int3
         for (int t = 0; t < 3; ++t) {
             const std::int64_t row = row_sum_s123(x_hvd[t] + y * stride + region.x0, thr_scratch,
                                                   region.width(), rfactor[t], cube);
-            acc[t] += (row + row_round) >> row_shift;
+            acc[t] = fold_row(acc[t], row, row_round, row_shift);
         }
     }
 }
