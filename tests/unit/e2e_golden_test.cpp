@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <initializer_list>
 #include <string>
 
 #include "support/corpus.hpp"
@@ -75,37 +76,38 @@ TEST_P(Golden, DefaultModel) {
                         test::golden(GetParam(), "default.json"), GetParam() + " default");
 }
 
+struct GoldenRun {
+    const char* file;
+    const char* args;
+};
+
+// Runs every case whose golden file exists for the pair; returns how many ran.
+int expect_goldens(const std::string& pair, std::initializer_list<GoldenRun> cases) {
+    int ran = 0;
+    for (const GoldenRun& c : cases) {
+        if (!test::has_golden(pair, c.file)) continue;
+        ++ran;
+        expect_same_metrics(run_cli(pair, c.args, c.file), test::golden(pair, c.file),
+                            pair + " " + c.file);
+    }
+    return ran;
+}
+
 TEST_P(Golden, ExtraModels) {
-    struct Case { const char* file; const char* args; };
-    const Case cases[] = {
+    const int ran = expect_goldens(GetParam(), {
         {"model_vmaf_4k_v0.6.1.json", "-m version=vmaf_4k_v0.6.1"},
         {"model_vmaf_v0.6.1neg.json", "-m version=vmaf_v0.6.1neg"},
         {"model_vmaf_b_v0.6.3.json", "-m version=vmaf_b_v0.6.3"},
-    };
-    int ran = 0;
-    for (const Case& c : cases) {
-        if (!test::has_golden(GetParam(), c.file)) continue;
-        ++ran;
-        expect_same_metrics(run_cli(GetParam(), c.args, c.file), test::golden(GetParam(), c.file),
-                            GetParam() + " " + c.file);
-    }
+    });
     if (!ran) GTEST_SKIP() << "no extra-model golden for this pair";
 }
 
 TEST_P(Golden, FrameSelection) {
-    struct Case { const char* file; const char* args; };
-    const Case cases[] = {
+    const int ran = expect_goldens(GetParam(), {
         {"subsample3.json", "--subsample 3"},
         {"frame_cnt5.json", "--frame_cnt 5"},
         {"skip_ref2_dist1.json", "--frame_skip_ref 2 --frame_skip_dist 1"},
-    };
-    int ran = 0;
-    for (const Case& c : cases) {
-        if (!test::has_golden(GetParam(), c.file)) continue;
-        ++ran;
-        expect_same_metrics(run_cli(GetParam(), c.args, c.file), test::golden(GetParam(), c.file),
-                            GetParam() + " " + c.file);
-    }
+    });
     if (!ran) GTEST_SKIP() << "no frame-selection golden for this pair";
 }
 
