@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <iomanip>
 #include <limits>
 #include <random>
 #include <string>
@@ -122,6 +123,32 @@ TEST(AdmCentreTap, FlatReferenceAgainstPatchesScoresOne) {
     MapSink sink;
     fex->extract(grey_picture(64, 64, 128), patch_picture(), 0, sink);
     EXPECT_EQ(sink.get("integer_adm_scale0"), 1.0);
+}
+
+// The picture of the upstream study (research note 1402): flat grey 128 and,
+// every 16 pixels from (1, 1), a 4x2 patch whose rows are 255 0 0 0.
+// libvmaf 3.2.0's scalar path gives 1.0829225419556654 (64x64) and
+// 1.075425... (24x24) through its int16 wrap of the centre tap; float ADM
+// gives 1.
+Picture isolated_patches(int w, int h) {
+    Picture p = grey_picture(w, h, 128);
+    constexpr std::uint8_t kPatch[4] = {255, 0, 0, 0};
+    for (int y = 1; y + 1 < h; y += 16)
+        for (int x = 1; x + 4 <= w; x += 16)
+            for (int dy = 0; dy < 2; ++dy)
+                for (int dx = 0; dx < 4; ++dx)
+                    p.planes[0].row<std::uint8_t>(y + dy)[x + dx] = kPatch[dx];
+    return p;
+}
+
+TEST(AdmCentreTap, IsolatedPatchesScoreOneAt64And24) {
+    for (int size : {64, 24}) {
+        auto fex = make_adm(size, size);
+        MapSink sink;
+        fex->extract(grey_picture(size, size, 128), isolated_patches(size, size), 0, sink);
+        const double s0 = sink.get("integer_adm_scale0");
+        EXPECT_EQ(s0, 1.0) << size << "x" << size << ": " << std::setprecision(17) << s0;
+    }
 }
 
 // Independent reference of the excess: exact in 128-bit arithmetic.
