@@ -27,8 +27,12 @@ constexpr int kW = 1920, kH = 1080;
 // The kernel set of a benchmark's argument, or nullptr (benchmark skipped).
 const AdmKernels* kernels_for(benchmark::State& state) {
     if (state.range(0) == 0) return &scalar_kernels();
-    if ((detected_cpu_flags() & kCpuAvx2) && avx2_kernels() != nullptr) return avx2_kernels();
-    state.SkipWithError("AVX2 kernels not available");
+    // 1 = AVX2, 2 = AVX-512.
+    if (state.range(0) == 1 && (detected_cpu_flags() & kCpuAvx2) && avx2_kernels() != nullptr)
+        return avx2_kernels();
+    if (state.range(0) == 2 && (detected_cpu_flags() & kCpuAvx512) && avx512_kernels() != nullptr)
+        return avx512_kernels();
+    state.SkipWithError("kernels of this level not available here");
     return nullptr;
 }
 
@@ -110,7 +114,7 @@ void BM_AdmDwtS0(benchmark::State& state) {
         benchmark::ClobberMemory();
     }
 }
-BENCHMARK(BM_AdmDwtS0)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AdmDwtS0)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 void BM_AdmDecoupleS0(benchmark::State& state) {
     Scale0& s = scale0();
@@ -121,7 +125,7 @@ void BM_AdmDecoupleS0(benchmark::State& state) {
         benchmark::ClobberMemory();
     }
 }
-BENCHMARK(BM_AdmDecoupleS0)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AdmDecoupleS0)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 void BM_AdmDecoupleS0Gain12(benchmark::State& state) {
     Scale0& s = scale0();
@@ -133,7 +137,7 @@ void BM_AdmDecoupleS0Gain12(benchmark::State& state) {
     }
     k->decouple_s0(s.ref_b, s.dis_b, s.stride, s.halo, 100.0, s.r, s.a);
 }
-BENCHMARK(BM_AdmDecoupleS0Gain12)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AdmDecoupleS0Gain12)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 void BM_AdmCsfS0(benchmark::State& state) {
     Scale0& s = scale0();
@@ -145,7 +149,7 @@ void BM_AdmCsfS0(benchmark::State& state) {
         benchmark::ClobberMemory();
     }
 }
-BENCHMARK(BM_AdmCsfS0)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AdmCsfS0)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 void BM_AdmMaskingS0(benchmark::State& state) {
     Scale0& s = scale0();
@@ -158,7 +162,7 @@ void BM_AdmMaskingS0(benchmark::State& state) {
         benchmark::DoNotOptimize(acc);
     }
 }
-BENCHMARK(BM_AdmMaskingS0)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AdmMaskingS0)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 void BM_AdmPoolingS0(benchmark::State& state) {
     Scale0& s = scale0();
@@ -170,7 +174,7 @@ void BM_AdmPoolingS0(benchmark::State& state) {
         benchmark::DoNotOptimize(acc);
     }
 }
-BENCHMARK(BM_AdmPoolingS0)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AdmPoolingS0)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 // Scale 1: the DWT of the scale-0 approximation, then CSF and masking on its
 // bands (the same data a frame sees).
@@ -220,7 +224,7 @@ void BM_AdmDwtS1(benchmark::State& state) {
         benchmark::ClobberMemory();
     }
 }
-BENCHMARK(BM_AdmDwtS1)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AdmDwtS1)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 void BM_AdmCsfS1(benchmark::State& state) {
     Scale1& s = scale1();
@@ -231,7 +235,7 @@ void BM_AdmCsfS1(benchmark::State& state) {
         benchmark::ClobberMemory();
     }
 }
-BENCHMARK(BM_AdmCsfS1)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AdmCsfS1)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 void BM_AdmMaskingS1(benchmark::State& state) {
     Scale1& s = scale1();
@@ -245,7 +249,7 @@ void BM_AdmMaskingS1(benchmark::State& state) {
         benchmark::DoNotOptimize(acc);
     }
 }
-BENCHMARK(BM_AdmMaskingS1)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AdmMaskingS1)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 void BM_AdmFrame(benchmark::State& state) {
     Scale0& s = scale0();
@@ -257,6 +261,6 @@ void BM_AdmFrame(benchmark::State& state) {
         benchmark::DoNotOptimize(r.adm2);
     }
 }
-BENCHMARK(BM_AdmFrame)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AdmFrame)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -26,16 +26,17 @@ void set_cpu_mask(unsigned mask);
 // environment variable if set (same meaning as --cpumask).
 unsigned cpu_flags();
 
-// The instruction-set levels that have kernels. AVX-512 has none yet: an
-// AVX-512 machine runs the AVX2 kernels.
-enum class SimdLevel { scalar, avx2 };
+// The instruction-set levels that have kernel tables. A level's table may
+// reuse the level below for a kernel it has no twin of (each table says
+// which); the AVX-512 level needs F, BW, DQ, CD and VL (kCpuAvx512).
+enum class SimdLevel { scalar, avx2, avx512 };
 
 // The best level with kernels that cpu_flags() allows (scalar where the
 // build has no x86 kernels). Every kernel table is chosen from this, so it
 // is what runs.
 SimdLevel simd_level();
 
-// "avx2" or "scalar": the name of simd_level().
+// "avx512", "avx2" or "scalar": the name of simd_level().
 std::string simd_level_name();
 const char* simd_level_name(SimdLevel level);
 

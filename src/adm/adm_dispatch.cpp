@@ -6,7 +6,8 @@
 namespace vmafpp::adm {
 
 #if VMAFPP_X86_KERNELS
-const AdmKernels* avx2_kernels_impl();  // adm_avx2.cpp (compiled with -mavx2)
+const AdmKernels* avx2_kernels_impl();    // adm_avx2.cpp (compiled with -mavx2)
+const AdmKernels* avx512_kernels_impl();  // adm_avx512.cpp (compiled with -mavx512*)
 #endif
 
 const AdmKernels* avx2_kernels() {
@@ -17,8 +18,24 @@ const AdmKernels* avx2_kernels() {
 #endif
 }
 
+const AdmKernels* avx512_kernels() {
+#if VMAFPP_X86_KERNELS
+    return avx512_kernels_impl();
+#else
+    return nullptr;
+#endif
+}
+
 const AdmKernels& dispatched_kernels() {
-    if (simd_level() == SimdLevel::avx2 && avx2_kernels() != nullptr) return *avx2_kernels();
+    switch (simd_level()) {
+        case SimdLevel::avx512:
+            if (avx512_kernels() != nullptr) return *avx512_kernels();
+            break;
+        case SimdLevel::avx2:
+            if (avx2_kernels() != nullptr) return *avx2_kernels();
+            break;
+        case SimdLevel::scalar: break;
+    }
     return scalar_kernels();
 }
 

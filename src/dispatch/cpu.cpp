@@ -68,7 +68,12 @@ unsigned cpu_flags() { return detected_cpu_flags() & ~g_mask.load() & ~env_mask(
 
 SimdLevel simd_level() {
 #if VMAFPP_X86_KERNELS
-    if (cpu_flags() & kCpuAvx2) return SimdLevel::avx2;
+    const unsigned flags = cpu_flags();
+    // A level runs only when every level below it is allowed too: masking
+    // AVX2 (bit 3) alone turns AVX-512 off as well, as in libvmaf.
+    if (!(flags & kCpuAvx2)) return SimdLevel::scalar;
+    if (flags & kCpuAvx512) return SimdLevel::avx512;
+    return SimdLevel::avx2;
 #endif
     return SimdLevel::scalar;
 }
@@ -76,6 +81,7 @@ SimdLevel simd_level() {
 const char* simd_level_name(SimdLevel level) {
     switch (level) {
         case SimdLevel::avx2: return "avx2";
+        case SimdLevel::avx512: return "avx512";
         case SimdLevel::scalar: break;
     }
     return "scalar";

@@ -8,6 +8,7 @@ const MotionKernels& motion_kernels_for(SimdLevel level) {
     switch (level) {
 #if VMAFPP_X86_KERNELS
         case SimdLevel::avx2: return motion_kernels_avx2();
+        case SimdLevel::avx512: return motion_kernels_avx512();
 #endif
         default: break;
     }

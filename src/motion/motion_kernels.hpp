@@ -53,6 +53,8 @@ const MotionKernels& motion_kernels_scalar();
 #if VMAFPP_X86_KERNELS
 // motion_avx2.cpp; call its kernels only where cpu_flags() has kCpuAvx2.
 const MotionKernels& motion_kernels_avx2();
+// motion_avx512.cpp; only where cpu_flags() has kCpuAvx512 (and kCpuAvx2).
+const MotionKernels& motion_kernels_avx512();
 #endif
 // The table for `level` (vmafpp::simd_level() when extractors are created).
 const MotionKernels& motion_kernels_for(SimdLevel level);

@@ -8,6 +8,7 @@ const VifKernels& vif_kernels_for(SimdLevel level) {
     switch (level) {
 #if VMAFPP_X86_KERNELS
         case SimdLevel::avx2: return vif_kernels_avx2();
+        case SimdLevel::avx512: return vif_kernels_avx512();
 #endif
         default: break;
     }

@@ -125,6 +125,8 @@ const VifKernels& vif_kernels_scalar();
 #if VMAFPP_X86_KERNELS
 // vif_avx2.cpp; call its kernels only where cpu_flags() has kCpuAvx2.
 const VifKernels& vif_kernels_avx2();
+// vif_avx512.cpp; only where cpu_flags() has kCpuAvx512 (and kCpuAvx2).
+const VifKernels& vif_kernels_avx512();
 #endif
 // The table for `level` (vmafpp::simd_level() when extractors are created).
 const VifKernels& vif_kernels_for(SimdLevel level);

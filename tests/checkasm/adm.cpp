@@ -423,6 +423,8 @@ struct AdmLevel {
 std::vector<AdmLevel> adm_levels() {
     std::vector<AdmLevel> out;
     if (avx2_kernels() != nullptr) out.push_back({{"avx2", kCpuAvx2}, avx2_kernels()});
+    if (avx512_kernels() != nullptr)
+        out.push_back({{"avx512", kCpuAvx2 | kCpuAvx512}, avx512_kernels()});
     return out;
 }
 

@@ -88,7 +88,7 @@ bool Context::check(const std::string& kernel, const Level& level) {
     const std::string full = kernel + "_" + level.name;
     if (!glob_match(opts_.function_glob, full) && !glob_match(opts_.function_glob, kernel))
         return false;
-    if (!(cpu_flags() & level.flag)) {
+    if ((cpu_flags() & level.flag) != level.flag) {
         if (std::find(skipped_levels_.begin(), skipped_levels_.end(), level.name) ==
             skipped_levels_.end()) {
             skipped_levels_.push_back(level.name);

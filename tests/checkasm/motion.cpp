@@ -31,6 +31,7 @@ std::vector<MotionLevel> motion_levels() {
     std::vector<MotionLevel> out;
 #if VMAFPP_X86_KERNELS
     out.push_back({{"avx2", kCpuAvx2}, &motion::motion_kernels_avx2()});
+    out.push_back({{"avx512", kCpuAvx2 | kCpuAvx512}, &motion::motion_kernels_avx512()});
 #endif
     return out;
 }

@@ -35,6 +35,7 @@ std::vector<VifLevel> vif_levels() {
     std::vector<VifLevel> out;
 #if VMAFPP_X86_KERNELS
     out.push_back({{"avx2", kCpuAvx2}, &vif::vif_kernels_avx2()});
+    out.push_back({{"avx512", kCpuAvx2 | kCpuAvx512}, &vif::vif_kernels_avx512()});
 #endif
     return out;
 }
