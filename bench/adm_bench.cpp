@@ -1,8 +1,8 @@
 // Integer ADM stages at 1920x1080 8-bit on generated content (a smooth
 // pattern plus noise, distorted by more noise and a blur), one benchmark per
 // stage of scale 0 (where most of the time goes), the scale-1 stages, and a
-// whole frame through AdmEngine; each for the scalar set (/0) and the AVX2
-// set (/1, skipped where the CPU or build lacks it).
+// whole frame through AdmEngine; each for the scalar set (/0), the AVX2 set
+// (/1) and the AVX-512 set (/2), skipped where the CPU or build lacks them.
 //
 //   build/bench/vmafpp_bench --benchmark_filter=Adm --benchmark_repetitions=5
 //       --benchmark_report_aggregates_only=true
@@ -181,8 +181,11 @@ BENCHMARK(BM_AdmPoolingS0)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond
 struct Scale1 {
     int bw, bh;
     std::ptrdiff_t stride;
-    std::vector<std::int32_t> scratch, out, bands;
+    std::vector<std::int32_t> scratch, out, bands, dis_out, decoupled;
     std::int32_t* hvd[3];
+    std::int32_t* dis_hvd[3];
+    std::int32_t* r[3];
+    std::int32_t* a[3];
     std::int32_t* c[3];
     std::int32_t* f[3];
     std::vector<std::int64_t> thr;
@@ -191,8 +194,12 @@ struct Scale1 {
     explicit Scale1(Scale0& s)
         : bw((s.bw + 1) / 2), bh((s.bh + 1) / 2), stride(s.stride), scratch(4 * (s.bw + 3)),
           out(static_cast<std::size_t>(4 * stride * bh)), bands(static_cast<std::size_t>(6 * stride * bh)),
+          dis_out(out.size()), decoupled(static_cast<std::size_t>(6 * stride * bh)),
           thr(static_cast<std::size_t>(bw)) {
         for (int t = 0; t < 3; ++t) {
+            dis_hvd[t] = dis_out.data() + (t + 1) * stride * bh;
+            r[t] = decoupled.data() + t * stride * bh;
+            a[t] = decoupled.data() + (t + 3) * stride * bh;
             hvd[t] = out.data() + (t + 1) * stride * bh;
             c[t] = bands.data() + t * stride * bh;
             f[t] = bands.data() + (t + 3) * stride * bh;
@@ -201,6 +208,8 @@ struct Scale1 {
         region = {left, top, bw - left, bh - top};
         halo = {left - 1, top - 1, bw - left + 1, bh - top + 1};
         dwt_s123(s.approx.data(), s.stride, s.bw, s.bh, 1, scratch.data(), out.data(), hvd, stride);
+        dwt_s123(s.approx.data() + s.stride * s.bh, s.stride, s.bw, s.bh, 1, scratch.data(),
+                 dis_out.data(), dis_hvd, stride);
         for (int t = 0; t < 3; ++t) csf_s123(hvd[t], stride, halo, rf[t], c[t], f[t]);
     }
 };
@@ -225,6 +234,29 @@ void BM_AdmDwtS1(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_AdmDwtS1)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
+
+void BM_AdmDecoupleS1(benchmark::State& state) {
+    Scale1& s = scale1();
+    const AdmKernels* k = kernels_for(state);
+    if (!k) return;
+    for (auto _ : state) {
+        k->decouple_s123(s.hvd, s.dis_hvd, s.stride, s.halo, 100.0, s.r, s.a);
+        benchmark::ClobberMemory();
+    }
+}
+BENCHMARK(BM_AdmDecoupleS1)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
+
+void BM_AdmPoolingS1(benchmark::State& state) {
+    Scale1& s = scale1();
+    const AdmKernels* k = kernels_for(state);
+    if (!k) return;
+    for (auto _ : state) {
+        std::uint64_t acc[3] = {0, 0, 0};
+        k->den_accumulate_s123(s.hvd, s.stride, s.region, 31, 9, 9, acc);
+        benchmark::DoNotOptimize(acc);
+    }
+}
+BENCHMARK(BM_AdmPoolingS1)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 void BM_AdmCsfS1(benchmark::State& state) {
     Scale1& s = scale1();
