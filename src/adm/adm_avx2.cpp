@@ -7,9 +7,8 @@
 // and huge thresholds, any width), not only on bands a decoder produces. The
 // notes next to each expression say why the vector form is exact.
 //
-// Stages without a twin here (decouple_s123, den_accumulate_s123) stay
-// scalar in the table: the scale 1-3 angle test converts int64 values to
-// float, which AVX2 cannot do, and both run on 1/4 of the scale-0 samples.
+// The scale 1-3 angle test converts int64 values to float, which AVX2 has no
+// instruction for; float_of_i64() does it exactly (see there).
 #include <immintrin.h>
 
 #include <algorithm>
@@ -468,6 +467,158 @@ void decouple_s0_avx2(const std::int16_t* const ref_hvd[3], const std::int16_t* 
 }
 
 // ---------------------------------------------------------------------------
+// Decouple, scales 1..3
+
+// double(float(v)) for 4 int64 lanes, with the single round-to-nearest of
+// the scalar's int64-to-float conversion (AVX2 has no int64 conversion).
+// |v| is taken as uint64 (2^63 for INT64_MIN). At or above 2^53 the float's
+// rounding bit is bit 29 or higher, so bits 0..10 matter only as a sticky
+// bit: folding them into bit 11 leaves the float's rounding unchanged and the
+// value with at most 53 significant bits. Below 2^53 the value is kept. Then
+// hi * 2^32 + lo is formed exactly in double (each half through the 2^84 /
+// 2^52 exponent trick; the sum is representable, so its addition is exact),
+// the sign is put back, and the one rounding to float happens in vcvtpd2ps.
+inline __m256d float_of_i64(V v) {
+    const V zero = _mm256_setzero_si256();
+    const V neg = _mm256_cmpgt_epi64(zero, v);
+    V mag = _mm256_sub_epi64(_mm256_xor_si256(v, neg), neg);
+    const V low11 = _mm256_set1_epi64x(0x7ff);
+    const V sticky = _mm256_andnot_si256(_mm256_cmpeq_epi64(_mm256_and_si256(mag, low11), zero),
+                                         _mm256_set1_epi64x(0x800));
+    const V folded = _mm256_or_si256(_mm256_andnot_si256(low11, mag), sticky);
+    const V small = _mm256_cmpeq_epi64(_mm256_srli_epi64(mag, 53), zero);
+    mag = _mm256_blendv_epi8(folded, mag, small);
+    const __m256d lo = _mm256_sub_pd(
+        _mm256_castsi256_pd(_mm256_or_si256(_mm256_and_si256(mag, _mm256_set1_epi64x(0xffffffff)),
+                                            _mm256_set1_epi64x(0x4330000000000000))),
+        _mm256_set1_pd(0x1p52));
+    const __m256d hi = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(
+                                         _mm256_srli_epi64(mag, 32), _mm256_set1_epi64x(0x4530000000000000))),
+                                     _mm256_set1_pd(0x1p84));
+    const __m256d d = _mm256_or_pd(_mm256_add_pd(hi, lo), _mm256_castsi256_pd(_mm256_slli_epi64(neg, 63)));
+    return _mm256_cvtps_pd(_mm256_cvtpd_ps(d));
+}
+
+// The angle test for 4 samples whose int64 dot product and squared
+// magnitudes (formed modulo 2^64, as the scalar's dot2_wrapping) are given;
+// all ones in the 64-bit lanes that pass.
+inline V angle_mask4_i64(V dot, V omag, V tmag, __m256d cos_sq) {
+    const __m256d scale = _mm256_set1_pd(0x1p-12);
+    const __m256d d = _mm256_mul_pd(float_of_i64(dot), scale);
+    const __m256d o = _mm256_mul_pd(float_of_i64(omag), scale);
+    const __m256d t = _mm256_mul_pd(float_of_i64(tmag), scale);
+    const __m256d nonneg = _mm256_cmp_pd(d, _mm256_setzero_pd(), _CMP_GE_OQ);
+    const __m256d close =
+        _mm256_cmp_pd(_mm256_mul_pd(d, d), _mm256_mul_pd(_mm256_mul_pd(cos_sq, o), t), _CMP_GE_OQ);
+    return _mm256_castpd_si256(_mm256_and_pd(nonneg, close));
+}
+
+// k of scales 1-3 on 8 int32 lanes. |o| >= 2^15 is reduced to its top 15
+// bits, rounded, with shift = bitlen(|o|) - 15. The bit length comes from the
+// float exponent of |o| with the bit below its top bit cleared: the value is
+// then below 1.5 * 2^e, so its rounding to float cannot reach 2^(e+1)
+// (|o| = 2^31 converts as -2^31, whose exponent field is the same). The
+// int64 product with the sign of o (|.| <= 2^61) gets round 2^(14 + shift)
+// and a shift by 15 + shift; a negative sum clamps to 0, and for a
+// non-negative one the logical shift is the arithmetic one.
+inline V ratio_q15_s123(V o, V t, const std::int32_t* div) {
+    const V zero = _mm256_setzero_si256();
+    const V mag = _mm256_abs_epi32(o);  // uint32; 2^31 for INT32_MIN
+    const V top_bit = _mm256_andnot_si256(_mm256_srli_epi32(mag, 1), mag);
+    const V exponent = _mm256_and_si256(
+        _mm256_srli_epi32(_mm256_castps_si256(_mm256_cvtepi32_ps(top_bit)), 23), _mm256_set1_epi32(0xff));
+    const V shift = _mm256_max_epi32(_mm256_sub_epi32(exponent, _mm256_set1_epi32(127 + 14)), zero);
+    const V half = _mm256_srli_epi32(_mm256_sllv_epi32(_mm256_set1_epi32(1), shift), 1);
+    const V top = _mm256_srlv_epi32(_mm256_add_epi32(mag, half), shift);  // <= 2^15
+    const V dv = _mm256_i32gather_epi32(div, top, 4);
+    const V sign = _mm256_srai_epi32(o, 31);
+    const V kmax = _mm256_set1_epi64x(32768);
+    auto lanes = [&](V d, V tt, V sg, V sh) {
+        V num = _mm256_mul_epi32(d, tt);
+        num = _mm256_sub_epi64(_mm256_xor_si256(num, sg), sg);
+        const V sum = _mm256_add_epi64(num, _mm256_sllv_epi64(_mm256_set1_epi64x(1 << 14), sh));
+        V q = _mm256_srlv_epi64(sum, _mm256_add_epi64(sh, _mm256_set1_epi64x(15)));
+        q = _mm256_blendv_epi8(q, kmax, _mm256_cmpgt_epi64(q, kmax));
+        return _mm256_andnot_si256(_mm256_cmpgt_epi64(zero, sum), q);
+    };
+    const V k = interleave_low_dwords(
+        lanes(dv, t, _mm256_shuffle_epi32(sign, _MM_SHUFFLE(2, 2, 0, 0)),
+              _mm256_and_si256(shift, _mm256_set1_epi64x(0xffffffff))),
+        lanes(_mm256_srli_epi64(dv, 32), _mm256_srli_epi64(t, 32),
+              _mm256_shuffle_epi32(sign, _MM_SHUFFLE(3, 3, 1, 1)), _mm256_srli_epi64(shift, 32)));
+    return _mm256_blendv_epi8(k, _mm256_set1_epi32(32768), _mm256_cmpeq_epi32(o, zero));
+}
+
+// trunc(fl(rst * gain)) clamped to int32 on 8 lanes. The double is clamped
+// to [-2^31, 2^31 - 1] before the truncating conversion (trunc commutes
+// with a clamp to integers). With gain >= 0, rst has the sign of o, so the
+// product is clamped only beyond t on the side the min / max keeps t: the
+// clamped value gives the scalar's min(p, t) or max(p, t).
+inline V gain_product_clamped(V rst, __m256d gain) {
+    const __m256d lo_limit = _mm256_set1_pd(-0x1p31), hi_limit = _mm256_set1_pd(0x1p31 - 1);
+    auto half = [&](__m128i r) {
+        const __m256d p = _mm256_mul_pd(_mm256_cvtepi32_pd(r), gain);
+        return _mm256_cvttpd_epi32(_mm256_min_pd(_mm256_max_pd(p, lo_limit), hi_limit));
+    };
+    return _mm256_set_m128i(half(_mm256_extracti128_si256(rst, 1)), half(_mm256_castsi256_si128(rst)));
+}
+
+void decouple_s123_avx2(const std::int32_t* const ref_hvd[3], const std::int32_t* const dis_hvd[3],
+                        std::ptrdiff_t stride, Rect region, double gain_limit, std::int32_t* const r_hvd[3],
+                        std::int32_t* const a_hvd[3]) {
+    // The clamped product needs gain >= 0; <= 2^31 keeps the scalar's
+    // int64 conversion defined (NaN fails the test).
+    if (region.width() < 8 || !(gain_limit >= 0.0 && gain_limit <= 0x1p31)) {
+        decouple_s123(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
+        return;
+    }
+    const std::int32_t* div = div_lookup_centre();
+    const __m256d cos_sq = _mm256_set1_pd(static_cast<double>(cos_1deg_sq_f()));
+    const __m256d gain = _mm256_set1_pd(gain_limit);
+    const V zero = _mm256_setzero_si256();
+    const V round = _mm256_set1_epi64x(16384);
+    for (int y = region.y0; y < region.y1; ++y) {
+        const std::ptrdiff_t row = y * stride;
+        for_blocks_overlapping(region.x0, region.x1, 8, [&](int x) {
+            const std::ptrdiff_t i = row + x;
+            V o[3], t[3];
+            for (int b = 0; b < 3; ++b) {
+                o[b] = loadu(ref_hvd[b] + i);
+                t[b] = loadu(dis_hvd[b] + i);
+            }
+            // Even samples in the low dwords of the 64-bit lanes, odd ones
+            // moved there; products of int32 values summed modulo 2^64.
+            auto angle_half = [&](V oh, V ov, V th, V tv) {
+                const V dot = _mm256_add_epi64(_mm256_mul_epi32(oh, th), _mm256_mul_epi32(ov, tv));
+                const V om = _mm256_add_epi64(_mm256_mul_epi32(oh, oh), _mm256_mul_epi32(ov, ov));
+                const V tm = _mm256_add_epi64(_mm256_mul_epi32(th, th), _mm256_mul_epi32(tv, tv));
+                return angle_mask4_i64(dot, om, tm, cos_sq);
+            };
+            const V angle =
+                interleave_low_dwords(angle_half(o[0], o[1], t[0], t[1]),
+                                      angle_half(_mm256_srli_epi64(o[0], 32), _mm256_srli_epi64(o[1], 32),
+                                                 _mm256_srli_epi64(t[0], 32), _mm256_srli_epi64(t[1], 32)));
+            for (int b = 0; b < 3; ++b) {
+                const V k = ratio_q15_s123(o[b], t[b], div);
+                // |k * o| <= 2^46: the result fits int32, so the low dword
+                // of the logical shift is the arithmetic one's.
+                const V re = _mm256_add_epi64(_mm256_mul_epi32(k, o[b]), round);
+                const V ro = _mm256_add_epi64(
+                    _mm256_mul_epi32(_mm256_srli_epi64(k, 32), _mm256_srli_epi64(o[b], 32)), round);
+                V rst = interleave_low_dwords(_mm256_srli_epi64(re, 15), _mm256_srli_epi64(ro, 15));
+                const V p = gain_product_clamped(rst, gain);
+                const V limited = _mm256_blendv_epi8(_mm256_max_epi32(p, t[b]), _mm256_min_epi32(p, t[b]),
+                                                     _mm256_cmpgt_epi32(o[b], zero));
+                const V skip = _mm256_or_si256(_mm256_cmpeq_epi32(k, zero), _mm256_cmpeq_epi32(o[b], zero));
+                rst = _mm256_blendv_epi8(rst, limited, _mm256_andnot_si256(skip, angle));
+                storeu(r_hvd[b] + i, rst);
+                storeu(a_hvd[b] + i, _mm256_sub_epi32(t[b], rst));  // modulo 2^32
+            }
+        });
+    }
+}
+
+// ---------------------------------------------------------------------------
 // CSF
 
 void csf_s0_avx2(const std::int16_t* src, std::ptrdiff_t stride, Rect region, std::uint16_t rfactor,
@@ -827,14 +978,55 @@ void den_accumulate_s0_avx2(const std::int16_t* const band_hvd[3], std::ptrdiff_
     }
 }
 
+// Denominator, scales 1-3: cube = (((m^2 + 2^sq) >> sq) * m + round) >> cub
+// in uint64 with m = |b| <= 2^31. m^2 + 2^sq < 2^63; the product with m can
+// pass 2^64 for sq < 31, where the scalar's uint64 arithmetic wraps, so it is
+// formed modulo 2^64 from two 32x32 products: a * m = a_lo * m +
+// (a_hi * m) << 32. A zero sample's cube is 0 (the round is below 2^cub).
+void den_accumulate_s123_avx2(const std::int32_t* const band_hvd[3], std::ptrdiff_t stride, Rect region,
+                              int sq, int cub, int row_shift, std::uint64_t acc[3]) {
+    const V sq_round = _mm256_set1_epi64x(static_cast<std::int64_t>(std::uint64_t{1} << sq));
+    const V cub_round = _mm256_set1_epi64x(cub > 0 ? std::int64_t{1} << (cub - 1) : 0);
+    const __m128i sq_count = _mm_cvtsi32_si128(sq), cub_count = _mm_cvtsi32_si128(cub);
+    const std::uint64_t row_round = row_shift > 0 ? std::uint64_t{1} << (row_shift - 1) : 0;
+    const int n = region.width();
+    auto cube = [&](V m) {  // m in the low dwords of the 64-bit lanes
+        const V a = _mm256_srl_epi64(_mm256_add_epi64(_mm256_mul_epu32(m, m), sq_round), sq_count);
+        const V am = _mm256_add_epi64(_mm256_mul_epu32(a, m),
+                                      _mm256_slli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), m), 32));
+        return _mm256_srl_epi64(_mm256_add_epi64(am, cub_round), cub_count);
+    };
+    for (int t = 0; t < 3; ++t) {
+        for (int y = region.y0; y < region.y1; ++y) {
+            const std::int32_t* b = band_hvd[t] + y * stride + region.x0;
+            V sum = _mm256_setzero_si256();
+            int i = 0;
+            for (; i + 8 <= n; i += 8) {
+                const V m = _mm256_abs_epi32(loadu(b + i));  // uint32
+                sum = _mm256_add_epi64(sum, cube(m));
+                sum = _mm256_add_epi64(sum, cube(_mm256_srli_epi64(m, 32)));
+            }
+            if (i < n) {
+                alignas(32) std::int32_t tail[8] = {};
+                std::memcpy(tail, b + i, sizeof(std::int32_t) * static_cast<std::size_t>(n - i));
+                const V m = _mm256_abs_epi32(loadu(tail));
+                sum = _mm256_add_epi64(sum, cube(m));
+                sum = _mm256_add_epi64(sum, cube(_mm256_srli_epi64(m, 32)));
+            }
+            const std::uint64_t row = static_cast<std::uint64_t>(hsum_i64(sum));
+            acc[t] += (row + row_round) >> row_shift;
+        }
+    }
+}
+
 }  // namespace
 
 const AdmKernels* avx2_kernels_impl() {
     static const AdmKernels k{
         &dwt_s0_u8_avx2,         &dwt_s0_u16_avx2,         &dwt_s123_avx2,
-        &decouple_s0_avx2,       &decouple_s123,           &csf_s0_avx2,
+        &decouple_s0_avx2,       &decouple_s123_avx2,      &csf_s0_avx2,
         &csf_s123_avx2,          &cm_accumulate_s0_avx2,   &cm_accumulate_s123_avx2,
-        &den_accumulate_s0_avx2, &den_accumulate_s123,
+        &den_accumulate_s0_avx2, &den_accumulate_s123_avx2,
     };
     return &k;
 }

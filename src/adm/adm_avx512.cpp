@@ -34,74 +34,63 @@ using Z = __m512i;
 
 // The first n lanes (none for n <= 0, all for n >= the lane count).
 inline std::uint32_t low_bits(int n, int lanes) {
-  if (n <= 0)
-    return 0;
-  return n >= lanes ? (lanes == 32 ? ~0u : (1u << lanes) - 1) : (1u << n) - 1;
+    if (n <= 0) return 0;
+    return n >= lanes ? (lanes == 32 ? ~0u : (1u << lanes) - 1) : (1u << n) - 1;
 }
 inline __mmask8 tail8(int n) { return static_cast<__mmask8>(low_bits(n, 8)); }
-inline __mmask16 tail16(int n) {
-  return static_cast<__mmask16>(low_bits(n, 16));
-}
-inline __mmask32 tail32(int n) {
-  return static_cast<__mmask32>(low_bits(n, 32));
-}
+inline __mmask16 tail16(int n) { return static_cast<__mmask16>(low_bits(n, 16)); }
+inline __mmask32 tail32(int n) { return static_cast<__mmask32>(low_bits(n, 32)); }
 
 inline Z load16_i16_as_i32(const std::int16_t *p, __mmask16 m) {
-  return _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(m, p));
+    return _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(m, p));
 }
 inline Z load8_i32_as_i64(const std::int32_t *p, __mmask8 m) {
-  return _mm512_cvtepi32_epi64(_mm256_maskz_loadu_epi32(m, p));
+    return _mm512_cvtepi32_epi64(_mm256_maskz_loadu_epi32(m, p));
 }
 // 16 int32 -> int16 modulo 2^16 (vpmovdw truncates), as a C++ conversion does.
 inline void store16_i16_wrap(std::int16_t *p, __mmask16 m, Z v) {
-  _mm256_mask_storeu_epi16(p, m, _mm512_cvtepi32_epi16(v));
+    _mm256_mask_storeu_epi16(p, m, _mm512_cvtepi32_epi16(v));
 }
 
 // Two int16 coefficients (c_lo for the first element of each pair) for madd.
 inline Z coeff_pair(std::int32_t c_lo, std::int32_t c_hi) {
-  return _mm512_set1_epi32(
-      static_cast<std::int32_t>((static_cast<std::uint32_t>(c_hi) << 16) |
-                                (static_cast<std::uint32_t>(c_lo) & 0xffffu)));
+    return _mm512_set1_epi32(static_cast<std::int32_t>((static_cast<std::uint32_t>(c_hi) << 16) |
+                                                       (static_cast<std::uint32_t>(c_lo) & 0xffffu)));
 }
 
 // The low dwords of the 64-bit lanes of `even` and `odd` (results for
 // elements 0, 2, ... and 1, 3, ...) back in element order.
 inline Z interleave_low_dwords(Z even, Z odd) {
-  return _mm512_mask_blend_epi32(0xAAAA, even, _mm512_slli_epi64(odd, 32));
+    return _mm512_mask_blend_epi32(0xAAAA, even, _mm512_slli_epi64(odd, 32));
 }
 
 inline std::int64_t wrap_add(std::int64_t a, std::int64_t b) {
-  return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) +
-                                   static_cast<std::uint64_t>(b));
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
 }
 
 // acc + ((row + round) >> shift), both additions modulo 2^64 and the shift
 // arithmetic, as the scalar folds a row sum.
-inline std::int64_t fold_row(std::int64_t acc, std::int64_t row,
-                             std::int64_t round, int shift) {
-  return wrap_add(acc, wrap_add(row, round) >> shift);
+inline std::int64_t fold_row(std::int64_t acc, std::int64_t row, std::int64_t round, int shift) {
+    return wrap_add(acc, wrap_add(row, round) >> shift);
 }
 
 // The lane sum modulo 2^64 (the lanes may hold wrapped partial sums).
 inline std::int64_t hsum_i64(Z v) {
-  const __m256i s = _mm256_add_epi64(_mm512_castsi512_si256(v),
-                                     _mm512_extracti64x4_epi64(v, 1));
-  const __m128i t =
-      _mm_add_epi64(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
-  return wrap_add(_mm_cvtsi128_si64(t), _mm_extract_epi64(t, 1));
+    const __m256i s = _mm256_add_epi64(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
+    const __m128i t = _mm_add_epi64(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+    return wrap_add(_mm_cvtsi128_si64(t), _mm_extract_epi64(t, 1));
 }
 
-inline std::int64_t round_term(int shift) {
-  return shift > 0 ? std::int64_t{1} << (shift - 1) : 0;
-}
+inline std::int64_t round_term(int shift) { return shift > 0 ? std::int64_t{1} << (shift - 1) : 0; }
 
 // ---------------------------------------------------------------------------
 // DWT, scale 0
 
-template <class T> inline void pad_row(T *row, int n) {
-  row[0] = row[2];
-  row[1 + n] = row[n];
-  row[2 + n] = row[n - 1];
+template <class T>
+inline void pad_row(T *row, int n) {
+    row[0] = row[2];
+    row[1 + n] = row[n];
+    row[2 + n] = row[n - 1];
 }
 
 // Vertical pass of 8-bit rows, 32 columns per block. Exact as in the AVX2
@@ -109,65 +98,54 @@ template <class T> inline void pad_row(T *row, int n) {
 // (-7.1e6, 7.0e6), so after >> 8 the values fit int16 and the pack is exact.
 // The unpacks pair columns 0-3 / 4-7 of each 128-bit lane; packs restores
 // their order.
-void dwt_s0_vertical_u8(const std::uint8_t *const rows[4], int w,
-                        std::int16_t *lo, std::int16_t *hi) {
-  const Z lo01 = coeff_pair(kDwtLo[0], kDwtLo[1]),
-          lo23 = coeff_pair(kDwtLo[2], kDwtLo[3]);
-  const Z hi01 = coeff_pair(kDwtHi[0], kDwtHi[1]),
-          hi23 = coeff_pair(kDwtHi[2], kDwtHi[3]);
-  const Z lo_bias = _mm512_set1_epi32(128 - kDwtLoSum * 128);
-  const Z hi_bias = _mm512_set1_epi32(128);
-  for (int j = 0; j < w; j += 32) {
-    const __mmask32 m = tail32(w - j);
-    auto load = [m](const std::uint8_t *p) {
-      return _mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(m, p));
-    };
-    const Z r0 = load(rows[0] + j), r1 = load(rows[1] + j);
-    const Z r2 = load(rows[2] + j), r3 = load(rows[3] + j);
-    const Z p01a = _mm512_unpacklo_epi16(r0, r1),
-            p01b = _mm512_unpackhi_epi16(r0, r1);
-    const Z p23a = _mm512_unpacklo_epi16(r2, r3),
-            p23b = _mm512_unpackhi_epi16(r2, r3);
-    auto filt = [](Z pa, Z pb, Z c01, Z c23, Z bias) {
-      return _mm512_srai_epi32(
-          _mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(pa, c01),
-                                            _mm512_madd_epi16(pb, c23)),
-                           bias),
-          8);
-    };
-    const Z la = filt(p01a, p23a, lo01, lo23, lo_bias),
-            lb = filt(p01b, p23b, lo01, lo23, lo_bias);
-    const Z ha = filt(p01a, p23a, hi01, hi23, hi_bias),
-            hb = filt(p01b, p23b, hi01, hi23, hi_bias);
-    _mm512_mask_storeu_epi16(lo + j, m, _mm512_packs_epi32(la, lb));
-    _mm512_mask_storeu_epi16(hi + j, m, _mm512_packs_epi32(ha, hb));
-  }
+void dwt_s0_vertical_u8(const std::uint8_t *const rows[4], int w, std::int16_t *lo, std::int16_t *hi) {
+    const Z lo01 = coeff_pair(kDwtLo[0], kDwtLo[1]), lo23 = coeff_pair(kDwtLo[2], kDwtLo[3]);
+    const Z hi01 = coeff_pair(kDwtHi[0], kDwtHi[1]), hi23 = coeff_pair(kDwtHi[2], kDwtHi[3]);
+    const Z lo_bias = _mm512_set1_epi32(128 - kDwtLoSum * 128);
+    const Z hi_bias = _mm512_set1_epi32(128);
+    for (int j = 0; j < w; j += 32) {
+        const __mmask32 m = tail32(w - j);
+        auto load = [m](const std::uint8_t *p) {
+            return _mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(m, p));
+        };
+        const Z r0 = load(rows[0] + j), r1 = load(rows[1] + j);
+        const Z r2 = load(rows[2] + j), r3 = load(rows[3] + j);
+        const Z p01a = _mm512_unpacklo_epi16(r0, r1), p01b = _mm512_unpackhi_epi16(r0, r1);
+        const Z p23a = _mm512_unpacklo_epi16(r2, r3), p23b = _mm512_unpackhi_epi16(r2, r3);
+        auto filt = [](Z pa, Z pb, Z c01, Z c23, Z bias) {
+            return _mm512_srai_epi32(
+                _mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(pa, c01), _mm512_madd_epi16(pb, c23)),
+                                 bias),
+                8);
+        };
+        const Z la = filt(p01a, p23a, lo01, lo23, lo_bias), lb = filt(p01b, p23b, lo01, lo23, lo_bias);
+        const Z ha = filt(p01a, p23a, hi01, hi23, hi_bias), hb = filt(p01b, p23b, hi01, hi23, hi_bias);
+        _mm512_mask_storeu_epi16(lo + j, m, _mm512_packs_epi32(la, lb));
+        _mm512_mask_storeu_epi16(hi + j, m, _mm512_packs_epi32(ha, hb));
+    }
 }
 
 // Vertical pass of 9..16-bit rows, 16 columns per block: products and sums
 // modulo 2^32 as the scalar forms them, arithmetic shift by bpc, narrowing
 // modulo 2^16 (out-of-range samples make the scalar wrap there too).
-void dwt_s0_vertical_u16(const std::uint16_t *const rows[4], int w, int bpc,
-                         std::int16_t *lo, std::int16_t *hi) {
-  const std::uint32_t half = std::uint32_t{1} << (bpc - 1);
-  const Z lo_bias = _mm512_set1_epi32(static_cast<std::int32_t>(
-      half - static_cast<std::uint32_t>(kDwtLoSum) * half));
-  const Z hi_bias = _mm512_set1_epi32(static_cast<std::int32_t>(half));
-  const __m128i count = _mm_cvtsi32_si128(bpc);
-  for (int j = 0; j < w; j += 16) {
-    const __mmask16 m = tail16(w - j);
-    Z l = lo_bias, h = hi_bias;
-    for (int k = 0; k < 4; ++k) {
-      const Z s =
-          _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, rows[k] + j));
-      l = _mm512_add_epi32(l,
-                           _mm512_mullo_epi32(_mm512_set1_epi32(kDwtLo[k]), s));
-      h = _mm512_add_epi32(h,
-                           _mm512_mullo_epi32(_mm512_set1_epi32(kDwtHi[k]), s));
+void dwt_s0_vertical_u16(const std::uint16_t *const rows[4], int w, int bpc, std::int16_t *lo,
+                         std::int16_t *hi) {
+    const std::uint32_t half = std::uint32_t{1} << (bpc - 1);
+    const Z lo_bias =
+        _mm512_set1_epi32(static_cast<std::int32_t>(half - static_cast<std::uint32_t>(kDwtLoSum) * half));
+    const Z hi_bias = _mm512_set1_epi32(static_cast<std::int32_t>(half));
+    const __m128i count = _mm_cvtsi32_si128(bpc);
+    for (int j = 0; j < w; j += 16) {
+        const __mmask16 m = tail16(w - j);
+        Z l = lo_bias, h = hi_bias;
+        for (int k = 0; k < 4; ++k) {
+            const Z s = _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, rows[k] + j));
+            l = _mm512_add_epi32(l, _mm512_mullo_epi32(_mm512_set1_epi32(kDwtLo[k]), s));
+            h = _mm512_add_epi32(h, _mm512_mullo_epi32(_mm512_set1_epi32(kDwtHi[k]), s));
+        }
+        store16_i16_wrap(lo + j, m, _mm512_sra_epi32(l, count));
+        store16_i16_wrap(hi + j, m, _mm512_sra_epi32(h, count));
     }
-    store16_i16_wrap(lo + j, m, _mm512_sra_epi32(l, count));
-    store16_i16_wrap(hi + j, m, _mm512_sra_epi32(h, count));
-  }
 }
 
 // Horizontal pass over padded rows (p[0] is value -1), 16 outputs per block:
@@ -176,76 +154,65 @@ void dwt_s0_vertical_u16(const std::uint16_t *const rows[4], int w, int bpc,
 // as in the scalar int32 sum, and (sum + 2^15) >> 16 fits int16, so the
 // narrowing is exact. A block of n outputs reads p[2j .. 2j + 2n + 1], inside
 // the w + 3 values of the row.
-void dwt_s0_horizontal(const std::int16_t *lo, const std::int16_t *hi,
-                       int out_w, std::int32_t *a, std::int16_t *bh,
-                       std::int16_t *bv, std::int16_t *bd) {
-  const Z lo01 = coeff_pair(kDwtLo[0], kDwtLo[1]),
-          lo23 = coeff_pair(kDwtLo[2], kDwtLo[3]);
-  const Z hi01 = coeff_pair(kDwtHi[0], kDwtHi[1]),
-          hi23 = coeff_pair(kDwtHi[2], kDwtHi[3]);
-  const Z round = _mm512_set1_epi32(32768);
-  auto filt = [round](Z p, Z q, Z c01, Z c23) {
-    return _mm512_srai_epi32(
-        _mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(p, c01),
-                                          _mm512_madd_epi16(q, c23)),
-                         round),
-        16);
-  };
-  for (int j = 0; j < out_w; j += 16) {
-    const int n = out_w - j < 16 ? out_w - j : 16;
-    const __mmask32 in = tail32(2 * n);
-    const __mmask16 out = tail16(n);
-    const Z lp = _mm512_maskz_loadu_epi16(in, lo + 2 * j),
-            lq = _mm512_maskz_loadu_epi16(in, lo + 2 * j + 2);
-    const Z hp = _mm512_maskz_loadu_epi16(in, hi + 2 * j),
-            hq = _mm512_maskz_loadu_epi16(in, hi + 2 * j + 2);
-    _mm512_mask_storeu_epi32(a + j, out, filt(lp, lq, lo01, lo23));
-    store16_i16_wrap(bv + j, out, filt(lp, lq, hi01, hi23));
-    store16_i16_wrap(bh + j, out, filt(hp, hq, lo01, lo23));
-    store16_i16_wrap(bd + j, out, filt(hp, hq, hi01, hi23));
-  }
+void dwt_s0_horizontal(const std::int16_t *lo, const std::int16_t *hi, int out_w, std::int32_t *a,
+                       std::int16_t *bh, std::int16_t *bv, std::int16_t *bd) {
+    const Z lo01 = coeff_pair(kDwtLo[0], kDwtLo[1]), lo23 = coeff_pair(kDwtLo[2], kDwtLo[3]);
+    const Z hi01 = coeff_pair(kDwtHi[0], kDwtHi[1]), hi23 = coeff_pair(kDwtHi[2], kDwtHi[3]);
+    const Z round = _mm512_set1_epi32(32768);
+    auto filt = [round](Z p, Z q, Z c01, Z c23) {
+        return _mm512_srai_epi32(
+            _mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(p, c01), _mm512_madd_epi16(q, c23)), round),
+            16);
+    };
+    for (int j = 0; j < out_w; j += 16) {
+        const int n = out_w - j < 16 ? out_w - j : 16;
+        const __mmask32 in = tail32(2 * n);
+        const __mmask16 out = tail16(n);
+        const Z lp = _mm512_maskz_loadu_epi16(in, lo + 2 * j),
+                lq = _mm512_maskz_loadu_epi16(in, lo + 2 * j + 2);
+        const Z hp = _mm512_maskz_loadu_epi16(in, hi + 2 * j),
+                hq = _mm512_maskz_loadu_epi16(in, hi + 2 * j + 2);
+        _mm512_mask_storeu_epi32(a + j, out, filt(lp, lq, lo01, lo23));
+        store16_i16_wrap(bv + j, out, filt(lp, lq, hi01, hi23));
+        store16_i16_wrap(bh + j, out, filt(hp, hq, lo01, lo23));
+        store16_i16_wrap(bd + j, out, filt(hp, hq, hi01, hi23));
+    }
 }
 
 template <class T, class Vertical>
-void dwt_s0_rows(const T *src, std::ptrdiff_t src_stride, int w, int h,
-                 std::int16_t *scratch, std::int32_t *band_a,
-                 std::int16_t *const band_hvd[3], std::ptrdiff_t band_stride,
+void dwt_s0_rows(const T *src, std::ptrdiff_t src_stride, int w, int h, std::int16_t *scratch,
+                 std::int32_t *band_a, std::int16_t *const band_hvd[3], std::ptrdiff_t band_stride,
                  Vertical vertical) {
-  const int out_w = (w + 1) / 2;
-  std::int16_t *lo = scratch; // w + 3 values, value k at lo[1 + k]
-  std::int16_t *hi = lo + (w + 3);
-  const int out_h = (h + 1) / 2;
-  for (int i = 0; i < out_h; ++i) {
-    const T *rows[4];
-    for (int k = 0; k < 4; ++k)
-      rows[k] = src + reflect_index(2 * i - 1 + k, h) * src_stride;
-    vertical(rows, lo + 1, hi + 1);
-    pad_row(lo, w);
-    pad_row(hi, w);
-    dwt_s0_horizontal(
-        lo, hi, out_w, band_a + i * band_stride, band_hvd[0] + i * band_stride,
-        band_hvd[1] + i * band_stride, band_hvd[2] + i * band_stride);
-  }
+    const int out_w = (w + 1) / 2;
+    std::int16_t *lo = scratch;  // w + 3 values, value k at lo[1 + k]
+    std::int16_t *hi = lo + (w + 3);
+    const int out_h = (h + 1) / 2;
+    for (int i = 0; i < out_h; ++i) {
+        const T *rows[4];
+        for (int k = 0; k < 4; ++k) rows[k] = src + reflect_index(2 * i - 1 + k, h) * src_stride;
+        vertical(rows, lo + 1, hi + 1);
+        pad_row(lo, w);
+        pad_row(hi, w);
+        dwt_s0_horizontal(lo, hi, out_w, band_a + i * band_stride, band_hvd[0] + i * band_stride,
+                          band_hvd[1] + i * band_stride, band_hvd[2] + i * band_stride);
+    }
 }
 
-void dwt_s0_u8_avx512(const std::uint8_t *src, std::ptrdiff_t src_stride, int w,
-                      int h, std::int16_t *scratch, std::int32_t *band_a,
-                      std::int16_t *const band_hvd[3],
-                      std::ptrdiff_t band_stride) {
-  dwt_s0_rows(src, src_stride, w, h, scratch, band_a, band_hvd, band_stride,
-              [w](const std::uint8_t *const rows[4], std::int16_t *lo,
-                  std::int16_t *hi) { dwt_s0_vertical_u8(rows, w, lo, hi); });
+void dwt_s0_u8_avx512(const std::uint8_t *src, std::ptrdiff_t src_stride, int w, int h, std::int16_t *scratch,
+                      std::int32_t *band_a, std::int16_t *const band_hvd[3], std::ptrdiff_t band_stride) {
+    dwt_s0_rows(src, src_stride, w, h, scratch, band_a, band_hvd, band_stride,
+                [w](const std::uint8_t *const rows[4], std::int16_t *lo, std::int16_t *hi) {
+                    dwt_s0_vertical_u8(rows, w, lo, hi);
+                });
 }
 
-void dwt_s0_u16_avx512(const std::uint16_t *src, std::ptrdiff_t src_stride,
-                       int w, int h, int bpc, std::int16_t *scratch,
-                       std::int32_t *band_a, std::int16_t *const band_hvd[3],
+void dwt_s0_u16_avx512(const std::uint16_t *src, std::ptrdiff_t src_stride, int w, int h, int bpc,
+                       std::int16_t *scratch, std::int32_t *band_a, std::int16_t *const band_hvd[3],
                        std::ptrdiff_t band_stride) {
-  dwt_s0_rows(src, src_stride, w, h, scratch, band_a, band_hvd, band_stride,
-              [w, bpc](const std::uint16_t *const rows[4], std::int16_t *lo,
-                       std::int16_t *hi) {
-                dwt_s0_vertical_u16(rows, w, bpc, lo, hi);
-              });
+    dwt_s0_rows(src, src_stride, w, h, scratch, band_a, band_hvd, band_stride,
+                [w, bpc](const std::uint16_t *const rows[4], std::int16_t *lo, std::int16_t *hi) {
+                    dwt_s0_vertical_u16(rows, w, bpc, lo, hi);
+                });
 }
 
 // ---------------------------------------------------------------------------
@@ -256,102 +223,93 @@ void dwt_s0_u16_avx512(const std::uint16_t *src, std::ptrdiff_t src_stride,
 // narrowing keeps bits shift .. shift+31 of the sum, which a logical shift
 // leaves where the scalar's arithmetic one does (shift + 31 < 64).
 inline Z filt4_v_i64(const Z q[4], const Z c[4], Z round, __m128i count) {
-  Z even = round, odd = round;
-  for (int k = 0; k < 4; ++k) {
-    even = _mm512_add_epi64(even, _mm512_mul_epi32(q[k], c[k]));
-    odd = _mm512_add_epi64(odd,
-                           _mm512_mul_epi32(_mm512_srli_epi64(q[k], 32), c[k]));
-  }
-  return interleave_low_dwords(_mm512_srl_epi64(even, count),
-                               _mm512_srl_epi64(odd, count));
+    Z even = round, odd = round;
+    for (int k = 0; k < 4; ++k) {
+        even = _mm512_add_epi64(even, _mm512_mul_epi32(q[k], c[k]));
+        odd = _mm512_add_epi64(odd, _mm512_mul_epi32(_mm512_srli_epi64(q[k], 32), c[k]));
+    }
+    return interleave_low_dwords(_mm512_srl_epi64(even, count), _mm512_srl_epi64(odd, count));
 }
 
 // Up to 8 horizontal outputs from the padded row p: the 64-bit lanes of p
 // hold (p[2m], p[2m+1]), those of p + 2 the next pair. `in` masks the 2n
 // values each load needs. Results in the low dwords of the 64-bit lanes.
-inline Z filt4_h_i64(const std::int32_t *p, __mmask16 in, const Z c[4], Z round,
-                     __m128i count) {
-  const Z a = _mm512_maskz_loadu_epi32(in, p),
-          b = _mm512_maskz_loadu_epi32(in, p + 2);
-  Z s = _mm512_add_epi64(round, _mm512_mul_epi32(a, c[0]));
-  s = _mm512_add_epi64(s, _mm512_mul_epi32(_mm512_srli_epi64(a, 32), c[1]));
-  s = _mm512_add_epi64(s, _mm512_mul_epi32(b, c[2]));
-  s = _mm512_add_epi64(s, _mm512_mul_epi32(_mm512_srli_epi64(b, 32), c[3]));
-  return _mm512_srl_epi64(s, count);
+inline Z filt4_h_i64(const std::int32_t *p, __mmask16 in, const Z c[4], Z round, __m128i count) {
+    const Z a = _mm512_maskz_loadu_epi32(in, p), b = _mm512_maskz_loadu_epi32(in, p + 2);
+    Z s = _mm512_add_epi64(round, _mm512_mul_epi32(a, c[0]));
+    s = _mm512_add_epi64(s, _mm512_mul_epi32(_mm512_srli_epi64(a, 32), c[1]));
+    s = _mm512_add_epi64(s, _mm512_mul_epi32(b, c[2]));
+    s = _mm512_add_epi64(s, _mm512_mul_epi32(_mm512_srli_epi64(b, 32), c[3]));
+    return _mm512_srl_epi64(s, count);
 }
 
 constexpr int kVShift[3] = {0, 16, 16};
 constexpr int kHShift[3] = {15, 16, 15};
 
-void dwt_s123_avx512(const std::int32_t *src, std::ptrdiff_t src_stride, int w,
-                     int h, int scale, std::int32_t *scratch,
-                     std::int32_t *band_a, std::int32_t *const band_hvd[3],
+void dwt_s123_avx512(const std::int32_t *src, std::ptrdiff_t src_stride, int w, int h, int scale,
+                     std::int32_t *scratch, std::int32_t *band_a, std::int32_t *const band_hvd[3],
                      std::ptrdiff_t band_stride) {
-  const int out_w = (w + 1) / 2;
-  const int vs = kVShift[scale - 1], hs = kHShift[scale - 1];
-  const Z vround = _mm512_set1_epi64(round_term(vs));
-  const Z hround = _mm512_set1_epi64(round_term(hs));
-  const __m128i vcount = _mm_cvtsi32_si128(vs), hcount = _mm_cvtsi32_si128(hs);
-  // Low dwords of the even lanes, then of the odd ones: 16 outputs in order.
-  const Z gather_low = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20,
-                                         22, 24, 26, 28, 30);
-  Z cl[4], ch[4];
-  for (int k = 0; k < 4; ++k) {
-    cl[k] = _mm512_set1_epi32(kDwtLo[k]);
-    ch[k] = _mm512_set1_epi32(kDwtHi[k]);
-  }
-  std::int32_t *lo = scratch; // w + 3 values, value k at lo[1 + k]
-  std::int32_t *hi = lo + (w + 3);
-  const int out_h = (h + 1) / 2;
-  for (int i = 0; i < out_h; ++i) {
-    const std::int32_t *rows[4];
-    for (int k = 0; k < 4; ++k)
-      rows[k] = src + reflect_index(2 * i - 1 + k, h) * src_stride;
-    for (int j = 0; j < w; j += 16) {
-      const __mmask16 m = tail16(w - j);
-      Z q[4];
-      for (int k = 0; k < 4; ++k)
-        q[k] = _mm512_maskz_loadu_epi32(m, rows[k] + j);
-      Z l, hh;
-      if (vs == 0) {
-        // No rounding or shift: the int32 narrowing of the int64 sum
-        // is the sum modulo 2^32, which int32 lane arithmetic gives.
-        l = _mm512_mullo_epi32(q[0], cl[0]);
-        hh = _mm512_mullo_epi32(q[0], ch[0]);
-        for (int k = 1; k < 4; ++k) {
-          l = _mm512_add_epi32(l, _mm512_mullo_epi32(q[k], cl[k]));
-          hh = _mm512_add_epi32(hh, _mm512_mullo_epi32(q[k], ch[k]));
+    const int out_w = (w + 1) / 2;
+    const int vs = kVShift[scale - 1], hs = kHShift[scale - 1];
+    const Z vround = _mm512_set1_epi64(round_term(vs));
+    const Z hround = _mm512_set1_epi64(round_term(hs));
+    const __m128i vcount = _mm_cvtsi32_si128(vs), hcount = _mm_cvtsi32_si128(hs);
+    // Low dwords of the even lanes, then of the odd ones: 16 outputs in order.
+    const Z gather_low = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    Z cl[4], ch[4];
+    for (int k = 0; k < 4; ++k) {
+        cl[k] = _mm512_set1_epi32(kDwtLo[k]);
+        ch[k] = _mm512_set1_epi32(kDwtHi[k]);
+    }
+    std::int32_t *lo = scratch;  // w + 3 values, value k at lo[1 + k]
+    std::int32_t *hi = lo + (w + 3);
+    const int out_h = (h + 1) / 2;
+    for (int i = 0; i < out_h; ++i) {
+        const std::int32_t *rows[4];
+        for (int k = 0; k < 4; ++k) rows[k] = src + reflect_index(2 * i - 1 + k, h) * src_stride;
+        for (int j = 0; j < w; j += 16) {
+            const __mmask16 m = tail16(w - j);
+            Z q[4];
+            for (int k = 0; k < 4; ++k) q[k] = _mm512_maskz_loadu_epi32(m, rows[k] + j);
+            Z l, hh;
+            if (vs == 0) {
+                // No rounding or shift: the int32 narrowing of the int64 sum
+                // is the sum modulo 2^32, which int32 lane arithmetic gives.
+                l = _mm512_mullo_epi32(q[0], cl[0]);
+                hh = _mm512_mullo_epi32(q[0], ch[0]);
+                for (int k = 1; k < 4; ++k) {
+                    l = _mm512_add_epi32(l, _mm512_mullo_epi32(q[k], cl[k]));
+                    hh = _mm512_add_epi32(hh, _mm512_mullo_epi32(q[k], ch[k]));
+                }
+            } else {
+                l = filt4_v_i64(q, cl, vround, vcount);
+                hh = filt4_v_i64(q, ch, vround, vcount);
+            }
+            _mm512_mask_storeu_epi32(lo + 1 + j, m, l);
+            _mm512_mask_storeu_epi32(hi + 1 + j, m, hh);
         }
-      } else {
-        l = filt4_v_i64(q, cl, vround, vcount);
-        hh = filt4_v_i64(q, ch, vround, vcount);
-      }
-      _mm512_mask_storeu_epi32(lo + 1 + j, m, l);
-      _mm512_mask_storeu_epi32(hi + 1 + j, m, hh);
+        pad_row(lo, w);
+        pad_row(hi, w);
+        std::int32_t *a = band_a + i * band_stride;
+        std::int32_t *bh = band_hvd[0] + i * band_stride;
+        std::int32_t *bv = band_hvd[1] + i * band_stride;
+        std::int32_t *bd = band_hvd[2] + i * band_stride;
+        for (int j = 0; j < out_w; j += 16) {
+            const int n = out_w - j < 16 ? out_w - j : 16;
+            const __mmask16 in0 = tail16(2 * n), in1 = tail16(2 * (n - 8));
+            const __mmask16 out = tail16(n);
+            const std::int32_t *lp = lo + 2 * j;
+            const std::int32_t *hp = hi + 2 * j;
+            auto both = [&](const std::int32_t *p, const Z c[4]) {
+                return _mm512_permutex2var_epi32(filt4_h_i64(p, in0, c, hround, hcount), gather_low,
+                                                 filt4_h_i64(p + 16, in1, c, hround, hcount));
+            };
+            _mm512_mask_storeu_epi32(a + j, out, both(lp, cl));
+            _mm512_mask_storeu_epi32(bv + j, out, both(lp, ch));
+            _mm512_mask_storeu_epi32(bh + j, out, both(hp, cl));
+            _mm512_mask_storeu_epi32(bd + j, out, both(hp, ch));
+        }
     }
-    pad_row(lo, w);
-    pad_row(hi, w);
-    std::int32_t *a = band_a + i * band_stride;
-    std::int32_t *bh = band_hvd[0] + i * band_stride;
-    std::int32_t *bv = band_hvd[1] + i * band_stride;
-    std::int32_t *bd = band_hvd[2] + i * band_stride;
-    for (int j = 0; j < out_w; j += 16) {
-      const int n = out_w - j < 16 ? out_w - j : 16;
-      const __mmask16 in0 = tail16(2 * n), in1 = tail16(2 * (n - 8));
-      const __mmask16 out = tail16(n);
-      const std::int32_t *lp = lo + 2 * j;
-      const std::int32_t *hp = hi + 2 * j;
-      auto both = [&](const std::int32_t *p, const Z c[4]) {
-        return _mm512_permutex2var_epi32(
-            filt4_h_i64(p, in0, c, hround, hcount), gather_low,
-            filt4_h_i64(p + 16, in1, c, hround, hcount));
-      };
-      _mm512_mask_storeu_epi32(a + j, out, both(lp, cl));
-      _mm512_mask_storeu_epi32(bv + j, out, both(lp, ch));
-      _mm512_mask_storeu_epi32(bh + j, out, both(hp, cl));
-      _mm512_mask_storeu_epi32(bd + j, out, both(hp, ch));
-    }
-  }
 }
 
 // ---------------------------------------------------------------------------
@@ -360,39 +318,35 @@ void dwt_s123_avx512(const std::int32_t *src, std::ptrdiff_t src_stride, int w,
 // libvmaf's division table, as the scalar builds it (2^30 / |o| with o's
 // sign), addressed from its centre; entry 0 is 0.
 const std::int32_t *div_lookup_centre() {
-  static const std::int32_t *table = [] {
-    static std::int32_t t[65537];
-    for (int i = 1; i <= 32768; ++i) {
-      const std::int32_t r = (std::int32_t{1} << 30) / i;
-      t[32768 + i] = r;
-      t[32768 - i] = -r;
-    }
-    t[32768] = 0;
-    return t + 32768;
-  }();
-  return table;
+    static const std::int32_t *table = [] {
+        static std::int32_t t[65537];
+        for (int i = 1; i <= 32768; ++i) {
+            const std::int32_t r = (std::int32_t{1} << 30) / i;
+            t[32768 + i] = r;
+            t[32768 - i] = -r;
+        }
+        t[32768] = 0;
+        return t + 32768;
+    }();
+    return table;
 }
 
 float cos_1deg_sq_f() {
-  static const float v = static_cast<float>(std::cos(1.0 * M_PI / 180.0) *
-                                            std::cos(1.0 * M_PI / 180.0));
-  return v;
+    static const float v = static_cast<float>(std::cos(1.0 * M_PI / 180.0) * std::cos(1.0 * M_PI / 180.0));
+    return v;
 }
 
 // libvmaf's angle test on 8 lanes of floats, in the scalar's double order:
 // d = float(dot) / 4096 (the product with 2^-12 is exact: a float integer
 // scaled by a power of two), (d >= 0) & (d * d >= ((double)cos_sq * o) * t).
-inline __mmask8 angle_mask8(__m256 dot, __m256 omag, __m256 tmag,
-                            __m512d cos_sq) {
-  const __m512d scale = _mm512_set1_pd(0x1p-12);
-  const __m512d d = _mm512_mul_pd(_mm512_cvtps_pd(dot), scale);
-  const __m512d o = _mm512_mul_pd(_mm512_cvtps_pd(omag), scale);
-  const __m512d t = _mm512_mul_pd(_mm512_cvtps_pd(tmag), scale);
-  const __mmask8 nonneg =
-      _mm512_cmp_pd_mask(d, _mm512_setzero_pd(), _CMP_GE_OQ);
-  return _mm512_mask_cmp_pd_mask(nonneg, _mm512_mul_pd(d, d),
-                                 _mm512_mul_pd(_mm512_mul_pd(cos_sq, o), t),
-                                 _CMP_GE_OQ);
+inline __mmask8 angle_mask8(__m256 dot, __m256 omag, __m256 tmag, __m512d cos_sq) {
+    const __m512d scale = _mm512_set1_pd(0x1p-12);
+    const __m512d d = _mm512_mul_pd(_mm512_cvtps_pd(dot), scale);
+    const __m512d o = _mm512_mul_pd(_mm512_cvtps_pd(omag), scale);
+    const __m512d t = _mm512_mul_pd(_mm512_cvtps_pd(tmag), scale);
+    const __mmask8 nonneg = _mm512_cmp_pd_mask(d, _mm512_setzero_pd(), _CMP_GE_OQ);
+    return _mm512_mask_cmp_pd_mask(nonneg, _mm512_mul_pd(d, d), _mm512_mul_pd(_mm512_mul_pd(cos_sq, o), t),
+                                   _CMP_GE_OQ);
 }
 
 inline __m256 low_half(__m512 v) { return _mm512_castps512_ps256(v); }
@@ -401,96 +355,85 @@ inline __m256 high_half(__m512 v) { return _mm512_extractf32x8_ps(v, 1); }
 // k = clamp((div[o] * t + 2^14) >> 15, 0, 2^15) (int64 product, |.| <=
 // 2^45, arithmetic shift), 2^15 where o == 0.
 inline Z ratio_q15_s0(Z o, Z t, const std::int32_t *div) {
-  const Z dv = _mm512_i32gather_epi32(o, div, 4);
-  const Z r = _mm512_set1_epi64(16384);
-  const Z zero = _mm512_setzero_si512(), kmax = _mm512_set1_epi64(32768);
-  auto clamp_q = [&](Z s) {
-    return _mm512_min_epi64(_mm512_max_epi64(_mm512_srai_epi64(s, 15), zero),
-                            kmax);
-  };
-  const Z se = _mm512_add_epi64(_mm512_mul_epi32(dv, t), r);
-  const Z so = _mm512_add_epi64(
-      _mm512_mul_epi32(_mm512_srli_epi64(dv, 32), _mm512_srli_epi64(t, 32)), r);
-  const Z k = interleave_low_dwords(clamp_q(se), clamp_q(so));
-  return _mm512_mask_mov_epi32(k, _mm512_cmpeq_epi32_mask(o, zero),
-                               _mm512_set1_epi32(32768));
+    const Z dv = _mm512_i32gather_epi32(o, div, 4);
+    const Z r = _mm512_set1_epi64(16384);
+    const Z zero = _mm512_setzero_si512(), kmax = _mm512_set1_epi64(32768);
+    auto clamp_q = [&](Z s) {
+        return _mm512_min_epi64(_mm512_max_epi64(_mm512_srai_epi64(s, 15), zero), kmax);
+    };
+    const Z se = _mm512_add_epi64(_mm512_mul_epi32(dv, t), r);
+    const Z so = _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(dv, 32), _mm512_srli_epi64(t, 32)), r);
+    const Z k = interleave_low_dwords(clamp_q(se), clamp_q(so));
+    return _mm512_mask_mov_epi32(k, _mm512_cmpeq_epi32_mask(o, zero), _mm512_set1_epi32(32768));
 }
 
 // trunc(fl(rst * gain)) on 16 lanes: the double product rounded to nearest,
 // then a truncating conversion, as the scalar's double-to-integer conversion.
 // |rst| <= 2^15 and |gain| <= 65535 keep the result inside int32.
 inline Z gain_product_s0(Z rst, __m512d gain) {
-  const __m256i lo = _mm512_cvttpd_epi32(
-      _mm512_mul_pd(_mm512_cvtepi32_pd(_mm512_castsi512_si256(rst)), gain));
-  const __m256i hi = _mm512_cvttpd_epi32(_mm512_mul_pd(
-      _mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(rst, 1)), gain));
-  return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+    const __m256i lo =
+        _mm512_cvttpd_epi32(_mm512_mul_pd(_mm512_cvtepi32_pd(_mm512_castsi512_si256(rst)), gain));
+    const __m256i hi =
+        _mm512_cvttpd_epi32(_mm512_mul_pd(_mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(rst, 1)), gain));
+    return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
 }
 
-void decouple_s0_avx512(const std::int16_t *const ref_hvd[3],
-                        const std::int16_t *const dis_hvd[3],
-                        std::ptrdiff_t stride, Rect region, double gain_limit,
-                        std::int16_t *const r_hvd[3],
+void decouple_s0_avx512(const std::int16_t *const ref_hvd[3], const std::int16_t *const dis_hvd[3],
+                        std::ptrdiff_t stride, Rect region, double gain_limit, std::int16_t *const r_hvd[3],
                         std::int16_t *const a_hvd[3]) {
-  // Outside these the vector product could leave int32; the scalar serves.
-  if (!(gain_limit >= -65535.0 && gain_limit <= 65535.0)) {
-    decouple_s0(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
-    return;
-  }
-  const std::int32_t *div = div_lookup_centre();
-  const __m512d cos_sq = _mm512_set1_pd(static_cast<double>(cos_1deg_sq_f()));
-  const __m512d gain = _mm512_set1_pd(gain_limit);
-  const Z zero = _mm512_setzero_si512();
-  const Z round = _mm512_set1_epi32(16384);
-  const Z wrapped = _mm512_set1_epi32(std::numeric_limits<std::int32_t>::min());
-  const __m512 two31 = _mm512_set1_ps(0x1p31f);
-  for (int y = region.y0; y < region.y1; ++y) {
-    const std::ptrdiff_t row = y * stride;
-    for (int x = region.x0; x < region.x1; x += 16) {
-      const __mmask16 m = tail16(region.x1 - x);
-      const std::ptrdiff_t i = row + x;
-      Z o[3], t[3];
-      for (int b = 0; b < 3; ++b) {
-        o[b] = load16_i16_as_i32(ref_hvd[b] + i, m);
-        t[b] = load16_i16_as_i32(dis_hvd[b] + i, m);
-      }
-      // Sums of two int16 products in int32. The squared magnitudes
-      // are in [0, 2^31] and read as uint32; the dot product is in
-      // [2 * -32768 * 32767, 2^31], where only 2^31 (two products of
-      // 2^30) wraps, to INT32_MIN, which is therefore read as 2^31.
-      const Z dot = _mm512_add_epi32(_mm512_mullo_epi32(o[0], t[0]),
-                                     _mm512_mullo_epi32(o[1], t[1]));
-      const Z om = _mm512_add_epi32(_mm512_mullo_epi32(o[0], o[0]),
-                                    _mm512_mullo_epi32(o[1], o[1]));
-      const Z tm = _mm512_add_epi32(_mm512_mullo_epi32(t[0], t[0]),
-                                    _mm512_mullo_epi32(t[1], t[1]));
-      const __m512 fd =
-          _mm512_mask_mov_ps(_mm512_cvtepi32_ps(dot),
-                             _mm512_cmpeq_epi32_mask(dot, wrapped), two31);
-      const __m512 fo = _mm512_cvtepu32_ps(om);
-      const __m512 ft = _mm512_cvtepu32_ps(tm);
-      const __mmask16 angle = static_cast<__mmask16>(
-          angle_mask8(low_half(fd), low_half(fo), low_half(ft), cos_sq) |
-          (static_cast<unsigned>(
-               angle_mask8(high_half(fd), high_half(fo), high_half(ft), cos_sq))
-           << 8));
-      for (int b = 0; b < 3; ++b) {
-        const Z k = ratio_q15_s0(o[b], t[b], div);
-        // k <= 2^15, |o| <= 2^15: exact in int32.
-        Z rst = _mm512_srai_epi32(
-            _mm512_add_epi32(_mm512_mullo_epi32(k, o[b]), round), 15);
-        const Z p = gain_product_s0(rst, gain);
-        const Z limited = _mm512_mask_blend_epi32(
-            _mm512_cmpgt_epi32_mask(o[b], zero), _mm512_max_epi32(p, t[b]),
-            _mm512_min_epi32(p, t[b]));
-        const __mmask16 apply = _mm512_mask_cmpneq_epi32_mask(
-            _mm512_mask_cmpneq_epi32_mask(angle, k, zero), o[b], zero);
-        rst = _mm512_mask_mov_epi32(rst, apply, limited);
-        store16_i16_wrap(r_hvd[b] + i, m, rst);
-        store16_i16_wrap(a_hvd[b] + i, m, _mm512_sub_epi32(t[b], rst));
-      }
+    // Outside these the vector product could leave int32; the scalar serves.
+    if (!(gain_limit >= -65535.0 && gain_limit <= 65535.0)) {
+        decouple_s0(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
+        return;
     }
-  }
+    const std::int32_t *div = div_lookup_centre();
+    const __m512d cos_sq = _mm512_set1_pd(static_cast<double>(cos_1deg_sq_f()));
+    const __m512d gain = _mm512_set1_pd(gain_limit);
+    const Z zero = _mm512_setzero_si512();
+    const Z round = _mm512_set1_epi32(16384);
+    const Z wrapped = _mm512_set1_epi32(std::numeric_limits<std::int32_t>::min());
+    const __m512 two31 = _mm512_set1_ps(0x1p31f);
+    for (int y = region.y0; y < region.y1; ++y) {
+        const std::ptrdiff_t row = y * stride;
+        for (int x = region.x0; x < region.x1; x += 16) {
+            const __mmask16 m = tail16(region.x1 - x);
+            const std::ptrdiff_t i = row + x;
+            Z o[3], t[3];
+            for (int b = 0; b < 3; ++b) {
+                o[b] = load16_i16_as_i32(ref_hvd[b] + i, m);
+                t[b] = load16_i16_as_i32(dis_hvd[b] + i, m);
+            }
+            // Sums of two int16 products in int32. The squared magnitudes
+            // are in [0, 2^31] and read as uint32; the dot product is in
+            // [2 * -32768 * 32767, 2^31], where only 2^31 (two products of
+            // 2^30) wraps, to INT32_MIN, which is therefore read as 2^31.
+            const Z dot = _mm512_add_epi32(_mm512_mullo_epi32(o[0], t[0]), _mm512_mullo_epi32(o[1], t[1]));
+            const Z om = _mm512_add_epi32(_mm512_mullo_epi32(o[0], o[0]), _mm512_mullo_epi32(o[1], o[1]));
+            const Z tm = _mm512_add_epi32(_mm512_mullo_epi32(t[0], t[0]), _mm512_mullo_epi32(t[1], t[1]));
+            const __m512 fd =
+                _mm512_mask_mov_ps(_mm512_cvtepi32_ps(dot), _mm512_cmpeq_epi32_mask(dot, wrapped), two31);
+            const __m512 fo = _mm512_cvtepu32_ps(om);
+            const __m512 ft = _mm512_cvtepu32_ps(tm);
+            const __mmask16 angle = static_cast<__mmask16>(
+                angle_mask8(low_half(fd), low_half(fo), low_half(ft), cos_sq) |
+                (static_cast<unsigned>(angle_mask8(high_half(fd), high_half(fo), high_half(ft), cos_sq))
+                 << 8));
+            for (int b = 0; b < 3; ++b) {
+                const Z k = ratio_q15_s0(o[b], t[b], div);
+                // k <= 2^15, |o| <= 2^15: exact in int32.
+                Z rst = _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(k, o[b]), round), 15);
+                const Z p = gain_product_s0(rst, gain);
+                const Z limited =
+                    _mm512_mask_blend_epi32(_mm512_cmpgt_epi32_mask(o[b], zero), _mm512_max_epi32(p, t[b]),
+                                            _mm512_min_epi32(p, t[b]));
+                const __mmask16 apply =
+                    _mm512_mask_cmpneq_epi32_mask(_mm512_mask_cmpneq_epi32_mask(angle, k, zero), o[b], zero);
+                rst = _mm512_mask_mov_epi32(rst, apply, limited);
+                store16_i16_wrap(r_hvd[b] + i, m, rst);
+                store16_i16_wrap(a_hvd[b] + i, m, _mm512_sub_epi32(t[b], rst));
+            }
+        }
+    }
 }
 
 // k of scales 1-3 on 8 int64 lanes holding int32 o and t: |o| >= 2^15 is
@@ -499,170 +442,146 @@ void decouple_s0_avx512(const std::int16_t *const ref_hvd[3],
 // the int64 product (|.| <= 2^61), then the arithmetic shift by 15 + shift
 // with round 2^(14 + shift) and the clamp to [0, 2^15]; 2^15 where o == 0.
 inline Z ratio_q15_s123(Z o, Z t, const std::int32_t *div) {
-  const Z zero = _mm512_setzero_si512(), one = _mm512_set1_epi64(1);
-  const Z mag = _mm512_abs_epi64(o); // <= 2^31
-  const Z shift = _mm512_max_epi64(
-      _mm512_sub_epi64(_mm512_set1_epi64(49), _mm512_lzcnt_epi64(mag)), zero);
-  const Z half = _mm512_srli_epi64(_mm512_sllv_epi64(one, shift), 1);
-  const Z top =
-      _mm512_srlv_epi64(_mm512_add_epi64(mag, half), shift); // <= 2^15
-  const Z dv = _mm512_cvtepi32_epi64(_mm512_i64gather_epi32(top, div, 4));
-  Z num = _mm512_mul_epi32(dv, t);
-  num = _mm512_mask_sub_epi64(num, _mm512_cmplt_epi64_mask(o, zero), zero, num);
-  const Z fifteen = _mm512_set1_epi64(15);
-  const Z q = _mm512_srav_epi64(
-      _mm512_add_epi64(num,
-                       _mm512_sllv_epi64(_mm512_set1_epi64(1 << 14), shift)),
-      _mm512_add_epi64(shift, fifteen));
-  const Z k =
-      _mm512_min_epi64(_mm512_max_epi64(q, zero), _mm512_set1_epi64(32768));
-  return _mm512_mask_mov_epi64(k, _mm512_cmpeq_epi64_mask(o, zero),
-                               _mm512_set1_epi64(32768));
+    const Z zero = _mm512_setzero_si512(), one = _mm512_set1_epi64(1);
+    const Z mag = _mm512_abs_epi64(o);  // <= 2^31
+    const Z shift = _mm512_max_epi64(_mm512_sub_epi64(_mm512_set1_epi64(49), _mm512_lzcnt_epi64(mag)), zero);
+    const Z half = _mm512_srli_epi64(_mm512_sllv_epi64(one, shift), 1);
+    const Z top = _mm512_srlv_epi64(_mm512_add_epi64(mag, half), shift);  // <= 2^15
+    const Z dv = _mm512_cvtepi32_epi64(_mm512_i64gather_epi32(top, div, 4));
+    Z num = _mm512_mul_epi32(dv, t);
+    num = _mm512_mask_sub_epi64(num, _mm512_cmplt_epi64_mask(o, zero), zero, num);
+    const Z fifteen = _mm512_set1_epi64(15);
+    const Z q = _mm512_srav_epi64(_mm512_add_epi64(num, _mm512_sllv_epi64(_mm512_set1_epi64(1 << 14), shift)),
+                                  _mm512_add_epi64(shift, fifteen));
+    const Z k = _mm512_min_epi64(_mm512_max_epi64(q, zero), _mm512_set1_epi64(32768));
+    return _mm512_mask_mov_epi64(k, _mm512_cmpeq_epi64_mask(o, zero), _mm512_set1_epi64(32768));
 }
 
 // double(float(v)) / 4096 for 8 int64 lanes: vcvtqq2ps rounds once, to
 // nearest, as the scalar's int64-to-float conversion.
 inline __m512d float_of_i64_scaled(Z v) {
-  return _mm512_mul_pd(_mm512_cvtps_pd(_mm512_cvtepi64_ps(v)),
-                       _mm512_set1_pd(0x1p-12));
+    return _mm512_mul_pd(_mm512_cvtps_pd(_mm512_cvtepi64_ps(v)), _mm512_set1_pd(0x1p-12));
 }
 
-void decouple_s123_avx512(const std::int32_t *const ref_hvd[3],
-                          const std::int32_t *const dis_hvd[3],
-                          std::ptrdiff_t stride, Rect region, double gain_limit,
-                          std::int32_t *const r_hvd[3],
+void decouple_s123_avx512(const std::int32_t *const ref_hvd[3], const std::int32_t *const dis_hvd[3],
+                          std::ptrdiff_t stride, Rect region, double gain_limit, std::int32_t *const r_hvd[3],
                           std::int32_t *const a_hvd[3]) {
-  // |rst| <= 2^31: with |gain| <= 2^31 the product is below 2^62, where the
-  // truncating int64 conversion is exact (NaN fails the test).
-  if (!(gain_limit >= -0x1p31 && gain_limit <= 0x1p31)) {
-    decouple_s123(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
-    return;
-  }
-  const std::int32_t *div = div_lookup_centre();
-  const __m512d cos_sq = _mm512_set1_pd(static_cast<double>(cos_1deg_sq_f()));
-  const __m512d gain = _mm512_set1_pd(gain_limit);
-  const Z zero = _mm512_setzero_si512();
-  const Z round = _mm512_set1_epi64(16384);
-  for (int y = region.y0; y < region.y1; ++y) {
-    const std::ptrdiff_t row = y * stride;
-    for (int x = region.x0; x < region.x1; x += 8) {
-      const __mmask8 m = tail8(region.x1 - x);
-      const std::ptrdiff_t i = row + x;
-      Z o[3], t[3];
-      for (int b = 0; b < 3; ++b) {
-        o[b] = load8_i32_as_i64(ref_hvd[b] + i, m);
-        t[b] = load8_i32_as_i64(dis_hvd[b] + i, m);
-      }
-      // Products of int32 values (|.| <= 2^62) summed modulo 2^64, as
-      // the scalar's dot2_wrapping.
-      const Z dot = _mm512_add_epi64(_mm512_mul_epi32(o[0], t[0]),
-                                     _mm512_mul_epi32(o[1], t[1]));
-      const Z om = _mm512_add_epi64(_mm512_mul_epi32(o[0], o[0]),
-                                    _mm512_mul_epi32(o[1], o[1]));
-      const Z tm = _mm512_add_epi64(_mm512_mul_epi32(t[0], t[0]),
-                                    _mm512_mul_epi32(t[1], t[1]));
-      const __m512d d = float_of_i64_scaled(dot);
-      const __m512d od = float_of_i64_scaled(om);
-      const __m512d td = float_of_i64_scaled(tm);
-      const __mmask8 angle = _mm512_mask_cmp_pd_mask(
-          _mm512_cmp_pd_mask(d, _mm512_setzero_pd(), _CMP_GE_OQ),
-          _mm512_mul_pd(d, d), _mm512_mul_pd(_mm512_mul_pd(cos_sq, od), td),
-          _CMP_GE_OQ);
-      for (int b = 0; b < 3; ++b) {
-        const Z k = ratio_q15_s123(o[b], t[b], div);
-        // |k * o| <= 2^46; the result is in [-2^31, 2^31 - 1].
-        Z rst = _mm512_srai_epi64(
-            _mm512_add_epi64(_mm512_mul_epi32(k, o[b]), round), 15);
-        const Z p =
-            _mm512_cvttpd_epi64(_mm512_mul_pd(_mm512_cvtepi64_pd(rst), gain));
-        const Z limited = _mm512_mask_blend_epi64(
-            _mm512_cmpgt_epi64_mask(o[b], zero), _mm512_max_epi64(p, t[b]),
-            _mm512_min_epi64(p, t[b]));
-        const __mmask8 apply = _mm512_mask_cmpneq_epi64_mask(
-            _mm512_mask_cmpneq_epi64_mask(angle, k, zero), o[b], zero);
-        rst = _mm512_mask_mov_epi64(rst, apply, limited);
-        // vpmovqd keeps the low 32 bits: the scalar's int32 narrowing.
-        _mm512_mask_cvtepi64_storeu_epi32(r_hvd[b] + i, m, rst);
-        _mm512_mask_cvtepi64_storeu_epi32(a_hvd[b] + i, m,
-                                          _mm512_sub_epi64(t[b], rst));
-      }
+    // |rst| <= 2^31: with |gain| <= 2^31 the product is below 2^62, where the
+    // truncating int64 conversion is exact (NaN fails the test).
+    if (!(gain_limit >= -0x1p31 && gain_limit <= 0x1p31)) {
+        decouple_s123(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
+        return;
     }
-  }
+    const std::int32_t *div = div_lookup_centre();
+    const __m512d cos_sq = _mm512_set1_pd(static_cast<double>(cos_1deg_sq_f()));
+    const __m512d gain = _mm512_set1_pd(gain_limit);
+    const Z zero = _mm512_setzero_si512();
+    const Z round = _mm512_set1_epi64(16384);
+    for (int y = region.y0; y < region.y1; ++y) {
+        const std::ptrdiff_t row = y * stride;
+        for (int x = region.x0; x < region.x1; x += 8) {
+            const __mmask8 m = tail8(region.x1 - x);
+            const std::ptrdiff_t i = row + x;
+            Z o[3], t[3];
+            for (int b = 0; b < 3; ++b) {
+                o[b] = load8_i32_as_i64(ref_hvd[b] + i, m);
+                t[b] = load8_i32_as_i64(dis_hvd[b] + i, m);
+            }
+            // Products of int32 values (|.| <= 2^62) summed modulo 2^64, as
+            // the scalar's dot2_wrapping.
+            const Z dot = _mm512_add_epi64(_mm512_mul_epi32(o[0], t[0]), _mm512_mul_epi32(o[1], t[1]));
+            const Z om = _mm512_add_epi64(_mm512_mul_epi32(o[0], o[0]), _mm512_mul_epi32(o[1], o[1]));
+            const Z tm = _mm512_add_epi64(_mm512_mul_epi32(t[0], t[0]), _mm512_mul_epi32(t[1], t[1]));
+            const __m512d d = float_of_i64_scaled(dot);
+            const __m512d od = float_of_i64_scaled(om);
+            const __m512d td = float_of_i64_scaled(tm);
+            const __mmask8 angle = _mm512_mask_cmp_pd_mask(
+                _mm512_cmp_pd_mask(d, _mm512_setzero_pd(), _CMP_GE_OQ), _mm512_mul_pd(d, d),
+                _mm512_mul_pd(_mm512_mul_pd(cos_sq, od), td), _CMP_GE_OQ);
+            for (int b = 0; b < 3; ++b) {
+                const Z k = ratio_q15_s123(o[b], t[b], div);
+                // |k * o| <= 2^46; the result is in [-2^31, 2^31 - 1].
+                Z rst = _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epi32(k, o[b]), round), 15);
+                const Z p = _mm512_cvttpd_epi64(_mm512_mul_pd(_mm512_cvtepi64_pd(rst), gain));
+                const Z limited =
+                    _mm512_mask_blend_epi64(_mm512_cmpgt_epi64_mask(o[b], zero), _mm512_max_epi64(p, t[b]),
+                                            _mm512_min_epi64(p, t[b]));
+                const __mmask8 apply =
+                    _mm512_mask_cmpneq_epi64_mask(_mm512_mask_cmpneq_epi64_mask(angle, k, zero), o[b], zero);
+                rst = _mm512_mask_mov_epi64(rst, apply, limited);
+                // vpmovqd keeps the low 32 bits: the scalar's int32 narrowing.
+                _mm512_mask_cvtepi64_storeu_epi32(r_hvd[b] + i, m, rst);
+                _mm512_mask_cvtepi64_storeu_epi32(a_hvd[b] + i, m, _mm512_sub_epi64(t[b], rst));
+            }
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------
 // CSF
 
-void csf_s0_avx512(const std::int16_t *src, std::ptrdiff_t stride, Rect region,
-                   std::uint16_t rfactor, int shift, std::int32_t round,
-                   std::int16_t *csf, std::int16_t *flt) {
-  const Z f = _mm512_set1_epi32(rfactor);
-  const Z r = _mm512_set1_epi32(round);
-  const __m128i count = _mm_cvtsi32_si128(shift);
-  const Z k30 = _mm512_set1_epi32(4369), r12 = _mm512_set1_epi32(2048);
-  for (int y = region.y0; y < region.y1; ++y) {
-    const std::ptrdiff_t row = y * stride;
-    for (int x = region.x0; x < region.x1; x += 16) {
-      const __mmask16 m = tail16(region.x1 - x);
-      // |f * s| <= 65535 * 32768 and round <= 65535 stay inside int32.
-      const Z v = _mm512_sra_epi32(
-          _mm512_add_epi32(
-              _mm512_mullo_epi32(f, load16_i16_as_i32(src + row + x, m)), r),
-          count);
-      // The int16 value (sign-extended), as the scalar's narrowing leaves it.
-      const Z c = _mm512_srai_epi32(_mm512_slli_epi32(v, 16), 16);
-      store16_i16_wrap(csf + row + x, m, c);
-      // 4369 * 32768 + 2048 < 2^31.
-      const Z g = _mm512_srai_epi32(
-          _mm512_add_epi32(_mm512_mullo_epi32(k30, _mm512_abs_epi32(c)), r12),
-          12);
-      store16_i16_wrap(flt + row + x, m, g);
+void csf_s0_avx512(const std::int16_t *src, std::ptrdiff_t stride, Rect region, std::uint16_t rfactor,
+                   int shift, std::int32_t round, std::int16_t *csf, std::int16_t *flt) {
+    const Z f = _mm512_set1_epi32(rfactor);
+    const Z r = _mm512_set1_epi32(round);
+    const __m128i count = _mm_cvtsi32_si128(shift);
+    const Z k30 = _mm512_set1_epi32(4369), r12 = _mm512_set1_epi32(2048);
+    for (int y = region.y0; y < region.y1; ++y) {
+        const std::ptrdiff_t row = y * stride;
+        for (int x = region.x0; x < region.x1; x += 16) {
+            const __mmask16 m = tail16(region.x1 - x);
+            // |f * s| <= 65535 * 32768 and round <= 65535 stay inside int32.
+            const Z v = _mm512_sra_epi32(
+                _mm512_add_epi32(_mm512_mullo_epi32(f, load16_i16_as_i32(src + row + x, m)), r), count);
+            // The int16 value (sign-extended), as the scalar's narrowing leaves it.
+            const Z c = _mm512_srai_epi32(_mm512_slli_epi32(v, 16), 16);
+            store16_i16_wrap(csf + row + x, m, c);
+            // 4369 * 32768 + 2048 < 2^31.
+            const Z g =
+                _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(k30, _mm512_abs_epi32(c)), r12), 12);
+            store16_i16_wrap(flt + row + x, m, g);
+        }
     }
-  }
 }
 
 // int32((s * f + 2^27) >> 28) for 16 int32 s and a uint32 f: |s| * f < 2^63
 // in uint64, the sign restored in int64; the narrowing keeps bits 28..59,
 // which the logical shift leaves as the arithmetic one would.
 inline Z csf_scale_s123(Z s, Z f) {
-  const Z mag = _mm512_abs_epi32(s); // INT32_MIN -> 2^31 as uint32
-  const Z r = _mm512_set1_epi64(std::int64_t{1} << 27);
-  auto half = [&](Z m, Z sign64) {
-    const Z p = _mm512_sub_epi64(
-        _mm512_xor_si512(_mm512_mul_epu32(m, f), sign64), sign64);
-    return _mm512_srli_epi64(_mm512_add_epi64(p, r), 28);
-  };
-  const Z sign_even = _mm512_srai_epi64(_mm512_slli_epi64(s, 32), 63);
-  const Z sign_odd = _mm512_srai_epi64(s, 63);
-  return interleave_low_dwords(half(mag, sign_even),
-                               half(_mm512_srli_epi64(mag, 32), sign_odd));
+    const Z mag = _mm512_abs_epi32(s);  // INT32_MIN -> 2^31 as uint32
+    const Z r = _mm512_set1_epi64(std::int64_t{1} << 27);
+    auto half = [&](Z m, Z sign64) {
+        const Z p = _mm512_sub_epi64(_mm512_xor_si512(_mm512_mul_epu32(m, f), sign64), sign64);
+        return _mm512_srli_epi64(_mm512_add_epi64(p, r), 28);
+    };
+    const Z sign_even = _mm512_srai_epi64(_mm512_slli_epi64(s, 32), 63);
+    const Z sign_odd = _mm512_srai_epi64(s, 63);
+    return interleave_low_dwords(half(mag, sign_even), half(_mm512_srli_epi64(mag, 32), sign_odd));
 }
 
 // int32((K * |c| + (-2^31)) >> 32): the int64 value is at least -2^31, so
 // its arithmetic shift by 32 fits int32 and is its high dword.
 inline Z q32_scale_abs(Z c, Z k) {
-  const Z mag = _mm512_abs_epi32(c);
-  const Z r = _mm512_set1_epi64(-(std::int64_t{1} << 31));
-  const Z even = _mm512_add_epi64(_mm512_mul_epu32(mag, k), r);
-  const Z odd =
-      _mm512_add_epi64(_mm512_mul_epu32(_mm512_srli_epi64(mag, 32), k), r);
-  return _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(even, 32), odd);
+    const Z mag = _mm512_abs_epi32(c);
+    const Z r = _mm512_set1_epi64(-(std::int64_t{1} << 31));
+    const Z even = _mm512_add_epi64(_mm512_mul_epu32(mag, k), r);
+    const Z odd = _mm512_add_epi64(_mm512_mul_epu32(_mm512_srli_epi64(mag, 32), k), r);
+    return _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(even, 32), odd);
 }
 
-void csf_s123_avx512(const std::int32_t *src, std::ptrdiff_t stride,
-                     Rect region, std::uint32_t rfactor, std::int32_t *csf,
-                     std::int32_t *flt) {
-  const Z f = _mm512_set1_epi32(static_cast<std::int32_t>(rfactor));
-  const Z k30 = _mm512_set1_epi32(143165577);
-  for (int y = region.y0; y < region.y1; ++y) {
-    const std::ptrdiff_t row = y * stride;
-    for (int x = region.x0; x < region.x1; x += 16) {
-      const __mmask16 m = tail16(region.x1 - x);
-      const Z v = csf_scale_s123(_mm512_maskz_loadu_epi32(m, src + row + x), f);
-      _mm512_mask_storeu_epi32(csf + row + x, m, v);
-      _mm512_mask_storeu_epi32(flt + row + x, m, q32_scale_abs(v, k30));
+void csf_s123_avx512(const std::int32_t *src, std::ptrdiff_t stride, Rect region, std::uint32_t rfactor,
+                     std::int32_t *csf, std::int32_t *flt) {
+    const Z f = _mm512_set1_epi32(static_cast<std::int32_t>(rfactor));
+    const Z k30 = _mm512_set1_epi32(143165577);
+    for (int y = region.y0; y < region.y1; ++y) {
+        const std::ptrdiff_t row = y * stride;
+        for (int x = region.x0; x < region.x1; x += 16) {
+            const __mmask16 m = tail16(region.x1 - x);
+            const Z v = csf_scale_s123(_mm512_maskz_loadu_epi32(m, src + row + x), f);
+            _mm512_mask_storeu_epi32(csf + row + x, m, v);
+            _mm512_mask_storeu_epi32(flt + row + x, m, q32_scale_abs(v, k30));
+        }
     }
-  }
 }
 
 // ---------------------------------------------------------------------------
@@ -674,23 +593,22 @@ void csf_s123_avx512(const std::int32_t *src, std::ptrdiff_t stride,
 // e2 * e (|.| < 2^62) plus the round is shifted arithmetically, as the
 // scalar's int64 shift (e2 is negative for e^2 >= 2^(31 + sq) roughly).
 struct Cube {
-  Z sq_round, cub_round;
-  __m128i sq, cub;
-  Z add(Z acc, Z e) const {
-    const Z e2 = _mm512_srl_epi64(
-        _mm512_add_epi64(_mm512_mul_epu32(e, e), sq_round), sq);
-    const Z c = _mm512_add_epi64(_mm512_mul_epi32(e2, e), cub_round);
-    return _mm512_add_epi64(acc, _mm512_sra_epi64(c, cub));
-  }
+    Z sq_round, cub_round;
+    __m128i sq, cub;
+    Z add(Z acc, Z e) const {
+        const Z e2 = _mm512_srl_epi64(_mm512_add_epi64(_mm512_mul_epu32(e, e), sq_round), sq);
+        const Z c = _mm512_add_epi64(_mm512_mul_epi32(e2, e), cub_round);
+        return _mm512_add_epi64(acc, _mm512_sra_epi64(c, cub));
+    }
 };
 
 inline Cube make_cube(const CubeShifts &s) {
-  Cube c;
-  c.sq_round = _mm512_set1_epi64(round_term(s.sq));
-  c.cub_round = _mm512_set1_epi64(round_term(s.cub));
-  c.sq = _mm_cvtsi32_si128(s.sq);
-  c.cub = _mm_cvtsi32_si128(s.cub);
-  return c;
+    Cube c;
+    c.sq_round = _mm512_set1_epi64(round_term(s.sq));
+    c.cub_round = _mm512_set1_epi64(round_term(s.cub));
+    c.sq = _mm_cvtsi32_si128(s.sq);
+    c.cub = _mm_cvtsi32_si128(s.cub);
+    return c;
 }
 
 // ---------------------------------------------------------------------------
@@ -698,61 +616,54 @@ inline Cube make_cube(const CubeShifts &s) {
 
 // Threshold of the up to 16 interior columns x.. of a row (1 <= x, the
 // masked lanes end at or before w - 1).
-inline Z threshold16_s0(const std::int16_t *const csf_hvd[3],
-                        const std::int16_t *const flt_hvd[3], std::ptrdiff_t ra,
-                        std::ptrdiff_t rc, std::ptrdiff_t rb, int x,
-                        __mmask16 m) {
-  const Z k15 = _mm512_set1_epi32(8738), r12 = _mm512_set1_epi32(2048);
-  Z sum = _mm512_setzero_si512();
-  for (int t = 0; t < 3; ++t) {
-    const std::int16_t *f = flt_hvd[t];
-    // |sum| < 2^20: int32 lanes, order irrelevant.
-    Z s = _mm512_add_epi32(load16_i16_as_i32(f + ra + x - 1, m),
-                           load16_i16_as_i32(f + ra + x, m));
-    s = _mm512_add_epi32(s, load16_i16_as_i32(f + ra + x + 1, m));
-    s = _mm512_add_epi32(s, load16_i16_as_i32(f + rc + x - 1, m));
-    s = _mm512_add_epi32(s, load16_i16_as_i32(f + rc + x + 1, m));
-    s = _mm512_add_epi32(s, load16_i16_as_i32(f + rb + x - 1, m));
-    s = _mm512_add_epi32(s, load16_i16_as_i32(f + rb + x, m));
-    s = _mm512_add_epi32(s, load16_i16_as_i32(f + rb + x + 1, m));
-    // Centre tap in int32 (not libvmaf's int16): 8738 * 32768 + 2048 <
-    // 2^31, result <= 69905.
-    const Z c = _mm512_abs_epi32(load16_i16_as_i32(csf_hvd[t] + rc + x, m));
-    s = _mm512_add_epi32(
-        s, _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(c, k15), r12),
-                             12));
-    sum = _mm512_add_epi32(sum, s);
-  }
-  return sum;
+inline Z threshold16_s0(const std::int16_t *const csf_hvd[3], const std::int16_t *const flt_hvd[3],
+                        std::ptrdiff_t ra, std::ptrdiff_t rc, std::ptrdiff_t rb, int x, __mmask16 m) {
+    const Z k15 = _mm512_set1_epi32(8738), r12 = _mm512_set1_epi32(2048);
+    Z sum = _mm512_setzero_si512();
+    for (int t = 0; t < 3; ++t) {
+        const std::int16_t *f = flt_hvd[t];
+        // |sum| < 2^20: int32 lanes, order irrelevant.
+        Z s = _mm512_add_epi32(load16_i16_as_i32(f + ra + x - 1, m), load16_i16_as_i32(f + ra + x, m));
+        s = _mm512_add_epi32(s, load16_i16_as_i32(f + ra + x + 1, m));
+        s = _mm512_add_epi32(s, load16_i16_as_i32(f + rc + x - 1, m));
+        s = _mm512_add_epi32(s, load16_i16_as_i32(f + rc + x + 1, m));
+        s = _mm512_add_epi32(s, load16_i16_as_i32(f + rb + x - 1, m));
+        s = _mm512_add_epi32(s, load16_i16_as_i32(f + rb + x, m));
+        s = _mm512_add_epi32(s, load16_i16_as_i32(f + rb + x + 1, m));
+        // Centre tap in int32 (not libvmaf's int16): 8738 * 32768 + 2048 <
+        // 2^31, result <= 69905.
+        const Z c = _mm512_abs_epi32(load16_i16_as_i32(csf_hvd[t] + rc + x, m));
+        s = _mm512_add_epi32(s, _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(c, k15), r12), 12));
+        sum = _mm512_add_epi32(sum, s);
+    }
+    return sum;
 }
 
 // The threshold row, and the OR of all its values (the caller's test for
 // thresholds outside [0, 2^19)).
-std::uint32_t threshold_row_s0(const std::int16_t *const csf_hvd[3],
-                               const std::int16_t *const flt_hvd[3],
-                               std::ptrdiff_t stride, int w, int h, int y,
-                               int x0, int x1, std::int32_t *thr) {
-  const int lo = x0 > 1 ? x0 : 1, hi = x1 < w - 1 ? x1 : w - 1;
-  const std::ptrdiff_t ra = reflect_index(y - 1, h) * stride, rc = y * stride,
-                       rb = reflect_index(y + 1, h) * stride;
-  Z bits = _mm512_setzero_si512();
-  for (int x = lo; x < hi; x += 16) {
-    const __mmask16 m = tail16(hi - x);
-    const Z t = threshold16_s0(csf_hvd, flt_hvd, ra, rc, rb, x, m);
-    _mm512_mask_storeu_epi32(thr + (x - x0), m, t);
-    bits = _mm512_or_si512(bits, _mm512_maskz_mov_epi32(m, t));
-  }
-  std::uint32_t any = static_cast<std::uint32_t>(_mm512_reduce_or_epi32(bits));
-  if (x0 == 0) {
-    cm_threshold_row_s0(csf_hvd, flt_hvd, stride, w, h, y, 0, 1, thr);
-    any |= static_cast<std::uint32_t>(thr[0]);
-  }
-  if (x1 == w) {
-    cm_threshold_row_s0(csf_hvd, flt_hvd, stride, w, h, y, w - 1, w,
-                        thr + (w - 1 - x0));
-    any |= static_cast<std::uint32_t>(thr[w - 1 - x0]);
-  }
-  return any;
+std::uint32_t threshold_row_s0(const std::int16_t *const csf_hvd[3], const std::int16_t *const flt_hvd[3],
+                               std::ptrdiff_t stride, int w, int h, int y, int x0, int x1,
+                               std::int32_t *thr) {
+    const int lo = x0 > 1 ? x0 : 1, hi = x1 < w - 1 ? x1 : w - 1;
+    const std::ptrdiff_t ra = reflect_index(y - 1, h) * stride, rc = y * stride,
+                         rb = reflect_index(y + 1, h) * stride;
+    Z bits = _mm512_setzero_si512();
+    for (int x = lo; x < hi; x += 16) {
+        const __mmask16 m = tail16(hi - x);
+        const Z t = threshold16_s0(csf_hvd, flt_hvd, ra, rc, rb, x, m);
+        _mm512_mask_storeu_epi32(thr + (x - x0), m, t);
+        bits = _mm512_or_si512(bits, _mm512_maskz_mov_epi32(m, t));
+    }
+    std::uint32_t any = static_cast<std::uint32_t>(_mm512_reduce_or_epi32(bits));
+    if (x0 == 0) {
+        cm_threshold_row_s0(csf_hvd, flt_hvd, stride, w, h, y, 0, 1, thr);
+        any |= static_cast<std::uint32_t>(thr[0]);
+    }
+    if (x1 == w) {
+        cm_threshold_row_s0(csf_hvd, flt_hvd, stride, w, h, y, w - 1, w, thr + (w - 1 - x0));
+        any |= static_cast<std::uint32_t>(thr[w - 1 - x0]);
+    }
+    return any;
 }
 
 // The exact excess clamp(m - T * 2^sub, 0, 2^31 - 1) for m in [0, 2^31) and
@@ -764,98 +675,83 @@ std::uint32_t threshold_row_s0(const std::int16_t *const csf_hvd[3],
 // Where every T of the row is in [0, 2^(31 - sub)), m - (T << sub) is exact
 // and only the max acts (`fast`): every decoded picture is in that case.
 struct Excess {
-  Z bound;
-  __m128i sub;
-  int sub_bits;
-  Z fast(Z m, Z thr) const {
-    return _mm512_max_epi32(_mm512_sub_epi32(m, _mm512_sll_epi32(thr, sub)),
-                            _mm512_setzero_si512());
-  }
-  Z exact(Z m, Z thr) const {
-    const Z zero = _mm512_setzero_si512();
-    const Z tp = _mm512_min_epi32(_mm512_max_epi32(thr, zero), bound);
-    const Z tn = _mm512_min_epi32(
-        _mm512_max_epi32(_mm512_sub_epi32(zero, thr), zero), bound);
-    const Z epos =
-        _mm512_max_epi32(_mm512_sub_epi32(m, _mm512_sll_epi32(tp, sub)), zero);
-    const Z eneg = _mm512_min_epu32(
-        _mm512_add_epi32(m, _mm512_sll_epi32(tn, sub)),
-        _mm512_set1_epi32(std::numeric_limits<std::int32_t>::max()));
-    return _mm512_mask_blend_epi32(_mm512_cmplt_epi32_mask(thr, zero), epos,
-                                   eneg);
-  }
-  // Whether every threshold whose bits are OR-ed in `any` is in [0, 2^(31 -
-  // sub)).
-  bool row_is_fast(std::uint32_t any) const {
-    return (any >> (31 - sub_bits)) == 0;
-  }
+    Z bound;
+    __m128i sub;
+    int sub_bits;
+    Z fast(Z m, Z thr) const {
+        return _mm512_max_epi32(_mm512_sub_epi32(m, _mm512_sll_epi32(thr, sub)), _mm512_setzero_si512());
+    }
+    Z exact(Z m, Z thr) const {
+        const Z zero = _mm512_setzero_si512();
+        const Z tp = _mm512_min_epi32(_mm512_max_epi32(thr, zero), bound);
+        const Z tn = _mm512_min_epi32(_mm512_max_epi32(_mm512_sub_epi32(zero, thr), zero), bound);
+        const Z epos = _mm512_max_epi32(_mm512_sub_epi32(m, _mm512_sll_epi32(tp, sub)), zero);
+        const Z eneg = _mm512_min_epu32(_mm512_add_epi32(m, _mm512_sll_epi32(tn, sub)),
+                                        _mm512_set1_epi32(std::numeric_limits<std::int32_t>::max()));
+        return _mm512_mask_blend_epi32(_mm512_cmplt_epi32_mask(thr, zero), epos, eneg);
+    }
+    // Whether every threshold whose bits are OR-ed in `any` is in [0, 2^(31 -
+    // sub)).
+    bool row_is_fast(std::uint32_t any) const { return (any >> (31 - sub_bits)) == 0; }
 };
 
 inline Excess make_excess(int sub) {
-  Excess e;
-  e.bound = _mm512_set1_epi32(
-      sub == 0 ? std::numeric_limits<std::int32_t>::max()
-               : static_cast<std::int32_t>(std::uint32_t{1} << (31 - sub)));
-  e.sub = _mm_cvtsi32_si128(sub);
-  e.sub_bits = sub;
-  return e;
+    Excess e;
+    e.bound = _mm512_set1_epi32(sub == 0 ? std::numeric_limits<std::int32_t>::max()
+                                         : static_cast<std::int32_t>(std::uint32_t{1} << (31 - sub)));
+    e.sub = _mm_cvtsi32_si128(sub);
+    e.sub_bits = sub;
+    return e;
 }
 
 // Row sum of cube(excess) for scale 0 over n samples; masked-off lanes load
 // a zero sample and a zero threshold, whose excess and cube are 0.
 template <bool kFast>
-std::int64_t row_sum_s0(const std::int16_t *src, const std::int32_t *thr, int n,
-                        std::uint16_t rfactor, const Excess &ex,
-                        const Cube &cube) {
-  const Z f = _mm512_set1_epi32(rfactor);
-  Z acc = _mm512_setzero_si512();
-  for (int i = 0; i < n; i += 16) {
-    const __mmask16 m = tail16(n - i);
-    // |s * f| <= 32768 * 65535 < 2^31: the product and its abs are exact.
-    const Z mag =
-        _mm512_abs_epi32(_mm512_mullo_epi32(load16_i16_as_i32(src + i, m), f));
-    const Z t = _mm512_maskz_loadu_epi32(m, thr + i);
-    const Z e = kFast ? ex.fast(mag, t) : ex.exact(mag, t);
-    acc = cube.add(acc, e);
-    acc = cube.add(acc, _mm512_srli_epi64(e, 32));
-  }
-  return hsum_i64(acc);
+std::int64_t row_sum_s0(const std::int16_t *src, const std::int32_t *thr, int n, std::uint16_t rfactor,
+                        const Excess &ex, const Cube &cube) {
+    const Z f = _mm512_set1_epi32(rfactor);
+    Z acc = _mm512_setzero_si512();
+    for (int i = 0; i < n; i += 16) {
+        const __mmask16 m = tail16(n - i);
+        // |s * f| <= 32768 * 65535 < 2^31: the product and its abs are exact.
+        const Z mag = _mm512_abs_epi32(_mm512_mullo_epi32(load16_i16_as_i32(src + i, m), f));
+        const Z t = _mm512_maskz_loadu_epi32(m, thr + i);
+        const Z e = kFast ? ex.fast(mag, t) : ex.exact(mag, t);
+        acc = cube.add(acc, e);
+        acc = cube.add(acc, _mm512_srli_epi64(e, 32));
+    }
+    return hsum_i64(acc);
 }
 
-void cm_accumulate_s0_avx512(const std::int16_t *const x_hvd[3],
-                             const std::int16_t *const csf_hvd[3],
-                             const std::int16_t *const flt_hvd[3],
-                             std::ptrdiff_t stride, int w, int h, Rect region,
-                             const std::uint16_t rfactor[3],
-                             const CubeShifts shifts[3], int row_shift,
-                             std::int32_t *thr_scratch, std::int64_t acc[3]) {
-  // The clamp bounds below need sub <= 30 (the extractor uses 10 and 12).
-  if (shifts[0].sub > 30 || shifts[1].sub > 30 || shifts[2].sub > 30) {
-    cm_accumulate_s0(x_hvd, csf_hvd, flt_hvd, stride, w, h, region, rfactor,
-                     shifts, row_shift, thr_scratch, acc);
-    return;
-  }
-  const std::int64_t row_round = round_term(row_shift);
-  Excess ex[3];
-  Cube cube[3];
-  for (int t = 0; t < 3; ++t) {
-    ex[t] = make_excess(shifts[t].sub);
-    cube[t] = make_cube(shifts[t]);
-  }
-  for (int y = region.y0; y < region.y1; ++y) {
-    const std::uint32_t any = threshold_row_s0(
-        csf_hvd, flt_hvd, stride, w, h, y, region.x0, region.x1, thr_scratch);
-    for (int t = 0; t < 3; ++t) {
-      const std::int16_t *x = x_hvd[t] + y * stride + region.x0;
-      const std::int64_t row =
-          ex[t].row_is_fast(any)
-              ? row_sum_s0<true>(x, thr_scratch, region.width(), rfactor[t],
-                                 ex[t], cube[t])
-              : row_sum_s0<false>(x, thr_scratch, region.width(), rfactor[t],
-                                  ex[t], cube[t]);
-      acc[t] = fold_row(acc[t], row, row_round, row_shift);
+void cm_accumulate_s0_avx512(const std::int16_t *const x_hvd[3], const std::int16_t *const csf_hvd[3],
+                             const std::int16_t *const flt_hvd[3], std::ptrdiff_t stride, int w, int h,
+                             Rect region, const std::uint16_t rfactor[3], const CubeShifts shifts[3],
+                             int row_shift, std::int32_t *thr_scratch, std::int64_t acc[3]) {
+    // The clamp bounds below need sub <= 30 (the extractor uses 10 and 12).
+    if (shifts[0].sub > 30 || shifts[1].sub > 30 || shifts[2].sub > 30) {
+        cm_accumulate_s0(x_hvd, csf_hvd, flt_hvd, stride, w, h, region, rfactor, shifts, row_shift,
+                         thr_scratch, acc);
+        return;
     }
-  }
+    const std::int64_t row_round = round_term(row_shift);
+    Excess ex[3];
+    Cube cube[3];
+    for (int t = 0; t < 3; ++t) {
+        ex[t] = make_excess(shifts[t].sub);
+        cube[t] = make_cube(shifts[t]);
+    }
+    for (int y = region.y0; y < region.y1; ++y) {
+        const std::uint32_t any =
+            threshold_row_s0(csf_hvd, flt_hvd, stride, w, h, y, region.x0, region.x1, thr_scratch);
+        for (int t = 0; t < 3; ++t) {
+            const std::int16_t *x = x_hvd[t] + y * stride + region.x0;
+            const std::int64_t row =
+                ex[t].row_is_fast(any)
+                    ? row_sum_s0<true>(x, thr_scratch, region.width(), rfactor[t], ex[t], cube[t])
+                    : row_sum_s0<false>(x, thr_scratch, region.width(), rfactor[t], ex[t], cube[t]);
+            acc[t] = fold_row(acc[t], row, row_round, row_shift);
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -863,100 +759,81 @@ void cm_accumulate_s0_avx512(const std::int16_t *const x_hvd[3],
 
 // Threshold of up to 8 interior columns x.., summed in int64 (exact for any
 // int32 inputs: 27 terms below 2^31 each).
-inline Z threshold8_s123(const std::int32_t *const csf_hvd[3],
-                         const std::int32_t *const flt_hvd[3],
-                         std::ptrdiff_t ra, std::ptrdiff_t rc,
-                         std::ptrdiff_t rb, int x, __mmask8 m) {
-  const Z k15 = _mm512_set1_epi64(286331153);
-  const Z r = _mm512_set1_epi64(-(std::int64_t{1} << 31));
-  Z sum = _mm512_setzero_si512();
-  for (int t = 0; t < 3; ++t) {
-    const std::int32_t *f = flt_hvd[t];
-    sum = _mm512_add_epi64(sum, load8_i32_as_i64(f + ra + x - 1, m));
-    sum = _mm512_add_epi64(sum, load8_i32_as_i64(f + ra + x, m));
-    sum = _mm512_add_epi64(sum, load8_i32_as_i64(f + ra + x + 1, m));
-    sum = _mm512_add_epi64(sum, load8_i32_as_i64(f + rc + x - 1, m));
-    sum = _mm512_add_epi64(sum, load8_i32_as_i64(f + rc + x + 1, m));
-    sum = _mm512_add_epi64(sum, load8_i32_as_i64(f + rb + x - 1, m));
-    sum = _mm512_add_epi64(sum, load8_i32_as_i64(f + rb + x, m));
-    sum = _mm512_add_epi64(sum, load8_i32_as_i64(f + rb + x + 1, m));
-    // Centre tap: (K * |c| - 2^31) >> 32, arithmetic (>= -1).
-    const Z mag =
-        _mm512_abs_epi64(load8_i32_as_i64(csf_hvd[t] + rc + x, m)); // <= 2^31
-    sum = _mm512_add_epi64(
-        sum,
-        _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epu32(mag, k15), r), 32));
-  }
-  return sum;
+inline Z threshold8_s123(const std::int32_t *const csf_hvd[3], const std::int32_t *const flt_hvd[3],
+                         std::ptrdiff_t ra, std::ptrdiff_t rc, std::ptrdiff_t rb, int x, __mmask8 m) {
+    const Z k15 = _mm512_set1_epi64(286331153);
+    const Z r = _mm512_set1_epi64(-(std::int64_t{1} << 31));
+    Z sum = _mm512_setzero_si512();
+    for (int t = 0; t < 3; ++t) {
+        const std::int32_t *f = flt_hvd[t];
+        sum = _mm512_add_epi64(sum, load8_i32_as_i64(f + ra + x - 1, m));
+        sum = _mm512_add_epi64(sum, load8_i32_as_i64(f + ra + x, m));
+        sum = _mm512_add_epi64(sum, load8_i32_as_i64(f + ra + x + 1, m));
+        sum = _mm512_add_epi64(sum, load8_i32_as_i64(f + rc + x - 1, m));
+        sum = _mm512_add_epi64(sum, load8_i32_as_i64(f + rc + x + 1, m));
+        sum = _mm512_add_epi64(sum, load8_i32_as_i64(f + rb + x - 1, m));
+        sum = _mm512_add_epi64(sum, load8_i32_as_i64(f + rb + x, m));
+        sum = _mm512_add_epi64(sum, load8_i32_as_i64(f + rb + x + 1, m));
+        // Centre tap: (K * |c| - 2^31) >> 32, arithmetic (>= -1).
+        const Z mag = _mm512_abs_epi64(load8_i32_as_i64(csf_hvd[t] + rc + x, m));  // <= 2^31
+        sum = _mm512_add_epi64(sum, _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epu32(mag, k15), r), 32));
+    }
+    return sum;
 }
 
-void threshold_row_s123(const std::int32_t *const csf_hvd[3],
-                        const std::int32_t *const flt_hvd[3],
-                        std::ptrdiff_t stride, int w, int h, int y, int x0,
-                        int x1, std::int64_t *thr) {
-  const int lo = x0 > 1 ? x0 : 1, hi = x1 < w - 1 ? x1 : w - 1;
-  const std::ptrdiff_t ra = reflect_index(y - 1, h) * stride, rc = y * stride,
-                       rb = reflect_index(y + 1, h) * stride;
-  for (int x = lo; x < hi; x += 8) {
-    const __mmask8 m = tail8(hi - x);
-    _mm512_mask_storeu_epi64(
-        thr + (x - x0), m, threshold8_s123(csf_hvd, flt_hvd, ra, rc, rb, x, m));
-  }
-  if (x0 == 0)
-    cm_threshold_row_s123(csf_hvd, flt_hvd, stride, w, h, y, 0, 1, thr);
-  if (x1 == w)
-    cm_threshold_row_s123(csf_hvd, flt_hvd, stride, w, h, y, w - 1, w,
-                          thr + (w - 1 - x0));
+void threshold_row_s123(const std::int32_t *const csf_hvd[3], const std::int32_t *const flt_hvd[3],
+                        std::ptrdiff_t stride, int w, int h, int y, int x0, int x1, std::int64_t *thr) {
+    const int lo = x0 > 1 ? x0 : 1, hi = x1 < w - 1 ? x1 : w - 1;
+    const std::ptrdiff_t ra = reflect_index(y - 1, h) * stride, rc = y * stride,
+                         rb = reflect_index(y + 1, h) * stride;
+    for (int x = lo; x < hi; x += 8) {
+        const __mmask8 m = tail8(hi - x);
+        _mm512_mask_storeu_epi64(thr + (x - x0), m, threshold8_s123(csf_hvd, flt_hvd, ra, rc, rb, x, m));
+    }
+    if (x0 == 0) cm_threshold_row_s123(csf_hvd, flt_hvd, stride, w, h, y, 0, 1, thr);
+    if (x1 == w) cm_threshold_row_s123(csf_hvd, flt_hvd, stride, w, h, y, w - 1, w, thr + (w - 1 - x0));
 }
 
 // Row sum for scales 1-3, 8 samples per block in 64-bit lanes:
 // x = int32((src * f + 2^27) >> 28) (the product as in csf_scale_s123; the
 // narrowing is bits 28..59, sign-extended), m = |x| (2^31 for INT32_MIN),
 // e = clamp(m - T, 0, 2^31 - 1) in int64 (|T| < 2^36), then the cube.
-std::int64_t row_sum_s123(const std::int32_t *src, const std::int64_t *thr,
-                          int n, std::uint32_t rfactor, const Cube &cube) {
-  const Z f = _mm512_set1_epi64(static_cast<std::int64_t>(rfactor));
-  const Z zero = _mm512_setzero_si512();
-  const Z imax = _mm512_set1_epi64(std::numeric_limits<std::int32_t>::max());
-  const Z r = _mm512_set1_epi64(std::int64_t{1} << 27);
-  Z acc = zero;
-  for (int i = 0; i < n; i += 8) {
-    const __mmask8 m = tail8(n - i);
-    const Z s = load8_i32_as_i64(src + i, m);
-    const Z sign = _mm512_srai_epi64(s, 63);
-    const Z p = _mm512_sub_epi64(
-        _mm512_xor_si512(_mm512_mul_epu32(_mm512_abs_epi64(s), f), sign), sign);
-    const Z x =
-        _mm512_srai_epi64(_mm512_slli_epi64(_mm512_add_epi64(p, r), 4), 32);
-    const Z e = _mm512_min_epi64(
-        _mm512_max_epi64(_mm512_sub_epi64(_mm512_abs_epi64(x),
-                                          _mm512_maskz_loadu_epi64(m, thr + i)),
-                         zero),
-        imax);
-    acc = cube.add(acc, e);
-  }
-  return hsum_i64(acc);
+std::int64_t row_sum_s123(const std::int32_t *src, const std::int64_t *thr, int n, std::uint32_t rfactor,
+                          const Cube &cube) {
+    const Z f = _mm512_set1_epi64(static_cast<std::int64_t>(rfactor));
+    const Z zero = _mm512_setzero_si512();
+    const Z imax = _mm512_set1_epi64(std::numeric_limits<std::int32_t>::max());
+    const Z r = _mm512_set1_epi64(std::int64_t{1} << 27);
+    Z acc = zero;
+    for (int i = 0; i < n; i += 8) {
+        const __mmask8 m = tail8(n - i);
+        const Z s = load8_i32_as_i64(src + i, m);
+        const Z sign = _mm512_srai_epi64(s, 63);
+        const Z p = _mm512_sub_epi64(_mm512_xor_si512(_mm512_mul_epu32(_mm512_abs_epi64(s), f), sign), sign);
+        const Z x = _mm512_srai_epi64(_mm512_slli_epi64(_mm512_add_epi64(p, r), 4), 32);
+        const Z e = _mm512_min_epi64(
+            _mm512_max_epi64(_mm512_sub_epi64(_mm512_abs_epi64(x), _mm512_maskz_loadu_epi64(m, thr + i)),
+                             zero),
+            imax);
+        acc = cube.add(acc, e);
+    }
+    return hsum_i64(acc);
 }
 
-void cm_accumulate_s123_avx512(const std::int32_t *const x_hvd[3],
-                               const std::int32_t *const csf_hvd[3],
-                               const std::int32_t *const flt_hvd[3],
-                               std::ptrdiff_t stride, int w, int h, Rect region,
-                               const std::uint32_t rfactor[3],
-                               CubeShifts shifts, int row_shift,
+void cm_accumulate_s123_avx512(const std::int32_t *const x_hvd[3], const std::int32_t *const csf_hvd[3],
+                               const std::int32_t *const flt_hvd[3], std::ptrdiff_t stride, int w, int h,
+                               Rect region, const std::uint32_t rfactor[3], CubeShifts shifts, int row_shift,
                                std::int64_t *thr_scratch, std::int64_t acc[3]) {
-  const std::int64_t row_round = round_term(row_shift);
-  const Cube cube = make_cube(shifts);
-  for (int y = region.y0; y < region.y1; ++y) {
-    threshold_row_s123(csf_hvd, flt_hvd, stride, w, h, y, region.x0, region.x1,
-                       thr_scratch);
-    for (int t = 0; t < 3; ++t) {
-      const std::int64_t row =
-          row_sum_s123(x_hvd[t] + y * stride + region.x0, thr_scratch,
-                       region.width(), rfactor[t], cube);
-      acc[t] = fold_row(acc[t], row, row_round, row_shift);
+    const std::int64_t row_round = round_term(row_shift);
+    const Cube cube = make_cube(shifts);
+    for (int y = region.y0; y < region.y1; ++y) {
+        threshold_row_s123(csf_hvd, flt_hvd, stride, w, h, y, region.x0, region.x1, thr_scratch);
+        for (int t = 0; t < 3; ++t) {
+            const std::int64_t row = row_sum_s123(x_hvd[t] + y * stride + region.x0, thr_scratch,
+                                                  region.width(), rfactor[t], cube);
+            acc[t] = fold_row(acc[t], row, row_round, row_shift);
+        }
     }
-  }
 }
 
 // ---------------------------------------------------------------------------
@@ -964,27 +841,25 @@ void cm_accumulate_s123_avx512(const std::int32_t *const x_hvd[3],
 
 // Scale 0: |b|^3 exactly (|b|^2 <= 2^30 in uint32, times |b| below 2^45),
 // rows summed in uint64.
-void den_accumulate_s0_avx512(const std::int16_t *const band_hvd[3],
-                              std::ptrdiff_t stride, Rect region, int row_shift,
-                              std::uint64_t acc[3]) {
-  const std::uint64_t row_round =
-      static_cast<std::uint64_t>(round_term(row_shift));
-  const int n = region.width();
-  for (int t = 0; t < 3; ++t) {
-    for (int y = region.y0; y < region.y1; ++y) {
-      const std::int16_t *b = band_hvd[t] + y * stride + region.x0;
-      Z sum = _mm512_setzero_si512();
-      for (int i = 0; i < n; i += 16) {
-        const Z m = _mm512_abs_epi32(load16_i16_as_i32(b + i, tail16(n - i)));
-        const Z m2 = _mm512_mullo_epi32(m, m);
-        sum = _mm512_add_epi64(sum, _mm512_mul_epu32(m2, m));
-        sum = _mm512_add_epi64(sum, _mm512_mul_epu32(_mm512_srli_epi64(m2, 32),
-                                                     _mm512_srli_epi64(m, 32)));
-      }
-      const std::uint64_t row = static_cast<std::uint64_t>(hsum_i64(sum));
-      acc[t] += (row + row_round) >> row_shift;
+void den_accumulate_s0_avx512(const std::int16_t *const band_hvd[3], std::ptrdiff_t stride, Rect region,
+                              int row_shift, std::uint64_t acc[3]) {
+    const std::uint64_t row_round = static_cast<std::uint64_t>(round_term(row_shift));
+    const int n = region.width();
+    for (int t = 0; t < 3; ++t) {
+        for (int y = region.y0; y < region.y1; ++y) {
+            const std::int16_t *b = band_hvd[t] + y * stride + region.x0;
+            Z sum = _mm512_setzero_si512();
+            for (int i = 0; i < n; i += 16) {
+                const Z m = _mm512_abs_epi32(load16_i16_as_i32(b + i, tail16(n - i)));
+                const Z m2 = _mm512_mullo_epi32(m, m);
+                sum = _mm512_add_epi64(sum, _mm512_mul_epu32(m2, m));
+                sum = _mm512_add_epi64(sum,
+                                       _mm512_mul_epu32(_mm512_srli_epi64(m2, 32), _mm512_srli_epi64(m, 32)));
+            }
+            const std::uint64_t row = static_cast<std::uint64_t>(hsum_i64(sum));
+            acc[t] += (row + row_round) >> row_shift;
+        }
     }
-  }
 }
 
 // Scales 1-3: cube = (((m^2 + 2^sq) >> sq) * m + round) >> cub in uint64
@@ -992,61 +867,47 @@ void den_accumulate_s0_avx512(const std::int16_t *const band_hvd[3],
 // 2^64 for sq < 31 (the scalar's uint64 arithmetic wraps there), so it is
 // formed modulo 2^64 from two 32x32 products: a * m = a_lo * m +
 // (a_hi * m) << 32.
-void den_accumulate_s123_avx512(const std::int32_t *const band_hvd[3],
-                                std::ptrdiff_t stride, Rect region, int sq,
-                                int cub, int row_shift, std::uint64_t acc[3]) {
-  const Z sq_round =
-      _mm512_set1_epi64(static_cast<std::int64_t>(std::uint64_t{1} << sq));
-  const Z cub_round = _mm512_set1_epi64(round_term(cub));
-  const __m128i sq_count = _mm_cvtsi32_si128(sq),
-                cub_count = _mm_cvtsi32_si128(cub);
-  const std::uint64_t row_round =
-      static_cast<std::uint64_t>(round_term(row_shift));
-  const int n = region.width();
-  auto cube = [&](Z m) {
-    const Z a = _mm512_srl_epi64(
-        _mm512_add_epi64(_mm512_mul_epu32(m, m), sq_round), sq_count);
-    const Z am = _mm512_add_epi64(
-        _mm512_mul_epu32(a, m),
-        _mm512_slli_epi64(_mm512_mul_epu32(_mm512_srli_epi64(a, 32), m), 32));
-    return _mm512_srl_epi64(_mm512_add_epi64(am, cub_round), cub_count);
-  };
-  for (int t = 0; t < 3; ++t) {
-    for (int y = region.y0; y < region.y1; ++y) {
-      const std::int32_t *b = band_hvd[t] + y * stride + region.x0;
-      Z sum = _mm512_setzero_si512();
-      for (int i = 0; i < n; i += 16) {
-        // Masked-off lanes are 0, whose cube is (2^sq >> sq) * 0 = 0
-        // plus a round term below 2^cub: 0.
-        const Z m = _mm512_abs_epi32(
-            _mm512_maskz_loadu_epi32(tail16(n - i), b + i)); // uint32
-        sum = _mm512_add_epi64(sum,
-                               cube(m)); // vpmuludq reads the low dwords only
-        sum = _mm512_add_epi64(sum, cube(_mm512_srli_epi64(m, 32)));
-      }
-      const std::uint64_t row = static_cast<std::uint64_t>(hsum_i64(sum));
-      acc[t] += (row + row_round) >> row_shift;
+void den_accumulate_s123_avx512(const std::int32_t *const band_hvd[3], std::ptrdiff_t stride, Rect region,
+                                int sq, int cub, int row_shift, std::uint64_t acc[3]) {
+    const Z sq_round = _mm512_set1_epi64(static_cast<std::int64_t>(std::uint64_t{1} << sq));
+    const Z cub_round = _mm512_set1_epi64(round_term(cub));
+    const __m128i sq_count = _mm_cvtsi32_si128(sq), cub_count = _mm_cvtsi32_si128(cub);
+    const std::uint64_t row_round = static_cast<std::uint64_t>(round_term(row_shift));
+    const int n = region.width();
+    auto cube = [&](Z m) {
+        const Z a = _mm512_srl_epi64(_mm512_add_epi64(_mm512_mul_epu32(m, m), sq_round), sq_count);
+        const Z am = _mm512_add_epi64(_mm512_mul_epu32(a, m),
+                                      _mm512_slli_epi64(_mm512_mul_epu32(_mm512_srli_epi64(a, 32), m), 32));
+        return _mm512_srl_epi64(_mm512_add_epi64(am, cub_round), cub_count);
+    };
+    for (int t = 0; t < 3; ++t) {
+        for (int y = region.y0; y < region.y1; ++y) {
+            const std::int32_t *b = band_hvd[t] + y * stride + region.x0;
+            Z sum = _mm512_setzero_si512();
+            for (int i = 0; i < n; i += 16) {
+                // Masked-off lanes are 0, whose cube is (2^sq >> sq) * 0 = 0
+                // plus a round term below 2^cub: 0.
+                const Z m = _mm512_abs_epi32(_mm512_maskz_loadu_epi32(tail16(n - i), b + i));  // uint32
+                sum = _mm512_add_epi64(sum,
+                                       cube(m));  // vpmuludq reads the low dwords only
+                sum = _mm512_add_epi64(sum, cube(_mm512_srli_epi64(m, 32)));
+            }
+            const std::uint64_t row = static_cast<std::uint64_t>(hsum_i64(sum));
+            acc[t] += (row + row_round) >> row_shift;
+        }
     }
-  }
 }
 
-} // namespace
+}  // namespace
 
 const AdmKernels *avx512_kernels_impl() {
-  static const AdmKernels k{
-      &dwt_s0_u8_avx512,
-      &dwt_s0_u16_avx512,
-      &dwt_s123_avx512,
-      &decouple_s0_avx512,
-      &decouple_s123_avx512,
-      &csf_s0_avx512,
-      &csf_s123_avx512,
-      &cm_accumulate_s0_avx512,
-      &cm_accumulate_s123_avx512,
-      &den_accumulate_s0_avx512,
-      &den_accumulate_s123_avx512,
-  };
-  return &k;
+    static const AdmKernels k{
+        &dwt_s0_u8_avx512,         &dwt_s0_u16_avx512,          &dwt_s123_avx512,
+        &decouple_s0_avx512,       &decouple_s123_avx512,       &csf_s0_avx512,
+        &csf_s123_avx512,          &cm_accumulate_s0_avx512,    &cm_accumulate_s123_avx512,
+        &den_accumulate_s0_avx512, &den_accumulate_s123_avx512,
+    };
+    return &k;
 }
 
-} // namespace vmafpp::adm
+}  // namespace vmafpp::adm

@@ -182,11 +182,11 @@ struct AdmKernels {
 
 const AdmKernels& scalar_kernels();
 
-// The AVX2 twins (adm_avx2.cpp; decouple_s123 and den_accumulate_s123 are the
-// scalar ones), or nullptr in a build without them. Does not look at the CPU.
+// The AVX2 twins (adm_avx2.cpp), or nullptr in a build without them. Does not
+// look at the CPU.
 const AdmKernels* avx2_kernels();
-// The AVX-512 set (adm_avx512.cpp; kernels without an AVX-512 twin are the
-// AVX2 ones), or nullptr in a build without x86 kernels. Does not look at the
+// The AVX-512 twins (adm_avx512.cpp), or nullptr in a build without x86
+// kernels. Does not look at the
 // CPU: call its kernels only where cpu_flags() has kCpuAvx512.
 const AdmKernels* avx512_kernels();
 
