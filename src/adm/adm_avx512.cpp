@@ -336,34 +336,44 @@ float cos_1deg_sq_f() {
     return v;
 }
 
-// libvmaf's angle test on 8 lanes of floats, in the scalar's double order:
-// d = float(dot) / 4096 (the product with 2^-12 is exact: a float integer
-// scaled by a power of two), (d >= 0) & (d * d >= ((double)cos_sq * o) * t).
-inline __mmask8 angle_mask8(__m256 dot, __m256 omag, __m256 tmag, __m512d cos_sq) {
-    const __m512d scale = _mm512_set1_pd(0x1p-12);
-    const __m512d d = _mm512_mul_pd(_mm512_cvtps_pd(dot), scale);
-    const __m512d o = _mm512_mul_pd(_mm512_cvtps_pd(omag), scale);
-    const __m512d t = _mm512_mul_pd(_mm512_cvtps_pd(tmag), scale);
-    const __mmask8 nonneg = _mm512_cmp_pd_mask(d, _mm512_setzero_pd(), _CMP_GE_OQ);
+// The second half of libvmaf's angle test, d * d >= ((double)cos_sq * o) * t
+// with d, o, t = double(float(.)) / 4096, on 8 lanes (`nonneg`: d >= 0, the
+// first half). The division by 4096 is left out: the values are integers
+// (or 0) below 2^64, so every operand and product stays far from underflow
+// and overflow, where scaling by a power of two commutes with each
+// round-to-nearest product; both sides carry the same factor 2^-24.
+inline __mmask8 angle_close8(__mmask8 nonneg, __m512d d, __m512d o, __m512d t, __m512d cos_sq) {
     return _mm512_mask_cmp_pd_mask(nonneg, _mm512_mul_pd(d, d), _mm512_mul_pd(_mm512_mul_pd(cos_sq, o), t),
                                    _CMP_GE_OQ);
 }
 
-inline __m256 low_half(__m512 v) { return _mm512_castps512_ps256(v); }
-inline __m256 high_half(__m512 v) { return _mm512_extractf32x8_ps(v, 1); }
+// The angle test on 16 lanes of floats.
+inline __mmask16 angle_mask16(__m512 dot, __m512 omag, __m512 tmag, __m512d cos_sq) {
+    // float(dot) >= 0 exactly when the double d is.
+    const __mmask16 nonneg = _mm512_cmp_ps_mask(dot, _mm512_setzero_ps(), _CMP_GE_OQ);
+    auto half = [&](__mmask8 nn, __m256 d, __m256 o, __m256 t) {
+        return angle_close8(nn, _mm512_cvtps_pd(d), _mm512_cvtps_pd(o), _mm512_cvtps_pd(t), cos_sq);
+    };
+    const unsigned lo = half(static_cast<__mmask8>(nonneg), _mm512_castps512_ps256(dot),
+                             _mm512_castps512_ps256(omag), _mm512_castps512_ps256(tmag));
+    const unsigned hi = half(static_cast<__mmask8>(nonneg >> 8), _mm512_extractf32x8_ps(dot, 1),
+                             _mm512_extractf32x8_ps(omag, 1), _mm512_extractf32x8_ps(tmag, 1));
+    return static_cast<__mmask16>(lo | (hi << 8));
+}
 
-// k = clamp((div[o] * t + 2^14) >> 15, 0, 2^15) (int64 product, |.| <=
-// 2^45, arithmetic shift), 2^15 where o == 0.
+// k = clamp((div[o] * t + 2^14) >> 15, 0, 2^15), 2^15 where o == 0. The
+// product is formed in int64 (|.| <= 2^30 * 2^15); the shifted value lies
+// in [-2^30 - 1, 2^30 + 1], so it fits int32, and the low dword of the
+// logical shift (bits 15..46) is the arithmetic shift's; the clamp then
+// runs on 16 int32 lanes.
 inline Z ratio_q15_s0(Z o, Z t, const std::int32_t *div) {
     const Z dv = _mm512_i32gather_epi32(o, div, 4);
     const Z r = _mm512_set1_epi64(16384);
-    const Z zero = _mm512_setzero_si512(), kmax = _mm512_set1_epi64(32768);
-    auto clamp_q = [&](Z s) {
-        return _mm512_min_epi64(_mm512_max_epi64(_mm512_srai_epi64(s, 15), zero), kmax);
-    };
+    const Z zero = _mm512_setzero_si512();
     const Z se = _mm512_add_epi64(_mm512_mul_epi32(dv, t), r);
     const Z so = _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(dv, 32), _mm512_srli_epi64(t, 32)), r);
-    const Z k = interleave_low_dwords(clamp_q(se), clamp_q(so));
+    const Z q = interleave_low_dwords(_mm512_srli_epi64(se, 15), _mm512_srli_epi64(so, 15));
+    const Z k = _mm512_min_epi32(_mm512_max_epi32(q, zero), _mm512_set1_epi32(32768));
     return _mm512_mask_mov_epi32(k, _mm512_cmpeq_epi32_mask(o, zero), _mm512_set1_epi32(32768));
 }
 
@@ -378,17 +388,21 @@ inline Z gain_product_s0(Z rst, __m512d gain) {
     return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
 }
 
-void decouple_s0_avx512(const std::int16_t *const ref_hvd[3], const std::int16_t *const dis_hvd[3],
-                        std::ptrdiff_t stride, Rect region, double gain_limit, std::int16_t *const r_hvd[3],
-                        std::int16_t *const a_hvd[3]) {
-    // Outside these the vector product could leave int32; the scalar serves.
-    if (!(gain_limit >= -65535.0 && gain_limit <= 65535.0)) {
-        decouple_s0(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
-        return;
-    }
+// Whether gain is an integer g with |g| <= limit; then rst * gain, for
+// |rst| * limit < 2^53, is exact in double, so trunc(fl(rst * gain)) is the
+// integer product.
+inline bool integral_gain(double gain, double limit) {
+    return gain >= -limit && gain <= limit && gain == std::trunc(gain);
+}
+
+template <bool kIntegralGain>
+void decouple_s0_rows(const std::int16_t *const ref_hvd[3], const std::int16_t *const dis_hvd[3],
+                      std::ptrdiff_t stride, Rect region, double gain_limit, std::int16_t *const r_hvd[3],
+                      std::int16_t *const a_hvd[3]) {
     const std::int32_t *div = div_lookup_centre();
     const __m512d cos_sq = _mm512_set1_pd(static_cast<double>(cos_1deg_sq_f()));
     const __m512d gain = _mm512_set1_pd(gain_limit);
+    const Z gain_int = _mm512_set1_epi32(kIntegralGain ? static_cast<std::int32_t>(gain_limit) : 0);
     const Z zero = _mm512_setzero_si512();
     const Z round = _mm512_set1_epi32(16384);
     const Z wrapped = _mm512_set1_epi32(std::numeric_limits<std::int32_t>::min());
@@ -414,15 +428,13 @@ void decouple_s0_avx512(const std::int16_t *const ref_hvd[3], const std::int16_t
                 _mm512_mask_mov_ps(_mm512_cvtepi32_ps(dot), _mm512_cmpeq_epi32_mask(dot, wrapped), two31);
             const __m512 fo = _mm512_cvtepu32_ps(om);
             const __m512 ft = _mm512_cvtepu32_ps(tm);
-            const __mmask16 angle = static_cast<__mmask16>(
-                angle_mask8(low_half(fd), low_half(fo), low_half(ft), cos_sq) |
-                (static_cast<unsigned>(angle_mask8(high_half(fd), high_half(fo), high_half(ft), cos_sq))
-                 << 8));
+            const __mmask16 angle = angle_mask16(fd, fo, ft, cos_sq);
             for (int b = 0; b < 3; ++b) {
                 const Z k = ratio_q15_s0(o[b], t[b], div);
                 // k <= 2^15, |o| <= 2^15: exact in int32.
                 Z rst = _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(k, o[b]), round), 15);
-                const Z p = gain_product_s0(rst, gain);
+                // |rst| <= 2^15, |gain| <= 65535: the integer product fits int32.
+                const Z p = kIntegralGain ? _mm512_mullo_epi32(rst, gain_int) : gain_product_s0(rst, gain);
                 const Z limited =
                     _mm512_mask_blend_epi32(_mm512_cmpgt_epi32_mask(o[b], zero), _mm512_max_epi32(p, t[b]),
                                             _mm512_min_epi32(p, t[b]));
@@ -434,6 +446,20 @@ void decouple_s0_avx512(const std::int16_t *const ref_hvd[3], const std::int16_t
             }
         }
     }
+}
+
+void decouple_s0_avx512(const std::int16_t *const ref_hvd[3], const std::int16_t *const dis_hvd[3],
+                        std::ptrdiff_t stride, Rect region, double gain_limit, std::int16_t *const r_hvd[3],
+                        std::int16_t *const a_hvd[3]) {
+    // Outside these the vector product could leave int32; the scalar serves.
+    if (!(gain_limit >= -65535.0 && gain_limit <= 65535.0)) {
+        decouple_s0(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
+        return;
+    }
+    if (integral_gain(gain_limit, 65535.0))
+        decouple_s0_rows<true>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
+    else
+        decouple_s0_rows<false>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
 }
 
 // k of scales 1-3 on 8 int64 lanes holding int32 o and t: |o| >= 2^15 is
@@ -457,24 +483,18 @@ inline Z ratio_q15_s123(Z o, Z t, const std::int32_t *div) {
     return _mm512_mask_mov_epi64(k, _mm512_cmpeq_epi64_mask(o, zero), _mm512_set1_epi64(32768));
 }
 
-// double(float(v)) / 4096 for 8 int64 lanes: vcvtqq2ps rounds once, to
-// nearest, as the scalar's int64-to-float conversion.
-inline __m512d float_of_i64_scaled(Z v) {
-    return _mm512_mul_pd(_mm512_cvtps_pd(_mm512_cvtepi64_ps(v)), _mm512_set1_pd(0x1p-12));
-}
+// double(float(v)) for 8 int64 lanes: vcvtqq2ps rounds once, to nearest,
+// as the scalar's int64-to-float conversion.
+inline __m512d float_of_i64(Z v) { return _mm512_cvtps_pd(_mm512_cvtepi64_ps(v)); }
 
-void decouple_s123_avx512(const std::int32_t *const ref_hvd[3], const std::int32_t *const dis_hvd[3],
-                          std::ptrdiff_t stride, Rect region, double gain_limit, std::int32_t *const r_hvd[3],
-                          std::int32_t *const a_hvd[3]) {
-    // |rst| <= 2^31: with |gain| <= 2^31 the product is below 2^62, where the
-    // truncating int64 conversion is exact (NaN fails the test).
-    if (!(gain_limit >= -0x1p31 && gain_limit <= 0x1p31)) {
-        decouple_s123(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
-        return;
-    }
+template <bool kIntegralGain>
+void decouple_s123_rows(const std::int32_t *const ref_hvd[3], const std::int32_t *const dis_hvd[3],
+                        std::ptrdiff_t stride, Rect region, double gain_limit, std::int32_t *const r_hvd[3],
+                        std::int32_t *const a_hvd[3]) {
     const std::int32_t *div = div_lookup_centre();
     const __m512d cos_sq = _mm512_set1_pd(static_cast<double>(cos_1deg_sq_f()));
     const __m512d gain = _mm512_set1_pd(gain_limit);
+    const Z gain_int = _mm512_set1_epi64(kIntegralGain ? static_cast<std::int64_t>(gain_limit) : 0);
     const Z zero = _mm512_setzero_si512();
     const Z round = _mm512_set1_epi64(16384);
     for (int y = region.y0; y < region.y1; ++y) {
@@ -488,24 +508,23 @@ void decouple_s123_avx512(const std::int32_t *const ref_hvd[3], const std::int32
                 t[b] = load8_i32_as_i64(dis_hvd[b] + i, m);
             }
             // Products of int32 values (|.| <= 2^62) summed modulo 2^64, as
-            // the scalar's dot2_wrapping.
+            // the scalar's dot2_wrapping; float(dot) >= 0 exactly when the
+            // (wrapped) int64 is.
             const Z dot = _mm512_add_epi64(_mm512_mul_epi32(o[0], t[0]), _mm512_mul_epi32(o[1], t[1]));
             const Z om = _mm512_add_epi64(_mm512_mul_epi32(o[0], o[0]), _mm512_mul_epi32(o[1], o[1]));
             const Z tm = _mm512_add_epi64(_mm512_mul_epi32(t[0], t[0]), _mm512_mul_epi32(t[1], t[1]));
-            const __m512d d = float_of_i64_scaled(dot);
-            const __m512d od = float_of_i64_scaled(om);
-            const __m512d td = float_of_i64_scaled(tm);
-            const __mmask8 angle = _mm512_mask_cmp_pd_mask(
-                _mm512_cmp_pd_mask(d, _mm512_setzero_pd(), _CMP_GE_OQ), _mm512_mul_pd(d, d),
-                _mm512_mul_pd(_mm512_mul_pd(cos_sq, od), td), _CMP_GE_OQ);
+            const __mmask8 angle = angle_close8(_mm512_cmpge_epi64_mask(dot, zero), float_of_i64(dot),
+                                                float_of_i64(om), float_of_i64(tm), cos_sq);
             for (int b = 0; b < 3; ++b) {
                 const Z k = ratio_q15_s123(o[b], t[b], div);
                 // |k * o| <= 2^46; the result is in [-2^31, 2^31 - 1].
                 Z rst = _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epi32(k, o[b]), round), 15);
-                const Z p = _mm512_cvttpd_epi64(_mm512_mul_pd(_mm512_cvtepi64_pd(rst), gain));
-                const Z limited =
-                    _mm512_mask_blend_epi64(_mm512_cmpgt_epi64_mask(o[b], zero), _mm512_max_epi64(p, t[b]),
-                                            _mm512_min_epi64(p, t[b]));
+                // Integral gain: |rst * gain| <= 2^52, exact in int64 and in double.
+                const Z p = kIntegralGain
+                                ? _mm512_mullo_epi64(rst, gain_int)
+                                : _mm512_cvttpd_epi64(_mm512_mul_pd(_mm512_cvtepi64_pd(rst), gain));
+                const Z limited = _mm512_mask_blend_epi64(_mm512_cmpgt_epi64_mask(o[b], zero),
+                                                          _mm512_max_epi64(p, t[b]), _mm512_min_epi64(p, t[b]));
                 const __mmask8 apply =
                     _mm512_mask_cmpneq_epi64_mask(_mm512_mask_cmpneq_epi64_mask(angle, k, zero), o[b], zero);
                 rst = _mm512_mask_mov_epi64(rst, apply, limited);
@@ -515,6 +534,21 @@ void decouple_s123_avx512(const std::int32_t *const ref_hvd[3], const std::int32
             }
         }
     }
+}
+
+void decouple_s123_avx512(const std::int32_t *const ref_hvd[3], const std::int32_t *const dis_hvd[3],
+                          std::ptrdiff_t stride, Rect region, double gain_limit, std::int32_t *const r_hvd[3],
+                          std::int32_t *const a_hvd[3]) {
+    // |rst| <= 2^31: with |gain| <= 2^31 the product is below 2^62, where the
+    // truncating int64 conversion is exact (NaN fails the test).
+    if (!(gain_limit >= -0x1p31 && gain_limit <= 0x1p31)) {
+        decouple_s123(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
+        return;
+    }
+    if (integral_gain(gain_limit, 0x1p21))
+        decouple_s123_rows<true>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
+    else
+        decouple_s123_rows<false>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
 }
 
 // ---------------------------------------------------------------------------
