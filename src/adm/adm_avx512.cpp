@@ -648,57 +648,97 @@ inline Cube make_cube(const CubeShifts &s) {
 // ---------------------------------------------------------------------------
 // Masking, scale 0
 
-// Threshold of the up to 16 interior columns x.. of a row (1 <= x, the
-// masked lanes end at or before w - 1).
-inline Z threshold16_s0(const std::int16_t *const csf_hvd[3], const std::int16_t *const flt_hvd[3],
-                        std::ptrdiff_t ra, std::ptrdiff_t rc, std::ptrdiff_t rb, int x, __mmask16 m) {
-    const Z k15 = _mm512_set1_epi32(8738), r12 = _mm512_set1_epi32(2048);
-    Z sum = _mm512_setzero_si512();
-    for (int t = 0; t < 3; ++t) {
-        const std::int16_t *f = flt_hvd[t];
-        // |sum| < 2^20: int32 lanes, order irrelevant.
-        Z s = _mm512_add_epi32(load16_i16_as_i32(f + ra + x - 1, m), load16_i16_as_i32(f + ra + x, m));
-        s = _mm512_add_epi32(s, load16_i16_as_i32(f + ra + x + 1, m));
-        s = _mm512_add_epi32(s, load16_i16_as_i32(f + rc + x - 1, m));
-        s = _mm512_add_epi32(s, load16_i16_as_i32(f + rc + x + 1, m));
-        s = _mm512_add_epi32(s, load16_i16_as_i32(f + rb + x - 1, m));
-        s = _mm512_add_epi32(s, load16_i16_as_i32(f + rb + x, m));
-        s = _mm512_add_epi32(s, load16_i16_as_i32(f + rb + x + 1, m));
-        // Centre tap in int32 (not libvmaf's int16): 8738 * 32768 + 2048 <
-        // 2^31, result <= 69905.
-        const Z c = _mm512_abs_epi32(load16_i16_as_i32(csf_hvd[t] + rc + x, m));
-        s = _mm512_add_epi32(s, _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(c, k15), r12), 12));
-        sum = _mm512_add_epi32(sum, s);
+// The scale-0 threshold is sum_t (ring_t + centre_t): the eight neighbours'
+// flt values and the centre tap of each orientation t. The flt part is
+// reorganised (all sums are exact in int32, |T| < 2^20, so the order does
+// not matter): S(r, x) = sum_t flt_t(r, x) once per band row,
+// V(x) = S(y-1, x) + S(y, x) + S(y+1, x) per output row (rows reflected),
+// and ring(x) = V(x-1) + V(x) + V(x+1) - S(y, x), with V(-1) = V(1) and
+// V(w) = V(w-1): the reflected neighbour columns of columns 0 and w - 1.
+// That reads 4 + 3 / 3 rows per sample instead of 24.
+class ThresholdS0 {
+public:
+    ThresholdS0(const std::int16_t *const csf_hvd[3], const std::int16_t *const flt_hvd[3],
+                std::ptrdiff_t stride, int w, int h, int x0, int x1)
+        : csf_(csf_hvd), flt_(flt_hvd), stride_(stride), w_(w), h_(h), x0_(x0), x1_(x1),
+          c0_(x0 > 0 ? x0 - 1 : 0), c1_(x1 < w ? x1 + 1 : w), mem_(new std::int32_t[4 * (w + 2)]) {
+        for (int i = 0; i < 3; ++i) {
+            s_[i] = mem_ + i * (w + 2);
+            tag_[i] = -1;
+        }
+        v_ = mem_ + 3 * (w + 2);  // V(x) at v_[x + 1]
     }
-    return sum;
-}
+    ~ThresholdS0() { delete[] mem_; }
+    ThresholdS0(const ThresholdS0 &) = delete;
+    ThresholdS0 &operator=(const ThresholdS0 &) = delete;
 
-// The threshold row, and the OR of all its values (the caller's test for
-// thresholds outside [0, 2^19)).
-std::uint32_t threshold_row_s0(const std::int16_t *const csf_hvd[3], const std::int16_t *const flt_hvd[3],
-                               std::ptrdiff_t stride, int w, int h, int y, int x0, int x1,
-                               std::int32_t *thr) {
-    const int lo = x0 > 1 ? x0 : 1, hi = x1 < w - 1 ? x1 : w - 1;
-    const std::ptrdiff_t ra = reflect_index(y - 1, h) * stride, rc = y * stride,
-                         rb = reflect_index(y + 1, h) * stride;
-    Z bits = _mm512_setzero_si512();
-    for (int x = lo; x < hi; x += 16) {
-        const __mmask16 m = tail16(hi - x);
-        const Z t = threshold16_s0(csf_hvd, flt_hvd, ra, rc, rb, x, m);
-        _mm512_mask_storeu_epi32(thr + (x - x0), m, t);
-        bits = _mm512_or_si512(bits, _mm512_maskz_mov_epi32(m, t));
+    // The threshold of row y, columns [x0, x1), into thr; returns the OR of
+    // its values (the caller's test for thresholds outside [0, 2^19)).
+    std::uint32_t row(int y, std::int32_t *thr) {
+        const int ya = reflect_index(y - 1, h_), yb = reflect_index(y + 1, h_);
+        const std::int32_t *sa = flt_sum_row(ya, y, yb);
+        const std::int32_t *sc = flt_sum_row(y, ya, yb);
+        const std::int32_t *sb = flt_sum_row(yb, ya, y);
+        for (int x = c0_; x < c1_; x += 16) {
+            const __mmask16 m = tail16(c1_ - x);
+            const Z v = _mm512_add_epi32(
+                _mm512_add_epi32(_mm512_maskz_loadu_epi32(m, sa + x), _mm512_maskz_loadu_epi32(m, sc + x)),
+                _mm512_maskz_loadu_epi32(m, sb + x));
+            _mm512_mask_storeu_epi32(v_ + 1 + x, m, v);
+        }
+        if (c0_ == 0) v_[0] = v_[2];
+        if (c1_ == w_) v_[w_ + 1] = v_[w_];
+        const Z k15 = _mm512_set1_epi32(8738), r12 = _mm512_set1_epi32(2048);
+        const std::ptrdiff_t rc = y * stride_;
+        Z bits = _mm512_setzero_si512();
+        for (int x = x0_; x < x1_; x += 16) {
+            const __mmask16 m = tail16(x1_ - x);
+            Z t = _mm512_add_epi32(_mm512_maskz_loadu_epi32(m, v_ + x), _mm512_maskz_loadu_epi32(m, v_ + x + 1));
+            t = _mm512_add_epi32(t, _mm512_maskz_loadu_epi32(m, v_ + x + 2));
+            t = _mm512_sub_epi32(t, _mm512_maskz_loadu_epi32(m, sc + x));
+            for (int b = 0; b < 3; ++b) {
+                // Centre tap in int32 (not libvmaf's int16): 8738 * 32768 +
+                // 2048 < 2^31, result <= 69905.
+                const Z c = _mm512_abs_epi32(load16_i16_as_i32(csf_[b] + rc + x, m));
+                t = _mm512_add_epi32(t, _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(c, k15), r12), 12));
+            }
+            _mm512_mask_storeu_epi32(thr + (x - x0_), m, t);
+            bits = _mm512_or_si512(bits, t);  // masked-off lanes are 0
+        }
+        return static_cast<std::uint32_t>(_mm512_reduce_or_epi32(bits));
     }
-    std::uint32_t any = static_cast<std::uint32_t>(_mm512_reduce_or_epi32(bits));
-    if (x0 == 0) {
-        cm_threshold_row_s0(csf_hvd, flt_hvd, stride, w, h, y, 0, 1, thr);
-        any |= static_cast<std::uint32_t>(thr[0]);
+
+private:
+    // S of band row r over [c0, c1), kept while r is one of the three rows
+    // in use; `keep1` and `keep2` are the other two rows of this output row.
+    const std::int32_t *flt_sum_row(int r, int keep1, int keep2) {
+        int slot = -1;
+        for (int i = 0; i < 3; ++i)
+            if (tag_[i] == r) return s_[i];
+        for (int i = 0; i < 3 && slot < 0; ++i)
+            if (tag_[i] != keep1 && tag_[i] != keep2) slot = i;
+        std::int32_t *out = s_[slot];
+        const std::ptrdiff_t off = r * stride_;
+        for (int x = c0_; x < c1_; x += 16) {
+            const __mmask16 m = tail16(c1_ - x);
+            const Z s = _mm512_add_epi32(_mm512_add_epi32(load16_i16_as_i32(flt_[0] + off + x, m),
+                                                          load16_i16_as_i32(flt_[1] + off + x, m)),
+                                         load16_i16_as_i32(flt_[2] + off + x, m));
+            _mm512_mask_storeu_epi32(out + x, m, s);
+        }
+        tag_[slot] = r;
+        return out;
     }
-    if (x1 == w) {
-        cm_threshold_row_s0(csf_hvd, flt_hvd, stride, w, h, y, w - 1, w, thr + (w - 1 - x0));
-        any |= static_cast<std::uint32_t>(thr[w - 1 - x0]);
-    }
-    return any;
-}
+
+    const std::int16_t *const *csf_;
+    const std::int16_t *const *flt_;
+    std::ptrdiff_t stride_;
+    int w_, h_, x0_, x1_, c0_, c1_;
+    std::int32_t *mem_;
+    std::int32_t *s_[3];
+    std::int32_t *v_;
+    int tag_[3];
+};
 
 // The exact excess clamp(m - T * 2^sub, 0, 2^31 - 1) for m in [0, 2^31) and
 // |T| < 2^31, sub <= 30, in 32-bit lanes. T is clamped to +-bound with
@@ -774,9 +814,9 @@ void cm_accumulate_s0_avx512(const std::int16_t *const x_hvd[3], const std::int1
         ex[t] = make_excess(shifts[t].sub);
         cube[t] = make_cube(shifts[t]);
     }
+    ThresholdS0 threshold(csf_hvd, flt_hvd, stride, w, h, region.x0, region.x1);
     for (int y = region.y0; y < region.y1; ++y) {
-        const std::uint32_t any =
-            threshold_row_s0(csf_hvd, flt_hvd, stride, w, h, y, region.x0, region.x1, thr_scratch);
+        const std::uint32_t any = threshold.row(y, thr_scratch);
         for (int t = 0; t < 3; ++t) {
             const std::int16_t *x = x_hvd[t] + y * stride + region.x0;
             const std::int64_t row =
