@@ -10,11 +10,12 @@
 // No standard-library template is used here (see adm_avx2.cpp).
 //
 // GCC 12's AVX-512 headers initialise their "undefined" vectors from
-// themselves (GCC PR 105593), which -Wmaybe-uninitialized reports wherever
-// a masked intrinsic is inlined; the warning is about the header, not this
+// themselves (GCC PR 105593), which -W(maybe-)uninitialized reports wherever
+// such an intrinsic is inlined; the warning is about the header, not this
 // code, so it is off for this file.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 #include <immintrin.h>
 
@@ -578,19 +579,27 @@ void csf_s0_avx512(const std::int16_t *src, std::ptrdiff_t stride, Rect region, 
     }
 }
 
-// int32((s * f + 2^27) >> 28) for 16 int32 s and a uint32 f: |s| * f < 2^63
-// in uint64, the sign restored in int64; the narrowing keeps bits 28..59,
-// which the logical shift leaves as the arithmetic one would.
-inline Z csf_scale_s123(Z s, Z f) {
-    const Z mag = _mm512_abs_epi32(s);  // INT32_MIN -> 2^31 as uint32
+// The int64 product of an int32 s and a uint32 factor f from signed 32x32
+// products: with fs = f - 2^32 for f >= 2^31 (the int32 of f's bits),
+// s * f = s * fs + s * 2^32 (exact: |s * f| < 2^63). `s_hi` holds s * 2^32,
+// which the callers get from a shift or a mask of the lane.
+template <bool kBigFactor>
+inline Z mul_i32_u32(Z s_lo, Z s_hi, Z fs) {
+    const Z p = _mm512_mul_epi32(s_lo, fs);
+    return kBigFactor ? _mm512_add_epi64(p, s_hi) : p;
+}
+
+// int32((s * f + 2^27) >> 28) for 16 int32 s and a uint32 f (fs as above):
+// the int64 product, and of its sum with the round the narrowing keeps bits
+// 28..59, which the logical shift leaves as the arithmetic one would.
+template <bool kBigFactor>
+inline Z csf_scale_s123(Z s, Z fs) {
     const Z r = _mm512_set1_epi64(std::int64_t{1} << 27);
-    auto half = [&](Z m, Z sign64) {
-        const Z p = _mm512_sub_epi64(_mm512_xor_si512(_mm512_mul_epu32(m, f), sign64), sign64);
-        return _mm512_srli_epi64(_mm512_add_epi64(p, r), 28);
-    };
-    const Z sign_even = _mm512_srai_epi64(_mm512_slli_epi64(s, 32), 63);
-    const Z sign_odd = _mm512_srai_epi64(s, 63);
-    return interleave_low_dwords(half(mag, sign_even), half(_mm512_srli_epi64(mag, 32), sign_odd));
+    const Z even = mul_i32_u32<kBigFactor>(s, _mm512_slli_epi64(s, 32), fs);
+    const Z odd = mul_i32_u32<kBigFactor>(_mm512_srli_epi64(s, 32),
+                                          _mm512_and_si512(s, _mm512_set1_epi64(~std::int64_t{0xffffffff})), fs);
+    return interleave_low_dwords(_mm512_srli_epi64(_mm512_add_epi64(even, r), 28),
+                                 _mm512_srli_epi64(_mm512_add_epi64(odd, r), 28));
 }
 
 // int32((K * |c| + (-2^31)) >> 32): the int64 value is at least -2^31, so
@@ -603,19 +612,28 @@ inline Z q32_scale_abs(Z c, Z k) {
     return _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(even, 32), odd);
 }
 
-void csf_s123_avx512(const std::int32_t *src, std::ptrdiff_t stride, Rect region, std::uint32_t rfactor,
-                     std::int32_t *csf, std::int32_t *flt) {
-    const Z f = _mm512_set1_epi32(static_cast<std::int32_t>(rfactor));
+template <bool kBigFactor>
+void csf_s123_rows(const std::int32_t *src, std::ptrdiff_t stride, Rect region, std::uint32_t rfactor,
+                   std::int32_t *csf, std::int32_t *flt) {
+    const Z fs = _mm512_set1_epi32(static_cast<std::int32_t>(rfactor));
     const Z k30 = _mm512_set1_epi32(143165577);
     for (int y = region.y0; y < region.y1; ++y) {
         const std::ptrdiff_t row = y * stride;
         for (int x = region.x0; x < region.x1; x += 16) {
             const __mmask16 m = tail16(region.x1 - x);
-            const Z v = csf_scale_s123(_mm512_maskz_loadu_epi32(m, src + row + x), f);
+            const Z v = csf_scale_s123<kBigFactor>(_mm512_maskz_loadu_epi32(m, src + row + x), fs);
             _mm512_mask_storeu_epi32(csf + row + x, m, v);
             _mm512_mask_storeu_epi32(flt + row + x, m, q32_scale_abs(v, k30));
         }
     }
+}
+
+void csf_s123_avx512(const std::int32_t *src, std::ptrdiff_t stride, Rect region, std::uint32_t rfactor,
+                     std::int32_t *csf, std::int32_t *flt) {
+    if (rfactor >= 0x80000000u)
+        csf_s123_rows<true>(src, stride, region, rfactor, csf, flt);
+    else
+        csf_s123_rows<false>(src, stride, region, rfactor, csf, flt);
 }
 
 // ---------------------------------------------------------------------------
@@ -869,12 +887,13 @@ void threshold_row_s123(const std::int32_t *const csf_hvd[3], const std::int32_t
 }
 
 // Row sum for scales 1-3, 8 samples per block in 64-bit lanes:
-// x = int32((src * f + 2^27) >> 28) (the product as in csf_scale_s123; the
+// x = int32((src * f + 2^27) >> 28) (the product from mul_i32_u32; the
 // narrowing is bits 28..59, sign-extended), m = |x| (2^31 for INT32_MIN),
 // e = clamp(m - T, 0, 2^31 - 1) in int64 (|T| < 2^36), then the cube.
+template <bool kBigFactor>
 std::int64_t row_sum_s123(const std::int32_t *src, const std::int64_t *thr, int n, std::uint32_t rfactor,
                           const Cube &cube) {
-    const Z f = _mm512_set1_epi64(static_cast<std::int64_t>(rfactor));
+    const Z fs = _mm512_set1_epi32(static_cast<std::int32_t>(rfactor));
     const Z zero = _mm512_setzero_si512();
     const Z imax = _mm512_set1_epi64(std::numeric_limits<std::int32_t>::max());
     const Z r = _mm512_set1_epi64(std::int64_t{1} << 27);
@@ -882,8 +901,7 @@ std::int64_t row_sum_s123(const std::int32_t *src, const std::int64_t *thr, int 
     for (int i = 0; i < n; i += 8) {
         const __mmask8 m = tail8(n - i);
         const Z s = load8_i32_as_i64(src + i, m);
-        const Z sign = _mm512_srai_epi64(s, 63);
-        const Z p = _mm512_sub_epi64(_mm512_xor_si512(_mm512_mul_epu32(_mm512_abs_epi64(s), f), sign), sign);
+        const Z p = mul_i32_u32<kBigFactor>(s, _mm512_slli_epi64(s, 32), fs);
         const Z x = _mm512_srai_epi64(_mm512_slli_epi64(_mm512_add_epi64(p, r), 4), 32);
         const Z e = _mm512_min_epi64(
             _mm512_max_epi64(_mm512_sub_epi64(_mm512_abs_epi64(x), _mm512_maskz_loadu_epi64(m, thr + i)),
@@ -903,7 +921,8 @@ void cm_accumulate_s123_avx512(const std::int32_t *const x_hvd[3], const std::in
     for (int y = region.y0; y < region.y1; ++y) {
         threshold_row_s123(csf_hvd, flt_hvd, stride, w, h, y, region.x0, region.x1, thr_scratch);
         for (int t = 0; t < 3; ++t) {
-            const std::int64_t row = row_sum_s123(x_hvd[t] + y * stride + region.x0, thr_scratch,
+            const auto row_sum = rfactor[t] >= 0x80000000u ? &row_sum_s123<true> : &row_sum_s123<false>;
+            const std::int64_t row = row_sum(x_hvd[t] + y * stride + region.x0, thr_scratch,
                                                   region.width(), rfactor[t], cube);
             acc[t] = fold_row(acc[t], row, row_round, row_shift);
         }
