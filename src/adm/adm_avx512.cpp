@@ -27,7 +27,7 @@
 
 namespace vmafpp::adm {
 
-const AdmKernels *avx2_kernels_impl();
+const AdmKernels* avx2_kernels_impl();
 
 namespace {
 
@@ -42,14 +42,14 @@ inline __mmask8 tail8(int n) { return static_cast<__mmask8>(low_bits(n, 8)); }
 inline __mmask16 tail16(int n) { return static_cast<__mmask16>(low_bits(n, 16)); }
 inline __mmask32 tail32(int n) { return static_cast<__mmask32>(low_bits(n, 32)); }
 
-inline Z load16_i16_as_i32(const std::int16_t *p, __mmask16 m) {
+inline Z load16_i16_as_i32(const std::int16_t* p, __mmask16 m) {
     return _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(m, p));
 }
-inline Z load8_i32_as_i64(const std::int32_t *p, __mmask8 m) {
+inline Z load8_i32_as_i64(const std::int32_t* p, __mmask8 m) {
     return _mm512_cvtepi32_epi64(_mm256_maskz_loadu_epi32(m, p));
 }
 // 16 int32 -> int16 modulo 2^16 (vpmovdw truncates), as a C++ conversion does.
-inline void store16_i16_wrap(std::int16_t *p, __mmask16 m, Z v) {
+inline void store16_i16_wrap(std::int16_t* p, __mmask16 m, Z v) {
     _mm256_mask_storeu_epi16(p, m, _mm512_cvtepi32_epi16(v));
 }
 
@@ -88,7 +88,7 @@ inline std::int64_t round_term(int shift) { return shift > 0 ? std::int64_t{1} <
 // DWT, scale 0
 
 template <class T>
-inline void pad_row(T *row, int n) {
+inline void pad_row(T* row, int n) {
     row[0] = row[2];
     row[1 + n] = row[n];
     row[2 + n] = row[n - 1];
@@ -99,14 +99,14 @@ inline void pad_row(T *row, int n) {
 // (-7.1e6, 7.0e6), so after >> 8 the values fit int16 and the pack is exact.
 // The unpacks pair columns 0-3 / 4-7 of each 128-bit lane; packs restores
 // their order.
-void dwt_s0_vertical_u8(const std::uint8_t *const rows[4], int w, std::int16_t *lo, std::int16_t *hi) {
+void dwt_s0_vertical_u8(const std::uint8_t* const rows[4], int w, std::int16_t* lo, std::int16_t* hi) {
     const Z lo01 = coeff_pair(kDwtLo[0], kDwtLo[1]), lo23 = coeff_pair(kDwtLo[2], kDwtLo[3]);
     const Z hi01 = coeff_pair(kDwtHi[0], kDwtHi[1]), hi23 = coeff_pair(kDwtHi[2], kDwtHi[3]);
     const Z lo_bias = _mm512_set1_epi32(128 - kDwtLoSum * 128);
     const Z hi_bias = _mm512_set1_epi32(128);
     for (int j = 0; j < w; j += 32) {
         const __mmask32 m = tail32(w - j);
-        auto load = [m](const std::uint8_t *p) {
+        auto load = [m](const std::uint8_t* p) {
             return _mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(m, p));
         };
         const Z r0 = load(rows[0] + j), r1 = load(rows[1] + j);
@@ -129,8 +129,8 @@ void dwt_s0_vertical_u8(const std::uint8_t *const rows[4], int w, std::int16_t *
 // Vertical pass of 9..16-bit rows, 16 columns per block: products and sums
 // modulo 2^32 as the scalar forms them, arithmetic shift by bpc, narrowing
 // modulo 2^16 (out-of-range samples make the scalar wrap there too).
-void dwt_s0_vertical_u16(const std::uint16_t *const rows[4], int w, int bpc, std::int16_t *lo,
-                         std::int16_t *hi) {
+void dwt_s0_vertical_u16(const std::uint16_t* const rows[4], int w, int bpc, std::int16_t* lo,
+                         std::int16_t* hi) {
     const std::uint32_t half = std::uint32_t{1} << (bpc - 1);
     const Z lo_bias =
         _mm512_set1_epi32(static_cast<std::int32_t>(half - static_cast<std::uint32_t>(kDwtLoSum) * half));
@@ -155,8 +155,8 @@ void dwt_s0_vertical_u16(const std::uint16_t *const rows[4], int w, int bpc, std
 // as in the scalar int32 sum, and (sum + 2^15) >> 16 fits int16, so the
 // narrowing is exact. A block of n outputs reads p[2j .. 2j + 2n + 1], inside
 // the w + 3 values of the row.
-void dwt_s0_horizontal(const std::int16_t *lo, const std::int16_t *hi, int out_w, std::int32_t *a,
-                       std::int16_t *bh, std::int16_t *bv, std::int16_t *bd) {
+void dwt_s0_horizontal(const std::int16_t* lo, const std::int16_t* hi, int out_w, std::int32_t* a,
+                       std::int16_t* bh, std::int16_t* bv, std::int16_t* bd) {
     const Z lo01 = coeff_pair(kDwtLo[0], kDwtLo[1]), lo23 = coeff_pair(kDwtLo[2], kDwtLo[3]);
     const Z hi01 = coeff_pair(kDwtHi[0], kDwtHi[1]), hi23 = coeff_pair(kDwtHi[2], kDwtHi[3]);
     const Z round = _mm512_set1_epi32(32768);
@@ -181,15 +181,15 @@ void dwt_s0_horizontal(const std::int16_t *lo, const std::int16_t *hi, int out_w
 }
 
 template <class T, class Vertical>
-void dwt_s0_rows(const T *src, std::ptrdiff_t src_stride, int w, int h, std::int16_t *scratch,
-                 std::int32_t *band_a, std::int16_t *const band_hvd[3], std::ptrdiff_t band_stride,
+void dwt_s0_rows(const T* src, std::ptrdiff_t src_stride, int w, int h, std::int16_t* scratch,
+                 std::int32_t* band_a, std::int16_t* const band_hvd[3], std::ptrdiff_t band_stride,
                  Vertical vertical) {
     const int out_w = (w + 1) / 2;
-    std::int16_t *lo = scratch;  // w + 3 values, value k at lo[1 + k]
-    std::int16_t *hi = lo + (w + 3);
+    std::int16_t* lo = scratch;  // w + 3 values, value k at lo[1 + k]
+    std::int16_t* hi = lo + (w + 3);
     const int out_h = (h + 1) / 2;
     for (int i = 0; i < out_h; ++i) {
-        const T *rows[4];
+        const T* rows[4];
         for (int k = 0; k < 4; ++k) rows[k] = src + reflect_index(2 * i - 1 + k, h) * src_stride;
         vertical(rows, lo + 1, hi + 1);
         pad_row(lo, w);
@@ -199,19 +199,19 @@ void dwt_s0_rows(const T *src, std::ptrdiff_t src_stride, int w, int h, std::int
     }
 }
 
-void dwt_s0_u8_avx512(const std::uint8_t *src, std::ptrdiff_t src_stride, int w, int h, std::int16_t *scratch,
-                      std::int32_t *band_a, std::int16_t *const band_hvd[3], std::ptrdiff_t band_stride) {
+void dwt_s0_u8_avx512(const std::uint8_t* src, std::ptrdiff_t src_stride, int w, int h, std::int16_t* scratch,
+                      std::int32_t* band_a, std::int16_t* const band_hvd[3], std::ptrdiff_t band_stride) {
     dwt_s0_rows(src, src_stride, w, h, scratch, band_a, band_hvd, band_stride,
-                [w](const std::uint8_t *const rows[4], std::int16_t *lo, std::int16_t *hi) {
+                [w](const std::uint8_t* const rows[4], std::int16_t* lo, std::int16_t* hi) {
                     dwt_s0_vertical_u8(rows, w, lo, hi);
                 });
 }
 
-void dwt_s0_u16_avx512(const std::uint16_t *src, std::ptrdiff_t src_stride, int w, int h, int bpc,
-                       std::int16_t *scratch, std::int32_t *band_a, std::int16_t *const band_hvd[3],
+void dwt_s0_u16_avx512(const std::uint16_t* src, std::ptrdiff_t src_stride, int w, int h, int bpc,
+                       std::int16_t* scratch, std::int32_t* band_a, std::int16_t* const band_hvd[3],
                        std::ptrdiff_t band_stride) {
     dwt_s0_rows(src, src_stride, w, h, scratch, band_a, band_hvd, band_stride,
-                [w, bpc](const std::uint16_t *const rows[4], std::int16_t *lo, std::int16_t *hi) {
+                [w, bpc](const std::uint16_t* const rows[4], std::int16_t* lo, std::int16_t* hi) {
                     dwt_s0_vertical_u16(rows, w, bpc, lo, hi);
                 });
 }
@@ -235,7 +235,7 @@ inline Z filt4_v_i64(const Z q[4], const Z c[4], Z round, __m128i count) {
 // Up to 8 horizontal outputs from the padded row p: the 64-bit lanes of p
 // hold (p[2m], p[2m+1]), those of p + 2 the next pair. `in` masks the 2n
 // values each load needs. Results in the low dwords of the 64-bit lanes.
-inline Z filt4_h_i64(const std::int32_t *p, __mmask16 in, const Z c[4], Z round, __m128i count) {
+inline Z filt4_h_i64(const std::int32_t* p, __mmask16 in, const Z c[4], Z round, __m128i count) {
     const Z a = _mm512_maskz_loadu_epi32(in, p), b = _mm512_maskz_loadu_epi32(in, p + 2);
     Z s = _mm512_add_epi64(round, _mm512_mul_epi32(a, c[0]));
     s = _mm512_add_epi64(s, _mm512_mul_epi32(_mm512_srli_epi64(a, 32), c[1]));
@@ -247,8 +247,8 @@ inline Z filt4_h_i64(const std::int32_t *p, __mmask16 in, const Z c[4], Z round,
 constexpr int kVShift[3] = {0, 16, 16};
 constexpr int kHShift[3] = {15, 16, 15};
 
-void dwt_s123_avx512(const std::int32_t *src, std::ptrdiff_t src_stride, int w, int h, int scale,
-                     std::int32_t *scratch, std::int32_t *band_a, std::int32_t *const band_hvd[3],
+void dwt_s123_avx512(const std::int32_t* src, std::ptrdiff_t src_stride, int w, int h, int scale,
+                     std::int32_t* scratch, std::int32_t* band_a, std::int32_t* const band_hvd[3],
                      std::ptrdiff_t band_stride) {
     const int out_w = (w + 1) / 2;
     const int vs = kVShift[scale - 1], hs = kHShift[scale - 1];
@@ -262,11 +262,11 @@ void dwt_s123_avx512(const std::int32_t *src, std::ptrdiff_t src_stride, int w, 
         cl[k] = _mm512_set1_epi32(kDwtLo[k]);
         ch[k] = _mm512_set1_epi32(kDwtHi[k]);
     }
-    std::int32_t *lo = scratch;  // w + 3 values, value k at lo[1 + k]
-    std::int32_t *hi = lo + (w + 3);
+    std::int32_t* lo = scratch;  // w + 3 values, value k at lo[1 + k]
+    std::int32_t* hi = lo + (w + 3);
     const int out_h = (h + 1) / 2;
     for (int i = 0; i < out_h; ++i) {
-        const std::int32_t *rows[4];
+        const std::int32_t* rows[4];
         for (int k = 0; k < 4; ++k) rows[k] = src + reflect_index(2 * i - 1 + k, h) * src_stride;
         for (int j = 0; j < w; j += 16) {
             const __mmask16 m = tail16(w - j);
@@ -291,17 +291,17 @@ void dwt_s123_avx512(const std::int32_t *src, std::ptrdiff_t src_stride, int w, 
         }
         pad_row(lo, w);
         pad_row(hi, w);
-        std::int32_t *a = band_a + i * band_stride;
-        std::int32_t *bh = band_hvd[0] + i * band_stride;
-        std::int32_t *bv = band_hvd[1] + i * band_stride;
-        std::int32_t *bd = band_hvd[2] + i * band_stride;
+        std::int32_t* a = band_a + i * band_stride;
+        std::int32_t* bh = band_hvd[0] + i * band_stride;
+        std::int32_t* bv = band_hvd[1] + i * band_stride;
+        std::int32_t* bd = band_hvd[2] + i * band_stride;
         for (int j = 0; j < out_w; j += 16) {
             const int n = out_w - j < 16 ? out_w - j : 16;
             const __mmask16 in0 = tail16(2 * n), in1 = tail16(2 * (n - 8));
             const __mmask16 out = tail16(n);
-            const std::int32_t *lp = lo + 2 * j;
-            const std::int32_t *hp = hi + 2 * j;
-            auto both = [&](const std::int32_t *p, const Z c[4]) {
+            const std::int32_t* lp = lo + 2 * j;
+            const std::int32_t* hp = hi + 2 * j;
+            auto both = [&](const std::int32_t* p, const Z c[4]) {
                 return _mm512_permutex2var_epi32(filt4_h_i64(p, in0, c, hround, hcount), gather_low,
                                                  filt4_h_i64(p + 16, in1, c, hround, hcount));
             };
@@ -318,8 +318,8 @@ void dwt_s123_avx512(const std::int32_t *src, std::ptrdiff_t src_stride, int w, 
 
 // libvmaf's division table, as the scalar builds it (2^30 / |o| with o's
 // sign), addressed from its centre; entry 0 is 0.
-const std::int32_t *div_lookup_centre() {
-    static const std::int32_t *table = [] {
+const std::int32_t* div_lookup_centre() {
+    static const std::int32_t* table = [] {
         static std::int32_t t[65537];
         for (int i = 1; i <= 32768; ++i) {
             const std::int32_t r = (std::int32_t{1} << 30) / i;
@@ -362,18 +362,19 @@ inline __mmask16 angle_mask16(__m512 dot, __m512 omag, __m512 tmag, __m512d cos_
     return static_cast<__mmask16>(lo | (hi << 8));
 }
 
-// k = clamp((div[o] * t + 2^14) >> 15, 0, 2^15), 2^15 where o == 0. The
-// product is formed in int64 (|.| <= 2^30 * 2^15); the shifted value lies
-// in [-2^30 - 1, 2^30 + 1], so it fits int32, and the low dword of the
-// logical shift (bits 15..46) is the arithmetic shift's; the clamp then
-// runs on 16 int32 lanes.
-inline Z ratio_q15_s0(Z o, Z t, const std::int32_t *div) {
+// k = clamp((div[o] * t + 2^14) >> 15, 0, 2^15), 2^15 where o == 0, in
+// int32 lanes: with div = dh * 2^15 + dl (dh = div >> 15 arithmetic, dl in
+// [0, 2^15)), (div * t + 2^14) >> 15 = dh * t + ((dl * t + 2^14) >> 15),
+// because dh * t * 2^15 is a multiple of 2^15. |dh|, |t| <= 2^15 and
+// dl * t + 2^14 in (-2^30, 2^30): every term is exact in int32.
+inline Z ratio_q15_s0(Z o, Z t, const std::int32_t* div) {
     const Z dv = _mm512_i32gather_epi32(o, div, 4);
-    const Z r = _mm512_set1_epi64(16384);
     const Z zero = _mm512_setzero_si512();
-    const Z se = _mm512_add_epi64(_mm512_mul_epi32(dv, t), r);
-    const Z so = _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(dv, 32), _mm512_srli_epi64(t, 32)), r);
-    const Z q = interleave_low_dwords(_mm512_srli_epi64(se, 15), _mm512_srli_epi64(so, 15));
+    const Z dh = _mm512_srai_epi32(dv, 15);
+    const Z dl = _mm512_and_si512(dv, _mm512_set1_epi32(0x7fff));
+    const Z low =
+        _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(dl, t), _mm512_set1_epi32(16384)), 15);
+    const Z q = _mm512_add_epi32(_mm512_mullo_epi32(dh, t), low);
     const Z k = _mm512_min_epi32(_mm512_max_epi32(q, zero), _mm512_set1_epi32(32768));
     return _mm512_mask_mov_epi32(k, _mm512_cmpeq_epi32_mask(o, zero), _mm512_set1_epi32(32768));
 }
@@ -397,10 +398,10 @@ inline bool integral_gain(double gain, double limit) {
 }
 
 template <bool kIntegralGain>
-void decouple_s0_rows(const std::int16_t *const ref_hvd[3], const std::int16_t *const dis_hvd[3],
-                      std::ptrdiff_t stride, Rect region, double gain_limit, std::int16_t *const r_hvd[3],
-                      std::int16_t *const a_hvd[3]) {
-    const std::int32_t *div = div_lookup_centre();
+void decouple_s0_rows(const std::int16_t* const ref_hvd[3], const std::int16_t* const dis_hvd[3],
+                      std::ptrdiff_t stride, Rect region, double gain_limit, std::int16_t* const r_hvd[3],
+                      std::int16_t* const a_hvd[3]) {
+    const std::int32_t* div = div_lookup_centre();
     const __m512d cos_sq = _mm512_set1_pd(static_cast<double>(cos_1deg_sq_f()));
     const __m512d gain = _mm512_set1_pd(gain_limit);
     const Z gain_int = _mm512_set1_epi32(kIntegralGain ? static_cast<std::int32_t>(gain_limit) : 0);
@@ -418,13 +419,16 @@ void decouple_s0_rows(const std::int16_t *const ref_hvd[3], const std::int16_t *
                 o[b] = load16_i16_as_i32(ref_hvd[b] + i, m);
                 t[b] = load16_i16_as_i32(dis_hvd[b] + i, m);
             }
-            // Sums of two int16 products in int32. The squared magnitudes
-            // are in [0, 2^31] and read as uint32; the dot product is in
-            // [2 * -32768 * 32767, 2^31], where only 2^31 (two products of
-            // 2^30) wraps, to INT32_MIN, which is therefore read as 2^31.
-            const Z dot = _mm512_add_epi32(_mm512_mullo_epi32(o[0], t[0]), _mm512_mullo_epi32(o[1], t[1]));
-            const Z om = _mm512_add_epi32(_mm512_mullo_epi32(o[0], o[0]), _mm512_mullo_epi32(o[1], o[1]));
-            const Z tm = _mm512_add_epi32(_mm512_mullo_epi32(t[0], t[0]), _mm512_mullo_epi32(t[1], t[1]));
+            // Sums of two int16 products in int32, by vpmaddwd on (h, v)
+            // pairs. The squared magnitudes are in [0, 2^31] and read as
+            // uint32; the dot product is in [2 * -32768 * 32767, 2^31], where
+            // only 2^31 (two products of 2^30) wraps, to INT32_MIN, which is
+            // therefore read as 2^31.
+            const Z op = _mm512_mask_blend_epi16(0xAAAAAAAA, o[0], _mm512_slli_epi32(o[1], 16));
+            const Z tp = _mm512_mask_blend_epi16(0xAAAAAAAA, t[0], _mm512_slli_epi32(t[1], 16));
+            const Z dot = _mm512_madd_epi16(op, tp);
+            const Z om = _mm512_madd_epi16(op, op);
+            const Z tm = _mm512_madd_epi16(tp, tp);
             const __m512 fd =
                 _mm512_mask_mov_ps(_mm512_cvtepi32_ps(dot), _mm512_cmpeq_epi32_mask(dot, wrapped), two31);
             const __m512 fo = _mm512_cvtepu32_ps(om);
@@ -449,9 +453,9 @@ void decouple_s0_rows(const std::int16_t *const ref_hvd[3], const std::int16_t *
     }
 }
 
-void decouple_s0_avx512(const std::int16_t *const ref_hvd[3], const std::int16_t *const dis_hvd[3],
-                        std::ptrdiff_t stride, Rect region, double gain_limit, std::int16_t *const r_hvd[3],
-                        std::int16_t *const a_hvd[3]) {
+void decouple_s0_avx512(const std::int16_t* const ref_hvd[3], const std::int16_t* const dis_hvd[3],
+                        std::ptrdiff_t stride, Rect region, double gain_limit, std::int16_t* const r_hvd[3],
+                        std::int16_t* const a_hvd[3]) {
     // Outside these the vector product could leave int32; the scalar serves.
     if (!(gain_limit >= -65535.0 && gain_limit <= 65535.0)) {
         decouple_s0(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
@@ -468,7 +472,7 @@ void decouple_s0_avx512(const std::int16_t *const ref_hvd[3], const std::int16_t
 // lzcnt64), the division table read at that magnitude, the sign of o put on
 // the int64 product (|.| <= 2^61), then the arithmetic shift by 15 + shift
 // with round 2^(14 + shift) and the clamp to [0, 2^15]; 2^15 where o == 0.
-inline Z ratio_q15_s123(Z o, Z t, const std::int32_t *div) {
+inline Z ratio_q15_s123(Z o, Z t, const std::int32_t* div) {
     const Z zero = _mm512_setzero_si512(), one = _mm512_set1_epi64(1);
     const Z mag = _mm512_abs_epi64(o);  // <= 2^31
     const Z shift = _mm512_max_epi64(_mm512_sub_epi64(_mm512_set1_epi64(49), _mm512_lzcnt_epi64(mag)), zero);
@@ -489,10 +493,10 @@ inline Z ratio_q15_s123(Z o, Z t, const std::int32_t *div) {
 inline __m512d float_of_i64(Z v) { return _mm512_cvtps_pd(_mm512_cvtepi64_ps(v)); }
 
 template <bool kIntegralGain>
-void decouple_s123_rows(const std::int32_t *const ref_hvd[3], const std::int32_t *const dis_hvd[3],
-                        std::ptrdiff_t stride, Rect region, double gain_limit, std::int32_t *const r_hvd[3],
-                        std::int32_t *const a_hvd[3]) {
-    const std::int32_t *div = div_lookup_centre();
+void decouple_s123_rows(const std::int32_t* const ref_hvd[3], const std::int32_t* const dis_hvd[3],
+                        std::ptrdiff_t stride, Rect region, double gain_limit, std::int32_t* const r_hvd[3],
+                        std::int32_t* const a_hvd[3]) {
+    const std::int32_t* div = div_lookup_centre();
     const __m512d cos_sq = _mm512_set1_pd(static_cast<double>(cos_1deg_sq_f()));
     const __m512d gain = _mm512_set1_pd(gain_limit);
     const Z gain_int = _mm512_set1_epi64(kIntegralGain ? static_cast<std::int64_t>(gain_limit) : 0);
@@ -521,11 +525,11 @@ void decouple_s123_rows(const std::int32_t *const ref_hvd[3], const std::int32_t
                 // |k * o| <= 2^46; the result is in [-2^31, 2^31 - 1].
                 Z rst = _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epi32(k, o[b]), round), 15);
                 // Integral gain: |rst * gain| <= 2^52, exact in int64 and in double.
-                const Z p = kIntegralGain
-                                ? _mm512_mullo_epi64(rst, gain_int)
-                                : _mm512_cvttpd_epi64(_mm512_mul_pd(_mm512_cvtepi64_pd(rst), gain));
-                const Z limited = _mm512_mask_blend_epi64(_mm512_cmpgt_epi64_mask(o[b], zero),
-                                                          _mm512_max_epi64(p, t[b]), _mm512_min_epi64(p, t[b]));
+                const Z p = kIntegralGain ? _mm512_mullo_epi64(rst, gain_int)
+                                          : _mm512_cvttpd_epi64(_mm512_mul_pd(_mm512_cvtepi64_pd(rst), gain));
+                const Z limited =
+                    _mm512_mask_blend_epi64(_mm512_cmpgt_epi64_mask(o[b], zero), _mm512_max_epi64(p, t[b]),
+                                            _mm512_min_epi64(p, t[b]));
                 const __mmask8 apply =
                     _mm512_mask_cmpneq_epi64_mask(_mm512_mask_cmpneq_epi64_mask(angle, k, zero), o[b], zero);
                 rst = _mm512_mask_mov_epi64(rst, apply, limited);
@@ -537,9 +541,9 @@ void decouple_s123_rows(const std::int32_t *const ref_hvd[3], const std::int32_t
     }
 }
 
-void decouple_s123_avx512(const std::int32_t *const ref_hvd[3], const std::int32_t *const dis_hvd[3],
-                          std::ptrdiff_t stride, Rect region, double gain_limit, std::int32_t *const r_hvd[3],
-                          std::int32_t *const a_hvd[3]) {
+void decouple_s123_avx512(const std::int32_t* const ref_hvd[3], const std::int32_t* const dis_hvd[3],
+                          std::ptrdiff_t stride, Rect region, double gain_limit, std::int32_t* const r_hvd[3],
+                          std::int32_t* const a_hvd[3]) {
     // |rst| <= 2^31: with |gain| <= 2^31 the product is below 2^62, where the
     // truncating int64 conversion is exact (NaN fails the test).
     if (!(gain_limit >= -0x1p31 && gain_limit <= 0x1p31)) {
@@ -555,8 +559,8 @@ void decouple_s123_avx512(const std::int32_t *const ref_hvd[3], const std::int32
 // ---------------------------------------------------------------------------
 // CSF
 
-void csf_s0_avx512(const std::int16_t *src, std::ptrdiff_t stride, Rect region, std::uint16_t rfactor,
-                   int shift, std::int32_t round, std::int16_t *csf, std::int16_t *flt) {
+void csf_s0_avx512(const std::int16_t* src, std::ptrdiff_t stride, Rect region, std::uint16_t rfactor,
+                   int shift, std::int32_t round, std::int16_t* csf, std::int16_t* flt) {
     const Z f = _mm512_set1_epi32(rfactor);
     const Z r = _mm512_set1_epi32(round);
     const __m128i count = _mm_cvtsi32_si128(shift);
@@ -596,8 +600,8 @@ template <bool kBigFactor>
 inline Z csf_scale_s123(Z s, Z fs) {
     const Z r = _mm512_set1_epi64(std::int64_t{1} << 27);
     const Z even = mul_i32_u32<kBigFactor>(s, _mm512_slli_epi64(s, 32), fs);
-    const Z odd = mul_i32_u32<kBigFactor>(_mm512_srli_epi64(s, 32),
-                                          _mm512_and_si512(s, _mm512_set1_epi64(~std::int64_t{0xffffffff})), fs);
+    const Z odd = mul_i32_u32<kBigFactor>(
+        _mm512_srli_epi64(s, 32), _mm512_and_si512(s, _mm512_set1_epi64(~std::int64_t{0xffffffff})), fs);
     return interleave_low_dwords(_mm512_srli_epi64(_mm512_add_epi64(even, r), 28),
                                  _mm512_srli_epi64(_mm512_add_epi64(odd, r), 28));
 }
@@ -613,8 +617,8 @@ inline Z q32_scale_abs(Z c, Z k) {
 }
 
 template <bool kBigFactor>
-void csf_s123_rows(const std::int32_t *src, std::ptrdiff_t stride, Rect region, std::uint32_t rfactor,
-                   std::int32_t *csf, std::int32_t *flt) {
+void csf_s123_rows(const std::int32_t* src, std::ptrdiff_t stride, Rect region, std::uint32_t rfactor,
+                   std::int32_t* csf, std::int32_t* flt) {
     const Z fs = _mm512_set1_epi32(static_cast<std::int32_t>(rfactor));
     const Z k30 = _mm512_set1_epi32(143165577);
     for (int y = region.y0; y < region.y1; ++y) {
@@ -628,8 +632,8 @@ void csf_s123_rows(const std::int32_t *src, std::ptrdiff_t stride, Rect region, 
     }
 }
 
-void csf_s123_avx512(const std::int32_t *src, std::ptrdiff_t stride, Rect region, std::uint32_t rfactor,
-                     std::int32_t *csf, std::int32_t *flt) {
+void csf_s123_avx512(const std::int32_t* src, std::ptrdiff_t stride, Rect region, std::uint32_t rfactor,
+                     std::int32_t* csf, std::int32_t* flt) {
     if (rfactor >= 0x80000000u)
         csf_s123_rows<true>(src, stride, region, rfactor, csf, flt);
     else
@@ -654,7 +658,7 @@ struct Cube {
     }
 };
 
-inline Cube make_cube(const CubeShifts &s) {
+inline Cube make_cube(const CubeShifts& s) {
     Cube c;
     c.sq_round = _mm512_set1_epi64(round_term(s.sq));
     c.cub_round = _mm512_set1_epi64(round_term(s.cub));
@@ -675,11 +679,19 @@ inline Cube make_cube(const CubeShifts &s) {
 // V(w) = V(w-1): the reflected neighbour columns of columns 0 and w - 1.
 // That reads 4 + 3 / 3 rows per sample instead of 24.
 class ThresholdS0 {
-public:
-    ThresholdS0(const std::int16_t *const csf_hvd[3], const std::int16_t *const flt_hvd[3],
+   public:
+    ThresholdS0(const std::int16_t* const csf_hvd[3], const std::int16_t* const flt_hvd[3],
                 std::ptrdiff_t stride, int w, int h, int x0, int x1)
-        : csf_(csf_hvd), flt_(flt_hvd), stride_(stride), w_(w), h_(h), x0_(x0), x1_(x1),
-          c0_(x0 > 0 ? x0 - 1 : 0), c1_(x1 < w ? x1 + 1 : w), mem_(new std::int32_t[4 * (w + 2)]) {
+        : csf_(csf_hvd),
+          flt_(flt_hvd),
+          stride_(stride),
+          w_(w),
+          h_(h),
+          x0_(x0),
+          x1_(x1),
+          c0_(x0 > 0 ? x0 - 1 : 0),
+          c1_(x1 < w ? x1 + 1 : w),
+          mem_(new std::int32_t[4 * (w + 2)]) {
         for (int i = 0; i < 3; ++i) {
             s_[i] = mem_ + i * (w + 2);
             tag_[i] = -1;
@@ -687,16 +699,16 @@ public:
         v_ = mem_ + 3 * (w + 2);  // V(x) at v_[x + 1]
     }
     ~ThresholdS0() { delete[] mem_; }
-    ThresholdS0(const ThresholdS0 &) = delete;
-    ThresholdS0 &operator=(const ThresholdS0 &) = delete;
+    ThresholdS0(const ThresholdS0&) = delete;
+    ThresholdS0& operator=(const ThresholdS0&) = delete;
 
     // The threshold of row y, columns [x0, x1), into thr; returns the OR of
     // its values (the caller's test for thresholds outside [0, 2^19)).
-    std::uint32_t row(int y, std::int32_t *thr) {
+    std::uint32_t row(int y, std::int32_t* thr) {
         const int ya = reflect_index(y - 1, h_), yb = reflect_index(y + 1, h_);
-        const std::int32_t *sa = flt_sum_row(ya, y, yb);
-        const std::int32_t *sc = flt_sum_row(y, ya, yb);
-        const std::int32_t *sb = flt_sum_row(yb, ya, y);
+        const std::int32_t* sa = flt_sum_row(ya, y, yb);
+        const std::int32_t* sc = flt_sum_row(y, ya, yb);
+        const std::int32_t* sb = flt_sum_row(yb, ya, y);
         for (int x = c0_; x < c1_; x += 16) {
             const __mmask16 m = tail16(c1_ - x);
             const Z v = _mm512_add_epi32(
@@ -711,14 +723,16 @@ public:
         Z bits = _mm512_setzero_si512();
         for (int x = x0_; x < x1_; x += 16) {
             const __mmask16 m = tail16(x1_ - x);
-            Z t = _mm512_add_epi32(_mm512_maskz_loadu_epi32(m, v_ + x), _mm512_maskz_loadu_epi32(m, v_ + x + 1));
+            Z t = _mm512_add_epi32(_mm512_maskz_loadu_epi32(m, v_ + x),
+                                   _mm512_maskz_loadu_epi32(m, v_ + x + 1));
             t = _mm512_add_epi32(t, _mm512_maskz_loadu_epi32(m, v_ + x + 2));
             t = _mm512_sub_epi32(t, _mm512_maskz_loadu_epi32(m, sc + x));
             for (int b = 0; b < 3; ++b) {
                 // Centre tap in int32 (not libvmaf's int16): 8738 * 32768 +
                 // 2048 < 2^31, result <= 69905.
                 const Z c = _mm512_abs_epi32(load16_i16_as_i32(csf_[b] + rc + x, m));
-                t = _mm512_add_epi32(t, _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(c, k15), r12), 12));
+                t = _mm512_add_epi32(
+                    t, _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(c, k15), r12), 12));
             }
             _mm512_mask_storeu_epi32(thr + (x - x0_), m, t);
             bits = _mm512_or_si512(bits, t);  // masked-off lanes are 0
@@ -726,16 +740,16 @@ public:
         return static_cast<std::uint32_t>(_mm512_reduce_or_epi32(bits));
     }
 
-private:
+   private:
     // S of band row r over [c0, c1), kept while r is one of the three rows
     // in use; `keep1` and `keep2` are the other two rows of this output row.
-    const std::int32_t *flt_sum_row(int r, int keep1, int keep2) {
+    const std::int32_t* flt_sum_row(int r, int keep1, int keep2) {
         int slot = -1;
         for (int i = 0; i < 3; ++i)
             if (tag_[i] == r) return s_[i];
         for (int i = 0; i < 3 && slot < 0; ++i)
             if (tag_[i] != keep1 && tag_[i] != keep2) slot = i;
-        std::int32_t *out = s_[slot];
+        std::int32_t* out = s_[slot];
         const std::ptrdiff_t off = r * stride_;
         for (int x = c0_; x < c1_; x += 16) {
             const __mmask16 m = tail16(c1_ - x);
@@ -748,13 +762,13 @@ private:
         return out;
     }
 
-    const std::int16_t *const *csf_;
-    const std::int16_t *const *flt_;
+    const std::int16_t* const* csf_;
+    const std::int16_t* const* flt_;
     std::ptrdiff_t stride_;
     int w_, h_, x0_, x1_, c0_, c1_;
-    std::int32_t *mem_;
-    std::int32_t *s_[3];
-    std::int32_t *v_;
+    std::int32_t* mem_;
+    std::int32_t* s_[3];
+    std::int32_t* v_;
     int tag_[3];
 };
 
@@ -799,8 +813,8 @@ inline Excess make_excess(int sub) {
 // Row sum of cube(excess) for scale 0 over n samples; masked-off lanes load
 // a zero sample and a zero threshold, whose excess and cube are 0.
 template <bool kFast>
-std::int64_t row_sum_s0(const std::int16_t *src, const std::int32_t *thr, int n, std::uint16_t rfactor,
-                        const Excess &ex, const Cube &cube) {
+std::int64_t row_sum_s0(const std::int16_t* src, const std::int32_t* thr, int n, std::uint16_t rfactor,
+                        const Excess& ex, const Cube& cube) {
     const Z f = _mm512_set1_epi32(rfactor);
     Z acc = _mm512_setzero_si512();
     for (int i = 0; i < n; i += 16) {
@@ -815,10 +829,10 @@ std::int64_t row_sum_s0(const std::int16_t *src, const std::int32_t *thr, int n,
     return hsum_i64(acc);
 }
 
-void cm_accumulate_s0_avx512(const std::int16_t *const x_hvd[3], const std::int16_t *const csf_hvd[3],
-                             const std::int16_t *const flt_hvd[3], std::ptrdiff_t stride, int w, int h,
+void cm_accumulate_s0_avx512(const std::int16_t* const x_hvd[3], const std::int16_t* const csf_hvd[3],
+                             const std::int16_t* const flt_hvd[3], std::ptrdiff_t stride, int w, int h,
                              Rect region, const std::uint16_t rfactor[3], const CubeShifts shifts[3],
-                             int row_shift, std::int32_t *thr_scratch, std::int64_t acc[3]) {
+                             int row_shift, std::int32_t* thr_scratch, std::int64_t acc[3]) {
     // The clamp bounds below need sub <= 30 (the extractor uses 10 and 12).
     if (shifts[0].sub > 30 || shifts[1].sub > 30 || shifts[2].sub > 30) {
         cm_accumulate_s0(x_hvd, csf_hvd, flt_hvd, stride, w, h, region, rfactor, shifts, row_shift,
@@ -836,7 +850,7 @@ void cm_accumulate_s0_avx512(const std::int16_t *const x_hvd[3], const std::int1
     for (int y = region.y0; y < region.y1; ++y) {
         const std::uint32_t any = threshold.row(y, thr_scratch);
         for (int t = 0; t < 3; ++t) {
-            const std::int16_t *x = x_hvd[t] + y * stride + region.x0;
+            const std::int16_t* x = x_hvd[t] + y * stride + region.x0;
             const std::int64_t row =
                 ex[t].row_is_fast(any)
                     ? row_sum_s0<true>(x, thr_scratch, region.width(), rfactor[t], ex[t], cube[t])
@@ -851,13 +865,13 @@ void cm_accumulate_s0_avx512(const std::int16_t *const x_hvd[3], const std::int1
 
 // Threshold of up to 8 interior columns x.., summed in int64 (exact for any
 // int32 inputs: 27 terms below 2^31 each).
-inline Z threshold8_s123(const std::int32_t *const csf_hvd[3], const std::int32_t *const flt_hvd[3],
+inline Z threshold8_s123(const std::int32_t* const csf_hvd[3], const std::int32_t* const flt_hvd[3],
                          std::ptrdiff_t ra, std::ptrdiff_t rc, std::ptrdiff_t rb, int x, __mmask8 m) {
     const Z k15 = _mm512_set1_epi64(286331153);
     const Z r = _mm512_set1_epi64(-(std::int64_t{1} << 31));
     Z sum = _mm512_setzero_si512();
     for (int t = 0; t < 3; ++t) {
-        const std::int32_t *f = flt_hvd[t];
+        const std::int32_t* f = flt_hvd[t];
         sum = _mm512_add_epi64(sum, load8_i32_as_i64(f + ra + x - 1, m));
         sum = _mm512_add_epi64(sum, load8_i32_as_i64(f + ra + x, m));
         sum = _mm512_add_epi64(sum, load8_i32_as_i64(f + ra + x + 1, m));
@@ -873,8 +887,8 @@ inline Z threshold8_s123(const std::int32_t *const csf_hvd[3], const std::int32_
     return sum;
 }
 
-void threshold_row_s123(const std::int32_t *const csf_hvd[3], const std::int32_t *const flt_hvd[3],
-                        std::ptrdiff_t stride, int w, int h, int y, int x0, int x1, std::int64_t *thr) {
+void threshold_row_s123(const std::int32_t* const csf_hvd[3], const std::int32_t* const flt_hvd[3],
+                        std::ptrdiff_t stride, int w, int h, int y, int x0, int x1, std::int64_t* thr) {
     const int lo = x0 > 1 ? x0 : 1, hi = x1 < w - 1 ? x1 : w - 1;
     const std::ptrdiff_t ra = reflect_index(y - 1, h) * stride, rc = y * stride,
                          rb = reflect_index(y + 1, h) * stride;
@@ -891,8 +905,8 @@ void threshold_row_s123(const std::int32_t *const csf_hvd[3], const std::int32_t
 // narrowing is bits 28..59, sign-extended), m = |x| (2^31 for INT32_MIN),
 // e = clamp(m - T, 0, 2^31 - 1) in int64 (|T| < 2^36), then the cube.
 template <bool kBigFactor>
-std::int64_t row_sum_s123(const std::int32_t *src, const std::int64_t *thr, int n, std::uint32_t rfactor,
-                          const Cube &cube) {
+std::int64_t row_sum_s123(const std::int32_t* src, const std::int64_t* thr, int n, std::uint32_t rfactor,
+                          const Cube& cube) {
     const Z fs = _mm512_set1_epi32(static_cast<std::int32_t>(rfactor));
     const Z zero = _mm512_setzero_si512();
     const Z imax = _mm512_set1_epi64(std::numeric_limits<std::int32_t>::max());
@@ -912,18 +926,18 @@ std::int64_t row_sum_s123(const std::int32_t *src, const std::int64_t *thr, int 
     return hsum_i64(acc);
 }
 
-void cm_accumulate_s123_avx512(const std::int32_t *const x_hvd[3], const std::int32_t *const csf_hvd[3],
-                               const std::int32_t *const flt_hvd[3], std::ptrdiff_t stride, int w, int h,
+void cm_accumulate_s123_avx512(const std::int32_t* const x_hvd[3], const std::int32_t* const csf_hvd[3],
+                               const std::int32_t* const flt_hvd[3], std::ptrdiff_t stride, int w, int h,
                                Rect region, const std::uint32_t rfactor[3], CubeShifts shifts, int row_shift,
-                               std::int64_t *thr_scratch, std::int64_t acc[3]) {
+                               std::int64_t* thr_scratch, std::int64_t acc[3]) {
     const std::int64_t row_round = round_term(row_shift);
     const Cube cube = make_cube(shifts);
     for (int y = region.y0; y < region.y1; ++y) {
         threshold_row_s123(csf_hvd, flt_hvd, stride, w, h, y, region.x0, region.x1, thr_scratch);
         for (int t = 0; t < 3; ++t) {
             const auto row_sum = rfactor[t] >= 0x80000000u ? &row_sum_s123<true> : &row_sum_s123<false>;
-            const std::int64_t row = row_sum(x_hvd[t] + y * stride + region.x0, thr_scratch,
-                                                  region.width(), rfactor[t], cube);
+            const std::int64_t row =
+                row_sum(x_hvd[t] + y * stride + region.x0, thr_scratch, region.width(), rfactor[t], cube);
             acc[t] = fold_row(acc[t], row, row_round, row_shift);
         }
     }
@@ -934,13 +948,13 @@ void cm_accumulate_s123_avx512(const std::int32_t *const x_hvd[3], const std::in
 
 // Scale 0: |b|^3 exactly (|b|^2 <= 2^30 in uint32, times |b| below 2^45),
 // rows summed in uint64.
-void den_accumulate_s0_avx512(const std::int16_t *const band_hvd[3], std::ptrdiff_t stride, Rect region,
+void den_accumulate_s0_avx512(const std::int16_t* const band_hvd[3], std::ptrdiff_t stride, Rect region,
                               int row_shift, std::uint64_t acc[3]) {
     const std::uint64_t row_round = static_cast<std::uint64_t>(round_term(row_shift));
     const int n = region.width();
     for (int t = 0; t < 3; ++t) {
         for (int y = region.y0; y < region.y1; ++y) {
-            const std::int16_t *b = band_hvd[t] + y * stride + region.x0;
+            const std::int16_t* b = band_hvd[t] + y * stride + region.x0;
             Z sum = _mm512_setzero_si512();
             for (int i = 0; i < n; i += 16) {
                 const Z m = _mm512_abs_epi32(load16_i16_as_i32(b + i, tail16(n - i)));
@@ -960,7 +974,7 @@ void den_accumulate_s0_avx512(const std::int16_t *const band_hvd[3], std::ptrdif
 // 2^64 for sq < 31 (the scalar's uint64 arithmetic wraps there), so it is
 // formed modulo 2^64 from two 32x32 products: a * m = a_lo * m +
 // (a_hi * m) << 32.
-void den_accumulate_s123_avx512(const std::int32_t *const band_hvd[3], std::ptrdiff_t stride, Rect region,
+void den_accumulate_s123_avx512(const std::int32_t* const band_hvd[3], std::ptrdiff_t stride, Rect region,
                                 int sq, int cub, int row_shift, std::uint64_t acc[3]) {
     const Z sq_round = _mm512_set1_epi64(static_cast<std::int64_t>(std::uint64_t{1} << sq));
     const Z cub_round = _mm512_set1_epi64(round_term(cub));
@@ -975,7 +989,7 @@ void den_accumulate_s123_avx512(const std::int32_t *const band_hvd[3], std::ptrd
     };
     for (int t = 0; t < 3; ++t) {
         for (int y = region.y0; y < region.y1; ++y) {
-            const std::int32_t *b = band_hvd[t] + y * stride + region.x0;
+            const std::int32_t* b = band_hvd[t] + y * stride + region.x0;
             Z sum = _mm512_setzero_si512();
             for (int i = 0; i < n; i += 16) {
                 // Masked-off lanes are 0, whose cube is (2^sq >> sq) * 0 = 0
@@ -993,7 +1007,7 @@ void den_accumulate_s123_avx512(const std::int32_t *const band_hvd[3], std::ptrd
 
 }  // namespace
 
-const AdmKernels *avx512_kernels_impl() {
+const AdmKernels* avx512_kernels_impl() {
     static const AdmKernels k{
         &dwt_s0_u8_avx512,         &dwt_s0_u16_avx512,          &dwt_s123_avx512,
         &decouple_s0_avx512,       &decouple_s123_avx512,       &csf_s0_avx512,
