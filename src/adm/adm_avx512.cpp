@@ -232,16 +232,44 @@ inline Z filt4_v_i64(const Z q[4], const Z c[4], Z round, __m128i count) {
     return interleave_low_dwords(_mm512_srl_epi64(even, count), _mm512_srl_epi64(odd, count));
 }
 
-// Up to 8 horizontal outputs from the padded row p: the 64-bit lanes of p
-// hold (p[2m], p[2m+1]), those of p + 2 the next pair. `in` masks the 2n
-// values each load needs. Results in the low dwords of the 64-bit lanes.
-inline Z filt4_h_i64(const std::int32_t* p, __mmask16 in, const Z c[4], Z round, __m128i count) {
-    const Z a = _mm512_maskz_loadu_epi32(in, p), b = _mm512_maskz_loadu_epi32(in, p + 2);
-    Z s = _mm512_add_epi64(round, _mm512_mul_epi32(a, c[0]));
-    s = _mm512_add_epi64(s, _mm512_mul_epi32(_mm512_srli_epi64(a, 32), c[1]));
-    s = _mm512_add_epi64(s, _mm512_mul_epi32(b, c[2]));
-    s = _mm512_add_epi64(s, _mm512_mul_epi32(_mm512_srli_epi64(b, 32), c[3]));
-    return _mm512_srl_epi64(s, count);
+// The horizontal pass of scales 1-3 in 16-bit pieces. Each int32 value p of
+// a vertical-pass row is stored as p = 2^16 * ph + pl + 2^15 with
+// ph = p >> 16 and pl = (p mod 2^16) - 2^15, both in [-2^15, 2^15), so that
+// for a filter c (int16 coefficients, sum S, even)
+//   sum c p = 2^16 * A + B + 2^15 * S,  A = sum c ph,  B = sum c pl,
+// where vpmaddwd forms A and B exactly: each pair is below
+// (27411 + 15826) * 2^15 < 2^31 and each sum below 54822 * 2^15. Then
+//   shift 16: (sum c p + 2^15) >> 16 = A + S / 2 + ((B + 2^15) >> 16),
+//   shift 15: (sum c p + 2^14) >> 15 = 2A + S + ((B + 2^14) >> 15),
+// since 2^16 * A and 2^15 * S are multiples of the divisor. The scalar
+// narrows that value to int32; the int32 lane arithmetic (2A can wrap) is
+// the same value modulo 2^32.
+
+// Stores 16 int32 values as their (ph, pl) pieces.
+inline void store_split(std::int16_t* ph, std::int16_t* pl, __mmask16 m, Z v) {
+    store16_i16_wrap(ph, m, _mm512_srai_epi32(v, 16));
+    store16_i16_wrap(pl, m, _mm512_xor_si512(v, _mm512_set1_epi32(0x8000)));
+}
+
+struct SplitRow {
+    std::int16_t* ph;  // w + 3 values each, value k at [1 + k]
+    std::int16_t* pl;
+};
+
+// Up to 16 outputs j.. of one filter (c01, c23: coefficient pairs; half_sum:
+// S / 2) over a split row, for the horizontal shift hs (15 or 16).
+inline Z filt4_h_split(const SplitRow& r, int j, __mmask32 in, Z c01, Z c23, int half_sum, int hs) {
+    const Z hp = _mm512_maskz_loadu_epi16(in, r.ph + 2 * j),
+            hq = _mm512_maskz_loadu_epi16(in, r.ph + 2 * j + 2);
+    const Z lp = _mm512_maskz_loadu_epi16(in, r.pl + 2 * j),
+            lq = _mm512_maskz_loadu_epi16(in, r.pl + 2 * j + 2);
+    const Z a = _mm512_add_epi32(_mm512_madd_epi16(hp, c01), _mm512_madd_epi16(hq, c23));
+    const Z b = _mm512_add_epi32(_mm512_madd_epi16(lp, c01), _mm512_madd_epi16(lq, c23));
+    if (hs == 16)
+        return _mm512_add_epi32(_mm512_add_epi32(a, _mm512_set1_epi32(half_sum)),
+                                _mm512_srai_epi32(_mm512_add_epi32(b, _mm512_set1_epi32(1 << 15)), 16));
+    return _mm512_add_epi32(_mm512_add_epi32(_mm512_add_epi32(a, a), _mm512_set1_epi32(2 * half_sum)),
+                            _mm512_srai_epi32(_mm512_add_epi32(b, _mm512_set1_epi32(1 << 14)), 15));
 }
 
 constexpr int kVShift[3] = {0, 16, 16};
@@ -253,17 +281,19 @@ void dwt_s123_avx512(const std::int32_t* src, std::ptrdiff_t src_stride, int w, 
     const int out_w = (w + 1) / 2;
     const int vs = kVShift[scale - 1], hs = kHShift[scale - 1];
     const Z vround = _mm512_set1_epi64(round_term(vs));
-    const Z hround = _mm512_set1_epi64(round_term(hs));
-    const __m128i vcount = _mm_cvtsi32_si128(vs), hcount = _mm_cvtsi32_si128(hs);
-    // Low dwords of the even lanes, then of the odd ones: 16 outputs in order.
-    const Z gather_low = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    const __m128i vcount = _mm_cvtsi32_si128(vs);
     Z cl[4], ch[4];
     for (int k = 0; k < 4; ++k) {
         cl[k] = _mm512_set1_epi32(kDwtLo[k]);
         ch[k] = _mm512_set1_epi32(kDwtHi[k]);
     }
-    std::int32_t* lo = scratch;  // w + 3 values, value k at lo[1 + k]
-    std::int32_t* hi = lo + (w + 3);
+    const Z lo01 = coeff_pair(kDwtLo[0], kDwtLo[1]), lo23 = coeff_pair(kDwtLo[2], kDwtLo[3]);
+    const Z hi01 = coeff_pair(kDwtHi[0], kDwtHi[1]), hi23 = coeff_pair(kDwtHi[2], kDwtHi[3]);
+    constexpr int kLoHalfSum = kDwtLoSum / 2, kHiHalfSum = 0;  // kDwtHi sums to 0
+    // The scratch's 4 * (w + 3) int32 hold the four int16 rows of 2 * (w + 3).
+    std::int16_t* s16 = reinterpret_cast<std::int16_t*>(scratch);
+    const SplitRow lo{s16, s16 + (w + 3)};
+    const SplitRow hi{s16 + 2 * (w + 3), s16 + 3 * (w + 3)};
     const int out_h = (h + 1) / 2;
     for (int i = 0; i < out_h; ++i) {
         const std::int32_t* rows[4];
@@ -286,29 +316,27 @@ void dwt_s123_avx512(const std::int32_t* src, std::ptrdiff_t src_stride, int w, 
                 l = filt4_v_i64(q, cl, vround, vcount);
                 hh = filt4_v_i64(q, ch, vround, vcount);
             }
-            _mm512_mask_storeu_epi32(lo + 1 + j, m, l);
-            _mm512_mask_storeu_epi32(hi + 1 + j, m, hh);
+            store_split(lo.ph + 1 + j, lo.pl + 1 + j, m, l);
+            store_split(hi.ph + 1 + j, hi.pl + 1 + j, m, hh);
         }
-        pad_row(lo, w);
-        pad_row(hi, w);
+        pad_row(lo.ph, w);
+        pad_row(lo.pl, w);
+        pad_row(hi.ph, w);
+        pad_row(hi.pl, w);
         std::int32_t* a = band_a + i * band_stride;
         std::int32_t* bh = band_hvd[0] + i * band_stride;
         std::int32_t* bv = band_hvd[1] + i * band_stride;
         std::int32_t* bd = band_hvd[2] + i * band_stride;
+        // A block of n outputs reads values 2j .. 2j + 2n + 1 of each row,
+        // inside its w + 3 values.
         for (int j = 0; j < out_w; j += 16) {
             const int n = out_w - j < 16 ? out_w - j : 16;
-            const __mmask16 in0 = tail16(2 * n), in1 = tail16(2 * (n - 8));
+            const __mmask32 in = tail32(2 * n);
             const __mmask16 out = tail16(n);
-            const std::int32_t* lp = lo + 2 * j;
-            const std::int32_t* hp = hi + 2 * j;
-            auto both = [&](const std::int32_t* p, const Z c[4]) {
-                return _mm512_permutex2var_epi32(filt4_h_i64(p, in0, c, hround, hcount), gather_low,
-                                                 filt4_h_i64(p + 16, in1, c, hround, hcount));
-            };
-            _mm512_mask_storeu_epi32(a + j, out, both(lp, cl));
-            _mm512_mask_storeu_epi32(bv + j, out, both(lp, ch));
-            _mm512_mask_storeu_epi32(bh + j, out, both(hp, cl));
-            _mm512_mask_storeu_epi32(bd + j, out, both(hp, ch));
+            _mm512_mask_storeu_epi32(a + j, out, filt4_h_split(lo, j, in, lo01, lo23, kLoHalfSum, hs));
+            _mm512_mask_storeu_epi32(bv + j, out, filt4_h_split(lo, j, in, hi01, hi23, kHiHalfSum, hs));
+            _mm512_mask_storeu_epi32(bh + j, out, filt4_h_split(hi, j, in, lo01, lo23, kLoHalfSum, hs));
+            _mm512_mask_storeu_epi32(bd + j, out, filt4_h_split(hi, j, in, hi01, hi23, kHiHalfSum, hs));
         }
     }
 }
