@@ -891,42 +891,95 @@ void cm_accumulate_s0_avx512(const std::int16_t* const x_hvd[3], const std::int1
 // ---------------------------------------------------------------------------
 // Masking, scales 1..3
 
-// Threshold of up to 8 interior columns x.., summed in int64 (exact for any
-// int32 inputs: 27 terms below 2^31 each).
-inline Z threshold8_s123(const std::int32_t* const csf_hvd[3], const std::int32_t* const flt_hvd[3],
-                         std::ptrdiff_t ra, std::ptrdiff_t rc, std::ptrdiff_t rb, int x, __mmask8 m) {
-    const Z k15 = _mm512_set1_epi64(286331153);
-    const Z r = _mm512_set1_epi64(-(std::int64_t{1} << 31));
-    Z sum = _mm512_setzero_si512();
-    for (int t = 0; t < 3; ++t) {
-        const std::int32_t* f = flt_hvd[t];
-        sum = _mm512_add_epi64(sum, load8_i32_as_i64(f + ra + x - 1, m));
-        sum = _mm512_add_epi64(sum, load8_i32_as_i64(f + ra + x, m));
-        sum = _mm512_add_epi64(sum, load8_i32_as_i64(f + ra + x + 1, m));
-        sum = _mm512_add_epi64(sum, load8_i32_as_i64(f + rc + x - 1, m));
-        sum = _mm512_add_epi64(sum, load8_i32_as_i64(f + rc + x + 1, m));
-        sum = _mm512_add_epi64(sum, load8_i32_as_i64(f + rb + x - 1, m));
-        sum = _mm512_add_epi64(sum, load8_i32_as_i64(f + rb + x, m));
-        sum = _mm512_add_epi64(sum, load8_i32_as_i64(f + rb + x + 1, m));
-        // Centre tap: (K * |c| - 2^31) >> 32, arithmetic (>= -1).
-        const Z mag = _mm512_abs_epi64(load8_i32_as_i64(csf_hvd[t] + rc + x, m));  // <= 2^31
-        sum = _mm512_add_epi64(sum, _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epu32(mag, k15), r), 32));
+// The threshold of scales 1-3, organised as ThresholdS0's (S rows, their
+// vertical sums V, the ring from V), in int64: every term is an int32, so
+// with 27 of them every partial sum is exact.
+class ThresholdS123 {
+   public:
+    ThresholdS123(const std::int32_t* const csf_hvd[3], const std::int32_t* const flt_hvd[3],
+                  std::ptrdiff_t stride, int w, int h, int x0, int x1)
+        : csf_(csf_hvd),
+          flt_(flt_hvd),
+          stride_(stride),
+          w_(w),
+          h_(h),
+          x0_(x0),
+          x1_(x1),
+          c0_(x0 > 0 ? x0 - 1 : 0),
+          c1_(x1 < w ? x1 + 1 : w),
+          mem_(new std::int64_t[4 * (w + 2)]) {
+        for (int i = 0; i < 3; ++i) {
+            s_[i] = mem_ + i * (w + 2);
+            tag_[i] = -1;
+        }
+        v_ = mem_ + 3 * (w + 2);  // V(x) at v_[x + 1]
     }
-    return sum;
-}
+    ~ThresholdS123() { delete[] mem_; }
+    ThresholdS123(const ThresholdS123&) = delete;
+    ThresholdS123& operator=(const ThresholdS123&) = delete;
 
-void threshold_row_s123(const std::int32_t* const csf_hvd[3], const std::int32_t* const flt_hvd[3],
-                        std::ptrdiff_t stride, int w, int h, int y, int x0, int x1, std::int64_t* thr) {
-    const int lo = x0 > 1 ? x0 : 1, hi = x1 < w - 1 ? x1 : w - 1;
-    const std::ptrdiff_t ra = reflect_index(y - 1, h) * stride, rc = y * stride,
-                         rb = reflect_index(y + 1, h) * stride;
-    for (int x = lo; x < hi; x += 8) {
-        const __mmask8 m = tail8(hi - x);
-        _mm512_mask_storeu_epi64(thr + (x - x0), m, threshold8_s123(csf_hvd, flt_hvd, ra, rc, rb, x, m));
+    void row(int y, std::int64_t* thr) {
+        const int ya = reflect_index(y - 1, h_), yb = reflect_index(y + 1, h_);
+        const std::int64_t* sa = flt_sum_row(ya, y, yb);
+        const std::int64_t* sc = flt_sum_row(y, ya, yb);
+        const std::int64_t* sb = flt_sum_row(yb, ya, y);
+        for (int x = c0_; x < c1_; x += 8) {
+            const __mmask8 m = tail8(c1_ - x);
+            const Z v = _mm512_add_epi64(
+                _mm512_add_epi64(_mm512_maskz_loadu_epi64(m, sa + x), _mm512_maskz_loadu_epi64(m, sc + x)),
+                _mm512_maskz_loadu_epi64(m, sb + x));
+            _mm512_mask_storeu_epi64(v_ + 1 + x, m, v);
+        }
+        if (c0_ == 0) v_[0] = v_[2];
+        if (c1_ == w_) v_[w_ + 1] = v_[w_];
+        const Z k15 = _mm512_set1_epi64(286331153);
+        const Z r = _mm512_set1_epi64(-(std::int64_t{1} << 31));
+        const std::ptrdiff_t rc = y * stride_;
+        for (int x = x0_; x < x1_; x += 8) {
+            const __mmask8 m = tail8(x1_ - x);
+            Z t = _mm512_add_epi64(_mm512_maskz_loadu_epi64(m, v_ + x),
+                                   _mm512_maskz_loadu_epi64(m, v_ + x + 1));
+            t = _mm512_add_epi64(t, _mm512_maskz_loadu_epi64(m, v_ + x + 2));
+            t = _mm512_sub_epi64(t, _mm512_maskz_loadu_epi64(m, sc + x));
+            for (int b = 0; b < 3; ++b) {
+                // Centre tap: (K * |c| - 2^31) >> 32, arithmetic (>= -1).
+                const Z mag = _mm512_abs_epi64(load8_i32_as_i64(csf_[b] + rc + x, m));  // <= 2^31
+                t = _mm512_add_epi64(t,
+                                     _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epu32(mag, k15), r), 32));
+            }
+            _mm512_mask_storeu_epi64(thr + (x - x0_), m, t);
+        }
     }
-    if (x0 == 0) cm_threshold_row_s123(csf_hvd, flt_hvd, stride, w, h, y, 0, 1, thr);
-    if (x1 == w) cm_threshold_row_s123(csf_hvd, flt_hvd, stride, w, h, y, w - 1, w, thr + (w - 1 - x0));
-}
+
+   private:
+    const std::int64_t* flt_sum_row(int r, int keep1, int keep2) {
+        int slot = -1;
+        for (int i = 0; i < 3; ++i)
+            if (tag_[i] == r) return s_[i];
+        for (int i = 0; i < 3 && slot < 0; ++i)
+            if (tag_[i] != keep1 && tag_[i] != keep2) slot = i;
+        std::int64_t* out = s_[slot];
+        const std::ptrdiff_t off = r * stride_;
+        for (int x = c0_; x < c1_; x += 8) {
+            const __mmask8 m = tail8(c1_ - x);
+            const Z s = _mm512_add_epi64(_mm512_add_epi64(load8_i32_as_i64(flt_[0] + off + x, m),
+                                                          load8_i32_as_i64(flt_[1] + off + x, m)),
+                                         load8_i32_as_i64(flt_[2] + off + x, m));
+            _mm512_mask_storeu_epi64(out + x, m, s);
+        }
+        tag_[slot] = r;
+        return out;
+    }
+
+    const std::int32_t* const* csf_;
+    const std::int32_t* const* flt_;
+    std::ptrdiff_t stride_;
+    int w_, h_, x0_, x1_, c0_, c1_;
+    std::int64_t* mem_;
+    std::int64_t* s_[3];
+    std::int64_t* v_;
+    int tag_[3];
+};
 
 // Row sum for scales 1-3, 8 samples per block in 64-bit lanes:
 // x = int32((src * f + 2^27) >> 28) (the product from mul_i32_u32; the
@@ -960,8 +1013,9 @@ void cm_accumulate_s123_avx512(const std::int32_t* const x_hvd[3], const std::in
                                std::int64_t* thr_scratch, std::int64_t acc[3]) {
     const std::int64_t row_round = round_term(row_shift);
     const Cube cube = make_cube(shifts);
+    ThresholdS123 threshold(csf_hvd, flt_hvd, stride, w, h, region.x0, region.x1);
     for (int y = region.y0; y < region.y1; ++y) {
-        threshold_row_s123(csf_hvd, flt_hvd, stride, w, h, y, region.x0, region.x1, thr_scratch);
+        threshold.row(y, thr_scratch);
         for (int t = 0; t < 3; ++t) {
             const auto row_sum = rfactor[t] >= 0x80000000u ? &row_sum_s123<true> : &row_sum_s123<false>;
             const std::int64_t row =
