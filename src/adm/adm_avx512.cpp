@@ -42,16 +42,66 @@ inline __mmask8 tail8(int n) { return static_cast<__mmask8>(low_bits(n, 8)); }
 inline __mmask16 tail16(int n) { return static_cast<__mmask16>(low_bits(n, 16)); }
 inline __mmask32 tail32(int n) { return static_cast<__mmask32>(low_bits(n, 32)); }
 
+// Masked loads and stores that take the plain instruction for a full mask
+// (every lane valid, so the full access stays inside the row); only a
+// block's last, partial one takes the masked form.
+inline Z ld_i32x16(__mmask16 m, const void* p) {
+    return m == 0xFFFF ? _mm512_loadu_si512(p) : _mm512_maskz_loadu_epi32(m, p);
+}
+inline void st_i32x16(void* p, __mmask16 m, Z v) {
+    if (m == 0xFFFF)
+        _mm512_storeu_si512(p, v);
+    else
+        _mm512_mask_storeu_epi32(p, m, v);
+}
+inline Z ld_i64x8(__mmask8 m, const void* p) {
+    return m == 0xFF ? _mm512_loadu_si512(p) : _mm512_maskz_loadu_epi64(m, p);
+}
+inline void st_i64x8(void* p, __mmask8 m, Z v) {
+    if (m == 0xFF)
+        _mm512_storeu_si512(p, v);
+    else
+        _mm512_mask_storeu_epi64(p, m, v);
+}
+inline Z ld_i16x32(__mmask32 m, const void* p) {
+    return m == ~__mmask32{0} ? _mm512_loadu_si512(p) : _mm512_maskz_loadu_epi16(m, p);
+}
+inline void st_i16x32(void* p, __mmask32 m, Z v) {
+    if (m == ~__mmask32{0})
+        _mm512_storeu_si512(p, v);
+    else
+        _mm512_mask_storeu_epi16(p, m, v);
+}
+inline __m256i ld_i16x16(__mmask16 m, const void* p) {
+    return m == 0xFFFF ? _mm256_loadu_si256(static_cast<const __m256i*>(p)) : _mm256_maskz_loadu_epi16(m, p);
+}
+inline void st_i16x16(void* p, __mmask16 m, __m256i v) {
+    if (m == 0xFFFF)
+        _mm256_storeu_si256(static_cast<__m256i*>(p), v);
+    else
+        _mm256_mask_storeu_epi16(p, m, v);
+}
+inline __m256i ld_i32x8(__mmask8 m, const void* p) {
+    return m == 0xFF ? _mm256_loadu_si256(static_cast<const __m256i*>(p)) : _mm256_maskz_loadu_epi32(m, p);
+}
+inline __m256i ld_u8x32(__mmask32 m, const void* p) {
+    return m == ~__mmask32{0} ? _mm256_loadu_si256(static_cast<const __m256i*>(p))
+                              : _mm256_maskz_loadu_epi8(m, p);
+}
+// The low dwords of 8 int64 lanes (vpmovqd: the int32 narrowing).
+inline void st_i64x8_as_i32(void* p, __mmask8 m, Z v) {
+    if (m == 0xFF)
+        _mm256_storeu_si256(static_cast<__m256i*>(p), _mm512_cvtepi64_epi32(v));
+    else
+        _mm512_mask_cvtepi64_storeu_epi32(p, m, v);
+}
+
 inline Z load16_i16_as_i32(const std::int16_t* p, __mmask16 m) {
-    return _mm512_cvtepi16_epi32(_mm256_maskz_loadu_epi16(m, p));
+    return _mm512_cvtepi16_epi32(ld_i16x16(m, p));
 }
-inline Z load8_i32_as_i64(const std::int32_t* p, __mmask8 m) {
-    return _mm512_cvtepi32_epi64(_mm256_maskz_loadu_epi32(m, p));
-}
+inline Z load8_i32_as_i64(const std::int32_t* p, __mmask8 m) { return _mm512_cvtepi32_epi64(ld_i32x8(m, p)); }
 // 16 int32 -> int16 modulo 2^16 (vpmovdw truncates), as a C++ conversion does.
-inline void store16_i16_wrap(std::int16_t* p, __mmask16 m, Z v) {
-    _mm256_mask_storeu_epi16(p, m, _mm512_cvtepi32_epi16(v));
-}
+inline void store16_i16_wrap(std::int16_t* p, __mmask16 m, Z v) { st_i16x16(p, m, _mm512_cvtepi32_epi16(v)); }
 
 // Two int16 coefficients (c_lo for the first element of each pair) for madd.
 inline Z coeff_pair(std::int32_t c_lo, std::int32_t c_hi) {
@@ -106,9 +156,7 @@ void dwt_s0_vertical_u8(const std::uint8_t* const rows[4], int w, std::int16_t* 
     const Z hi_bias = _mm512_set1_epi32(128);
     for (int j = 0; j < w; j += 32) {
         const __mmask32 m = tail32(w - j);
-        auto load = [m](const std::uint8_t* p) {
-            return _mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(m, p));
-        };
+        auto load = [m](const std::uint8_t* p) { return _mm512_cvtepu8_epi16(ld_u8x32(m, p)); };
         const Z r0 = load(rows[0] + j), r1 = load(rows[1] + j);
         const Z r2 = load(rows[2] + j), r3 = load(rows[3] + j);
         const Z p01a = _mm512_unpacklo_epi16(r0, r1), p01b = _mm512_unpackhi_epi16(r0, r1);
@@ -121,8 +169,8 @@ void dwt_s0_vertical_u8(const std::uint8_t* const rows[4], int w, std::int16_t* 
         };
         const Z la = filt(p01a, p23a, lo01, lo23, lo_bias), lb = filt(p01b, p23b, lo01, lo23, lo_bias);
         const Z ha = filt(p01a, p23a, hi01, hi23, hi_bias), hb = filt(p01b, p23b, hi01, hi23, hi_bias);
-        _mm512_mask_storeu_epi16(lo + j, m, _mm512_packs_epi32(la, lb));
-        _mm512_mask_storeu_epi16(hi + j, m, _mm512_packs_epi32(ha, hb));
+        st_i16x32(lo + j, m, _mm512_packs_epi32(la, lb));
+        st_i16x32(hi + j, m, _mm512_packs_epi32(ha, hb));
     }
 }
 
@@ -140,7 +188,7 @@ void dwt_s0_vertical_u16(const std::uint16_t* const rows[4], int w, int bpc, std
         const __mmask16 m = tail16(w - j);
         Z l = lo_bias, h = hi_bias;
         for (int k = 0; k < 4; ++k) {
-            const Z s = _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, rows[k] + j));
+            const Z s = _mm512_cvtepu16_epi32(ld_i16x16(m, rows[k] + j));
             l = _mm512_add_epi32(l, _mm512_mullo_epi32(_mm512_set1_epi32(kDwtLo[k]), s));
             h = _mm512_add_epi32(h, _mm512_mullo_epi32(_mm512_set1_epi32(kDwtHi[k]), s));
         }
@@ -169,11 +217,9 @@ void dwt_s0_horizontal(const std::int16_t* lo, const std::int16_t* hi, int out_w
         const int n = out_w - j < 16 ? out_w - j : 16;
         const __mmask32 in = tail32(2 * n);
         const __mmask16 out = tail16(n);
-        const Z lp = _mm512_maskz_loadu_epi16(in, lo + 2 * j),
-                lq = _mm512_maskz_loadu_epi16(in, lo + 2 * j + 2);
-        const Z hp = _mm512_maskz_loadu_epi16(in, hi + 2 * j),
-                hq = _mm512_maskz_loadu_epi16(in, hi + 2 * j + 2);
-        _mm512_mask_storeu_epi32(a + j, out, filt(lp, lq, lo01, lo23));
+        const Z lp = ld_i16x32(in, lo + 2 * j), lq = ld_i16x32(in, lo + 2 * j + 2);
+        const Z hp = ld_i16x32(in, hi + 2 * j), hq = ld_i16x32(in, hi + 2 * j + 2);
+        st_i32x16(a + j, out, filt(lp, lq, lo01, lo23));
         store16_i16_wrap(bv + j, out, filt(lp, lq, hi01, hi23));
         store16_i16_wrap(bh + j, out, filt(hp, hq, lo01, lo23));
         store16_i16_wrap(bd + j, out, filt(hp, hq, hi01, hi23));
@@ -259,10 +305,8 @@ struct SplitRow {
 // Up to 16 outputs j.. of one filter (c01, c23: coefficient pairs; half_sum:
 // S / 2) over a split row, for the horizontal shift hs (15 or 16).
 inline Z filt4_h_split(const SplitRow& r, int j, __mmask32 in, Z c01, Z c23, int half_sum, int hs) {
-    const Z hp = _mm512_maskz_loadu_epi16(in, r.ph + 2 * j),
-            hq = _mm512_maskz_loadu_epi16(in, r.ph + 2 * j + 2);
-    const Z lp = _mm512_maskz_loadu_epi16(in, r.pl + 2 * j),
-            lq = _mm512_maskz_loadu_epi16(in, r.pl + 2 * j + 2);
+    const Z hp = ld_i16x32(in, r.ph + 2 * j), hq = ld_i16x32(in, r.ph + 2 * j + 2);
+    const Z lp = ld_i16x32(in, r.pl + 2 * j), lq = ld_i16x32(in, r.pl + 2 * j + 2);
     const Z a = _mm512_add_epi32(_mm512_madd_epi16(hp, c01), _mm512_madd_epi16(hq, c23));
     const Z b = _mm512_add_epi32(_mm512_madd_epi16(lp, c01), _mm512_madd_epi16(lq, c23));
     if (hs == 16)
@@ -301,7 +345,7 @@ void dwt_s123_avx512(const std::int32_t* src, std::ptrdiff_t src_stride, int w, 
         for (int j = 0; j < w; j += 16) {
             const __mmask16 m = tail16(w - j);
             Z q[4];
-            for (int k = 0; k < 4; ++k) q[k] = _mm512_maskz_loadu_epi32(m, rows[k] + j);
+            for (int k = 0; k < 4; ++k) q[k] = ld_i32x16(m, rows[k] + j);
             Z l, hh;
             if (vs == 0) {
                 // No rounding or shift: the int32 narrowing of the int64 sum
@@ -333,10 +377,10 @@ void dwt_s123_avx512(const std::int32_t* src, std::ptrdiff_t src_stride, int w, 
             const int n = out_w - j < 16 ? out_w - j : 16;
             const __mmask32 in = tail32(2 * n);
             const __mmask16 out = tail16(n);
-            _mm512_mask_storeu_epi32(a + j, out, filt4_h_split(lo, j, in, lo01, lo23, kLoHalfSum, hs));
-            _mm512_mask_storeu_epi32(bv + j, out, filt4_h_split(lo, j, in, hi01, hi23, kHiHalfSum, hs));
-            _mm512_mask_storeu_epi32(bh + j, out, filt4_h_split(hi, j, in, lo01, lo23, kLoHalfSum, hs));
-            _mm512_mask_storeu_epi32(bd + j, out, filt4_h_split(hi, j, in, hi01, hi23, kHiHalfSum, hs));
+            st_i32x16(a + j, out, filt4_h_split(lo, j, in, lo01, lo23, kLoHalfSum, hs));
+            st_i32x16(bv + j, out, filt4_h_split(lo, j, in, hi01, hi23, kHiHalfSum, hs));
+            st_i32x16(bh + j, out, filt4_h_split(hi, j, in, lo01, lo23, kLoHalfSum, hs));
+            st_i32x16(bd + j, out, filt4_h_split(hi, j, in, hi01, hi23, kHiHalfSum, hs));
         }
     }
 }
@@ -562,8 +606,8 @@ void decouple_s123_rows(const std::int32_t* const ref_hvd[3], const std::int32_t
                     _mm512_mask_cmpneq_epi64_mask(_mm512_mask_cmpneq_epi64_mask(angle, k, zero), o[b], zero);
                 rst = _mm512_mask_mov_epi64(rst, apply, limited);
                 // vpmovqd keeps the low 32 bits: the scalar's int32 narrowing.
-                _mm512_mask_cvtepi64_storeu_epi32(r_hvd[b] + i, m, rst);
-                _mm512_mask_cvtepi64_storeu_epi32(a_hvd[b] + i, m, _mm512_sub_epi64(t[b], rst));
+                st_i64x8_as_i32(r_hvd[b] + i, m, rst);
+                st_i64x8_as_i32(a_hvd[b] + i, m, _mm512_sub_epi64(t[b], rst));
             }
         }
     }
@@ -653,9 +697,9 @@ void csf_s123_rows(const std::int32_t* src, std::ptrdiff_t stride, Rect region, 
         const std::ptrdiff_t row = y * stride;
         for (int x = region.x0; x < region.x1; x += 16) {
             const __mmask16 m = tail16(region.x1 - x);
-            const Z v = csf_scale_s123<kBigFactor>(_mm512_maskz_loadu_epi32(m, src + row + x), fs);
-            _mm512_mask_storeu_epi32(csf + row + x, m, v);
-            _mm512_mask_storeu_epi32(flt + row + x, m, q32_scale_abs(v, k30));
+            const Z v = csf_scale_s123<kBigFactor>(ld_i32x16(m, src + row + x), fs);
+            st_i32x16(csf + row + x, m, v);
+            st_i32x16(flt + row + x, m, q32_scale_abs(v, k30));
         }
     }
 }
@@ -739,10 +783,9 @@ class ThresholdS0 {
         const std::int32_t* sb = flt_sum_row(yb, ya, y);
         for (int x = c0_; x < c1_; x += 16) {
             const __mmask16 m = tail16(c1_ - x);
-            const Z v = _mm512_add_epi32(
-                _mm512_add_epi32(_mm512_maskz_loadu_epi32(m, sa + x), _mm512_maskz_loadu_epi32(m, sc + x)),
-                _mm512_maskz_loadu_epi32(m, sb + x));
-            _mm512_mask_storeu_epi32(v_ + 1 + x, m, v);
+            const Z v = _mm512_add_epi32(_mm512_add_epi32(ld_i32x16(m, sa + x), ld_i32x16(m, sc + x)),
+                                         ld_i32x16(m, sb + x));
+            st_i32x16(v_ + 1 + x, m, v);
         }
         if (c0_ == 0) v_[0] = v_[2];
         if (c1_ == w_) v_[w_ + 1] = v_[w_];
@@ -751,10 +794,9 @@ class ThresholdS0 {
         Z bits = _mm512_setzero_si512();
         for (int x = x0_; x < x1_; x += 16) {
             const __mmask16 m = tail16(x1_ - x);
-            Z t = _mm512_add_epi32(_mm512_maskz_loadu_epi32(m, v_ + x),
-                                   _mm512_maskz_loadu_epi32(m, v_ + x + 1));
-            t = _mm512_add_epi32(t, _mm512_maskz_loadu_epi32(m, v_ + x + 2));
-            t = _mm512_sub_epi32(t, _mm512_maskz_loadu_epi32(m, sc + x));
+            Z t = _mm512_add_epi32(ld_i32x16(m, v_ + x), ld_i32x16(m, v_ + x + 1));
+            t = _mm512_add_epi32(t, ld_i32x16(m, v_ + x + 2));
+            t = _mm512_sub_epi32(t, ld_i32x16(m, sc + x));
             for (int b = 0; b < 3; ++b) {
                 // Centre tap in int32 (not libvmaf's int16): 8738 * 32768 +
                 // 2048 < 2^31, result <= 69905.
@@ -762,7 +804,7 @@ class ThresholdS0 {
                 t = _mm512_add_epi32(
                     t, _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(c, k15), r12), 12));
             }
-            _mm512_mask_storeu_epi32(thr + (x - x0_), m, t);
+            st_i32x16(thr + (x - x0_), m, t);
             bits = _mm512_or_si512(bits, t);  // masked-off lanes are 0
         }
         return static_cast<std::uint32_t>(_mm512_reduce_or_epi32(bits));
@@ -784,7 +826,7 @@ class ThresholdS0 {
             const Z s = _mm512_add_epi32(_mm512_add_epi32(load16_i16_as_i32(flt_[0] + off + x, m),
                                                           load16_i16_as_i32(flt_[1] + off + x, m)),
                                          load16_i16_as_i32(flt_[2] + off + x, m));
-            _mm512_mask_storeu_epi32(out + x, m, s);
+            st_i32x16(out + x, m, s);
         }
         tag_[slot] = r;
         return out;
@@ -849,7 +891,7 @@ std::int64_t row_sum_s0(const std::int16_t* src, const std::int32_t* thr, int n,
         const __mmask16 m = tail16(n - i);
         // |s * f| <= 32768 * 65535 < 2^31: the product and its abs are exact.
         const Z mag = _mm512_abs_epi32(_mm512_mullo_epi32(load16_i16_as_i32(src + i, m), f));
-        const Z t = _mm512_maskz_loadu_epi32(m, thr + i);
+        const Z t = ld_i32x16(m, thr + i);
         const Z e = kFast ? ex.fast(mag, t) : ex.exact(mag, t);
         acc = cube.add(acc, e);
         acc = cube.add(acc, _mm512_srli_epi64(e, 32));
@@ -925,10 +967,9 @@ class ThresholdS123 {
         const std::int64_t* sb = flt_sum_row(yb, ya, y);
         for (int x = c0_; x < c1_; x += 8) {
             const __mmask8 m = tail8(c1_ - x);
-            const Z v = _mm512_add_epi64(
-                _mm512_add_epi64(_mm512_maskz_loadu_epi64(m, sa + x), _mm512_maskz_loadu_epi64(m, sc + x)),
-                _mm512_maskz_loadu_epi64(m, sb + x));
-            _mm512_mask_storeu_epi64(v_ + 1 + x, m, v);
+            const Z v = _mm512_add_epi64(_mm512_add_epi64(ld_i64x8(m, sa + x), ld_i64x8(m, sc + x)),
+                                         ld_i64x8(m, sb + x));
+            st_i64x8(v_ + 1 + x, m, v);
         }
         if (c0_ == 0) v_[0] = v_[2];
         if (c1_ == w_) v_[w_ + 1] = v_[w_];
@@ -937,17 +978,16 @@ class ThresholdS123 {
         const std::ptrdiff_t rc = y * stride_;
         for (int x = x0_; x < x1_; x += 8) {
             const __mmask8 m = tail8(x1_ - x);
-            Z t = _mm512_add_epi64(_mm512_maskz_loadu_epi64(m, v_ + x),
-                                   _mm512_maskz_loadu_epi64(m, v_ + x + 1));
-            t = _mm512_add_epi64(t, _mm512_maskz_loadu_epi64(m, v_ + x + 2));
-            t = _mm512_sub_epi64(t, _mm512_maskz_loadu_epi64(m, sc + x));
+            Z t = _mm512_add_epi64(ld_i64x8(m, v_ + x), ld_i64x8(m, v_ + x + 1));
+            t = _mm512_add_epi64(t, ld_i64x8(m, v_ + x + 2));
+            t = _mm512_sub_epi64(t, ld_i64x8(m, sc + x));
             for (int b = 0; b < 3; ++b) {
                 // Centre tap: (K * |c| - 2^31) >> 32, arithmetic (>= -1).
                 const Z mag = _mm512_abs_epi64(load8_i32_as_i64(csf_[b] + rc + x, m));  // <= 2^31
                 t = _mm512_add_epi64(t,
                                      _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epu32(mag, k15), r), 32));
             }
-            _mm512_mask_storeu_epi64(thr + (x - x0_), m, t);
+            st_i64x8(thr + (x - x0_), m, t);
         }
     }
 
@@ -965,7 +1005,7 @@ class ThresholdS123 {
             const Z s = _mm512_add_epi64(_mm512_add_epi64(load8_i32_as_i64(flt_[0] + off + x, m),
                                                           load8_i32_as_i64(flt_[1] + off + x, m)),
                                          load8_i32_as_i64(flt_[2] + off + x, m));
-            _mm512_mask_storeu_epi64(out + x, m, s);
+            st_i64x8(out + x, m, s);
         }
         tag_[slot] = r;
         return out;
@@ -999,9 +1039,7 @@ std::int64_t row_sum_s123(const std::int32_t* src, const std::int64_t* thr, int 
         const Z p = mul_i32_u32<kBigFactor>(s, _mm512_slli_epi64(s, 32), fs);
         const Z x = _mm512_srai_epi64(_mm512_slli_epi64(_mm512_add_epi64(p, r), 4), 32);
         const Z e = _mm512_min_epi64(
-            _mm512_max_epi64(_mm512_sub_epi64(_mm512_abs_epi64(x), _mm512_maskz_loadu_epi64(m, thr + i)),
-                             zero),
-            imax);
+            _mm512_max_epi64(_mm512_sub_epi64(_mm512_abs_epi64(x), ld_i64x8(m, thr + i)), zero), imax);
         acc = cube.add(acc, e);
     }
     return hsum_i64(acc);
@@ -1076,7 +1114,7 @@ void den_accumulate_s123_avx512(const std::int32_t* const band_hvd[3], std::ptrd
             for (int i = 0; i < n; i += 16) {
                 // Masked-off lanes are 0, whose cube is (2^sq >> sq) * 0 = 0
                 // plus a round term below 2^cub: 0.
-                const Z m = _mm512_abs_epi32(_mm512_maskz_loadu_epi32(tail16(n - i), b + i));  // uint32
+                const Z m = _mm512_abs_epi32(ld_i32x16(tail16(n - i), b + i));  // uint32
                 sum = _mm512_add_epi64(sum,
                                        cube(m));  // vpmuludq reads the low dwords only
                 sum = _mm512_add_epi64(sum, cube(_mm512_srli_epi64(m, 32)));
