@@ -342,8 +342,18 @@ void dwt_s123_avx512(const std::int32_t* src, std::ptrdiff_t src_stride, int w, 
     for (int i = 0; i < out_h; ++i) {
         const std::int32_t* rows[4];
         for (int k = 0; k < 4; ++k) rows[k] = src + reflect_index(2 * i - 1 + k, h) * src_stride;
+        // The two rows the next output row reads first: the previous
+        // scale's band is usually out of cache by now, and four row streams
+        // outrun the hardware prefetch (a hint only; it cannot fault).
+        const bool last = i + 1 == out_h;
+        const char* next0 =
+            reinterpret_cast<const char*>(last ? rows[2] : src + reflect_index(2 * i + 3, h) * src_stride);
+        const char* next1 =
+            reinterpret_cast<const char*>(last ? rows[3] : src + reflect_index(2 * i + 4, h) * src_stride);
         for (int j = 0; j < w; j += 16) {
             const __mmask16 m = tail16(w - j);
+            _mm_prefetch(next0 + 4 * j, _MM_HINT_T0);
+            _mm_prefetch(next1 + 4 * j, _MM_HINT_T0);
             Z q[4];
             for (int k = 0; k < 4; ++k) q[k] = ld_i32x16(m, rows[k] + j);
             Z l, hh;
