@@ -202,104 +202,160 @@ void stat_vertical_u16_avx512(const std::uint16_t* const* ref_rows,
 }
 
 // ---------------------------------------------------------------------------
-// Horizontal statistics in binary64.
+// Horizontal statistics with vpmaddwd.
 //
-// Every term c * x (c < 2^16, x < 2^32) is an integer below 2^48 and any sum
-// of at most 17 of them is below 2^53, so double arithmetic on them is exact:
-// the FMA's product and sum are both exact, so it equals the scalar's
-// separate integer operations. For a symmetric filter the two inputs a tap
-// pair multiplies are added first (a + b < 2^33, exact), which halves the
-// multiplies. The exact sums, converted to uint64, give the means modulo 2^32
-// (the scalar's uint32 sums) and the moments' 64-bit sums.
-//
-// The rows are converted to double in chunks of kChunk columns (plus the
-// filter's reach) into stack buffers, then filtered from there.
+// Each 32-bit input x is split into 16-bit halves, x = 2^16 h + l, stored
+// centred (h - 32768, l - 32768 fit int16) in chunk buffers. Horizontally
+// adjacent taps read adjacent samples, so one 32-bit lane of a load at y + o
+// holds the pair (y[o + 2k], y[o + 2k + 1]): vpmaddwd with the coefficient
+// pair (c_t, c_t+1) gives taps t, t+1 of output 2k; a load one sample later
+// gives the odd outputs. With every c < 32768 a product is at most 2^30 in
+// magnitude and a pair sum fits int32, so vpmaddwd is exact; an odd tap
+// count pads the filter with a zero coefficient. With C = sum c:
+//   H = sum c h = sum c (h - 32768) + 32768 C     (needed modulo 2^32)
+//   L = sum c l = sum c (l - 32768) + 32768 C     (needed exactly)
+// If C <= 65536, 0 <= L <= 65535 C < 2^32, so L modulo 2^32 is L itself.
+// The scalar's values then follow in uint32 arithmetic:
+//   mean   sum c x mod 2^32               = (H << 16) + L
+//   moment ((sum c x + 2^15) >> 16) mod 2^32 = H + ((L + 2^15) >> 16)
+// (2^16 H is a multiple of 2^16; L + 2^15 < 2^32 does not wrap). Filters
+// outside these bounds (libvmaf's filter 3 has 43728) take the AVX2 kernel.
 
 constexpr int kChunk = 256;
-// The conversion writes whole vectors up to kChunk + 2 * kMaxHalf rounded up.
-constexpr int kBufLen = kChunk + 2 * kMaxHalf + 8;
+// A chunk's outputs read inputs [-half, n32 + 2 * pairs - 1) of it, split
+// in whole vectors of 16.
+constexpr int kSplitLen = kChunk + 2 * kMaxHalf + 32;
 
-// Filters one converted row: sums[i] for i < n (n a multiple of 32, at most
-// kChunk), from buf[i .. i + taps).
-template <bool kSymmetric>
-inline void filter_row_pd(const double* buf, const double* c, int taps, int n, double* sums) {
-    const int pairs = taps / 2;
-    const bool centre = (taps & 1) != 0;
-    for (int i = 0; i < n; i += 32) {
-        __m512d acc[4];
-        for (int a = 0; a < 4; ++a) {
-            const double* p = buf + i + 8 * a;
-            __m512d s = _mm512_setzero_pd();
-            if constexpr (kSymmetric) {
-                if (centre) s = _mm512_mul_pd(_mm512_set1_pd(c[pairs]), _mm512_loadu_pd(p + pairs));
-                for (int t = 0; t < pairs; ++t) {
-                    const __m512d both =
-                        _mm512_add_pd(_mm512_loadu_pd(p + t), _mm512_loadu_pd(p + taps - 1 - t));
-                    s = _mm512_fmadd_pd(_mm512_set1_pd(c[t]), both, s);
-                }
-            } else {
-                for (int t = 0; t < taps; ++t)
-                    s = _mm512_fmadd_pd(_mm512_set1_pd(c[t]), _mm512_loadu_pd(p + t), s);
-            }
-            acc[a] = s;
-        }
-        for (int a = 0; a < 4; ++a) _mm512_storeu_pd(sums + i + 8 * a, acc[a]);
+inline bool pair_filter_fits(const std::uint16_t* filter, int taps, std::uint32_t* sum) {
+    std::uint32_t c = 0;
+    bool ok = true;
+    for (int t = 0; t < taps; ++t) {
+        c += filter[t];
+        ok = ok && filter[t] < 32768;
     }
+    *sum = c;
+    return ok && c <= 65536;
+}
+
+struct SplitRow {
+    alignas(64) std::int16_t h[kSplitLen];
+    alignas(64) std::int16_t l[kSplitLen];
+};
+
+// Splits src[0, valid) into centred halves over [0, len) (len a multiple of
+// 16; samples past `valid` are read as 0). Returns the OR of the high halves.
+inline __m512i split_row(const std::uint32_t* src, int valid, int len, SplitRow& out) {
+    const __m256i flip = _mm256_set1_epi16(static_cast<short>(0x8000));
+    __m512i any_high = _mm512_setzero_si512();
+    for (int i = 0; i < len; i += 16) {
+        const __m512i x = _mm512_maskz_loadu_epi32(first_bits16(valid - i), src + i);
+        const __m512i hi = _mm512_srli_epi32(x, 16);
+        any_high = _mm512_or_si512(any_high, hi);
+        _mm256_store_si256(reinterpret_cast<__m256i*>(out.l + i),
+                           _mm256_xor_si256(_mm512_cvtepi32_epi16(x), flip));
+        _mm256_store_si256(reinterpret_cast<__m256i*>(out.h + i),
+                           _mm256_xor_si256(_mm512_cvtepi32_epi16(hi), flip));
+    }
+    return any_high;
+}
+
+// Centred filter sums of outputs b + 2k (even) and b + 2k + 1 (odd).
+struct Parity {
+    __m512i even;
+    __m512i odd;
+};
+inline Parity filter_pairs(const std::int16_t* y, const __m512i* cc, int pairs) {
+    __m512i e = _mm512_setzero_si512(), o = e;
+    for (int p = 0; p < pairs; ++p) {
+        e = _mm512_add_epi32(e, _mm512_madd_epi16(_mm512_loadu_si512(y + 2 * p), cc[p]));
+        o = _mm512_add_epi32(o, _mm512_madd_epi16(_mm512_loadu_si512(y + 2 * p + 1), cc[p]));
+    }
+    return {e, o};
+}
+
+// (a * b + 2^31) >> 32 per uint32 lane.
+inline __m512i product_q16(__m512i a, __m512i b) {
+    const __m512i half32 = _mm512_set1_epi64(0x80000000LL);
+    const __m512i e = _mm512_add_epi64(_mm512_mul_epu32(a, b), half32);
+    const __m512i o = _mm512_add_epi64(
+        _mm512_mul_epu32(_mm512_srli_epi64(a, 32), _mm512_srli_epi64(b, 32)), half32);
+    // Even lanes: the high half of e moved down; odd lanes: the high half of o.
+    return _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(e, 32), o);
 }
 
 void stat_horizontal_avx512(const VifStatRow& in, const std::uint16_t* filter, int taps, int w,
                             std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
                             std::int32_t* sigma12) {
-    const int half = taps / 2;
-    double c[kMaxTaps];
-    bool symmetric = true;
-    for (int t = 0; t < taps; ++t) {
-        c[t] = filter[t];
-        symmetric = symmetric && filter[t] == filter[taps - 1 - t];
+    std::uint32_t taps_sum = 0;
+    if (!pair_filter_fits(filter, taps, &taps_sum)) {
+        vif_kernels_avx2().stat_horizontal(in, filter, taps, w, sigma1_sq, sigma2_sq, sigma12);
+        return;
     }
+    const int half = taps / 2;
+    const int pairs = (taps + 1) / 2;
+    __m512i cc[(kMaxTaps + 1) / 2];
+    for (int p = 0; p < pairs; ++p) {
+        const std::uint32_t c0 = filter[2 * p];
+        const std::uint32_t c1 = 2 * p + 1 < taps ? filter[2 * p + 1] : 0u;
+        cc[p] = _mm512_set1_epi32(static_cast<int>(c0 | (c1 << 16)));
+    }
+    // 32768 C, the centring's correction of H and L (modulo 2^32).
+    const __m512i bias = _mm512_set1_epi32(static_cast<int>(32768u * taps_sum));
+    const __m512i round16 = _mm512_set1_epi32(32768);
+    const __m512i first = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+    const __m512i second =
+        _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
     const std::uint32_t* src[5] = {in.mu1, in.mu2, in.xx, in.yy, in.xy};
-    alignas(64) double buf[kBufLen];
-    alignas(64) double sums[5][kChunk];
+    SplitRow rows[5];
     for (std::ptrdiff_t j0 = 0; j0 < w; j0 += kChunk) {
         const int n = static_cast<int>(w - j0 < kChunk ? w - j0 : kChunk);
         const int n32 = (n + 31) & ~31;
-        // Inputs j0 - half .. j0 + n + half; the rest of what the last,
-        // partial vectors read is zero.
-        const int len = n + 2 * half;
+        const int len = (n32 + 2 * pairs + 15) & ~15;
+        __m512i mean_high = _mm512_setzero_si512();
         for (int k = 0; k < 5; ++k) {
-            const std::uint32_t* s = src[k] + j0 - half;
-            for (int i = 0; i < n32 + 2 * half; i += 8) {
-                const __mmask8 m = first_bits8(len - i);
-                _mm512_store_pd(buf + i, _mm512_cvtepu32_pd(_mm256_maskz_loadu_epi32(m, s + i)));
-            }
-            if (symmetric)
-                filter_row_pd<true>(buf, c, taps, n32, sums[k]);
-            else
-                filter_row_pd<false>(buf, c, taps, n32, sums[k]);
+            const __m512i hi = split_row(src[k] + j0 - half, n + 2 * half, len, rows[k]);
+            if (k < 2) mean_high = _mm512_or_si512(mean_high, hi);
         }
-        // (a * b + 2^31) >> 32 of the uint32 means, (sum + 2^15) >> 16 of
-        // the moments (kept to 32 bits), then the uint32 difference read as
-        // int32, as the scalar computes them.
-        const __m512i half32 = _mm512_set1_epi64(0x80000000LL);
-        const __m512i half16 = _mm512_set1_epi64(32768);
-        for (int i = 0; i < n; i += 8) {
-            const __mmask8 m = first_bits8(n - i);
-            const __m512i m1 = _mm512_cvttpd_epu64(_mm512_load_pd(sums[0] + i));
-            const __m512i m2 = _mm512_cvttpd_epu64(_mm512_load_pd(sums[1] + i));
-            auto product_q16 = [&](__m512i a, __m512i b) {
-                return _mm512_srli_epi64(_mm512_add_epi64(_mm512_mul_epu32(a, b), half32), 32);
+        // Means below 2^16 (always, from the extractor) have H = 0.
+        const bool means_16bit = _mm512_test_epi32_mask(mean_high, mean_high) == 0;
+        for (int b = 0; b < n32; b += 32) {
+            Parity mean[2], moment[3];
+            for (int k = 0; k < 2; ++k) {
+                const Parity l = filter_pairs(rows[k].l + b, cc, pairs);
+                mean[k] = {_mm512_add_epi32(l.even, bias), _mm512_add_epi32(l.odd, bias)};
+                if (!means_16bit) {
+                    const Parity h = filter_pairs(rows[k].h + b, cc, pairs);
+                    mean[k].even = _mm512_add_epi32(
+                        mean[k].even, _mm512_slli_epi32(_mm512_add_epi32(h.even, bias), 16));
+                    mean[k].odd = _mm512_add_epi32(
+                        mean[k].odd, _mm512_slli_epi32(_mm512_add_epi32(h.odd, bias), 16));
+                }
+            }
+            for (int k = 0; k < 3; ++k) {
+                const Parity l = filter_pairs(rows[2 + k].l + b, cc, pairs);
+                const Parity h = filter_pairs(rows[2 + k].h + b, cc, pairs);
+                auto combine = [&](__m512i hs, __m512i ls) {
+                    const __m512i low = _mm512_add_epi32(_mm512_add_epi32(ls, bias), round16);
+                    return _mm512_add_epi32(_mm512_add_epi32(hs, bias), _mm512_srli_epi32(low, 16));
+                };
+                moment[k] = {combine(h.even, l.even), combine(h.odd, l.odd)};
+            }
+            // uint32 differences read as int32, as the scalar's.
+            const __mmask32 valid = static_cast<__mmask32>(first_bits64(n - b));
+            auto sigma = [&](std::int32_t* dst, const Parity& m, __m512i pe, __m512i po) {
+                const __m512i e = _mm512_sub_epi32(m.even, pe);
+                const __m512i o = _mm512_sub_epi32(m.odd, po);
+                _mm512_mask_storeu_epi32(dst + j0 + b, static_cast<__mmask16>(valid),
+                                         _mm512_permutex2var_epi32(e, first, o));
+                _mm512_mask_storeu_epi32(dst + j0 + b + 16, static_cast<__mmask16>(valid >> 16),
+                                         _mm512_permutex2var_epi32(e, second, o));
             };
-            auto moment_q16 = [&](const double* s) {
-                const __m512i v = _mm512_cvttpd_epu64(_mm512_load_pd(s + i));
-                return _mm512_srli_epi64(_mm512_add_epi64(v, half16), 16);
-            };
-            auto sigma = [&](std::int32_t* dst, __m512i moment, __m512i product) {
-                _mm256_mask_storeu_epi32(dst + j0 + i, m,
-                                         _mm512_cvtepi64_epi32(_mm512_sub_epi64(moment, product)));
-            };
-            sigma(sigma1_sq, moment_q16(sums[2]), product_q16(m1, m1));
-            sigma(sigma2_sq, moment_q16(sums[3]), product_q16(m2, m2));
-            sigma(sigma12, moment_q16(sums[4]), product_q16(m1, m2));
+            sigma(sigma1_sq, moment[0], product_q16(mean[0].even, mean[0].even),
+                  product_q16(mean[0].odd, mean[0].odd));
+            sigma(sigma2_sq, moment[1], product_q16(mean[1].even, mean[1].even),
+                  product_q16(mean[1].odd, mean[1].odd));
+            sigma(sigma12, moment[2], product_q16(mean[0].even, mean[1].even),
+                  product_q16(mean[0].odd, mean[1].odd));
         }
     }
 }
