@@ -224,7 +224,7 @@ void stat_vertical_u16_avx512(const std::uint16_t* const* ref_rows,
 constexpr int kChunk = 256;
 // A chunk's outputs read inputs [-half, n32 + 2 * pairs - 1) of it, split
 // in whole vectors of 16.
-constexpr int kSplitLen = kChunk + 2 * kMaxHalf + 32;
+constexpr int kSplitLen = kChunk + 2 * kMaxHalf + 32 + 16;
 
 inline bool pair_filter_fits(const std::uint16_t* filter, int taps, std::uint32_t* sum) {
     std::uint32_t c = 0;
@@ -242,21 +242,46 @@ struct SplitRow {
     alignas(64) std::int16_t l[kSplitLen];
 };
 
+// Centred 16-bit halves of 32 inputs src[i, i + 32) (those at or past
+// `valid` read as 0): x ^ 0x80008000 centres both halves at once, then one
+// permutation gathers the low halves and one the high halves.
+struct Halves {
+    __m512i l;
+    __m512i h;
+};
+inline __m512i load_centred(const std::uint32_t* src, int i, int valid) {
+    const __m512i flip = _mm512_set1_epi32(static_cast<int>(0x80008000u));
+    return _mm512_xor_si512(_mm512_maskz_loadu_epi32(first_bits16(valid - i), src + i), flip);
+}
+inline __m512i low_halves(__m512i a, __m512i b) {
+    const __m512i idx = _mm512_set_epi16(62, 60, 58, 56, 54, 52, 50, 48, 46, 44, 42, 40, 38, 36, 34,
+                                         32, 30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+    return _mm512_permutex2var_epi16(a, idx, b);
+}
+inline __m512i high_halves(__m512i a, __m512i b) {
+    const __m512i idx = _mm512_set_epi16(63, 61, 59, 57, 55, 53, 51, 49, 47, 45, 43, 41, 39, 37, 35,
+                                         33, 31, 29, 27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
+    return _mm512_permutex2var_epi16(a, idx, b);
+}
+
 // Splits src[0, valid) into centred halves over [0, len) (len a multiple of
-// 16; samples past `valid` are read as 0). Returns the OR of the high halves.
-inline __m512i split_row(const std::uint32_t* src, int valid, int len, SplitRow& out) {
-    const __m256i flip = _mm256_set1_epi16(static_cast<short>(0x8000));
-    __m512i any_high = _mm512_setzero_si512();
-    for (int i = 0; i < len; i += 16) {
-        const __m512i x = _mm512_maskz_loadu_epi32(first_bits16(valid - i), src + i);
-        const __m512i hi = _mm512_srli_epi32(x, 16);
-        any_high = _mm512_or_si512(any_high, hi);
-        _mm256_store_si256(reinterpret_cast<__m256i*>(out.l + i),
-                           _mm256_xor_si256(_mm512_cvtepi32_epi16(x), flip));
-        _mm256_store_si256(reinterpret_cast<__m256i*>(out.h + i),
-                           _mm256_xor_si256(_mm512_cvtepi32_epi16(hi), flip));
+// 32). With `high` false only the low halves are written, and the result
+// says whether every input is below 2^16 (its high half then is 0).
+inline bool split_row(const std::uint32_t* src, int valid, int len, bool high, SplitRow& out) {
+    const __m512i flip = _mm512_set1_epi32(static_cast<int>(0x80008000u));
+    __m512i any = _mm512_setzero_si512();
+    for (int i = 0; i < len; i += 32) {
+        const __m512i a = load_centred(src, i, valid);
+        const __m512i b = load_centred(src, i + 16, valid);
+        _mm512_store_si512(out.l + i, low_halves(a, b));
+        if (high) {
+            _mm512_store_si512(out.h + i, high_halves(a, b));
+        } else {
+            // any |= (a ^ flip) | (b ^ flip), the uncentred inputs.
+            any = _mm512_or_si512(any, _mm512_ternarylogic_epi32(a, b, flip, 0x7E));
+        }
     }
-    return any_high;
+    return high || _mm512_test_epi32_mask(any, _mm512_set1_epi32(static_cast<int>(0xFFFF0000u))) == 0;
 }
 
 // Centred filter sums of outputs b + 2k (even) and b + 2k + 1 (odd).
@@ -265,11 +290,26 @@ struct Parity {
     __m512i odd;
 };
 inline Parity filter_pairs(const std::int16_t* y, const __m512i* cc, int pairs) {
-    __m512i e = _mm512_setzero_si512(), o = e;
-    for (int p = 0; p < pairs; ++p) {
-        e = _mm512_add_epi32(e, _mm512_madd_epi16(_mm512_loadu_si512(y + 2 * p), cc[p]));
-        o = _mm512_add_epi32(o, _mm512_madd_epi16(_mm512_loadu_si512(y + 2 * p + 1), cc[p]));
+    // y is 64-byte aligned: the even windows (dword offsets p) come from two
+    // aligned loads, the odd ones (half a dword further) from unaligned loads.
+    const __m512i a0 = _mm512_load_si512(y);
+    const __m512i a1 = _mm512_load_si512(y + 32);
+    __m512i e = _mm512_madd_epi16(a0, cc[0]);
+    __m512i o = _mm512_madd_epi16(_mm512_loadu_si512(y + 1), cc[0]);
+#define VMAFPP_PAIR(P)                                                                          \
+    if (pairs > P) {                                                                          \
+        e = _mm512_add_epi32(e, _mm512_madd_epi16(_mm512_alignr_epi32(a1, a0, P), cc[P]));     \
+        o = _mm512_add_epi32(o, _mm512_madd_epi16(_mm512_loadu_si512(y + 2 * P + 1), cc[P])); \
     }
+    VMAFPP_PAIR(1)
+    VMAFPP_PAIR(2)
+    VMAFPP_PAIR(3)
+    VMAFPP_PAIR(4)
+    VMAFPP_PAIR(5)
+    VMAFPP_PAIR(6)
+    VMAFPP_PAIR(7)
+    VMAFPP_PAIR(8)
+#undef VMAFPP_PAIR
     return {e, o};
 }
 
@@ -310,14 +350,16 @@ void stat_horizontal_avx512(const VifStatRow& in, const std::uint16_t* filter, i
     for (std::ptrdiff_t j0 = 0; j0 < w; j0 += kChunk) {
         const int n = static_cast<int>(w - j0 < kChunk ? w - j0 : kChunk);
         const int n32 = (n + 31) & ~31;
-        const int len = (n32 + 2 * pairs + 15) & ~15;
-        __m512i mean_high = _mm512_setzero_si512();
-        for (int k = 0; k < 5; ++k) {
-            const __m512i hi = split_row(src[k] + j0 - half, n + 2 * half, len, rows[k]);
-            if (k < 2) mean_high = _mm512_or_si512(mean_high, hi);
-        }
-        // Means below 2^16 (always, from the extractor) have H = 0.
-        const bool means_16bit = _mm512_test_epi32_mask(mean_high, mean_high) == 0;
+        const int len = (n32 + 2 * pairs + 31) & ~31;
+        const int valid = n + 2 * half;
+        // Means below 2^16 (always, from the extractor) have H = 0: their
+        // high halves are only split when some mean is wider.
+        bool means_16bit = true;
+        for (int k = 0; k < 2; ++k)
+            means_16bit = split_row(src[k] + j0 - half, valid, len, false, rows[k]) && means_16bit;
+        if (!means_16bit)
+            for (int k = 0; k < 2; ++k) split_row(src[k] + j0 - half, valid, len, true, rows[k]);
+        for (int k = 2; k < 5; ++k) split_row(src[k] + j0 - half, valid, len, true, rows[k]);
         for (int b = 0; b < n32; b += 32) {
             Parity mean[2], moment[3];
             for (int k = 0; k < 2; ++k) {
