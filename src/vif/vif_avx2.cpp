@@ -106,6 +106,64 @@ inline void stat_vertical_u8_step(RowsU8 rows, std::ptrdiff_t j, const std::uint
     store8x32(xy + j + 8, natural_order_second(xy_lo, xy_hi));
 }
 
+// The same sums with vpmaddwd on two rows at once, for filters whose taps
+// are all below 32768 (vif_stats_avx512.cpp derives the identities): with
+// a = p - 128 and b = q - 128 every factor fits int16, each pair sum of
+// products fits int32, and in uint32 (modulo 2^32, like the scalar)
+//   sum c p = sum c a + 128 C,  sum c p p = sum c a a + 256 sum c a + 16384 C,
+//   sum c p q = sum c a b + 128 (sum c a + sum c b) + 16384 C  (C = sum c).
+// pairs[k] holds (c_2k, c_2k+1) as two 16-bit halves; an odd tap count pairs
+// the last row with itself and a zero coefficient.
+inline __m256i centred16(const std::uint8_t* p) {
+    return _mm256_sub_epi16(_mm256_cvtepu8_epi16(load16x8(p)), _mm256_set1_epi16(128));
+}
+
+inline void stat_vertical_u8_pairs_step(RowsU8 rows, std::ptrdiff_t j, const std::uint32_t* pairs,
+                                        int taps, std::uint32_t taps_sum, std::uint32_t* mu1,
+                                        std::uint32_t* mu2, std::uint32_t* xx, std::uint32_t* yy,
+                                        std::uint32_t* xy) {
+    __m256i m1_lo = _mm256_setzero_si256(), m1_hi = m1_lo, m2_lo = m1_lo, m2_hi = m1_lo;
+    __m256i xx_lo = m1_lo, xx_hi = m1_lo, yy_lo = m1_lo, yy_hi = m1_lo, xy_lo = m1_lo,
+            xy_hi = m1_lo;
+    for (int t = 0; t < taps; t += 2) {
+        const int u = t + 1 < taps ? t + 1 : t;
+        const __m256i c = _mm256_set1_epi32(static_cast<int>(pairs[t / 2]));
+        const __m256i r0 = centred16(rows.ref[t] + j), r1 = centred16(rows.ref[u] + j);
+        const __m256i d0 = centred16(rows.dis[t] + j), d1 = centred16(rows.dis[u] + j);
+        const __m256i a_lo = _mm256_unpacklo_epi16(r0, r1), a_hi = _mm256_unpackhi_epi16(r0, r1);
+        const __m256i b_lo = _mm256_unpacklo_epi16(d0, d1), b_hi = _mm256_unpackhi_epi16(d0, d1);
+        m1_lo = _mm256_add_epi32(m1_lo, _mm256_madd_epi16(a_lo, c));
+        m1_hi = _mm256_add_epi32(m1_hi, _mm256_madd_epi16(a_hi, c));
+        m2_lo = _mm256_add_epi32(m2_lo, _mm256_madd_epi16(b_lo, c));
+        m2_hi = _mm256_add_epi32(m2_hi, _mm256_madd_epi16(b_hi, c));
+        xx_lo = _mm256_add_epi32(xx_lo, _mm256_madd_epi16(_mm256_mullo_epi16(a_lo, a_lo), c));
+        xx_hi = _mm256_add_epi32(xx_hi, _mm256_madd_epi16(_mm256_mullo_epi16(a_hi, a_hi), c));
+        yy_lo = _mm256_add_epi32(yy_lo, _mm256_madd_epi16(_mm256_mullo_epi16(b_lo, b_lo), c));
+        yy_hi = _mm256_add_epi32(yy_hi, _mm256_madd_epi16(_mm256_mullo_epi16(b_hi, b_hi), c));
+        xy_lo = _mm256_add_epi32(xy_lo, _mm256_madd_epi16(_mm256_mullo_epi16(a_lo, b_lo), c));
+        xy_hi = _mm256_add_epi32(xy_hi, _mm256_madd_epi16(_mm256_mullo_epi16(a_hi, b_hi), c));
+    }
+    const __m256i c128 = _mm256_set1_epi32(static_cast<int>(128u * taps_sum + 128u));
+    const __m256i c16384 = _mm256_set1_epi32(static_cast<int>(16384u * taps_sum));
+    auto mean = [&](__m256i s) { return _mm256_srli_epi32(_mm256_add_epi32(s, c128), 8); };
+    auto square = [&](__m256i s2, __m256i s1) {
+        return _mm256_add_epi32(_mm256_add_epi32(s2, _mm256_slli_epi32(s1, 8)), c16384);
+    };
+    auto cross = [&](__m256i x, __m256i s1, __m256i t1) {
+        return _mm256_add_epi32(
+            _mm256_add_epi32(x, _mm256_slli_epi32(_mm256_add_epi32(s1, t1), 7)), c16384);
+    };
+    auto store = [&](std::uint32_t* dst, __m256i lo, __m256i hi) {
+        store8x32(dst + j, natural_order_first(lo, hi));
+        store8x32(dst + j + 8, natural_order_second(lo, hi));
+    };
+    store(mu1, mean(m1_lo), mean(m1_hi));
+    store(mu2, mean(m2_lo), mean(m2_hi));
+    store(xx, square(xx_lo, m1_lo), square(xx_hi, m1_hi));
+    store(yy, square(yy_lo, m2_lo), square(yy_hi, m2_hi));
+    store(xy, cross(xy_lo, m1_lo, m2_lo), cross(xy_hi, m1_hi, m2_hi));
+}
+
 // Copies columns [j, w) of every tap row into zero-filled rows of `kLanes`
 // samples, so that one more vector step can run on them without reading past
 // the real rows.
@@ -147,16 +205,29 @@ struct TailStatOut {
 
 void stat_vertical_u8_avx2(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows,
                            const std::uint16_t* filter, int taps, int w, const VifStatRow& out) {
+    std::uint32_t pairs[(kMaxTaps + 1) / 2] = {};
+    std::uint32_t taps_sum = 0;
+    bool signed_taps = true;
+    for (int t = 0; t < taps; ++t) {
+        taps_sum += filter[t];
+        signed_taps = signed_taps && filter[t] < 32768;
+        pairs[t / 2] |= static_cast<std::uint32_t>(filter[t]) << (16 * (t & 1));
+    }
+    auto step = [&](RowsU8 rows, std::ptrdiff_t j, std::uint32_t* mu1, std::uint32_t* mu2,
+                    std::uint32_t* xx, std::uint32_t* yy, std::uint32_t* xy) {
+        if (signed_taps)
+            stat_vertical_u8_pairs_step(rows, j, pairs, taps, taps_sum, mu1, mu2, xx, yy, xy);
+        else
+            stat_vertical_u8_step(rows, j, filter, taps, mu1, mu2, xx, yy, xy);
+    };
     std::ptrdiff_t j = 0;
     for (; j + 16 <= w; j += 16)
-        stat_vertical_u8_step({ref_rows, dis_rows}, j, filter, taps, out.mu1, out.mu2, out.xx,
-                              out.yy, out.xy);
+        step({ref_rows, dis_rows}, j, out.mu1, out.mu2, out.xx, out.yy, out.xy);
     if (j == w) return;
     const int n = static_cast<int>(w - j);
     const TailRows<std::uint8_t, 16> tail(ref_rows, dis_rows, taps, j, n);
     TailStatOut<16> o;
-    stat_vertical_u8_step({tail.ref_ptr, tail.dis_ptr}, 0, filter, taps, o.mu1, o.mu2, o.xx,
-                          o.yy, o.xy);
+    step({tail.ref_ptr, tail.dis_ptr}, 0, o.mu1, o.mu2, o.xx, o.yy, o.xy);
     o.copy_to(out, j, n);
 }
 
