@@ -25,657 +25,547 @@ using vif::VifStatRow;
 using vif::VifSums;
 
 constexpr int kMaxTaps = 2 * kMaxHalf + 1;
-constexpr int kMaxWidth =
-    2100; // crosses the scalar's 256-column blocks several times
+constexpr int kMaxWidth = 2100;  // crosses the scalar's 256-column blocks several times
 constexpr std::int32_t kNsq = 65536 << 1;
 
 struct VifLevel {
-  Level level;
-  const VifKernels *kernels;
+    Level level;
+    const VifKernels* kernels;
 };
 
 std::vector<VifLevel> vif_levels() {
-  std::vector<VifLevel> out;
+    std::vector<VifLevel> out;
 #if VMAFPP_X86_KERNELS
-  out.push_back({{"avx2", kCpuAvx2}, &vif::vif_kernels_avx2()});
-  out.push_back(
-      {{"avx512", kCpuAvx2 | kCpuAvx512}, &vif::vif_kernels_avx512()});
+    out.push_back({{"avx2", kCpuAvx2}, &vif::vif_kernels_avx2()});
+    out.push_back({{"avx512", kCpuAvx2 | kCpuAvx512}, &vif::vif_kernels_avx512()});
 #endif
-  return out;
+    return out;
 }
 
 // A filter for one band: one of libvmaf's four, or random taps.
 struct Filter {
-  std::array<std::uint16_t, kMaxTaps> c{};
-  int taps = 0;
-  std::string name;
+    std::array<std::uint16_t, kMaxTaps> c{};
+    int taps = 0;
+    std::string name;
 };
 
 // Random taps below 32768 (a signed 16-bit coefficient) whose sum is
 // exactly `total` where the tap count allows it: the shape of libvmaf's
 // filters, which the SIMD kernels' fast paths require.
-void signed_taps(Rng &rng, Filter &f, std::uint32_t total) {
-  std::uint32_t left = total;
-  for (int t = 0; t < f.taps; ++t) {
-    const std::uint32_t rest =
-        static_cast<std::uint32_t>(f.taps - 1 - t) * 32767u;
-    const std::uint32_t lo = left > rest ? left - rest : 0u;
-    const std::uint32_t hi = std::min<std::uint32_t>(left, 32767u);
-    const std::uint32_t c =
-        lo >= hi
-            ? hi
-            : (rng() % 3 == 0
-                   ? hi
-                   : lo + static_cast<std::uint32_t>(rng() % (hi - lo + 1)));
-    f.c[t] = static_cast<std::uint16_t>(c);
-    left -= c;
-  }
-  std::shuffle(f.c.begin(), f.c.begin() + f.taps, rng);
+void signed_taps(Rng& rng, Filter& f, std::uint32_t total) {
+    std::uint32_t left = total;
+    for (int t = 0; t < f.taps; ++t) {
+        const std::uint32_t rest = static_cast<std::uint32_t>(f.taps - 1 - t) * 32767u;
+        const std::uint32_t lo = left > rest ? left - rest : 0u;
+        const std::uint32_t hi = std::min<std::uint32_t>(left, 32767u);
+        const std::uint32_t c = lo >= hi ? hi : (rng() % 3 == 0 ? hi : lo + static_cast<std::uint32_t>(rng() % (hi - lo + 1)));
+        f.c[t] = static_cast<std::uint16_t>(c);
+        left -= c;
+    }
+    std::shuffle(f.c.begin(), f.c.begin() + f.taps, rng);
 }
 
-Filter pick_filter(Rng &rng) {
-  Filter f;
-  if (rng() % 4 != 0) {
-    const int s = static_cast<int>(rng() % vif::kScales);
+Filter pick_filter(Rng& rng) {
+    Filter f;
+    if (rng() % 4 != 0) {
+        const int s = static_cast<int>(rng() % vif::kScales);
+        f.taps = vif::kFilterTaps[s];
+        std::copy_n(vif::kFilters[s], f.taps, f.c.begin());
+        f.name = "libvmaf" + std::to_string(s);
+        return f;
+    }
+    f.taps = 1 + static_cast<int>(rng() % kMaxTaps);
+    const std::string taps = "(" + std::to_string(f.taps) + ")";
+    switch (rng() % 6) {
+        case 0:
+            for (int t = 0; t < f.taps; ++t) f.c[t] = 65535;
+            f.name = "all65535" + taps;
+            break;
+        case 1:
+            // Taps below 32768 summing to 65536 (or as close as the count
+            // allows), the largest sum the fast paths take.
+            signed_taps(rng, f, 65536);
+            f.name = "signed_sum65536" + taps;
+            break;
+        case 2:
+            signed_taps(rng, f, static_cast<std::uint32_t>(rng() % 65537));
+            f.name = "signed_small_sum" + taps;
+            break;
+        case 3: {
+            // Just outside a fast path: one tap of 32768, or a sum of 65537.
+            signed_taps(rng, f, 65536);
+            const int t = static_cast<int>(rng() % f.taps);
+            if (rng() % 2 == 0 || f.c[t] == 32767) {
+                f.c[t] = 32768;
+                f.name = "one32768" + taps;
+            } else {
+                f.c[t] = static_cast<std::uint16_t>(f.c[t] + 1);
+                f.name = "sum_plus1" + taps;
+            }
+            break;
+        }
+        default:
+            for (int t = 0; t < f.taps; ++t) f.c[t] = rng() % 4 == 0 ? 65535 - rng() % 3 : rng() % 65536;
+            // Half of them symmetric, as libvmaf's filters are.
+            if (rng() % 2 == 0)
+                for (int t = 0; t < f.taps / 2; ++t) f.c[f.taps - 1 - t] = f.c[t];
+            f.name = "random" + taps;
+            break;
+    }
+    return f;
+}
+
+Filter libvmaf_filter(int s) {
+    Filter f;
     f.taps = vif::kFilterTaps[s];
     std::copy_n(vif::kFilters[s], f.taps, f.c.begin());
     f.name = "libvmaf" + std::to_string(s);
     return f;
-  }
-  f.taps = 1 + static_cast<int>(rng() % kMaxTaps);
-  const std::string taps = "(" + std::to_string(f.taps) + ")";
-  switch (rng() % 6) {
-  case 0:
-    for (int t = 0; t < f.taps; ++t)
-      f.c[t] = 65535;
-    f.name = "all65535" + taps;
-    break;
-  case 1:
-    // Taps below 32768 summing to 65536 (or as close as the count
-    // allows), the largest sum the fast paths take.
-    signed_taps(rng, f, 65536);
-    f.name = "signed_sum65536" + taps;
-    break;
-  case 2:
-    signed_taps(rng, f, static_cast<std::uint32_t>(rng() % 65537));
-    f.name = "signed_small_sum" + taps;
-    break;
-  case 3: {
-    // Just outside a fast path: one tap of 32768, or a sum of 65537.
-    signed_taps(rng, f, 65536);
-    const int t = static_cast<int>(rng() % f.taps);
-    if (rng() % 2 == 0 || f.c[t] == 32767) {
-      f.c[t] = 32768;
-      f.name = "one32768" + taps;
-    } else {
-      f.c[t] = static_cast<std::uint16_t>(f.c[t] + 1);
-      f.name = "sum_plus1" + taps;
-    }
-    break;
-  }
-  default:
-    for (int t = 0; t < f.taps; ++t)
-      f.c[t] = rng() % 4 == 0 ? 65535 - rng() % 3 : rng() % 65536;
-    // Half of them symmetric, as libvmaf's filters are.
-    if (rng() % 2 == 0)
-      for (int t = 0; t < f.taps / 2; ++t)
-        f.c[f.taps - 1 - t] = f.c[t];
-    f.name = "random" + taps;
-    break;
-  }
-  return f;
-}
-
-Filter libvmaf_filter(int s) {
-  Filter f;
-  f.taps = vif::kFilterTaps[s];
-  std::copy_n(vif::kFilters[s], f.taps, f.c.begin());
-  f.name = "libvmaf" + std::to_string(s);
-  return f;
 }
 
 // Sample bit depths for the 16-bit kernels: the extractor's, and 16.
-int pick_bits(Rng &rng) {
-  static constexpr int kBits[] = {8, 9, 10, 12, 14, 16, 16};
-  return kBits[rng() % std::size(kBits)];
+int pick_bits(Rng& rng) {
+    static constexpr int kBits[] = {8, 9, 10, 12, 14, 16, 16};
+    return kBits[rng() % std::size(kBits)];
 }
 
 // 2 * kMaxTaps rows of samples in guarded memory: taps row pointers for the
 // reference and the distorted picture, distinct or repeated (as the mirrored
 // edge rows are).
-template <class T> struct SampleRows {
-  GuardedRows mem{2 * kMaxTaps, kMaxWidth * sizeof(T)};
-  std::array<const T *, kMaxTaps> ref{}, dis{};
-  std::string fill;
+template <class T>
+struct SampleRows {
+    GuardedRows mem{2 * kMaxTaps, kMaxWidth * sizeof(T)};
+    std::array<const T*, kMaxTaps> ref{}, dis{};
+    std::string fill;
 
-  void make(Rng &rng, int w, int taps, std::uint64_t max) {
-    const Fill fr = random_fill(rng);
-    const Fill fd = rng() % 5 == 0 ? fr : random_fill(rng);
-    fill = std::string(fill_name(fr)) + "/" + fill_name(fd);
-    std::array<T *, 2 * kMaxTaps> rows{};
-    for (int k = 0; k < 2 * kMaxTaps; ++k) {
-      T *row = mem.row<T>(k, static_cast<std::size_t>(w), rng() & 1);
-      fill_samples(
-          rng, k < kMaxTaps ? fr : fd, max, static_cast<std::size_t>(w),
-          [&](std::size_t i, std::uint64_t v) { row[i] = static_cast<T>(v); });
-      rows[k] = row;
+    void make(Rng& rng, int w, int taps, std::uint64_t max) {
+        const Fill fr = random_fill(rng);
+        const Fill fd = rng() % 5 == 0 ? fr : random_fill(rng);
+        fill = std::string(fill_name(fr)) + "/" + fill_name(fd);
+        std::array<T*, 2 * kMaxTaps> rows{};
+        for (int k = 0; k < 2 * kMaxTaps; ++k) {
+            T* row = mem.row<T>(k, static_cast<std::size_t>(w), rng() & 1);
+            fill_samples(rng, k < kMaxTaps ? fr : fd, max, static_cast<std::size_t>(w),
+                         [&](std::size_t i, std::uint64_t v) { row[i] = static_cast<T>(v); });
+            rows[k] = row;
+        }
+        const bool repeat = rng() % 2 == 0;
+        for (int t = 0; t < taps; ++t) {
+            ref[t] = rows[repeat ? rng() % kMaxTaps : t];
+            dis[t] = rows[kMaxTaps + (repeat ? rng() % kMaxTaps : t)];
+        }
     }
-    const bool repeat = rng() % 2 == 0;
-    for (int t = 0; t < taps; ++t) {
-      ref[t] = rows[repeat ? rng() % kMaxTaps : t];
-      dis[t] = rows[kMaxTaps + (repeat ? rng() % kMaxTaps : t)];
-    }
-  }
 };
 
 // Five output rows (a VifStatRow) with canaries.
 struct StatOut {
-  std::array<Canaried<std::uint32_t>, 5> rows{
-      Canaried<std::uint32_t>(kMaxWidth), Canaried<std::uint32_t>(kMaxWidth),
-      Canaried<std::uint32_t>(kMaxWidth), Canaried<std::uint32_t>(kMaxWidth),
-      Canaried<std::uint32_t>(kMaxWidth)};
-  VifStatRow view() {
-    for (auto &r : rows)
-      r.poison();
-    return {rows[0].data(), rows[1].data(), rows[2].data(), rows[3].data(),
-            rows[4].data()};
-  }
+    std::array<Canaried<std::uint32_t>, 5> rows{Canaried<std::uint32_t>(kMaxWidth),
+                                                Canaried<std::uint32_t>(kMaxWidth),
+                                                Canaried<std::uint32_t>(kMaxWidth),
+                                                Canaried<std::uint32_t>(kMaxWidth),
+                                                Canaried<std::uint32_t>(kMaxWidth)};
+    VifStatRow view() {
+        for (auto& r : rows) r.poison();
+        return {rows[0].data(), rows[1].data(), rows[2].data(), rows[3].data(), rows[4].data()};
+    }
 };
-constexpr const char *kStatNames[5] = {"mu1", "mu2", "xx", "yy", "xy"};
+constexpr const char* kStatNames[5] = {"mu1", "mu2", "xx", "yy", "xy"};
 
-bool compare_stat(Context &ctx, int band, const std::string &what,
-                  const StatOut &a, const StatOut &b, int w,
-                  const char *level) {
-  for (int k = 0; k < 5; ++k)
-    if (!compare_output(ctx, band, what, kStatNames[k], a.rows[k], b.rows[k],
-                        static_cast<std::size_t>(w), level))
-      return false;
-  return true;
+bool compare_stat(Context& ctx, int band, const std::string& what, const StatOut& a,
+                  const StatOut& b, int w, const char* level) {
+    for (int k = 0; k < 5; ++k)
+        if (!compare_output(ctx, band, what, kStatNames[k], a.rows[k], b.rows[k],
+                            static_cast<std::size_t>(w), level))
+            return false;
+    return true;
 }
 
 // ---------------------------------------------------------------------------
 
-void check_stat_vertical_u8(Context &ctx, const VifLevel &L) {
-  if (!ctx.check("vif_stat_vertical_u8", L.level))
-    return;
-  Rng rng = ctx.rng();
-  SampleRows<std::uint8_t> rows;
-  StatOut a, b;
-  for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
-    const int w = band_width(rng, band, kMaxWidth);
-    const Filter f = pick_filter(rng);
-    rows.make(rng, w, f.taps, 255);
-    const std::string what =
-        "w=" + std::to_string(w) + " filter=" + f.name + " fill=" + rows.fill;
-    ctx.at_band(band, what);
-    vif::vif_stat_vertical_u8(rows.ref.data(), rows.dis.data(), f.c.data(),
-                              f.taps, w, a.view());
-    L.kernels->stat_vertical_u8(rows.ref.data(), rows.dis.data(), f.c.data(),
-                                f.taps, w, b.view());
-    ctx.band();
-    compare_stat(ctx, band, what, a, b, w, L.level.name);
-  }
-  if (ctx.benching()) {
-    const Filter f = libvmaf_filter(0);
-    rows.make(rng, 1920, f.taps, 255);
-    const VifStatRow va = a.view(), vb = b.view();
-    ctx.bench(
-        [&] {
-          vif::vif_stat_vertical_u8(rows.ref.data(), rows.dis.data(),
-                                    f.c.data(), f.taps, 1920, va);
-        },
-        [&] {
-          L.kernels->stat_vertical_u8(rows.ref.data(), rows.dis.data(),
-                                      f.c.data(), f.taps, 1920, vb);
-        });
-  }
-  ctx.done();
+void check_stat_vertical_u8(Context& ctx, const VifLevel& L) {
+    if (!ctx.check("vif_stat_vertical_u8", L.level)) return;
+    Rng rng = ctx.rng();
+    SampleRows<std::uint8_t> rows;
+    StatOut a, b;
+    for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
+        const int w = band_width(rng, band, kMaxWidth);
+        const Filter f = pick_filter(rng);
+        rows.make(rng, w, f.taps, 255);
+        const std::string what = "w=" + std::to_string(w) + " filter=" + f.name + " fill=" + rows.fill;
+        ctx.at_band(band, what);
+        vif::vif_stat_vertical_u8(rows.ref.data(), rows.dis.data(), f.c.data(), f.taps, w, a.view());
+        L.kernels->stat_vertical_u8(rows.ref.data(), rows.dis.data(), f.c.data(), f.taps, w, b.view());
+        ctx.band();
+        compare_stat(ctx, band, what, a, b, w, L.level.name);
+    }
+    if (ctx.benching()) {
+        const Filter f = libvmaf_filter(0);
+        rows.make(rng, 1920, f.taps, 255);
+        const VifStatRow va = a.view(), vb = b.view();
+        ctx.bench([&] { vif::vif_stat_vertical_u8(rows.ref.data(), rows.dis.data(), f.c.data(), f.taps, 1920, va); },
+                  [&] { L.kernels->stat_vertical_u8(rows.ref.data(), rows.dis.data(), f.c.data(), f.taps, 1920, vb); });
+    }
+    ctx.done();
 }
 
 // The extractor's shifts (scale 0 of a bpc-bit picture, later scales), and
 // any other defined pair.
-void pick_stat_shifts(Rng &rng, int bits, int *shift_mu, int *shift_sq) {
-  const unsigned r = static_cast<unsigned>(rng() % 4);
-  if (r == 0) {
-    *shift_mu = 16;
-    *shift_sq = 16;
-  } else if (r == 1) {
-    *shift_mu = static_cast<int>(rng() % 32);
-    *shift_sq = static_cast<int>(rng() % 33);
-  } else {
-    const int bpc = std::max(bits, 9);
-    *shift_mu = bpc;
-    *shift_sq = 2 * (bpc - 8);
-  }
+void pick_stat_shifts(Rng& rng, int bits, int* shift_mu, int* shift_sq) {
+    const unsigned r = static_cast<unsigned>(rng() % 4);
+    if (r == 0) {
+        *shift_mu = 16;
+        *shift_sq = 16;
+    } else if (r == 1) {
+        *shift_mu = static_cast<int>(rng() % 32);
+        *shift_sq = static_cast<int>(rng() % 33);
+    } else {
+        const int bpc = std::max(bits, 9);
+        *shift_mu = bpc;
+        *shift_sq = 2 * (bpc - 8);
+    }
 }
 
-void check_stat_vertical_u16(Context &ctx, const VifLevel &L) {
-  if (!ctx.check("vif_stat_vertical_u16", L.level))
-    return;
-  Rng rng = ctx.rng();
-  SampleRows<std::uint16_t> rows;
-  StatOut a, b;
-  for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
-    const int w = band_width(rng, band, kMaxWidth);
-    const Filter f = pick_filter(rng);
-    const int bits = pick_bits(rng);
-    rows.make(rng, w, f.taps, (1u << bits) - 1);
-    int shift_mu = 0, shift_sq = 0;
-    pick_stat_shifts(rng, bits, &shift_mu, &shift_sq);
-    const std::string what = "w=" + std::to_string(w) + " filter=" + f.name +
-                             " bits=" + std::to_string(bits) +
-                             " shift_mu=" + std::to_string(shift_mu) +
-                             " shift_sq=" + std::to_string(shift_sq) +
-                             " fill=" + rows.fill;
-    ctx.at_band(band, what);
-    vif::vif_stat_vertical_u16(rows.ref.data(), rows.dis.data(), f.c.data(),
-                               f.taps, w, shift_mu, shift_sq, a.view());
-    L.kernels->stat_vertical_u16(rows.ref.data(), rows.dis.data(), f.c.data(),
-                                 f.taps, w, shift_mu, shift_sq, b.view());
-    ctx.band();
-    compare_stat(ctx, band, what, a, b, w, L.level.name);
-  }
-  if (ctx.benching()) {
-    const Filter f = libvmaf_filter(0);
-    rows.make(rng, 1920, f.taps, 1023);
-    const VifStatRow va = a.view(), vb = b.view();
-    ctx.bench(
-        [&] {
-          vif::vif_stat_vertical_u16(rows.ref.data(), rows.dis.data(),
-                                     f.c.data(), f.taps, 1920, 10, 4, va);
-        },
-        [&] {
-          L.kernels->stat_vertical_u16(rows.ref.data(), rows.dis.data(),
-                                       f.c.data(), f.taps, 1920, 10, 4, vb);
-        });
-  }
-  ctx.done();
+void check_stat_vertical_u16(Context& ctx, const VifLevel& L) {
+    if (!ctx.check("vif_stat_vertical_u16", L.level)) return;
+    Rng rng = ctx.rng();
+    SampleRows<std::uint16_t> rows;
+    StatOut a, b;
+    for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
+        const int w = band_width(rng, band, kMaxWidth);
+        const Filter f = pick_filter(rng);
+        const int bits = pick_bits(rng);
+        rows.make(rng, w, f.taps, (1u << bits) - 1);
+        int shift_mu = 0, shift_sq = 0;
+        pick_stat_shifts(rng, bits, &shift_mu, &shift_sq);
+        const std::string what = "w=" + std::to_string(w) + " filter=" + f.name + " bits=" +
+                                 std::to_string(bits) + " shift_mu=" + std::to_string(shift_mu) +
+                                 " shift_sq=" + std::to_string(shift_sq) + " fill=" + rows.fill;
+        ctx.at_band(band, what);
+        vif::vif_stat_vertical_u16(rows.ref.data(), rows.dis.data(), f.c.data(), f.taps, w, shift_mu, shift_sq, a.view());
+        L.kernels->stat_vertical_u16(rows.ref.data(), rows.dis.data(), f.c.data(), f.taps, w, shift_mu, shift_sq, b.view());
+        ctx.band();
+        compare_stat(ctx, band, what, a, b, w, L.level.name);
+    }
+    if (ctx.benching()) {
+        const Filter f = libvmaf_filter(0);
+        rows.make(rng, 1920, f.taps, 1023);
+        const VifStatRow va = a.view(), vb = b.view();
+        ctx.bench([&] { vif::vif_stat_vertical_u16(rows.ref.data(), rows.dis.data(), f.c.data(), f.taps, 1920, 10, 4, va); },
+                  [&] { L.kernels->stat_vertical_u16(rows.ref.data(), rows.dis.data(), f.c.data(), f.taps, 1920, 10, 4, vb); });
+    }
+    ctx.done();
 }
 
 // Vertically filtered statistics of generated 8-bit content, as the
 // extractor feeds the horizontal pass: w columns plus `half` mirrored ones on
 // each side (random ones where the row is too narrow to mirror).
-void realistic_stat_rows(Rng &rng, int w, int half,
-                         std::array<std::vector<std::uint32_t>, 5> &out) {
-  std::array<std::vector<std::uint8_t>, 2 * kMaxTaps> pixels;
-  std::array<const std::uint8_t *, kMaxTaps> ref{}, dis{};
-  const int base = static_cast<int>(rng() % 256);
-  const int spread = 1 + static_cast<int>(rng() % 40);
-  const int noise = static_cast<int>(rng() % 12);
-  for (int k = 0; k < kMaxTaps; ++k) {
-    pixels[k].resize(w);
-    pixels[kMaxTaps + k].resize(w);
-    for (int i = 0; i < w; ++i) {
-      const int v = std::clamp(
-          base + static_cast<int>(rng() % (2 * spread + 1)) - spread, 0, 255);
-      const int d = std::clamp(
-          v + static_cast<int>(rng() % (2 * noise + 1)) - noise, 0, 255);
-      pixels[k][i] = static_cast<std::uint8_t>(v);
-      pixels[kMaxTaps + k][i] = static_cast<std::uint8_t>(d);
+void realistic_stat_rows(Rng& rng, int w, int half, std::array<std::vector<std::uint32_t>, 5>& out) {
+    std::array<std::vector<std::uint8_t>, 2 * kMaxTaps> pixels;
+    std::array<const std::uint8_t*, kMaxTaps> ref{}, dis{};
+    const int base = static_cast<int>(rng() % 256);
+    const int spread = 1 + static_cast<int>(rng() % 40);
+    const int noise = static_cast<int>(rng() % 12);
+    for (int k = 0; k < kMaxTaps; ++k) {
+        pixels[k].resize(w);
+        pixels[kMaxTaps + k].resize(w);
+        for (int i = 0; i < w; ++i) {
+            const int v = std::clamp(base + static_cast<int>(rng() % (2 * spread + 1)) - spread, 0, 255);
+            const int d = std::clamp(v + static_cast<int>(rng() % (2 * noise + 1)) - noise, 0, 255);
+            pixels[k][i] = static_cast<std::uint8_t>(v);
+            pixels[kMaxTaps + k][i] = static_cast<std::uint8_t>(d);
+        }
+        ref[k] = pixels[k].data();
+        dis[k] = pixels[kMaxTaps + k].data();
     }
-    ref[k] = pixels[k].data();
-    dis[k] = pixels[kMaxTaps + k].data();
-  }
-  for (auto &r : out)
-    r.assign(static_cast<std::size_t>(w) + 2 * half, 0);
-  const VifStatRow row{out[0].data() + half, out[1].data() + half,
-                       out[2].data() + half, out[3].data() + half,
-                       out[4].data() + half};
-  vif::vif_stat_vertical_u8(ref.data(), dis.data(), vif::kFilter0, 17, w, row);
-  for (auto &r : out) {
-    std::uint32_t *p = r.data() + half;
-    if (w > half) {
-      vif::vif_mirror_pad(p, w, half);
-    } else {
-      for (int k = 1; k <= half; ++k) {
-        p[-k] = p[0];
-        p[w - 1 + k] = p[w - 1];
-      }
+    for (auto& r : out) r.assign(static_cast<std::size_t>(w) + 2 * half, 0);
+    const VifStatRow row{out[0].data() + half, out[1].data() + half, out[2].data() + half,
+                         out[3].data() + half, out[4].data() + half};
+    vif::vif_stat_vertical_u8(ref.data(), dis.data(), vif::kFilter0, 17, w, row);
+    for (auto& r : out) {
+        std::uint32_t* p = r.data() + half;
+        if (w > half) {
+            vif::vif_mirror_pad(p, w, half);
+        } else {
+            for (int k = 1; k <= half; ++k) {
+                p[-k] = p[0];
+                p[w - 1 + k] = p[w - 1];
+            }
+        }
     }
-  }
 }
 
 // Padded uint32 input rows for the horizontal kernels.
 struct PaddedRows {
-  GuardedRows mem;
-  std::array<std::uint32_t *, 5> rows{};
-  std::string fill;
-  explicit PaddedRows(int count)
-      : mem(count, (2 * kMaxWidth + 2 * kMaxHalf + 8) * sizeof(std::uint32_t)) {
-  }
-  // `count` rows of n + 2 * half elements; rows[k] points at element 0.
-  void place(Rng &rng, int count, int n, int half) {
-    const bool at_end = rng() & 1;
-    for (int k = 0; k < count; ++k)
-      rows[k] = mem.row<std::uint32_t>(
-                    k, static_cast<std::size_t>(n) + 2 * half, at_end) +
-                half;
-  }
+    GuardedRows mem;
+    std::array<std::uint32_t*, 5> rows{};
+    std::string fill;
+    explicit PaddedRows(int count) : mem(count, (2 * kMaxWidth + 2 * kMaxHalf + 8) * sizeof(std::uint32_t)) {}
+    // `count` rows of n + 2 * half elements; rows[k] points at element 0.
+    void place(Rng& rng, int count, int n, int half) {
+        const bool at_end = rng() & 1;
+        for (int k = 0; k < count; ++k)
+            rows[k] = mem.row<std::uint32_t>(k, static_cast<std::size_t>(n) + 2 * half, at_end) + half;
+    }
 };
 
-void fill_u32_row(Rng &rng, Fill f, std::uint64_t max, std::uint32_t *p,
-                  std::size_t n) {
-  fill_samples(rng, f, max, n, [&](std::size_t i, std::uint64_t v) {
-    p[i] = static_cast<std::uint32_t>(v);
-  });
+void fill_u32_row(Rng& rng, Fill f, std::uint64_t max, std::uint32_t* p, std::size_t n) {
+    fill_samples(rng, f, max, n, [&](std::size_t i, std::uint64_t v) { p[i] = static_cast<std::uint32_t>(v); });
 }
 
-void check_stat_horizontal(Context &ctx, const VifLevel &L) {
-  if (!ctx.check("vif_stat_horizontal", L.level))
-    return;
-  Rng rng = ctx.rng();
-  PaddedRows in(5);
-  std::array<Canaried<std::int32_t>, 3> a{Canaried<std::int32_t>(kMaxWidth),
-                                          Canaried<std::int32_t>(kMaxWidth),
-                                          Canaried<std::int32_t>(kMaxWidth)};
-  auto b = a;
-  std::array<std::vector<std::uint32_t>, 5> real;
-  auto run = [&](const VifKernels &k, const Filter &f, int w,
-                 std::array<Canaried<std::int32_t>, 3> &o) {
-    for (auto &r : o)
-      r.poison();
-    const VifStatRow row{in.rows[0], in.rows[1], in.rows[2], in.rows[3],
-                         in.rows[4]};
-    k.stat_horizontal(row, f.c.data(), f.taps, w, o[0].data(), o[1].data(),
-                      o[2].data());
-  };
-  for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
-    const int w = band_width(rng, band, kMaxWidth);
-    const Filter f = pick_filter(rng);
-    const int half = f.taps / 2;
-    in.place(rng, 5, w, half);
-    const std::size_t n = static_cast<std::size_t>(w) + 2 * half;
-    const unsigned mode = static_cast<unsigned>(rng() % 3);
-    if (mode == 0) {
-      // The extractor's ranges: means below 2^16, moments below 2^32.
-      const Fill fill = random_fill(rng);
-      in.fill = std::string("ranged/") + fill_name(fill);
-      for (int k = 0; k < 5; ++k)
-        fill_u32_row(rng, fill, k < 2 ? 65535 : 0xFFFFFFFFu, in.rows[k] - half,
-                     n);
-    } else if (mode == 1) {
-      const Fill fill = random_fill(rng);
-      in.fill = std::string("full32/") + fill_name(fill);
-      for (int k = 0; k < 5; ++k)
-        fill_u32_row(rng, fill, 0xFFFFFFFFu, in.rows[k] - half, n);
-    } else {
-      in.fill = "from_pixels";
-      realistic_stat_rows(rng, w, half, real);
-      for (int k = 0; k < 5; ++k)
-        std::copy(real[k].begin(), real[k].end(), in.rows[k] - half);
+void check_stat_horizontal(Context& ctx, const VifLevel& L) {
+    if (!ctx.check("vif_stat_horizontal", L.level)) return;
+    Rng rng = ctx.rng();
+    PaddedRows in(5);
+    std::array<Canaried<std::int32_t>, 3> a{Canaried<std::int32_t>(kMaxWidth), Canaried<std::int32_t>(kMaxWidth),
+                                            Canaried<std::int32_t>(kMaxWidth)};
+    auto b = a;
+    std::array<std::vector<std::uint32_t>, 5> real;
+    auto run = [&](const VifKernels& k, const Filter& f, int w, std::array<Canaried<std::int32_t>, 3>& o) {
+        for (auto& r : o) r.poison();
+        const VifStatRow row{in.rows[0], in.rows[1], in.rows[2], in.rows[3], in.rows[4]};
+        k.stat_horizontal(row, f.c.data(), f.taps, w, o[0].data(), o[1].data(), o[2].data());
+    };
+    for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
+        const int w = band_width(rng, band, kMaxWidth);
+        const Filter f = pick_filter(rng);
+        const int half = f.taps / 2;
+        in.place(rng, 5, w, half);
+        const std::size_t n = static_cast<std::size_t>(w) + 2 * half;
+        const unsigned mode = static_cast<unsigned>(rng() % 3);
+        if (mode == 0) {
+            // The extractor's ranges: means below 2^16, moments below 2^32.
+            const Fill fill = random_fill(rng);
+            in.fill = std::string("ranged/") + fill_name(fill);
+            for (int k = 0; k < 5; ++k) fill_u32_row(rng, fill, k < 2 ? 65535 : 0xFFFFFFFFu, in.rows[k] - half, n);
+        } else if (mode == 1) {
+            const Fill fill = random_fill(rng);
+            in.fill = std::string("full32/") + fill_name(fill);
+            for (int k = 0; k < 5; ++k) fill_u32_row(rng, fill, 0xFFFFFFFFu, in.rows[k] - half, n);
+        } else {
+            in.fill = "from_pixels";
+            realistic_stat_rows(rng, w, half, real);
+            for (int k = 0; k < 5; ++k) std::copy(real[k].begin(), real[k].end(), in.rows[k] - half);
+        }
+        const std::string what = "w=" + std::to_string(w) + " filter=" + f.name + " fill=" + in.fill;
+        ctx.at_band(band, what);
+        run(vif::vif_kernels_scalar(), f, w, a);
+        run(*L.kernels, f, w, b);
+        ctx.band();
+        static constexpr const char* kNames[3] = {"sigma1_sq", "sigma2_sq", "sigma12"};
+        for (int k = 0; k < 3; ++k)
+            if (!compare_output(ctx, band, what, kNames[k], a[k], b[k], static_cast<std::size_t>(w), L.level.name))
+                break;
     }
-    const std::string what =
-        "w=" + std::to_string(w) + " filter=" + f.name + " fill=" + in.fill;
-    ctx.at_band(band, what);
-    run(vif::vif_kernels_scalar(), f, w, a);
-    run(*L.kernels, f, w, b);
-    ctx.band();
-    static constexpr const char *kNames[3] = {"sigma1_sq", "sigma2_sq",
-                                              "sigma12"};
-    for (int k = 0; k < 3; ++k)
-      if (!compare_output(ctx, band, what, kNames[k], a[k], b[k],
-                          static_cast<std::size_t>(w), L.level.name))
-        break;
-  }
-  if (ctx.benching()) {
-    const Filter f = libvmaf_filter(0);
-    in.place(rng, 5, 1920, 8);
-    realistic_stat_rows(rng, 1920, 8, real);
-    for (int k = 0; k < 5; ++k)
-      std::copy(real[k].begin(), real[k].end(), in.rows[k] - 8);
-    ctx.bench([&] { run(vif::vif_kernels_scalar(), f, 1920, a); },
-              [&] { run(*L.kernels, f, 1920, b); });
-  }
-  ctx.done();
+    if (ctx.benching()) {
+        const Filter f = libvmaf_filter(0);
+        in.place(rng, 5, 1920, 8);
+        realistic_stat_rows(rng, 1920, 8, real);
+        for (int k = 0; k < 5; ++k) std::copy(real[k].begin(), real[k].end(), in.rows[k] - 8);
+        ctx.bench([&] { run(vif::vif_kernels_scalar(), f, 1920, a); }, [&] { run(*L.kernels, f, 1920, b); });
+    }
+    ctx.done();
 }
 
 // sigma rows for vif_accumulate.
 struct SigmaRows {
-  GuardedRows mem{3, kMaxWidth * sizeof(std::int32_t)};
-  std::array<std::int32_t *, 3> rows{};
-  std::string fill;
+    GuardedRows mem{3, kMaxWidth * sizeof(std::int32_t)};
+    std::array<std::int32_t*, 3> rows{};
+    std::string fill;
 
-  void make(Rng &rng, int w) {
-    const bool at_end = rng() & 1;
-    for (int k = 0; k < 3; ++k)
-      rows[k] = mem.row<std::int32_t>(k, static_cast<std::size_t>(w), at_end);
-    const unsigned mode = static_cast<unsigned>(rng() % 6);
-    static constexpr std::int32_t kSpecial[] = {
-        INT32_MIN, INT32_MIN + 1, -kNsq,    -1,       0,     1,
-        2,         kNsq - 1,      kNsq,     kNsq + 1, 65535, 65536,
-        1 << 30,   INT32_MAX - 1, INT32_MAX};
-    for (int i = 0; i < w; ++i) {
-      std::int32_t v[3];
-      for (int k = 0; k < 3; ++k) {
-        switch (mode) {
-        case 0:
-          v[k] = static_cast<std::int32_t>(static_cast<std::uint32_t>(rng()));
-          break;
-        case 1:
-          v[k] = kSpecial[rng() % std::size(kSpecial)];
-          break;
-        case 2: // around the sigma_nsq threshold, small covariances
-          v[k] = k == 0 ? kNsq - 4 + static_cast<std::int32_t>(rng() % 9)
-                        : static_cast<std::int32_t>(rng() % 41) - 20;
-          break;
-        case 3: // moderate: what real pictures give
-          v[k] = k == 0 ? static_cast<std::int32_t>(rng() % (1u << 24))
-                        : static_cast<std::int32_t>(rng() % (1u << 25)) -
-                              (1 << 23);
-          break;
-        case 4: // large variances, gains of every size
-          v[k] = k == 0 ? kNsq + static_cast<std::int32_t>(rng() % (1u << 30))
-                        : static_cast<std::int32_t>(rng() % (1u << 31));
-          break;
-        default:
-          v[k] = 0;
-          break;
+    void make(Rng& rng, int w) {
+        const bool at_end = rng() & 1;
+        for (int k = 0; k < 3; ++k) rows[k] = mem.row<std::int32_t>(k, static_cast<std::size_t>(w), at_end);
+        const unsigned mode = static_cast<unsigned>(rng() % 6);
+        static constexpr std::int32_t kSpecial[] = {INT32_MIN, INT32_MIN + 1, -kNsq, -1, 0, 1, 2,
+                                                    kNsq - 1, kNsq, kNsq + 1, 65535, 65536,
+                                                    1 << 30, INT32_MAX - 1, INT32_MAX};
+        for (int i = 0; i < w; ++i) {
+            std::int32_t v[3];
+            for (int k = 0; k < 3; ++k) {
+                switch (mode) {
+                    case 0: v[k] = static_cast<std::int32_t>(static_cast<std::uint32_t>(rng())); break;
+                    case 1: v[k] = kSpecial[rng() % std::size(kSpecial)]; break;
+                    case 2:  // around the sigma_nsq threshold, small covariances
+                        v[k] = k == 0 ? kNsq - 4 + static_cast<std::int32_t>(rng() % 9)
+                                      : static_cast<std::int32_t>(rng() % 41) - 20;
+                        break;
+                    case 3:  // moderate: what real pictures give
+                        v[k] = k == 0 ? static_cast<std::int32_t>(rng() % (1u << 24))
+                                      : static_cast<std::int32_t>(rng() % (1u << 25)) - (1 << 23);
+                        break;
+                    case 4:  // large variances, gains of every size
+                        v[k] = k == 0 ? kNsq + static_cast<std::int32_t>(rng() % (1u << 30))
+                                      : static_cast<std::int32_t>(rng() % (1u << 31));
+                        break;
+                    default: v[k] = 0; break;
+                }
+            }
+            rows[0][i] = v[0];
+            rows[1][i] = v[1];
+            rows[2][i] = v[2];
         }
-      }
-      rows[0][i] = v[0];
-      rows[1][i] = v[1];
-      rows[2][i] = v[2];
+        static constexpr const char* kModes[] = {"full32", "special", "threshold", "moderate", "large", "from_pixels"};
+        fill = kModes[mode];
+        if (mode == 5) {
+            std::array<std::vector<std::uint32_t>, 5> st;
+            realistic_stat_rows(rng, w, 8, st);
+            const VifStatRow row{st[0].data() + 8, st[1].data() + 8, st[2].data() + 8, st[3].data() + 8,
+                                 st[4].data() + 8};
+            vif::vif_stat_horizontal(row, vif::kFilter0, 17, w, rows[0], rows[1], rows[2]);
+        }
     }
-    static constexpr const char *kModes[] = {
-        "full32", "special", "threshold", "moderate", "large", "from_pixels"};
-    fill = kModes[mode];
-    if (mode == 5) {
-      std::array<std::vector<std::uint32_t>, 5> st;
-      realistic_stat_rows(rng, w, 8, st);
-      const VifStatRow row{st[0].data() + 8, st[1].data() + 8, st[2].data() + 8,
-                           st[3].data() + 8, st[4].data() + 8};
-      vif::vif_stat_horizontal(row, vif::kFilter0, 17, w, rows[0], rows[1],
-                               rows[2]);
-    }
-  }
 };
 
-double pick_gain_limit(Rng &rng) {
-  static constexpr double kLimits[] = {100.0, 1.0,  1.2,    1.5,    0.5,
-                                       0.0,   -3.0, 1000.0, 1024.0, 1.0e6};
-  if (rng() % 3 == 0)
-    return 1.0 + static_cast<double>(rng() % 99001) / 1000.0;
-  return kLimits[rng() % std::size(kLimits)];
+double pick_gain_limit(Rng& rng) {
+    static constexpr double kLimits[] = {100.0, 1.0, 1.2, 1.5, 0.5, 0.0, -3.0, 1000.0, 1024.0, 1.0e6};
+    if (rng() % 3 == 0) return 1.0 + static_cast<double>(rng() % 99001) / 1000.0;
+    return kLimits[rng() % std::size(kLimits)];
 }
 
-void check_accumulate(Context &ctx, const VifLevel &L) {
-  if (!ctx.check("vif_accumulate", L.level))
-    return;
-  Rng rng = ctx.rng();
-  SigmaRows s;
-  const std::uint16_t *table = vif::vif_log2_table();
-  for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
-    const int w = band_width(rng, band, kMaxWidth);
-    s.make(rng, w);
-    const double gain = pick_gain_limit(rng);
-    // Both start from the same non-zero sums: the kernel adds to them.
-    VifSums a;
-    a.num_log = static_cast<std::int64_t>(rng() % 1000000) - 500000;
-    a.den_log = static_cast<std::int64_t>(rng() % 1000000);
-    a.num_non_log = static_cast<std::int64_t>(rng() % 1000000);
-    a.den_non_log = static_cast<std::int64_t>(rng() % 1000);
-    VifSums b = a;
-    char g[32];
-    std::snprintf(g, sizeof g, "%.17g", gain);
-    const std::string what =
-        "w=" + std::to_string(w) + " gain_limit=" + g + " fill=" + s.fill;
-    ctx.at_band(band, what);
-    vif::vif_accumulate(s.rows[0], s.rows[1], s.rows[2], w, table, gain, &a);
-    L.kernels->accumulate(s.rows[0], s.rows[1], s.rows[2], w, table, gain, &b);
-    ctx.band();
-    const char *field = a.num_log != b.num_log           ? "num_log"
-                        : a.den_log != b.den_log         ? "den_log"
-                        : a.num_non_log != b.num_non_log ? "num_non_log"
-                        : a.den_non_log != b.den_non_log ? "den_non_log"
-                                                         : nullptr;
-    if (field)
-      ctx.fail(band)
-          << what
-          << ": sums (num_log, den_log, num_non_log, den_non_log) scalar ("
-          << a.num_log << ", " << a.den_log << ", " << a.num_non_log << ", "
-          << a.den_non_log << "), " << L.level.name << " (" << b.num_log << ", "
-          << b.den_log << ", " << b.num_non_log << ", " << b.den_non_log
-          << "); first differing: " << field;
-  }
-  if (ctx.benching()) {
-    // Realistic rows: the branch mix of a picture.
-    std::array<std::vector<std::uint32_t>, 5> st;
-    realistic_stat_rows(rng, 1920, 8, st);
-    std::vector<std::int32_t> s1(1920), s2(1920), s12(1920);
-    const VifStatRow row{st[0].data() + 8, st[1].data() + 8, st[2].data() + 8,
-                         st[3].data() + 8, st[4].data() + 8};
-    vif::vif_stat_horizontal(row, vif::kFilter0, 17, 1920, s1.data(), s2.data(),
-                             s12.data());
-    VifSums a, b;
-    ctx.bench(
-        [&] {
-          vif::vif_accumulate(s1.data(), s2.data(), s12.data(), 1920, table,
-                              100.0, &a);
-        },
-        [&] {
-          L.kernels->accumulate(s1.data(), s2.data(), s12.data(), 1920, table,
-                                100.0, &b);
-        });
-  }
-  ctx.done();
+void check_accumulate(Context& ctx, const VifLevel& L) {
+    if (!ctx.check("vif_accumulate", L.level)) return;
+    Rng rng = ctx.rng();
+    SigmaRows s;
+    const std::uint16_t* table = vif::vif_log2_table();
+    for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
+        const int w = band_width(rng, band, kMaxWidth);
+        s.make(rng, w);
+        const double gain = pick_gain_limit(rng);
+        // Both start from the same non-zero sums: the kernel adds to them.
+        VifSums a;
+        a.num_log = static_cast<std::int64_t>(rng() % 1000000) - 500000;
+        a.den_log = static_cast<std::int64_t>(rng() % 1000000);
+        a.num_non_log = static_cast<std::int64_t>(rng() % 1000000);
+        a.den_non_log = static_cast<std::int64_t>(rng() % 1000);
+        VifSums b = a;
+        char g[32];
+        std::snprintf(g, sizeof g, "%.17g", gain);
+        const std::string what = "w=" + std::to_string(w) + " gain_limit=" + g + " fill=" + s.fill;
+        ctx.at_band(band, what);
+        vif::vif_accumulate(s.rows[0], s.rows[1], s.rows[2], w, table, gain, &a);
+        L.kernels->accumulate(s.rows[0], s.rows[1], s.rows[2], w, table, gain, &b);
+        ctx.band();
+        const char* field = a.num_log != b.num_log             ? "num_log"
+                            : a.den_log != b.den_log           ? "den_log"
+                            : a.num_non_log != b.num_non_log   ? "num_non_log"
+                            : a.den_non_log != b.den_non_log   ? "den_non_log"
+                                                               : nullptr;
+        if (field)
+            ctx.fail(band) << what << ": sums (num_log, den_log, num_non_log, den_non_log) scalar ("
+                           << a.num_log << ", " << a.den_log << ", " << a.num_non_log << ", "
+                           << a.den_non_log << "), " << L.level.name << " (" << b.num_log << ", "
+                           << b.den_log << ", " << b.num_non_log << ", " << b.den_non_log
+                           << "); first differing: " << field;
+    }
+    if (ctx.benching()) {
+        // Realistic rows: the branch mix of a picture.
+        std::array<std::vector<std::uint32_t>, 5> st;
+        realistic_stat_rows(rng, 1920, 8, st);
+        std::vector<std::int32_t> s1(1920), s2(1920), s12(1920);
+        const VifStatRow row{st[0].data() + 8, st[1].data() + 8, st[2].data() + 8, st[3].data() + 8, st[4].data() + 8};
+        vif::vif_stat_horizontal(row, vif::kFilter0, 17, 1920, s1.data(), s2.data(), s12.data());
+        VifSums a, b;
+        ctx.bench([&] { vif::vif_accumulate(s1.data(), s2.data(), s12.data(), 1920, table, 100.0, &a); },
+                  [&] { L.kernels->accumulate(s1.data(), s2.data(), s12.data(), 1920, table, 100.0, &b); });
+    }
+    ctx.done();
 }
 
 template <class T>
-void check_subsample_vertical(Context &ctx, const VifLevel &L) {
-  constexpr bool k8 = sizeof(T) == 1;
-  if (!ctx.check(k8 ? "vif_subsample_vertical_u8"
-                    : "vif_subsample_vertical_u16",
-                 L.level))
-    return;
-  Rng rng = ctx.rng();
-  SampleRows<T> rows;
-  Canaried<std::uint32_t> ar(kMaxWidth), ad(kMaxWidth), br(kMaxWidth),
-      bd(kMaxWidth);
-  auto run = [&](const VifKernels &k, const Filter &f, int w, int shift,
-                 Canaried<std::uint32_t> &r, Canaried<std::uint32_t> &d) {
-    r.poison();
-    d.poison();
-    if constexpr (k8)
-      k.subsample_vertical_u8(rows.ref.data(), rows.dis.data(), f.c.data(),
-                              f.taps, w, shift, r.data(), d.data());
-    else
-      k.subsample_vertical_u16(rows.ref.data(), rows.dis.data(), f.c.data(),
-                               f.taps, w, shift, r.data(), d.data());
-  };
-  for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
-    const int w = band_width(rng, band, kMaxWidth);
-    const Filter f = pick_filter(rng);
-    const int bits = k8 ? 8 : pick_bits(rng);
-    rows.make(rng, w, f.taps, (1u << bits) - 1);
-    // The extractor's shift (bpc from scale 0, 16 later) or any other.
-    const unsigned r = static_cast<unsigned>(rng() % 3);
-    const int shift = r == 0   ? 16
-                      : r == 1 ? static_cast<int>(rng() % 32)
-                               : std::max(bits, 8);
-    const std::string what = "w=" + std::to_string(w) + " filter=" + f.name +
-                             " bits=" + std::to_string(bits) +
-                             " shift=" + std::to_string(shift) +
-                             " fill=" + rows.fill;
-    ctx.at_band(band, what);
-    run(vif::vif_kernels_scalar(), f, w, shift, ar, ad);
-    run(*L.kernels, f, w, shift, br, bd);
-    ctx.band();
-    if (compare_output(ctx, band, what, "ref_out", ar, br,
-                       static_cast<std::size_t>(w), L.level.name))
-      compare_output(ctx, band, what, "dis_out", ad, bd,
-                     static_cast<std::size_t>(w), L.level.name);
-  }
-  if (ctx.benching()) {
-    const Filter f = libvmaf_filter(1);
-    rows.make(rng, 1920, f.taps, k8 ? 255 : 1023);
-    const int shift = k8 ? 8 : 10;
-    ctx.bench([&] { run(vif::vif_kernels_scalar(), f, 1920, shift, ar, ad); },
-              [&] { run(*L.kernels, f, 1920, shift, br, bd); });
-  }
-  ctx.done();
+void check_subsample_vertical(Context& ctx, const VifLevel& L) {
+    constexpr bool k8 = sizeof(T) == 1;
+    if (!ctx.check(k8 ? "vif_subsample_vertical_u8" : "vif_subsample_vertical_u16", L.level)) return;
+    Rng rng = ctx.rng();
+    SampleRows<T> rows;
+    Canaried<std::uint32_t> ar(kMaxWidth), ad(kMaxWidth), br(kMaxWidth), bd(kMaxWidth);
+    auto run = [&](const VifKernels& k, const Filter& f, int w, int shift, Canaried<std::uint32_t>& r,
+                   Canaried<std::uint32_t>& d) {
+        r.poison();
+        d.poison();
+        if constexpr (k8)
+            k.subsample_vertical_u8(rows.ref.data(), rows.dis.data(), f.c.data(), f.taps, w, shift, r.data(), d.data());
+        else
+            k.subsample_vertical_u16(rows.ref.data(), rows.dis.data(), f.c.data(), f.taps, w, shift, r.data(), d.data());
+    };
+    for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
+        const int w = band_width(rng, band, kMaxWidth);
+        const Filter f = pick_filter(rng);
+        const int bits = k8 ? 8 : pick_bits(rng);
+        rows.make(rng, w, f.taps, (1u << bits) - 1);
+        // The extractor's shift (bpc from scale 0, 16 later) or any other.
+        const unsigned r = static_cast<unsigned>(rng() % 3);
+        const int shift = r == 0 ? 16 : r == 1 ? static_cast<int>(rng() % 32) : std::max(bits, 8);
+        const std::string what = "w=" + std::to_string(w) + " filter=" + f.name + " bits=" +
+                                 std::to_string(bits) + " shift=" + std::to_string(shift) + " fill=" + rows.fill;
+        ctx.at_band(band, what);
+        run(vif::vif_kernels_scalar(), f, w, shift, ar, ad);
+        run(*L.kernels, f, w, shift, br, bd);
+        ctx.band();
+        if (compare_output(ctx, band, what, "ref_out", ar, br, static_cast<std::size_t>(w), L.level.name))
+            compare_output(ctx, band, what, "dis_out", ad, bd, static_cast<std::size_t>(w), L.level.name);
+    }
+    if (ctx.benching()) {
+        const Filter f = libvmaf_filter(1);
+        rows.make(rng, 1920, f.taps, k8 ? 255 : 1023);
+        const int shift = k8 ? 8 : 10;
+        ctx.bench([&] { run(vif::vif_kernels_scalar(), f, 1920, shift, ar, ad); },
+                  [&] { run(*L.kernels, f, 1920, shift, br, bd); });
+    }
+    ctx.done();
 }
 
-void check_subsample_horizontal(Context &ctx, const VifLevel &L) {
-  if (!ctx.check("vif_subsample_horizontal", L.level))
-    return;
-  Rng rng = ctx.rng();
-  PaddedRows in(2);
-  Canaried<std::uint16_t> ar(kMaxWidth), ad(kMaxWidth), br(kMaxWidth),
-      bd(kMaxWidth);
-  auto run = [&](const VifKernels &k, const Filter &f, int out_w,
-                 Canaried<std::uint16_t> &r, Canaried<std::uint16_t> &d) {
-    r.poison();
-    d.poison();
-    k.subsample_horizontal(in.rows[0], in.rows[1], f.c.data(), f.taps, out_w,
-                           r.data(), d.data());
-  };
-  for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
-    const int out_w = band_width(rng, band, kMaxWidth / 2);
-    const Filter f = pick_filter(rng);
-    const int half = f.taps / 2;
-    // The kernel reads in[-half, 2 * (out_w - 1) + half].
-    const int n = 2 * out_w - 1;
-    in.place(rng, 2, n, half);
-    const Fill fill = random_fill(rng);
-    const bool full = rng() % 3 == 0;
-    in.fill = std::string(full ? "full32/" : "16bit/") + fill_name(fill);
-    for (int k = 0; k < 2; ++k)
-      fill_u32_row(rng, fill, full ? 0xFFFFFFFFu : 65535, in.rows[k] - half,
-                   static_cast<std::size_t>(n) + 2 * half);
-    const std::string what = "out_w=" + std::to_string(out_w) +
-                             " filter=" + f.name + " fill=" + in.fill;
-    ctx.at_band(band, what);
-    run(vif::vif_kernels_scalar(), f, out_w, ar, ad);
-    run(*L.kernels, f, out_w, br, bd);
-    ctx.band();
-    if (compare_output(ctx, band, what, "ref_out", ar, br,
-                       static_cast<std::size_t>(out_w), L.level.name))
-      compare_output(ctx, band, what, "dis_out", ad, bd,
-                     static_cast<std::size_t>(out_w), L.level.name);
-  }
-  if (ctx.benching()) {
-    const Filter f = libvmaf_filter(1);
-    in.place(rng, 2, 1919, 4);
-    for (int k = 0; k < 2; ++k)
-      fill_u32_row(rng, Fill::smooth_noise, 65535, in.rows[k] - 4, 1919 + 8);
-    ctx.bench([&] { run(vif::vif_kernels_scalar(), f, 960, ar, ad); },
-              [&] { run(*L.kernels, f, 960, br, bd); });
-  }
-  ctx.done();
+void check_subsample_horizontal(Context& ctx, const VifLevel& L) {
+    if (!ctx.check("vif_subsample_horizontal", L.level)) return;
+    Rng rng = ctx.rng();
+    PaddedRows in(2);
+    Canaried<std::uint16_t> ar(kMaxWidth), ad(kMaxWidth), br(kMaxWidth), bd(kMaxWidth);
+    auto run = [&](const VifKernels& k, const Filter& f, int out_w, Canaried<std::uint16_t>& r,
+                   Canaried<std::uint16_t>& d) {
+        r.poison();
+        d.poison();
+        k.subsample_horizontal(in.rows[0], in.rows[1], f.c.data(), f.taps, out_w, r.data(), d.data());
+    };
+    for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
+        const int out_w = band_width(rng, band, kMaxWidth / 2);
+        const Filter f = pick_filter(rng);
+        const int half = f.taps / 2;
+        // The kernel reads in[-half, 2 * (out_w - 1) + half].
+        const int n = 2 * out_w - 1;
+        in.place(rng, 2, n, half);
+        const Fill fill = random_fill(rng);
+        const bool full = rng() % 3 == 0;
+        in.fill = std::string(full ? "full32/" : "16bit/") + fill_name(fill);
+        for (int k = 0; k < 2; ++k)
+            fill_u32_row(rng, fill, full ? 0xFFFFFFFFu : 65535, in.rows[k] - half, static_cast<std::size_t>(n) + 2 * half);
+        const std::string what = "out_w=" + std::to_string(out_w) + " filter=" + f.name + " fill=" + in.fill;
+        ctx.at_band(band, what);
+        run(vif::vif_kernels_scalar(), f, out_w, ar, ad);
+        run(*L.kernels, f, out_w, br, bd);
+        ctx.band();
+        if (compare_output(ctx, band, what, "ref_out", ar, br, static_cast<std::size_t>(out_w), L.level.name))
+            compare_output(ctx, band, what, "dis_out", ad, bd, static_cast<std::size_t>(out_w), L.level.name);
+    }
+    if (ctx.benching()) {
+        const Filter f = libvmaf_filter(1);
+        in.place(rng, 2, 1919, 4);
+        for (int k = 0; k < 2; ++k) fill_u32_row(rng, Fill::smooth_noise, 65535, in.rows[k] - 4, 1919 + 8);
+        ctx.bench([&] { run(vif::vif_kernels_scalar(), f, 960, ar, ad); }, [&] { run(*L.kernels, f, 960, br, bd); });
+    }
+    ctx.done();
 }
 
-} // namespace
+}  // namespace
 
 CHECKASM_MODULE(vif) {
-  for (const VifLevel &L : vif_levels()) {
-    check_stat_vertical_u8(ctx, L);
-    check_stat_vertical_u16(ctx, L);
-    check_stat_horizontal(ctx, L);
-    check_accumulate(ctx, L);
-    check_subsample_vertical<std::uint8_t>(ctx, L);
-    check_subsample_vertical<std::uint16_t>(ctx, L);
-    check_subsample_horizontal(ctx, L);
-  }
+    for (const VifLevel& L : vif_levels()) {
+        check_stat_vertical_u8(ctx, L);
+        check_stat_vertical_u16(ctx, L);
+        check_stat_horizontal(ctx, L);
+        check_accumulate(ctx, L);
+        check_subsample_vertical<std::uint8_t>(ctx, L);
+        check_subsample_vertical<std::uint16_t>(ctx, L);
+        check_subsample_horizontal(ctx, L);
+    }
 }
 
-} // namespace vmafpp::checkasm
+}  // namespace vmafpp::checkasm
