@@ -150,8 +150,8 @@ inline void stat_vertical_u8_pairs_step(RowsU8 rows, std::ptrdiff_t j, const std
         return _mm256_add_epi32(_mm256_add_epi32(s2, _mm256_slli_epi32(s1, 8)), c16384);
     };
     auto cross = [&](__m256i x, __m256i s1, __m256i t1) {
-        return _mm256_add_epi32(
-            _mm256_add_epi32(x, _mm256_slli_epi32(_mm256_add_epi32(s1, t1), 7)), c16384);
+        return _mm256_add_epi32(_mm256_add_epi32(x, _mm256_slli_epi32(_mm256_add_epi32(s1, t1), 7)),
+                                c16384);
     };
     auto store = [&](std::uint32_t* dst, __m256i lo, __m256i hi) {
         store8x32(dst + j, natural_order_first(lo, hi));
@@ -475,7 +475,8 @@ void stat_horizontal_halves(const VifStatRow& in, const std::uint16_t* filter, i
         // Means below 2^16 (always, from the extractor) have H = 0.
         bool means_16bit = true;
         for (int k = 0; k < 2; ++k)
-            means_16bit = split_halves(src[k] + j0 - half, valid, len, false, rows[k]) && means_16bit;
+            means_16bit =
+                split_halves(src[k] + j0 - half, valid, len, false, rows[k]) && means_16bit;
         if (!means_16bit)
             for (int k = 0; k < 2; ++k) split_halves(src[k] + j0 - half, valid, len, true, rows[k]);
         for (int k = 2; k < 5; ++k) split_halves(src[k] + j0 - half, valid, len, true, rows[k]);
@@ -486,8 +487,10 @@ void stat_horizontal_halves(const VifStatRow& in, const std::uint16_t* filter, i
                 mean[k] = {_mm256_add_epi32(l.even, bias), _mm256_add_epi32(l.odd, bias)};
                 if (!means_16bit) {
                     const EvenOdd h = filter_halves(rows[k].h + b, cc, pairs);
-                    mean[k].even = _mm256_add_epi32(mean[k].even, _mm256_slli_epi32(_mm256_add_epi32(h.even, bias), 16));
-                    mean[k].odd = _mm256_add_epi32(mean[k].odd, _mm256_slli_epi32(_mm256_add_epi32(h.odd, bias), 16));
+                    mean[k].even = _mm256_add_epi32(
+                        mean[k].even, _mm256_slli_epi32(_mm256_add_epi32(h.even, bias), 16));
+                    mean[k].odd = _mm256_add_epi32(
+                        mean[k].odd, _mm256_slli_epi32(_mm256_add_epi32(h.odd, bias), 16));
                 }
             }
             for (int k = 0; k < 3; ++k) {
@@ -523,8 +526,7 @@ void stat_horizontal_halves(const VifStatRow& in, const std::uint16_t* filter, i
 }
 
 void stat_horizontal_avx2(const VifStatRow& in, const std::uint16_t* filter, int taps, int w,
-                          std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
-                          std::int32_t* sigma12) {
+                          std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12) {
     std::uint32_t taps_sum = 0;
     if (halves_filter_fits(filter, taps, &taps_sum))
         stat_horizontal_halves(in, filter, taps, w, taps_sum, sigma1_sq, sigma2_sq, sigma12);

@@ -46,21 +46,21 @@ inline __mmask16 first_bits16(int n) {
 // An odd tap count pairs the last row with itself and a zero coefficient.
 
 struct RowsU8 {
-    const std::uint8_t *const *ref;
-    const std::uint8_t *const *dis;
+    const std::uint8_t* const* ref;
+    const std::uint8_t* const* dis;
 };
 
 // 32 samples of a row minus 128, as int16; lanes past `valid` read nothing.
-inline __m512i centred32(const std::uint8_t *p, __mmask32 valid) {
+inline __m512i centred32(const std::uint8_t* p, __mmask32 valid) {
     const __m512i v = _mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(valid, p));
     return _mm512_sub_epi16(v, _mm512_set1_epi16(128));
 }
 
 // One 32-column step. Accumulator "lo" holds columns 0-3, 8-11, 16-19, 24-27
 // (per 128-bit lane, the unpacklo half), "hi" the other 16.
-inline void stat_vertical_u8_step(RowsU8 rows, std::ptrdiff_t j, const std::uint32_t *pairs,
+inline void stat_vertical_u8_step(RowsU8 rows, std::ptrdiff_t j, const std::uint32_t* pairs,
                                   int taps, std::uint32_t taps_sum, __mmask32 valid,
-                                  const VifStatRow &out) {
+                                  const VifStatRow& out) {
     __m512i m1_lo = _mm512_setzero_si512(), m1_hi = m1_lo, m2_lo = m1_lo, m2_hi = m1_lo;
     __m512i xx_lo = m1_lo, xx_hi = m1_lo, yy_lo = m1_lo, yy_hi = m1_lo, xy_lo = m1_lo,
             xy_hi = m1_lo;
@@ -93,7 +93,7 @@ inline void stat_vertical_u8_step(RowsU8 rows, std::ptrdiff_t j, const std::uint
         _mm512_setr_epi32(8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31);
     const __mmask16 k0 = static_cast<__mmask16>(valid);
     const __mmask16 k1 = static_cast<__mmask16>(valid >> 16);
-    auto store = [&](std::uint32_t *dst, __m512i lo, __m512i hi) {
+    auto store = [&](std::uint32_t* dst, __m512i lo, __m512i hi) {
         _mm512_mask_storeu_epi32(dst + j, k0, _mm512_permutex2var_epi32(lo, first, hi));
         _mm512_mask_storeu_epi32(dst + j + 16, k1, _mm512_permutex2var_epi32(lo, second, hi));
     };
@@ -114,9 +114,9 @@ inline void stat_vertical_u8_step(RowsU8 rows, std::ptrdiff_t j, const std::uint
     store(out.xy, cross(xy_lo, m1_lo, m2_lo), cross(xy_hi, m1_hi, m2_hi));
 }
 
-void stat_vertical_u8_avx512(const std::uint8_t *const *ref_rows,
-                             const std::uint8_t *const *dis_rows, const std::uint16_t *filter,
-                             int taps, int w, const VifStatRow &out) {
+void stat_vertical_u8_avx512(const std::uint8_t* const* ref_rows,
+                             const std::uint8_t* const* dis_rows, const std::uint16_t* filter,
+                             int taps, int w, const VifStatRow& out) {
     std::uint32_t pairs[(kMaxTaps + 1) / 2] = {};
     std::uint32_t taps_sum = 0;
     bool signed_ok = true;
@@ -164,7 +164,7 @@ constexpr int kChunk = 256;
 // in whole vectors of 16.
 constexpr int kSplitLen = kChunk + 2 * kMaxHalf + 32 + 16;
 
-inline bool pair_filter_fits(const std::uint16_t *filter, int taps, std::uint32_t *sum) {
+inline bool pair_filter_fits(const std::uint16_t* filter, int taps, std::uint32_t* sum) {
     std::uint32_t c = 0;
     bool ok = true;
     for (int t = 0; t < taps; ++t) {
@@ -187,7 +187,7 @@ struct Halves {
     __m512i l;
     __m512i h;
 };
-inline __m512i load_centred(const std::uint32_t *src, int i, int valid) {
+inline __m512i load_centred(const std::uint32_t* src, int i, int valid) {
     const __m512i flip = _mm512_set1_epi32(static_cast<int>(0x80008000u));
     return _mm512_xor_si512(_mm512_maskz_loadu_epi32(first_bits16(valid - i), src + i), flip);
 }
@@ -207,7 +207,7 @@ inline __m512i high_halves(__m512i a, __m512i b) {
 // Splits src[0, valid) into centred halves over [0, len) (len a multiple of
 // 32). With `high` false only the low halves are written, and the result
 // says whether every input is below 2^16 (its high half then is 0).
-inline bool split_row(const std::uint32_t *src, int valid, int len, bool high, SplitRow &out) {
+inline bool split_row(const std::uint32_t* src, int valid, int len, bool high, SplitRow& out) {
     const __m512i flip = _mm512_set1_epi32(static_cast<int>(0x80008000u));
     __m512i any = _mm512_setzero_si512();
     for (int i = 0; i < len; i += 32) {
@@ -230,7 +230,7 @@ struct Parity {
     __m512i even;
     __m512i odd;
 };
-inline Parity filter_pairs(const std::int16_t *y, const __m512i *cc, int pairs) {
+inline Parity filter_pairs(const std::int16_t* y, const __m512i* cc, int pairs) {
     // y is 64-byte aligned: the even windows (dword offsets p) come from two
     // aligned loads, the odd ones (half a dword further) from unaligned loads.
     const __m512i a0 = _mm512_load_si512(y);
@@ -264,9 +264,9 @@ inline __m512i product_q16(__m512i a, __m512i b) {
     return _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(e, 32), o);
 }
 
-void stat_horizontal_avx512(const VifStatRow &in, const std::uint16_t *filter, int taps, int w,
-                            std::int32_t *sigma1_sq, std::int32_t *sigma2_sq,
-                            std::int32_t *sigma12) {
+void stat_horizontal_avx512(const VifStatRow& in, const std::uint16_t* filter, int taps, int w,
+                            std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
+                            std::int32_t* sigma12) {
     std::uint32_t taps_sum = 0;
     if (!pair_filter_fits(filter, taps, &taps_sum)) {
         vif_kernels_avx2().stat_horizontal(in, filter, taps, w, sigma1_sq, sigma2_sq, sigma12);
@@ -286,7 +286,7 @@ void stat_horizontal_avx512(const VifStatRow &in, const std::uint16_t *filter, i
     const __m512i first = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
     const __m512i second =
         _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
-    const std::uint32_t *src[5] = {in.mu1, in.mu2, in.xx, in.yy, in.xy};
+    const std::uint32_t* src[5] = {in.mu1, in.mu2, in.xx, in.yy, in.xy};
     SplitRow rows[5];
     for (std::ptrdiff_t j0 = 0; j0 < w; j0 += kChunk) {
         const int n = static_cast<int>(w - j0 < kChunk ? w - j0 : kChunk);
@@ -325,7 +325,7 @@ void stat_horizontal_avx512(const VifStatRow &in, const std::uint16_t *filter, i
             }
             // uint32 differences read as int32, as the scalar's.
             const __mmask32 valid = static_cast<__mmask32>(first_bits64(n - b));
-            auto sigma = [&](std::int32_t *dst, const Parity &m, __m512i pe, __m512i po) {
+            auto sigma = [&](std::int32_t* dst, const Parity& m, __m512i pe, __m512i po) {
                 const __m512i e = _mm512_sub_epi32(m.even, pe);
                 const __m512i o = _mm512_sub_epi32(m.odd, po);
                 _mm512_mask_storeu_epi32(dst + j0 + b, static_cast<__mmask16>(valid),
@@ -345,14 +345,14 @@ void stat_horizontal_avx512(const VifStatRow &in, const std::uint16_t *filter, i
 
 }  // namespace
 
-void vif_stat_vertical_u8_avx512(const std::uint8_t *const *ref_rows,
-                                 const std::uint8_t *const *dis_rows, const std::uint16_t *filter,
-                                 int taps, int w, const VifStatRow &out) {
+void vif_stat_vertical_u8_avx512(const std::uint8_t* const* ref_rows,
+                                 const std::uint8_t* const* dis_rows, const std::uint16_t* filter,
+                                 int taps, int w, const VifStatRow& out) {
     stat_vertical_u8_avx512(ref_rows, dis_rows, filter, taps, w, out);
 }
-void vif_stat_horizontal_avx512(const VifStatRow &in, const std::uint16_t *filter, int taps, int w,
-                                std::int32_t *sigma1_sq, std::int32_t *sigma2_sq,
-                                std::int32_t *sigma12) {
+void vif_stat_horizontal_avx512(const VifStatRow& in, const std::uint16_t* filter, int taps, int w,
+                                std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
+                                std::int32_t* sigma12) {
     stat_horizontal_avx512(in, filter, taps, w, sigma1_sq, sigma2_sq, sigma12);
 }
 
