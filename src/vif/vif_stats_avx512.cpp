@@ -160,9 +160,11 @@ void stat_vertical_u8_avx512(const std::uint8_t* const* ref_rows,
 // outside these bounds (libvmaf's filter 3 has 43728) take the AVX2 kernel.
 
 constexpr int kChunk = 256;
-// A chunk's outputs read inputs [-half, n32 + 2 * pairs - 1) of it, split
-// in whole vectors of 16.
-constexpr int kSplitLen = kChunk + 2 * kMaxHalf + 32 + 16;
+// A chunk's n outputs read its split samples [0, n32 + 2 * pairs - 1)
+// (sample 0 is input -half); the split writes whole vectors of 32 up to
+// len = n32 + 2 * pairs rounded up, and the aligned loads of the last block
+// stay below n32 + 32 <= len.
+constexpr int kSplitLen = kChunk + 2 * kMaxHalf + 32;
 
 inline bool pair_filter_fits(const std::uint16_t* filter, int taps, std::uint32_t* sum) {
     std::uint32_t c = 0;
@@ -183,10 +185,6 @@ struct SplitRow {
 // Centred 16-bit halves of 32 inputs src[i, i + 32) (those at or past
 // `valid` read as 0): x ^ 0x80008000 centres both halves at once, then one
 // permutation gathers the low halves and one the high halves.
-struct Halves {
-    __m512i l;
-    __m512i h;
-};
 inline __m512i load_centred(const std::uint32_t* src, int i, int valid) {
     const __m512i flip = _mm512_set1_epi32(static_cast<int>(0x80008000u));
     return _mm512_xor_si512(_mm512_maskz_loadu_epi32(first_bits16(valid - i), src + i), flip);
