@@ -1,6 +1,8 @@
 // checkasm module "vif": every VifKernels entry of every SIMD level against
 // vif_kernels_scalar(), on the libvmaf filters and on random ones (taps 1..17,
-// any uint16 coefficient), every width 1..64 and random wider ones, hostile
+// any uint16 coefficient, symmetric or not; taps below 32768 summing to at
+// most 65536, which the SIMD fast paths need, and just past those bounds),
+// every width 1..64 and random wider ones, hostile
 // sample fills at 8..16 bits, shifts beyond the ones the extractor uses, and
 // full-range 32-bit inputs for the kernels that take them.
 #include <algorithm>
@@ -47,6 +49,22 @@ struct Filter {
     std::string name;
 };
 
+// Random taps below 32768 (a signed 16-bit coefficient) whose sum is
+// exactly `total` where the tap count allows it: the shape of libvmaf's
+// filters, which the SIMD kernels' fast paths require.
+void signed_taps(Rng& rng, Filter& f, std::uint32_t total) {
+    std::uint32_t left = total;
+    for (int t = 0; t < f.taps; ++t) {
+        const std::uint32_t rest = static_cast<std::uint32_t>(f.taps - 1 - t) * 32767u;
+        const std::uint32_t lo = left > rest ? left - rest : 0u;
+        const std::uint32_t hi = std::min<std::uint32_t>(left, 32767u);
+        const std::uint32_t c = lo >= hi ? hi : (rng() % 3 == 0 ? hi : lo + static_cast<std::uint32_t>(rng() % (hi - lo + 1)));
+        f.c[t] = static_cast<std::uint16_t>(c);
+        left -= c;
+    }
+    std::shuffle(f.c.begin(), f.c.begin() + f.taps, rng);
+}
+
 Filter pick_filter(Rng& rng) {
     Filter f;
     if (rng() % 4 != 0) {
@@ -57,10 +75,43 @@ Filter pick_filter(Rng& rng) {
         return f;
     }
     f.taps = 1 + static_cast<int>(rng() % kMaxTaps);
-    const bool all_max = rng() % 8 == 0;
-    for (int t = 0; t < f.taps; ++t)
-        f.c[t] = all_max ? 65535 : (rng() % 4 == 0 ? 65535 - rng() % 3 : rng() % 65536);
-    f.name = std::string(all_max ? "all65535" : "random") + "(" + std::to_string(f.taps) + ")";
+    const std::string taps = "(" + std::to_string(f.taps) + ")";
+    switch (rng() % 6) {
+        case 0:
+            for (int t = 0; t < f.taps; ++t) f.c[t] = 65535;
+            f.name = "all65535" + taps;
+            break;
+        case 1:
+            // Taps below 32768 summing to 65536 (or as close as the count
+            // allows), the largest sum the fast paths take.
+            signed_taps(rng, f, 65536);
+            f.name = "signed_sum65536" + taps;
+            break;
+        case 2:
+            signed_taps(rng, f, static_cast<std::uint32_t>(rng() % 65537));
+            f.name = "signed_small_sum" + taps;
+            break;
+        case 3: {
+            // Just outside a fast path: one tap of 32768, or a sum of 65537.
+            signed_taps(rng, f, 65536);
+            const int t = static_cast<int>(rng() % f.taps);
+            if (rng() % 2 == 0 || f.c[t] == 32767) {
+                f.c[t] = 32768;
+                f.name = "one32768" + taps;
+            } else {
+                f.c[t] = static_cast<std::uint16_t>(f.c[t] + 1);
+                f.name = "sum_plus1" + taps;
+            }
+            break;
+        }
+        default:
+            for (int t = 0; t < f.taps; ++t) f.c[t] = rng() % 4 == 0 ? 65535 - rng() % 3 : rng() % 65536;
+            // Half of them symmetric, as libvmaf's filters are.
+            if (rng() % 2 == 0)
+                for (int t = 0; t < f.taps / 2; ++t) f.c[f.taps - 1 - t] = f.c[t];
+            f.name = "random" + taps;
+            break;
+    }
     return f;
 }
 
