@@ -40,54 +40,45 @@ inline __mmask32 first_lanes32(int n) {
 // is (v << lz) >> (width - 16) and width - 16 - lz bits are dropped.
 //
 // Every sum the kernel returns is a sum of such logs, so the table entries
-// and the dropped bits are summed separately: the vector code computes `top`
-// of the lanes that take a log and packs them into index buffers (a register
-// compress and a full store, the count advancing by the mask's popcount),
-// adds their leading-zero counts per lane, and after a block of steps scalar
-// loads sum the entries (cheaper than vector gathers here). Lanes that take
-// no log leave no index, so no entry is read for them.
+// and the dropped bits are summed apart: the vector code adds the
+// leading-zero counts per lane and stores the table indices of a step (the
+// spare zero entry, index 2^15, in lanes that take no log); the next step
+// sums their entries with scalar loads, which cost less per element than
+// vector gathers here and overlap with that step's vector work.
 
-// Pixels per block of index buffers (a multiple of 16).
-constexpr int kBlockPixels = 256;
+constexpr std::uint32_t kSpareEntry = 32768;  // vif_log2_table()[32768] == 0
 
-struct LogIndices {
-    // Per buffer one step's 16 slots of slack: a step stores all 16 lanes
-    // and keeps only the first popcount.
-    std::uint32_t den[kBlockPixels + 16];  // top of nsq + sigma1_sq
-    std::uint32_t n1[kBlockPixels + 16];   // top of numer1
-    std::uint32_t tmp[kBlockPixels + 16];  // top of numer1_tmp
-    int n_den = 0;
-    int n_gain = 0;  // n1 and tmp entries (the same lanes)
+// A step's table indices: nsq + sigma1_sq, numer1, numer1_tmp.
+struct StepIndices {
+    alignas(64) std::uint32_t den[16];
+    alignas(64) std::uint32_t n1[16];
+    alignas(64) std::uint32_t tmp[16];
+    bool gain = false;  // n1 and tmp hold indices (otherwise not written)
 };
 
-inline void append_lanes(std::uint32_t* buffer, int& n, __mmask16 m, __m512i v) {
-    _mm512_storeu_si512(buffer + n, _mm512_maskz_compress_epi32(m, v));
-    n += __builtin_popcount(m);
-}
-
-// The 16 leading bits of 16 uint32 of bit length >= 16, and the leading zeros.
-inline __m512i top16_u32(__m512i v, __m512i& lz) {
+// Table indices of 16 uint32 of bit length >= 16 in the lanes of m, the
+// spare entry elsewhere; lz receives the leading zeros.
+inline __m512i log_index_u32(__m512i v, __mmask16 m, __m512i& lz) {
     lz = _mm512_lzcnt_epi32(v);
-    return _mm512_srli_epi32(_mm512_sllv_epi32(v, lz), 16);
+    const __m512i top = _mm512_srli_epi32(_mm512_sllv_epi32(v, lz), 16);
+    return _mm512_mask_sub_epi32(_mm512_set1_epi32(kSpareEntry), m, top, _mm512_set1_epi32(32768));
 }
-// The same for 8 uint64, the tops as 8 x uint32.
-inline __m256i top16_u64(__m512i v, __m512i& lz) {
+// The same for 8 uint64, as 8 x uint32.
+inline __m256i log_index_u64(__m512i v, __mmask8 m, __m512i& lz) {
     lz = _mm512_lzcnt_epi64(v);
-    return _mm512_cvtepi64_epi32(_mm512_srli_epi64(_mm512_sllv_epi64(v, lz), 48));
+    const __m512i top = _mm512_srli_epi64(_mm512_sllv_epi64(v, lz), 48);
+    return _mm512_cvtepi64_epi32(
+        _mm512_mask_sub_epi64(_mm512_set1_epi64(kSpareEntry), m, top, _mm512_set1_epi64(32768)));
 }
 
-// Sum of the table entries of n tops (entries < 2^16, n <= kBlockPixels).
-// Scalar loads: on the machines this level runs on, gathers cost more per
-// element. Two chains keep the loads independent.
-std::int64_t sum_entries(const std::uint16_t* table, const std::uint32_t* top, int n) {
-    std::uint32_t a = 0, b = 0;
-    int i = 0;
-    for (; i + 2 <= n; i += 2) {
-        a += table[std::ptrdiff_t{top[i]} - 32768];
-        b += table[std::ptrdiff_t{top[i + 1]} - 32768];
+// Sum of the table entries of 16 indices, with scalar loads in two chains.
+inline std::int64_t sum_entries16(const std::uint16_t* table, const std::uint32_t* idx) {
+    std::int64_t a = 0, b = 0;
+    for (int i = 0; i < 16; i += 2) {
+        a += table[idx[i]];
+        b += table[idx[i + 1]];
     }
-    if (i < n) a += table[std::ptrdiff_t{top[i]} - 32768];
-    return std::int64_t{a} + b;
+    return a + b;
 }
 
 // Per-lane sums in 32-bit (lz_tmp: 64-bit) lanes. A lane adds per step at
@@ -110,7 +101,7 @@ inline std::int64_t sum_i32(__m512i v) {
 }
 
 struct AccumulateTotals {
-    std::int64_t entries_den = 0, entries_n1 = 0, entries_tmp = 0;
+    std::int64_t entries_den = 0, entries_num = 0;  // entries: den; tmp minus n1
     std::int64_t lz_den = 0, lz_n1 = 0, lz_tmp = 0;
     std::int64_t non_log = 0, non_log_pixels = 0, log_pixels = 0, gain_pixels = 0;
 
@@ -121,12 +112,10 @@ struct AccumulateTotals {
         non_log += sum_i32(acc.non_log_low) + 65536 * sum_i32(acc.non_log_high);
         acc = AccumulateLanes{};
     }
-    void flush(const std::uint16_t* table, LogIndices& idx) {
-        entries_den += sum_entries(table, idx.den, idx.n_den);
-        entries_n1 += sum_entries(table, idx.n1, idx.n_gain);
-        entries_tmp += sum_entries(table, idx.tmp, idx.n_gain);
-        idx.n_den = 0;
-        idx.n_gain = 0;
+    void add_entries(const std::uint16_t* table, const StepIndices& idx) {
+        entries_den += sum_entries16(table, idx.den);
+        if (idx.gain)
+            entries_num += sum_entries16(table, idx.tmp) - sum_entries16(table, idx.n1);
     }
 };
 
@@ -136,16 +125,17 @@ inline __m512d load_pd(const std::int32_t* p, int h, __mmask16 valid) {
         _mm256_maskz_loadu_epi32(static_cast<__mmask8>(valid >> (8 * h)), p + 8 * h));
 }
 
-// The gain terms of 16 pixels: the tops of numer1 and numer1_tmp in the
+// The gain terms of 16 pixels: the indices of numer1 and numer1_tmp in the
 // lanes of `need` (log branch, sigma12 > 0 and sigma2_sq > 0), with the
 // scalar's double operations in the scalar's order.
 inline void gain_terms(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
                        const std::int32_t* sigma12, __mmask16 valid, __mmask16 need,
-                       __m512d gain_limit, AccumulateLanes& acc, LogIndices& idx) {
+                       __m512d gain_limit, AccumulateLanes& acc, StepIndices& idx) {
     const __m512d eps = _mm512_set1_pd(65536 * 1.0e-10);
     const __m256i nsq = _mm256_set1_epi32(kSigmaNsq);
-    __m256i numer1[2], tmp_top[2];
+    __m256i numer1[2];
     for (int h = 0; h < 2; ++h) {
+        const __mmask8 need_h = static_cast<__mmask8>(need >> (8 * h));
         const __m512d s1d = load_pd(sigma1_sq, h, valid);
         // sigma2_sq > 0 in a needed lane: it is the scalar's max(sigma2_sq, 0).
         const __m512d s2d = load_pd(sigma2_sq, h, valid);
@@ -156,7 +146,8 @@ inline void gain_terms(const std::int32_t* sigma1_sq, const std::int32_t* sigma2
         // truncates exactly; sv <= -2^31 gives INT32_MIN and (-2^31, 0] a
         // value <= 0, both clamped to the scalar's 0. numer1 < 2^32 then
         // holds the scalar's uint32.
-        numer1[h] = _mm256_add_epi32(_mm256_max_epi32(_mm512_cvttpd_epi32(sv), _mm256_setzero_si256()), nsq);
+        numer1[h] = _mm256_add_epi32(
+            _mm256_max_epi32(_mm512_cvttpd_epi32(sv), _mm256_setzero_si256()), nsq);
         // min(a, b) is a < b ? a : b, the scalar's comparison.
         const __m512d g = _mm512_min_pd(g_raw, gain_limit);
         // s12 < 2^31 and s1 + eps > 2^17 give 0 < g_raw < 2^14; with
@@ -165,23 +156,21 @@ inline void gain_terms(const std::int32_t* sigma1_sq, const std::int32_t* sigma2
         // numer1_tmp < 2^62.
         const __m512i product = _mm512_cvttpd_epi64(_mm512_mul_pd(_mm512_mul_pd(g, g), s1d));
         __m512i lz;
-        tmp_top[h] = top16_u64(_mm512_add_epi64(product, _mm512_cvtepu32_epi64(numer1[h])), lz);
-        acc.lz_tmp = _mm512_mask_add_epi64(acc.lz_tmp, static_cast<__mmask8>(need >> (8 * h)),
-                                           acc.lz_tmp, lz);
+        _mm256_store_si256(
+            reinterpret_cast<__m256i*>(idx.tmp + 8 * h),
+            log_index_u64(_mm512_add_epi64(product, _mm512_cvtepu32_epi64(numer1[h])), need_h, lz));
+        acc.lz_tmp = _mm512_mask_add_epi64(acc.lz_tmp, need_h, acc.lz_tmp, lz);
     }
     __m512i lz;
-    const __m512i n1_top = top16_u32(
-        _mm512_inserti64x4(_mm512_castsi256_si512(numer1[0]), numer1[1], 1), lz);
+    _mm512_store_si512(
+        idx.n1,
+        log_index_u32(_mm512_inserti64x4(_mm512_castsi256_si512(numer1[0]), numer1[1], 1), need, lz));
     acc.lz_n1 = _mm512_mask_add_epi32(acc.lz_n1, need, acc.lz_n1, lz);
-    append_lanes(idx.n1, idx.n_gain, need, n1_top);
-    int n = idx.n_gain - __builtin_popcount(need);
-    append_lanes(idx.tmp, n, need,
-                 _mm512_inserti64x4(_mm512_castsi256_si512(tmp_top[0]), tmp_top[1], 1));
 }
 
 inline void accumulate_step(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
                             const std::int32_t* sigma12, __mmask16 valid, __m512d gain_limit,
-                            AccumulateLanes& acc, AccumulateTotals& tot, LogIndices& idx) {
+                            AccumulateLanes& acc, AccumulateTotals& tot, StepIndices& idx) {
     const __m512i zero = _mm512_setzero_si512();
     const __m512i nsq = _mm512_set1_epi32(kSigmaNsq);
     const __m512i s1 = _mm512_maskz_loadu_epi32(valid, sigma1_sq);
@@ -202,13 +191,13 @@ inline void accumulate_step(const std::int32_t* sigma1_sq, const std::int32_t* s
 
     // Otherwise log2(nsq + sigma1_sq); nsq + s1 < 2^32.
     __m512i lz;
-    const __m512i den_top = top16_u32(_mm512_add_epi32(nsq, s1), lz);
+    _mm512_store_si512(idx.den, log_index_u32(_mm512_add_epi32(nsq, s1), in_log, lz));
     acc.lz_den = _mm512_mask_add_epi32(acc.lz_den, in_log, acc.lz_den, lz);
-    append_lanes(idx.den, idx.n_den, in_log, den_top);
 
     const __mmask16 need =
         _mm512_mask_cmpgt_epi32_mask(_mm512_mask_cmpgt_epi32_mask(in_log, s12, zero), s2, zero);
-    if (need == 0) return;
+    idx.gain = need != 0;
+    if (!idx.gain) return;
     tot.gain_pixels += __builtin_popcount(need);
     gain_terms(sigma1_sq, sigma2_sq, sigma12, valid, need, gain_limit, acc, idx);
 }
@@ -225,29 +214,31 @@ void accumulate_avx512(const std::int32_t* sigma1_sq, const std::int32_t* sigma2
     const __m512d gl = _mm512_set1_pd(gain_limit);
     AccumulateLanes acc;
     AccumulateTotals tot;
-    LogIndices idx;
+    // Step k stores its indices in idx[k & 1] and sums those of step k - 1.
+    StepIndices idx[2];
     std::ptrdiff_t j = 0;
+    int k = 0;
     int steps = 0;
-    while (j < w) {
-        const std::ptrdiff_t block_end = j + kBlockPixels < w ? j + kBlockPixels : w;
-        for (; j + 16 <= block_end; j += 16)
-            accumulate_step(sigma1_sq + j, sigma2_sq + j, sigma12 + j, 0xFFFF, gl, acc, tot, idx);
-        if (j < block_end) {
-            accumulate_step(sigma1_sq + j, sigma2_sq + j, sigma12 + j,
-                            first_lanes16(static_cast<int>(block_end - j)), gl, acc, tot, idx);
-            j = block_end;
-        }
-        tot.flush(log2_q11_table, idx);
-        if (++steps == kFlushSteps / (kBlockPixels / 16)) {
+    for (; j + 16 <= w; j += 16, k ^= 1) {
+        accumulate_step(sigma1_sq + j, sigma2_sq + j, sigma12 + j, 0xFFFF, gl, acc, tot, idx[k]);
+        if (j > 0) tot.add_entries(log2_q11_table, idx[k ^ 1]);
+        if (++steps == kFlushSteps) {
             tot.flush(acc);
             steps = 0;
         }
     }
+    if (j < w) {
+        accumulate_step(sigma1_sq + j, sigma2_sq + j, sigma12 + j,
+                        first_lanes16(static_cast<int>(w - j)), gl, acc, tot, idx[k]);
+        if (j > 0) tot.add_entries(log2_q11_table, idx[k ^ 1]);
+        k ^= 1;
+    }
+    if (w > 0) tot.add_entries(log2_q11_table, idx[k ^ 1]);
     tot.flush(acc);
     // A log2 is entry + 2048 * (dropped bits): width - 16 - lz for a uint32
     // argument (den, numer1) and 64 - 16 - lz for numer1_tmp.
-    sums->num_log += tot.entries_tmp - tot.entries_n1 +
-                     2048 * (32 * tot.gain_pixels - tot.lz_tmp + tot.lz_n1);
+    sums->num_log +=
+        tot.entries_num + 2048 * (32 * tot.gain_pixels - tot.lz_tmp + tot.lz_n1);
     // log2(nsq + sigma1_sq) - 17 * 2048 = entry - 2048 * (lz + 1).
     sums->den_log += tot.entries_den - 2048 * (tot.lz_den + tot.log_pixels);
     sums->num_non_log += tot.non_log;
