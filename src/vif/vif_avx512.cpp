@@ -59,16 +59,15 @@ struct StepIndices {
 // Table indices of 16 uint32 of bit length >= 16 in the lanes of m, the
 // spare entry elsewhere; lz receives the leading zeros.
 inline __m512i log_index_u32(__m512i v, __mmask16 m, __m512i& lz) {
-    lz = _mm512_lzcnt_epi32(v);
+    lz = _mm512_maskz_lzcnt_epi32(m, v);
     const __m512i top = _mm512_srli_epi32(_mm512_sllv_epi32(v, lz), 16);
-    return _mm512_mask_sub_epi32(_mm512_set1_epi32(kSpareEntry), m, top, _mm512_set1_epi32(32768));
+    return _mm512_maskz_sub_epi32(m, top, _mm512_set1_epi32(32768));
 }
 // The same for 8 uint64, as 8 x uint32.
 inline __m256i log_index_u64(__m512i v, __mmask8 m, __m512i& lz) {
-    lz = _mm512_lzcnt_epi64(v);
+    lz = _mm512_maskz_lzcnt_epi64(m, v);
     const __m512i top = _mm512_srli_epi64(_mm512_sllv_epi64(v, lz), 48);
-    return _mm512_cvtepi64_epi32(
-        _mm512_mask_sub_epi64(_mm512_set1_epi64(kSpareEntry), m, top, _mm512_set1_epi64(32768)));
+    return _mm512_cvtepi64_epi32(_mm512_maskz_sub_epi64(m, top, _mm512_set1_epi64(32768)));
 }
 
 // Sum of the table entries of 16 indices, with scalar loads in two chains.
@@ -104,6 +103,7 @@ struct AccumulateTotals {
     std::int64_t entries_den = 0, entries_num = 0;  // entries: den; tmp minus n1
     std::int64_t lz_den = 0, lz_n1 = 0, lz_tmp = 0;
     std::int64_t non_log = 0, non_log_pixels = 0, log_pixels = 0, gain_pixels = 0;
+    std::int64_t den_lookups = 0;
 
     void flush(AccumulateLanes& acc) {
         lz_den += sum_i32(acc.lz_den);
@@ -114,6 +114,7 @@ struct AccumulateTotals {
     }
     void add_entries(const std::uint16_t* table, const StepIndices& idx) {
         entries_den += sum_entries16(table, idx.den);
+        den_lookups += 16;
         if (idx.gain)
             entries_num += sum_entries16(table, idx.tmp) - sum_entries16(table, idx.n1);
     }
@@ -159,13 +160,13 @@ inline void gain_terms(const std::int32_t* sigma1_sq, const std::int32_t* sigma2
         _mm256_store_si256(
             reinterpret_cast<__m256i*>(idx.tmp + 8 * h),
             log_index_u64(_mm512_add_epi64(product, _mm512_cvtepu32_epi64(numer1[h])), need_h, lz));
-        acc.lz_tmp = _mm512_mask_add_epi64(acc.lz_tmp, need_h, acc.lz_tmp, lz);
+        acc.lz_tmp = _mm512_add_epi64(acc.lz_tmp, lz);
     }
     __m512i lz;
     _mm512_store_si512(
         idx.n1,
         log_index_u32(_mm512_inserti64x4(_mm512_castsi256_si512(numer1[0]), numer1[1], 1), need, lz));
-    acc.lz_n1 = _mm512_mask_add_epi32(acc.lz_n1, need, acc.lz_n1, lz);
+    acc.lz_n1 = _mm512_add_epi32(acc.lz_n1, lz);
 }
 
 inline void accumulate_step(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
@@ -181,18 +182,19 @@ inline void accumulate_step(const std::int32_t* sigma1_sq, const std::int32_t* s
 
     // sigma1_sq < nsq: max(sigma2_sq, 0) and a count. The two halves of a
     // value below 2^31 cannot carry out of a 32-bit lane.
-    const __m512i s2_pos = _mm512_max_epi32(s2, zero);
-    acc.non_log_low = _mm512_mask_add_epi32(acc.non_log_low, low, acc.non_log_low,
-                                            _mm512_and_si512(s2_pos, _mm512_set1_epi32(0xFFFF)));
-    acc.non_log_high = _mm512_mask_add_epi32(acc.non_log_high, low, acc.non_log_high,
-                                             _mm512_srli_epi32(s2_pos, 16));
-    tot.non_log_pixels += __builtin_popcount(low);
+    if (low) {
+        const __m512i s2_pos = _mm512_maskz_max_epi32(low, s2, zero);
+        acc.non_log_low =
+            _mm512_add_epi32(acc.non_log_low, _mm512_and_si512(s2_pos, _mm512_set1_epi32(0xFFFF)));
+        acc.non_log_high = _mm512_add_epi32(acc.non_log_high, _mm512_srli_epi32(s2_pos, 16));
+        tot.non_log_pixels += __builtin_popcount(low);
+    }
     tot.log_pixels += __builtin_popcount(in_log);
 
     // Otherwise log2(nsq + sigma1_sq); nsq + s1 < 2^32.
     __m512i lz;
     _mm512_store_si512(idx.den, log_index_u32(_mm512_add_epi32(nsq, s1), in_log, lz));
-    acc.lz_den = _mm512_mask_add_epi32(acc.lz_den, in_log, acc.lz_den, lz);
+    acc.lz_den = _mm512_add_epi32(acc.lz_den, lz);
 
     const __mmask16 need =
         _mm512_mask_cmpgt_epi32_mask(_mm512_mask_cmpgt_epi32_mask(in_log, s12, zero), s2, zero);
@@ -240,7 +242,8 @@ void accumulate_avx512(const std::int32_t* sigma1_sq, const std::int32_t* sigma2
     sums->num_log +=
         tot.entries_num + 2048 * (32 * tot.gain_pixels - tot.lz_tmp + tot.lz_n1);
     // log2(nsq + sigma1_sq) - 17 * 2048 = entry - 2048 * (lz + 1).
-    sums->den_log += tot.entries_den - 2048 * (tot.lz_den + tot.log_pixels);
+    sums->den_log += tot.entries_den - log2_q11_table[0] * (tot.den_lookups - tot.log_pixels) -
+                     2048 * (tot.lz_den + tot.log_pixels);
     sums->num_non_log += tot.non_log;
     sums->den_non_log += tot.non_log_pixels;
 }
