@@ -248,12 +248,155 @@ void accumulate_avx512(const std::int32_t* sigma1_sq, const std::int32_t* sigma2
     sums->den_non_log += tot.non_log_pixels;
 }
 
+// ---------------------------------------------------------------------------
+// Reduction filter, vertical pass: 32 columns per step.
+//
+// c * v of two uint16 is exact in 32 bits: its low and high halves come from
+// 16-bit multiplies and are interleaved into 32-bit lanes ("unpack order":
+// lo holds columns 0-3, 8-11, 16-19, 24-27 of the step, hi the others);
+// the uint32 sums wrap exactly as the scalar's.
+
+// 32 samples widened to 16 bits, of the first lanes of m only.
+inline __m512i load_u16x32(const std::uint8_t* p, __mmask32 m) {
+    return _mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(m, p));
+}
+inline __m512i load_u16x32(const std::uint16_t* p, __mmask32 m) {
+    return _mm512_maskz_loadu_epi16(m, p);
+}
+
+inline void add_products_u16(__m512i c, __m512i v, __m512i& lo, __m512i& hi) {
+    const __m512i p_lo = _mm512_mullo_epi16(c, v);
+    const __m512i p_hi = _mm512_mulhi_epu16(c, v);
+    lo = _mm512_add_epi32(lo, _mm512_unpacklo_epi16(p_lo, p_hi));
+    hi = _mm512_add_epi32(hi, _mm512_unpackhi_epi16(p_lo, p_hi));
+}
+// Columns 0-15 and 16-31 of a step from its unpack-order halves.
+inline __m512i natural_first(__m512i lo, __m512i hi) {
+    return _mm512_permutex2var_epi64(lo, _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11), hi);
+}
+inline __m512i natural_second(__m512i lo, __m512i hi) {
+    return _mm512_permutex2var_epi64(lo, _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15), hi);
+}
+
+template <class T>
+inline void subsample_vertical_step(const T* const* ref_rows, const T* const* dis_rows,
+                                    std::ptrdiff_t j, __mmask32 m, const std::uint16_t* filter,
+                                    int taps, __m128i shift, __m512i round,
+                                    std::uint32_t* ref_out, std::uint32_t* dis_out) {
+    __m512i r_lo = _mm512_setzero_si512(), r_hi = r_lo, d_lo = r_lo, d_hi = r_lo;
+    for (int t = 0; t < taps; ++t) {
+        const __m512i c = _mm512_set1_epi16(static_cast<short>(filter[t]));
+        add_products_u16(c, load_u16x32(ref_rows[t] + j, m), r_lo, r_hi);
+        add_products_u16(c, load_u16x32(dis_rows[t] + j, m), d_lo, d_hi);
+    }
+    // (sum + round) >> shift, then the scalar's uint16 cast.
+    const __m512i low16 = _mm512_set1_epi32(0xFFFF);
+    auto out = [&](__m512i v) {
+        return _mm512_and_si512(_mm512_srl_epi32(_mm512_add_epi32(v, round), shift), low16);
+    };
+    const auto m0 = static_cast<__mmask16>(m);
+    const auto m1 = static_cast<__mmask16>(m >> 16);
+    _mm512_mask_storeu_epi32(ref_out + j, m0, out(natural_first(r_lo, r_hi)));
+    _mm512_mask_storeu_epi32(ref_out + j + 16, m1, out(natural_second(r_lo, r_hi)));
+    _mm512_mask_storeu_epi32(dis_out + j, m0, out(natural_first(d_lo, d_hi)));
+    _mm512_mask_storeu_epi32(dis_out + j + 16, m1, out(natural_second(d_lo, d_hi)));
+}
+
+template <class T>
+void subsample_vertical_avx512(const T* const* ref_rows, const T* const* dis_rows,
+                               const std::uint16_t* filter, int taps, int w, int shift,
+                               std::uint32_t* ref_out, std::uint32_t* dis_out) {
+    const __m128i sh = _mm_cvtsi32_si128(shift);
+    const __m512i rnd = _mm512_set1_epi32(static_cast<int>(round_for(shift)));
+    std::ptrdiff_t j = 0;
+    for (; j + 32 <= w; j += 32)
+        subsample_vertical_step(ref_rows, dis_rows, j, ~__mmask32{0}, filter, taps, sh, rnd,
+                                ref_out, dis_out);
+    if (j < w)
+        subsample_vertical_step(ref_rows, dis_rows, j, first_lanes32(static_cast<int>(w - j)),
+                                filter, taps, sh, rnd, ref_out, dis_out);
+}
+
+void subsample_vertical_u8_avx512(const std::uint8_t* const* ref_rows,
+                                  const std::uint8_t* const* dis_rows,
+                                  const std::uint16_t* filter, int taps, int w, int shift,
+                                  std::uint32_t* ref_out, std::uint32_t* dis_out) {
+    subsample_vertical_avx512(ref_rows, dis_rows, filter, taps, w, shift, ref_out, dis_out);
+}
+void subsample_vertical_u16_avx512(const std::uint16_t* const* ref_rows,
+                                   const std::uint16_t* const* dis_rows,
+                                   const std::uint16_t* filter, int taps, int w, int shift,
+                                   std::uint32_t* ref_out, std::uint32_t* dis_out) {
+    subsample_vertical_avx512(ref_rows, dis_rows, filter, taps, w, shift, ref_out, dis_out);
+}
+
+// ---------------------------------------------------------------------------
+// Reduction filter, horizontal pass at the even columns: 16 outputs per step.
+//
+// Loading 16 consecutive uint32 from in[2j + t - half] puts the samples of
+// outputs j..j+7 in the low halves of the 64-bit lanes, where the 32 x 32
+// -> 64-bit multiply reads them; the low 32 bits of the 64-bit sums are the
+// scalar's wrapping uint32 sums (carries only move upwards).
+
+// Word 1 (bits 16..31) of every 64-bit lane of a, then of b.
+inline __m256i words1_of_qwords(__m512i a, __m512i b) {
+    const __m512i pick = _mm512_setr_epi32(1 | 5 << 16, 9 | 13 << 16, 17 | 21 << 16, 25 | 29 << 16,
+                                           33 | 37 << 16, 41 | 45 << 16, 49 | 53 << 16,
+                                           57 | 61 << 16, 0, 0, 0, 0, 0, 0, 0, 0);
+    return _mm512_castsi512_si256(_mm512_permutex2var_epi16(a, pick, b));
+}
+
+// m_lo, m_hi: the input lanes a step may read, of in[o, o + 16) and
+// in[o + 16, o + 32); m_out: the outputs it stores.
+inline void subsample_horizontal_step(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
+                                      std::ptrdiff_t j, const std::uint16_t* filter, int taps,
+                                      __mmask16 m_lo, __mmask16 m_hi, __mmask16 m_out,
+                                      std::uint16_t* ref_out, std::uint16_t* dis_out) {
+    const int half = taps / 2;
+    __m512i r0 = _mm512_setzero_si512(), r1 = r0, d0 = r0, d1 = r0;
+    for (int t = 0; t < taps; ++t) {
+        const __m512i c = _mm512_set1_epi32(filter[t]);
+        const std::ptrdiff_t o = 2 * j + t - half;
+        r0 = _mm512_add_epi64(r0, _mm512_mul_epu32(_mm512_maskz_loadu_epi32(m_lo, ref_in + o), c));
+        r1 = _mm512_add_epi64(r1, _mm512_mul_epu32(_mm512_maskz_loadu_epi32(m_hi, ref_in + o + 16), c));
+        d0 = _mm512_add_epi64(d0, _mm512_mul_epu32(_mm512_maskz_loadu_epi32(m_lo, dis_in + o), c));
+        d1 = _mm512_add_epi64(d1, _mm512_mul_epu32(_mm512_maskz_loadu_epi32(m_hi, dis_in + o + 16), c));
+    }
+    // (sum + 2^15) >> 16 cast to uint16: bits 16..31 of the rounded sum.
+    const __m512i rnd = _mm512_set1_epi64(32768);
+    _mm256_mask_storeu_epi16(ref_out + j, m_out,
+                             words1_of_qwords(_mm512_add_epi64(r0, rnd), _mm512_add_epi64(r1, rnd)));
+    _mm256_mask_storeu_epi16(dis_out + j, m_out,
+                             words1_of_qwords(_mm512_add_epi64(d0, rnd), _mm512_add_epi64(d1, rnd)));
+}
+
+void subsample_horizontal_avx512(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
+                                 const std::uint16_t* filter, int taps, int out_w,
+                                 std::uint16_t* ref_out, std::uint16_t* dis_out) {
+    // A full step reads in[2j - half, 2j - half + 32 + taps - 1); the row
+    // ends at in[2 * (out_w - 1) + half], so full steps stop one early and
+    // the last (1..16 outputs) reads only in[.., 2 * (out_w - 1) + half].
+    std::ptrdiff_t j = 0;
+    for (; j + 16 < out_w; j += 16)
+        subsample_horizontal_step(ref_in, dis_in, j, filter, taps, 0xFFFF, 0xFFFF, 0xFFFF, ref_out,
+                                  dis_out);
+    const int n = static_cast<int>(out_w - j);
+    if (n <= 0) return;
+    const int lanes = 2 * n - 1;  // inputs per tap up to the last output's sample
+    subsample_horizontal_step(ref_in, dis_in, j, filter, taps, first_lanes16(lanes < 16 ? lanes : 16),
+                              first_lanes16(lanes > 16 ? lanes - 16 : 0), first_lanes16(n), ref_out,
+                              dis_out);
+}
+
 }  // namespace
 
 const VifKernels& vif_kernels_avx512() {
     static const VifKernels k = [] {
         VifKernels t = vif_kernels_avx2();
         t.accumulate = accumulate_avx512;
+        t.subsample_vertical_u8 = subsample_vertical_u8_avx512;
+        t.subsample_vertical_u16 = subsample_vertical_u16_avx512;
+        t.subsample_horizontal = subsample_horizontal_avx512;
         return t;
     }();
     return k;
