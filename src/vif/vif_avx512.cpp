@@ -10,6 +10,14 @@
 // double operation rounds where the scalar's does.
 //
 // No standard-library template is used here (see vif_avx2.cpp).
+// GCC 12's AVX-512 headers build their "undefined" vectors by
+// self-initialisation (GCC PR 105593), which the uninitialised-use warnings
+// report wherever such an intrinsic is inlined; they concern the header, so
+// they are off for this file.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
 #include <immintrin.h>
 
 #include <cstddef>
@@ -115,8 +123,7 @@ struct AccumulateTotals {
     void add_entries(const std::uint16_t* table, const StepIndices& idx) {
         entries_den += sum_entries16(table, idx.den);
         den_lookups += 16;
-        if (idx.gain)
-            entries_num += sum_entries16(table, idx.tmp) - sum_entries16(table, idx.n1);
+        if (idx.gain) entries_num += sum_entries16(table, idx.tmp) - sum_entries16(table, idx.n1);
     }
 };
 
@@ -164,8 +171,8 @@ inline void gain_terms(const std::int32_t* sigma1_sq, const std::int32_t* sigma2
     }
     __m512i lz;
     _mm512_store_si512(
-        idx.n1,
-        log_index_u32(_mm512_inserti64x4(_mm512_castsi256_si512(numer1[0]), numer1[1], 1), need, lz));
+        idx.n1, log_index_u32(_mm512_inserti64x4(_mm512_castsi256_si512(numer1[0]), numer1[1], 1),
+                              need, lz));
     acc.lz_n1 = _mm512_add_epi32(acc.lz_n1, lz);
 }
 
@@ -239,8 +246,7 @@ void accumulate_avx512(const std::int32_t* sigma1_sq, const std::int32_t* sigma2
     tot.flush(acc);
     // A log2 is entry + 2048 * (dropped bits): width - 16 - lz for a uint32
     // argument (den, numer1) and 64 - 16 - lz for numer1_tmp.
-    sums->num_log +=
-        tot.entries_num + 2048 * (32 * tot.gain_pixels - tot.lz_tmp + tot.lz_n1);
+    sums->num_log += tot.entries_num + 2048 * (32 * tot.gain_pixels - tot.lz_tmp + tot.lz_n1);
     // log2(nsq + sigma1_sq) - 17 * 2048 = entry - 2048 * (lz + 1).
     sums->den_log += tot.entries_den - log2_q11_table[0] * (tot.den_lookups - tot.log_pixels) -
                      2048 * (tot.lz_den + tot.log_pixels);
@@ -281,8 +287,8 @@ inline __m512i natural_second(__m512i lo, __m512i hi) {
 template <class T>
 inline void subsample_vertical_step(const T* const* ref_rows, const T* const* dis_rows,
                                     std::ptrdiff_t j, __mmask32 m, const std::uint16_t* filter,
-                                    int taps, __m128i shift, __m512i round,
-                                    std::uint32_t* ref_out, std::uint32_t* dis_out) {
+                                    int taps, __m128i shift, __m512i round, std::uint32_t* ref_out,
+                                    std::uint32_t* dis_out) {
     __m512i r_lo = _mm512_setzero_si512(), r_hi = r_lo, d_lo = r_lo, d_hi = r_lo;
     for (int t = 0; t < taps; ++t) {
         const __m512i c = _mm512_set1_epi16(static_cast<short>(filter[t]));
@@ -318,9 +324,9 @@ void subsample_vertical_avx512(const T* const* ref_rows, const T* const* dis_row
 }
 
 void subsample_vertical_u8_avx512(const std::uint8_t* const* ref_rows,
-                                  const std::uint8_t* const* dis_rows,
-                                  const std::uint16_t* filter, int taps, int w, int shift,
-                                  std::uint32_t* ref_out, std::uint32_t* dis_out) {
+                                  const std::uint8_t* const* dis_rows, const std::uint16_t* filter,
+                                  int taps, int w, int shift, std::uint32_t* ref_out,
+                                  std::uint32_t* dis_out) {
     subsample_vertical_avx512(ref_rows, dis_rows, filter, taps, w, shift, ref_out, dis_out);
 }
 void subsample_vertical_u16_avx512(const std::uint16_t* const* ref_rows,
@@ -340,9 +346,9 @@ void subsample_vertical_u16_avx512(const std::uint16_t* const* ref_rows,
 
 // Word 1 (bits 16..31) of every 64-bit lane of a, then of b.
 inline __m256i words1_of_qwords(__m512i a, __m512i b) {
-    const __m512i pick = _mm512_setr_epi32(1 | 5 << 16, 9 | 13 << 16, 17 | 21 << 16, 25 | 29 << 16,
-                                           33 | 37 << 16, 41 | 45 << 16, 49 | 53 << 16,
-                                           57 | 61 << 16, 0, 0, 0, 0, 0, 0, 0, 0);
+    const __m512i pick =
+        _mm512_setr_epi32(1 | 5 << 16, 9 | 13 << 16, 17 | 21 << 16, 25 | 29 << 16, 33 | 37 << 16,
+                          41 | 45 << 16, 49 | 53 << 16, 57 | 61 << 16, 0, 0, 0, 0, 0, 0, 0, 0);
     return _mm512_castsi512_si256(_mm512_permutex2var_epi16(a, pick, b));
 }
 
@@ -358,16 +364,18 @@ inline void subsample_horizontal_step(const std::uint32_t* ref_in, const std::ui
         const __m512i c = _mm512_set1_epi32(filter[t]);
         const std::ptrdiff_t o = 2 * j + t - half;
         r0 = _mm512_add_epi64(r0, _mm512_mul_epu32(_mm512_maskz_loadu_epi32(m_lo, ref_in + o), c));
-        r1 = _mm512_add_epi64(r1, _mm512_mul_epu32(_mm512_maskz_loadu_epi32(m_hi, ref_in + o + 16), c));
+        r1 = _mm512_add_epi64(r1,
+                              _mm512_mul_epu32(_mm512_maskz_loadu_epi32(m_hi, ref_in + o + 16), c));
         d0 = _mm512_add_epi64(d0, _mm512_mul_epu32(_mm512_maskz_loadu_epi32(m_lo, dis_in + o), c));
-        d1 = _mm512_add_epi64(d1, _mm512_mul_epu32(_mm512_maskz_loadu_epi32(m_hi, dis_in + o + 16), c));
+        d1 = _mm512_add_epi64(d1,
+                              _mm512_mul_epu32(_mm512_maskz_loadu_epi32(m_hi, dis_in + o + 16), c));
     }
     // (sum + 2^15) >> 16 cast to uint16: bits 16..31 of the rounded sum.
     const __m512i rnd = _mm512_set1_epi64(32768);
-    _mm256_mask_storeu_epi16(ref_out + j, m_out,
-                             words1_of_qwords(_mm512_add_epi64(r0, rnd), _mm512_add_epi64(r1, rnd)));
-    _mm256_mask_storeu_epi16(dis_out + j, m_out,
-                             words1_of_qwords(_mm512_add_epi64(d0, rnd), _mm512_add_epi64(d1, rnd)));
+    _mm256_mask_storeu_epi16(
+        ref_out + j, m_out, words1_of_qwords(_mm512_add_epi64(r0, rnd), _mm512_add_epi64(r1, rnd)));
+    _mm256_mask_storeu_epi16(
+        dis_out + j, m_out, words1_of_qwords(_mm512_add_epi64(d0, rnd), _mm512_add_epi64(d1, rnd)));
 }
 
 void subsample_horizontal_avx512(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
@@ -383,9 +391,9 @@ void subsample_horizontal_avx512(const std::uint32_t* ref_in, const std::uint32_
     const int n = static_cast<int>(out_w - j);
     if (n <= 0) return;
     const int lanes = 2 * n - 1;  // inputs per tap up to the last output's sample
-    subsample_horizontal_step(ref_in, dis_in, j, filter, taps, first_lanes16(lanes < 16 ? lanes : 16),
-                              first_lanes16(lanes > 16 ? lanes - 16 : 0), first_lanes16(n), ref_out,
-                              dis_out);
+    subsample_horizontal_step(
+        ref_in, dis_in, j, filter, taps, first_lanes16(lanes < 16 ? lanes : 16),
+        first_lanes16(lanes > 16 ? lanes - 16 : 0), first_lanes16(n), ref_out, dis_out);
 }
 
 }  // namespace
