@@ -10,6 +10,7 @@
 // double operation rounds where the scalar's does.
 //
 // No standard-library template is used here (see vif_avx2.cpp).
+//
 // GCC 12's AVX-512 headers build their "undefined" vectors by
 // self-initialisation (GCC PR 105593), which the uninitialised-use warnings
 // report wherever such an intrinsic is inlined; they concern the header, so
@@ -49,12 +50,12 @@ inline __mmask32 first_lanes32(int n) {
 //
 // Every sum the kernel returns is a sum of such logs, so the table entries
 // and the dropped bits are summed apart: the vector code adds the
-// leading-zero counts per lane and stores the table indices of a step (the
-// spare zero entry, index 2^15, in lanes that take no log); the next step
-// sums their entries with scalar loads, which cost less per element than
-// vector gathers here and overlap with that step's vector work.
-
-constexpr std::uint32_t kSpareEntry = 32768;  // vif_log2_table()[32768] == 0
+// leading-zero counts per lane and stores the table indices of a step; the
+// next step sums their entries with scalar loads, which cost less per
+// element than vector gathers here (and they overlap with that step's vector
+// work). A lane that takes no log gets index 0 and leading-zero count 0: for
+// numer1 and numer1_tmp both logs of such a lane are then entry 0 and
+// cancel, for nsq + sigma1_sq the entries 0 come off once at the end.
 
 // A step's table indices: nsq + sigma1_sq, numer1, numer1_tmp.
 struct StepIndices {
@@ -64,14 +65,14 @@ struct StepIndices {
     bool gain = false;  // n1 and tmp hold indices (otherwise not written)
 };
 
-// Table indices of 16 uint32 of bit length >= 16 in the lanes of m, the
-// spare entry elsewhere; lz receives the leading zeros.
+// Table indices of 16 uint32 of bit length >= 16 in the lanes of m (0
+// elsewhere); lz receives the leading zeros (0 outside m).
 inline __m512i log_index_u32(__m512i v, __mmask16 m, __m512i& lz) {
     lz = _mm512_maskz_lzcnt_epi32(m, v);
     const __m512i top = _mm512_srli_epi32(_mm512_sllv_epi32(v, lz), 16);
     return _mm512_maskz_sub_epi32(m, top, _mm512_set1_epi32(32768));
 }
-// The same for 8 uint64, as 8 x uint32.
+// The same for 8 uint64, the indices as 8 x uint32.
 inline __m256i log_index_u64(__m512i v, __mmask8 m, __m512i& lz) {
     lz = _mm512_maskz_lzcnt_epi64(m, v);
     const __m512i top = _mm512_srli_epi64(_mm512_sllv_epi64(v, lz), 48);
