@@ -285,6 +285,23 @@ inline __m512i natural_second(__m512i lo, __m512i hi) {
     return _mm512_permutex2var_epi64(lo, _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15), hi);
 }
 
+// (sum + round) >> shift of 32 columns' uint32 sums in unpack order, with
+// the scalar's uint16 cast, stored in the columns of m.
+inline void store_reduced(__m512i r_lo, __m512i r_hi, __m512i d_lo, __m512i d_hi,
+                          std::ptrdiff_t j, __mmask32 m, __m128i shift, __m512i round,
+                          std::uint32_t* ref_out, std::uint32_t* dis_out) {
+    const __m512i low16 = _mm512_set1_epi32(0xFFFF);
+    auto out = [&](__m512i v) {
+        return _mm512_and_si512(_mm512_srl_epi32(_mm512_add_epi32(v, round), shift), low16);
+    };
+    const auto m0 = static_cast<__mmask16>(m);
+    const auto m1 = static_cast<__mmask16>(m >> 16);
+    _mm512_mask_storeu_epi32(ref_out + j, m0, out(natural_first(r_lo, r_hi)));
+    _mm512_mask_storeu_epi32(ref_out + j + 16, m1, out(natural_second(r_lo, r_hi)));
+    _mm512_mask_storeu_epi32(dis_out + j, m0, out(natural_first(d_lo, d_hi)));
+    _mm512_mask_storeu_epi32(dis_out + j + 16, m1, out(natural_second(d_lo, d_hi)));
+}
+
 template <class T>
 inline void subsample_vertical_step(const T* const* ref_rows, const T* const* dis_rows,
                                     std::ptrdiff_t j, __mmask32 m, const std::uint16_t* filter,
@@ -296,17 +313,7 @@ inline void subsample_vertical_step(const T* const* ref_rows, const T* const* di
         add_products_u16(c, load_u16x32(ref_rows[t] + j, m), r_lo, r_hi);
         add_products_u16(c, load_u16x32(dis_rows[t] + j, m), d_lo, d_hi);
     }
-    // (sum + round) >> shift, then the scalar's uint16 cast.
-    const __m512i low16 = _mm512_set1_epi32(0xFFFF);
-    auto out = [&](__m512i v) {
-        return _mm512_and_si512(_mm512_srl_epi32(_mm512_add_epi32(v, round), shift), low16);
-    };
-    const auto m0 = static_cast<__mmask16>(m);
-    const auto m1 = static_cast<__mmask16>(m >> 16);
-    _mm512_mask_storeu_epi32(ref_out + j, m0, out(natural_first(r_lo, r_hi)));
-    _mm512_mask_storeu_epi32(ref_out + j + 16, m1, out(natural_second(r_lo, r_hi)));
-    _mm512_mask_storeu_epi32(dis_out + j, m0, out(natural_first(d_lo, d_hi)));
-    _mm512_mask_storeu_epi32(dis_out + j + 16, m1, out(natural_second(d_lo, d_hi)));
+    store_reduced(r_lo, r_hi, d_lo, d_hi, j, m, shift, round, ref_out, dis_out);
 }
 
 template <class T>
@@ -324,11 +331,59 @@ void subsample_vertical_avx512(const T* const* ref_rows, const T* const* dis_row
                                 filter, taps, sh, rnd, ref_out, dis_out);
 }
 
+// 8-bit samples and taps below 2^15 (the libvmaf filters 1 and 2): a signed
+// multiply-add takes two taps at once. Each product is below 2^15 * 2^8 and
+// a sum of at most 17 of them below 2^31, so the int32 sums are the scalar's
+// uint32 ones.
+inline __m512i tap_pair(const std::uint16_t* filter, int taps, int t) {
+    const std::uint32_t b = t + 1 < taps ? filter[t + 1] : 0u;
+    return _mm512_set1_epi32(static_cast<int>(filter[t] | (b << 16)));
+}
+// Rows t and t + 1 (zeros past the last tap), 32 columns, interleaved for
+// the multiply-add: sums in unpack order, as add_products_u16.
+inline void add_pair_products_u8(const std::uint8_t* const* rows, std::ptrdiff_t j, __mmask32 m,
+                                 int taps, int t, __m512i c, __m512i& lo, __m512i& hi) {
+    const __m512i a = load_u16x32(rows[t] + j, m);
+    const __m512i b = t + 1 < taps ? load_u16x32(rows[t + 1] + j, m) : _mm512_setzero_si512();
+    lo = _mm512_add_epi32(lo, _mm512_madd_epi16(_mm512_unpacklo_epi16(a, b), c));
+    hi = _mm512_add_epi32(hi, _mm512_madd_epi16(_mm512_unpackhi_epi16(a, b), c));
+}
+
+inline void subsample_vertical_u8_pairs_step(const std::uint8_t* const* ref_rows,
+                                             const std::uint8_t* const* dis_rows,
+                                             std::ptrdiff_t j, __mmask32 m,
+                                             const std::uint16_t* filter, int taps,
+                                             __m128i shift, __m512i round,
+                                             std::uint32_t* ref_out, std::uint32_t* dis_out) {
+    __m512i r_lo = _mm512_setzero_si512(), r_hi = r_lo, d_lo = r_lo, d_hi = r_lo;
+    for (int t = 0; t < taps; t += 2) {
+        const __m512i c = tap_pair(filter, taps, t);
+        add_pair_products_u8(ref_rows, j, m, taps, t, c, r_lo, r_hi);
+        add_pair_products_u8(dis_rows, j, m, taps, t, c, d_lo, d_hi);
+    }
+    store_reduced(r_lo, r_hi, d_lo, d_hi, j, m, shift, round, ref_out, dis_out);
+}
+
 void subsample_vertical_u8_avx512(const std::uint8_t* const* ref_rows,
-                                  const std::uint8_t* const* dis_rows, const std::uint16_t* filter,
-                                  int taps, int w, int shift, std::uint32_t* ref_out,
-                                  std::uint32_t* dis_out) {
-    subsample_vertical_avx512(ref_rows, dis_rows, filter, taps, w, shift, ref_out, dis_out);
+                                  const std::uint8_t* const* dis_rows,
+                                  const std::uint16_t* filter, int taps, int w, int shift,
+                                  std::uint32_t* ref_out, std::uint32_t* dis_out) {
+    bool small_taps = true;
+    for (int t = 0; t < taps; ++t) small_taps = small_taps && filter[t] < 32768;
+    if (!small_taps) {
+        subsample_vertical_avx512(ref_rows, dis_rows, filter, taps, w, shift, ref_out, dis_out);
+        return;
+    }
+    const __m128i sh = _mm_cvtsi32_si128(shift);
+    const __m512i rnd = _mm512_set1_epi32(static_cast<int>(round_for(shift)));
+    std::ptrdiff_t j = 0;
+    for (; j + 32 <= w; j += 32)
+        subsample_vertical_u8_pairs_step(ref_rows, dis_rows, j, ~__mmask32{0}, filter, taps, sh,
+                                         rnd, ref_out, dis_out);
+    if (j < w)
+        subsample_vertical_u8_pairs_step(ref_rows, dis_rows, j,
+                                         first_lanes32(static_cast<int>(w - j)), filter, taps, sh,
+                                         rnd, ref_out, dis_out);
 }
 void subsample_vertical_u16_avx512(const std::uint16_t* const* ref_rows,
                                    const std::uint16_t* const* dis_rows,
