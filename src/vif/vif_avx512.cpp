@@ -287,9 +287,9 @@ inline __m512i natural_second(__m512i lo, __m512i hi) {
 
 // (sum + round) >> shift of 32 columns' uint32 sums in unpack order, with
 // the scalar's uint16 cast, stored in the columns of m.
-inline void store_reduced(__m512i r_lo, __m512i r_hi, __m512i d_lo, __m512i d_hi,
-                          std::ptrdiff_t j, __mmask32 m, __m128i shift, __m512i round,
-                          std::uint32_t* ref_out, std::uint32_t* dis_out) {
+inline void store_reduced(__m512i r_lo, __m512i r_hi, __m512i d_lo, __m512i d_hi, std::ptrdiff_t j,
+                          __mmask32 m, __m128i shift, __m512i round, std::uint32_t* ref_out,
+                          std::uint32_t* dis_out) {
     const __m512i low16 = _mm512_set1_epi32(0xFFFF);
     auto out = [&](__m512i v) {
         return _mm512_and_si512(_mm512_srl_epi32(_mm512_add_epi32(v, round), shift), low16);
@@ -331,65 +331,85 @@ void subsample_vertical_avx512(const T* const* ref_rows, const T* const* dis_row
                                 filter, taps, sh, rnd, ref_out, dis_out);
 }
 
-// 8-bit samples and taps below 2^15 (the libvmaf filters 1 and 2): a signed
-// multiply-add takes two taps at once. Each product is below 2^15 * 2^8 and
-// a sum of at most 17 of them below 2^31, so the int32 sums are the scalar's
-// uint32 ones.
+// Taps below 2^15 (every libvmaf filter but the last): a signed
+// multiply-add takes two taps at once. 8-bit samples are exact int16;
+// 16-bit samples enter as v - 2^15 (v ^ 0x8000 read as int16), and
+// 2^15 * (sum of the taps) is added back at the end. A pair's sum is below
+// 2^31 in magnitude either way (2 * 2^15 * 2^15), and the int32 additions
+// wrap modulo 2^32 exactly as the scalar's uint32 sums.
 inline __m512i tap_pair(const std::uint16_t* filter, int taps, int t) {
     const std::uint32_t b = t + 1 < taps ? filter[t + 1] : 0u;
     return _mm512_set1_epi32(static_cast<int>(filter[t] | (b << 16)));
 }
+inline __m512i signed_samples(const std::uint8_t* p, __mmask32 m) { return load_u16x32(p, m); }
+inline __m512i signed_samples(const std::uint16_t* p, __mmask32 m) {
+    return _mm512_xor_si512(load_u16x32(p, m), _mm512_set1_epi16(static_cast<short>(0x8000)));
+}
 // Rows t and t + 1 (zeros past the last tap), 32 columns, interleaved for
 // the multiply-add: sums in unpack order, as add_products_u16.
-inline void add_pair_products_u8(const std::uint8_t* const* rows, std::ptrdiff_t j, __mmask32 m,
-                                 int taps, int t, __m512i c, __m512i& lo, __m512i& hi) {
-    const __m512i a = load_u16x32(rows[t] + j, m);
-    const __m512i b = t + 1 < taps ? load_u16x32(rows[t + 1] + j, m) : _mm512_setzero_si512();
+template <class T>
+inline void add_pair_products(const T* const* rows, std::ptrdiff_t j, __mmask32 m, int taps, int t,
+                              __m512i c, __m512i& lo, __m512i& hi) {
+    const __m512i a = signed_samples(rows[t] + j, m);
+    const __m512i b = t + 1 < taps ? signed_samples(rows[t + 1] + j, m) : _mm512_setzero_si512();
     lo = _mm512_add_epi32(lo, _mm512_madd_epi16(_mm512_unpacklo_epi16(a, b), c));
     hi = _mm512_add_epi32(hi, _mm512_madd_epi16(_mm512_unpackhi_epi16(a, b), c));
 }
 
-inline void subsample_vertical_u8_pairs_step(const std::uint8_t* const* ref_rows,
-                                             const std::uint8_t* const* dis_rows,
-                                             std::ptrdiff_t j, __mmask32 m,
-                                             const std::uint16_t* filter, int taps,
-                                             __m128i shift, __m512i round,
-                                             std::uint32_t* ref_out, std::uint32_t* dis_out) {
-    __m512i r_lo = _mm512_setzero_si512(), r_hi = r_lo, d_lo = r_lo, d_hi = r_lo;
+// bias: 2^15 * (sum of the taps) mod 2^32 for 16-bit samples, 0 for 8-bit.
+template <class T>
+inline void subsample_vertical_pairs_step(const T* const* ref_rows, const T* const* dis_rows,
+                                          std::ptrdiff_t j, __mmask32 m,
+                                          const std::uint16_t* filter, int taps, __m512i bias,
+                                          __m128i shift, __m512i round, std::uint32_t* ref_out,
+                                          std::uint32_t* dis_out) {
+    __m512i r_lo = bias, r_hi = bias, d_lo = bias, d_hi = bias;
     for (int t = 0; t < taps; t += 2) {
         const __m512i c = tap_pair(filter, taps, t);
-        add_pair_products_u8(ref_rows, j, m, taps, t, c, r_lo, r_hi);
-        add_pair_products_u8(dis_rows, j, m, taps, t, c, d_lo, d_hi);
+        add_pair_products(ref_rows, j, m, taps, t, c, r_lo, r_hi);
+        add_pair_products(dis_rows, j, m, taps, t, c, d_lo, d_hi);
     }
     store_reduced(r_lo, r_hi, d_lo, d_hi, j, m, shift, round, ref_out, dis_out);
 }
 
-void subsample_vertical_u8_avx512(const std::uint8_t* const* ref_rows,
-                                  const std::uint8_t* const* dis_rows,
-                                  const std::uint16_t* filter, int taps, int w, int shift,
-                                  std::uint32_t* ref_out, std::uint32_t* dis_out) {
+template <class T>
+void subsample_vertical_pairs(const T* const* ref_rows, const T* const* dis_rows,
+                              const std::uint16_t* filter, int taps, int w, int shift,
+                              std::uint32_t* ref_out, std::uint32_t* dis_out) {
+    std::uint32_t tap_sum = 0;
     bool small_taps = true;
-    for (int t = 0; t < taps; ++t) small_taps = small_taps && filter[t] < 32768;
+    for (int t = 0; t < taps; ++t) {
+        small_taps = small_taps && filter[t] < 32768;
+        tap_sum += filter[t];
+    }
     if (!small_taps) {
         subsample_vertical_avx512(ref_rows, dis_rows, filter, taps, w, shift, ref_out, dis_out);
         return;
     }
+    const __m512i bias = _mm512_set1_epi32(
+        sizeof(T) == 1 ? 0 : static_cast<int>(static_cast<std::uint32_t>(tap_sum << 15)));
     const __m128i sh = _mm_cvtsi32_si128(shift);
     const __m512i rnd = _mm512_set1_epi32(static_cast<int>(round_for(shift)));
     std::ptrdiff_t j = 0;
     for (; j + 32 <= w; j += 32)
-        subsample_vertical_u8_pairs_step(ref_rows, dis_rows, j, ~__mmask32{0}, filter, taps, sh,
-                                         rnd, ref_out, dis_out);
+        subsample_vertical_pairs_step(ref_rows, dis_rows, j, ~__mmask32{0}, filter, taps, bias, sh,
+                                      rnd, ref_out, dis_out);
     if (j < w)
-        subsample_vertical_u8_pairs_step(ref_rows, dis_rows, j,
-                                         first_lanes32(static_cast<int>(w - j)), filter, taps, sh,
-                                         rnd, ref_out, dis_out);
+        subsample_vertical_pairs_step(ref_rows, dis_rows, j, first_lanes32(static_cast<int>(w - j)),
+                                      filter, taps, bias, sh, rnd, ref_out, dis_out);
+}
+
+void subsample_vertical_u8_avx512(const std::uint8_t* const* ref_rows,
+                                  const std::uint8_t* const* dis_rows, const std::uint16_t* filter,
+                                  int taps, int w, int shift, std::uint32_t* ref_out,
+                                  std::uint32_t* dis_out) {
+    subsample_vertical_pairs(ref_rows, dis_rows, filter, taps, w, shift, ref_out, dis_out);
 }
 void subsample_vertical_u16_avx512(const std::uint16_t* const* ref_rows,
                                    const std::uint16_t* const* dis_rows,
                                    const std::uint16_t* filter, int taps, int w, int shift,
                                    std::uint32_t* ref_out, std::uint32_t* dis_out) {
-    subsample_vertical_avx512(ref_rows, dis_rows, filter, taps, w, shift, ref_out, dis_out);
+    subsample_vertical_pairs(ref_rows, dis_rows, filter, taps, w, shift, ref_out, dis_out);
 }
 
 // ---------------------------------------------------------------------------

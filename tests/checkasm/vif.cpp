@@ -64,6 +64,22 @@ Filter pick_filter(Rng& rng) {
     return f;
 }
 
+// The reduction's vertical pass may take another path when every tap is
+// below 2^15 (AVX-512: two taps per multiply-add): a quarter of its filters
+// are random ones of that kind, up to 32767 (sums at their extreme), a
+// third of those with one tap of exactly 2^15 (which must not take it).
+Filter pick_reduction_filter(Rng& rng) {
+    if (rng() % 4 != 0) return pick_filter(rng);
+    Filter f;
+    f.taps = 1 + static_cast<int>(rng() % kMaxTaps);
+    const bool boundary = rng() % 3 == 0;
+    for (int t = 0; t < f.taps; ++t)
+        f.c[t] = static_cast<std::uint16_t>(rng() % 4 == 0 ? 32767 : rng() % 32768);
+    if (boundary) f.c[rng() % f.taps] = 32768;
+    f.name = std::string(boundary ? "below2^15_one2^15" : "below2^15") + "(" + std::to_string(f.taps) + ")";
+    return f;
+}
+
 Filter libvmaf_filter(int s) {
     Filter f;
     f.taps = vif::kFilterTaps[s];
@@ -448,7 +464,7 @@ void check_subsample_vertical(Context& ctx, const VifLevel& L) {
     };
     for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
         const int w = band_width(rng, band, kMaxWidth);
-        const Filter f = pick_filter(rng);
+        const Filter f = pick_reduction_filter(rng);
         const int bits = k8 ? 8 : pick_bits(rng);
         rows.make(rng, w, f.taps, (1u << bits) - 1);
         // The extractor's shift (bpc from scale 0, 16 later) or any other.
