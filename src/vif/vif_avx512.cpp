@@ -454,9 +454,9 @@ inline void subsample_horizontal_step(const std::uint32_t* ref_in, const std::ui
         dis_out + j, m_out, words1_of_qwords(_mm512_add_epi64(d0, rnd), _mm512_add_epi64(d1, rnd)));
 }
 
-void subsample_horizontal_avx512(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
-                                 const std::uint16_t* filter, int taps, int out_w,
-                                 std::uint16_t* ref_out, std::uint16_t* dis_out) {
+void subsample_horizontal_general(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
+                                  const std::uint16_t* filter, int taps, int out_w,
+                                  std::uint16_t* ref_out, std::uint16_t* dis_out) {
     // A full step reads in[2j - half, 2j - half + 32 + taps - 1); the row
     // ends at in[2 * (out_w - 1) + half], so full steps stop one early and
     // the last (1..16 outputs) reads only in[.., 2 * (out_w - 1) + half].
@@ -470,6 +470,82 @@ void subsample_horizontal_avx512(const std::uint32_t* ref_in, const std::uint32_
     subsample_horizontal_step(
         ref_in, dis_in, j, filter, taps, first_lanes16(lanes < 16 ? lanes : 16),
         first_lanes16(lanes > 16 ? lanes - 16 : 0), first_lanes16(n), ref_out, dis_out);
+}
+
+// Taps below 2^15 and samples below 2^16 (the extractor's reductions to
+// scales 1 and 2): the samples of a block of outputs are staged as int16
+// v - 2^15, and a 32-lane load at 2j - half + t then holds, in its 32-bit
+// lane k, the pair (t, t + 1) of output j + k, so a signed multiply-add
+// takes two taps of 16 outputs at once. As in the vertical pass, a pair's
+// sum is below 2^31 in magnitude and 2^15 * (sum of the taps) is added back
+// modulo 2^32.
+constexpr int kPairBlock = 256;  // outputs per staged block
+// Staged samples: a block's 2 * 256 - 1 + 2 * half, rounded up to whole
+// vectors, plus what the last 16 outputs' loads reach (the zero tap's
+// partner and lanes past the block's end, whose sums are not stored).
+constexpr int kStageLen = 2 * kPairBlock + 2 * kMaxHalf + 64;
+
+// Stages in[0, len) as int16 v - 2^15; false if a sample is 2^16 or more.
+inline bool stage_biased(const std::uint32_t* in, int len, std::int16_t* dst) {
+    const __m256i bias = _mm256_set1_epi16(static_cast<short>(0x8000));
+    __m512i any = _mm512_setzero_si512();
+    for (int i = 0; i < len; i += 16) {
+        const __m512i v = _mm512_maskz_loadu_epi32(
+            i + 16 <= len ? __mmask16{0xFFFF} : first_lanes16(len - i), in + i);
+        any = _mm512_or_si512(any, v);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i),
+                            _mm256_xor_si256(_mm512_cvtepi32_epi16(v), bias));
+    }
+    return _mm512_test_epi32_mask(any, _mm512_set1_epi32(static_cast<int>(0xFFFF0000u))) == 0;
+}
+
+// 16 outputs from staged samples s (at the first output's 2j - half):
+// (sum + 2^15) >> 16 cast to uint16, offset = 2^15 * (sum of taps) + 2^15.
+inline __m256i pair_outputs(const std::int16_t* s, const std::uint16_t* filter, int taps,
+                            __m512i offset) {
+    __m512i acc = offset;
+    for (int t = 0; t < taps; t += 2)
+        acc = _mm512_add_epi32(
+            acc, _mm512_madd_epi16(_mm512_loadu_si512(s + t), tap_pair(filter, taps, t)));
+    return _mm512_cvtepi32_epi16(_mm512_srli_epi32(acc, 16));
+}
+
+void subsample_horizontal_avx512(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
+                                 const std::uint16_t* filter, int taps, int out_w,
+                                 std::uint16_t* ref_out, std::uint16_t* dis_out) {
+    std::uint32_t tap_sum = 0;
+    bool small_taps = true;
+    for (int t = 0; t < taps; ++t) {
+        small_taps = small_taps && filter[t] < 32768;
+        tap_sum += filter[t];
+    }
+    if (!small_taps) {
+        subsample_horizontal_general(ref_in, dis_in, filter, taps, out_w, ref_out, dis_out);
+        return;
+    }
+    const int half = taps / 2;
+    const __m512i offset = _mm512_set1_epi32(static_cast<int>((tap_sum << 15) + 32768u));
+    alignas(64) std::int16_t ref_s[kStageLen] = {};
+    alignas(64) std::int16_t dis_s[kStageLen] = {};
+    for (std::ptrdiff_t j0 = 0; j0 < out_w; j0 += kPairBlock) {
+        const int n = static_cast<int>(out_w - j0 < kPairBlock ? out_w - j0 : kPairBlock);
+        // Outputs [j0, j0 + n) read in[2 * j0 - half, 2 * (j0 + n - 1) + half].
+        const int len = 2 * n - 1 + 2 * half;
+        const bool ref_small = stage_biased(ref_in + 2 * j0 - half, len, ref_s);
+        const bool dis_small = stage_biased(dis_in + 2 * j0 - half, len, dis_s);
+        if (!ref_small || !dis_small) {
+            subsample_horizontal_general(ref_in + 2 * j0, dis_in + 2 * j0, filter, taps, n,
+                                         ref_out + j0, dis_out + j0);
+            continue;
+        }
+        for (int k = 0; k < n; k += 16) {
+            const __mmask16 m = k + 16 <= n ? __mmask16{0xFFFF} : first_lanes16(n - k);
+            _mm256_mask_storeu_epi16(ref_out + j0 + k, m,
+                                     pair_outputs(ref_s + 2 * k, filter, taps, offset));
+            _mm256_mask_storeu_epi16(dis_out + j0 + k, m,
+                                     pair_outputs(dis_s + 2 * k, filter, taps, offset));
+        }
+    }
 }
 
 }  // namespace
