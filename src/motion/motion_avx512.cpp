@@ -195,9 +195,8 @@ inline __m512i abs_filtered_step(const std::int32_t* row, std::ptrdiff_t j, __mm
     return _mm512_abs_epi32(_mm512_mask_blend_epi32(0xAAAA, even, odd));
 }
 
-std::uint32_t abs_sum_horizontal_avx512(const std::int32_t* row, int w) {
-    // uint32 lanes: the scalar's uint32 sum wraps, and wrapping addition does
-    // not depend on the order.
+// The general path over outputs [0, w) of row (any int32 samples).
+__m512i abs_sum_general(const std::int32_t* row, int w) {
     __m512i sum = _mm512_setzero_si512();
     std::ptrdiff_t j = 0;
     for (; j + 16 <= w; j += 16) sum = _mm512_add_epi32(sum, abs_filtered_step(row, j, 0xFFFF));
@@ -207,6 +206,69 @@ std::uint32_t abs_sum_horizontal_avx512(const std::int32_t* row, int w) {
         // tap's lane i is its row[j + i - 2 + k]) nor added.
         const __mmask16 m = first_lanes16(static_cast<int>(w - j));
         sum = _mm512_mask_add_epi32(sum, m, sum, abs_filtered_step(row, j, m));
+    }
+    return sum;
+}
+
+// Samples in [-2^15, 2^15) (what pictures give): staged as int16, a 32-lane
+// load at element e holds in 32-bit lane k the pair (e + 2k, e + 2k + 1), so
+// one signed multiply-add takes two taps of 16 outputs of one parity. Each
+// pair's sum and the whole sum lie in [-2^31, 2^31 - 2^16] (taps below 2^15
+// summing to 2^16), so int32 holds the scalar's int64 sum exactly, and
+// + 2^15 does not overflow either.
+constexpr int kStageBlock = 512;  // outputs per staged block
+// A block's samples row[j0 - 2, j0 + n + 2), whole vectors of them, and what
+// the last outputs' loads reach (the zero tap's partner, lanes past the end).
+constexpr int kStageLen = kStageBlock + 2 * kRadius + 64;
+
+// Stages row[0, len) as int16; false if a sample is outside [-2^15, 2^15).
+inline bool stage_int16(const std::int32_t* row, int len, std::int16_t* dst) {
+    const __m512i half_range = _mm512_set1_epi32(32768);
+    __m512i shifted = _mm512_setzero_si512();
+    for (int i = 0; i < len; i += 16) {
+        const __mmask16 m = i + 16 <= len ? __mmask16{0xFFFF} : first_lanes16(len - i);
+        const __m512i v = _mm512_maskz_loadu_epi32(m, row + i);
+        // v + 2^15 is below 2^16 (as uint32) exactly for v in range.
+        shifted = _mm512_or_si512(shifted, _mm512_add_epi32(v, half_range));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i), _mm512_cvtepi32_epi16(v));
+    }
+    return _mm512_test_epi32_mask(shifted, _mm512_set1_epi32(static_cast<int>(0xFFFF0000u))) == 0;
+}
+
+// |(sum + 2^15) >> 16| of the 16 outputs whose first pair starts at s.
+inline __m512i abs_filtered_pairs(const std::int16_t* s) {
+    __m512i acc = _mm512_set1_epi32(32768);
+    acc = _mm512_add_epi32(
+        acc, _mm512_madd_epi16(_mm512_loadu_si512(s), tap_pair(kFilter[0], kFilter[1])));
+    acc = _mm512_add_epi32(
+        acc, _mm512_madd_epi16(_mm512_loadu_si512(s + 2), tap_pair(kFilter[2], kFilter[3])));
+    acc = _mm512_add_epi32(acc,
+                           _mm512_madd_epi16(_mm512_loadu_si512(s + 4), tap_pair(kFilter[4], 0)));
+    return _mm512_abs_epi32(_mm512_srai_epi32(acc, 16));
+}
+
+std::uint32_t abs_sum_horizontal_avx512(const std::int32_t* row, int w) {
+    // uint32 lanes: the scalar's uint32 sum wraps, and wrapping addition does
+    // not depend on the order (nor on the outputs' order).
+    __m512i sum = _mm512_setzero_si512();
+    alignas(64) std::int16_t staged[kStageLen] = {};
+    for (std::ptrdiff_t j0 = 0; j0 < w; j0 += kStageBlock) {
+        const int n = static_cast<int>(w - j0 < kStageBlock ? w - j0 : kStageBlock);
+        if (!stage_int16(row + j0 - kRadius, n + 2 * kRadius, staged)) {
+            sum = _mm512_add_epi32(sum, abs_sum_general(row + j0, n));
+            continue;
+        }
+        // Outputs j0 + k + 2i (even lanes) and j0 + k + 1 + 2i (odd lanes):
+        // output j's first pair is staged[j - j0], rows j - 2 and j - 1.
+        for (int k = 0; k < n; k += 32) {
+            const int left = n - k;
+            const int even = left >= 32 ? 16 : (left + 1) / 2;
+            const int odd = left >= 32 ? 16 : left / 2;
+            sum = _mm512_mask_add_epi32(sum, first_lanes16(even), sum,
+                                        abs_filtered_pairs(staged + k));
+            sum = _mm512_mask_add_epi32(sum, first_lanes16(odd), sum,
+                                        abs_filtered_pairs(staged + k + 1));
+        }
     }
     return static_cast<std::uint32_t>(_mm512_reduce_add_epi32(sum));
 }
