@@ -247,6 +247,16 @@ inline __m512i abs_filtered_pairs(const std::int16_t* s) {
     return _mm512_abs_epi32(_mm512_srai_epi32(acc, 16));
 }
 
+// The uint32 sum of the lanes, wrapping (GCC's _mm512_reduce_add_epi32
+// adds as signed int, where wrapping is undefined).
+std::uint32_t sum_lanes(__m512i v) {
+    const __m256i x = _mm256_add_epi32(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
+    __m128i y = _mm_add_epi32(_mm256_castsi256_si128(x), _mm256_extracti128_si256(x, 1));
+    y = _mm_add_epi32(y, _mm_shuffle_epi32(y, _MM_SHUFFLE(1, 0, 3, 2)));
+    y = _mm_add_epi32(y, _mm_shuffle_epi32(y, _MM_SHUFFLE(2, 3, 0, 1)));
+    return static_cast<std::uint32_t>(_mm_cvtsi128_si32(y));
+}
+
 std::uint32_t abs_sum_horizontal_avx512(const std::int32_t* row, int w) {
     // uint32 lanes: the scalar's uint32 sum wraps, and wrapping addition does
     // not depend on the order (nor on the outputs' order).
@@ -270,7 +280,7 @@ std::uint32_t abs_sum_horizontal_avx512(const std::int32_t* row, int w) {
                                         abs_filtered_pairs(staged + k + 1));
         }
     }
-    return static_cast<std::uint32_t>(_mm512_reduce_add_epi32(sum));
+    return sum_lanes(sum);
 }
 
 }  // namespace
