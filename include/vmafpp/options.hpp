@@ -21,6 +21,12 @@ struct OptionSpec {
     // VMAF_OPT_FLAG_FEATURE_PARAM).
     bool feature_param = true;
     std::string help;
+    // For a boolean that is not a feature parameter: whether `true` gives the
+    // more complete output (debug adds keys) or the less complete one
+    // (adm_skip_aim writes 0 for AIM). Two requests of one extractor that
+    // differ only in such options are served by one instance with the more
+    // complete setting of each.
+    bool true_is_more_complete = true;
 };
 
 // The values of one extractor instance: defaults from its specs, overridden by

@@ -99,19 +99,24 @@ AdmEngine::AdmEngine(int width, int height, int bpc, const AdmOptions& options,
     }
 
     const int bw0 = (width + 1) / 2, bh0 = (height + 1) / 2;
-    const int bh1 = (bh0 + 1) / 2;
+    const int bw1 = (bw0 + 1) / 2, bh1 = (bh0 + 1) / 2;
     stride_ = (bw0 + 15) / 16 * 16;
+    stride1_ = (bw1 + 15) / 16 * 16;
     const std::size_t n0 = static_cast<std::size_t>(stride_) * bh0;
-    const std::size_t n1 = static_cast<std::size_t>(stride_) * bh1;
+    const std::size_t n1 = static_cast<std::size_t>(stride1_) * bh1;
 
     i16_.allocate(n0 * 18);
     std::int16_t* p16 = i16_.data();
     for (auto* set : {ref0_, dis0_, r0_, a0_, c0_, f0_})
         for (int t = 0; t < 3; ++t, p16 += n0) set[t] = p16;
 
-    approx_.allocate(n0 * 4);
-    for (int pic = 0; pic < 2; ++pic)
-        for (int k = 0; k < 2; ++k) approx_ptr_[pic][k] = approx_.data() + (pic * 2 + k) * n0;
+    // Ping-pong slot 0 holds the scale-0 approximation, later scale 2's;
+    // slot 1 scale 1's, later scale 3's: n0 and n1 samples are enough.
+    approx_.allocate((n0 + n1) * 2);
+    for (int pic = 0; pic < 2; ++pic) {
+        approx_ptr_[pic][0] = approx_.data() + pic * (n0 + n1);
+        approx_ptr_[pic][1] = approx_ptr_[pic][0] + n0;
+    }
 
     i32_.allocate(n1 * 18);
     std::int32_t* p32 = i32_.data();
@@ -192,7 +197,7 @@ AdmEngine::ScaleResult AdmEngine::scale123(int scale, int w, int h) {
     const Rect halo = halo_region(region, w, h);
     ScaleResult out;
 
-    k_.decouple_s123(ref_, dis_, stride_, halo, opt_.gain_limit, r_, a_);
+    k_.decouple_s123(ref_, dis_, stride1_, halo, opt_.gain_limit, r_, a_);
 
     // Denominator: squares rounded by 2^{31, 30, 31}, cubes by the region
     // width, rows by the region height; the rest, 2^{32, 27, 23} divided by
@@ -202,7 +207,7 @@ AdmEngine::ScaleResult AdmEngine::scale123(int scale, int w, int h) {
     const int den_cub = ceil_log2(region.width());
     const int den_row = ceil_log2(region.height());
     std::uint64_t den_acc[3] = {0, 0, 0};
-    k_.den_accumulate_s123(ref_, stride_, region, kDenSq[scale - 1], den_cub, den_row, den_acc);
+    k_.den_accumulate_s123(ref_, stride1_, region, kDenSq[scale - 1], den_cub, den_row, den_acc);
     out.den = den_from_sums(
         den_acc,
         pow2_u32(kDenConvert[scale - 1] - static_cast<std::uint32_t>(den_row) -
@@ -222,9 +227,9 @@ AdmEngine::ScaleResult AdmEngine::scale123(int scale, int w, int h) {
 
     auto masked_sum = [&](std::int32_t* const src[3], std::int32_t* const x[3],
                           double noise) -> float {
-        for (int t = 0; t < 3; ++t) k_.csf_s123(src[t], stride_, halo, rf[t], c_[t], f_[t]);
+        for (int t = 0; t < 3; ++t) k_.csf_s123(src[t], stride1_, halo, rf[t], c_[t], f_[t]);
         std::int64_t acc[3] = {0, 0, 0};
-        k_.cm_accumulate_s123(x, c_, f_, stride_, w, h, region, rf, shifts, row_shift,
+        k_.cm_accumulate_s123(x, c_, f_, stride1_, w, h, region, rf, shifts, row_shift,
                               thr64_.data(), acc);
         // int64 converted to float, then a float division (libvmaf divides
         // by a float there).
@@ -258,10 +263,13 @@ AdmScores AdmEngine::compute(const Plane& ref, const Plane& dis) {
         } else {
             const int in = (scale - 1) & 1;
             const int outp = scale & 1;
-            k_.dwt_s123(approx_ptr_[0][in], stride_, w, h, scale, dwt_scratch32_.data(),
-                        approx_ptr_[0][outp], ref_, stride_);
-            k_.dwt_s123(approx_ptr_[1][in], stride_, w, h, scale, dwt_scratch32_.data(),
-                        approx_ptr_[1][outp], dis_, stride_);
+            // Scale 1 reads the scale-0 approximation (stride_), later
+            // scales their predecessor's (stride1_).
+            const std::ptrdiff_t in_stride = scale == 1 ? stride_ : stride1_;
+            k_.dwt_s123(approx_ptr_[0][in], in_stride, w, h, scale, dwt_scratch32_.data(),
+                        approx_ptr_[0][outp], ref_, stride1_);
+            k_.dwt_s123(approx_ptr_[1][in], in_stride, w, h, scale, dwt_scratch32_.data(),
+                        approx_ptr_[1][outp], dis_, stride1_);
             w = (w + 1) / 2;
             h = (h + 1) / 2;
             r = scale123(scale, w, h);

@@ -78,7 +78,8 @@ private:
     int width_, height_, bpc_;
     AdmOptions opt_;
     const AdmKernels& k_;
-    std::ptrdiff_t stride_;  // of every band, in samples
+    std::ptrdiff_t stride_;   // of the scale-0 bands and approximation, in samples
+    std::ptrdiff_t stride1_;  // of the scale 1-3 bands and approximations
 
     std::uint16_t rfactor_s0_[3];
     std::uint32_t rfactor_s123_[kScales][3];

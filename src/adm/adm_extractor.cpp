@@ -36,7 +36,7 @@ std::vector<OptionSpec> adm_options() {
         {"adm_noise_weight", "nw", OptionType::number, 0.03125, 0.0, 1500.0, true,
          "noise weight"},
         {"adm_skip_aim", "", OptionType::boolean, 0.0, 0.0, 1.0, false,
-         "skip the calculation of AIM"},
+         "skip the calculation of AIM", false},  // true is less complete
         {"adm_skip_scale0", "ssz", OptionType::boolean, 0.0, 0.0, 1.0, true,
          "skip the calculation of scale 0"},
         {"adm_min_val", "min", OptionType::number, 0.0, 0.0, 1.0, true,

@@ -44,16 +44,37 @@ ExtractorSpec parse_feature_spec(std::string_view spec) {
 
 namespace {
 
-bool same_extractor(const ExtractorSpec& a, const ExtractorSpec& b) {
+// Same extractor and same feature parameters: the two write the same keys
+// (options that are not parameters only add debug keys or skip a part), so
+// two instances would write every shared key twice.
+bool same_values(const ExtractorSpec& a, const ExtractorSpec& b) {
     if (a.info != b.info) return false;
     for (const auto& s : a.info->options)
-        if (a.options.number(s.name) != b.options.number(s.name)) return false;
+        if (s.feature_param && a.options.number(s.name) != b.options.number(s.name)) return false;
     return true;
 }
 
+// Widens `into` to write every key `other` asks for too (libvmaf instead runs
+// both and drops the second one's keys, e.g. the model's adm plus
+// --feature adm=debug=true loses the debug outputs).
+void merge_outputs(ExtractorSpec& into, const ExtractorSpec& other) {
+    for (const auto& s : into.info->options) {
+        if (s.feature_param) continue;
+        const double a = into.options.number(s.name), b = other.options.number(s.name);
+        if (a == b) continue;
+        if (s.type != OptionType::boolean)
+            throw Error("feature " + into.info->name + " is requested twice with different " +
+                        s.name + " values");
+        into.options.set(s.name, s.true_is_more_complete ? "true" : "false");
+    }
+}
+
 void add_unique(std::vector<ExtractorSpec>& specs, ExtractorSpec spec) {
-    for (const auto& s : specs)
-        if (same_extractor(s, spec)) return;
+    for (auto& s : specs)
+        if (same_values(s, spec)) {
+            merge_outputs(s, spec);
+            return;
+        }
     specs.push_back(std::move(spec));
 }
 

@@ -106,6 +106,64 @@ inline void stat_vertical_u8_step(RowsU8 rows, std::ptrdiff_t j, const std::uint
     store8x32(xy + j + 8, natural_order_second(xy_lo, xy_hi));
 }
 
+// The same sums with vpmaddwd on two rows at once, for filters whose taps
+// are all below 32768 (vif_stats_avx512.cpp derives the identities): with
+// a = p - 128 and b = q - 128 every factor fits int16, each pair sum of
+// products fits int32, and in uint32 (modulo 2^32, like the scalar)
+//   sum c p = sum c a + 128 C,  sum c p p = sum c a a + 256 sum c a + 16384 C,
+//   sum c p q = sum c a b + 128 (sum c a + sum c b) + 16384 C  (C = sum c).
+// pairs[k] holds (c_2k, c_2k+1) as two 16-bit halves; an odd tap count pairs
+// the last row with itself and a zero coefficient.
+inline __m256i centred16(const std::uint8_t* p) {
+    return _mm256_sub_epi16(_mm256_cvtepu8_epi16(load16x8(p)), _mm256_set1_epi16(128));
+}
+
+inline void stat_vertical_u8_pairs_step(RowsU8 rows, std::ptrdiff_t j, const std::uint32_t* pairs,
+                                        int taps, std::uint32_t taps_sum, std::uint32_t* mu1,
+                                        std::uint32_t* mu2, std::uint32_t* xx, std::uint32_t* yy,
+                                        std::uint32_t* xy) {
+    __m256i m1_lo = _mm256_setzero_si256(), m1_hi = m1_lo, m2_lo = m1_lo, m2_hi = m1_lo;
+    __m256i xx_lo = m1_lo, xx_hi = m1_lo, yy_lo = m1_lo, yy_hi = m1_lo, xy_lo = m1_lo,
+            xy_hi = m1_lo;
+    for (int t = 0; t < taps; t += 2) {
+        const int u = t + 1 < taps ? t + 1 : t;
+        const __m256i c = _mm256_set1_epi32(static_cast<int>(pairs[t / 2]));
+        const __m256i r0 = centred16(rows.ref[t] + j), r1 = centred16(rows.ref[u] + j);
+        const __m256i d0 = centred16(rows.dis[t] + j), d1 = centred16(rows.dis[u] + j);
+        const __m256i a_lo = _mm256_unpacklo_epi16(r0, r1), a_hi = _mm256_unpackhi_epi16(r0, r1);
+        const __m256i b_lo = _mm256_unpacklo_epi16(d0, d1), b_hi = _mm256_unpackhi_epi16(d0, d1);
+        m1_lo = _mm256_add_epi32(m1_lo, _mm256_madd_epi16(a_lo, c));
+        m1_hi = _mm256_add_epi32(m1_hi, _mm256_madd_epi16(a_hi, c));
+        m2_lo = _mm256_add_epi32(m2_lo, _mm256_madd_epi16(b_lo, c));
+        m2_hi = _mm256_add_epi32(m2_hi, _mm256_madd_epi16(b_hi, c));
+        xx_lo = _mm256_add_epi32(xx_lo, _mm256_madd_epi16(_mm256_mullo_epi16(a_lo, a_lo), c));
+        xx_hi = _mm256_add_epi32(xx_hi, _mm256_madd_epi16(_mm256_mullo_epi16(a_hi, a_hi), c));
+        yy_lo = _mm256_add_epi32(yy_lo, _mm256_madd_epi16(_mm256_mullo_epi16(b_lo, b_lo), c));
+        yy_hi = _mm256_add_epi32(yy_hi, _mm256_madd_epi16(_mm256_mullo_epi16(b_hi, b_hi), c));
+        xy_lo = _mm256_add_epi32(xy_lo, _mm256_madd_epi16(_mm256_mullo_epi16(a_lo, b_lo), c));
+        xy_hi = _mm256_add_epi32(xy_hi, _mm256_madd_epi16(_mm256_mullo_epi16(a_hi, b_hi), c));
+    }
+    const __m256i c128 = _mm256_set1_epi32(static_cast<int>(128u * taps_sum + 128u));
+    const __m256i c16384 = _mm256_set1_epi32(static_cast<int>(16384u * taps_sum));
+    auto mean = [&](__m256i s) { return _mm256_srli_epi32(_mm256_add_epi32(s, c128), 8); };
+    auto square = [&](__m256i s2, __m256i s1) {
+        return _mm256_add_epi32(_mm256_add_epi32(s2, _mm256_slli_epi32(s1, 8)), c16384);
+    };
+    auto cross = [&](__m256i x, __m256i s1, __m256i t1) {
+        return _mm256_add_epi32(_mm256_add_epi32(x, _mm256_slli_epi32(_mm256_add_epi32(s1, t1), 7)),
+                                c16384);
+    };
+    auto store = [&](std::uint32_t* dst, __m256i lo, __m256i hi) {
+        store8x32(dst + j, natural_order_first(lo, hi));
+        store8x32(dst + j + 8, natural_order_second(lo, hi));
+    };
+    store(mu1, mean(m1_lo), mean(m1_hi));
+    store(mu2, mean(m2_lo), mean(m2_hi));
+    store(xx, square(xx_lo, m1_lo), square(xx_hi, m1_hi));
+    store(yy, square(yy_lo, m2_lo), square(yy_hi, m2_hi));
+    store(xy, cross(xy_lo, m1_lo, m2_lo), cross(xy_hi, m1_hi, m2_hi));
+}
+
 // Copies columns [j, w) of every tap row into zero-filled rows of `kLanes`
 // samples, so that one more vector step can run on them without reading past
 // the real rows.
@@ -147,16 +205,29 @@ struct TailStatOut {
 
 void stat_vertical_u8_avx2(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows,
                            const std::uint16_t* filter, int taps, int w, const VifStatRow& out) {
+    std::uint32_t pairs[(kMaxTaps + 1) / 2] = {};
+    std::uint32_t taps_sum = 0;
+    bool signed_taps = true;
+    for (int t = 0; t < taps; ++t) {
+        taps_sum += filter[t];
+        signed_taps = signed_taps && filter[t] < 32768;
+        pairs[t / 2] |= static_cast<std::uint32_t>(filter[t]) << (16 * (t & 1));
+    }
+    auto step = [&](RowsU8 rows, std::ptrdiff_t j, std::uint32_t* mu1, std::uint32_t* mu2,
+                    std::uint32_t* xx, std::uint32_t* yy, std::uint32_t* xy) {
+        if (signed_taps)
+            stat_vertical_u8_pairs_step(rows, j, pairs, taps, taps_sum, mu1, mu2, xx, yy, xy);
+        else
+            stat_vertical_u8_step(rows, j, filter, taps, mu1, mu2, xx, yy, xy);
+    };
     std::ptrdiff_t j = 0;
     for (; j + 16 <= w; j += 16)
-        stat_vertical_u8_step({ref_rows, dis_rows}, j, filter, taps, out.mu1, out.mu2, out.xx,
-                              out.yy, out.xy);
+        step({ref_rows, dis_rows}, j, out.mu1, out.mu2, out.xx, out.yy, out.xy);
     if (j == w) return;
     const int n = static_cast<int>(w - j);
     const TailRows<std::uint8_t, 16> tail(ref_rows, dis_rows, taps, j, n);
     TailStatOut<16> o;
-    stat_vertical_u8_step({tail.ref_ptr, tail.dis_ptr}, 0, filter, taps, o.mu1, o.mu2, o.xx,
-                          o.yy, o.xy);
+    step({tail.ref_ptr, tail.dis_ptr}, 0, o.mu1, o.mu2, o.xx, o.yy, o.xy);
     o.copy_to(out, j, n);
 }
 
@@ -275,9 +346,9 @@ inline void stat_horizontal_step(const VifStatRow& in, std::ptrdiff_t j,
     store8x32(s12 + j, _mm256_sub_epi32(moment_q16(xy_e, xy_o), product_q16(m1, m2)));
 }
 
-void stat_horizontal_avx2(const VifStatRow& in, const std::uint16_t* filter, int taps, int w,
-                          std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
-                          std::int32_t* sigma12) {
+void stat_horizontal_general(const VifStatRow& in, const std::uint16_t* filter, int taps, int w,
+                             std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
+                             std::int32_t* sigma12) {
     const int half = taps / 2;
     std::ptrdiff_t j = 0;
     for (; j + 8 <= w; j += 8)
@@ -297,6 +368,170 @@ void stat_horizontal_avx2(const VifStatRow& in, const std::uint16_t* filter, int
     copy_first(sigma1_sq + j, o1, n);
     copy_first(sigma2_sq + j, o2, n);
     copy_first(sigma12 + j, o12, n);
+}
+
+// The same statistics with vpmaddwd on 16-bit halves, for filters whose taps
+// are all below 32768 and sum to at most 65536 (libvmaf's filters 0-2);
+// vif_stats_avx512.cpp derives the method: with x = 2^16 h + l and C the
+// sum of the taps, H = sum c h (modulo 2^32) and L = sum c l (exact, below
+// 2^32) come from centred 16-bit samples, two taps per vpmaddwd, and
+//   mean = (H << 16) + L,   moment = H + ((L + 2^15) >> 16)   (uint32).
+
+constexpr int kHalvesChunk = 256;
+// Outputs [0, n16) of a chunk read its split samples [0, n16 + 2 * pairs - 1).
+constexpr int kHalvesLen = kHalvesChunk + 2 * kMaxHalf + 16;
+
+struct HalvesRow {
+    std::int16_t h[kHalvesLen];
+    std::int16_t l[kHalvesLen];
+};
+
+inline bool halves_filter_fits(const std::uint16_t* filter, int taps, std::uint32_t* sum) {
+    std::uint32_t c = 0;
+    bool ok = true;
+    for (int t = 0; t < taps; ++t) {
+        c += filter[t];
+        ok = ok && filter[t] < 32768;
+    }
+    *sum = c;
+    return ok && c <= 65536;
+}
+
+// 8 inputs src[i, i + 8), those at or past `valid` read as 0 (a masked load
+// reads nothing there).
+inline __m256i load8_masked(const std::uint32_t* src, int i, int valid) {
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32(valid - i), lane);
+    return _mm256_maskload_epi32(reinterpret_cast<const int*>(src + i), m);
+}
+
+// 16 values below 2^16 (as uint32) packed to 16 centred int16 in order.
+inline __m256i centred_pack(__m256i a, __m256i b) {
+    const __m256i p = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), _MM_SHUFFLE(3, 1, 2, 0));
+    return _mm256_xor_si256(p, _mm256_set1_epi16(static_cast<short>(0x8000)));
+}
+
+// Splits src[0, valid) into centred halves over [0, len) (len a multiple of
+// 16). Without `high` only the low halves are written; the result says
+// whether every input is below 2^16.
+inline bool split_halves(const std::uint32_t* src, int valid, int len, bool high, HalvesRow& out) {
+    const __m256i low16 = _mm256_set1_epi32(0xFFFF);
+    __m256i any = _mm256_setzero_si256();
+    for (int i = 0; i < len; i += 16) {
+        const __m256i a = load8_masked(src, i, valid);
+        const __m256i b = load8_masked(src, i + 8, valid);
+        store8x32(out.l + i, centred_pack(_mm256_and_si256(a, low16), _mm256_and_si256(b, low16)));
+        const __m256i ah = _mm256_srli_epi32(a, 16), bh = _mm256_srli_epi32(b, 16);
+        if (high)
+            store8x32(out.h + i, centred_pack(ah, bh));
+        else
+            any = _mm256_or_si256(any, _mm256_or_si256(ah, bh));
+    }
+    return high || _mm256_testz_si256(any, any);
+}
+
+struct EvenOdd {
+    __m256i even;  // outputs b, b + 2, ..., b + 14
+    __m256i odd;   // outputs b + 1, ..., b + 15
+};
+inline EvenOdd filter_halves(const std::int16_t* y, const __m256i* cc, int pairs) {
+    __m256i e = _mm256_setzero_si256(), o = e;
+    for (int p = 0; p < pairs; ++p) {
+        e = _mm256_add_epi32(e, _mm256_madd_epi16(load8x32(y + 2 * p), cc[p]));
+        o = _mm256_add_epi32(o, _mm256_madd_epi16(load8x32(y + 2 * p + 1), cc[p]));
+    }
+    return {e, o};
+}
+
+// (a * b + 2^31) >> 32 per uint32 lane.
+inline __m256i product_q16_u32(__m256i a, __m256i b) {
+    const __m256i half32 = _mm256_set1_epi64x(0x80000000LL);
+    const __m256i e = _mm256_add_epi64(mul_even_u32(a, b), half32);
+    const __m256i o = _mm256_add_epi64(mul_odd_u32(a, b), half32);
+    return _mm256_blend_epi32(_mm256_srli_epi64(e, 32), o, 0xAA);
+}
+
+void stat_horizontal_halves(const VifStatRow& in, const std::uint16_t* filter, int taps, int w,
+                            std::uint32_t taps_sum, std::int32_t* sigma1_sq,
+                            std::int32_t* sigma2_sq, std::int32_t* sigma12) {
+    const int half = taps / 2;
+    const int pairs = (taps + 1) / 2;
+    __m256i cc[(kMaxTaps + 1) / 2];
+    for (int p = 0; p < pairs; ++p) {
+        const std::uint32_t c0 = filter[2 * p];
+        const std::uint32_t c1 = 2 * p + 1 < taps ? filter[2 * p + 1] : 0u;
+        cc[p] = _mm256_set1_epi32(static_cast<int>(c0 | (c1 << 16)));
+    }
+    // 32768 C: the centring's correction of H and L, modulo 2^32.
+    const __m256i bias = _mm256_set1_epi32(static_cast<int>(32768u * taps_sum));
+    const __m256i round16 = _mm256_set1_epi32(32768);
+    const std::uint32_t* src[5] = {in.mu1, in.mu2, in.xx, in.yy, in.xy};
+    HalvesRow rows[5];
+    for (std::ptrdiff_t j0 = 0; j0 < w; j0 += kHalvesChunk) {
+        const int n = static_cast<int>(w - j0 < kHalvesChunk ? w - j0 : kHalvesChunk);
+        const int n16 = (n + 15) & ~15;
+        const int len = (n16 + 2 * pairs + 15) & ~15;
+        const int valid = n + 2 * half;
+        // Means below 2^16 (always, from the extractor) have H = 0.
+        bool means_16bit = true;
+        for (int k = 0; k < 2; ++k)
+            means_16bit =
+                split_halves(src[k] + j0 - half, valid, len, false, rows[k]) && means_16bit;
+        if (!means_16bit)
+            for (int k = 0; k < 2; ++k) split_halves(src[k] + j0 - half, valid, len, true, rows[k]);
+        for (int k = 2; k < 5; ++k) split_halves(src[k] + j0 - half, valid, len, true, rows[k]);
+        for (int b = 0; b < n16; b += 16) {
+            EvenOdd mean[2], moment[3];
+            for (int k = 0; k < 2; ++k) {
+                const EvenOdd l = filter_halves(rows[k].l + b, cc, pairs);
+                mean[k] = {_mm256_add_epi32(l.even, bias), _mm256_add_epi32(l.odd, bias)};
+                if (!means_16bit) {
+                    const EvenOdd h = filter_halves(rows[k].h + b, cc, pairs);
+                    mean[k].even = _mm256_add_epi32(
+                        mean[k].even, _mm256_slli_epi32(_mm256_add_epi32(h.even, bias), 16));
+                    mean[k].odd = _mm256_add_epi32(
+                        mean[k].odd, _mm256_slli_epi32(_mm256_add_epi32(h.odd, bias), 16));
+                }
+            }
+            for (int k = 0; k < 3; ++k) {
+                const EvenOdd l = filter_halves(rows[2 + k].l + b, cc, pairs);
+                const EvenOdd h = filter_halves(rows[2 + k].h + b, cc, pairs);
+                auto combine = [&](__m256i hs, __m256i ls) {
+                    const __m256i low = _mm256_add_epi32(_mm256_add_epi32(ls, bias), round16);
+                    return _mm256_add_epi32(_mm256_add_epi32(hs, bias), _mm256_srli_epi32(low, 16));
+                };
+                moment[k] = {combine(h.even, l.even), combine(h.odd, l.odd)};
+            }
+            // uint32 differences read as int32, as the scalar's; even and
+            // odd outputs interleaved back into column order.
+            const int keep = n - b < 16 ? n - b : 16;
+            auto sigma = [&](std::int32_t* dst, const EvenOdd& m, __m256i pe, __m256i po) {
+                const __m256i e = _mm256_sub_epi32(m.even, pe);
+                const __m256i o = _mm256_sub_epi32(m.odd, po);
+                const __m256i lo = _mm256_unpacklo_epi32(e, o), hi = _mm256_unpackhi_epi32(e, o);
+                alignas(32) std::int32_t v[16];
+                std::int32_t* out = keep == 16 ? dst + j0 + b : v;
+                store8x32(out, _mm256_permute2x128_si256(lo, hi, 0x20));
+                store8x32(out + 8, _mm256_permute2x128_si256(lo, hi, 0x31));
+                if (keep < 16) copy_first(dst + j0 + b, v, keep);
+            };
+            sigma(sigma1_sq, moment[0], product_q16_u32(mean[0].even, mean[0].even),
+                  product_q16_u32(mean[0].odd, mean[0].odd));
+            sigma(sigma2_sq, moment[1], product_q16_u32(mean[1].even, mean[1].even),
+                  product_q16_u32(mean[1].odd, mean[1].odd));
+            sigma(sigma12, moment[2], product_q16_u32(mean[0].even, mean[1].even),
+                  product_q16_u32(mean[0].odd, mean[1].odd));
+        }
+    }
+}
+
+void stat_horizontal_avx2(const VifStatRow& in, const std::uint16_t* filter, int taps, int w,
+                          std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12) {
+    std::uint32_t taps_sum = 0;
+    if (halves_filter_fits(filter, taps, &taps_sum))
+        stat_horizontal_halves(in, filter, taps, w, taps_sum, sigma1_sq, sigma2_sq, sigma12);
+    else
+        stat_horizontal_general(in, filter, taps, w, sigma1_sq, sigma2_sq, sigma12);
 }
 
 // ---------------------------------------------------------------------------

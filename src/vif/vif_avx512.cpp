@@ -3,18 +3,562 @@
 // scalar kernel's results bit for bit on any input the scalar defines.
 // Kernels without an AVX-512 twin are the AVX2 ones.
 //
+// Tails are masked: the last step of a row loads only the lanes that lie in
+// the row (a masked-off lane is never read, so no guard page is touched),
+// computes every lane as the body does, and stores or adds only the real
+// ones. No FMA intrinsic is used and -ffp-contract=off applies, so every
+// double operation rounds where the scalar's does.
+//
 // No standard-library template is used here (see vif_avx2.cpp).
+//
+// GCC 12's AVX-512 headers build their "undefined" vectors by
+// self-initialisation (GCC PR 105593), which the uninitialised-use warnings
+// report wherever such an intrinsic is inlined; they concern the header, so
+// they are off for this file.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
 #include <immintrin.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "vif/vif_kernels.hpp"
 
 namespace vmafpp::vif {
 
+namespace {
+
+// sigma_nsq of the VIF model (noise variance 2) in Q16, as in the scalar.
+constexpr std::int32_t kSigmaNsq = 65536 << 1;
+
+constexpr std::uint32_t round_for(int shift) { return shift == 0 ? 0u : (1u << (shift - 1)); }
+
+// The first n of 16 (32) lanes, n <= 16 (32).
+inline __mmask16 first_lanes16(int n) { return static_cast<__mmask16>((1u << n) - 1u); }
+inline __mmask32 first_lanes32(int n) {
+    return static_cast<__mmask32>(n >= 32 ? ~0u : (1u << n) - 1u);
+}
+
+// ---------------------------------------------------------------------------
+// Information terms.
+//
+// log2_q11(v) keeps v's 16 leading bits `top` (in [2^15, 2^16)) as the table
+// index top - 2^15 and adds 2048 per dropped bit. With lz leading zeros, top
+// is (v << lz) >> (width - 16) and width - 16 - lz bits are dropped.
+//
+// Every sum the kernel returns is a sum of such logs, so the table entries
+// and the dropped bits are summed apart: the vector code adds the
+// leading-zero counts per lane and stores the table indices of a step; the
+// next step sums their entries with scalar loads, which cost less per
+// element than vector gathers here (and they overlap with that step's vector
+// work). A lane that takes no log gets index 0 and leading-zero count 0: for
+// numer1 and numer1_tmp both logs of such a lane are then entry 0 and
+// cancel, for nsq + sigma1_sq the entries 0 come off once at the end.
+
+// A step's table indices: nsq + sigma1_sq, numer1, numer1_tmp.
+struct StepIndices {
+    alignas(64) std::uint32_t den[16];
+    alignas(64) std::uint32_t n1[16];
+    alignas(64) std::uint32_t tmp[16];
+    bool gain = false;  // n1 and tmp hold indices (otherwise not written)
+};
+
+// Table indices of 16 uint32 of bit length >= 16 in the lanes of m (0
+// elsewhere); lz receives the leading zeros (0 outside m).
+inline __m512i log_index_u32(__m512i v, __mmask16 m, __m512i& lz) {
+    lz = _mm512_maskz_lzcnt_epi32(m, v);
+    const __m512i top = _mm512_srli_epi32(_mm512_sllv_epi32(v, lz), 16);
+    return _mm512_maskz_sub_epi32(m, top, _mm512_set1_epi32(32768));
+}
+// The same for 8 uint64, the indices as 8 x uint32.
+inline __m256i log_index_u64(__m512i v, __mmask8 m, __m512i& lz) {
+    lz = _mm512_maskz_lzcnt_epi64(m, v);
+    const __m512i top = _mm512_srli_epi64(_mm512_sllv_epi64(v, lz), 48);
+    return _mm512_cvtepi64_epi32(_mm512_maskz_sub_epi64(m, top, _mm512_set1_epi64(32768)));
+}
+
+// Sum of the table entries of 16 indices, with scalar loads in two chains.
+inline std::int64_t sum_entries16(const std::uint16_t* table, const std::uint32_t* idx) {
+    std::int64_t a = 0, b = 0;
+    for (int i = 0; i < 16; i += 2) {
+        a += table[idx[i]];
+        b += table[idx[i + 1]];
+    }
+    return a + b;
+}
+
+// Per-lane sums in 32-bit (lz_tmp: 64-bit) lanes. A lane adds per step at
+// most 14 to lz_den and lz_n1 (their arguments are >= 2^17), 46 to lz_tmp,
+// and below 2^16 to each half of sigma2_sq: flushed every kFlushSteps steps
+// they stay far below 2^31.
+struct AccumulateLanes {
+    __m512i lz_den = _mm512_setzero_si512();
+    __m512i lz_n1 = _mm512_setzero_si512();
+    __m512i lz_tmp = _mm512_setzero_si512();
+    __m512i non_log_low = _mm512_setzero_si512();   // sigma2_sq & 0xFFFF
+    __m512i non_log_high = _mm512_setzero_si512();  // sigma2_sq >> 16
+};
+constexpr int kFlushSteps = 4096;
+
+inline std::int64_t sum_i32(__m512i v) {
+    return _mm512_reduce_add_epi64(
+        _mm512_add_epi64(_mm512_cvtepi32_epi64(_mm512_castsi512_si256(v)),
+                         _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(v, 1))));
+}
+
+struct AccumulateTotals {
+    std::int64_t entries_den = 0, entries_num = 0;  // entries: den; tmp minus n1
+    std::int64_t lz_den = 0, lz_n1 = 0, lz_tmp = 0;
+    std::int64_t non_log = 0, non_log_pixels = 0, log_pixels = 0, gain_pixels = 0;
+    std::int64_t den_lookups = 0;
+
+    void flush(AccumulateLanes& acc) {
+        lz_den += sum_i32(acc.lz_den);
+        lz_n1 += sum_i32(acc.lz_n1);
+        lz_tmp += _mm512_reduce_add_epi64(acc.lz_tmp);
+        non_log += sum_i32(acc.non_log_low) + 65536 * sum_i32(acc.non_log_high);
+        acc = AccumulateLanes{};
+    }
+    void add_entries(const std::uint16_t* table, const StepIndices& idx) {
+        entries_den += sum_entries16(table, idx.den);
+        den_lookups += 16;
+        if (idx.gain) entries_num += sum_entries16(table, idx.tmp) - sum_entries16(table, idx.n1);
+    }
+};
+
+// The low (h = 0) or high (h = 1) 8 lanes of 16 at p, of those in `valid`.
+inline __m512d load_pd(const std::int32_t* p, int h, __mmask16 valid) {
+    return _mm512_cvtepi32_pd(
+        _mm256_maskz_loadu_epi32(static_cast<__mmask8>(valid >> (8 * h)), p + 8 * h));
+}
+
+// The gain terms of 16 pixels: the indices of numer1 and numer1_tmp in the
+// lanes of `need` (log branch, sigma12 > 0 and sigma2_sq > 0), with the
+// scalar's double operations in the scalar's order.
+inline void gain_terms(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
+                       const std::int32_t* sigma12, __mmask16 valid, __mmask16 need,
+                       __m512d gain_limit, AccumulateLanes& acc, StepIndices& idx) {
+    const __m512d eps = _mm512_set1_pd(65536 * 1.0e-10);
+    const __m256i nsq = _mm256_set1_epi32(kSigmaNsq);
+    __m256i numer1[2];
+    for (int h = 0; h < 2; ++h) {
+        const __mmask8 need_h = static_cast<__mmask8>(need >> (8 * h));
+        const __m512d s1d = load_pd(sigma1_sq, h, valid);
+        // sigma2_sq > 0 in a needed lane: it is the scalar's max(sigma2_sq, 0).
+        const __m512d s2d = load_pd(sigma2_sq, h, valid);
+        const __m512d s12d = load_pd(sigma12, h, valid);
+        const __m512d g_raw = _mm512_div_pd(s12d, _mm512_add_pd(s1d, eps));
+        const __m512d sv = _mm512_sub_pd(s2d, _mm512_mul_pd(g_raw, s12d));
+        // In a needed lane g_raw * s12 > 0, so sv < s2 < 2^31: a positive sv
+        // truncates exactly; sv <= -2^31 gives INT32_MIN and (-2^31, 0] a
+        // value <= 0, both clamped to the scalar's 0. numer1 < 2^32 then
+        // holds the scalar's uint32.
+        numer1[h] = _mm256_add_epi32(
+            _mm256_max_epi32(_mm512_cvttpd_epi32(sv), _mm256_setzero_si256()), nsq);
+        // min(a, b) is a < b ? a : b, the scalar's comparison.
+        const __m512d g = _mm512_min_pd(g_raw, gain_limit);
+        // s12 < 2^31 and s1 + eps > 2^17 give 0 < g_raw < 2^14; with
+        // gain_limit >= -2^15 (the caller's condition), g * g <= 2^30 and
+        // g * g * s1 < 2^61: the scalar's int64 truncation, exactly, and
+        // numer1_tmp < 2^62.
+        const __m512i product = _mm512_cvttpd_epi64(_mm512_mul_pd(_mm512_mul_pd(g, g), s1d));
+        __m512i lz;
+        _mm256_store_si256(
+            reinterpret_cast<__m256i*>(idx.tmp + 8 * h),
+            log_index_u64(_mm512_add_epi64(product, _mm512_cvtepu32_epi64(numer1[h])), need_h, lz));
+        acc.lz_tmp = _mm512_add_epi64(acc.lz_tmp, lz);
+    }
+    __m512i lz;
+    _mm512_store_si512(
+        idx.n1, log_index_u32(_mm512_inserti64x4(_mm512_castsi256_si512(numer1[0]), numer1[1], 1),
+                              need, lz));
+    acc.lz_n1 = _mm512_add_epi32(acc.lz_n1, lz);
+}
+
+inline void accumulate_step(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
+                            const std::int32_t* sigma12, __mmask16 valid, __m512d gain_limit,
+                            AccumulateLanes& acc, AccumulateTotals& tot, StepIndices& idx) {
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i nsq = _mm512_set1_epi32(kSigmaNsq);
+    const __m512i s1 = _mm512_maskz_loadu_epi32(valid, sigma1_sq);
+    const __m512i s2 = _mm512_maskz_loadu_epi32(valid, sigma2_sq);
+    const __m512i s12 = _mm512_maskz_loadu_epi32(valid, sigma12);
+    const __mmask16 low = _mm512_mask_cmplt_epi32_mask(valid, s1, nsq);
+    const __mmask16 in_log = _kandn_mask16(low, valid);
+
+    // sigma1_sq < nsq: max(sigma2_sq, 0) and a count. The two halves of a
+    // value below 2^31 cannot carry out of a 32-bit lane.
+    if (low) {
+        const __m512i s2_pos = _mm512_maskz_max_epi32(low, s2, zero);
+        acc.non_log_low =
+            _mm512_add_epi32(acc.non_log_low, _mm512_and_si512(s2_pos, _mm512_set1_epi32(0xFFFF)));
+        acc.non_log_high = _mm512_add_epi32(acc.non_log_high, _mm512_srli_epi32(s2_pos, 16));
+        tot.non_log_pixels += __builtin_popcount(low);
+    }
+    tot.log_pixels += __builtin_popcount(in_log);
+
+    // Otherwise log2(nsq + sigma1_sq); nsq + s1 < 2^32.
+    __m512i lz;
+    _mm512_store_si512(idx.den, log_index_u32(_mm512_add_epi32(nsq, s1), in_log, lz));
+    acc.lz_den = _mm512_add_epi32(acc.lz_den, lz);
+
+    const __mmask16 need =
+        _mm512_mask_cmpgt_epi32_mask(_mm512_mask_cmpgt_epi32_mask(in_log, s12, zero), s2, zero);
+    idx.gain = need != 0;
+    if (!idx.gain) return;
+    tot.gain_pixels += __builtin_popcount(need);
+    gain_terms(sigma1_sq, sigma2_sq, sigma12, valid, need, gain_limit, acc, idx);
+}
+
+void accumulate_avx512(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
+                       const std::int32_t* sigma12, int w, const std::uint16_t* log2_q11_table,
+                       double gain_limit, VifSums* sums) {
+    // Below -2^15 (or NaN) the gain product may leave int64 range, where the
+    // scalar is the reference (the extractor's limit is positive).
+    if (!(gain_limit >= -32768.0)) {
+        vif_accumulate(sigma1_sq, sigma2_sq, sigma12, w, log2_q11_table, gain_limit, sums);
+        return;
+    }
+    const __m512d gl = _mm512_set1_pd(gain_limit);
+    AccumulateLanes acc;
+    AccumulateTotals tot;
+    // Step k stores its indices in idx[k & 1] and sums those of step k - 1.
+    StepIndices idx[2];
+    std::ptrdiff_t j = 0;
+    int k = 0;
+    int steps = 0;
+    for (; j + 16 <= w; j += 16, k ^= 1) {
+        accumulate_step(sigma1_sq + j, sigma2_sq + j, sigma12 + j, 0xFFFF, gl, acc, tot, idx[k]);
+        if (j > 0) tot.add_entries(log2_q11_table, idx[k ^ 1]);
+        if (++steps == kFlushSteps) {
+            tot.flush(acc);
+            steps = 0;
+        }
+    }
+    if (j < w) {
+        accumulate_step(sigma1_sq + j, sigma2_sq + j, sigma12 + j,
+                        first_lanes16(static_cast<int>(w - j)), gl, acc, tot, idx[k]);
+        if (j > 0) tot.add_entries(log2_q11_table, idx[k ^ 1]);
+        k ^= 1;
+    }
+    if (w > 0) tot.add_entries(log2_q11_table, idx[k ^ 1]);
+    tot.flush(acc);
+    // A log2 is entry + 2048 * (dropped bits): width - 16 - lz for a uint32
+    // argument (den, numer1) and 64 - 16 - lz for numer1_tmp.
+    sums->num_log += tot.entries_num + 2048 * (32 * tot.gain_pixels - tot.lz_tmp + tot.lz_n1);
+    // log2(nsq + sigma1_sq) - 17 * 2048 = entry - 2048 * (lz + 1).
+    sums->den_log += tot.entries_den - log2_q11_table[0] * (tot.den_lookups - tot.log_pixels) -
+                     2048 * (tot.lz_den + tot.log_pixels);
+    sums->num_non_log += tot.non_log;
+    sums->den_non_log += tot.non_log_pixels;
+}
+
+// ---------------------------------------------------------------------------
+// Reduction filter, vertical pass: 32 columns per step.
+//
+// c * v of two uint16 is exact in 32 bits: its low and high halves come from
+// 16-bit multiplies and are interleaved into 32-bit lanes ("unpack order":
+// lo holds columns 0-3, 8-11, 16-19, 24-27 of the step, hi the others);
+// the uint32 sums wrap exactly as the scalar's.
+
+// 32 samples widened to 16 bits, of the first lanes of m only.
+inline __m512i load_u16x32(const std::uint8_t* p, __mmask32 m) {
+    return _mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(m, p));
+}
+inline __m512i load_u16x32(const std::uint16_t* p, __mmask32 m) {
+    return _mm512_maskz_loadu_epi16(m, p);
+}
+
+inline void add_products_u16(__m512i c, __m512i v, __m512i& lo, __m512i& hi) {
+    const __m512i p_lo = _mm512_mullo_epi16(c, v);
+    const __m512i p_hi = _mm512_mulhi_epu16(c, v);
+    lo = _mm512_add_epi32(lo, _mm512_unpacklo_epi16(p_lo, p_hi));
+    hi = _mm512_add_epi32(hi, _mm512_unpackhi_epi16(p_lo, p_hi));
+}
+// Columns 0-15 and 16-31 of a step from its unpack-order halves.
+inline __m512i natural_first(__m512i lo, __m512i hi) {
+    return _mm512_permutex2var_epi64(lo, _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11), hi);
+}
+inline __m512i natural_second(__m512i lo, __m512i hi) {
+    return _mm512_permutex2var_epi64(lo, _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15), hi);
+}
+
+// (sum + round) >> shift of 32 columns' uint32 sums in unpack order, with
+// the scalar's uint16 cast, stored in the columns of m.
+inline void store_reduced(__m512i r_lo, __m512i r_hi, __m512i d_lo, __m512i d_hi, std::ptrdiff_t j,
+                          __mmask32 m, __m128i shift, __m512i round, std::uint32_t* ref_out,
+                          std::uint32_t* dis_out) {
+    const __m512i low16 = _mm512_set1_epi32(0xFFFF);
+    auto out = [&](__m512i v) {
+        return _mm512_and_si512(_mm512_srl_epi32(_mm512_add_epi32(v, round), shift), low16);
+    };
+    const auto m0 = static_cast<__mmask16>(m);
+    const auto m1 = static_cast<__mmask16>(m >> 16);
+    _mm512_mask_storeu_epi32(ref_out + j, m0, out(natural_first(r_lo, r_hi)));
+    _mm512_mask_storeu_epi32(ref_out + j + 16, m1, out(natural_second(r_lo, r_hi)));
+    _mm512_mask_storeu_epi32(dis_out + j, m0, out(natural_first(d_lo, d_hi)));
+    _mm512_mask_storeu_epi32(dis_out + j + 16, m1, out(natural_second(d_lo, d_hi)));
+}
+
+template <class T>
+inline void subsample_vertical_step(const T* const* ref_rows, const T* const* dis_rows,
+                                    std::ptrdiff_t j, __mmask32 m, const std::uint16_t* filter,
+                                    int taps, __m128i shift, __m512i round, std::uint32_t* ref_out,
+                                    std::uint32_t* dis_out) {
+    __m512i r_lo = _mm512_setzero_si512(), r_hi = r_lo, d_lo = r_lo, d_hi = r_lo;
+    for (int t = 0; t < taps; ++t) {
+        const __m512i c = _mm512_set1_epi16(static_cast<short>(filter[t]));
+        add_products_u16(c, load_u16x32(ref_rows[t] + j, m), r_lo, r_hi);
+        add_products_u16(c, load_u16x32(dis_rows[t] + j, m), d_lo, d_hi);
+    }
+    store_reduced(r_lo, r_hi, d_lo, d_hi, j, m, shift, round, ref_out, dis_out);
+}
+
+template <class T>
+void subsample_vertical_avx512(const T* const* ref_rows, const T* const* dis_rows,
+                               const std::uint16_t* filter, int taps, int w, int shift,
+                               std::uint32_t* ref_out, std::uint32_t* dis_out) {
+    const __m128i sh = _mm_cvtsi32_si128(shift);
+    const __m512i rnd = _mm512_set1_epi32(static_cast<int>(round_for(shift)));
+    std::ptrdiff_t j = 0;
+    for (; j + 32 <= w; j += 32)
+        subsample_vertical_step(ref_rows, dis_rows, j, ~__mmask32{0}, filter, taps, sh, rnd,
+                                ref_out, dis_out);
+    if (j < w)
+        subsample_vertical_step(ref_rows, dis_rows, j, first_lanes32(static_cast<int>(w - j)),
+                                filter, taps, sh, rnd, ref_out, dis_out);
+}
+
+// Taps below 2^15 (every libvmaf filter but the last): a signed
+// multiply-add takes two taps at once. 8-bit samples are exact int16;
+// 16-bit samples enter as v - 2^15 (v ^ 0x8000 read as int16), and
+// 2^15 * (sum of the taps) is added back at the end. A pair's sum is below
+// 2^31 in magnitude either way (2 * 2^15 * 2^15), and the int32 additions
+// wrap modulo 2^32 exactly as the scalar's uint32 sums.
+inline __m512i tap_pair(const std::uint16_t* filter, int taps, int t) {
+    const std::uint32_t b = t + 1 < taps ? filter[t + 1] : 0u;
+    return _mm512_set1_epi32(static_cast<int>(filter[t] | (b << 16)));
+}
+inline __m512i signed_samples(const std::uint8_t* p, __mmask32 m) { return load_u16x32(p, m); }
+inline __m512i signed_samples(const std::uint16_t* p, __mmask32 m) {
+    return _mm512_xor_si512(load_u16x32(p, m), _mm512_set1_epi16(static_cast<short>(0x8000)));
+}
+// Rows t and t + 1 (zeros past the last tap), 32 columns, interleaved for
+// the multiply-add: sums in unpack order, as add_products_u16.
+template <class T>
+inline void add_pair_products(const T* const* rows, std::ptrdiff_t j, __mmask32 m, int taps, int t,
+                              __m512i c, __m512i& lo, __m512i& hi) {
+    const __m512i a = signed_samples(rows[t] + j, m);
+    const __m512i b = t + 1 < taps ? signed_samples(rows[t + 1] + j, m) : _mm512_setzero_si512();
+    lo = _mm512_add_epi32(lo, _mm512_madd_epi16(_mm512_unpacklo_epi16(a, b), c));
+    hi = _mm512_add_epi32(hi, _mm512_madd_epi16(_mm512_unpackhi_epi16(a, b), c));
+}
+
+// bias: 2^15 * (sum of the taps) mod 2^32 for 16-bit samples, 0 for 8-bit.
+template <class T>
+inline void subsample_vertical_pairs_step(const T* const* ref_rows, const T* const* dis_rows,
+                                          std::ptrdiff_t j, __mmask32 m,
+                                          const std::uint16_t* filter, int taps, __m512i bias,
+                                          __m128i shift, __m512i round, std::uint32_t* ref_out,
+                                          std::uint32_t* dis_out) {
+    __m512i r_lo = bias, r_hi = bias, d_lo = bias, d_hi = bias;
+    for (int t = 0; t < taps; t += 2) {
+        const __m512i c = tap_pair(filter, taps, t);
+        add_pair_products(ref_rows, j, m, taps, t, c, r_lo, r_hi);
+        add_pair_products(dis_rows, j, m, taps, t, c, d_lo, d_hi);
+    }
+    store_reduced(r_lo, r_hi, d_lo, d_hi, j, m, shift, round, ref_out, dis_out);
+}
+
+template <class T>
+void subsample_vertical_pairs(const T* const* ref_rows, const T* const* dis_rows,
+                              const std::uint16_t* filter, int taps, int w, int shift,
+                              std::uint32_t* ref_out, std::uint32_t* dis_out) {
+    std::uint32_t tap_sum = 0;
+    bool small_taps = true;
+    for (int t = 0; t < taps; ++t) {
+        small_taps = small_taps && filter[t] < 32768;
+        tap_sum += filter[t];
+    }
+    if (!small_taps) {
+        subsample_vertical_avx512(ref_rows, dis_rows, filter, taps, w, shift, ref_out, dis_out);
+        return;
+    }
+    const __m512i bias = _mm512_set1_epi32(
+        sizeof(T) == 1 ? 0 : static_cast<int>(static_cast<std::uint32_t>(tap_sum << 15)));
+    const __m128i sh = _mm_cvtsi32_si128(shift);
+    const __m512i rnd = _mm512_set1_epi32(static_cast<int>(round_for(shift)));
+    std::ptrdiff_t j = 0;
+    for (; j + 32 <= w; j += 32)
+        subsample_vertical_pairs_step(ref_rows, dis_rows, j, ~__mmask32{0}, filter, taps, bias, sh,
+                                      rnd, ref_out, dis_out);
+    if (j < w)
+        subsample_vertical_pairs_step(ref_rows, dis_rows, j, first_lanes32(static_cast<int>(w - j)),
+                                      filter, taps, bias, sh, rnd, ref_out, dis_out);
+}
+
+void subsample_vertical_u8_avx512(const std::uint8_t* const* ref_rows,
+                                  const std::uint8_t* const* dis_rows, const std::uint16_t* filter,
+                                  int taps, int w, int shift, std::uint32_t* ref_out,
+                                  std::uint32_t* dis_out) {
+    subsample_vertical_pairs(ref_rows, dis_rows, filter, taps, w, shift, ref_out, dis_out);
+}
+void subsample_vertical_u16_avx512(const std::uint16_t* const* ref_rows,
+                                   const std::uint16_t* const* dis_rows,
+                                   const std::uint16_t* filter, int taps, int w, int shift,
+                                   std::uint32_t* ref_out, std::uint32_t* dis_out) {
+    subsample_vertical_pairs(ref_rows, dis_rows, filter, taps, w, shift, ref_out, dis_out);
+}
+
+// ---------------------------------------------------------------------------
+// Reduction filter, horizontal pass at the even columns: 16 outputs per step.
+//
+// Loading 16 consecutive uint32 from in[2j + t - half] puts the samples of
+// outputs j..j+7 in the low halves of the 64-bit lanes, where the 32 x 32
+// -> 64-bit multiply reads them; the low 32 bits of the 64-bit sums are the
+// scalar's wrapping uint32 sums (carries only move upwards).
+
+// Word 1 (bits 16..31) of every 64-bit lane of a, then of b.
+inline __m256i words1_of_qwords(__m512i a, __m512i b) {
+    const __m512i pick =
+        _mm512_setr_epi32(1 | 5 << 16, 9 | 13 << 16, 17 | 21 << 16, 25 | 29 << 16, 33 | 37 << 16,
+                          41 | 45 << 16, 49 | 53 << 16, 57 | 61 << 16, 0, 0, 0, 0, 0, 0, 0, 0);
+    return _mm512_castsi512_si256(_mm512_permutex2var_epi16(a, pick, b));
+}
+
+// m_lo, m_hi: the input lanes a step may read, of in[o, o + 16) and
+// in[o + 16, o + 32); m_out: the outputs it stores.
+inline void subsample_horizontal_step(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
+                                      std::ptrdiff_t j, const std::uint16_t* filter, int taps,
+                                      __mmask16 m_lo, __mmask16 m_hi, __mmask16 m_out,
+                                      std::uint16_t* ref_out, std::uint16_t* dis_out) {
+    const int half = taps / 2;
+    __m512i r0 = _mm512_setzero_si512(), r1 = r0, d0 = r0, d1 = r0;
+    for (int t = 0; t < taps; ++t) {
+        const __m512i c = _mm512_set1_epi32(filter[t]);
+        const std::ptrdiff_t o = 2 * j + t - half;
+        r0 = _mm512_add_epi64(r0, _mm512_mul_epu32(_mm512_maskz_loadu_epi32(m_lo, ref_in + o), c));
+        r1 = _mm512_add_epi64(r1,
+                              _mm512_mul_epu32(_mm512_maskz_loadu_epi32(m_hi, ref_in + o + 16), c));
+        d0 = _mm512_add_epi64(d0, _mm512_mul_epu32(_mm512_maskz_loadu_epi32(m_lo, dis_in + o), c));
+        d1 = _mm512_add_epi64(d1,
+                              _mm512_mul_epu32(_mm512_maskz_loadu_epi32(m_hi, dis_in + o + 16), c));
+    }
+    // (sum + 2^15) >> 16 cast to uint16: bits 16..31 of the rounded sum.
+    const __m512i rnd = _mm512_set1_epi64(32768);
+    _mm256_mask_storeu_epi16(
+        ref_out + j, m_out, words1_of_qwords(_mm512_add_epi64(r0, rnd), _mm512_add_epi64(r1, rnd)));
+    _mm256_mask_storeu_epi16(
+        dis_out + j, m_out, words1_of_qwords(_mm512_add_epi64(d0, rnd), _mm512_add_epi64(d1, rnd)));
+}
+
+void subsample_horizontal_general(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
+                                  const std::uint16_t* filter, int taps, int out_w,
+                                  std::uint16_t* ref_out, std::uint16_t* dis_out) {
+    // A full step reads in[2j - half, 2j - half + 32 + taps - 1); the row
+    // ends at in[2 * (out_w - 1) + half], so full steps stop one early and
+    // the last (1..16 outputs) reads only in[.., 2 * (out_w - 1) + half].
+    std::ptrdiff_t j = 0;
+    for (; j + 16 < out_w; j += 16)
+        subsample_horizontal_step(ref_in, dis_in, j, filter, taps, 0xFFFF, 0xFFFF, 0xFFFF, ref_out,
+                                  dis_out);
+    const int n = static_cast<int>(out_w - j);
+    if (n <= 0) return;
+    const int lanes = 2 * n - 1;  // inputs per tap up to the last output's sample
+    subsample_horizontal_step(
+        ref_in, dis_in, j, filter, taps, first_lanes16(lanes < 16 ? lanes : 16),
+        first_lanes16(lanes > 16 ? lanes - 16 : 0), first_lanes16(n), ref_out, dis_out);
+}
+
+// Taps below 2^15 and samples below 2^16 (the extractor's reductions to
+// scales 1 and 2): the samples of a block of outputs are staged as int16
+// v - 2^15, and a 32-lane load at 2j - half + t then holds, in its 32-bit
+// lane k, the pair (t, t + 1) of output j + k, so a signed multiply-add
+// takes two taps of 16 outputs at once. As in the vertical pass, a pair's
+// sum is below 2^31 in magnitude and 2^15 * (sum of the taps) is added back
+// modulo 2^32.
+constexpr int kPairBlock = 256;  // outputs per staged block
+// Staged samples: a block's 2 * 256 - 1 + 2 * half, rounded up to whole
+// vectors, plus what the last 16 outputs' loads reach (the zero tap's
+// partner and lanes past the block's end, whose sums are not stored).
+constexpr int kStageLen = 2 * kPairBlock + 2 * kMaxHalf + 64;
+
+// Stages in[0, len) as int16 v - 2^15; false if a sample is 2^16 or more.
+inline bool stage_biased(const std::uint32_t* in, int len, std::int16_t* dst) {
+    const __m256i bias = _mm256_set1_epi16(static_cast<short>(0x8000));
+    __m512i any = _mm512_setzero_si512();
+    for (int i = 0; i < len; i += 16) {
+        const __m512i v = _mm512_maskz_loadu_epi32(
+            i + 16 <= len ? __mmask16{0xFFFF} : first_lanes16(len - i), in + i);
+        any = _mm512_or_si512(any, v);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i),
+                            _mm256_xor_si256(_mm512_cvtepi32_epi16(v), bias));
+    }
+    return _mm512_test_epi32_mask(any, _mm512_set1_epi32(static_cast<int>(0xFFFF0000u))) == 0;
+}
+
+// 16 outputs from staged samples s (at the first output's 2j - half):
+// (sum + 2^15) >> 16 cast to uint16, offset = 2^15 * (sum of taps) + 2^15.
+inline __m256i pair_outputs(const std::int16_t* s, const std::uint16_t* filter, int taps,
+                            __m512i offset) {
+    __m512i acc = offset;
+    for (int t = 0; t < taps; t += 2)
+        acc = _mm512_add_epi32(
+            acc, _mm512_madd_epi16(_mm512_loadu_si512(s + t), tap_pair(filter, taps, t)));
+    return _mm512_cvtepi32_epi16(_mm512_srli_epi32(acc, 16));
+}
+
+void subsample_horizontal_avx512(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
+                                 const std::uint16_t* filter, int taps, int out_w,
+                                 std::uint16_t* ref_out, std::uint16_t* dis_out) {
+    std::uint32_t tap_sum = 0;
+    bool small_taps = true;
+    for (int t = 0; t < taps; ++t) {
+        small_taps = small_taps && filter[t] < 32768;
+        tap_sum += filter[t];
+    }
+    if (!small_taps) {
+        subsample_horizontal_general(ref_in, dis_in, filter, taps, out_w, ref_out, dis_out);
+        return;
+    }
+    const int half = taps / 2;
+    const __m512i offset = _mm512_set1_epi32(static_cast<int>((tap_sum << 15) + 32768u));
+    alignas(64) std::int16_t ref_s[kStageLen] = {};
+    alignas(64) std::int16_t dis_s[kStageLen] = {};
+    for (std::ptrdiff_t j0 = 0; j0 < out_w; j0 += kPairBlock) {
+        const int n = static_cast<int>(out_w - j0 < kPairBlock ? out_w - j0 : kPairBlock);
+        // Outputs [j0, j0 + n) read in[2 * j0 - half, 2 * (j0 + n - 1) + half].
+        const int len = 2 * n - 1 + 2 * half;
+        const bool ref_small = stage_biased(ref_in + 2 * j0 - half, len, ref_s);
+        const bool dis_small = stage_biased(dis_in + 2 * j0 - half, len, dis_s);
+        if (!ref_small || !dis_small) {
+            subsample_horizontal_general(ref_in + 2 * j0, dis_in + 2 * j0, filter, taps, n,
+                                         ref_out + j0, dis_out + j0);
+            continue;
+        }
+        for (int k = 0; k < n; k += 16) {
+            const __mmask16 m = k + 16 <= n ? __mmask16{0xFFFF} : first_lanes16(n - k);
+            _mm256_mask_storeu_epi16(ref_out + j0 + k, m,
+                                     pair_outputs(ref_s + 2 * k, filter, taps, offset));
+            _mm256_mask_storeu_epi16(dis_out + j0 + k, m,
+                                     pair_outputs(dis_s + 2 * k, filter, taps, offset));
+        }
+    }
+}
+
+}  // namespace
+
 const VifKernels& vif_kernels_avx512() {
     static const VifKernels k = [] {
         VifKernels t = vif_kernels_avx2();
+        t.stat_vertical_u8 = vif_stat_vertical_u8_avx512;
+        t.stat_horizontal = vif_stat_horizontal_avx512;
+        t.accumulate = accumulate_avx512;
+        t.subsample_vertical_u8 = subsample_vertical_u8_avx512;
+        t.subsample_vertical_u16 = subsample_vertical_u16_avx512;
+        t.subsample_horizontal = subsample_horizontal_avx512;
         return t;
     }();
     return k;

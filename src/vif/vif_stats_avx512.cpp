@@ -1,7 +1,14 @@
-// AVX-512 twins of the VIF statistics kernels (vertical and horizontal
-// passes), compiled with the AVX-512 flags like vif_avx512.cpp, which puts
-// them in the table. The contract is vif_avx2.cpp's: the scalar kernel's results bit for
-// bit on any input the scalar defines.
+// AVX-512 twins of the VIF statistics kernels (the 8-bit vertical pass and
+// the horizontal pass), compiled with the AVX-512 flags like vif_avx512.cpp,
+// which puts them in the table. The contract is vif_avx2.cpp's: the scalar
+// kernel's results bit for bit on any input the scalar defines.
+//
+// The 16-bit vertical pass stays AVX2's: its exact 64-bit moment products
+// take as many 512-bit multiplies as AVX2 takes 256-bit ones, and a twin
+// with 64-bit lanes measured slower than AVX2 on Zen 4.
+//
+// Tails use masked loads and stores: a masked-off element is neither read
+// (no fault, even past the end of a row) nor written.
 //
 // No standard-library template is used here (see vif_avx2.cpp).
 #include <immintrin.h>
@@ -10,4 +17,341 @@
 
 #include "vif/vif_kernels.hpp"
 
-namespace vmafpp::vif {}  // namespace vmafpp::vif
+namespace vmafpp::vif {
+
+namespace {
+
+constexpr int kMaxTaps = 2 * kMaxHalf + 1;
+
+// The first n bits set (n <= 64).
+inline __mmask64 first_bits64(int n) { return n >= 64 ? ~__mmask64{0} : (__mmask64{1} << n) - 1; }
+inline __mmask16 first_bits16(int n) {
+    return static_cast<__mmask16>(n >= 16 ? 0xFFFFu : (1u << (n < 0 ? 0 : n)) - 1u);
+}
+
+// ---------------------------------------------------------------------------
+// Vertical statistics, 8-bit samples.
+//
+// With a = p - 128 and b = q - 128 (|a|, |b| <= 128), every factor fits a
+// signed 16-bit lane: a, a * a <= 16384, a * b in [-16256, 16384]. vpmaddwd
+// then filters two rows at once: rows t and t+1 interleaved as 16-bit pairs,
+// times the pair (c_t, c_t+1). That needs c < 32768 (a signed 16-bit
+// coefficient); one product is then at most 32767 * 16384 < 2^29 and a pair
+// sum below 2^30, so vpmaddwd is exact. The wanted sums follow in uint32
+// arithmetic, which is arithmetic modulo 2^32 like the scalar's accumulators
+// (C is the sum of the taps):
+//   sum c p     = sum c a + 128 C
+//   sum c p p   = sum c a a + 256 sum c a + 16384 C
+//   sum c p q   = sum c a b + 128 (sum c a + sum c b) + 16384 C
+// An odd tap count pairs the last row with itself and a zero coefficient.
+
+struct RowsU8 {
+    const std::uint8_t* const* ref;
+    const std::uint8_t* const* dis;
+};
+
+// 32 samples of a row minus 128, as int16; lanes past `valid` read nothing.
+inline __m512i centred32(const std::uint8_t* p, __mmask32 valid) {
+    const __m512i v = _mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(valid, p));
+    return _mm512_sub_epi16(v, _mm512_set1_epi16(128));
+}
+
+// One 32-column step. Accumulator "lo" holds columns 0-3, 8-11, 16-19, 24-27
+// (per 128-bit lane, the unpacklo half), "hi" the other 16.
+inline void stat_vertical_u8_step(RowsU8 rows, std::ptrdiff_t j, const std::uint32_t* pairs,
+                                  int taps, std::uint32_t taps_sum, __mmask32 valid,
+                                  const VifStatRow& out) {
+    __m512i m1_lo = _mm512_setzero_si512(), m1_hi = m1_lo, m2_lo = m1_lo, m2_hi = m1_lo;
+    __m512i xx_lo = m1_lo, xx_hi = m1_lo, yy_lo = m1_lo, yy_hi = m1_lo, xy_lo = m1_lo,
+            xy_hi = m1_lo;
+    for (int t = 0; t < taps; t += 2) {
+        const int u = t + 1 < taps ? t + 1 : t;
+        const __m512i c = _mm512_set1_epi32(static_cast<int>(pairs[t / 2]));
+        const __m512i r0 = centred32(rows.ref[t] + j, valid);
+        const __m512i r1 = centred32(rows.ref[u] + j, valid);
+        const __m512i d0 = centred32(rows.dis[t] + j, valid);
+        const __m512i d1 = centred32(rows.dis[u] + j, valid);
+        const __m512i a_lo = _mm512_unpacklo_epi16(r0, r1), a_hi = _mm512_unpackhi_epi16(r0, r1);
+        const __m512i b_lo = _mm512_unpacklo_epi16(d0, d1), b_hi = _mm512_unpackhi_epi16(d0, d1);
+        m1_lo = _mm512_add_epi32(m1_lo, _mm512_madd_epi16(a_lo, c));
+        m1_hi = _mm512_add_epi32(m1_hi, _mm512_madd_epi16(a_hi, c));
+        m2_lo = _mm512_add_epi32(m2_lo, _mm512_madd_epi16(b_lo, c));
+        m2_hi = _mm512_add_epi32(m2_hi, _mm512_madd_epi16(b_hi, c));
+        xx_lo = _mm512_add_epi32(xx_lo, _mm512_madd_epi16(_mm512_mullo_epi16(a_lo, a_lo), c));
+        xx_hi = _mm512_add_epi32(xx_hi, _mm512_madd_epi16(_mm512_mullo_epi16(a_hi, a_hi), c));
+        yy_lo = _mm512_add_epi32(yy_lo, _mm512_madd_epi16(_mm512_mullo_epi16(b_lo, b_lo), c));
+        yy_hi = _mm512_add_epi32(yy_hi, _mm512_madd_epi16(_mm512_mullo_epi16(b_hi, b_hi), c));
+        xy_lo = _mm512_add_epi32(xy_lo, _mm512_madd_epi16(_mm512_mullo_epi16(a_lo, b_lo), c));
+        xy_hi = _mm512_add_epi32(xy_hi, _mm512_madd_epi16(_mm512_mullo_epi16(a_hi, b_hi), c));
+    }
+    const __m512i c128 = _mm512_set1_epi32(static_cast<int>(128u * taps_sum));
+    const __m512i c16384 = _mm512_set1_epi32(static_cast<int>(16384u * taps_sum));
+    const __m512i r128 = _mm512_set1_epi32(128);
+    // Columns 0-15 and 16-31 in order from the lo/hi halves.
+    const __m512i first = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23);
+    const __m512i second =
+        _mm512_setr_epi32(8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31);
+    const __mmask16 k0 = static_cast<__mmask16>(valid);
+    const __mmask16 k1 = static_cast<__mmask16>(valid >> 16);
+    auto store = [&](std::uint32_t* dst, __m512i lo, __m512i hi) {
+        _mm512_mask_storeu_epi32(dst + j, k0, _mm512_permutex2var_epi32(lo, first, hi));
+        _mm512_mask_storeu_epi32(dst + j + 16, k1, _mm512_permutex2var_epi32(lo, second, hi));
+    };
+    auto mean = [&](__m512i s) {
+        return _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(s, c128), r128), 8);
+    };
+    auto square = [&](__m512i s2, __m512i s1) {
+        return _mm512_add_epi32(_mm512_add_epi32(s2, _mm512_slli_epi32(s1, 8)), c16384);
+    };
+    auto cross = [&](__m512i x, __m512i s1, __m512i t1) {
+        return _mm512_add_epi32(_mm512_add_epi32(x, _mm512_slli_epi32(_mm512_add_epi32(s1, t1), 7)),
+                                c16384);
+    };
+    store(out.mu1, mean(m1_lo), mean(m1_hi));
+    store(out.mu2, mean(m2_lo), mean(m2_hi));
+    store(out.xx, square(xx_lo, m1_lo), square(xx_hi, m1_hi));
+    store(out.yy, square(yy_lo, m2_lo), square(yy_hi, m2_hi));
+    store(out.xy, cross(xy_lo, m1_lo, m2_lo), cross(xy_hi, m1_hi, m2_hi));
+}
+
+void stat_vertical_u8_avx512(const std::uint8_t* const* ref_rows,
+                             const std::uint8_t* const* dis_rows, const std::uint16_t* filter,
+                             int taps, int w, const VifStatRow& out) {
+    std::uint32_t pairs[(kMaxTaps + 1) / 2] = {};
+    std::uint32_t taps_sum = 0;
+    bool signed_ok = true;
+    for (int t = 0; t < taps; ++t) {
+        taps_sum += filter[t];
+        signed_ok = signed_ok && filter[t] < 32768;
+        pairs[t / 2] |= static_cast<std::uint32_t>(filter[t]) << (16 * (t & 1));
+    }
+    if (!signed_ok) {
+        // A coefficient vpmaddwd would read as negative: the general
+        // (widening) kernel.
+        vif_kernels_avx2().stat_vertical_u8(ref_rows, dis_rows, filter, taps, w, out);
+        return;
+    }
+    std::ptrdiff_t j = 0;
+    for (; j + 32 <= w; j += 32)
+        stat_vertical_u8_step({ref_rows, dis_rows}, j, pairs, taps, taps_sum, ~__mmask32{0}, out);
+    if (j < w)
+        stat_vertical_u8_step({ref_rows, dis_rows}, j, pairs, taps, taps_sum,
+                              static_cast<__mmask32>(first_bits64(static_cast<int>(w - j))), out);
+}
+
+// ---------------------------------------------------------------------------
+// Horizontal statistics with vpmaddwd.
+//
+// Each 32-bit input x is split into 16-bit halves, x = 2^16 h + l, stored
+// centred (h - 32768, l - 32768 fit int16) in chunk buffers. Horizontally
+// adjacent taps read adjacent samples, so one 32-bit lane of a load at y + o
+// holds the pair (y[o + 2k], y[o + 2k + 1]): vpmaddwd with the coefficient
+// pair (c_t, c_t+1) gives taps t, t+1 of output 2k; a load one sample later
+// gives the odd outputs. With every c < 32768 a product is at most 2^30 in
+// magnitude and a pair sum fits int32, so vpmaddwd is exact; an odd tap
+// count pads the filter with a zero coefficient. With C = sum c:
+//   H = sum c h = sum c (h - 32768) + 32768 C     (needed modulo 2^32)
+//   L = sum c l = sum c (l - 32768) + 32768 C     (needed exactly)
+// If C <= 65536, 0 <= L <= 65535 C < 2^32, so L modulo 2^32 is L itself.
+// The scalar's values then follow in uint32 arithmetic:
+//   mean   sum c x mod 2^32               = (H << 16) + L
+//   moment ((sum c x + 2^15) >> 16) mod 2^32 = H + ((L + 2^15) >> 16)
+// (2^16 H is a multiple of 2^16; L + 2^15 < 2^32 does not wrap). Filters
+// outside these bounds (libvmaf's filter 3 has 43728) take the AVX2 kernel.
+
+constexpr int kChunk = 256;
+// A chunk's n outputs read its split samples [0, n32 + 2 * pairs - 1)
+// (sample 0 is input -half); the split writes whole vectors of 32 up to
+// len = n32 + 2 * pairs rounded up, and the aligned loads of the last block
+// stay below n32 + 32 <= len.
+constexpr int kSplitLen = kChunk + 2 * kMaxHalf + 32;
+
+inline bool pair_filter_fits(const std::uint16_t* filter, int taps, std::uint32_t* sum) {
+    std::uint32_t c = 0;
+    bool ok = true;
+    for (int t = 0; t < taps; ++t) {
+        c += filter[t];
+        ok = ok && filter[t] < 32768;
+    }
+    *sum = c;
+    return ok && c <= 65536;
+}
+
+struct SplitRow {
+    alignas(64) std::int16_t h[kSplitLen];
+    alignas(64) std::int16_t l[kSplitLen];
+};
+
+// Centred 16-bit halves of 32 inputs src[i, i + 32) (those at or past
+// `valid` read as 0): x ^ 0x80008000 centres both halves at once, then one
+// permutation gathers the low halves and one the high halves.
+inline __m512i load_centred(const std::uint32_t* src, int i, int valid) {
+    const __m512i flip = _mm512_set1_epi32(static_cast<int>(0x80008000u));
+    return _mm512_xor_si512(_mm512_maskz_loadu_epi32(first_bits16(valid - i), src + i), flip);
+}
+inline __m512i low_halves(__m512i a, __m512i b) {
+    const __m512i idx =
+        _mm512_set_epi16(62, 60, 58, 56, 54, 52, 50, 48, 46, 44, 42, 40, 38, 36, 34, 32, 30, 28, 26,
+                         24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+    return _mm512_permutex2var_epi16(a, idx, b);
+}
+inline __m512i high_halves(__m512i a, __m512i b) {
+    const __m512i idx =
+        _mm512_set_epi16(63, 61, 59, 57, 55, 53, 51, 49, 47, 45, 43, 41, 39, 37, 35, 33, 31, 29, 27,
+                         25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
+    return _mm512_permutex2var_epi16(a, idx, b);
+}
+
+// Splits src[0, valid) into centred halves over [0, len) (len a multiple of
+// 32). With `high` false only the low halves are written, and the result
+// says whether every input is below 2^16 (its high half then is 0).
+inline bool split_row(const std::uint32_t* src, int valid, int len, bool high, SplitRow& out) {
+    const __m512i flip = _mm512_set1_epi32(static_cast<int>(0x80008000u));
+    __m512i any = _mm512_setzero_si512();
+    for (int i = 0; i < len; i += 32) {
+        const __m512i a = load_centred(src, i, valid);
+        const __m512i b = load_centred(src, i + 16, valid);
+        _mm512_store_si512(out.l + i, low_halves(a, b));
+        if (high) {
+            _mm512_store_si512(out.h + i, high_halves(a, b));
+        } else {
+            // any |= (a ^ flip) | (b ^ flip), the uncentred inputs.
+            any = _mm512_or_si512(any, _mm512_ternarylogic_epi32(a, b, flip, 0x7E));
+        }
+    }
+    return high ||
+           _mm512_test_epi32_mask(any, _mm512_set1_epi32(static_cast<int>(0xFFFF0000u))) == 0;
+}
+
+// Centred filter sums of outputs b + 2k (even) and b + 2k + 1 (odd).
+struct Parity {
+    __m512i even;
+    __m512i odd;
+};
+inline Parity filter_pairs(const std::int16_t* y, const __m512i* cc, int pairs) {
+    // y is 64-byte aligned: the even windows (dword offsets p) come from two
+    // aligned loads, the odd ones (half a dword further) from unaligned loads.
+    const __m512i a0 = _mm512_load_si512(y);
+    const __m512i a1 = _mm512_load_si512(y + 32);
+    __m512i e = _mm512_madd_epi16(a0, cc[0]);
+    __m512i o = _mm512_madd_epi16(_mm512_loadu_si512(y + 1), cc[0]);
+#define VMAFPP_PAIR(P)                                                                        \
+    if (pairs > P) {                                                                          \
+        e = _mm512_add_epi32(e, _mm512_madd_epi16(_mm512_alignr_epi32(a1, a0, P), cc[P]));    \
+        o = _mm512_add_epi32(o, _mm512_madd_epi16(_mm512_loadu_si512(y + 2 * P + 1), cc[P])); \
+    }
+    VMAFPP_PAIR(1)
+    VMAFPP_PAIR(2)
+    VMAFPP_PAIR(3)
+    VMAFPP_PAIR(4)
+    VMAFPP_PAIR(5)
+    VMAFPP_PAIR(6)
+    VMAFPP_PAIR(7)
+    VMAFPP_PAIR(8)
+#undef VMAFPP_PAIR
+    return {e, o};
+}
+
+// (a * b + 2^31) >> 32 per uint32 lane.
+inline __m512i product_q16(__m512i a, __m512i b) {
+    const __m512i half32 = _mm512_set1_epi64(0x80000000LL);
+    const __m512i e = _mm512_add_epi64(_mm512_mul_epu32(a, b), half32);
+    const __m512i o = _mm512_add_epi64(
+        _mm512_mul_epu32(_mm512_srli_epi64(a, 32), _mm512_srli_epi64(b, 32)), half32);
+    // Even lanes: the high half of e moved down; odd lanes: the high half of o.
+    return _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(e, 32), o);
+}
+
+void stat_horizontal_avx512(const VifStatRow& in, const std::uint16_t* filter, int taps, int w,
+                            std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
+                            std::int32_t* sigma12) {
+    std::uint32_t taps_sum = 0;
+    if (!pair_filter_fits(filter, taps, &taps_sum)) {
+        vif_kernels_avx2().stat_horizontal(in, filter, taps, w, sigma1_sq, sigma2_sq, sigma12);
+        return;
+    }
+    const int half = taps / 2;
+    const int pairs = (taps + 1) / 2;
+    __m512i cc[(kMaxTaps + 1) / 2];
+    for (int p = 0; p < pairs; ++p) {
+        const std::uint32_t c0 = filter[2 * p];
+        const std::uint32_t c1 = 2 * p + 1 < taps ? filter[2 * p + 1] : 0u;
+        cc[p] = _mm512_set1_epi32(static_cast<int>(c0 | (c1 << 16)));
+    }
+    // 32768 C, the centring's correction of H and L (modulo 2^32).
+    const __m512i bias = _mm512_set1_epi32(static_cast<int>(32768u * taps_sum));
+    const __m512i round16 = _mm512_set1_epi32(32768);
+    const __m512i first = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+    const __m512i second =
+        _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+    const std::uint32_t* src[5] = {in.mu1, in.mu2, in.xx, in.yy, in.xy};
+    SplitRow rows[5];
+    for (std::ptrdiff_t j0 = 0; j0 < w; j0 += kChunk) {
+        const int n = static_cast<int>(w - j0 < kChunk ? w - j0 : kChunk);
+        const int n32 = (n + 31) & ~31;
+        const int len = (n32 + 2 * pairs + 31) & ~31;
+        const int valid = n + 2 * half;
+        // Means below 2^16 (always, from the extractor) have H = 0: their
+        // high halves are only split when some mean is wider.
+        bool means_16bit = true;
+        for (int k = 0; k < 2; ++k)
+            means_16bit = split_row(src[k] + j0 - half, valid, len, false, rows[k]) && means_16bit;
+        if (!means_16bit)
+            for (int k = 0; k < 2; ++k) split_row(src[k] + j0 - half, valid, len, true, rows[k]);
+        for (int k = 2; k < 5; ++k) split_row(src[k] + j0 - half, valid, len, true, rows[k]);
+        for (int b = 0; b < n32; b += 32) {
+            Parity mean[2], moment[3];
+            for (int k = 0; k < 2; ++k) {
+                const Parity l = filter_pairs(rows[k].l + b, cc, pairs);
+                mean[k] = {_mm512_add_epi32(l.even, bias), _mm512_add_epi32(l.odd, bias)};
+                if (!means_16bit) {
+                    const Parity h = filter_pairs(rows[k].h + b, cc, pairs);
+                    mean[k].even = _mm512_add_epi32(
+                        mean[k].even, _mm512_slli_epi32(_mm512_add_epi32(h.even, bias), 16));
+                    mean[k].odd = _mm512_add_epi32(
+                        mean[k].odd, _mm512_slli_epi32(_mm512_add_epi32(h.odd, bias), 16));
+                }
+            }
+            for (int k = 0; k < 3; ++k) {
+                const Parity l = filter_pairs(rows[2 + k].l + b, cc, pairs);
+                const Parity h = filter_pairs(rows[2 + k].h + b, cc, pairs);
+                auto combine = [&](__m512i hs, __m512i ls) {
+                    const __m512i low = _mm512_add_epi32(_mm512_add_epi32(ls, bias), round16);
+                    return _mm512_add_epi32(_mm512_add_epi32(hs, bias), _mm512_srli_epi32(low, 16));
+                };
+                moment[k] = {combine(h.even, l.even), combine(h.odd, l.odd)};
+            }
+            // uint32 differences read as int32, as the scalar's.
+            const __mmask32 valid = static_cast<__mmask32>(first_bits64(n - b));
+            auto sigma = [&](std::int32_t* dst, const Parity& m, __m512i pe, __m512i po) {
+                const __m512i e = _mm512_sub_epi32(m.even, pe);
+                const __m512i o = _mm512_sub_epi32(m.odd, po);
+                _mm512_mask_storeu_epi32(dst + j0 + b, static_cast<__mmask16>(valid),
+                                         _mm512_permutex2var_epi32(e, first, o));
+                _mm512_mask_storeu_epi32(dst + j0 + b + 16, static_cast<__mmask16>(valid >> 16),
+                                         _mm512_permutex2var_epi32(e, second, o));
+            };
+            sigma(sigma1_sq, moment[0], product_q16(mean[0].even, mean[0].even),
+                  product_q16(mean[0].odd, mean[0].odd));
+            sigma(sigma2_sq, moment[1], product_q16(mean[1].even, mean[1].even),
+                  product_q16(mean[1].odd, mean[1].odd));
+            sigma(sigma12, moment[2], product_q16(mean[0].even, mean[1].even),
+                  product_q16(mean[0].odd, mean[1].odd));
+        }
+    }
+}
+
+}  // namespace
+
+void vif_stat_vertical_u8_avx512(const std::uint8_t* const* ref_rows,
+                                 const std::uint8_t* const* dis_rows, const std::uint16_t* filter,
+                                 int taps, int w, const VifStatRow& out) {
+    stat_vertical_u8_avx512(ref_rows, dis_rows, filter, taps, w, out);
+}
+void vif_stat_horizontal_avx512(const VifStatRow& in, const std::uint16_t* filter, int taps, int w,
+                                std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
+                                std::int32_t* sigma12) {
+    stat_horizontal_avx512(in, filter, taps, w, sigma1_sq, sigma2_sq, sigma12);
+}
+
+}  // namespace vmafpp::vif

@@ -142,14 +142,24 @@ void check_abs_sum_horizontal(Context& ctx, const MotionLevel& L) {
             // The whole range the scalar defines: |v| <= INT32_MAX.
             static constexpr std::int32_t kSpecial[] = {-INT32_MAX, -INT32_MAX + 1, -65536, -1, 0, 1,
                                                         65535, 1 << 23, INT32_MAX - 1, INT32_MAX};
+            // Every fifth "16bit" band is int16 samples instead, their extremes
+            // frequent and, in a third of the rows, one sample just outside
+            // (a twin may stage int16 samples by blocks). Same draws per
+            // sample, so the other bands see the same sequence.
+            const bool int16 = mode == 3 && band % 5 == 4;
+            static constexpr std::int32_t kInt16[] = {-32768, -32767, 32766, 32767};
             for (int i = -kRadius; i < w + kRadius; ++i) {
                 std::int32_t v = 0;
                 if (mode == 1) v = static_cast<std::int32_t>(static_cast<std::uint32_t>(rng()));
                 else if (mode == 2) v = kSpecial[rng() % std::size(kSpecial)];
-                else v = static_cast<std::int32_t>(rng() % 131071) - 65535;
+                else if (int16) {
+                    const std::uint64_t r = rng();
+                    v = r % 8 == 0 ? kInt16[(r >> 3) % 4] : static_cast<std::int32_t>((r >> 3) % 65536) - 32768;
+                } else v = static_cast<std::int32_t>(rng() % 131071) - 65535;
                 row[i] = v == INT32_MIN ? -INT32_MAX : v;
             }
-            fill = mode == 1 ? "full32" : mode == 2 ? "special" : "16bit";
+            if (int16 && band % 3 == 0) row[static_cast<int>(band % (w + 2 * kRadius)) - kRadius] = band % 2 ? 32768 : -32769;
+            fill = mode == 1 ? "full32" : mode == 2 ? "special" : int16 ? (band % 3 == 0 ? "int16+one_outside" : "int16") : "16bit";
         }
         const std::string what = "w=" + std::to_string(w) + " fill=" + fill;
         ctx.at_band(band, what);

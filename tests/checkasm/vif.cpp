@@ -1,6 +1,8 @@
 // checkasm module "vif": every VifKernels entry of every SIMD level against
 // vif_kernels_scalar(), on the libvmaf filters and on random ones (taps 1..17,
-// any uint16 coefficient), every width 1..64 and random wider ones, hostile
+// any uint16 coefficient, symmetric or not; taps below 32768 summing to at
+// most 65536, which the SIMD fast paths need, and just past those bounds),
+// every width 1..64 and random wider ones, hostile
 // sample fills at 8..16 bits, shifts beyond the ones the extractor uses, and
 // full-range 32-bit inputs for the kernels that take them.
 #include <algorithm>
@@ -47,6 +49,22 @@ struct Filter {
     std::string name;
 };
 
+// Random taps below 32768 (a signed 16-bit coefficient) whose sum is
+// exactly `total` where the tap count allows it: the shape of libvmaf's
+// filters, which the SIMD kernels' fast paths require.
+void signed_taps(Rng& rng, Filter& f, std::uint32_t total) {
+    std::uint32_t left = total;
+    for (int t = 0; t < f.taps; ++t) {
+        const std::uint32_t rest = static_cast<std::uint32_t>(f.taps - 1 - t) * 32767u;
+        const std::uint32_t lo = left > rest ? left - rest : 0u;
+        const std::uint32_t hi = std::min<std::uint32_t>(left, 32767u);
+        const std::uint32_t c = lo >= hi ? hi : (rng() % 3 == 0 ? hi : lo + static_cast<std::uint32_t>(rng() % (hi - lo + 1)));
+        f.c[t] = static_cast<std::uint16_t>(c);
+        left -= c;
+    }
+    std::shuffle(f.c.begin(), f.c.begin() + f.taps, rng);
+}
+
 Filter pick_filter(Rng& rng) {
     Filter f;
     if (rng() % 4 != 0) {
@@ -57,10 +75,59 @@ Filter pick_filter(Rng& rng) {
         return f;
     }
     f.taps = 1 + static_cast<int>(rng() % kMaxTaps);
-    const bool all_max = rng() % 8 == 0;
+    const std::string taps = "(" + std::to_string(f.taps) + ")";
+    switch (rng() % 6) {
+        case 0:
+            for (int t = 0; t < f.taps; ++t) f.c[t] = 65535;
+            f.name = "all65535" + taps;
+            break;
+        case 1:
+            // Taps below 32768 summing to 65536 (or as close as the count
+            // allows), the largest sum the fast paths take.
+            signed_taps(rng, f, 65536);
+            f.name = "signed_sum65536" + taps;
+            break;
+        case 2:
+            signed_taps(rng, f, static_cast<std::uint32_t>(rng() % 65537));
+            f.name = "signed_small_sum" + taps;
+            break;
+        case 3: {
+            // Just outside a fast path: one tap of 32768, or a sum of 65537.
+            signed_taps(rng, f, 65536);
+            const int t = static_cast<int>(rng() % f.taps);
+            if (rng() % 2 == 0 || f.c[t] == 32767) {
+                f.c[t] = 32768;
+                f.name = "one32768" + taps;
+            } else {
+                f.c[t] = static_cast<std::uint16_t>(f.c[t] + 1);
+                f.name = "sum_plus1" + taps;
+            }
+            break;
+        }
+        default:
+            for (int t = 0; t < f.taps; ++t) f.c[t] = rng() % 4 == 0 ? 65535 - rng() % 3 : rng() % 65536;
+            // Half of them symmetric, as libvmaf's filters are.
+            if (rng() % 2 == 0)
+                for (int t = 0; t < f.taps / 2; ++t) f.c[f.taps - 1 - t] = f.c[t];
+            f.name = "random" + taps;
+            break;
+    }
+    return f;
+}
+
+// The reduction's vertical pass may take another path when every tap is
+// below 2^15 (AVX-512: two taps per multiply-add): a quarter of its filters
+// are random ones of that kind, up to 32767 (sums at their extreme), a
+// third of those with one tap of exactly 2^15 (which must not take it).
+Filter pick_reduction_filter(Rng& rng) {
+    if (rng() % 4 != 0) return pick_filter(rng);
+    Filter f;
+    f.taps = 1 + static_cast<int>(rng() % kMaxTaps);
+    const bool boundary = rng() % 3 == 0;
     for (int t = 0; t < f.taps; ++t)
-        f.c[t] = all_max ? 65535 : (rng() % 4 == 0 ? 65535 - rng() % 3 : rng() % 65536);
-    f.name = std::string(all_max ? "all65535" : "random") + "(" + std::to_string(f.taps) + ")";
+        f.c[t] = static_cast<std::uint16_t>(rng() % 4 == 0 ? 32767 : rng() % 32768);
+    if (boundary) f.c[rng() % f.taps] = 32768;
+    f.name = std::string(boundary ? "below2^15_one2^15" : "below2^15") + "(" + std::to_string(f.taps) + ")";
     return f;
 }
 
@@ -317,7 +384,8 @@ void check_stat_horizontal(Context& ctx, const VifLevel& L) {
 
 // sigma rows for vif_accumulate.
 struct SigmaRows {
-    GuardedRows mem{3, kMaxWidth * sizeof(std::int32_t)};
+    explicit SigmaRows(int max_width) : mem(3, static_cast<std::size_t>(max_width) * sizeof(std::int32_t)) {}
+    GuardedRows mem;
     std::array<std::int32_t*, 3> rows{};
     std::string fill;
 
@@ -366,7 +434,11 @@ struct SigmaRows {
 };
 
 double pick_gain_limit(Rng& rng) {
-    static constexpr double kLimits[] = {100.0, 1.0, 1.2, 1.5, 0.5, 0.0, -3.0, 1000.0, 1024.0, 1.0e6};
+    // -32768 is the most negative limit the AVX-512 twin computes itself;
+    // below it (as above 1024 for AVX2) the twins defer to the scalar.
+    static constexpr double kLimits[] = {100.0, 1.0,    1.2,      1.5,      0.5,     0.0,
+                                         -3.0,  1000.0, 1024.0,   1.0e6,    -32768.0, -40000.5,
+                                         1025.0};
     if (rng() % 3 == 0) return 1.0 + static_cast<double>(rng() % 99001) / 1000.0;
     return kLimits[rng() % std::size(kLimits)];
 }
@@ -374,10 +446,15 @@ double pick_gain_limit(Rng& rng) {
 void check_accumulate(Context& ctx, const VifLevel& L) {
     if (!ctx.check("vif_accumulate", L.level)) return;
     Rng rng = ctx.rng();
-    SigmaRows s;
+    // Every 50th band is a row longer than 4096 steps of 16 pixels, where
+    // the AVX-512 twin flushes its per-lane sums.
+    constexpr int kLongWidth = 4096 * 16 + 4100;
+    SigmaRows short_rows(kMaxWidth), long_rows(kLongWidth);
     const std::uint16_t* table = vif::vif_log2_table();
     for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
-        const int w = band_width(rng, band, kMaxWidth);
+        const bool long_row = band % 50 == 49;
+        const int w = long_row ? kLongWidth - static_cast<int>(rng() % 4200) : band_width(rng, band, kMaxWidth);
+        SigmaRows& s = long_row ? long_rows : short_rows;
         s.make(rng, w);
         const double gain = pick_gain_limit(rng);
         // Both start from the same non-zero sums: the kernel adds to them.
@@ -438,7 +515,7 @@ void check_subsample_vertical(Context& ctx, const VifLevel& L) {
     };
     for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
         const int w = band_width(rng, band, kMaxWidth);
-        const Filter f = pick_filter(rng);
+        const Filter f = pick_reduction_filter(rng);
         const int bits = k8 ? 8 : pick_bits(rng);
         rows.make(rng, w, f.taps, (1u << bits) - 1);
         // The extractor's shift (bpc from scale 0, 16 later) or any other.
@@ -476,7 +553,7 @@ void check_subsample_horizontal(Context& ctx, const VifLevel& L) {
     };
     for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
         const int out_w = band_width(rng, band, kMaxWidth / 2);
-        const Filter f = pick_filter(rng);
+        const Filter f = pick_reduction_filter(rng);
         const int half = f.taps / 2;
         // The kernel reads in[-half, 2 * (out_w - 1) + half].
         const int n = 2 * out_w - 1;
@@ -486,6 +563,13 @@ void check_subsample_horizontal(Context& ctx, const VifLevel& L) {
         in.fill = std::string(full ? "full32/" : "16bit/") + fill_name(fill);
         for (int k = 0; k < 2; ++k)
             fill_u32_row(rng, fill, full ? 0xFFFFFFFFu : 65535, in.rows[k] - half, static_cast<std::size_t>(n) + 2 * half);
+        // 16-bit rows with one sample of 2^16 or more: a twin that stages
+        // 16-bit samples by blocks must take its general path for that block.
+        if (!full && rng() % 4 == 0) {
+            const std::size_t at = rng() % (static_cast<std::size_t>(n) + 2 * half);
+            in.rows[rng() % 2][static_cast<std::ptrdiff_t>(at) - half] = 65536u + static_cast<std::uint32_t>(rng() % 65536);
+            in.fill += "+one_above_16bit";
+        }
         const std::string what = "out_w=" + std::to_string(out_w) + " filter=" + f.name + " fill=" + in.fill;
         ctx.at_band(band, what);
         run(vif::vif_kernels_scalar(), f, out_w, ar, ad);
