@@ -192,9 +192,14 @@ struct Scale1 {
     Rect region, halo;
     const std::uint32_t rf[3] = {1200000000u, 1200000000u, 900000000u};
     explicit Scale1(Scale0& s)
-        : bw((s.bw + 1) / 2), bh((s.bh + 1) / 2), stride(s.stride), scratch(4 * (s.bw + 3)),
-          out(static_cast<std::size_t>(4 * stride * bh)), bands(static_cast<std::size_t>(6 * stride * bh)),
-          dis_out(out.size()), decoupled(static_cast<std::size_t>(6 * stride * bh)),
+        : bw((s.bw + 1) / 2),
+          bh((s.bh + 1) / 2),
+          stride(s.stride),
+          scratch(4 * (s.bw + 3)),
+          out(static_cast<std::size_t>(4 * stride * bh)),
+          bands(static_cast<std::size_t>(6 * stride * bh)),
+          dis_out(out.size()),
+          decoupled(static_cast<std::size_t>(6 * stride * bh)),
           thr(static_cast<std::size_t>(bw)) {
         for (int t = 0; t < 3; ++t) {
             dis_hvd[t] = dis_out.data() + (t + 1) * stride * bh;

@@ -492,10 +492,12 @@ inline __m256d float_of_i64(V v) {
         _mm256_castsi256_pd(_mm256_or_si256(_mm256_and_si256(mag, _mm256_set1_epi64x(0xffffffff)),
                                             _mm256_set1_epi64x(0x4330000000000000))),
         _mm256_set1_pd(0x1p52));
-    const __m256d hi = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(
-                                         _mm256_srli_epi64(mag, 32), _mm256_set1_epi64x(0x4530000000000000))),
-                                     _mm256_set1_pd(0x1p84));
-    const __m256d d = _mm256_or_pd(_mm256_add_pd(hi, lo), _mm256_castsi256_pd(_mm256_slli_epi64(neg, 63)));
+    const __m256d hi =
+        _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64(mag, 32),
+                                                          _mm256_set1_epi64x(0x4530000000000000))),
+                      _mm256_set1_pd(0x1p84));
+    const __m256d d =
+        _mm256_or_pd(_mm256_add_pd(hi, lo), _mm256_castsi256_pd(_mm256_slli_epi64(neg, 63)));
     return _mm256_cvtps_pd(_mm256_cvtpd_ps(d));
 }
 
@@ -525,8 +527,9 @@ inline V ratio_q15_s123(V o, V t, const std::int32_t* div) {
     const V zero = _mm256_setzero_si256();
     const V mag = _mm256_abs_epi32(o);  // uint32; 2^31 for INT32_MIN
     const V top_bit = _mm256_andnot_si256(_mm256_srli_epi32(mag, 1), mag);
-    const V exponent = _mm256_and_si256(
-        _mm256_srli_epi32(_mm256_castps_si256(_mm256_cvtepi32_ps(top_bit)), 23), _mm256_set1_epi32(0xff));
+    const V exponent =
+        _mm256_and_si256(_mm256_srli_epi32(_mm256_castps_si256(_mm256_cvtepi32_ps(top_bit)), 23),
+                         _mm256_set1_epi32(0xff));
     const V shift = _mm256_max_epi32(_mm256_sub_epi32(exponent, _mm256_set1_epi32(127 + 14)), zero);
     const V half = _mm256_srli_epi32(_mm256_sllv_epi32(_mm256_set1_epi32(1), shift), 1);
     const V top = _mm256_srlv_epi32(_mm256_add_epi32(mag, half), shift);  // <= 2^15
@@ -560,12 +563,13 @@ inline V gain_product_clamped(V rst, __m256d gain) {
         const __m256d p = _mm256_mul_pd(_mm256_cvtepi32_pd(r), gain);
         return _mm256_cvttpd_epi32(_mm256_min_pd(_mm256_max_pd(p, lo_limit), hi_limit));
     };
-    return _mm256_set_m128i(half(_mm256_extracti128_si256(rst, 1)), half(_mm256_castsi256_si128(rst)));
+    return _mm256_set_m128i(half(_mm256_extracti128_si256(rst, 1)),
+                            half(_mm256_castsi256_si128(rst)));
 }
 
 void decouple_s123_avx2(const std::int32_t* const ref_hvd[3], const std::int32_t* const dis_hvd[3],
-                        std::ptrdiff_t stride, Rect region, double gain_limit, std::int32_t* const r_hvd[3],
-                        std::int32_t* const a_hvd[3]) {
+                        std::ptrdiff_t stride, Rect region, double gain_limit,
+                        std::int32_t* const r_hvd[3], std::int32_t* const a_hvd[3]) {
     // The clamped product needs gain >= 0; <= 2^31 keeps the scalar's
     // int64 conversion defined (NaN fails the test).
     if (region.width() < 8 || !(gain_limit >= 0.0 && gain_limit <= 0x1p31)) {
@@ -594,10 +598,10 @@ void decouple_s123_avx2(const std::int32_t* const ref_hvd[3], const std::int32_t
                 const V tm = _mm256_add_epi64(_mm256_mul_epi32(th, th), _mm256_mul_epi32(tv, tv));
                 return angle_mask4_i64(dot, om, tm, cos_sq);
             };
-            const V angle =
-                interleave_low_dwords(angle_half(o[0], o[1], t[0], t[1]),
-                                      angle_half(_mm256_srli_epi64(o[0], 32), _mm256_srli_epi64(o[1], 32),
-                                                 _mm256_srli_epi64(t[0], 32), _mm256_srli_epi64(t[1], 32)));
+            const V angle = interleave_low_dwords(
+                angle_half(o[0], o[1], t[0], t[1]),
+                angle_half(_mm256_srli_epi64(o[0], 32), _mm256_srli_epi64(o[1], 32),
+                           _mm256_srli_epi64(t[0], 32), _mm256_srli_epi64(t[1], 32)));
             for (int b = 0; b < 3; ++b) {
                 const V k = ratio_q15_s123(o[b], t[b], div);
                 // |k * o| <= 2^46: the result fits int32, so the low dword
@@ -607,9 +611,11 @@ void decouple_s123_avx2(const std::int32_t* const ref_hvd[3], const std::int32_t
                     _mm256_mul_epi32(_mm256_srli_epi64(k, 32), _mm256_srli_epi64(o[b], 32)), round);
                 V rst = interleave_low_dwords(_mm256_srli_epi64(re, 15), _mm256_srli_epi64(ro, 15));
                 const V p = gain_product_clamped(rst, gain);
-                const V limited = _mm256_blendv_epi8(_mm256_max_epi32(p, t[b]), _mm256_min_epi32(p, t[b]),
-                                                     _mm256_cmpgt_epi32(o[b], zero));
-                const V skip = _mm256_or_si256(_mm256_cmpeq_epi32(k, zero), _mm256_cmpeq_epi32(o[b], zero));
+                const V limited =
+                    _mm256_blendv_epi8(_mm256_max_epi32(p, t[b]), _mm256_min_epi32(p, t[b]),
+                                       _mm256_cmpgt_epi32(o[b], zero));
+                const V skip =
+                    _mm256_or_si256(_mm256_cmpeq_epi32(k, zero), _mm256_cmpeq_epi32(o[b], zero));
                 rst = _mm256_blendv_epi8(rst, limited, _mm256_andnot_si256(skip, angle));
                 storeu(r_hvd[b] + i, rst);
                 storeu(a_hvd[b] + i, _mm256_sub_epi32(t[b], rst));  // modulo 2^32
@@ -983,8 +989,8 @@ void den_accumulate_s0_avx2(const std::int16_t* const band_hvd[3], std::ptrdiff_
 // pass 2^64 for sq < 31, where the scalar's uint64 arithmetic wraps, so it is
 // formed modulo 2^64 from two 32x32 products: a * m = a_lo * m +
 // (a_hi * m) << 32. A zero sample's cube is 0 (the round is below 2^cub).
-void den_accumulate_s123_avx2(const std::int32_t* const band_hvd[3], std::ptrdiff_t stride, Rect region,
-                              int sq, int cub, int row_shift, std::uint64_t acc[3]) {
+void den_accumulate_s123_avx2(const std::int32_t* const band_hvd[3], std::ptrdiff_t stride,
+                              Rect region, int sq, int cub, int row_shift, std::uint64_t acc[3]) {
     const V sq_round = _mm256_set1_epi64x(static_cast<std::int64_t>(std::uint64_t{1} << sq));
     const V cub_round = _mm256_set1_epi64x(cub > 0 ? std::int64_t{1} << (cub - 1) : 0);
     const __m128i sq_count = _mm_cvtsi32_si128(sq), cub_count = _mm_cvtsi32_si128(cub);
@@ -992,8 +998,9 @@ void den_accumulate_s123_avx2(const std::int32_t* const band_hvd[3], std::ptrdif
     const int n = region.width();
     auto cube = [&](V m) {  // m in the low dwords of the 64-bit lanes
         const V a = _mm256_srl_epi64(_mm256_add_epi64(_mm256_mul_epu32(m, m), sq_round), sq_count);
-        const V am = _mm256_add_epi64(_mm256_mul_epu32(a, m),
-                                      _mm256_slli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), m), 32));
+        const V am =
+            _mm256_add_epi64(_mm256_mul_epu32(a, m),
+                             _mm256_slli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), m), 32));
         return _mm256_srl_epi64(_mm256_add_epi64(am, cub_round), cub_count);
     };
     for (int t = 0; t < 3; ++t) {

@@ -73,7 +73,8 @@ inline void st_i16x32(void* p, __mmask32 m, Z v) {
         _mm512_mask_storeu_epi16(p, m, v);
 }
 inline __m256i ld_i16x16(__mmask16 m, const void* p) {
-    return m == 0xFFFF ? _mm256_loadu_si256(static_cast<const __m256i*>(p)) : _mm256_maskz_loadu_epi16(m, p);
+    return m == 0xFFFF ? _mm256_loadu_si256(static_cast<const __m256i*>(p))
+                       : _mm256_maskz_loadu_epi16(m, p);
 }
 inline void st_i16x16(void* p, __mmask16 m, __m256i v) {
     if (m == 0xFFFF)
@@ -82,7 +83,8 @@ inline void st_i16x16(void* p, __mmask16 m, __m256i v) {
         _mm256_mask_storeu_epi16(p, m, v);
 }
 inline __m256i ld_i32x8(__mmask8 m, const void* p) {
-    return m == 0xFF ? _mm256_loadu_si256(static_cast<const __m256i*>(p)) : _mm256_maskz_loadu_epi32(m, p);
+    return m == 0xFF ? _mm256_loadu_si256(static_cast<const __m256i*>(p))
+                     : _mm256_maskz_loadu_epi32(m, p);
 }
 inline __m256i ld_u8x32(__mmask32 m, const void* p) {
     return m == ~__mmask32{0} ? _mm256_loadu_si256(static_cast<const __m256i*>(p))
@@ -99,14 +101,18 @@ inline void st_i64x8_as_i32(void* p, __mmask8 m, Z v) {
 inline Z load16_i16_as_i32(const std::int16_t* p, __mmask16 m) {
     return _mm512_cvtepi16_epi32(ld_i16x16(m, p));
 }
-inline Z load8_i32_as_i64(const std::int32_t* p, __mmask8 m) { return _mm512_cvtepi32_epi64(ld_i32x8(m, p)); }
+inline Z load8_i32_as_i64(const std::int32_t* p, __mmask8 m) {
+    return _mm512_cvtepi32_epi64(ld_i32x8(m, p));
+}
 // 16 int32 -> int16 modulo 2^16 (vpmovdw truncates), as a C++ conversion does.
-inline void store16_i16_wrap(std::int16_t* p, __mmask16 m, Z v) { st_i16x16(p, m, _mm512_cvtepi32_epi16(v)); }
+inline void store16_i16_wrap(std::int16_t* p, __mmask16 m, Z v) {
+    st_i16x16(p, m, _mm512_cvtepi32_epi16(v));
+}
 
 // Two int16 coefficients (c_lo for the first element of each pair) for madd.
 inline Z coeff_pair(std::int32_t c_lo, std::int32_t c_hi) {
-    return _mm512_set1_epi32(static_cast<std::int32_t>((static_cast<std::uint32_t>(c_hi) << 16) |
-                                                       (static_cast<std::uint32_t>(c_lo) & 0xffffu)));
+    return _mm512_set1_epi32(static_cast<std::int32_t>(
+        (static_cast<std::uint32_t>(c_hi) << 16) | (static_cast<std::uint32_t>(c_lo) & 0xffffu)));
 }
 
 // The low dwords of the 64-bit lanes of `even` and `odd` (results for
@@ -149,7 +155,8 @@ inline void pad_row(T* row, int n) {
 // (-7.1e6, 7.0e6), so after >> 8 the values fit int16 and the pack is exact.
 // The unpacks pair columns 0-3 / 4-7 of each 128-bit lane; packs restores
 // their order.
-void dwt_s0_vertical_u8(const std::uint8_t* const rows[4], int w, std::int16_t* lo, std::int16_t* hi) {
+void dwt_s0_vertical_u8(const std::uint8_t* const rows[4], int w, std::int16_t* lo,
+                        std::int16_t* hi) {
     const Z lo01 = coeff_pair(kDwtLo[0], kDwtLo[1]), lo23 = coeff_pair(kDwtLo[2], kDwtLo[3]);
     const Z hi01 = coeff_pair(kDwtHi[0], kDwtHi[1]), hi23 = coeff_pair(kDwtHi[2], kDwtHi[3]);
     const Z lo_bias = _mm512_set1_epi32(128 - kDwtLoSum * 128);
@@ -163,12 +170,14 @@ void dwt_s0_vertical_u8(const std::uint8_t* const rows[4], int w, std::int16_t* 
         const Z p23a = _mm512_unpacklo_epi16(r2, r3), p23b = _mm512_unpackhi_epi16(r2, r3);
         auto filt = [](Z pa, Z pb, Z c01, Z c23, Z bias) {
             return _mm512_srai_epi32(
-                _mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(pa, c01), _mm512_madd_epi16(pb, c23)),
-                                 bias),
+                _mm512_add_epi32(
+                    _mm512_add_epi32(_mm512_madd_epi16(pa, c01), _mm512_madd_epi16(pb, c23)), bias),
                 8);
         };
-        const Z la = filt(p01a, p23a, lo01, lo23, lo_bias), lb = filt(p01b, p23b, lo01, lo23, lo_bias);
-        const Z ha = filt(p01a, p23a, hi01, hi23, hi_bias), hb = filt(p01b, p23b, hi01, hi23, hi_bias);
+        const Z la = filt(p01a, p23a, lo01, lo23, lo_bias),
+                lb = filt(p01b, p23b, lo01, lo23, lo_bias);
+        const Z ha = filt(p01a, p23a, hi01, hi23, hi_bias),
+                hb = filt(p01b, p23b, hi01, hi23, hi_bias);
         st_i16x32(lo + j, m, _mm512_packs_epi32(la, lb));
         st_i16x32(hi + j, m, _mm512_packs_epi32(ha, hb));
     }
@@ -180,8 +189,8 @@ void dwt_s0_vertical_u8(const std::uint8_t* const rows[4], int w, std::int16_t* 
 void dwt_s0_vertical_u16(const std::uint16_t* const rows[4], int w, int bpc, std::int16_t* lo,
                          std::int16_t* hi) {
     const std::uint32_t half = std::uint32_t{1} << (bpc - 1);
-    const Z lo_bias =
-        _mm512_set1_epi32(static_cast<std::int32_t>(half - static_cast<std::uint32_t>(kDwtLoSum) * half));
+    const Z lo_bias = _mm512_set1_epi32(
+        static_cast<std::int32_t>(half - static_cast<std::uint32_t>(kDwtLoSum) * half));
     const Z hi_bias = _mm512_set1_epi32(static_cast<std::int32_t>(half));
     const __m128i count = _mm_cvtsi32_si128(bpc);
     for (int j = 0; j < w; j += 16) {
@@ -210,7 +219,8 @@ void dwt_s0_horizontal(const std::int16_t* lo, const std::int16_t* hi, int out_w
     const Z round = _mm512_set1_epi32(32768);
     auto filt = [round](Z p, Z q, Z c01, Z c23) {
         return _mm512_srai_epi32(
-            _mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(p, c01), _mm512_madd_epi16(q, c23)), round),
+            _mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(p, c01), _mm512_madd_epi16(q, c23)),
+                             round),
             16);
     };
     for (int j = 0; j < out_w; j += 16) {
@@ -245,8 +255,9 @@ void dwt_s0_rows(const T* src, std::ptrdiff_t src_stride, int w, int h, std::int
     }
 }
 
-void dwt_s0_u8_avx512(const std::uint8_t* src, std::ptrdiff_t src_stride, int w, int h, std::int16_t* scratch,
-                      std::int32_t* band_a, std::int16_t* const band_hvd[3], std::ptrdiff_t band_stride) {
+void dwt_s0_u8_avx512(const std::uint8_t* src, std::ptrdiff_t src_stride, int w, int h,
+                      std::int16_t* scratch, std::int32_t* band_a, std::int16_t* const band_hvd[3],
+                      std::ptrdiff_t band_stride) {
     dwt_s0_rows(src, src_stride, w, h, scratch, band_a, band_hvd, band_stride,
                 [w](const std::uint8_t* const rows[4], std::int16_t* lo, std::int16_t* hi) {
                     dwt_s0_vertical_u8(rows, w, lo, hi);
@@ -310,10 +321,12 @@ inline Z filt4_h_split(const SplitRow& r, int j, __mmask32 in, Z c01, Z c23, int
     const Z a = _mm512_add_epi32(_mm512_madd_epi16(hp, c01), _mm512_madd_epi16(hq, c23));
     const Z b = _mm512_add_epi32(_mm512_madd_epi16(lp, c01), _mm512_madd_epi16(lq, c23));
     if (hs == 16)
-        return _mm512_add_epi32(_mm512_add_epi32(a, _mm512_set1_epi32(half_sum)),
-                                _mm512_srai_epi32(_mm512_add_epi32(b, _mm512_set1_epi32(1 << 15)), 16));
-    return _mm512_add_epi32(_mm512_add_epi32(_mm512_add_epi32(a, a), _mm512_set1_epi32(2 * half_sum)),
-                            _mm512_srai_epi32(_mm512_add_epi32(b, _mm512_set1_epi32(1 << 14)), 15));
+        return _mm512_add_epi32(
+            _mm512_add_epi32(a, _mm512_set1_epi32(half_sum)),
+            _mm512_srai_epi32(_mm512_add_epi32(b, _mm512_set1_epi32(1 << 15)), 16));
+    return _mm512_add_epi32(
+        _mm512_add_epi32(_mm512_add_epi32(a, a), _mm512_set1_epi32(2 * half_sum)),
+        _mm512_srai_epi32(_mm512_add_epi32(b, _mm512_set1_epi32(1 << 14)), 15));
 }
 
 constexpr int kVShift[3] = {0, 16, 16};
@@ -346,10 +359,10 @@ void dwt_s123_avx512(const std::int32_t* src, std::ptrdiff_t src_stride, int w, 
         // scale's band is usually out of cache by now, and four row streams
         // outrun the hardware prefetch (a hint only; it cannot fault).
         const bool last = i + 1 == out_h;
-        const char* next0 =
-            reinterpret_cast<const char*>(last ? rows[2] : src + reflect_index(2 * i + 3, h) * src_stride);
-        const char* next1 =
-            reinterpret_cast<const char*>(last ? rows[3] : src + reflect_index(2 * i + 4, h) * src_stride);
+        const char* next0 = reinterpret_cast<const char*>(
+            last ? rows[2] : src + reflect_index(2 * i + 3, h) * src_stride);
+        const char* next1 = reinterpret_cast<const char*>(
+            last ? rows[3] : src + reflect_index(2 * i + 4, h) * src_stride);
         for (int j = 0; j < w; j += 16) {
             const __mmask16 m = tail16(w - j);
             _mm_prefetch(next0 + 4 * j, _MM_HINT_T0);
@@ -415,7 +428,8 @@ const std::int32_t* div_lookup_centre() {
 }
 
 float cos_1deg_sq_f() {
-    static const float v = static_cast<float>(std::cos(1.0 * M_PI / 180.0) * std::cos(1.0 * M_PI / 180.0));
+    static const float v =
+        static_cast<float>(std::cos(1.0 * M_PI / 180.0) * std::cos(1.0 * M_PI / 180.0));
     return v;
 }
 
@@ -426,8 +440,8 @@ float cos_1deg_sq_f() {
 // and overflow, where scaling by a power of two commutes with each
 // round-to-nearest product; both sides carry the same factor 2^-24.
 inline __mmask8 angle_close8(__mmask8 nonneg, __m512d d, __m512d o, __m512d t, __m512d cos_sq) {
-    return _mm512_mask_cmp_pd_mask(nonneg, _mm512_mul_pd(d, d), _mm512_mul_pd(_mm512_mul_pd(cos_sq, o), t),
-                                   _CMP_GE_OQ);
+    return _mm512_mask_cmp_pd_mask(nonneg, _mm512_mul_pd(d, d),
+                                   _mm512_mul_pd(_mm512_mul_pd(cos_sq, o), t), _CMP_GE_OQ);
 }
 
 // The angle test on 16 lanes of floats.
@@ -454,8 +468,8 @@ inline Z ratio_q15_s0(Z o, Z t, const std::int32_t* div) {
     const Z zero = _mm512_setzero_si512();
     const Z dh = _mm512_srai_epi32(dv, 15);
     const Z dl = _mm512_and_si512(dv, _mm512_set1_epi32(0x7fff));
-    const Z low =
-        _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(dl, t), _mm512_set1_epi32(16384)), 15);
+    const Z low = _mm512_srai_epi32(
+        _mm512_add_epi32(_mm512_mullo_epi32(dl, t), _mm512_set1_epi32(16384)), 15);
     const Z q = _mm512_add_epi32(_mm512_mullo_epi32(dh, t), low);
     const Z k = _mm512_min_epi32(_mm512_max_epi32(q, zero), _mm512_set1_epi32(32768));
     return _mm512_mask_mov_epi32(k, _mm512_cmpeq_epi32_mask(o, zero), _mm512_set1_epi32(32768));
@@ -467,8 +481,8 @@ inline Z ratio_q15_s0(Z o, Z t, const std::int32_t* div) {
 inline Z gain_product_s0(Z rst, __m512d gain) {
     const __m256i lo =
         _mm512_cvttpd_epi32(_mm512_mul_pd(_mm512_cvtepi32_pd(_mm512_castsi512_si256(rst)), gain));
-    const __m256i hi =
-        _mm512_cvttpd_epi32(_mm512_mul_pd(_mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(rst, 1)), gain));
+    const __m256i hi = _mm512_cvttpd_epi32(
+        _mm512_mul_pd(_mm512_cvtepi32_pd(_mm512_extracti64x4_epi64(rst, 1)), gain));
     return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
 }
 
@@ -481,8 +495,8 @@ inline bool integral_gain(double gain, double limit) {
 
 template <bool kIntegralGain>
 void decouple_s0_rows(const std::int16_t* const ref_hvd[3], const std::int16_t* const dis_hvd[3],
-                      std::ptrdiff_t stride, Rect region, double gain_limit, std::int16_t* const r_hvd[3],
-                      std::int16_t* const a_hvd[3]) {
+                      std::ptrdiff_t stride, Rect region, double gain_limit,
+                      std::int16_t* const r_hvd[3], std::int16_t* const a_hvd[3]) {
     const std::int32_t* div = div_lookup_centre();
     const __m512d cos_sq = _mm512_set1_pd(static_cast<double>(cos_1deg_sq_f()));
     const __m512d gain = _mm512_set1_pd(gain_limit);
@@ -511,8 +525,8 @@ void decouple_s0_rows(const std::int16_t* const ref_hvd[3], const std::int16_t* 
             const Z dot = _mm512_madd_epi16(op, tp);
             const Z om = _mm512_madd_epi16(op, op);
             const Z tm = _mm512_madd_epi16(tp, tp);
-            const __m512 fd =
-                _mm512_mask_mov_ps(_mm512_cvtepi32_ps(dot), _mm512_cmpeq_epi32_mask(dot, wrapped), two31);
+            const __m512 fd = _mm512_mask_mov_ps(_mm512_cvtepi32_ps(dot),
+                                                 _mm512_cmpeq_epi32_mask(dot, wrapped), two31);
             const __m512 fo = _mm512_cvtepu32_ps(om);
             const __m512 ft = _mm512_cvtepu32_ps(tm);
             const __mmask16 angle = angle_mask16(fd, fo, ft, cos_sq);
@@ -521,12 +535,13 @@ void decouple_s0_rows(const std::int16_t* const ref_hvd[3], const std::int16_t* 
                 // k <= 2^15, |o| <= 2^15: exact in int32.
                 Z rst = _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(k, o[b]), round), 15);
                 // |rst| <= 2^15, |gain| <= 65535: the integer product fits int32.
-                const Z p = kIntegralGain ? _mm512_mullo_epi32(rst, gain_int) : gain_product_s0(rst, gain);
+                const Z p =
+                    kIntegralGain ? _mm512_mullo_epi32(rst, gain_int) : gain_product_s0(rst, gain);
                 const Z limited =
-                    _mm512_mask_blend_epi32(_mm512_cmpgt_epi32_mask(o[b], zero), _mm512_max_epi32(p, t[b]),
-                                            _mm512_min_epi32(p, t[b]));
-                const __mmask16 apply =
-                    _mm512_mask_cmpneq_epi32_mask(_mm512_mask_cmpneq_epi32_mask(angle, k, zero), o[b], zero);
+                    _mm512_mask_blend_epi32(_mm512_cmpgt_epi32_mask(o[b], zero),
+                                            _mm512_max_epi32(p, t[b]), _mm512_min_epi32(p, t[b]));
+                const __mmask16 apply = _mm512_mask_cmpneq_epi32_mask(
+                    _mm512_mask_cmpneq_epi32_mask(angle, k, zero), o[b], zero);
                 rst = _mm512_mask_mov_epi32(rst, apply, limited);
                 store16_i16_wrap(r_hvd[b] + i, m, rst);
                 store16_i16_wrap(a_hvd[b] + i, m, _mm512_sub_epi32(t[b], rst));
@@ -536,8 +551,8 @@ void decouple_s0_rows(const std::int16_t* const ref_hvd[3], const std::int16_t* 
 }
 
 void decouple_s0_avx512(const std::int16_t* const ref_hvd[3], const std::int16_t* const dis_hvd[3],
-                        std::ptrdiff_t stride, Rect region, double gain_limit, std::int16_t* const r_hvd[3],
-                        std::int16_t* const a_hvd[3]) {
+                        std::ptrdiff_t stride, Rect region, double gain_limit,
+                        std::int16_t* const r_hvd[3], std::int16_t* const a_hvd[3]) {
     // Outside these the vector product could leave int32; the scalar serves.
     if (!(gain_limit >= -65535.0 && gain_limit <= 65535.0)) {
         decouple_s0(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
@@ -557,15 +572,17 @@ void decouple_s0_avx512(const std::int16_t* const ref_hvd[3], const std::int16_t
 inline Z ratio_q15_s123(Z o, Z t, const std::int32_t* div) {
     const Z zero = _mm512_setzero_si512(), one = _mm512_set1_epi64(1);
     const Z mag = _mm512_abs_epi64(o);  // <= 2^31
-    const Z shift = _mm512_max_epi64(_mm512_sub_epi64(_mm512_set1_epi64(49), _mm512_lzcnt_epi64(mag)), zero);
+    const Z shift =
+        _mm512_max_epi64(_mm512_sub_epi64(_mm512_set1_epi64(49), _mm512_lzcnt_epi64(mag)), zero);
     const Z half = _mm512_srli_epi64(_mm512_sllv_epi64(one, shift), 1);
     const Z top = _mm512_srlv_epi64(_mm512_add_epi64(mag, half), shift);  // <= 2^15
     const Z dv = _mm512_cvtepi32_epi64(_mm512_i64gather_epi32(top, div, 4));
     Z num = _mm512_mul_epi32(dv, t);
     num = _mm512_mask_sub_epi64(num, _mm512_cmplt_epi64_mask(o, zero), zero, num);
     const Z fifteen = _mm512_set1_epi64(15);
-    const Z q = _mm512_srav_epi64(_mm512_add_epi64(num, _mm512_sllv_epi64(_mm512_set1_epi64(1 << 14), shift)),
-                                  _mm512_add_epi64(shift, fifteen));
+    const Z q = _mm512_srav_epi64(
+        _mm512_add_epi64(num, _mm512_sllv_epi64(_mm512_set1_epi64(1 << 14), shift)),
+        _mm512_add_epi64(shift, fifteen));
     const Z k = _mm512_min_epi64(_mm512_max_epi64(q, zero), _mm512_set1_epi64(32768));
     return _mm512_mask_mov_epi64(k, _mm512_cmpeq_epi64_mask(o, zero), _mm512_set1_epi64(32768));
 }
@@ -576,8 +593,8 @@ inline __m512d float_of_i64(Z v) { return _mm512_cvtps_pd(_mm512_cvtepi64_ps(v))
 
 template <bool kIntegralGain>
 void decouple_s123_rows(const std::int32_t* const ref_hvd[3], const std::int32_t* const dis_hvd[3],
-                        std::ptrdiff_t stride, Rect region, double gain_limit, std::int32_t* const r_hvd[3],
-                        std::int32_t* const a_hvd[3]) {
+                        std::ptrdiff_t stride, Rect region, double gain_limit,
+                        std::int32_t* const r_hvd[3], std::int32_t* const a_hvd[3]) {
     const std::int32_t* div = div_lookup_centre();
     const __m512d cos_sq = _mm512_set1_pd(static_cast<double>(cos_1deg_sq_f()));
     const __m512d gain = _mm512_set1_pd(gain_limit);
@@ -597,23 +614,28 @@ void decouple_s123_rows(const std::int32_t* const ref_hvd[3], const std::int32_t
             // Products of int32 values (|.| <= 2^62) summed modulo 2^64, as
             // the scalar's dot2_wrapping; float(dot) >= 0 exactly when the
             // (wrapped) int64 is.
-            const Z dot = _mm512_add_epi64(_mm512_mul_epi32(o[0], t[0]), _mm512_mul_epi32(o[1], t[1]));
-            const Z om = _mm512_add_epi64(_mm512_mul_epi32(o[0], o[0]), _mm512_mul_epi32(o[1], o[1]));
-            const Z tm = _mm512_add_epi64(_mm512_mul_epi32(t[0], t[0]), _mm512_mul_epi32(t[1], t[1]));
-            const __mmask8 angle = angle_close8(_mm512_cmpge_epi64_mask(dot, zero), float_of_i64(dot),
-                                                float_of_i64(om), float_of_i64(tm), cos_sq);
+            const Z dot =
+                _mm512_add_epi64(_mm512_mul_epi32(o[0], t[0]), _mm512_mul_epi32(o[1], t[1]));
+            const Z om =
+                _mm512_add_epi64(_mm512_mul_epi32(o[0], o[0]), _mm512_mul_epi32(o[1], o[1]));
+            const Z tm =
+                _mm512_add_epi64(_mm512_mul_epi32(t[0], t[0]), _mm512_mul_epi32(t[1], t[1]));
+            const __mmask8 angle =
+                angle_close8(_mm512_cmpge_epi64_mask(dot, zero), float_of_i64(dot),
+                             float_of_i64(om), float_of_i64(tm), cos_sq);
             for (int b = 0; b < 3; ++b) {
                 const Z k = ratio_q15_s123(o[b], t[b], div);
                 // |k * o| <= 2^46; the result is in [-2^31, 2^31 - 1].
                 Z rst = _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epi32(k, o[b]), round), 15);
                 // Integral gain: |rst * gain| <= 2^52, exact in int64 and in double.
-                const Z p = kIntegralGain ? _mm512_mullo_epi64(rst, gain_int)
-                                          : _mm512_cvttpd_epi64(_mm512_mul_pd(_mm512_cvtepi64_pd(rst), gain));
+                const Z p = kIntegralGain
+                                ? _mm512_mullo_epi64(rst, gain_int)
+                                : _mm512_cvttpd_epi64(_mm512_mul_pd(_mm512_cvtepi64_pd(rst), gain));
                 const Z limited =
-                    _mm512_mask_blend_epi64(_mm512_cmpgt_epi64_mask(o[b], zero), _mm512_max_epi64(p, t[b]),
-                                            _mm512_min_epi64(p, t[b]));
-                const __mmask8 apply =
-                    _mm512_mask_cmpneq_epi64_mask(_mm512_mask_cmpneq_epi64_mask(angle, k, zero), o[b], zero);
+                    _mm512_mask_blend_epi64(_mm512_cmpgt_epi64_mask(o[b], zero),
+                                            _mm512_max_epi64(p, t[b]), _mm512_min_epi64(p, t[b]));
+                const __mmask8 apply = _mm512_mask_cmpneq_epi64_mask(
+                    _mm512_mask_cmpneq_epi64_mask(angle, k, zero), o[b], zero);
                 rst = _mm512_mask_mov_epi64(rst, apply, limited);
                 // vpmovqd keeps the low 32 bits: the scalar's int32 narrowing.
                 st_i64x8_as_i32(r_hvd[b] + i, m, rst);
@@ -623,8 +645,9 @@ void decouple_s123_rows(const std::int32_t* const ref_hvd[3], const std::int32_t
     }
 }
 
-void decouple_s123_avx512(const std::int32_t* const ref_hvd[3], const std::int32_t* const dis_hvd[3],
-                          std::ptrdiff_t stride, Rect region, double gain_limit, std::int32_t* const r_hvd[3],
+void decouple_s123_avx512(const std::int32_t* const ref_hvd[3],
+                          const std::int32_t* const dis_hvd[3], std::ptrdiff_t stride, Rect region,
+                          double gain_limit, std::int32_t* const r_hvd[3],
                           std::int32_t* const a_hvd[3]) {
     // |rst| <= 2^31: with |gain| <= 2^31 the product is below 2^62, where the
     // truncating int64 conversion is exact (NaN fails the test).
@@ -641,8 +664,9 @@ void decouple_s123_avx512(const std::int32_t* const ref_hvd[3], const std::int32
 // ---------------------------------------------------------------------------
 // CSF
 
-void csf_s0_avx512(const std::int16_t* src, std::ptrdiff_t stride, Rect region, std::uint16_t rfactor,
-                   int shift, std::int32_t round, std::int16_t* csf, std::int16_t* flt) {
+void csf_s0_avx512(const std::int16_t* src, std::ptrdiff_t stride, Rect region,
+                   std::uint16_t rfactor, int shift, std::int32_t round, std::int16_t* csf,
+                   std::int16_t* flt) {
     const Z f = _mm512_set1_epi32(rfactor);
     const Z r = _mm512_set1_epi32(round);
     const __m128i count = _mm_cvtsi32_si128(shift);
@@ -653,13 +677,14 @@ void csf_s0_avx512(const std::int16_t* src, std::ptrdiff_t stride, Rect region, 
             const __mmask16 m = tail16(region.x1 - x);
             // |f * s| <= 65535 * 32768 and round <= 65535 stay inside int32.
             const Z v = _mm512_sra_epi32(
-                _mm512_add_epi32(_mm512_mullo_epi32(f, load16_i16_as_i32(src + row + x, m)), r), count);
+                _mm512_add_epi32(_mm512_mullo_epi32(f, load16_i16_as_i32(src + row + x, m)), r),
+                count);
             // The int16 value (sign-extended), as the scalar's narrowing leaves it.
             const Z c = _mm512_srai_epi32(_mm512_slli_epi32(v, 16), 16);
             store16_i16_wrap(csf + row + x, m, c);
             // 4369 * 32768 + 2048 < 2^31.
-            const Z g =
-                _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(k30, _mm512_abs_epi32(c)), r12), 12);
+            const Z g = _mm512_srai_epi32(
+                _mm512_add_epi32(_mm512_mullo_epi32(k30, _mm512_abs_epi32(c)), r12), 12);
             store16_i16_wrap(flt + row + x, m, g);
         }
     }
@@ -683,7 +708,8 @@ inline Z csf_scale_s123(Z s, Z fs) {
     const Z r = _mm512_set1_epi64(std::int64_t{1} << 27);
     const Z even = mul_i32_u32<kBigFactor>(s, _mm512_slli_epi64(s, 32), fs);
     const Z odd = mul_i32_u32<kBigFactor>(
-        _mm512_srli_epi64(s, 32), _mm512_and_si512(s, _mm512_set1_epi64(~std::int64_t{0xffffffff})), fs);
+        _mm512_srli_epi64(s, 32), _mm512_and_si512(s, _mm512_set1_epi64(~std::int64_t{0xffffffff})),
+        fs);
     return interleave_low_dwords(_mm512_srli_epi64(_mm512_add_epi64(even, r), 28),
                                  _mm512_srli_epi64(_mm512_add_epi64(odd, r), 28));
 }
@@ -699,8 +725,8 @@ inline Z q32_scale_abs(Z c, Z k) {
 }
 
 template <bool kBigFactor>
-void csf_s123_rows(const std::int32_t* src, std::ptrdiff_t stride, Rect region, std::uint32_t rfactor,
-                   std::int32_t* csf, std::int32_t* flt) {
+void csf_s123_rows(const std::int32_t* src, std::ptrdiff_t stride, Rect region,
+                   std::uint32_t rfactor, std::int32_t* csf, std::int32_t* flt) {
     const Z fs = _mm512_set1_epi32(static_cast<std::int32_t>(rfactor));
     const Z k30 = _mm512_set1_epi32(143165577);
     for (int y = region.y0; y < region.y1; ++y) {
@@ -714,8 +740,8 @@ void csf_s123_rows(const std::int32_t* src, std::ptrdiff_t stride, Rect region, 
     }
 }
 
-void csf_s123_avx512(const std::int32_t* src, std::ptrdiff_t stride, Rect region, std::uint32_t rfactor,
-                     std::int32_t* csf, std::int32_t* flt) {
+void csf_s123_avx512(const std::int32_t* src, std::ptrdiff_t stride, Rect region,
+                     std::uint32_t rfactor, std::int32_t* csf, std::int32_t* flt) {
     if (rfactor >= 0x80000000u)
         csf_s123_rows<true>(src, stride, region, rfactor, csf, flt);
     else
@@ -761,7 +787,7 @@ inline Cube make_cube(const CubeShifts& s) {
 // V(w) = V(w-1): the reflected neighbour columns of columns 0 and w - 1.
 // That reads 4 + 3 / 3 rows per sample instead of 24.
 class ThresholdS0 {
-   public:
+public:
     ThresholdS0(const std::int16_t* const csf_hvd[3], const std::int16_t* const flt_hvd[3],
                 std::ptrdiff_t stride, int w, int h, int x0, int x1)
         : csf_(csf_hvd),
@@ -793,8 +819,8 @@ class ThresholdS0 {
         const std::int32_t* sb = flt_sum_row(yb, ya, y);
         for (int x = c0_; x < c1_; x += 16) {
             const __mmask16 m = tail16(c1_ - x);
-            const Z v = _mm512_add_epi32(_mm512_add_epi32(ld_i32x16(m, sa + x), ld_i32x16(m, sc + x)),
-                                         ld_i32x16(m, sb + x));
+            const Z v = _mm512_add_epi32(
+                _mm512_add_epi32(ld_i32x16(m, sa + x), ld_i32x16(m, sc + x)), ld_i32x16(m, sb + x));
             st_i32x16(v_ + 1 + x, m, v);
         }
         if (c0_ == 0) v_[0] = v_[2];
@@ -820,7 +846,7 @@ class ThresholdS0 {
         return static_cast<std::uint32_t>(_mm512_reduce_or_epi32(bits));
     }
 
-   private:
+private:
     // S of band row r over [c0, c1), kept while r is one of the three rows
     // in use; `keep1` and `keep2` are the other two rows of this output row.
     const std::int32_t* flt_sum_row(int r, int keep1, int keep2) {
@@ -865,15 +891,17 @@ struct Excess {
     __m128i sub;
     int sub_bits;
     Z fast(Z m, Z thr) const {
-        return _mm512_max_epi32(_mm512_sub_epi32(m, _mm512_sll_epi32(thr, sub)), _mm512_setzero_si512());
+        return _mm512_max_epi32(_mm512_sub_epi32(m, _mm512_sll_epi32(thr, sub)),
+                                _mm512_setzero_si512());
     }
     Z exact(Z m, Z thr) const {
         const Z zero = _mm512_setzero_si512();
         const Z tp = _mm512_min_epi32(_mm512_max_epi32(thr, zero), bound);
         const Z tn = _mm512_min_epi32(_mm512_max_epi32(_mm512_sub_epi32(zero, thr), zero), bound);
         const Z epos = _mm512_max_epi32(_mm512_sub_epi32(m, _mm512_sll_epi32(tp, sub)), zero);
-        const Z eneg = _mm512_min_epu32(_mm512_add_epi32(m, _mm512_sll_epi32(tn, sub)),
-                                        _mm512_set1_epi32(std::numeric_limits<std::int32_t>::max()));
+        const Z eneg =
+            _mm512_min_epu32(_mm512_add_epi32(m, _mm512_sll_epi32(tn, sub)),
+                             _mm512_set1_epi32(std::numeric_limits<std::int32_t>::max()));
         return _mm512_mask_blend_epi32(_mm512_cmplt_epi32_mask(thr, zero), epos, eneg);
     }
     // Whether every threshold whose bits are OR-ed in `any` is in [0, 2^(31 -
@@ -883,8 +911,9 @@ struct Excess {
 
 inline Excess make_excess(int sub) {
     Excess e;
-    e.bound = _mm512_set1_epi32(sub == 0 ? std::numeric_limits<std::int32_t>::max()
-                                         : static_cast<std::int32_t>(std::uint32_t{1} << (31 - sub)));
+    e.bound =
+        _mm512_set1_epi32(sub == 0 ? std::numeric_limits<std::int32_t>::max()
+                                   : static_cast<std::int32_t>(std::uint32_t{1} << (31 - sub)));
     e.sub = _mm_cvtsi32_si128(sub);
     e.sub_bits = sub;
     return e;
@@ -893,8 +922,8 @@ inline Excess make_excess(int sub) {
 // Row sum of cube(excess) for scale 0 over n samples; masked-off lanes load
 // a zero sample and a zero threshold, whose excess and cube are 0.
 template <bool kFast>
-std::int64_t row_sum_s0(const std::int16_t* src, const std::int32_t* thr, int n, std::uint16_t rfactor,
-                        const Excess& ex, const Cube& cube) {
+std::int64_t row_sum_s0(const std::int16_t* src, const std::int32_t* thr, int n,
+                        std::uint16_t rfactor, const Excess& ex, const Cube& cube) {
     const Z f = _mm512_set1_epi32(rfactor);
     Z acc = _mm512_setzero_si512();
     for (int i = 0; i < n; i += 16) {
@@ -909,10 +938,12 @@ std::int64_t row_sum_s0(const std::int16_t* src, const std::int32_t* thr, int n,
     return hsum_i64(acc);
 }
 
-void cm_accumulate_s0_avx512(const std::int16_t* const x_hvd[3], const std::int16_t* const csf_hvd[3],
-                             const std::int16_t* const flt_hvd[3], std::ptrdiff_t stride, int w, int h,
-                             Rect region, const std::uint16_t rfactor[3], const CubeShifts shifts[3],
-                             int row_shift, std::int32_t* thr_scratch, std::int64_t acc[3]) {
+void cm_accumulate_s0_avx512(const std::int16_t* const x_hvd[3],
+                             const std::int16_t* const csf_hvd[3],
+                             const std::int16_t* const flt_hvd[3], std::ptrdiff_t stride, int w,
+                             int h, Rect region, const std::uint16_t rfactor[3],
+                             const CubeShifts shifts[3], int row_shift, std::int32_t* thr_scratch,
+                             std::int64_t acc[3]) {
     // The clamp bounds below need sub <= 30 (the extractor uses 10 and 12).
     if (shifts[0].sub > 30 || shifts[1].sub > 30 || shifts[2].sub > 30) {
         cm_accumulate_s0(x_hvd, csf_hvd, flt_hvd, stride, w, h, region, rfactor, shifts, row_shift,
@@ -947,7 +978,7 @@ void cm_accumulate_s0_avx512(const std::int16_t* const x_hvd[3], const std::int1
 // vertical sums V, the ring from V), in int64: every term is an int32, so
 // with 27 of them every partial sum is exact.
 class ThresholdS123 {
-   public:
+public:
     ThresholdS123(const std::int32_t* const csf_hvd[3], const std::int32_t* const flt_hvd[3],
                   std::ptrdiff_t stride, int w, int h, int x0, int x1)
         : csf_(csf_hvd),
@@ -994,14 +1025,14 @@ class ThresholdS123 {
             for (int b = 0; b < 3; ++b) {
                 // Centre tap: (K * |c| - 2^31) >> 32, arithmetic (>= -1).
                 const Z mag = _mm512_abs_epi64(load8_i32_as_i64(csf_[b] + rc + x, m));  // <= 2^31
-                t = _mm512_add_epi64(t,
-                                     _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epu32(mag, k15), r), 32));
+                t = _mm512_add_epi64(
+                    t, _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epu32(mag, k15), r), 32));
             }
             st_i64x8(thr + (x - x0_), m, t);
         }
     }
 
-   private:
+private:
     const std::int64_t* flt_sum_row(int r, int keep1, int keep2) {
         int slot = -1;
         for (int i = 0; i < 3; ++i)
@@ -1036,8 +1067,8 @@ class ThresholdS123 {
 // narrowing is bits 28..59, sign-extended), m = |x| (2^31 for INT32_MIN),
 // e = clamp(m - T, 0, 2^31 - 1) in int64 (|T| < 2^36), then the cube.
 template <bool kBigFactor>
-std::int64_t row_sum_s123(const std::int32_t* src, const std::int64_t* thr, int n, std::uint32_t rfactor,
-                          const Cube& cube) {
+std::int64_t row_sum_s123(const std::int32_t* src, const std::int64_t* thr, int n,
+                          std::uint32_t rfactor, const Cube& cube) {
     const Z fs = _mm512_set1_epi32(static_cast<std::int32_t>(rfactor));
     const Z zero = _mm512_setzero_si512();
     const Z imax = _mm512_set1_epi64(std::numeric_limits<std::int32_t>::max());
@@ -1049,25 +1080,29 @@ std::int64_t row_sum_s123(const std::int32_t* src, const std::int64_t* thr, int 
         const Z p = mul_i32_u32<kBigFactor>(s, _mm512_slli_epi64(s, 32), fs);
         const Z x = _mm512_srai_epi64(_mm512_slli_epi64(_mm512_add_epi64(p, r), 4), 32);
         const Z e = _mm512_min_epi64(
-            _mm512_max_epi64(_mm512_sub_epi64(_mm512_abs_epi64(x), ld_i64x8(m, thr + i)), zero), imax);
+            _mm512_max_epi64(_mm512_sub_epi64(_mm512_abs_epi64(x), ld_i64x8(m, thr + i)), zero),
+            imax);
         acc = cube.add(acc, e);
     }
     return hsum_i64(acc);
 }
 
-void cm_accumulate_s123_avx512(const std::int32_t* const x_hvd[3], const std::int32_t* const csf_hvd[3],
-                               const std::int32_t* const flt_hvd[3], std::ptrdiff_t stride, int w, int h,
-                               Rect region, const std::uint32_t rfactor[3], CubeShifts shifts, int row_shift,
-                               std::int64_t* thr_scratch, std::int64_t acc[3]) {
+void cm_accumulate_s123_avx512(const std::int32_t* const x_hvd[3],
+                               const std::int32_t* const csf_hvd[3],
+                               const std::int32_t* const flt_hvd[3], std::ptrdiff_t stride, int w,
+                               int h, Rect region, const std::uint32_t rfactor[3],
+                               CubeShifts shifts, int row_shift, std::int64_t* thr_scratch,
+                               std::int64_t acc[3]) {
     const std::int64_t row_round = round_term(row_shift);
     const Cube cube = make_cube(shifts);
     ThresholdS123 threshold(csf_hvd, flt_hvd, stride, w, h, region.x0, region.x1);
     for (int y = region.y0; y < region.y1; ++y) {
         threshold.row(y, thr_scratch);
         for (int t = 0; t < 3; ++t) {
-            const auto row_sum = rfactor[t] >= 0x80000000u ? &row_sum_s123<true> : &row_sum_s123<false>;
-            const std::int64_t row =
-                row_sum(x_hvd[t] + y * stride + region.x0, thr_scratch, region.width(), rfactor[t], cube);
+            const auto row_sum =
+                rfactor[t] >= 0x80000000u ? &row_sum_s123<true> : &row_sum_s123<false>;
+            const std::int64_t row = row_sum(x_hvd[t] + y * stride + region.x0, thr_scratch,
+                                             region.width(), rfactor[t], cube);
             acc[t] = fold_row(acc[t], row, row_round, row_shift);
         }
     }
@@ -1078,8 +1113,8 @@ void cm_accumulate_s123_avx512(const std::int32_t* const x_hvd[3], const std::in
 
 // Scale 0: |b|^3 exactly (|b|^2 <= 2^30 in uint32, times |b| below 2^45),
 // rows summed in uint64.
-void den_accumulate_s0_avx512(const std::int16_t* const band_hvd[3], std::ptrdiff_t stride, Rect region,
-                              int row_shift, std::uint64_t acc[3]) {
+void den_accumulate_s0_avx512(const std::int16_t* const band_hvd[3], std::ptrdiff_t stride,
+                              Rect region, int row_shift, std::uint64_t acc[3]) {
     const std::uint64_t row_round = static_cast<std::uint64_t>(round_term(row_shift));
     const int n = region.width();
     for (int t = 0; t < 3; ++t) {
@@ -1090,8 +1125,8 @@ void den_accumulate_s0_avx512(const std::int16_t* const band_hvd[3], std::ptrdif
                 const Z m = _mm512_abs_epi32(load16_i16_as_i32(b + i, tail16(n - i)));
                 const Z m2 = _mm512_mullo_epi32(m, m);
                 sum = _mm512_add_epi64(sum, _mm512_mul_epu32(m2, m));
-                sum = _mm512_add_epi64(sum,
-                                       _mm512_mul_epu32(_mm512_srli_epi64(m2, 32), _mm512_srli_epi64(m, 32)));
+                sum = _mm512_add_epi64(
+                    sum, _mm512_mul_epu32(_mm512_srli_epi64(m2, 32), _mm512_srli_epi64(m, 32)));
             }
             const std::uint64_t row = static_cast<std::uint64_t>(hsum_i64(sum));
             acc[t] += (row + row_round) >> row_shift;
@@ -1104,8 +1139,8 @@ void den_accumulate_s0_avx512(const std::int16_t* const band_hvd[3], std::ptrdif
 // 2^64 for sq < 31 (the scalar's uint64 arithmetic wraps there), so it is
 // formed modulo 2^64 from two 32x32 products: a * m = a_lo * m +
 // (a_hi * m) << 32.
-void den_accumulate_s123_avx512(const std::int32_t* const band_hvd[3], std::ptrdiff_t stride, Rect region,
-                                int sq, int cub, int row_shift, std::uint64_t acc[3]) {
+void den_accumulate_s123_avx512(const std::int32_t* const band_hvd[3], std::ptrdiff_t stride,
+                                Rect region, int sq, int cub, int row_shift, std::uint64_t acc[3]) {
     const Z sq_round = _mm512_set1_epi64(static_cast<std::int64_t>(std::uint64_t{1} << sq));
     const Z cub_round = _mm512_set1_epi64(round_term(cub));
     const __m128i sq_count = _mm_cvtsi32_si128(sq), cub_count = _mm_cvtsi32_si128(cub);
@@ -1113,8 +1148,9 @@ void den_accumulate_s123_avx512(const std::int32_t* const band_hvd[3], std::ptrd
     const int n = region.width();
     auto cube = [&](Z m) {
         const Z a = _mm512_srl_epi64(_mm512_add_epi64(_mm512_mul_epu32(m, m), sq_round), sq_count);
-        const Z am = _mm512_add_epi64(_mm512_mul_epu32(a, m),
-                                      _mm512_slli_epi64(_mm512_mul_epu32(_mm512_srli_epi64(a, 32), m), 32));
+        const Z am =
+            _mm512_add_epi64(_mm512_mul_epu32(a, m),
+                             _mm512_slli_epi64(_mm512_mul_epu32(_mm512_srli_epi64(a, 32), m), 32));
         return _mm512_srl_epi64(_mm512_add_epi64(am, cub_round), cub_count);
     };
     for (int t = 0; t < 3; ++t) {
