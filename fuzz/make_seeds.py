@@ -95,6 +95,37 @@ def main():
     for name, text in options.items():
         write("options", name, text)
 
+    # A small model of our own (two features, two support vectors), and
+    # variants: bootstrap collection, transform and clip, broken fields.
+    svm = ("svm_type nu_svr\\nkernel_type rbf\\ngamma 0.05\\nnr_class 2\\ntotal_sv 2\\n"
+           "rho -1.5\\nSV\\n2.0 1:0.5 2:0.25 \\n-1.0 1:0.75 2:0.125 \\n")
+    dict_ = ('"model_type": "LIBSVMNUSVR", "norm_type": "linear_rescale", '
+             '"feature_names": ["VMAF_integer_feature_adm2_score", '
+             '"VMAF_integer_feature_motion2_score"], '
+             '"slopes": [-0.5, 1.0, 0.05], "intercepts": [0.2, -0.1, 0.0], ')
+    models = {
+        "plain": '{"model_dict": {%s"score_clip": [0.0, 100.0], "model": "%s"}}' % (dict_, svm),
+        "transform": '{"model_dict": {%s"score_transform": {"enabled": true, "p0": 1.0, '
+                     '"p1": 0.9, "p2": 0.001, "out_lte_in": "true"}, "model": "%s"}}' % (dict_, svm),
+        "bootstrap": '{"model_type": "RESIDUEBOOTSTRAP_LIBSVMNUSVR", "model_dict": {%s"model": '
+                     '"%s"}, "models": [{"model_dict": {%s"model": "%s"}}]}' % (dict_, svm, dict_, svm),
+        "bad_sizes": '{"model_dict": {%s"model": "%s", "slopes": [1]}}' % (dict_, svm),
+        "huge": '{"model_dict": {%s"model": "%s"}}' % (dict_, svm.replace("gamma 0.05", "gamma -1e300")),
+        "not_json": '{"model_dict": [1, 2',
+    }
+    for name, text in models.items():
+        write("model", name, text.encode())
+
+    # Pipeline: w, h, format, depth, frames, feature bits, threads, model; samples.
+    heads = {
+        "small_420_8": bytes([16, 16, 0, 0, 1, 0xff, 0, 0]),
+        "tiny_refused": bytes([3, 5, 1, 2, 0, 0x01, 1, 1]),
+        "mono_16": bytes([40, 19, 3, 4, 2, 0x80, 2, 2]),
+        "444_10_neg": bytes([23, 33, 2, 2, 1, 0x0f, 1, 2]),
+    }
+    for name, head in heads.items():
+        write("pipeline", name, head + bytes((i * 37) % 256 for i in range(1500)))
+
 
 if __name__ == "__main__":
     main()

@@ -609,6 +609,13 @@ std::vector<ScoreOutput> Model::predict(std::span<const double> values) const {
     const detail::SingleModel& main = data_->members[0];
     out.push_back({main.name, main.final_score(main.raw_prediction(values))});
     if (data_->collection) detail::append_bootstrap_scores(*data_, values, out);
+    // A model file can hold finite numbers that still overflow (a huge
+    // negative gamma makes exp() infinite, and inf - inf is NaN): say so
+    // rather than print NaN as a score.
+    for (const auto& o : out)
+        if (std::isnan(o.value))
+            throw Error("model " + data_->label + ": " + o.name +
+                        " is not a number for these feature values (the model's numbers overflow)");
     return out;
 }
 
