@@ -63,6 +63,15 @@ fs::path text_file(const std::string& name, const std::string& content) {
     return p;
 }
 
+// A two-feature nu-SVR model of our own; `gamma` and the second slope vary.
+std::string small_model(const std::string& gamma, const std::string& slope) {
+    return R"({"model_dict": {"model_type": "LIBSVMNUSVR", "norm_type": "linear_rescale", )"
+           R"("feature_names": ["VMAF_integer_feature_adm2_score", "VMAF_integer_feature_motion2_score"], )"
+           R"("slopes": [-0.5, )" + slope + R"(, 0.05], "intercepts": [0.2, -0.1, 0.0], )"
+           R"("model": "svm_type nu_svr\nkernel_type rbf\ngamma )" + gamma +
+           R"(\nnr_class 2\ntotal_sv 2\nrho -1.5\nSV\n2.0 1:0.5 2:0.25 \n-1.0 1:0.75 2:0.125 \n"}})";
+}
+
 struct Case {
     std::string name;
     std::string args;
@@ -92,6 +101,8 @@ std::vector<Case> cases() {
         {"MissingModel", rd(good, good) + " -m version=vmaf_v9", "vmaf_v9"},
         {"MissingModelFile", rd(good, good) + " -m path=" + (dir() / "none.json").string(), "none.json"},
         {"UnreadableModelJson", rd(good, good) + " -m path=" + text_file("m.json", "{\"model_dict\": [").string(), "m.json"},
+        {"ModelOverflowsToNaN", rd(good, good) + " -m path=" + text_file("nan.json", small_model("-1e300", "1.0")).string(), "not a number"},
+        {"ModelWithInfinity", rd(good, good) + " -m path=" + text_file("inf.json", small_model("0.05", "1e999")).string(), "inf.json"},
         {"RawWidthZero", rd(good, good) + " -w 0 -h 64 -p 420 -b 8", "width"},
         {"RawMissingPixelFormat", rd(good, good) + " -w 64 -h 64 -b 8", "--pixel_format"},
         {"RawBadPixelFormat", rd(good, good) + " -w 64 -h 64 -p 411 -b 8", "411"},
