@@ -3,14 +3,20 @@
 // which puts them in the table. The contract is vif_avx2.cpp's: the scalar
 // kernel's results bit for bit on any input the scalar defines.
 //
-// The 16-bit vertical pass stays AVX2's: its exact 64-bit moment products
-// take as many 512-bit multiplies as AVX2 takes 256-bit ones, and a twin
-// with 64-bit lanes measured slower than AVX2 on Zen 4.
+// The 16-bit vertical pass uses vpmaddwd on 16-bit halves of the products
+// (below); a twin with 64-bit lanes had measured slower than AVX2 on Zen 4.
 //
 // Tails use masked loads and stores: a masked-off element is neither read
 // (no fault, even past the end of a row) nor written.
 //
 // No standard-library template is used here (see vif_avx2.cpp).
+//
+// GCC 12's AVX-512 headers warn about their own "undefined" vectors (GCC PR
+// 105593; see vif_avx512.cpp), here for the 256-bit halves and narrowings.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
 #include <immintrin.h>
 
 #include <cstdint>
@@ -142,6 +148,175 @@ void stat_vertical_u8_avx512(const std::uint8_t* const* ref_rows,
     if (j < w)
         stat_vertical_u8_step({ref_rows, dis_rows}, j, pairs, taps, taps_sum,
                               static_cast<__mmask32>(first_bits64(static_cast<int>(w - j))), out);
+}
+
+// ---------------------------------------------------------------------------
+// Vertical statistics, 16-bit samples.
+//
+// With a = p - 32768 and b = q - 32768 (int16), vpmaddwd filters two rows at
+// once as in the 8-bit pass, needing every c < 32768 and C = sum c <= 65536.
+// The products a * a and a * b (|.| <= 2^30) do not fit 16 bits: each is
+// split as 2^16 H + L, H its signed high half (mulhi), L its low half
+// (mullo) stored centred as L - 32768. Every partial sum of c times an int16
+// value lies in [-32768 C, 32767 C], inside int32 since C <= 65536, so each
+// of sum c a, sum c H, sum c (L - 32768) is exact in an int32 lane. With
+// A = sum c a, B = sum c b:
+//   sum c p     = A + 32768 C                       (needed modulo 2^32)
+//   sum c p p   = 2^16 sum c H + sum c (L - 32768) + 32768 C + 2^16 A + 2^30 C
+//   sum c p q   = 2^16 sum c H + sum c (L - 32768) + 32768 C + 2^15 (A + B) + 2^30 C
+// (p p = a a + 2^16 a + 2^30, p q = a b + 2^15 (a + b) + 2^30), evaluated in
+// int64: the true sums lie in [0, 2^53), so the wrapping adds give them
+// exactly. Filters outside these bounds (libvmaf's filter 3) take the AVX2
+// kernel.
+
+// The 32 columns of a step in order: unpacklo/hi interleave rows t and t+1
+// per 128-bit lane, so "lo" holds columns 0-3, 8-11, 16-19, 24-27.
+struct Columns {
+    __m512i first;   // columns 0-15 from (lo, hi)
+    __m512i second;  // columns 16-31
+};
+inline Columns column_order() {
+    return {_mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23),
+            _mm512_setr_epi32(8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31)};
+}
+
+// Sums of one product (a a, b b or a b) of a 32-column step, lo/hi halves.
+struct ProductSums {
+    __m512i high_lo, high_hi;  // sum c H
+    __m512i low_lo, low_hi;    // sum c (L - 32768)
+};
+
+inline void add_product(ProductSums& s, __m512i x_lo, __m512i x_hi, __m512i y_lo, __m512i y_hi,
+                        __m512i c) {
+    const __m512i centre = _mm512_set1_epi16(static_cast<short>(0x8000));
+    s.high_lo = _mm512_add_epi32(s.high_lo, _mm512_madd_epi16(_mm512_mulhi_epi16(x_lo, y_lo), c));
+    s.high_hi = _mm512_add_epi32(s.high_hi, _mm512_madd_epi16(_mm512_mulhi_epi16(x_hi, y_hi), c));
+    s.low_lo = _mm512_add_epi32(
+        s.low_lo, _mm512_madd_epi16(_mm512_xor_si512(_mm512_mullo_epi16(x_lo, y_lo), centre), c));
+    s.low_hi = _mm512_add_epi32(
+        s.low_hi, _mm512_madd_epi16(_mm512_xor_si512(_mm512_mullo_epi16(x_hi, y_hi), centre), c));
+}
+
+// 16 int32 lanes as two vectors of 8 int64.
+struct Wide {
+    __m512i lo, hi;
+};
+inline Wide widen(__m512i v) {
+    return {_mm512_cvtepi32_epi64(_mm512_castsi512_si256(v)),
+            _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(v, 1))};
+}
+
+struct StatU16Params {
+    __m128i shift_mu, shift_sq;
+    __m512i round_mu, round_sq;
+    __m512i mean_bias;  // 32768 C, modulo 2^32
+    __m512i bias;       // (32768 + 2^30) C, int64
+};
+
+struct RowsU16 {
+    const std::uint16_t* const* ref;
+    const std::uint16_t* const* dis;
+};
+
+// ((2^16 sum c H + sum c (L - 32768) + 2^15 (x + y) + (32768 + 2^30) C
+//   + round) >> shift_sq) as uint32, for 16 columns (idx picks them from the
+// lo/hi sums); x, y are A or B, so 2^15 (x + y) is 2^16 A for a square.
+inline __m512i moment(const ProductSums& ps, __m512i idx, Wide x, Wide y,
+                      const StatU16Params& prm) {
+    const Wide h = widen(_mm512_permutex2var_epi32(ps.high_lo, idx, ps.high_hi));
+    const Wide l = widen(_mm512_permutex2var_epi32(ps.low_lo, idx, ps.low_hi));
+    auto eight = [&](__m512i hv, __m512i lv, __m512i xv, __m512i yv) {
+        const __m512i sum = _mm512_add_epi64(
+            _mm512_add_epi64(_mm512_slli_epi64(hv, 16), lv),
+            _mm512_add_epi64(_mm512_slli_epi64(_mm512_add_epi64(xv, yv), 15), prm.bias));
+        return _mm512_cvtepi64_epi32(
+            _mm512_srl_epi64(_mm512_add_epi64(sum, prm.round_sq), prm.shift_sq));
+    };
+    return _mm512_inserti64x4(_mm512_castsi256_si512(eight(h.lo, l.lo, x.lo, y.lo)),
+                              eight(h.hi, l.hi, x.hi, y.hi), 1);
+}
+
+inline void stat_vertical_u16_step(RowsU16 rows, std::ptrdiff_t j, const std::uint32_t* pairs,
+                                   int taps, const StatU16Params& prm, __mmask32 valid,
+                                   const VifStatRow& out) {
+    const __m512i centre = _mm512_set1_epi16(static_cast<short>(0x8000));
+    __m512i a_lo_s = _mm512_setzero_si512(), a_hi_s = a_lo_s, b_lo_s = a_lo_s, b_hi_s = a_lo_s;
+    ProductSums xx{a_lo_s, a_lo_s, a_lo_s, a_lo_s}, yy = xx, xy = xx;
+    for (int t = 0; t < taps; t += 2) {
+        const int u = t + 1 < taps ? t + 1 : t;
+        const __m512i c = _mm512_set1_epi32(static_cast<int>(pairs[t / 2]));
+        const __m512i r0 =
+            _mm512_xor_si512(_mm512_maskz_loadu_epi16(valid, rows.ref[t] + j), centre);
+        const __m512i r1 =
+            _mm512_xor_si512(_mm512_maskz_loadu_epi16(valid, rows.ref[u] + j), centre);
+        const __m512i d0 =
+            _mm512_xor_si512(_mm512_maskz_loadu_epi16(valid, rows.dis[t] + j), centre);
+        const __m512i d1 =
+            _mm512_xor_si512(_mm512_maskz_loadu_epi16(valid, rows.dis[u] + j), centre);
+        const __m512i a_lo = _mm512_unpacklo_epi16(r0, r1), a_hi = _mm512_unpackhi_epi16(r0, r1);
+        const __m512i b_lo = _mm512_unpacklo_epi16(d0, d1), b_hi = _mm512_unpackhi_epi16(d0, d1);
+        a_lo_s = _mm512_add_epi32(a_lo_s, _mm512_madd_epi16(a_lo, c));
+        a_hi_s = _mm512_add_epi32(a_hi_s, _mm512_madd_epi16(a_hi, c));
+        b_lo_s = _mm512_add_epi32(b_lo_s, _mm512_madd_epi16(b_lo, c));
+        b_hi_s = _mm512_add_epi32(b_hi_s, _mm512_madd_epi16(b_hi, c));
+        add_product(xx, a_lo, a_hi, a_lo, a_hi, c);
+        add_product(yy, b_lo, b_hi, b_lo, b_hi, c);
+        add_product(xy, a_lo, a_hi, b_lo, b_hi, c);
+    }
+    const Columns order = column_order();
+    const __m512i low16 = _mm512_set1_epi32(0xFFFF);
+    const __mmask16 k0 = static_cast<__mmask16>(valid);
+    const __mmask16 k1 = static_cast<__mmask16>(valid >> 16);
+    for (int half = 0; half < 2; ++half) {
+        const __m512i idx = half == 0 ? order.first : order.second;
+        const __mmask16 k = half == 0 ? k0 : k1;
+        const std::ptrdiff_t o = j + 16 * half;
+        const __m512i sa = _mm512_permutex2var_epi32(a_lo_s, idx, a_hi_s);
+        const __m512i sb = _mm512_permutex2var_epi32(b_lo_s, idx, b_hi_s);
+        // The scalar's uint32 mean, rounded and shifted, cast to uint16.
+        auto mean = [&](__m512i s) {
+            const __m512i m = _mm512_add_epi32(_mm512_add_epi32(s, prm.mean_bias), prm.round_mu);
+            return _mm512_and_si512(_mm512_srl_epi32(m, prm.shift_mu), low16);
+        };
+        _mm512_mask_storeu_epi32(out.mu1 + o, k, mean(sa));
+        _mm512_mask_storeu_epi32(out.mu2 + o, k, mean(sb));
+        _mm512_mask_storeu_epi32(out.xx + o, k, moment(xx, idx, widen(sa), widen(sa), prm));
+        _mm512_mask_storeu_epi32(out.yy + o, k, moment(yy, idx, widen(sb), widen(sb), prm));
+        _mm512_mask_storeu_epi32(out.xy + o, k, moment(xy, idx, widen(sa), widen(sb), prm));
+    }
+}
+
+void stat_vertical_u16_avx512(const std::uint16_t* const* ref_rows,
+                              const std::uint16_t* const* dis_rows, const std::uint16_t* filter,
+                              int taps, int w, int shift_mu, int shift_sq, const VifStatRow& out) {
+    std::uint32_t pairs[(kMaxTaps + 1) / 2] = {};
+    std::uint32_t taps_sum = 0;
+    bool signed_ok = true;
+    for (int t = 0; t < taps; ++t) {
+        taps_sum += filter[t];
+        signed_ok = signed_ok && filter[t] < 32768;
+        pairs[t / 2] |= static_cast<std::uint32_t>(filter[t]) << (16 * (t & 1));
+    }
+    if (!signed_ok || taps_sum > 65536) {
+        vif_kernels_avx2().stat_vertical_u16(ref_rows, dis_rows, filter, taps, w, shift_mu,
+                                             shift_sq, out);
+        return;
+    }
+    const auto round = [](int shift) { return shift == 0 ? 0u : (1u << (shift - 1)); };
+    const StatU16Params prm{
+        _mm_cvtsi32_si128(shift_mu),
+        _mm_cvtsi32_si128(shift_sq),
+        _mm512_set1_epi32(static_cast<int>(round(shift_mu))),
+        _mm512_set1_epi64(static_cast<long long>(round(shift_sq))),
+        _mm512_set1_epi32(static_cast<int>(32768u * taps_sum)),
+        _mm512_set1_epi64((32768LL + (1LL << 30)) * taps_sum),
+    };
+    std::ptrdiff_t j = 0;
+    for (; j + 32 <= w; j += 32)
+        stat_vertical_u16_step({ref_rows, dis_rows}, j, pairs, taps, prm, ~__mmask32{0}, out);
+    if (j < w)
+        stat_vertical_u16_step({ref_rows, dis_rows}, j, pairs, taps, prm,
+                               static_cast<__mmask32>(first_bits64(static_cast<int>(w - j))), out);
 }
 
 // ---------------------------------------------------------------------------
@@ -352,6 +527,12 @@ void vif_stat_vertical_u8_avx512(const std::uint8_t* const* ref_rows,
                                  const std::uint8_t* const* dis_rows, const std::uint16_t* filter,
                                  int taps, int w, const VifStatRow& out) {
     stat_vertical_u8_avx512(ref_rows, dis_rows, filter, taps, w, out);
+}
+void vif_stat_vertical_u16_avx512(const std::uint16_t* const* ref_rows,
+                                  const std::uint16_t* const* dis_rows, const std::uint16_t* filter,
+                                  int taps, int w, int shift_mu, int shift_sq,
+                                  const VifStatRow& out) {
+    stat_vertical_u16_avx512(ref_rows, dis_rows, filter, taps, w, shift_mu, shift_sq, out);
 }
 void vif_stat_horizontal_avx512(const VifStatRow& in, const std::uint16_t* filter, int taps, int w,
                                 std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
