@@ -160,14 +160,15 @@ void stat_vertical_u8_avx512(const std::uint8_t* const* ref_rows,
 // (mullo) stored centred as L - 32768. Every partial sum of c times an int16
 // value lies in [-32768 C, 32767 C], inside int32 since C <= 65536, so each
 // of sum c a, sum c H, sum c (L - 32768) is exact in an int32 lane. With
-// A = sum c a, B = sum c b:
-//   sum c p     = A + 32768 C                       (needed modulo 2^32)
-//   sum c p p   = 2^16 sum c H + sum c (L - 32768) + 32768 C + 2^16 A + 2^30 C
-//   sum c p q   = 2^16 sum c H + sum c (L - 32768) + 32768 C + 2^15 (A + B) + 2^30 C
-// (p p = a a + 2^16 a + 2^30, p q = a b + 2^15 (a + b) + 2^30), evaluated in
-// int64: the true sums lie in [0, 2^53), so the wrapping adds give them
-// exactly. Filters outside these bounds (libvmaf's filter 3) take the AVX2
-// kernel.
+// A = sum c a, B = sum c b, and since p p = 2^16 (H + a + 2^14) + L and
+// p q = 2^16 H + L + 2^15 (a + b) + 2^30:
+//   P = sum c p   = A + 32768 C                      (uint32, exact)
+//   U = sum c L   = sum c (L - 32768) + 32768 C      (uint32, <= 65535 C)
+//   sum c p p     = 2^16 T + U,  T = sum c H + A + 2^14 C = sum c floor(p p / 2^16)
+//                                  (uint32, <= 65535 C)
+//   sum c p q     = 2^16 T + U + 2^15 (P + Q),  T = sum c H - 2^14 C (int32)
+// Each needs only 32-bit lanes modulo 2^32 up to this point. Filters outside
+// these bounds (libvmaf's filter 3) take the AVX2 kernel.
 
 // The 32 columns of a step in order: unpacklo/hi interleave rows t and t+1
 // per 128-bit lane, so "lo" holds columns 0-3, 8-11, 16-19, 24-27.
@@ -197,20 +198,11 @@ inline void add_product(ProductSums& s, __m512i x_lo, __m512i x_hi, __m512i y_lo
         s.low_hi, _mm512_madd_epi16(_mm512_xor_si512(_mm512_mullo_epi16(x_hi, y_hi), centre), c));
 }
 
-// 16 int32 lanes as two vectors of 8 int64.
-struct Wide {
-    __m512i lo, hi;
-};
-inline Wide widen(__m512i v) {
-    return {_mm512_cvtepi32_epi64(_mm512_castsi512_si256(v)),
-            _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(v, 1))};
-}
-
 struct StatU16Params {
     __m128i shift_mu, shift_sq;
-    __m512i round_mu, round_sq;
-    __m512i mean_bias;  // 32768 C, modulo 2^32
-    __m512i bias;       // (32768 + 2^30) C, int64
+    __m512i round_mu, round_sq;  // round_sq as 8 x uint64
+    bool shift16;                // shift_sq == 16 (every scale after 0)
+    std::uint32_t taps_sum;
 };
 
 struct RowsU16 {
@@ -218,22 +210,56 @@ struct RowsU16 {
     const std::uint16_t* const* dis;
 };
 
-// ((2^16 sum c H + sum c (L - 32768) + 2^15 (x + y) + (32768 + 2^30) C
-//   + round) >> shift_sq) as uint32, for 16 columns (idx picks them from the
-// lo/hi sums); x, y are A or B, so 2^15 (x + y) is 2^16 A for a square.
-inline __m512i moment(const ProductSums& ps, __m512i idx, Wide x, Wide y,
-                      const StatU16Params& prm) {
-    const Wide h = widen(_mm512_permutex2var_epi32(ps.high_lo, idx, ps.high_hi));
-    const Wide l = widen(_mm512_permutex2var_epi32(ps.low_lo, idx, ps.low_hi));
-    auto eight = [&](__m512i hv, __m512i lv, __m512i xv, __m512i yv) {
-        const __m512i sum = _mm512_add_epi64(
-            _mm512_add_epi64(_mm512_slli_epi64(hv, 16), lv),
-            _mm512_add_epi64(_mm512_slli_epi64(_mm512_add_epi64(xv, yv), 15), prm.bias));
+// Each moment is 2^16 T + U (+ 2^15 (P + Q) for the cross one) with uint32
+// T and U as below, so the 64-bit sums are only formed here. For shift_sq 16
+// the uint32 result is T + ((U + 2^15) >> 16) (modulo 2^32), U + 2^15 < 2^32
+// since U <= 65535 C <= 2^32 - 2^16; no 64-bit lane is needed.
+inline __m512i moment_u64(__m512i t, __m512i u, const StatU16Params& prm) {
+    auto eight = [&](__m256i tv, __m256i uv) {
+        const __m512i v = _mm512_add_epi64(_mm512_slli_epi64(_mm512_cvtepu32_epi64(tv), 16),
+                                           _mm512_cvtepu32_epi64(uv));
         return _mm512_cvtepi64_epi32(
-            _mm512_srl_epi64(_mm512_add_epi64(sum, prm.round_sq), prm.shift_sq));
+            _mm512_srl_epi64(_mm512_add_epi64(v, prm.round_sq), prm.shift_sq));
     };
-    return _mm512_inserti64x4(_mm512_castsi256_si512(eight(h.lo, l.lo, x.lo, y.lo)),
-                              eight(h.hi, l.hi, x.hi, y.hi), 1);
+    return _mm512_inserti64x4(
+        _mm512_castsi256_si512(eight(_mm512_castsi512_si256(t), _mm512_castsi512_si256(u))),
+        eight(_mm512_extracti64x4_epi64(t, 1), _mm512_extracti64x4_epi64(u, 1)), 1);
+}
+inline __m512i square_moment(__m512i t, __m512i u, const StatU16Params& prm) {
+    if (prm.shift16)
+        return _mm512_add_epi32(
+            t, _mm512_srli_epi32(_mm512_add_epi32(u, _mm512_set1_epi32(32768)), 16));
+    return moment_u64(t, u, prm);
+}
+// The cross moment: T here is sum c H - 2^14 C (any sign, used modulo 2^32),
+// P = sum c p and Q = sum c q (uint32, exact). With 2^15 P = 2^16 (P >> 1)
+// + 2^15 (P & 1), the shift-16 result is T + (P >> 1) + (Q >> 1) +
+// ((U + 2^15 (1 + (P & 1) + (Q & 1))) >> 16), whose last sum may reach
+// 2^32: it is taken as ((U >> 1) + 2^14 (1 + (P & 1) + (Q & 1))) >> 15,
+// the same value (the added terms are even).
+inline __m512i cross_moment(__m512i t, __m512i u, __m512i p, __m512i q, const StatU16Params& prm) {
+    const __m512i one = _mm512_set1_epi32(1);
+    if (prm.shift16) {
+        const __m512i odd = _mm512_add_epi32(
+            _mm512_add_epi32(_mm512_and_si512(p, one), _mm512_and_si512(q, one)), one);
+        const __m512i carry = _mm512_srli_epi32(
+            _mm512_add_epi32(_mm512_srli_epi32(u, 1), _mm512_slli_epi32(odd, 14)), 15);
+        return _mm512_add_epi32(_mm512_add_epi32(t, carry),
+                                _mm512_add_epi32(_mm512_srli_epi32(p, 1), _mm512_srli_epi32(q, 1)));
+    }
+    auto eight = [&](__m256i tv, __m256i uv, __m256i pv, __m256i qv) {
+        const __m512i pq = _mm512_add_epi64(_mm512_cvtepu32_epi64(pv), _mm512_cvtepu32_epi64(qv));
+        const __m512i v =
+            _mm512_add_epi64(_mm512_add_epi64(_mm512_slli_epi64(_mm512_cvtepi32_epi64(tv), 16),
+                                              _mm512_cvtepu32_epi64(uv)),
+                             _mm512_slli_epi64(pq, 15));
+        return _mm512_cvtepi64_epi32(
+            _mm512_srl_epi64(_mm512_add_epi64(v, prm.round_sq), prm.shift_sq));
+    };
+    auto lo = [](__m512i v) { return _mm512_castsi512_si256(v); };
+    auto hi = [](__m512i v) { return _mm512_extracti64x4_epi64(v, 1); };
+    return _mm512_inserti64x4(_mm512_castsi256_si512(eight(lo(t), lo(u), lo(p), lo(q))),
+                              eight(hi(t), hi(u), hi(p), hi(q)), 1);
 }
 
 inline void stat_vertical_u16_step(RowsU16 rows, std::ptrdiff_t j, const std::uint32_t* pairs,
@@ -264,25 +290,38 @@ inline void stat_vertical_u16_step(RowsU16 rows, std::ptrdiff_t j, const std::ui
         add_product(xy, a_lo, a_hi, b_lo, b_hi, c);
     }
     const Columns order = column_order();
+    const std::uint32_t c = prm.taps_sum;
+    // 32768 C: P = A + 32768 C and U = sum c (L - 32768) + 32768 C.
+    const __m512i c15 = _mm512_set1_epi32(static_cast<int>(32768u * c));
+    // 2^14 C: T of a square is sum c H + A + 2^14 C, of the cross one sum c H - 2^14 C.
+    const __m512i c14 = _mm512_set1_epi32(static_cast<int>(16384u * c));
     const __m512i low16 = _mm512_set1_epi32(0xFFFF);
-    const __mmask16 k0 = static_cast<__mmask16>(valid);
-    const __mmask16 k1 = static_cast<__mmask16>(valid >> 16);
     for (int half = 0; half < 2; ++half) {
         const __m512i idx = half == 0 ? order.first : order.second;
-        const __mmask16 k = half == 0 ? k0 : k1;
+        const __mmask16 k = static_cast<__mmask16>(valid >> (16 * half));
         const std::ptrdiff_t o = j + 16 * half;
-        const __m512i sa = _mm512_permutex2var_epi32(a_lo_s, idx, a_hi_s);
-        const __m512i sb = _mm512_permutex2var_epi32(b_lo_s, idx, b_hi_s);
+        auto cols = [&](__m512i lo, __m512i hi) { return _mm512_permutex2var_epi32(lo, idx, hi); };
+        const __m512i sa = cols(a_lo_s, a_hi_s);
+        const __m512i sb = cols(b_lo_s, b_hi_s);
+        const __m512i p = _mm512_add_epi32(sa, c15);
+        const __m512i q = _mm512_add_epi32(sb, c15);
         // The scalar's uint32 mean, rounded and shifted, cast to uint16.
-        auto mean = [&](__m512i s) {
-            const __m512i m = _mm512_add_epi32(_mm512_add_epi32(s, prm.mean_bias), prm.round_mu);
-            return _mm512_and_si512(_mm512_srl_epi32(m, prm.shift_mu), low16);
+        auto mean = [&](__m512i m) {
+            return _mm512_and_si512(
+                _mm512_srl_epi32(_mm512_add_epi32(m, prm.round_mu), prm.shift_mu), low16);
         };
-        _mm512_mask_storeu_epi32(out.mu1 + o, k, mean(sa));
-        _mm512_mask_storeu_epi32(out.mu2 + o, k, mean(sb));
-        _mm512_mask_storeu_epi32(out.xx + o, k, moment(xx, idx, widen(sa), widen(sa), prm));
-        _mm512_mask_storeu_epi32(out.yy + o, k, moment(yy, idx, widen(sb), widen(sb), prm));
-        _mm512_mask_storeu_epi32(out.xy + o, k, moment(xy, idx, widen(sa), widen(sb), prm));
+        _mm512_mask_storeu_epi32(out.mu1 + o, k, mean(p));
+        _mm512_mask_storeu_epi32(out.mu2 + o, k, mean(q));
+        auto u_of = [&](const ProductSums& ps) {
+            return _mm512_add_epi32(cols(ps.low_lo, ps.low_hi), c15);
+        };
+        auto t_square = [&](const ProductSums& ps, __m512i s1) {
+            return _mm512_add_epi32(_mm512_add_epi32(cols(ps.high_lo, ps.high_hi), s1), c14);
+        };
+        _mm512_mask_storeu_epi32(out.xx + o, k, square_moment(t_square(xx, sa), u_of(xx), prm));
+        _mm512_mask_storeu_epi32(out.yy + o, k, square_moment(t_square(yy, sb), u_of(yy), prm));
+        const __m512i t_cross = _mm512_sub_epi32(cols(xy.high_lo, xy.high_hi), c14);
+        _mm512_mask_storeu_epi32(out.xy + o, k, cross_moment(t_cross, u_of(xy), p, q, prm));
     }
 }
 
@@ -308,8 +347,8 @@ void stat_vertical_u16_avx512(const std::uint16_t* const* ref_rows,
         _mm_cvtsi32_si128(shift_sq),
         _mm512_set1_epi32(static_cast<int>(round(shift_mu))),
         _mm512_set1_epi64(static_cast<long long>(round(shift_sq))),
-        _mm512_set1_epi32(static_cast<int>(32768u * taps_sum)),
-        _mm512_set1_epi64((32768LL + (1LL << 30)) * taps_sum),
+        shift_sq == 16,
+        taps_sum,
     };
     std::ptrdiff_t j = 0;
     for (; j + 32 <= w; j += 32)
