@@ -554,6 +554,7 @@ const VifKernels& vif_kernels_avx512() {
     static const VifKernels k = [] {
         VifKernels t = vif_kernels_avx2();
         t.stat_vertical_u8 = vif_stat_vertical_u8_avx512;
+        t.stat_vertical_u16 = vif_stat_vertical_u16_avx512;
         t.stat_horizontal = vif_stat_horizontal_avx512;
         t.accumulate = accumulate_avx512;
         t.subsample_vertical_u8 = subsample_vertical_u8_avx512;

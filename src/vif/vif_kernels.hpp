@@ -129,6 +129,7 @@ const VifKernels& vif_kernels_avx2();
 const VifKernels& vif_kernels_avx512();
 // vif_stats_avx512.cpp: the statistics kernels of that table.
 decltype(vif_stat_vertical_u8) vif_stat_vertical_u8_avx512;
+decltype(vif_stat_vertical_u16) vif_stat_vertical_u16_avx512;
 decltype(vif_stat_horizontal) vif_stat_horizontal_avx512;
 #endif
 // The table for `level` (vmafpp::simd_level() when extractors are created).
