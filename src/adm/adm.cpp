@@ -105,9 +105,9 @@ AdmEngine::AdmEngine(int width, int height, int bpc, const AdmOptions& options,
     const std::size_t n0 = static_cast<std::size_t>(stride_) * bh0;
     const std::size_t n1 = static_cast<std::size_t>(stride1_) * bh1;
 
-    i16_.allocate(n0 * 18);
+    i16_.allocate(n0 * 12);
     std::int16_t* p16 = i16_.data();
-    for (auto* set : {ref0_, dis0_, r0_, a0_, c0_, f0_})
+    for (auto* set : {ref0_, dis0_, r0_, a0_})
         for (int t = 0; t < 3; ++t, p16 += n0) set[t] = p16;
 
     // Ping-pong slot 0 holds the scale-0 approximation, later scale 2's;
@@ -163,16 +163,12 @@ AdmEngine::ScaleResult AdmEngine::scale0() {
     const int cub_d = ceil_log2(w, -3.0);
     const int row_shift = ceil_log2(h);
     const CubeShifts shifts[3] = {{10, 29, cub_hv}, {10, 29, cub_hv}, {12, 30, cub_d}};
-    const int csf_shift[3] = {15, 15, 17};
-    const std::int32_t csf_round[3] = {16384, 16384, 65535};
 
+    // The masking kernel derives the masker's csf / flt rows itself.
     auto masked_sum = [&](std::int16_t* const src[3], std::int16_t* const x[3],
                           double noise) -> float {
-        for (int t = 0; t < 3; ++t)
-            k_.csf_s0(src[t], stride_, halo, rfactor_s0_[t], csf_shift[t], csf_round[t], c0_[t],
-                      f0_[t]);
         std::int64_t acc[3] = {0, 0, 0};
-        k_.cm_accumulate_s0(x, c0_, f0_, stride_, w, h, region, rfactor_s0_, shifts, row_shift,
+        k_.cm_accumulate_s0(x, src, stride_, w, h, region, rfactor_s0_, shifts, row_shift,
                             thr32_.data(), acc);
         // int64 / double, then float (libvmaf's f_accum).
         const float cubes[3] = {

@@ -91,8 +91,6 @@ private:
     std::int16_t* dis0_[3];
     std::int16_t* r0_[3];
     std::int16_t* a0_[3];
-    std::int16_t* c0_[3];
-    std::int16_t* f0_[3];
     // approximation bands: [picture][ping-pong]
     Buffer<std::int32_t> approx_;
     std::int32_t* approx_ptr_[2][2];

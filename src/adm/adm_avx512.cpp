@@ -788,10 +788,9 @@ inline Cube make_cube(const CubeShifts& s) {
 // That reads 4 + 3 / 3 rows per sample instead of 24.
 class ThresholdS0 {
 public:
-    ThresholdS0(const std::int16_t* const csf_hvd[3], const std::int16_t* const flt_hvd[3],
+    ThresholdS0(const std::int16_t* const masker_hvd[3], const std::uint16_t rfactor[3],
                 std::ptrdiff_t stride, int w, int h, int x0, int x1)
-        : csf_(csf_hvd),
-          flt_(flt_hvd),
+        : masker_(masker_hvd),
           stride_(stride),
           w_(w),
           h_(h),
@@ -805,6 +804,11 @@ public:
             tag_[i] = -1;
         }
         v_ = mem_ + 3 * (w + 2);  // V(x) at v_[x + 1]
+        for (int t = 0; t < 3; ++t) {
+            csf_factor_[t] = _mm512_set1_epi32(rfactor[t]);
+            csf_round_[t] = _mm512_set1_epi32(kCsfRoundS0[t]);
+            csf_shift_[t] = _mm_cvtsi32_si128(kCsfShiftS0[t]);
+        }
     }
     ~ThresholdS0() { delete[] mem_; }
     ThresholdS0(const ThresholdS0&) = delete;
@@ -836,7 +840,7 @@ public:
             for (int b = 0; b < 3; ++b) {
                 // Centre tap in int32 (not libvmaf's int16): 8738 * 32768 +
                 // 2048 < 2^31, result <= 69905.
-                const Z c = _mm512_abs_epi32(load16_i16_as_i32(csf_[b] + rc + x, m));
+                const Z c = _mm512_abs_epi32(csf16(b, masker_[b] + rc + x, m));
                 t = _mm512_add_epi32(
                     t, _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(c, k15), r12), 12));
             }
@@ -859,17 +863,40 @@ private:
         const std::ptrdiff_t off = r * stride_;
         for (int x = c0_; x < c1_; x += 16) {
             const __mmask16 m = tail16(c1_ - x);
-            const Z s = _mm512_add_epi32(_mm512_add_epi32(load16_i16_as_i32(flt_[0] + off + x, m),
-                                                          load16_i16_as_i32(flt_[1] + off + x, m)),
-                                         load16_i16_as_i32(flt_[2] + off + x, m));
+            const Z s = _mm512_add_epi32(
+                _mm512_add_epi32(flt16(0, off + x, m), flt16(1, off + x, m)), flt16(2, off + x, m));
             st_i32x16(out + x, m, s);
         }
         tag_[slot] = r;
         return out;
     }
 
-    const std::int16_t* const* csf_;
-    const std::int16_t* const* flt_;
+    // csf_s0 of 16 masker samples of band t: the int32 value sign-extended
+    // from its low 16 bits, the scalar's int16 narrowing (|f * s| <= 65535 *
+    // 32768 and round <= 65535 stay in int32). A masked-off lane loads 0,
+    // whose csf (round >> shift) and flt are 0 for every kCsf*S0 pair.
+    Z csf16(int t, const std::int16_t* p, __mmask16 m) const {
+        const Z v = _mm512_sra_epi32(
+            _mm512_add_epi32(_mm512_mullo_epi32(csf_factor_[t], load16_i16_as_i32(p, m)),
+                             csf_round_[t]),
+            csf_shift_[t]);
+        return _mm512_srai_epi32(_mm512_slli_epi32(v, 16), 16);
+    }
+    // flt of band t at masker offset `off`: (4369 * |csf| + 2048) >> 12 is at
+    // most 34952 and the scalar stores it in int16, so values above 32767
+    // wrap there and are sign-extended from 16 bits here.
+    Z flt16(int t, std::ptrdiff_t off, __mmask16 m) const {
+        const Z c = _mm512_abs_epi32(csf16(t, masker_[t] + off, m));
+        const Z g =
+            _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(_mm512_set1_epi32(4369), c),
+                                               _mm512_set1_epi32(2048)),
+                              12);
+        return _mm512_srai_epi32(_mm512_slli_epi32(g, 16), 16);
+    }
+
+    const std::int16_t* const* masker_;
+    Z csf_factor_[3], csf_round_[3];
+    __m128i csf_shift_[3];
     std::ptrdiff_t stride_;
     int w_, h_, x0_, x1_, c0_, c1_;
     std::int32_t* mem_;
@@ -939,14 +966,13 @@ std::int64_t row_sum_s0(const std::int16_t* src, const std::int32_t* thr, int n,
 }
 
 void cm_accumulate_s0_avx512(const std::int16_t* const x_hvd[3],
-                             const std::int16_t* const csf_hvd[3],
-                             const std::int16_t* const flt_hvd[3], std::ptrdiff_t stride, int w,
+                             const std::int16_t* const masker_hvd[3], std::ptrdiff_t stride, int w,
                              int h, Rect region, const std::uint16_t rfactor[3],
                              const CubeShifts shifts[3], int row_shift, std::int32_t* thr_scratch,
                              std::int64_t acc[3]) {
     // The clamp bounds below need sub <= 30 (the extractor uses 10 and 12).
     if (shifts[0].sub > 30 || shifts[1].sub > 30 || shifts[2].sub > 30) {
-        cm_accumulate_s0(x_hvd, csf_hvd, flt_hvd, stride, w, h, region, rfactor, shifts, row_shift,
+        cm_accumulate_s0(x_hvd, masker_hvd, stride, w, h, region, rfactor, shifts, row_shift,
                          thr_scratch, acc);
         return;
     }
@@ -957,7 +983,7 @@ void cm_accumulate_s0_avx512(const std::int16_t* const x_hvd[3],
         ex[t] = make_excess(shifts[t].sub);
         cube[t] = make_cube(shifts[t]);
     }
-    ThresholdS0 threshold(csf_hvd, flt_hvd, stride, w, h, region.x0, region.x1);
+    ThresholdS0 threshold(masker_hvd, rfactor, stride, w, h, region.x0, region.x1);
     for (int y = region.y0; y < region.y1; ++y) {
         const std::uint32_t any = threshold.row(y, thr_scratch);
         for (int t = 0; t < 3; ++t) {
