@@ -118,9 +118,9 @@ AdmEngine::AdmEngine(int width, int height, int bpc, const AdmOptions& options,
         approx_ptr_[pic][1] = approx_ptr_[pic][0] + n0;
     }
 
-    i32_.allocate(n1 * 18);
+    i32_.allocate(n1 * 12);
     std::int32_t* p32 = i32_.data();
-    for (auto* set : {ref_, dis_, r_, a_, c_, f_})
+    for (auto* set : {ref_, dis_, r_, a_})
         for (int t = 0; t < 3; ++t, p32 += n1) set[t] = p32;
 
     dwt_scratch16_.allocate(4 * static_cast<std::size_t>(width + 3));
@@ -223,10 +223,9 @@ AdmEngine::ScaleResult AdmEngine::scale123(int scale, int w, int h) {
 
     auto masked_sum = [&](std::int32_t* const src[3], std::int32_t* const x[3],
                           double noise) -> float {
-        for (int t = 0; t < 3; ++t) k_.csf_s123(src[t], stride1_, halo, rf[t], c_[t], f_[t]);
         std::int64_t acc[3] = {0, 0, 0};
-        k_.cm_accumulate_s123(x, c_, f_, stride1_, w, h, region, rf, shifts, row_shift,
-                              thr64_.data(), acc);
+        k_.cm_accumulate_s123(x, src, stride1_, w, h, region, rf, shifts, row_shift, thr64_.data(),
+                              acc);
         // int64 converted to float, then a float division (libvmaf divides
         // by a float there).
         const float cubes[3] = {static_cast<float>(acc[0]) / final_div,

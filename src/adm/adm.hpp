@@ -100,8 +100,6 @@ private:
     std::int32_t* dis_[3];
     std::int32_t* r_[3];
     std::int32_t* a_[3];
-    std::int32_t* c_[3];
-    std::int32_t* f_[3];
     // scratch
     Buffer<std::int16_t> dwt_scratch16_;
     Buffer<std::int32_t> dwt_scratch32_;

@@ -1005,10 +1005,10 @@ void cm_accumulate_s0_avx512(const std::int16_t* const x_hvd[3],
 // with 27 of them every partial sum is exact.
 class ThresholdS123 {
 public:
-    ThresholdS123(const std::int32_t* const csf_hvd[3], const std::int32_t* const flt_hvd[3],
+    ThresholdS123(const std::int32_t* const masker_hvd[3], const std::uint32_t rfactor[3],
                   std::ptrdiff_t stride, int w, int h, int x0, int x1)
-        : csf_(csf_hvd),
-          flt_(flt_hvd),
+        : masker_(masker_hvd),
+          rfactor_(rfactor),
           stride_(stride),
           w_(w),
           h_(h),
@@ -1016,22 +1016,29 @@ public:
           x1_(x1),
           c0_(x0 > 0 ? x0 - 1 : 0),
           c1_(x1 < w ? x1 + 1 : w),
-          mem_(new std::int64_t[4 * (w + 2)]) {
+          mem_(new std::int64_t[4 * (w + 2)]),
+          csf_mem_(new std::int32_t[10 * static_cast<std::size_t>(w)]) {
         for (int i = 0; i < 3; ++i) {
             s_[i] = mem_ + i * (w + 2);
             tag_[i] = -1;
+            for (int t = 0; t < 3; ++t) csf_[i][t] = csf_mem_ + (3 * i + t) * w;
         }
         v_ = mem_ + 3 * (w + 2);  // V(x) at v_[x + 1]
+        flt_ = csf_mem_ + 9 * w;
     }
-    ~ThresholdS123() { delete[] mem_; }
+    ~ThresholdS123() {
+        delete[] mem_;
+        delete[] csf_mem_;
+    }
     ThresholdS123(const ThresholdS123&) = delete;
     ThresholdS123& operator=(const ThresholdS123&) = delete;
 
     void row(int y, std::int64_t* thr) {
         const int ya = reflect_index(y - 1, h_), yb = reflect_index(y + 1, h_);
-        const std::int64_t* sa = flt_sum_row(ya, y, yb);
-        const std::int64_t* sc = flt_sum_row(y, ya, yb);
-        const std::int64_t* sb = flt_sum_row(yb, ya, y);
+        const std::int64_t* sa = s_[flt_sum_row(ya, y, yb)];
+        const int slot_c = flt_sum_row(y, ya, yb);
+        const std::int64_t* sc = s_[slot_c];
+        const std::int64_t* sb = s_[flt_sum_row(yb, ya, y)];
         for (int x = c0_; x < c1_; x += 8) {
             const __mmask8 m = tail8(c1_ - x);
             const Z v = _mm512_add_epi64(_mm512_add_epi64(ld_i64x8(m, sa + x), ld_i64x8(m, sc + x)),
@@ -1042,7 +1049,6 @@ public:
         if (c1_ == w_) v_[w_ + 1] = v_[w_];
         const Z k15 = _mm512_set1_epi64(286331153);
         const Z r = _mm512_set1_epi64(-(std::int64_t{1} << 31));
-        const std::ptrdiff_t rc = y * stride_;
         for (int x = x0_; x < x1_; x += 8) {
             const __mmask8 m = tail8(x1_ - x);
             Z t = _mm512_add_epi64(ld_i64x8(m, v_ + x), ld_i64x8(m, v_ + x + 1));
@@ -1050,7 +1056,8 @@ public:
             t = _mm512_sub_epi64(t, ld_i64x8(m, sc + x));
             for (int b = 0; b < 3; ++b) {
                 // Centre tap: (K * |c| - 2^31) >> 32, arithmetic (>= -1).
-                const Z mag = _mm512_abs_epi64(load8_i32_as_i64(csf_[b] + rc + x, m));  // <= 2^31
+                const Z mag =
+                    _mm512_abs_epi64(load8_i32_as_i64(csf_[slot_c][b] + x, m));  // <= 2^31
                 t = _mm512_add_epi64(
                     t, _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epu32(mag, k15), r), 32));
             }
@@ -1059,30 +1066,39 @@ public:
     }
 
 private:
-    const std::int64_t* flt_sum_row(int r, int keep1, int keep2) {
+    // Slot of band row r, whose S over [c0, c1) is s_[slot] and whose csf
+    // values (csf_s123 of the masker) are csf_[slot]; kept while r is one of
+    // the three rows in use, `keep1` and `keep2` the other two.
+    int flt_sum_row(int r, int keep1, int keep2) {
         int slot = -1;
         for (int i = 0; i < 3; ++i)
-            if (tag_[i] == r) return s_[i];
+            if (tag_[i] == r) return i;
         for (int i = 0; i < 3 && slot < 0; ++i)
             if (tag_[i] != keep1 && tag_[i] != keep2) slot = i;
         std::int64_t* out = s_[slot];
-        const std::ptrdiff_t off = r * stride_;
-        for (int x = c0_; x < c1_; x += 8) {
-            const __mmask8 m = tail8(c1_ - x);
-            const Z s = _mm512_add_epi64(_mm512_add_epi64(load8_i32_as_i64(flt_[0] + off + x, m),
-                                                          load8_i32_as_i64(flt_[1] + off + x, m)),
-                                         load8_i32_as_i64(flt_[2] + off + x, m));
-            st_i64x8(out + x, m, s);
+        const Rect cols{c0_, 0, c1_, 1};
+        for (int t = 0; t < 3; ++t) {
+            // The row's csf stays in the slot for the centre tap; its flt is
+            // only summed.
+            csf_s123_avx512(masker_[t] + r * stride_, 0, cols, rfactor_[t], csf_[slot][t], flt_);
+            for (int x = c0_; x < c1_; x += 8) {
+                const __mmask8 m = tail8(c1_ - x);
+                const Z f = load8_i32_as_i64(flt_ + x, m);
+                st_i64x8(out + x, m, t == 0 ? f : _mm512_add_epi64(ld_i64x8(m, out + x), f));
+            }
         }
         tag_[slot] = r;
-        return out;
+        return slot;
     }
 
-    const std::int32_t* const* csf_;
-    const std::int32_t* const* flt_;
+    const std::int32_t* const* masker_;
+    const std::uint32_t* rfactor_;
     std::ptrdiff_t stride_;
     int w_, h_, x0_, x1_, c0_, c1_;
     std::int64_t* mem_;
+    std::int32_t* csf_mem_;
+    std::int32_t* csf_[3][3];  // [slot][band]
+    std::int32_t* flt_;
     std::int64_t* s_[3];
     std::int64_t* v_;
     int tag_[3];
@@ -1114,14 +1130,13 @@ std::int64_t row_sum_s123(const std::int32_t* src, const std::int64_t* thr, int 
 }
 
 void cm_accumulate_s123_avx512(const std::int32_t* const x_hvd[3],
-                               const std::int32_t* const csf_hvd[3],
-                               const std::int32_t* const flt_hvd[3], std::ptrdiff_t stride, int w,
-                               int h, Rect region, const std::uint32_t rfactor[3],
+                               const std::int32_t* const masker_hvd[3], std::ptrdiff_t stride,
+                               int w, int h, Rect region, const std::uint32_t rfactor[3],
                                CubeShifts shifts, int row_shift, std::int64_t* thr_scratch,
                                std::int64_t acc[3]) {
     const std::int64_t row_round = round_term(row_shift);
     const Cube cube = make_cube(shifts);
-    ThresholdS123 threshold(csf_hvd, flt_hvd, stride, w, h, region.x0, region.x1);
+    ThresholdS123 threshold(masker_hvd, rfactor, stride, w, h, region.x0, region.x1);
     for (int y = region.y0; y < region.y1; ++y) {
         threshold.row(y, thr_scratch);
         for (int t = 0; t < 3; ++t) {

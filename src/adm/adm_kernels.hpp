@@ -143,10 +143,11 @@ void cm_accumulate_s0(const std::int16_t* const x_hvd[3], const std::int16_t* co
                       std::ptrdiff_t stride, int w, int h, Rect region,
                       const std::uint16_t rfactor[3], const CubeShifts shifts[3], int row_shift,
                       std::int32_t* thr_scratch, std::int64_t acc[3]);
-void cm_accumulate_s123(const std::int32_t* const x_hvd[3], const std::int32_t* const csf_hvd[3],
-                        const std::int32_t* const flt_hvd[3], std::ptrdiff_t stride, int w,
-                        int h, Rect region, const std::uint32_t rfactor[3], CubeShifts shifts,
-                        int row_shift, std::int64_t* thr_scratch, std::int64_t acc[3]);
+// Scales 1..3 likewise: csf and flt are csf_s123(m[t], rfactor[t]).
+void cm_accumulate_s123(const std::int32_t* const x_hvd[3], const std::int32_t* const masker_hvd[3],
+                        std::ptrdiff_t stride, int w, int h, Rect region,
+                        const std::uint32_t rfactor[3], CubeShifts shifts, int row_shift,
+                        std::int64_t* thr_scratch, std::int64_t acc[3]);
 
 // ---------------------------------------------------------------------------
 // Stage 5: pooling of the reference (the denominator): sums of |band|^3 over

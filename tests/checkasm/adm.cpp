@@ -373,8 +373,9 @@ Failure check_masking(Gen& g, const AdmKernels& k, std::string& desc) {
                "," + std::to_string(region.x1) + ")x[" + std::to_string(region.y0) + "," +
                std::to_string(region.y1) + ") modes=" + std::to_string(mode_x) + "," + std::to_string(mode_c) +
                "," + std::to_string(mode_f) + " sq/cub=" + std::to_string(sh.sq) + "/" + std::to_string(sh.cub);
-        scalar_kernels().cm_accumulate_s123(x, c, fl, stride, w, h, region, rf, sh, row_shift, thr_s.data(), acc_s);
-        k.cm_accumulate_s123(x, c, fl, stride, w, h, region, rf, sh, row_shift, thr_v.data(), acc_v);
+        scalar_kernels().cm_accumulate_s123(x, c, stride, w, h, region, rf, sh, row_shift,
+                                            thr_s.data(), acc_s);
+        k.cm_accumulate_s123(x, c, stride, w, h, region, rf, sh, row_shift, thr_v.data(), acc_v);
     }
     Failure f;
     compare_values("acc", acc_s, acc_v, 3, f);

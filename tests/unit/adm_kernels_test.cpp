@@ -334,7 +334,8 @@ std::int64_t run_all_kernels(unsigned seed) {
             const std::uint32_t rf[3] = {0xffffffffu, 137373792u, 61414028u};
             for (int t = 0; t < 3; ++t) csf_s123(a[t], stride, all, rf[t], c[t], f[t]);
             std::vector<std::int64_t> thr(w);
-            cm_accumulate_s123(r, c, f, stride, w, h, all, rf, CubeShifts{0, 30, 5}, 5, thr.data(), acc);
+            cm_accumulate_s123(r, a, stride, w, h, all, rf, CubeShifts{0, 30, 5}, 5, thr.data(),
+                               acc);
             den_accumulate_s123(ref, stride, all, 31, 5, 5, den);
         }
     }
