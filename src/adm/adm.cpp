@@ -18,8 +18,9 @@ Rect pooling_region(int w, int h) {
 }
 
 // The masking threshold reads flt one sample beyond the pooling region, so
-// decouple and CSF cover that halo (libvmaf computes a larger region; only
-// these samples are ever read).
+// decouple covers that halo, where the masking kernels derive csf and flt
+// from the decoupled bands (libvmaf computes a larger region; only these
+// samples are ever read).
 Rect halo_region(Rect r, int w, int h) {
     return {std::max(r.x0 - 1, 0), std::max(r.y0 - 1, 0), std::min(r.x1 + 1, w),
             std::min(r.y1 + 1, h)};
