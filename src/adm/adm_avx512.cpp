@@ -798,9 +798,10 @@ public:
           x1_(x1),
           c0_(x0 > 0 ? x0 - 1 : 0),
           c1_(x1 < w ? x1 + 1 : w),
-          mem_(new std::int32_t[4 * (w + 2)]) {
+          mem_(new std::int32_t[7 * (w + 2)]) {
         for (int i = 0; i < 3; ++i) {
             s_[i] = mem_ + i * (w + 2);
+            ctap_[i] = mem_ + (4 + i) * (w + 2);
             tag_[i] = -1;
         }
         v_ = mem_ + 3 * (w + 2);  // V(x) at v_[x + 1]
@@ -818,9 +819,11 @@ public:
     // its values (the caller's test for thresholds outside [0, 2^19)).
     std::uint32_t row(int y, std::int32_t* thr) {
         const int ya = reflect_index(y - 1, h_), yb = reflect_index(y + 1, h_);
-        const std::int32_t* sa = flt_sum_row(ya, y, yb);
-        const std::int32_t* sc = flt_sum_row(y, ya, yb);
-        const std::int32_t* sb = flt_sum_row(yb, ya, y);
+        const std::int32_t* sa = s_[flt_sum_row(ya, y, yb)];
+        const int slot_c = flt_sum_row(y, ya, yb);
+        const std::int32_t* sc = s_[slot_c];
+        const std::int32_t* cc = ctap_[slot_c];
+        const std::int32_t* sb = s_[flt_sum_row(yb, ya, y)];
         for (int x = c0_; x < c1_; x += 16) {
             const __mmask16 m = tail16(c1_ - x);
             const Z v = _mm512_add_epi32(
@@ -829,21 +832,13 @@ public:
         }
         if (c0_ == 0) v_[0] = v_[2];
         if (c1_ == w_) v_[w_ + 1] = v_[w_];
-        const Z k15 = _mm512_set1_epi32(8738), r12 = _mm512_set1_epi32(2048);
-        const std::ptrdiff_t rc = y * stride_;
         Z bits = _mm512_setzero_si512();
         for (int x = x0_; x < x1_; x += 16) {
             const __mmask16 m = tail16(x1_ - x);
             Z t = _mm512_add_epi32(ld_i32x16(m, v_ + x), ld_i32x16(m, v_ + x + 1));
             t = _mm512_add_epi32(t, ld_i32x16(m, v_ + x + 2));
             t = _mm512_sub_epi32(t, ld_i32x16(m, sc + x));
-            for (int b = 0; b < 3; ++b) {
-                // Centre tap in int32 (not libvmaf's int16): 8738 * 32768 +
-                // 2048 < 2^31, result <= 69905.
-                const Z c = _mm512_abs_epi32(csf16(b, masker_[b] + rc + x, m));
-                t = _mm512_add_epi32(
-                    t, _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(c, k15), r12), 12));
-            }
+            t = _mm512_add_epi32(t, ld_i32x16(m, cc + x));
             st_i32x16(thr + (x - x0_), m, t);
             bits = _mm512_or_si512(bits, t);  // masked-off lanes are 0
         }
@@ -851,24 +846,36 @@ public:
     }
 
 private:
-    // S of band row r over [c0, c1), kept while r is one of the three rows
-    // in use; `keep1` and `keep2` are the other two rows of this output row.
-    const std::int32_t* flt_sum_row(int r, int keep1, int keep2) {
+    // Slot of band row r: its S over [c0, c1) in s_[slot] and the sum over
+    // t of its centre taps in ctap_[slot], kept while r is one of the three
+    // rows in use; `keep1` and `keep2` are the other two rows of this output
+    // row. Each csf value is computed once and gives both flt and the tap.
+    int flt_sum_row(int r, int keep1, int keep2) {
         int slot = -1;
         for (int i = 0; i < 3; ++i)
-            if (tag_[i] == r) return s_[i];
+            if (tag_[i] == r) return i;
         for (int i = 0; i < 3 && slot < 0; ++i)
             if (tag_[i] != keep1 && tag_[i] != keep2) slot = i;
         std::int32_t* out = s_[slot];
+        std::int32_t* taps = ctap_[slot];
         const std::ptrdiff_t off = r * stride_;
+        const Z k15 = _mm512_set1_epi32(8738), r12 = _mm512_set1_epi32(2048);
         for (int x = c0_; x < c1_; x += 16) {
             const __mmask16 m = tail16(c1_ - x);
-            const Z s = _mm512_add_epi32(
-                _mm512_add_epi32(flt16(0, off + x, m), flt16(1, off + x, m)), flt16(2, off + x, m));
+            Z s = _mm512_setzero_si512(), ct = _mm512_setzero_si512();
+            for (int t = 0; t < 3; ++t) {
+                const Z c = _mm512_abs_epi32(csf16(t, masker_[t] + off + x, m));
+                s = _mm512_add_epi32(s, flt_of_abs_csf(c));
+                // Centre tap in int32 (not libvmaf's int16): 8738 * 32768 +
+                // 2048 < 2^31, result <= 69905.
+                ct = _mm512_add_epi32(
+                    ct, _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(c, k15), r12), 12));
+            }
             st_i32x16(out + x, m, s);
+            st_i32x16(taps + x, m, ct);
         }
         tag_[slot] = r;
-        return out;
+        return slot;
     }
 
     // csf_s0 of 16 masker samples of band t: the int32 value sign-extended
@@ -882,11 +889,10 @@ private:
             csf_shift_[t]);
         return _mm512_srai_epi32(_mm512_slli_epi32(v, 16), 16);
     }
-    // flt of band t at masker offset `off`: (4369 * |csf| + 2048) >> 12 is at
-    // most 34952 and the scalar stores it in int16, so values above 32767
-    // wrap there and are sign-extended from 16 bits here.
-    Z flt16(int t, std::ptrdiff_t off, __mmask16 m) const {
-        const Z c = _mm512_abs_epi32(csf16(t, masker_[t] + off, m));
+    // flt from |csf|: (4369 * |csf| + 2048) >> 12 is at most 34952 and the
+    // scalar stores it in int16, so values above 32767 wrap there and are
+    // sign-extended from 16 bits here.
+    static Z flt_of_abs_csf(Z c) {
         const Z g =
             _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(_mm512_set1_epi32(4369), c),
                                                _mm512_set1_epi32(2048)),
@@ -901,6 +907,7 @@ private:
     int w_, h_, x0_, x1_, c0_, c1_;
     std::int32_t* mem_;
     std::int32_t* s_[3];
+    std::int32_t* ctap_[3];
     std::int32_t* v_;
     int tag_[3];
 };
