@@ -157,7 +157,7 @@ void BM_AdmMaskingS0(benchmark::State& state) {
     if (!k) return;
     for (auto _ : state) {
         std::int64_t acc[3] = {0, 0, 0};
-        k->cm_accumulate_s0(s.r, s.c, s.f, s.stride, s.bw, s.bh, s.region, s.rf, s.shifts, 10,
+        k->cm_accumulate_s0(s.r, s.a, s.stride, s.bw, s.bh, s.region, s.rf, s.shifts, 10,
                             s.thr.data(), acc);
         benchmark::DoNotOptimize(acc);
     }
@@ -281,7 +281,7 @@ void BM_AdmMaskingS1(benchmark::State& state) {
     const CubeShifts shifts{0, 30, 9};
     for (auto _ : state) {
         std::int64_t acc[3] = {0, 0, 0};
-        k->cm_accumulate_s123(s.hvd, s.c, s.f, s.stride, s.bw, s.bh, s.region, s.rf, shifts, 9,
+        k->cm_accumulate_s123(s.hvd, s.hvd, s.stride, s.bw, s.bh, s.region, s.rf, shifts, 9,
                               s.thr.data(), acc);
         benchmark::DoNotOptimize(acc);
     }

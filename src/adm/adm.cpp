@@ -18,8 +18,9 @@ Rect pooling_region(int w, int h) {
 }
 
 // The masking threshold reads flt one sample beyond the pooling region, so
-// decouple and CSF cover that halo (libvmaf computes a larger region; only
-// these samples are ever read).
+// decouple covers that halo, where the masking kernels derive csf and flt
+// from the decoupled bands (libvmaf computes a larger region; only these
+// samples are ever read).
 Rect halo_region(Rect r, int w, int h) {
     return {std::max(r.x0 - 1, 0), std::max(r.y0 - 1, 0), std::min(r.x1 + 1, w),
             std::min(r.y1 + 1, h)};
@@ -105,9 +106,9 @@ AdmEngine::AdmEngine(int width, int height, int bpc, const AdmOptions& options,
     const std::size_t n0 = static_cast<std::size_t>(stride_) * bh0;
     const std::size_t n1 = static_cast<std::size_t>(stride1_) * bh1;
 
-    i16_.allocate(n0 * 18);
+    i16_.allocate(n0 * 12);
     std::int16_t* p16 = i16_.data();
-    for (auto* set : {ref0_, dis0_, r0_, a0_, c0_, f0_})
+    for (auto* set : {ref0_, dis0_, r0_, a0_})
         for (int t = 0; t < 3; ++t, p16 += n0) set[t] = p16;
 
     // Ping-pong slot 0 holds the scale-0 approximation, later scale 2's;
@@ -118,9 +119,9 @@ AdmEngine::AdmEngine(int width, int height, int bpc, const AdmOptions& options,
         approx_ptr_[pic][1] = approx_ptr_[pic][0] + n0;
     }
 
-    i32_.allocate(n1 * 18);
+    i32_.allocate(n1 * 12);
     std::int32_t* p32 = i32_.data();
-    for (auto* set : {ref_, dis_, r_, a_, c_, f_})
+    for (auto* set : {ref_, dis_, r_, a_})
         for (int t = 0; t < 3; ++t, p32 += n1) set[t] = p32;
 
     dwt_scratch16_.allocate(4 * static_cast<std::size_t>(width + 3));
@@ -163,16 +164,12 @@ AdmEngine::ScaleResult AdmEngine::scale0() {
     const int cub_d = ceil_log2(w, -3.0);
     const int row_shift = ceil_log2(h);
     const CubeShifts shifts[3] = {{10, 29, cub_hv}, {10, 29, cub_hv}, {12, 30, cub_d}};
-    const int csf_shift[3] = {15, 15, 17};
-    const std::int32_t csf_round[3] = {16384, 16384, 65535};
 
+    // The masking kernel derives the masker's csf / flt rows itself.
     auto masked_sum = [&](std::int16_t* const src[3], std::int16_t* const x[3],
                           double noise) -> float {
-        for (int t = 0; t < 3; ++t)
-            k_.csf_s0(src[t], stride_, halo, rfactor_s0_[t], csf_shift[t], csf_round[t], c0_[t],
-                      f0_[t]);
         std::int64_t acc[3] = {0, 0, 0};
-        k_.cm_accumulate_s0(x, c0_, f0_, stride_, w, h, region, rfactor_s0_, shifts, row_shift,
+        k_.cm_accumulate_s0(x, src, stride_, w, h, region, rfactor_s0_, shifts, row_shift,
                             thr32_.data(), acc);
         // int64 / double, then float (libvmaf's f_accum).
         const float cubes[3] = {
@@ -227,10 +224,9 @@ AdmEngine::ScaleResult AdmEngine::scale123(int scale, int w, int h) {
 
     auto masked_sum = [&](std::int32_t* const src[3], std::int32_t* const x[3],
                           double noise) -> float {
-        for (int t = 0; t < 3; ++t) k_.csf_s123(src[t], stride1_, halo, rf[t], c_[t], f_[t]);
         std::int64_t acc[3] = {0, 0, 0};
-        k_.cm_accumulate_s123(x, c_, f_, stride1_, w, h, region, rf, shifts, row_shift,
-                              thr64_.data(), acc);
+        k_.cm_accumulate_s123(x, src, stride1_, w, h, region, rf, shifts, row_shift, thr64_.data(),
+                              acc);
         // int64 converted to float, then a float division (libvmaf divides
         // by a float there).
         const float cubes[3] = {static_cast<float>(acc[0]) / final_div,

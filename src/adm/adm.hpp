@@ -91,8 +91,6 @@ private:
     std::int16_t* dis0_[3];
     std::int16_t* r0_[3];
     std::int16_t* a0_[3];
-    std::int16_t* c0_[3];
-    std::int16_t* f0_[3];
     // approximation bands: [picture][ping-pong]
     Buffer<std::int32_t> approx_;
     std::int32_t* approx_ptr_[2][2];
@@ -102,8 +100,6 @@ private:
     std::int32_t* dis_[3];
     std::int32_t* r_[3];
     std::int32_t* a_[3];
-    std::int32_t* c_[3];
-    std::int32_t* f_[3];
     // scratch
     Buffer<std::int16_t> dwt_scratch16_;
     Buffer<std::int32_t> dwt_scratch32_;

@@ -697,6 +697,74 @@ void csf_s123_avx2(const std::int32_t* src, std::ptrdiff_t stride, Rect region, 
 }
 
 // ---------------------------------------------------------------------------
+// Masking: csf / flt rows of the masker
+
+// One row of csf_s0 / csf_s123 of band t, for CsfRows.
+inline void csf_row(const std::int16_t* src, int t, Rect cols, std::uint16_t rfactor,
+                    std::int16_t* csf, std::int16_t* flt) {
+    csf_s0_avx2(src, 0, cols, rfactor, kCsfShiftS0[t], kCsfRoundS0[t], csf, flt);
+}
+inline void csf_row(const std::int32_t* src, int, Rect cols, std::uint32_t rfactor,
+                    std::int32_t* csf, std::int32_t* flt) {
+    csf_s123_avx2(src, 0, cols, rfactor, csf, flt);
+}
+
+// csf and flt rows of the three masker bands, columns [c0, c1), for the rows
+// in use: three slots, each kept while its row is one of the current output
+// row's (y - 1, y, y + 1), so that each band row is computed once.
+template <class T, class R>
+class CsfRows {
+public:
+    CsfRows(const T* const masker_hvd[3], const R rfactor[3], std::ptrdiff_t stride, int w, int c0,
+            int c1)
+        : masker_(masker_hvd),
+          rfactor_(rfactor),
+          stride_(stride),
+          w_(w),
+          c0_(c0),
+          c1_(c1),
+          mem_(new T[18 * static_cast<std::size_t>(w)]) {
+        for (int t = 0; t < 3; ++t) {
+            csf_[t] = mem_ + 6 * t * w;
+            flt_[t] = csf_[t] + 3 * w;
+        }
+        for (int i = 0; i < 3; ++i) tag_[i] = -1;
+    }
+    ~CsfRows() { delete[] mem_; }
+    CsfRows(const CsfRows&) = delete;
+    CsfRows& operator=(const CsfRows&) = delete;
+
+    // Offset (from csf()[t] and flt()[t]) of band row r; `keep1` and `keep2`
+    // are the other two rows of this output row, whose slots must survive.
+    std::ptrdiff_t row(int r, int keep1, int keep2) {
+        for (int i = 0; i < 3; ++i)
+            if (tag_[i] == r) return i * static_cast<std::ptrdiff_t>(w_);
+        int slot = 0;
+        while (tag_[slot] == keep1 || tag_[slot] == keep2) ++slot;
+        const std::ptrdiff_t off = slot * static_cast<std::ptrdiff_t>(w_);
+        for (int t = 0; t < 3; ++t)
+            csf_row(masker_[t] + r * stride_, t, Rect{c0_, 0, c1_, 1}, rfactor_[t], csf_[t] + off,
+                    flt_[t] + off);
+        tag_[slot] = r;
+        return off;
+    }
+    const T* const* csf() const { return const_cast<const T* const*>(csf_); }
+    const T* const* flt() const { return const_cast<const T* const*>(flt_); }
+    int c0() const { return c0_; }
+    int c1() const { return c1_; }
+
+private:
+    const T* const* masker_;
+    const R* rfactor_;
+    std::ptrdiff_t stride_;
+    int w_, c0_, c1_;
+    T* mem_;
+    T* csf_[3];
+    T* flt_[3];
+    int tag_[3];
+};
+
+// ---------------------------------------------------------------------------
 // Masking, scale 0
 
 // Threshold of columns x..x+7 (all interior: 1 <= x, x + 8 <= w - 1).
@@ -720,23 +788,6 @@ inline V threshold8_s0(const std::int16_t* const csf_hvd[3], const std::int16_t*
         sum = _mm256_add_epi32(sum, s);
     }
     return sum;
-}
-
-void threshold_row_s0(const std::int16_t* const csf_hvd[3], const std::int16_t* const flt_hvd[3],
-                      std::ptrdiff_t stride, int w, int h, int y, int x0, int x1, std::int32_t* thr) {
-    const int lo = std::max(x0, 1), hi = std::min(x1, w - 1);
-    const std::ptrdiff_t ra = reflect_index(y - 1, h) * stride, rc = y * stride,
-                         rb = reflect_index(y + 1, h) * stride;
-    const bool vec = for_blocks_overlapping(lo, hi, 8, [&](int x) {
-        storeu(thr + (x - x0), threshold8_s0(csf_hvd, flt_hvd, ra, rc, rb, x));
-    });
-    // Edge columns, and the whole row when the interior is narrower than a block.
-    if (!vec) {
-        cm_threshold_row_s0(csf_hvd, flt_hvd, stride, w, h, y, x0, x1, thr);
-        return;
-    }
-    if (x0 == 0) cm_threshold_row_s0(csf_hvd, flt_hvd, stride, w, h, y, 0, 1, thr);
-    if (x1 == w) cm_threshold_row_s0(csf_hvd, flt_hvd, stride, w, h, y, w - 1, w, thr + (w - 1 - x0));
 }
 
 // The exact excess clamp(m - T * 2^sub, 0, 2^31 - 1) for m in [0, 2^31) and
@@ -827,10 +878,50 @@ std::int64_t row_sum_s0(const std::int16_t* src, const std::int32_t* thr, int n,
     return static_cast<std::int64_t>(static_cast<std::uint64_t>(hsum_i64(acc)) - terms * cube.bias_per_term);
 }
 
-void cm_accumulate_s0_avx2(const std::int16_t* const x_hvd[3], const std::int16_t* const csf_hvd[3],
-                           const std::int16_t* const flt_hvd[3], std::ptrdiff_t stride, int w, int h,
-                           Rect region, const std::uint16_t rfactor[3], const CubeShifts shifts[3],
-                           int row_shift, std::int32_t* thr_scratch, std::int64_t acc[3]) {
+// The threshold of row y from the cached rows. The interior goes through
+// `block` (threshold8_s0 / threshold4_s123: any row offsets will do); the edge columns, and a row
+// whose interior is narrower than a block, through the scalar on the three rows copied in order
+// into a band of height 3, whose row 1 has row y's neighbours.
+template <int kBlock, class T, class R, class Acc, class BlockFn, class ScalarFn>
+void threshold_row_cached(CsfRows<T, R>& rows, int w, int h, int y, int x0, int x1, Acc* thr,
+                          BlockFn block, ScalarFn scalar_row) {
+    const int ya = reflect_index(y - 1, h), yb = reflect_index(y + 1, h);
+    const std::ptrdiff_t ra = rows.row(ya, y, yb), rc = rows.row(y, ya, yb),
+                         rb = rows.row(yb, ya, y);
+    const int lo = std::max(x0, 1), hi = std::min(x1, w - 1);
+    const bool vec = for_blocks_overlapping(lo, hi, kBlock, [&](int x) {
+        storeu(thr + (x - x0), block(rows.csf(), rows.flt(), ra, rc, rb, x));
+    });
+    if (vec && x0 > 0 && x1 < w) return;
+    T* ordered = new T[18 * static_cast<std::size_t>(w)];
+    T* csf[3];
+    T* flt[3];
+    const std::ptrdiff_t offs[3] = {ra, rc, rb};
+    for (int t = 0; t < 3; ++t) {
+        csf[t] = ordered + 6 * t * w;
+        flt[t] = csf[t] + 3 * w;
+        for (int k = 0; k < 3; ++k) {
+            const std::size_t n = sizeof(T) * (rows.c1() - rows.c0());
+            std::memcpy(csf[t] + k * w + rows.c0(), rows.csf()[t] + offs[k] + rows.c0(), n);
+            std::memcpy(flt[t] + k * w + rows.c0(), rows.flt()[t] + offs[k] + rows.c0(), n);
+        }
+    }
+    if (!vec) scalar_row(csf, flt, w, w, 3, 1, x0, x1, thr);
+    if (vec && x0 == 0) scalar_row(csf, flt, w, w, 3, 1, 0, 1, thr);
+    if (vec && x1 == w) scalar_row(csf, flt, w, w, 3, 1, w - 1, w, thr + (w - 1 - x0));
+    delete[] ordered;
+}
+
+void threshold_row_s0(CsfRows<std::int16_t, std::uint16_t>& rows, int w, int h, int y, int x0,
+                      int x1, std::int32_t* thr) {
+    threshold_row_cached<8>(rows, w, h, y, x0, x1, thr, threshold8_s0, cm_threshold_row_s0);
+}
+
+void cm_accumulate_s0_avx2(const std::int16_t* const x_hvd[3],
+                           const std::int16_t* const masker_hvd[3], std::ptrdiff_t stride, int w,
+                           int h, Rect region, const std::uint16_t rfactor[3],
+                           const CubeShifts shifts[3], int row_shift, std::int32_t* thr_scratch,
+                           std::int64_t acc[3]) {
     const std::int64_t row_round = row_shift > 0 ? std::int64_t{1} << (row_shift - 1) : 0;
     Excess ex[3];
     Cube cube[3];
@@ -838,8 +929,10 @@ void cm_accumulate_s0_avx2(const std::int16_t* const x_hvd[3], const std::int16_
         ex[t] = make_excess(shifts[t].sub);
         cube[t] = make_cube(shifts[t]);
     }
+    CsfRows<std::int16_t, std::uint16_t> rows(
+        masker_hvd, rfactor, stride, w, std::max(region.x0 - 1, 0), std::min(region.x1 + 1, w));
     for (int y = region.y0; y < region.y1; ++y) {
-        threshold_row_s0(csf_hvd, flt_hvd, stride, w, h, y, region.x0, region.x1, thr_scratch);
+        threshold_row_s0(rows, w, h, y, region.x0, region.x1, thr_scratch);
         for (int t = 0; t < 3; ++t) {
             const std::int64_t row = row_sum_s0(x_hvd[t] + y * stride + region.x0, thr_scratch,
                                                 region.width(), rfactor[t], ex[t], cube[t]);
@@ -885,22 +978,6 @@ inline V threshold4_s123(const std::int32_t* const csf_hvd[3], const std::int32_
     return sum;
 }
 
-void threshold_row_s123(const std::int32_t* const csf_hvd[3], const std::int32_t* const flt_hvd[3],
-                        std::ptrdiff_t stride, int w, int h, int y, int x0, int x1, std::int64_t* thr) {
-    const int lo = std::max(x0, 1), hi = std::min(x1, w - 1);
-    const std::ptrdiff_t ra = reflect_index(y - 1, h) * stride, rc = y * stride,
-                         rb = reflect_index(y + 1, h) * stride;
-    const bool vec = for_blocks_overlapping(lo, hi, 4, [&](int x) {
-        storeu(thr + (x - x0), threshold4_s123(csf_hvd, flt_hvd, ra, rc, rb, x));
-    });
-    if (!vec) {
-        cm_threshold_row_s123(csf_hvd, flt_hvd, stride, w, h, y, x0, x1, thr);
-        return;
-    }
-    if (x0 == 0) cm_threshold_row_s123(csf_hvd, flt_hvd, stride, w, h, y, 0, 1, thr);
-    if (x1 == w) cm_threshold_row_s123(csf_hvd, flt_hvd, stride, w, h, y, w - 1, w, thr + (w - 1 - x0));
-}
-
 // Row sum for scales 1-3, 4 samples per block in 64-bit lanes: x as in
 // csf_scale_s123, m = |x| as uint32, e = clamp(m - T, 0, 2^31 - 1) in int64
 // (|T| < 2^36), then the cube as for scale 0.
@@ -938,14 +1015,17 @@ std::int64_t row_sum_s123(const std::int32_t* src, const std::int64_t* thr, int 
     return static_cast<std::int64_t>(static_cast<std::uint64_t>(hsum_i64(acc)) - terms * cube.bias_per_term);
 }
 
-void cm_accumulate_s123_avx2(const std::int32_t* const x_hvd[3], const std::int32_t* const csf_hvd[3],
-                             const std::int32_t* const flt_hvd[3], std::ptrdiff_t stride, int w, int h,
-                             Rect region, const std::uint32_t rfactor[3], CubeShifts shifts, int row_shift,
-                             std::int64_t* thr_scratch, std::int64_t acc[3]) {
+void cm_accumulate_s123_avx2(const std::int32_t* const x_hvd[3],
+                             const std::int32_t* const masker_hvd[3], std::ptrdiff_t stride, int w,
+                             int h, Rect region, const std::uint32_t rfactor[3], CubeShifts shifts,
+                             int row_shift, std::int64_t* thr_scratch, std::int64_t acc[3]) {
     const std::int64_t row_round = row_shift > 0 ? std::int64_t{1} << (row_shift - 1) : 0;
     const Cube cube = make_cube(shifts);
+    CsfRows<std::int32_t, std::uint32_t> rows(
+        masker_hvd, rfactor, stride, w, std::max(region.x0 - 1, 0), std::min(region.x1 + 1, w));
     for (int y = region.y0; y < region.y1; ++y) {
-        threshold_row_s123(csf_hvd, flt_hvd, stride, w, h, y, region.x0, region.x1, thr_scratch);
+        threshold_row_cached<4>(rows, w, h, y, region.x0, region.x1, thr_scratch, threshold4_s123,
+                                cm_threshold_row_s123);
         for (int t = 0; t < 3; ++t) {
             const std::int64_t row = row_sum_s123(x_hvd[t] + y * stride + region.x0, thr_scratch,
                                                   region.width(), rfactor[t], cube);

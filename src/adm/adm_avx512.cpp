@@ -788,10 +788,9 @@ inline Cube make_cube(const CubeShifts& s) {
 // That reads 4 + 3 / 3 rows per sample instead of 24.
 class ThresholdS0 {
 public:
-    ThresholdS0(const std::int16_t* const csf_hvd[3], const std::int16_t* const flt_hvd[3],
+    ThresholdS0(const std::int16_t* const masker_hvd[3], const std::uint16_t rfactor[3],
                 std::ptrdiff_t stride, int w, int h, int x0, int x1)
-        : csf_(csf_hvd),
-          flt_(flt_hvd),
+        : masker_(masker_hvd),
           stride_(stride),
           w_(w),
           h_(h),
@@ -799,12 +798,18 @@ public:
           x1_(x1),
           c0_(x0 > 0 ? x0 - 1 : 0),
           c1_(x1 < w ? x1 + 1 : w),
-          mem_(new std::int32_t[4 * (w + 2)]) {
+          mem_(new std::int32_t[7 * (w + 2)]) {
         for (int i = 0; i < 3; ++i) {
             s_[i] = mem_ + i * (w + 2);
+            ctap_[i] = mem_ + (4 + i) * (w + 2);
             tag_[i] = -1;
         }
         v_ = mem_ + 3 * (w + 2);  // V(x) at v_[x + 1]
+        for (int t = 0; t < 3; ++t) {
+            csf_factor_[t] = _mm512_set1_epi32(rfactor[t]);
+            csf_round_[t] = _mm512_set1_epi32(kCsfRoundS0[t]);
+            csf_shift_[t] = _mm_cvtsi32_si128(kCsfShiftS0[t]);
+        }
     }
     ~ThresholdS0() { delete[] mem_; }
     ThresholdS0(const ThresholdS0&) = delete;
@@ -814,9 +819,11 @@ public:
     // its values (the caller's test for thresholds outside [0, 2^19)).
     std::uint32_t row(int y, std::int32_t* thr) {
         const int ya = reflect_index(y - 1, h_), yb = reflect_index(y + 1, h_);
-        const std::int32_t* sa = flt_sum_row(ya, y, yb);
-        const std::int32_t* sc = flt_sum_row(y, ya, yb);
-        const std::int32_t* sb = flt_sum_row(yb, ya, y);
+        const std::int32_t* sa = s_[flt_sum_row(ya, y, yb)];
+        const int slot_c = flt_sum_row(y, ya, yb);
+        const std::int32_t* sc = s_[slot_c];
+        const std::int32_t* cc = ctap_[slot_c];
+        const std::int32_t* sb = s_[flt_sum_row(yb, ya, y)];
         for (int x = c0_; x < c1_; x += 16) {
             const __mmask16 m = tail16(c1_ - x);
             const Z v = _mm512_add_epi32(
@@ -825,21 +832,13 @@ public:
         }
         if (c0_ == 0) v_[0] = v_[2];
         if (c1_ == w_) v_[w_ + 1] = v_[w_];
-        const Z k15 = _mm512_set1_epi32(8738), r12 = _mm512_set1_epi32(2048);
-        const std::ptrdiff_t rc = y * stride_;
         Z bits = _mm512_setzero_si512();
         for (int x = x0_; x < x1_; x += 16) {
             const __mmask16 m = tail16(x1_ - x);
             Z t = _mm512_add_epi32(ld_i32x16(m, v_ + x), ld_i32x16(m, v_ + x + 1));
             t = _mm512_add_epi32(t, ld_i32x16(m, v_ + x + 2));
             t = _mm512_sub_epi32(t, ld_i32x16(m, sc + x));
-            for (int b = 0; b < 3; ++b) {
-                // Centre tap in int32 (not libvmaf's int16): 8738 * 32768 +
-                // 2048 < 2^31, result <= 69905.
-                const Z c = _mm512_abs_epi32(load16_i16_as_i32(csf_[b] + rc + x, m));
-                t = _mm512_add_epi32(
-                    t, _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(c, k15), r12), 12));
-            }
+            t = _mm512_add_epi32(t, ld_i32x16(m, cc + x));
             st_i32x16(thr + (x - x0_), m, t);
             bits = _mm512_or_si512(bits, t);  // masked-off lanes are 0
         }
@@ -847,33 +846,68 @@ public:
     }
 
 private:
-    // S of band row r over [c0, c1), kept while r is one of the three rows
-    // in use; `keep1` and `keep2` are the other two rows of this output row.
-    const std::int32_t* flt_sum_row(int r, int keep1, int keep2) {
+    // Slot of band row r: its S over [c0, c1) in s_[slot] and the sum over
+    // t of its centre taps in ctap_[slot], kept while r is one of the three
+    // rows in use; `keep1` and `keep2` are the other two rows of this output
+    // row. Each csf value is computed once and gives both flt and the tap.
+    int flt_sum_row(int r, int keep1, int keep2) {
         int slot = -1;
         for (int i = 0; i < 3; ++i)
-            if (tag_[i] == r) return s_[i];
+            if (tag_[i] == r) return i;
         for (int i = 0; i < 3 && slot < 0; ++i)
             if (tag_[i] != keep1 && tag_[i] != keep2) slot = i;
         std::int32_t* out = s_[slot];
+        std::int32_t* taps = ctap_[slot];
         const std::ptrdiff_t off = r * stride_;
+        const Z k15 = _mm512_set1_epi32(8738), r12 = _mm512_set1_epi32(2048);
         for (int x = c0_; x < c1_; x += 16) {
             const __mmask16 m = tail16(c1_ - x);
-            const Z s = _mm512_add_epi32(_mm512_add_epi32(load16_i16_as_i32(flt_[0] + off + x, m),
-                                                          load16_i16_as_i32(flt_[1] + off + x, m)),
-                                         load16_i16_as_i32(flt_[2] + off + x, m));
+            Z s = _mm512_setzero_si512(), ct = _mm512_setzero_si512();
+            for (int t = 0; t < 3; ++t) {
+                const Z c = _mm512_abs_epi32(csf16(t, masker_[t] + off + x, m));
+                s = _mm512_add_epi32(s, flt_of_abs_csf(c));
+                // Centre tap in int32 (not libvmaf's int16): 8738 * 32768 +
+                // 2048 < 2^31, result <= 69905.
+                ct = _mm512_add_epi32(
+                    ct, _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(c, k15), r12), 12));
+            }
             st_i32x16(out + x, m, s);
+            st_i32x16(taps + x, m, ct);
         }
         tag_[slot] = r;
-        return out;
+        return slot;
     }
 
-    const std::int16_t* const* csf_;
-    const std::int16_t* const* flt_;
+    // csf_s0 of 16 masker samples of band t: the int32 value sign-extended
+    // from its low 16 bits, the scalar's int16 narrowing (|f * s| <= 65535 *
+    // 32768 and round <= 65535 stay in int32). A masked-off lane loads 0,
+    // whose csf (round >> shift) and flt are 0 for every kCsf*S0 pair.
+    Z csf16(int t, const std::int16_t* p, __mmask16 m) const {
+        const Z v = _mm512_sra_epi32(
+            _mm512_add_epi32(_mm512_mullo_epi32(csf_factor_[t], load16_i16_as_i32(p, m)),
+                             csf_round_[t]),
+            csf_shift_[t]);
+        return _mm512_srai_epi32(_mm512_slli_epi32(v, 16), 16);
+    }
+    // flt from |csf|: (4369 * |csf| + 2048) >> 12 is at most 34952 and the
+    // scalar stores it in int16, so values above 32767 wrap there and are
+    // sign-extended from 16 bits here.
+    static Z flt_of_abs_csf(Z c) {
+        const Z g =
+            _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(_mm512_set1_epi32(4369), c),
+                                               _mm512_set1_epi32(2048)),
+                              12);
+        return _mm512_srai_epi32(_mm512_slli_epi32(g, 16), 16);
+    }
+
+    const std::int16_t* const* masker_;
+    Z csf_factor_[3], csf_round_[3];
+    __m128i csf_shift_[3];
     std::ptrdiff_t stride_;
     int w_, h_, x0_, x1_, c0_, c1_;
     std::int32_t* mem_;
     std::int32_t* s_[3];
+    std::int32_t* ctap_[3];
     std::int32_t* v_;
     int tag_[3];
 };
@@ -939,14 +973,13 @@ std::int64_t row_sum_s0(const std::int16_t* src, const std::int32_t* thr, int n,
 }
 
 void cm_accumulate_s0_avx512(const std::int16_t* const x_hvd[3],
-                             const std::int16_t* const csf_hvd[3],
-                             const std::int16_t* const flt_hvd[3], std::ptrdiff_t stride, int w,
+                             const std::int16_t* const masker_hvd[3], std::ptrdiff_t stride, int w,
                              int h, Rect region, const std::uint16_t rfactor[3],
                              const CubeShifts shifts[3], int row_shift, std::int32_t* thr_scratch,
                              std::int64_t acc[3]) {
     // The clamp bounds below need sub <= 30 (the extractor uses 10 and 12).
     if (shifts[0].sub > 30 || shifts[1].sub > 30 || shifts[2].sub > 30) {
-        cm_accumulate_s0(x_hvd, csf_hvd, flt_hvd, stride, w, h, region, rfactor, shifts, row_shift,
+        cm_accumulate_s0(x_hvd, masker_hvd, stride, w, h, region, rfactor, shifts, row_shift,
                          thr_scratch, acc);
         return;
     }
@@ -957,7 +990,7 @@ void cm_accumulate_s0_avx512(const std::int16_t* const x_hvd[3],
         ex[t] = make_excess(shifts[t].sub);
         cube[t] = make_cube(shifts[t]);
     }
-    ThresholdS0 threshold(csf_hvd, flt_hvd, stride, w, h, region.x0, region.x1);
+    ThresholdS0 threshold(masker_hvd, rfactor, stride, w, h, region.x0, region.x1);
     for (int y = region.y0; y < region.y1; ++y) {
         const std::uint32_t any = threshold.row(y, thr_scratch);
         for (int t = 0; t < 3; ++t) {
@@ -979,10 +1012,10 @@ void cm_accumulate_s0_avx512(const std::int16_t* const x_hvd[3],
 // with 27 of them every partial sum is exact.
 class ThresholdS123 {
 public:
-    ThresholdS123(const std::int32_t* const csf_hvd[3], const std::int32_t* const flt_hvd[3],
+    ThresholdS123(const std::int32_t* const masker_hvd[3], const std::uint32_t rfactor[3],
                   std::ptrdiff_t stride, int w, int h, int x0, int x1)
-        : csf_(csf_hvd),
-          flt_(flt_hvd),
+        : masker_(masker_hvd),
+          rfactor_(rfactor),
           stride_(stride),
           w_(w),
           h_(h),
@@ -990,22 +1023,29 @@ public:
           x1_(x1),
           c0_(x0 > 0 ? x0 - 1 : 0),
           c1_(x1 < w ? x1 + 1 : w),
-          mem_(new std::int64_t[4 * (w + 2)]) {
+          mem_(new std::int64_t[4 * (w + 2)]),
+          csf_mem_(new std::int32_t[10 * static_cast<std::size_t>(w)]) {
         for (int i = 0; i < 3; ++i) {
             s_[i] = mem_ + i * (w + 2);
             tag_[i] = -1;
+            for (int t = 0; t < 3; ++t) csf_[i][t] = csf_mem_ + (3 * i + t) * w;
         }
         v_ = mem_ + 3 * (w + 2);  // V(x) at v_[x + 1]
+        flt_ = csf_mem_ + 9 * w;
     }
-    ~ThresholdS123() { delete[] mem_; }
+    ~ThresholdS123() {
+        delete[] mem_;
+        delete[] csf_mem_;
+    }
     ThresholdS123(const ThresholdS123&) = delete;
     ThresholdS123& operator=(const ThresholdS123&) = delete;
 
     void row(int y, std::int64_t* thr) {
         const int ya = reflect_index(y - 1, h_), yb = reflect_index(y + 1, h_);
-        const std::int64_t* sa = flt_sum_row(ya, y, yb);
-        const std::int64_t* sc = flt_sum_row(y, ya, yb);
-        const std::int64_t* sb = flt_sum_row(yb, ya, y);
+        const std::int64_t* sa = s_[flt_sum_row(ya, y, yb)];
+        const int slot_c = flt_sum_row(y, ya, yb);
+        const std::int64_t* sc = s_[slot_c];
+        const std::int64_t* sb = s_[flt_sum_row(yb, ya, y)];
         for (int x = c0_; x < c1_; x += 8) {
             const __mmask8 m = tail8(c1_ - x);
             const Z v = _mm512_add_epi64(_mm512_add_epi64(ld_i64x8(m, sa + x), ld_i64x8(m, sc + x)),
@@ -1016,7 +1056,6 @@ public:
         if (c1_ == w_) v_[w_ + 1] = v_[w_];
         const Z k15 = _mm512_set1_epi64(286331153);
         const Z r = _mm512_set1_epi64(-(std::int64_t{1} << 31));
-        const std::ptrdiff_t rc = y * stride_;
         for (int x = x0_; x < x1_; x += 8) {
             const __mmask8 m = tail8(x1_ - x);
             Z t = _mm512_add_epi64(ld_i64x8(m, v_ + x), ld_i64x8(m, v_ + x + 1));
@@ -1024,7 +1063,8 @@ public:
             t = _mm512_sub_epi64(t, ld_i64x8(m, sc + x));
             for (int b = 0; b < 3; ++b) {
                 // Centre tap: (K * |c| - 2^31) >> 32, arithmetic (>= -1).
-                const Z mag = _mm512_abs_epi64(load8_i32_as_i64(csf_[b] + rc + x, m));  // <= 2^31
+                const Z mag =
+                    _mm512_abs_epi64(load8_i32_as_i64(csf_[slot_c][b] + x, m));  // <= 2^31
                 t = _mm512_add_epi64(
                     t, _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epu32(mag, k15), r), 32));
             }
@@ -1033,30 +1073,39 @@ public:
     }
 
 private:
-    const std::int64_t* flt_sum_row(int r, int keep1, int keep2) {
+    // Slot of band row r, whose S over [c0, c1) is s_[slot] and whose csf
+    // values (csf_s123 of the masker) are csf_[slot]; kept while r is one of
+    // the three rows in use, `keep1` and `keep2` the other two.
+    int flt_sum_row(int r, int keep1, int keep2) {
         int slot = -1;
         for (int i = 0; i < 3; ++i)
-            if (tag_[i] == r) return s_[i];
+            if (tag_[i] == r) return i;
         for (int i = 0; i < 3 && slot < 0; ++i)
             if (tag_[i] != keep1 && tag_[i] != keep2) slot = i;
         std::int64_t* out = s_[slot];
-        const std::ptrdiff_t off = r * stride_;
-        for (int x = c0_; x < c1_; x += 8) {
-            const __mmask8 m = tail8(c1_ - x);
-            const Z s = _mm512_add_epi64(_mm512_add_epi64(load8_i32_as_i64(flt_[0] + off + x, m),
-                                                          load8_i32_as_i64(flt_[1] + off + x, m)),
-                                         load8_i32_as_i64(flt_[2] + off + x, m));
-            st_i64x8(out + x, m, s);
+        const Rect cols{c0_, 0, c1_, 1};
+        for (int t = 0; t < 3; ++t) {
+            // The row's csf stays in the slot for the centre tap; its flt is
+            // only summed.
+            csf_s123_avx512(masker_[t] + r * stride_, 0, cols, rfactor_[t], csf_[slot][t], flt_);
+            for (int x = c0_; x < c1_; x += 8) {
+                const __mmask8 m = tail8(c1_ - x);
+                const Z f = load8_i32_as_i64(flt_ + x, m);
+                st_i64x8(out + x, m, t == 0 ? f : _mm512_add_epi64(ld_i64x8(m, out + x), f));
+            }
         }
         tag_[slot] = r;
-        return out;
+        return slot;
     }
 
-    const std::int32_t* const* csf_;
-    const std::int32_t* const* flt_;
+    const std::int32_t* const* masker_;
+    const std::uint32_t* rfactor_;
     std::ptrdiff_t stride_;
     int w_, h_, x0_, x1_, c0_, c1_;
     std::int64_t* mem_;
+    std::int32_t* csf_mem_;
+    std::int32_t* csf_[3][3];  // [slot][band]
+    std::int32_t* flt_;
     std::int64_t* s_[3];
     std::int64_t* v_;
     int tag_[3];
@@ -1088,14 +1137,13 @@ std::int64_t row_sum_s123(const std::int32_t* src, const std::int64_t* thr, int 
 }
 
 void cm_accumulate_s123_avx512(const std::int32_t* const x_hvd[3],
-                               const std::int32_t* const csf_hvd[3],
-                               const std::int32_t* const flt_hvd[3], std::ptrdiff_t stride, int w,
-                               int h, Rect region, const std::uint32_t rfactor[3],
+                               const std::int32_t* const masker_hvd[3], std::ptrdiff_t stride,
+                               int w, int h, Rect region, const std::uint32_t rfactor[3],
                                CubeShifts shifts, int row_shift, std::int64_t* thr_scratch,
                                std::int64_t acc[3]) {
     const std::int64_t row_round = round_term(row_shift);
     const Cube cube = make_cube(shifts);
-    ThresholdS123 threshold(csf_hvd, flt_hvd, stride, w, h, region.x0, region.x1);
+    ThresholdS123 threshold(masker_hvd, rfactor, stride, w, h, region.x0, region.x1);
     for (int y = region.y0; y < region.y1; ++y) {
         threshold.row(y, thr_scratch);
         for (int t = 0; t < 3; ++t) {

@@ -84,6 +84,10 @@ void decouple_s123(const std::int32_t* const ref_hvd[3], const std::int32_t* con
 // 2048) >> 12). 4369 is 2^17 / 30.
 void csf_s0(const std::int16_t* src, std::ptrdiff_t stride, Rect region, std::uint16_t rfactor,
             int shift, std::int32_t round, std::int16_t* csf, std::int16_t* flt);
+// The (shift, round) pairs of h, v and d above, which the scale-0 masking
+// stage uses when it derives csf and flt from the masker band itself.
+inline constexpr int kCsfShiftS0[3] = {15, 15, 17};
+inline constexpr std::int32_t kCsfRoundS0[3] = {16384, 16384, 65535};
 // Scales 1..3: csf = int32((src * rfactor + 2^27) >> 28) and
 // flt = int32((143165577 * |csf| - 2^31) >> 32): libvmaf stores its rounding
 // term 1u << 31 into an int32_t, which makes it -2^31 (so flt(0) = -1).
@@ -130,14 +134,20 @@ std::int64_t cm_row_sum_s123(const std::int32_t* src, const std::int64_t* thr, i
 // The whole masking stage of one scale over `region` of a w x h band: row
 // sums are folded into acc[theta] as acc += (row + 2^(row_shift-1)) >>
 // row_shift. `thr_scratch` holds region.width() values.
-void cm_accumulate_s0(const std::int16_t* const x_hvd[3], const std::int16_t* const csf_hvd[3],
-                      const std::int16_t* const flt_hvd[3], std::ptrdiff_t stride, int w, int h,
-                      Rect region, const std::uint16_t rfactor[3], const CubeShifts shifts[3],
-                      int row_shift, std::int32_t* thr_scratch, std::int64_t acc[3]);
-void cm_accumulate_s123(const std::int32_t* const x_hvd[3], const std::int32_t* const csf_hvd[3],
-                        const std::int32_t* const flt_hvd[3], std::ptrdiff_t stride, int w,
-                        int h, Rect region, const std::uint32_t rfactor[3], CubeShifts shifts,
-                        int row_shift, std::int64_t* thr_scratch, std::int64_t acc[3]);
+//
+// Scale 0 takes the masker band m itself (not its csf / flt bands): csf and
+// flt are csf_s0(m[t], rfactor[t], kCsfShiftS0[t], kCsfRoundS0[t]) at every
+// sample the threshold reads, computed inside the kernel, so that the six
+// int16 bands are never written to memory and read back.
+void cm_accumulate_s0(const std::int16_t* const x_hvd[3], const std::int16_t* const masker_hvd[3],
+                      std::ptrdiff_t stride, int w, int h, Rect region,
+                      const std::uint16_t rfactor[3], const CubeShifts shifts[3], int row_shift,
+                      std::int32_t* thr_scratch, std::int64_t acc[3]);
+// Scales 1..3 likewise: csf and flt are csf_s123(m[t], rfactor[t]).
+void cm_accumulate_s123(const std::int32_t* const x_hvd[3], const std::int32_t* const masker_hvd[3],
+                        std::ptrdiff_t stride, int w, int h, Rect region,
+                        const std::uint32_t rfactor[3], CubeShifts shifts, int row_shift,
+                        std::int64_t* thr_scratch, std::int64_t acc[3]);
 
 // ---------------------------------------------------------------------------
 // Stage 5: pooling of the reference (the denominator): sums of |band|^3 over

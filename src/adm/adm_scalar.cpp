@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <vector>
 
 #include "adm/adm_gain_limit.hpp"
 #include "adm/adm_kernels.hpp"
@@ -509,13 +510,43 @@ std::int64_t cm_row_sum_s123(const std::int32_t* src, const std::int64_t* thr, i
     return sum;
 }
 
-void cm_accumulate_s0(const std::int16_t* const x_hvd[3], const std::int16_t* const csf_hvd[3],
-                      const std::int16_t* const flt_hvd[3], std::ptrdiff_t stride, int w, int h,
-                      Rect region, const std::uint16_t rfactor[3], const CubeShifts shifts[3],
-                      int row_shift, std::int32_t* thr_scratch, std::int64_t acc[3]) {
+namespace {
+
+// csf and flt of rows (y - 1, y, y + 1) (reflected) of the three masker
+// bands, columns [c0, c1) (the threshold's columns and their neighbours),
+// written as rows 0, 1, 2 of a 3-row window: the window is then a band of
+// height 3 whose row 1 has the same neighbours as row y of the whole band.
+void csf_window_s0(const std::int16_t* const masker_hvd[3], std::ptrdiff_t stride, int h, int y,
+                   int c0, int c1, const std::uint16_t rfactor[3], std::ptrdiff_t win_stride,
+                   std::int16_t* const csf_win[3], std::int16_t* const flt_win[3]) {
+    const int rows[3] = {reflect_index(y - 1, h), y, reflect_index(y + 1, h)};
+    for (int t = 0; t < 3; ++t)
+        for (int k = 0; k < 3; ++k)
+            csf_s0(masker_hvd[t] + rows[k] * stride, 0, Rect{c0, 0, c1, 1}, rfactor[t],
+                   kCsfShiftS0[t], kCsfRoundS0[t], csf_win[t] + k * win_stride,
+                   flt_win[t] + k * win_stride);
+}
+
+}  // namespace
+
+void cm_accumulate_s0(const std::int16_t* const x_hvd[3], const std::int16_t* const masker_hvd[3],
+                      std::ptrdiff_t stride, int w, int h, Rect region,
+                      const std::uint16_t rfactor[3], const CubeShifts shifts[3], int row_shift,
+                      std::int32_t* thr_scratch, std::int64_t acc[3]) {
     const std::int64_t row_round = round_term(row_shift);
+    const int c0 = std::max(region.x0 - 1, 0), c1 = std::min(region.x1 + 1, w);
+    const std::ptrdiff_t win_stride = w;
+    std::vector<std::int16_t> window(static_cast<std::size_t>(18 * w));
+    std::int16_t* csf_win[3];
+    std::int16_t* flt_win[3];
+    for (int t = 0; t < 3; ++t) {
+        csf_win[t] = window.data() + (2 * t) * 3 * win_stride;
+        flt_win[t] = window.data() + (2 * t + 1) * 3 * win_stride;
+    }
     for (int y = region.y0; y < region.y1; ++y) {
-        cm_threshold_row_s0(csf_hvd, flt_hvd, stride, w, h, y, region.x0, region.x1, thr_scratch);
+        csf_window_s0(masker_hvd, stride, h, y, c0, c1, rfactor, win_stride, csf_win, flt_win);
+        cm_threshold_row_s0(csf_win, flt_win, win_stride, w, 3, 1, region.x0, region.x1,
+                            thr_scratch);
         for (int t = 0; t < 3; ++t) {
             const std::int64_t row = cm_row_sum_s0(x_hvd[t] + y * stride + region.x0, thr_scratch,
                                                    region.width(), rfactor[t], shifts[t]);
@@ -524,13 +555,38 @@ void cm_accumulate_s0(const std::int16_t* const x_hvd[3], const std::int16_t* co
     }
 }
 
-void cm_accumulate_s123(const std::int32_t* const x_hvd[3], const std::int32_t* const csf_hvd[3],
-                        const std::int32_t* const flt_hvd[3], std::ptrdiff_t stride, int w,
-                        int h, Rect region, const std::uint32_t rfactor[3], CubeShifts shifts,
-                        int row_shift, std::int64_t* thr_scratch, std::int64_t acc[3]) {
+namespace {
+
+// The three-row csf / flt window of csf_window_s0 for scales 1..3.
+void csf_window_s123(const std::int32_t* const masker_hvd[3], std::ptrdiff_t stride, int h, int y,
+                     int c0, int c1, const std::uint32_t rfactor[3], std::ptrdiff_t win_stride,
+                     std::int32_t* const csf_win[3], std::int32_t* const flt_win[3]) {
+    const int rows[3] = {reflect_index(y - 1, h), y, reflect_index(y + 1, h)};
+    for (int t = 0; t < 3; ++t)
+        for (int k = 0; k < 3; ++k)
+            csf_s123(masker_hvd[t] + rows[k] * stride, 0, Rect{c0, 0, c1, 1}, rfactor[t],
+                     csf_win[t] + k * win_stride, flt_win[t] + k * win_stride);
+}
+
+}  // namespace
+
+void cm_accumulate_s123(const std::int32_t* const x_hvd[3], const std::int32_t* const masker_hvd[3],
+                        std::ptrdiff_t stride, int w, int h, Rect region,
+                        const std::uint32_t rfactor[3], CubeShifts shifts, int row_shift,
+                        std::int64_t* thr_scratch, std::int64_t acc[3]) {
     const std::int64_t row_round = round_term(row_shift);
+    const int c0 = std::max(region.x0 - 1, 0), c1 = std::min(region.x1 + 1, w);
+    const std::ptrdiff_t win_stride = w;
+    std::vector<std::int32_t> window(static_cast<std::size_t>(18 * w));
+    std::int32_t* csf_win[3];
+    std::int32_t* flt_win[3];
+    for (int t = 0; t < 3; ++t) {
+        csf_win[t] = window.data() + (2 * t) * 3 * win_stride;
+        flt_win[t] = window.data() + (2 * t + 1) * 3 * win_stride;
+    }
     for (int y = region.y0; y < region.y1; ++y) {
-        cm_threshold_row_s123(csf_hvd, flt_hvd, stride, w, h, y, region.x0, region.x1,
+        csf_window_s123(masker_hvd, stride, h, y, c0, c1, rfactor, win_stride, csf_win, flt_win);
+        cm_threshold_row_s123(csf_win, flt_win, win_stride, w, 3, 1, region.x0, region.x1,
                               thr_scratch);
         for (int t = 0; t < 3; ++t) {
             const std::int64_t row = cm_row_sum_s123(x_hvd[t] + y * stride + region.x0,

@@ -326,14 +326,16 @@ std::int64_t run_all_kernels(unsigned seed) {
             for (int t = 0; t < 3; ++t) csf_s0(a[t], stride, all, rf[t], shift[t], round[t], c[t], f[t]);
             const CubeShifts s[3] = {{10, 29, 0}, {10, 29, 1}, {12, 30, 5}};
             std::vector<std::int32_t> thr(w);
-            cm_accumulate_s0(r, c, f, stride, w, h, Rect{1, 1, w - 1, h - 1}, rf, s, 5, thr.data(), acc);
+            cm_accumulate_s0(r, a, stride, w, h, Rect{1, 1, w - 1, h - 1}, rf, s, 5, thr.data(),
+                             acc);
             den_accumulate_s0(ref, stride, all, 3, den);
         } else {
             decouple_s123(ref, dis, stride, all, gain, r, a);
             const std::uint32_t rf[3] = {0xffffffffu, 137373792u, 61414028u};
             for (int t = 0; t < 3; ++t) csf_s123(a[t], stride, all, rf[t], c[t], f[t]);
             std::vector<std::int64_t> thr(w);
-            cm_accumulate_s123(r, c, f, stride, w, h, all, rf, CubeShifts{0, 30, 5}, 5, thr.data(), acc);
+            cm_accumulate_s123(r, a, stride, w, h, all, rf, CubeShifts{0, 30, 5}, 5, thr.data(),
+                               acc);
             den_accumulate_s123(ref, stride, all, 31, 5, 5, den);
         }
     }
