@@ -205,18 +205,11 @@ struct TailStatOut {
 
 void stat_vertical_u8_avx2(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows,
                            const std::uint16_t* filter, int taps, int w, const VifStatRow& out) {
-    std::uint32_t pairs[(kMaxTaps + 1) / 2] = {};
-    std::uint32_t taps_sum = 0;
-    bool signed_taps = true;
-    for (int t = 0; t < taps; ++t) {
-        taps_sum += filter[t];
-        signed_taps = signed_taps && filter[t] < 32768;
-        pairs[t / 2] |= static_cast<std::uint32_t>(filter[t]) << (16 * (t & 1));
-    }
+    const VifFilterShape f = vif_filter_shape(filter, taps);
     auto step = [&](RowsU8 rows, std::ptrdiff_t j, std::uint32_t* mu1, std::uint32_t* mu2,
                     std::uint32_t* xx, std::uint32_t* yy, std::uint32_t* xy) {
-        if (signed_taps)
-            stat_vertical_u8_pairs_step(rows, j, pairs, taps, taps_sum, mu1, mu2, xx, yy, xy);
+        if (f.taps_below_2_15)
+            stat_vertical_u8_pairs_step(rows, j, f.pairs, taps, f.sum, mu1, mu2, xx, yy, xy);
         else
             stat_vertical_u8_step(rows, j, filter, taps, mu1, mu2, xx, yy, xy);
     };
@@ -387,14 +380,9 @@ struct HalvesRow {
 };
 
 inline bool halves_filter_fits(const std::uint16_t* filter, int taps, std::uint32_t* sum) {
-    std::uint32_t c = 0;
-    bool ok = true;
-    for (int t = 0; t < taps; ++t) {
-        c += filter[t];
-        ok = ok && filter[t] < 32768;
-    }
-    *sum = c;
-    return ok && c <= 65536;
+    const VifFilterShape f = vif_filter_shape(filter, taps);
+    *sum = f.sum;
+    return f.taps_below_2_15 && f.sum <= 65536;
 }
 
 // 8 inputs src[i, i + 8), those at or past `valid` read as 0 (a masked load

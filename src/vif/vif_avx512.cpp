@@ -376,12 +376,9 @@ template <class T>
 void subsample_vertical_pairs(const T* const* ref_rows, const T* const* dis_rows,
                               const std::uint16_t* filter, int taps, int w, int shift,
                               std::uint32_t* ref_out, std::uint32_t* dis_out) {
-    std::uint32_t tap_sum = 0;
-    bool small_taps = true;
-    for (int t = 0; t < taps; ++t) {
-        small_taps = small_taps && filter[t] < 32768;
-        tap_sum += filter[t];
-    }
+    const VifFilterShape shape = vif_filter_shape(filter, taps);
+    const std::uint32_t tap_sum = shape.sum;
+    const bool small_taps = shape.taps_below_2_15;
     if (!small_taps) {
         subsample_vertical_avx512(ref_rows, dis_rows, filter, taps, w, shift, ref_out, dis_out);
         return;
@@ -513,12 +510,9 @@ inline __m256i pair_outputs(const std::int16_t* s, const std::uint16_t* filter, 
 void subsample_horizontal_avx512(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
                                  const std::uint16_t* filter, int taps, int out_w,
                                  std::uint16_t* ref_out, std::uint16_t* dis_out) {
-    std::uint32_t tap_sum = 0;
-    bool small_taps = true;
-    for (int t = 0; t < taps; ++t) {
-        small_taps = small_taps && filter[t] < 32768;
-        tap_sum += filter[t];
-    }
+    const VifFilterShape shape = vif_filter_shape(filter, taps);
+    const std::uint32_t tap_sum = shape.sum;
+    const bool small_taps = shape.taps_below_2_15;
     if (!small_taps) {
         subsample_horizontal_general(ref_in, dis_in, filter, taps, out_w, ref_out, dis_out);
         return;

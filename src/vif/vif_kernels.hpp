@@ -111,6 +111,20 @@ void vif_subsample_horizontal(const std::uint32_t* ref_in, const std::uint32_t* 
 // Mirrors `half` samples at both ends of a row of width w (needs w > half).
 void vif_mirror_pad(std::uint32_t* row, int w, int half);
 
+// What the SIMD twins' multiply-add (vpmaddwd) paths need to know about a
+// filter: its tap sum, whether every tap is below 2^15 (vpmaddwd reads taps
+// as signed), and the taps packed in pairs, c[2k] in the low and c[2k+1] in
+// the high 16 bits (an odd count pairs the last tap with 0). No member
+// initialisers: the struct stays trivial, so no inline constructor of it is
+// compiled with one ISA's flags and shared with another's.
+struct VifFilterShape {
+    std::uint32_t sum;
+    bool taps_below_2_15;
+    std::uint32_t pairs[kMaxHalf + 1];
+};
+// Defined in the baseline translation unit; called once per kernel call.
+VifFilterShape vif_filter_shape(const std::uint16_t* filter, int taps);
+
 // The kernels of one instruction set.
 struct VifKernels {
     decltype(&vif_stat_vertical_u8) stat_vertical_u8;

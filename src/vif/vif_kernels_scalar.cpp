@@ -275,6 +275,17 @@ void vif_subsample_horizontal(const std::uint32_t* ref_in, const std::uint32_t* 
     }
 }
 
+VifFilterShape vif_filter_shape(const std::uint16_t* filter, int taps) {
+    VifFilterShape f{};
+    f.taps_below_2_15 = true;
+    for (int t = 0; t < taps; ++t) {
+        f.sum += filter[t];
+        f.taps_below_2_15 = f.taps_below_2_15 && filter[t] < 32768;
+        f.pairs[t / 2] |= static_cast<std::uint32_t>(filter[t]) << (16 * (t & 1));
+    }
+    return f;
+}
+
 void vif_mirror_pad(std::uint32_t* row, int w, int half) {
     for (int f = 1; f <= half; ++f) {
         row[-f] = row[f];

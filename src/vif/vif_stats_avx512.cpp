@@ -128,14 +128,10 @@ inline void stat_vertical_u8_step(RowsU8 rows, std::ptrdiff_t j, const std::uint
 void stat_vertical_u8_avx512(const std::uint8_t* const* ref_rows,
                              const std::uint8_t* const* dis_rows, const std::uint16_t* filter,
                              int taps, int w, const VifStatRow& out) {
-    std::uint32_t pairs[(kMaxTaps + 1) / 2] = {};
-    std::uint32_t taps_sum = 0;
-    bool signed_ok = true;
-    for (int t = 0; t < taps; ++t) {
-        taps_sum += filter[t];
-        signed_ok = signed_ok && filter[t] < 32768;
-        pairs[t / 2] |= static_cast<std::uint32_t>(filter[t]) << (16 * (t & 1));
-    }
+    const VifFilterShape f = vif_filter_shape(filter, taps);
+    const std::uint32_t* pairs = f.pairs;
+    const std::uint32_t taps_sum = f.sum;
+    const bool signed_ok = f.taps_below_2_15;
     if (!signed_ok) {
         // A coefficient vpmaddwd would read as negative: the general
         // (widening) kernel.
@@ -331,14 +327,10 @@ inline __m512i cross_moment(__m512i t, __m512i u, __m512i p, __m512i q, const St
 void stat_vertical_u16_avx512(const std::uint16_t* const* ref_rows,
                               const std::uint16_t* const* dis_rows, const std::uint16_t* filter,
                               int taps, int w, int shift_mu, int shift_sq, const VifStatRow& out) {
-    std::uint32_t pairs[(kMaxTaps + 1) / 2] = {};
-    std::uint32_t taps_sum = 0;
-    bool signed_ok = true;
-    for (int t = 0; t < taps; ++t) {
-        taps_sum += filter[t];
-        signed_ok = signed_ok && filter[t] < 32768;
-        pairs[t / 2] |= static_cast<std::uint32_t>(filter[t]) << (16 * (t & 1));
-    }
+    const VifFilterShape f = vif_filter_shape(filter, taps);
+    const std::uint32_t* pairs = f.pairs;
+    const std::uint32_t taps_sum = f.sum;
+    const bool signed_ok = f.taps_below_2_15;
     if (!signed_ok || taps_sum > 65536) {
         vif_kernels_avx2().stat_vertical_u16(ref_rows, dis_rows, filter, taps, w, shift_mu,
                                              shift_sq, out);
@@ -389,14 +381,9 @@ constexpr int kChunk = 256;
 constexpr int kSplitLen = kChunk + 2 * kMaxHalf + 32;
 
 inline bool pair_filter_fits(const std::uint16_t* filter, int taps, std::uint32_t* sum) {
-    std::uint32_t c = 0;
-    bool ok = true;
-    for (int t = 0; t < taps; ++t) {
-        c += filter[t];
-        ok = ok && filter[t] < 32768;
-    }
-    *sum = c;
-    return ok && c <= 65536;
+    const VifFilterShape f = vif_filter_shape(filter, taps);
+    *sum = f.sum;
+    return f.taps_below_2_15 && f.sum <= 65536;
 }
 
 struct SplitRow {
