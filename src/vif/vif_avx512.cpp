@@ -559,4 +559,15 @@ const VifKernels& vif_kernels_avx512() {
     return k;
 }
 
+const VifKernels& vif_kernels_avx512icl() {
+    static const VifKernels k = [] {
+        VifKernels t = vif_kernels_avx512();
+        t.stat_vertical_u8 = vif_stat_vertical_u8_avx512icl;
+        t.stat_vertical_u16 = vif_stat_vertical_u16_avx512icl;
+        t.stat_horizontal = vif_stat_horizontal_avx512icl;
+        return t;
+    }();
+    return k;
+}
+
 }  // namespace vmafpp::vif

@@ -145,6 +145,13 @@ const VifKernels& vif_kernels_avx512();
 decltype(vif_stat_vertical_u8) vif_stat_vertical_u8_avx512;
 decltype(vif_stat_vertical_u16) vif_stat_vertical_u16_avx512;
 decltype(vif_stat_horizontal) vif_stat_horizontal_avx512;
+// The AVX-512 table with the statistics kernels of vif_stats_avx512icl.cpp
+// (the same source compiled with VNNI); only where cpu_flags() has
+// kCpuAvx512Icl (and kCpuAvx512, kCpuAvx2).
+const VifKernels& vif_kernels_avx512icl();
+decltype(vif_stat_vertical_u8) vif_stat_vertical_u8_avx512icl;
+decltype(vif_stat_vertical_u16) vif_stat_vertical_u16_avx512icl;
+decltype(vif_stat_horizontal) vif_stat_horizontal_avx512icl;
 #endif
 // The table for `level` (vmafpp::simd_level() when extractors are created).
 const VifKernels& vif_kernels_for(SimdLevel level);

@@ -3,6 +3,12 @@
 // which puts them in the table. The contract is vif_avx2.cpp's: the scalar
 // kernel's results bit for bit on any input the scalar defines.
 //
+// This file is compiled twice: on its own for the avx512 level, and through
+// vif_stats_avx512icl.cpp with the ICL flags, where every multiply-add that
+// feeds an accumulator becomes one VNNI vpdpwssd (madd_add below) and the
+// exported kernels take the suffix _avx512icl. Nothing else differs, so the
+// exactness arguments below hold for both.
+//
 // The 16-bit vertical pass uses vpmaddwd on 16-bit halves of the products
 // (below); a twin with 64-bit lanes had measured slower than AVX2 on Zen 4.
 //
@@ -23,11 +29,30 @@
 
 #include "vif/vif_kernels.hpp"
 
+#ifndef VMAFPP_VIF_STATS_SUFFIX
+#define VMAFPP_VIF_STATS_SUFFIX _avx512
+#endif
+#define VMAFPP_VIF_STATS_CAT2(name, suffix) name##suffix
+#define VMAFPP_VIF_STATS_CAT(name, suffix) VMAFPP_VIF_STATS_CAT2(name, suffix)
+#define VMAFPP_VIF_STATS_KERNEL(name) VMAFPP_VIF_STATS_CAT(name, VMAFPP_VIF_STATS_SUFFIX)
+
 namespace vmafpp::vif {
 
 namespace {
 
 constexpr int kMaxTaps = 2 * kMaxHalf + 1;
+
+// acc + vpmaddwd(a, c) per int32 lane. vpmaddwd adds its two int16 x int16
+// products modulo 2^32 (only (-32768)^2 + (-32768)^2 = 2^31 wraps), and
+// vpdpwssd adds both products and acc modulo 2^32 without saturating: the
+// same value, so the VNNI build returns exactly what the other one does.
+inline __m512i madd_add(__m512i acc, __m512i a, __m512i c) {
+#if defined(__AVX512VNNI__)
+    return _mm512_dpwssd_epi32(acc, a, c);
+#else
+    return _mm512_add_epi32(acc, _mm512_madd_epi16(a, c));
+#endif
+}
 
 // The first n bits set (n <= 64).
 inline __mmask64 first_bits64(int n) { return n >= 64 ? ~__mmask64{0} : (__mmask64{1} << n) - 1; }
@@ -84,16 +109,16 @@ inline void stat_vertical_u8_step(RowsU8 rows, std::ptrdiff_t j, const std::uint
         const __m512i d1 = centred32(rows.dis[u] + j, valid);
         const __m512i a_lo = _mm512_unpacklo_epi16(r0, r1), a_hi = _mm512_unpackhi_epi16(r0, r1);
         const __m512i b_lo = _mm512_unpacklo_epi16(d0, d1), b_hi = _mm512_unpackhi_epi16(d0, d1);
-        m1_lo = _mm512_add_epi32(m1_lo, _mm512_madd_epi16(a_lo, c));
-        m1_hi = _mm512_add_epi32(m1_hi, _mm512_madd_epi16(a_hi, c));
-        m2_lo = _mm512_add_epi32(m2_lo, _mm512_madd_epi16(b_lo, c));
-        m2_hi = _mm512_add_epi32(m2_hi, _mm512_madd_epi16(b_hi, c));
-        xx_lo = _mm512_add_epi32(xx_lo, _mm512_madd_epi16(_mm512_mullo_epi16(a_lo, a_lo), c));
-        xx_hi = _mm512_add_epi32(xx_hi, _mm512_madd_epi16(_mm512_mullo_epi16(a_hi, a_hi), c));
-        yy_lo = _mm512_add_epi32(yy_lo, _mm512_madd_epi16(_mm512_mullo_epi16(b_lo, b_lo), c));
-        yy_hi = _mm512_add_epi32(yy_hi, _mm512_madd_epi16(_mm512_mullo_epi16(b_hi, b_hi), c));
-        xy_lo = _mm512_add_epi32(xy_lo, _mm512_madd_epi16(_mm512_mullo_epi16(a_lo, b_lo), c));
-        xy_hi = _mm512_add_epi32(xy_hi, _mm512_madd_epi16(_mm512_mullo_epi16(a_hi, b_hi), c));
+        m1_lo = madd_add(m1_lo, a_lo, c);
+        m1_hi = madd_add(m1_hi, a_hi, c);
+        m2_lo = madd_add(m2_lo, b_lo, c);
+        m2_hi = madd_add(m2_hi, b_hi, c);
+        xx_lo = madd_add(xx_lo, _mm512_mullo_epi16(a_lo, a_lo), c);
+        xx_hi = madd_add(xx_hi, _mm512_mullo_epi16(a_hi, a_hi), c);
+        yy_lo = madd_add(yy_lo, _mm512_mullo_epi16(b_lo, b_lo), c);
+        yy_hi = madd_add(yy_hi, _mm512_mullo_epi16(b_hi, b_hi), c);
+        xy_lo = madd_add(xy_lo, _mm512_mullo_epi16(a_lo, b_lo), c);
+        xy_hi = madd_add(xy_hi, _mm512_mullo_epi16(a_hi, b_hi), c);
     }
     const __m512i c128 = _mm512_set1_epi32(static_cast<int>(128u * taps_sum));
     const __m512i c16384 = _mm512_set1_epi32(static_cast<int>(16384u * taps_sum));
@@ -186,12 +211,10 @@ struct ProductSums {
 inline void add_product(ProductSums& s, __m512i x_lo, __m512i x_hi, __m512i y_lo, __m512i y_hi,
                         __m512i c) {
     const __m512i centre = _mm512_set1_epi16(static_cast<short>(0x8000));
-    s.high_lo = _mm512_add_epi32(s.high_lo, _mm512_madd_epi16(_mm512_mulhi_epi16(x_lo, y_lo), c));
-    s.high_hi = _mm512_add_epi32(s.high_hi, _mm512_madd_epi16(_mm512_mulhi_epi16(x_hi, y_hi), c));
-    s.low_lo = _mm512_add_epi32(
-        s.low_lo, _mm512_madd_epi16(_mm512_xor_si512(_mm512_mullo_epi16(x_lo, y_lo), centre), c));
-    s.low_hi = _mm512_add_epi32(
-        s.low_hi, _mm512_madd_epi16(_mm512_xor_si512(_mm512_mullo_epi16(x_hi, y_hi), centre), c));
+    s.high_lo = madd_add(s.high_lo, _mm512_mulhi_epi16(x_lo, y_lo), c);
+    s.high_hi = madd_add(s.high_hi, _mm512_mulhi_epi16(x_hi, y_hi), c);
+    s.low_lo = madd_add(s.low_lo, _mm512_xor_si512(_mm512_mullo_epi16(x_lo, y_lo), centre), c);
+    s.low_hi = madd_add(s.low_hi, _mm512_xor_si512(_mm512_mullo_epi16(x_hi, y_hi), centre), c);
 }
 
 struct StatU16Params {
@@ -280,10 +303,10 @@ inline __m512i cross_moment(__m512i t, __m512i u, __m512i p, __m512i q, const St
             _mm512_xor_si512(_mm512_maskz_loadu_epi16(valid, rows.dis[u] + j), centre);
         const __m512i a_lo = _mm512_unpacklo_epi16(r0, r1), a_hi = _mm512_unpackhi_epi16(r0, r1);
         const __m512i b_lo = _mm512_unpacklo_epi16(d0, d1), b_hi = _mm512_unpackhi_epi16(d0, d1);
-        a_lo_s = _mm512_add_epi32(a_lo_s, _mm512_madd_epi16(a_lo, c));
-        a_hi_s = _mm512_add_epi32(a_hi_s, _mm512_madd_epi16(a_hi, c));
-        b_lo_s = _mm512_add_epi32(b_lo_s, _mm512_madd_epi16(b_lo, c));
-        b_hi_s = _mm512_add_epi32(b_hi_s, _mm512_madd_epi16(b_hi, c));
+        a_lo_s = madd_add(a_lo_s, a_lo, c);
+        a_hi_s = madd_add(a_hi_s, a_hi, c);
+        b_lo_s = madd_add(b_lo_s, b_lo, c);
+        b_hi_s = madd_add(b_hi_s, b_hi, c);
         add_product(xx, a_lo, a_hi, a_lo, a_hi, c);
         add_product(yy, b_lo, b_hi, b_lo, b_hi, c);
         add_product(xy, a_lo, a_hi, b_lo, b_hi, c);
@@ -444,10 +467,10 @@ inline Parity filter_pairs(const std::int16_t* y, const __m512i* cc, int pairs) 
     const __m512i a1 = _mm512_load_si512(y + 32);
     __m512i e = _mm512_madd_epi16(a0, cc[0]);
     __m512i o = _mm512_madd_epi16(_mm512_loadu_si512(y + 1), cc[0]);
-#define VMAFPP_PAIR(P)                                                                        \
-    if (pairs > P) {                                                                          \
-        e = _mm512_add_epi32(e, _mm512_madd_epi16(_mm512_alignr_epi32(a1, a0, P), cc[P]));    \
-        o = _mm512_add_epi32(o, _mm512_madd_epi16(_mm512_loadu_si512(y + 2 * P + 1), cc[P])); \
+#define VMAFPP_PAIR(P)                                             \
+    if (pairs > P) {                                               \
+        e = madd_add(e, _mm512_alignr_epi32(a1, a0, P), cc[P]);    \
+        o = madd_add(o, _mm512_loadu_si512(y + 2 * P + 1), cc[P]); \
     }
     VMAFPP_PAIR(1)
     VMAFPP_PAIR(2)
@@ -552,20 +575,22 @@ void stat_horizontal_avx512(const VifStatRow& in, const std::uint16_t* filter, i
 
 }  // namespace
 
-void vif_stat_vertical_u8_avx512(const std::uint8_t* const* ref_rows,
-                                 const std::uint8_t* const* dis_rows, const std::uint16_t* filter,
-                                 int taps, int w, const VifStatRow& out) {
+void VMAFPP_VIF_STATS_KERNEL(vif_stat_vertical_u8)(const std::uint8_t* const* ref_rows,
+                                                   const std::uint8_t* const* dis_rows,
+                                                   const std::uint16_t* filter, int taps, int w,
+                                                   const VifStatRow& out) {
     stat_vertical_u8_avx512(ref_rows, dis_rows, filter, taps, w, out);
 }
-void vif_stat_vertical_u16_avx512(const std::uint16_t* const* ref_rows,
-                                  const std::uint16_t* const* dis_rows, const std::uint16_t* filter,
-                                  int taps, int w, int shift_mu, int shift_sq,
-                                  const VifStatRow& out) {
+void VMAFPP_VIF_STATS_KERNEL(vif_stat_vertical_u16)(const std::uint16_t* const* ref_rows,
+                                                    const std::uint16_t* const* dis_rows,
+                                                    const std::uint16_t* filter, int taps, int w,
+                                                    int shift_mu, int shift_sq,
+                                                    const VifStatRow& out) {
     stat_vertical_u16_avx512(ref_rows, dis_rows, filter, taps, w, shift_mu, shift_sq, out);
 }
-void vif_stat_horizontal_avx512(const VifStatRow& in, const std::uint16_t* filter, int taps, int w,
-                                std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
-                                std::int32_t* sigma12) {
+void VMAFPP_VIF_STATS_KERNEL(vif_stat_horizontal)(const VifStatRow& in, const std::uint16_t* filter,
+                                                  int taps, int w, std::int32_t* sigma1_sq,
+                                                  std::int32_t* sigma2_sq, std::int32_t* sigma12) {
     stat_horizontal_avx512(in, filter, taps, w, sigma1_sq, sigma2_sq, sigma12);
 }
 
