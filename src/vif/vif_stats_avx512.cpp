@@ -419,7 +419,10 @@ struct SplitRow {
 // permutation gathers the low halves and one the high halves.
 inline __m512i load_centred(const std::uint32_t* src, int i, int valid) {
     const __m512i flip = _mm512_set1_epi32(static_cast<int>(0x80008000u));
-    return _mm512_xor_si512(_mm512_maskz_loadu_epi32(first_bits16(valid - i), src + i), flip);
+    // Whole vectors, the common case, without a mask.
+    const __m512i v = i + 16 <= valid ? _mm512_loadu_si512(src + i)
+                                      : _mm512_maskz_loadu_epi32(first_bits16(valid - i), src + i);
+    return _mm512_xor_si512(v, flip);
 }
 inline __m512i low_halves(__m512i a, __m512i b) {
     const __m512i idx =
