@@ -537,7 +537,9 @@ inline HorizontalFilter horizontal_filter(const std::uint16_t* filter, int taps,
 // Outputs [0, n) (n <= 32) of a block from split inputs whose sample 0 is
 // the block's first output's leftmost input (64-byte aligned): l[k] the
 // centred low halves of mu1, mu2, xx, yy, xy, h[k] the high halves (of the
-// means only read when means_16bit is false).
+// means only read when means_16bit is false). kPairs > 0 is hf.pairs known
+// at compile time: filter_pairs then unrolls without a test per pair.
+template <int kPairs = 0>
 [[gnu::always_inline]] inline void horizontal_block(const HorizontalFilter& hf,
                                                     const std::int16_t* const* l,
                                                     const std::int16_t* const* h, bool means_16bit,
@@ -548,10 +550,10 @@ inline HorizontalFilter horizontal_filter(const std::uint16_t* filter, int taps,
     const __m512i round16 = _mm512_set1_epi32(32768);
     Parity mean[2], moment[3];
     for (int k = 0; k < 2; ++k) {
-        const Parity lp = filter_pairs(l[k], hf.cc, hf.pairs);
+        const Parity lp = filter_pairs(l[k], hf.cc, kPairs > 0 ? kPairs : hf.pairs);
         mean[k] = {_mm512_add_epi32(lp.even, bias), _mm512_add_epi32(lp.odd, bias)};
         if (!means_16bit) {
-            const Parity hp = filter_pairs(h[k], hf.cc, hf.pairs);
+            const Parity hp = filter_pairs(h[k], hf.cc, kPairs > 0 ? kPairs : hf.pairs);
             mean[k].even = _mm512_add_epi32(mean[k].even,
                                             _mm512_slli_epi32(_mm512_add_epi32(hp.even, bias), 16));
             mean[k].odd = _mm512_add_epi32(mean[k].odd,
@@ -559,8 +561,8 @@ inline HorizontalFilter horizontal_filter(const std::uint16_t* filter, int taps,
         }
     }
     for (int k = 0; k < 3; ++k) {
-        const Parity lp = filter_pairs(l[2 + k], hf.cc, hf.pairs);
-        const Parity hp = filter_pairs(h[2 + k], hf.cc, hf.pairs);
+        const Parity lp = filter_pairs(l[2 + k], hf.cc, kPairs > 0 ? kPairs : hf.pairs);
+        const Parity hp = filter_pairs(h[2 + k], hf.cc, kPairs > 0 ? kPairs : hf.pairs);
         auto combine = [&](__m512i hs, __m512i ls) {
             const __m512i low = _mm512_add_epi32(_mm512_add_epi32(ls, bias), round16);
             return _mm512_add_epi32(_mm512_add_epi32(hs, bias), _mm512_srli_epi32(low, 16));
@@ -655,6 +657,21 @@ struct HalfRows {
     std::int16_t* h[5];  // of the moments only
 };
 
+// Every block of a fused row (libvmaf's scale-0 filter has 9 tap pairs).
+template <int kPairs>
+void horizontal_blocks(const HorizontalFilter& hf, const HalfRows& rows, int w,
+                       std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12) {
+    for (int b = 0; b < w; b += 32) {
+        const std::int16_t* l[5];
+        const std::int16_t* h[5];
+        for (int k = 0; k < 5; ++k) {
+            l[k] = rows.l[k] + b;
+            h[k] = rows.h[k] + b;
+        }
+        horizontal_block<kPairs>(hf, l, h, true, w - b, sigma1_sq + b, sigma2_sq + b, sigma12 + b);
+    }
+}
+
 void stat_row_u8_avx512(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows,
                         const std::uint16_t* filter, int taps, int w, std::uint32_t* scratch,
                         std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12) {
@@ -713,15 +730,10 @@ void stat_row_u8_avx512(const std::uint8_t* const* ref_rows, const std::uint8_t*
     }
 
     const HorizontalFilter hf = horizontal_filter(filter, taps, taps_sum);
-    for (int b = 0; b < w; b += 32) {
-        const std::int16_t* l[5];
-        const std::int16_t* h[5];
-        for (int k = 0; k < 5; ++k) {
-            l[k] = rows.l[k] + b;
-            h[k] = rows.h[k] + b;
-        }
-        horizontal_block(hf, l, h, true, w - b, sigma1_sq + b, sigma2_sq + b, sigma12 + b);
-    }
+    if (hf.pairs == 9)
+        horizontal_blocks<9>(hf, rows, w, sigma1_sq, sigma2_sq, sigma12);
+    else
+        horizontal_blocks<0>(hf, rows, w, sigma1_sq, sigma2_sq, sigma12);
 }
 
 }  // namespace
