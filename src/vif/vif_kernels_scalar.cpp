@@ -272,7 +272,9 @@ void vif_subsample_horizontal(const std::uint32_t* ref_in, const std::uint32_t* 
     }
 }
 
-VifFilterShape vif_filter_shape(const std::uint16_t* filter, int taps) {
+namespace {
+
+VifFilterShape shape_of(const std::uint16_t* filter, int taps) {
     VifFilterShape f{};
     f.taps_below_2_15 = true;
     for (int t = 0; t < taps; ++t) {
@@ -281,6 +283,21 @@ VifFilterShape vif_filter_shape(const std::uint16_t* filter, int taps) {
         f.pairs[t / 2] |= static_cast<std::uint32_t>(filter[t]) << (16 * (t & 1));
     }
     return f;
+}
+
+}  // namespace
+
+VifFilterShape vif_filter_shape(const std::uint16_t* filter, int taps) {
+    // The extractor passes libvmaf's four constant filters to every kernel
+    // call (several per row): their shapes are made once.
+    static const std::array<VifFilterShape, kScales> kShapes = [] {
+        std::array<VifFilterShape, kScales> s{};
+        for (int k = 0; k < kScales; ++k) s[k] = shape_of(kFilters[k], kFilterTaps[k]);
+        return s;
+    }();
+    for (int k = 0; k < kScales; ++k)
+        if (filter == kFilters[k] && taps == kFilterTaps[k]) return kShapes[k];
+    return shape_of(filter, taps);
 }
 
 std::size_t vif_stat_row_u8_scratch(int w) {
