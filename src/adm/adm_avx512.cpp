@@ -155,14 +155,16 @@ inline void pad_row(T* row, int n) {
 // (-7.1e6, 7.0e6), so after >> 8 the values fit int16 and the pack is exact.
 // The unpacks pair columns 0-3 / 4-7 of each 128-bit lane; packs restores
 // their order.
-void dwt_s0_vertical_u8(const std::uint8_t* const rows[4], int w, std::int16_t* lo,
-                        std::int16_t* hi) {
+void dwt_s0_vertical_u8(const std::uint8_t* const rows[4], const std::uint8_t* const ahead[2],
+                        int w, std::int16_t* lo, std::int16_t* hi) {
     const Z lo01 = coeff_pair(kDwtLo[0], kDwtLo[1]), lo23 = coeff_pair(kDwtLo[2], kDwtLo[3]);
     const Z hi01 = coeff_pair(kDwtHi[0], kDwtHi[1]), hi23 = coeff_pair(kDwtHi[2], kDwtHi[3]);
     const Z lo_bias = _mm512_set1_epi32(128 - kDwtLoSum * 128);
     const Z hi_bias = _mm512_set1_epi32(128);
     for (int j = 0; j < w; j += 32) {
         const __mmask32 m = tail32(w - j);
+        _mm_prefetch(reinterpret_cast<const char*>(ahead[0] + j), _MM_HINT_T0);
+        _mm_prefetch(reinterpret_cast<const char*>(ahead[1] + j), _MM_HINT_T0);
         auto load = [m](const std::uint8_t* p) { return _mm512_cvtepu8_epi16(ld_u8x32(m, p)); };
         const Z r0 = load(rows[0] + j), r1 = load(rows[1] + j);
         const Z r2 = load(rows[2] + j), r3 = load(rows[3] + j);
@@ -186,8 +188,8 @@ void dwt_s0_vertical_u8(const std::uint8_t* const rows[4], int w, std::int16_t* 
 // Vertical pass of 9..16-bit rows, 16 columns per block: products and sums
 // modulo 2^32 as the scalar forms them, arithmetic shift by bpc, narrowing
 // modulo 2^16 (out-of-range samples make the scalar wrap there too).
-void dwt_s0_vertical_u16(const std::uint16_t* const rows[4], int w, int bpc, std::int16_t* lo,
-                         std::int16_t* hi) {
+void dwt_s0_vertical_u16(const std::uint16_t* const rows[4], const std::uint16_t* const ahead[2],
+                         int w, int bpc, std::int16_t* lo, std::int16_t* hi) {
     const std::uint32_t half = std::uint32_t{1} << (bpc - 1);
     const Z lo_bias = _mm512_set1_epi32(
         static_cast<std::int32_t>(half - static_cast<std::uint32_t>(kDwtLoSum) * half));
@@ -195,6 +197,8 @@ void dwt_s0_vertical_u16(const std::uint16_t* const rows[4], int w, int bpc, std
     const __m128i count = _mm_cvtsi32_si128(bpc);
     for (int j = 0; j < w; j += 16) {
         const __mmask16 m = tail16(w - j);
+        _mm_prefetch(reinterpret_cast<const char*>(ahead[0] + j), _MM_HINT_T0);
+        _mm_prefetch(reinterpret_cast<const char*>(ahead[1] + j), _MM_HINT_T0);
         Z l = lo_bias, h = hi_bias;
         for (int k = 0; k < 4; ++k) {
             const Z s = _mm512_cvtepu16_epi32(ld_i16x16(m, rows[k] + j));
@@ -236,6 +240,11 @@ void dwt_s0_horizontal(const std::int16_t* lo, const std::int16_t* hi, int out_w
     }
 }
 
+// Output rows between a source row's prefetch and its first load (1, 2
+// and 4 measured within 3% of each other, all about 8% faster per ADM frame
+// than none).
+constexpr int kAhead = 2;
+
 template <class T, class Vertical>
 void dwt_s0_rows(const T* src, std::ptrdiff_t src_stride, int w, int h, std::int16_t* scratch,
                  std::int32_t* band_a, std::int16_t* const band_hvd[3], std::ptrdiff_t band_stride,
@@ -247,7 +256,16 @@ void dwt_s0_rows(const T* src, std::ptrdiff_t src_stride, int w, int h, std::int
     for (int i = 0; i < out_h; ++i) {
         const T* rows[4];
         for (int k = 0; k < 4; ++k) rows[k] = src + reflect_index(2 * i - 1 + k, h) * src_stride;
-        vertical(rows, lo + 1, hi + 1);
+        // The two new rows of output row i + kAhead: the picture
+        // is usually out of cache (the previous frame's bands evicted it),
+        // and its stride-2 row pairs outrun the hardware prefetch (a hint
+        // only; it cannot fault, and reflected rows stay inside the picture).
+        const T* ahead[2];
+        for (int k = 0; k < 2; ++k) {
+            const int r = 2 * (i + kAhead) + 1 + k;
+            ahead[k] = src + (r < h ? r : h - 1) * src_stride;
+        }
+        vertical(rows, ahead, lo + 1, hi + 1);
         pad_row(lo, w);
         pad_row(hi, w);
         dwt_s0_horizontal(lo, hi, out_w, band_a + i * band_stride, band_hvd[0] + i * band_stride,
@@ -259,8 +277,9 @@ void dwt_s0_u8_avx512(const std::uint8_t* src, std::ptrdiff_t src_stride, int w,
                       std::int16_t* scratch, std::int32_t* band_a, std::int16_t* const band_hvd[3],
                       std::ptrdiff_t band_stride) {
     dwt_s0_rows(src, src_stride, w, h, scratch, band_a, band_hvd, band_stride,
-                [w](const std::uint8_t* const rows[4], std::int16_t* lo, std::int16_t* hi) {
-                    dwt_s0_vertical_u8(rows, w, lo, hi);
+                [w](const std::uint8_t* const rows[4], const std::uint8_t* const ahead[2],
+                    std::int16_t* lo, std::int16_t* hi) {
+                    dwt_s0_vertical_u8(rows, ahead, w, lo, hi);
                 });
 }
 
@@ -268,8 +287,9 @@ void dwt_s0_u16_avx512(const std::uint16_t* src, std::ptrdiff_t src_stride, int 
                        std::int16_t* scratch, std::int32_t* band_a, std::int16_t* const band_hvd[3],
                        std::ptrdiff_t band_stride) {
     dwt_s0_rows(src, src_stride, w, h, scratch, band_a, band_hvd, band_stride,
-                [w, bpc](const std::uint16_t* const rows[4], std::int16_t* lo, std::int16_t* hi) {
-                    dwt_s0_vertical_u16(rows, w, bpc, lo, hi);
+                [w, bpc](const std::uint16_t* const rows[4], const std::uint16_t* const ahead[2],
+                         std::int16_t* lo, std::int16_t* hi) {
+                    dwt_s0_vertical_u16(rows, ahead, w, bpc, lo, hi);
                 });
 }
 
