@@ -145,15 +145,10 @@ AdmEngine::ScaleResult AdmEngine::scale0() {
     const Rect halo = halo_region(region, w, h);
     ScaleResult out;
 
-    k_.decouple_s0(ref0_, dis0_, stride_, halo, opt_.gain_limit, r0_, a0_);
-
     // Denominator: cubes of the reference bands, each row rounded down by
     // 2^max(0, ceil(log2(area) - 20)); the rest is 2^18 (3 * Q6).
     const int den_shift = std::max(0, ceil_log2(region.width() * region.height(), -20.0));
     std::uint64_t den_acc[3] = {0, 0, 0};
-    k_.den_accumulate_s0(ref0_, stride_, region, den_shift, den_acc);
-    out.den = den_from_sums(den_acc, std::pow(2, 18 - den_shift), factors_[0], region,
-                            opt_.noise_weight);
 
     // Q formats: x = band (Q6) * rfactor (Q21 h/v, Q23 d); T is compared
     // after 2^10 (h/v) or 2^12 (d). Cubes are rounded by 2^29 / 2^30 after
@@ -164,14 +159,42 @@ AdmEngine::ScaleResult AdmEngine::scale0() {
     const int cub_d = ceil_log2(w, -3.0);
     const int row_shift = ceil_log2(h);
     const CubeShifts shifts[3] = {{10, 29, cub_hv}, {10, 29, cub_hv}, {12, 30, cub_d}};
+    std::int64_t num_acc[3] = {0, 0, 0}, aim_acc[3] = {0, 0, 0};
 
-    // The masking kernel derives the masker's csf / flt rows itself.
-    auto masked_sum = [&](std::int16_t* const src[3], std::int16_t* const x[3],
-                          double noise) -> float {
-        std::int64_t acc[3] = {0, 0, 0};
-        k_.cm_accumulate_s0(x, src, stride_, w, h, region, rfactor_s0_, shifts, row_shift,
-                            thr32_.data(), acc);
-        // int64 / double, then float (libvmaf's f_accum).
+    // The stages run on strips of kStripRows band rows, so that the bands a
+    // strip decouples are still in the core's cache when the pooling and
+    // both masking passes read them. Every kernel folds its rows into its
+    // accumulators in row order, so strips give the sums of one call over
+    // the whole region. Masking row y reads the decoupled rows y - 1 .. y + 1
+    // (reflected), so it runs once row y + 1 is decoupled.
+    // The masking kernel derives the masker's csf / flt rows itself. DLM:
+    // the restored part masked by the additive part's CSF; AIM: the additive
+    // part masked by the restored part's.
+    int masked_to = region.y0;
+    for (int d0 = halo.y0; d0 < halo.y1; d0 += kStripRows) {
+        const int d1 = std::min(d0 + kStripRows, halo.y1);
+        k_.decouple_s0(ref0_, dis0_, stride_, Rect{halo.x0, d0, halo.x1, d1}, opt_.gain_limit, r0_,
+                       a0_);
+        const int p0 = std::max(d0, region.y0), p1 = std::min(d1, region.y1);
+        if (p0 < p1)
+            k_.den_accumulate_s0(ref0_, stride_, Rect{region.x0, p0, region.x1, p1}, den_shift,
+                                 den_acc);
+        const int m1 = d1 == halo.y1 ? region.y1 : std::min(d1 - 1, region.y1);
+        if (masked_to < m1) {
+            const Rect rows{region.x0, masked_to, region.x1, m1};
+            k_.cm_accumulate_s0(r0_, a0_, stride_, w, h, rows, rfactor_s0_, shifts, row_shift,
+                                thr32_.data(), num_acc);
+            if (!opt_.skip_aim)
+                k_.cm_accumulate_s0(a0_, r0_, stride_, w, h, rows, rfactor_s0_, shifts, row_shift,
+                                    thr32_.data(), aim_acc);
+            masked_to = m1;
+        }
+    }
+
+    out.den =
+        den_from_sums(den_acc, std::pow(2, 18 - den_shift), factors_[0], region, opt_.noise_weight);
+    // int64 / double, then float (libvmaf's f_accum).
+    auto masked_sum = [&](const std::int64_t acc[3], double noise) -> float {
         const float cubes[3] = {
             static_cast<float>(static_cast<double>(acc[0]) /
                                pow2_u32(52u - static_cast<std::uint32_t>(cub_hv + row_shift))),
@@ -181,11 +204,9 @@ AdmEngine::ScaleResult AdmEngine::scale0() {
                                pow2_u32(57u - static_cast<std::uint32_t>(cub_d + row_shift)))};
         return num_from_cubes(cubes, region, noise);
     };
-
-    // DLM: the restored part masked by the additive part's CSF; AIM: the
-    // additive part masked by the restored part's, without the noise floor.
-    out.num = masked_sum(a0_, r0_, opt_.noise_weight);
-    if (!opt_.skip_aim) out.aim = masked_sum(r0_, a0_, 0.0);
+    // AIM has no noise floor.
+    out.num = masked_sum(num_acc, opt_.noise_weight);
+    if (!opt_.skip_aim) out.aim = masked_sum(aim_acc, 0.0);
     return out;
 }
 

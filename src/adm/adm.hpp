@@ -25,6 +25,9 @@ namespace vmafpp::adm {
 // does everywhere else.
 inline constexpr int kMinSize = 17;
 
+// Band rows per strip of the scale-0 stages after the DWT (see scale0()).
+inline constexpr int kStripRows = 16;
+
 struct AdmOptions {
     double gain_limit = 100.0;
     CsfParams csf;
