@@ -276,11 +276,10 @@ void dwt_s0_rows(const T* src, std::ptrdiff_t src_stride, int w, int h, std::int
 void dwt_s0_u8_avx512(const std::uint8_t* src, std::ptrdiff_t src_stride, int w, int h,
                       std::int16_t* scratch, std::int32_t* band_a, std::int16_t* const band_hvd[3],
                       std::ptrdiff_t band_stride) {
-    dwt_s0_rows(src, src_stride, w, h, scratch, band_a, band_hvd, band_stride,
-                [w](const std::uint8_t* const rows[4], const std::uint8_t* const ahead[2],
-                    std::int16_t* lo, std::int16_t* hi) {
-                    dwt_s0_vertical_u8(rows, ahead, w, lo, hi);
-                });
+    dwt_s0_rows(
+        src, src_stride, w, h, scratch, band_a, band_hvd, band_stride,
+        [w](const std::uint8_t* const rows[4], const std::uint8_t* const ahead[2], std::int16_t* lo,
+            std::int16_t* hi) { dwt_s0_vertical_u8(rows, ahead, w, lo, hi); });
 }
 
 void dwt_s0_u16_avx512(const std::uint16_t* src, std::ptrdiff_t src_stride, int w, int h, int bpc,
@@ -288,9 +287,8 @@ void dwt_s0_u16_avx512(const std::uint16_t* src, std::ptrdiff_t src_stride, int 
                        std::ptrdiff_t band_stride) {
     dwt_s0_rows(src, src_stride, w, h, scratch, band_a, band_hvd, band_stride,
                 [w, bpc](const std::uint16_t* const rows[4], const std::uint16_t* const ahead[2],
-                         std::int16_t* lo, std::int16_t* hi) {
-                    dwt_s0_vertical_u16(rows, ahead, w, bpc, lo, hi);
-                });
+                         std::int16_t* lo,
+                         std::int16_t* hi) { dwt_s0_vertical_u16(rows, ahead, w, bpc, lo, hi); });
 }
 
 // ---------------------------------------------------------------------------
@@ -1028,14 +1026,17 @@ void cm_accumulate_s0_avx512(const std::int16_t* const x_hvd[3],
 // Masking, scales 1..3
 
 // The threshold of scales 1-3, organised as ThresholdS0's (S rows, their
-// vertical sums V, the ring from V), in int64: every term is an int32, so
-// with 27 of them every partial sum is exact.
+// vertical sums V, the ring from V, each row's centre taps kept with its S),
+// in int32 lanes. Whatever the masker, T fits int32: flt =
+// (143165577 * |csf| - 2^31) >> 32 lies in [-1, 71582788] and the centre tap
+// (286331153 * |csf| - 2^31) >> 32 in [-1, 143165576] for |csf| <= 2^31, so
+// T = 24 flt + 3 taps is in [-27, 2147483640]. The lanes add modulo 2^32,
+// so every partial sum may wrap and the final T is still exact.
 class ThresholdS123 {
 public:
     ThresholdS123(const std::int32_t* const masker_hvd[3], const std::uint32_t rfactor[3],
                   std::ptrdiff_t stride, int w, int h, int x0, int x1)
         : masker_(masker_hvd),
-          rfactor_(rfactor),
           stride_(stride),
           w_(w),
           h_(h),
@@ -1043,115 +1044,126 @@ public:
           x1_(x1),
           c0_(x0 > 0 ? x0 - 1 : 0),
           c1_(x1 < w ? x1 + 1 : w),
-          mem_(new std::int64_t[4 * (w + 2)]),
-          csf_mem_(new std::int32_t[10 * static_cast<std::size_t>(w)]) {
+          mem_(new std::int32_t[7 * (w + 2)]) {
         for (int i = 0; i < 3; ++i) {
             s_[i] = mem_ + i * (w + 2);
+            ctap_[i] = mem_ + (4 + i) * (w + 2);
             tag_[i] = -1;
-            for (int t = 0; t < 3; ++t) csf_[i][t] = csf_mem_ + (3 * i + t) * w;
         }
         v_ = mem_ + 3 * (w + 2);  // V(x) at v_[x + 1]
-        flt_ = csf_mem_ + 9 * w;
+        for (int t = 0; t < 3; ++t) {
+            fs_[t] = _mm512_set1_epi32(static_cast<std::int32_t>(rfactor[t]));
+            big_[t] = _mm512_set1_epi32(rfactor[t] >= 0x80000000u ? -1 : 0);
+        }
     }
-    ~ThresholdS123() {
-        delete[] mem_;
-        delete[] csf_mem_;
-    }
+    ~ThresholdS123() { delete[] mem_; }
     ThresholdS123(const ThresholdS123&) = delete;
     ThresholdS123& operator=(const ThresholdS123&) = delete;
 
-    void row(int y, std::int64_t* thr) {
+    // The threshold of row y, columns [x0, x1), into thr.
+    void row(int y, std::int32_t* thr) {
         const int ya = reflect_index(y - 1, h_), yb = reflect_index(y + 1, h_);
-        const std::int64_t* sa = s_[flt_sum_row(ya, y, yb)];
+        const std::int32_t* sa = s_[flt_sum_row(ya, y, yb)];
         const int slot_c = flt_sum_row(y, ya, yb);
-        const std::int64_t* sc = s_[slot_c];
-        const std::int64_t* sb = s_[flt_sum_row(yb, ya, y)];
-        for (int x = c0_; x < c1_; x += 8) {
-            const __mmask8 m = tail8(c1_ - x);
-            const Z v = _mm512_add_epi64(_mm512_add_epi64(ld_i64x8(m, sa + x), ld_i64x8(m, sc + x)),
-                                         ld_i64x8(m, sb + x));
-            st_i64x8(v_ + 1 + x, m, v);
+        const std::int32_t* sc = s_[slot_c];
+        const std::int32_t* cc = ctap_[slot_c];
+        const std::int32_t* sb = s_[flt_sum_row(yb, ya, y)];
+        for (int x = c0_; x < c1_; x += 16) {
+            const __mmask16 m = tail16(c1_ - x);
+            const Z v = _mm512_add_epi32(
+                _mm512_add_epi32(ld_i32x16(m, sa + x), ld_i32x16(m, sc + x)), ld_i32x16(m, sb + x));
+            st_i32x16(v_ + 1 + x, m, v);
         }
         if (c0_ == 0) v_[0] = v_[2];
         if (c1_ == w_) v_[w_ + 1] = v_[w_];
-        const Z k15 = _mm512_set1_epi64(286331153);
-        const Z r = _mm512_set1_epi64(-(std::int64_t{1} << 31));
-        for (int x = x0_; x < x1_; x += 8) {
-            const __mmask8 m = tail8(x1_ - x);
-            Z t = _mm512_add_epi64(ld_i64x8(m, v_ + x), ld_i64x8(m, v_ + x + 1));
-            t = _mm512_add_epi64(t, ld_i64x8(m, v_ + x + 2));
-            t = _mm512_sub_epi64(t, ld_i64x8(m, sc + x));
-            for (int b = 0; b < 3; ++b) {
-                // Centre tap: (K * |c| - 2^31) >> 32, arithmetic (>= -1).
-                const Z mag =
-                    _mm512_abs_epi64(load8_i32_as_i64(csf_[slot_c][b] + x, m));  // <= 2^31
-                t = _mm512_add_epi64(
-                    t, _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epu32(mag, k15), r), 32));
-            }
-            st_i64x8(thr + (x - x0_), m, t);
+        for (int x = x0_; x < x1_; x += 16) {
+            const __mmask16 m = tail16(x1_ - x);
+            Z t = _mm512_add_epi32(ld_i32x16(m, v_ + x), ld_i32x16(m, v_ + x + 1));
+            t = _mm512_add_epi32(t, ld_i32x16(m, v_ + x + 2));
+            t = _mm512_sub_epi32(t, ld_i32x16(m, sc + x));
+            t = _mm512_add_epi32(t, ld_i32x16(m, cc + x));
+            st_i32x16(thr + (x - x0_), m, t);
         }
     }
 
 private:
-    // Slot of band row r, whose S over [c0, c1) is s_[slot] and whose csf
-    // values (csf_s123 of the masker) are csf_[slot]; kept while r is one of
-    // the three rows in use, `keep1` and `keep2` the other two.
+    // Slot of band row r: its S over [c0, c1) in s_[slot] and the sum over
+    // t of its centre taps in ctap_[slot], kept while r is one of the three
+    // rows in use; `keep1` and `keep2` are the other two rows of this output
+    // row. Each csf value (csf_s123 of the masker) gives both flt and the tap.
     int flt_sum_row(int r, int keep1, int keep2) {
         int slot = -1;
         for (int i = 0; i < 3; ++i)
             if (tag_[i] == r) return i;
         for (int i = 0; i < 3 && slot < 0; ++i)
             if (tag_[i] != keep1 && tag_[i] != keep2) slot = i;
-        std::int64_t* out = s_[slot];
-        const Rect cols{c0_, 0, c1_, 1};
-        for (int t = 0; t < 3; ++t) {
-            // The row's csf stays in the slot for the centre tap; its flt is
-            // only summed.
-            csf_s123_avx512(masker_[t] + r * stride_, 0, cols, rfactor_[t], csf_[slot][t], flt_);
-            for (int x = c0_; x < c1_; x += 8) {
-                const __mmask8 m = tail8(c1_ - x);
-                const Z f = load8_i32_as_i64(flt_ + x, m);
-                st_i64x8(out + x, m, t == 0 ? f : _mm512_add_epi64(ld_i64x8(m, out + x), f));
+        std::int32_t* out = s_[slot];
+        std::int32_t* taps = ctap_[slot];
+        const std::ptrdiff_t off = r * stride_;
+        const Z k30 = _mm512_set1_epi32(143165577), k15 = _mm512_set1_epi32(286331153);
+        for (int x = c0_; x < c1_; x += 16) {
+            const __mmask16 m = tail16(c1_ - x);
+            Z s = _mm512_setzero_si512(), ct = _mm512_setzero_si512();
+            for (int t = 0; t < 3; ++t) {
+                const Z c = csf(t, ld_i32x16(m, masker_[t] + off + x));
+                s = _mm512_add_epi32(s, q32_scale_abs(c, k30));
+                ct = _mm512_add_epi32(ct, q32_scale_abs(c, k15));
             }
+            st_i32x16(out + x, m, s);
+            st_i32x16(taps + x, m, ct);
         }
         tag_[slot] = r;
         return slot;
     }
 
+    // csf_scale_s123 of band t, whose factor's top bit (big_) selects the
+    // s * 2^32 term of mul_i32_u32.
+    Z csf(int t, Z s) const {
+        const Z r = _mm512_set1_epi64(std::int64_t{1} << 27);
+        const Z hi_even = _mm512_and_si512(_mm512_slli_epi64(s, 32), big_[t]);
+        const Z hi_odd = _mm512_and_si512(
+            _mm512_and_si512(s, _mm512_set1_epi64(~std::int64_t{0xffffffff})), big_[t]);
+        const Z even = _mm512_add_epi64(_mm512_mul_epi32(s, fs_[t]), hi_even);
+        const Z odd = _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(s, 32), fs_[t]), hi_odd);
+        return interleave_low_dwords(_mm512_srli_epi64(_mm512_add_epi64(even, r), 28),
+                                     _mm512_srli_epi64(_mm512_add_epi64(odd, r), 28));
+    }
+
     const std::int32_t* const* masker_;
-    const std::uint32_t* rfactor_;
+    Z fs_[3], big_[3];
     std::ptrdiff_t stride_;
     int w_, h_, x0_, x1_, c0_, c1_;
-    std::int64_t* mem_;
-    std::int32_t* csf_mem_;
-    std::int32_t* csf_[3][3];  // [slot][band]
-    std::int32_t* flt_;
-    std::int64_t* s_[3];
-    std::int64_t* v_;
+    std::int32_t* mem_;
+    std::int32_t* s_[3];
+    std::int32_t* ctap_[3];
+    std::int32_t* v_;
     int tag_[3];
 };
 
-// Row sum for scales 1-3, 8 samples per block in 64-bit lanes:
-// x = int32((src * f + 2^27) >> 28) (the product from mul_i32_u32; the
-// narrowing is bits 28..59, sign-extended), m = |x| (2^31 for INT32_MIN),
-// e = clamp(m - T, 0, 2^31 - 1) in int64 (|T| < 2^36), then the cube.
+// Row sum for scales 1-3, 16 samples per block: x = int32((src * f + 2^27)
+// >> 28) (csf_scale_s123), m = |x| as uint32 (2^31 for INT32_MIN), and the
+// excess clamp(m - T, 0, 2^31 - 1) with T in [-27, 2^31 - 8] (see
+// ThresholdS123), formed in uint32: for T < 0, m + |T| < 2^32 does not wrap;
+// for 0 <= T <= m, m - T is in [0, 2^31]; T > m (unsigned compare, T being
+// non-negative) gives 0. Then the cube as at scale 0. Masked-off lanes load
+// a zero sample (x = 2^27 >> 28 = 0) and a zero threshold: excess 0, cube 0.
 template <bool kBigFactor>
-std::int64_t row_sum_s123(const std::int32_t* src, const std::int64_t* thr, int n,
+std::int64_t row_sum_s123(const std::int32_t* src, const std::int32_t* thr, int n,
                           std::uint32_t rfactor, const Cube& cube) {
     const Z fs = _mm512_set1_epi32(static_cast<std::int32_t>(rfactor));
     const Z zero = _mm512_setzero_si512();
-    const Z imax = _mm512_set1_epi64(std::numeric_limits<std::int32_t>::max());
-    const Z r = _mm512_set1_epi64(std::int64_t{1} << 27);
+    const Z imax = _mm512_set1_epi32(std::numeric_limits<std::int32_t>::max());
     Z acc = zero;
-    for (int i = 0; i < n; i += 8) {
-        const __mmask8 m = tail8(n - i);
-        const Z s = load8_i32_as_i64(src + i, m);
-        const Z p = mul_i32_u32<kBigFactor>(s, _mm512_slli_epi64(s, 32), fs);
-        const Z x = _mm512_srai_epi64(_mm512_slli_epi64(_mm512_add_epi64(p, r), 4), 32);
-        const Z e = _mm512_min_epi64(
-            _mm512_max_epi64(_mm512_sub_epi64(_mm512_abs_epi64(x), ld_i64x8(m, thr + i)), zero),
-            imax);
+    for (int i = 0; i < n; i += 16) {
+        const __mmask16 m = tail16(n - i);
+        const Z mag = _mm512_abs_epi32(csf_scale_s123<kBigFactor>(ld_i32x16(m, src + i), fs));
+        const Z t = ld_i32x16(m, thr + i);
+        const __mmask16 below =
+            _mm512_mask_cmplt_epu32_mask(_mm512_cmpge_epi32_mask(t, zero), mag, t);
+        const Z e =
+            _mm512_maskz_min_epu32(static_cast<__mmask16>(~below), _mm512_sub_epi32(mag, t), imax);
         acc = cube.add(acc, e);
+        acc = cube.add(acc, _mm512_srli_epi64(e, 32));
     }
     return hsum_i64(acc);
 }
@@ -1163,14 +1175,17 @@ void cm_accumulate_s123_avx512(const std::int32_t* const x_hvd[3],
                                std::int64_t acc[3]) {
     const std::int64_t row_round = round_term(row_shift);
     const Cube cube = make_cube(shifts);
+    // The int32 thresholds take half of the caller's int64 scratch (only
+    // vector loads and stores, which may alias anything, touch it).
+    std::int32_t* thr = reinterpret_cast<std::int32_t*>(thr_scratch);
     ThresholdS123 threshold(masker_hvd, rfactor, stride, w, h, region.x0, region.x1);
     for (int y = region.y0; y < region.y1; ++y) {
-        threshold.row(y, thr_scratch);
+        threshold.row(y, thr);
         for (int t = 0; t < 3; ++t) {
             const auto row_sum =
                 rfactor[t] >= 0x80000000u ? &row_sum_s123<true> : &row_sum_s123<false>;
-            const std::int64_t row = row_sum(x_hvd[t] + y * stride + region.x0, thr_scratch,
-                                             region.width(), rfactor[t], cube);
+            const std::int64_t row =
+                row_sum(x_hvd[t] + y * stride + region.x0, thr, region.width(), rfactor[t], cube);
             acc[t] = fold_row(acc[t], row, row_round, row_shift);
         }
     }
