@@ -582,101 +582,132 @@ void decouple_s0_avx512(const std::int16_t* const ref_hvd[3], const std::int16_t
         decouple_s0_rows<false>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
 }
 
-// k of scales 1-3 on 8 int64 lanes holding int32 o and t: |o| >= 2^15 is
-// reduced to its top 15 bits, rounded (shift = bitlen(|o|) - 15 = 49 -
-// lzcnt64), the division table read at that magnitude, the sign of o put on
-// the int64 product (|.| <= 2^61), then the arithmetic shift by 15 + shift
-// with round 2^(14 + shift) and the clamp to [0, 2^15]; 2^15 where o == 0.
+// k of scales 1-3 on 16 int32 lanes: |o| >= 2^15 is reduced to its top 15
+// bits, rounded (shift = bitlen(|o|) - 15 = 17 - lzcnt32(|o|); |o| + 2^(shift
+// - 1) <= 2^31 + 2^16 does not wrap in uint32), the division table read at
+// that magnitude and given o's sign (|div| <= 2^30, so the negation fits),
+// then in 64-bit lanes (even and odd elements apart) the product with t
+// (|.| <= 2^61), the arithmetic shift by 15 + shift with round
+// 2^(14 + shift) and the clamp to [0, 2^15], whose low dwords are k; 2^15
+// where o == 0.
 inline Z ratio_q15_s123(Z o, Z t, const std::int32_t* div) {
-    const Z zero = _mm512_setzero_si512(), one = _mm512_set1_epi64(1);
-    const Z mag = _mm512_abs_epi64(o);  // <= 2^31
+    const Z zero = _mm512_setzero_si512();
+    const Z mag = _mm512_abs_epi32(o);  // uint32, 2^31 for INT32_MIN
     const Z shift =
-        _mm512_max_epi64(_mm512_sub_epi64(_mm512_set1_epi64(49), _mm512_lzcnt_epi64(mag)), zero);
-    const Z half = _mm512_srli_epi64(_mm512_sllv_epi64(one, shift), 1);
-    const Z top = _mm512_srlv_epi64(_mm512_add_epi64(mag, half), shift);  // <= 2^15
-    const Z dv = _mm512_cvtepi32_epi64(_mm512_i64gather_epi32(top, div, 4));
-    Z num = _mm512_mul_epi32(dv, t);
-    num = _mm512_mask_sub_epi64(num, _mm512_cmplt_epi64_mask(o, zero), zero, num);
-    const Z fifteen = _mm512_set1_epi64(15);
-    const Z q = _mm512_srav_epi64(
-        _mm512_add_epi64(num, _mm512_sllv_epi64(_mm512_set1_epi64(1 << 14), shift)),
-        _mm512_add_epi64(shift, fifteen));
-    const Z k = _mm512_min_epi64(_mm512_max_epi64(q, zero), _mm512_set1_epi64(32768));
-    return _mm512_mask_mov_epi64(k, _mm512_cmpeq_epi64_mask(o, zero), _mm512_set1_epi64(32768));
+        _mm512_max_epi32(_mm512_sub_epi32(_mm512_set1_epi32(17), _mm512_lzcnt_epi32(mag)), zero);
+    const Z half = _mm512_srli_epi32(_mm512_sllv_epi32(_mm512_set1_epi32(1), shift), 1);
+    const Z top = _mm512_srlv_epi32(_mm512_add_epi32(mag, half), shift);  // <= 2^15
+    Z dv = _mm512_i32gather_epi32(top, div, 4);
+    dv = _mm512_mask_sub_epi32(dv, _mm512_cmplt_epi32_mask(o, zero), zero, dv);
+    const Z low_dword = _mm512_set1_epi64(0xffffffff);
+    const Z round = _mm512_set1_epi64(1 << 14), fifteen = _mm512_set1_epi64(15);
+    const Z cap = _mm512_set1_epi64(32768);
+    auto k64 = [&](Z d, Z tt, Z sh) {
+        const Z q = _mm512_srav_epi64(
+            _mm512_add_epi64(_mm512_mul_epi32(d, tt), _mm512_sllv_epi64(round, sh)),
+            _mm512_add_epi64(sh, fifteen));
+        return _mm512_min_epi64(_mm512_max_epi64(q, zero), cap);
+    };
+    const Z even = k64(dv, t, _mm512_and_si512(shift, low_dword));
+    const Z odd = k64(_mm512_srli_epi64(dv, 32), _mm512_srli_epi64(t, 32),
+                      _mm512_srli_epi64(shift, 32));
+    return _mm512_mask_mov_epi32(interleave_low_dwords(even, odd),
+                                 _mm512_cmpeq_epi32_mask(o, zero), _mm512_set1_epi32(32768));
+}
+
+// (k * o + 2^14) >> 15 in int32 lanes for k in [0, 2^15]: with o = oh * 2^15
+// + ol (oh = o >> 15 arithmetic, ol in [0, 2^15)) it is k * oh + ((k * ol +
+// 2^14) >> 15), since k * oh * 2^15 is a multiple of 2^15; k * oh is in
+// [-2^31, 2^31), k * ol + 2^14 below 2^31, and the sum, the scalar's value,
+// in [-2^31, 2^31).
+inline Z restore_s123(Z k, Z o) {
+    const Z oh = _mm512_srai_epi32(o, 15);
+    const Z ol = _mm512_and_si512(o, _mm512_set1_epi32(0x7fff));
+    const Z low = _mm512_srai_epi32(
+        _mm512_add_epi32(_mm512_mullo_epi32(k, ol), _mm512_set1_epi32(16384)), 15);
+    return _mm512_add_epi32(_mm512_mullo_epi32(k, oh), low);
+}
+
+// The limited sample trunc(min(fl(rst * gain), t)) (o > 0) or
+// trunc(max(fl(rst * gain), t)) (o < 0) on 8 lanes, which is the scalar's
+// min / max of the truncated product and t (t is an integer). For 0 <= gain
+// the product has the sign of rst, which is o's (k >= 0), so the min or max
+// lies between 0 and t (or is t): the conversion is exact in int32.
+inline __m256i limit_gain8(__m256i rst, __m256i t, __mmask8 pos, __m512d gain) {
+    const __m512d p = _mm512_mul_pd(_mm512_cvtepi32_pd(rst), gain);
+    const __m512d td = _mm512_cvtepi32_pd(t);
+    return _mm512_cvttpd_epi32(
+        _mm512_mask_blend_pd(pos, _mm512_max_pd(p, td), _mm512_min_pd(p, td)));
 }
 
 // double(float(v)) for 8 int64 lanes: vcvtqq2ps rounds once, to nearest,
 // as the scalar's int64-to-float conversion.
 inline __m512d float_of_i64(Z v) { return _mm512_cvtps_pd(_mm512_cvtepi64_ps(v)); }
 
-template <bool kIntegralGain>
-void decouple_s123_rows(const std::int32_t* const ref_hvd[3], const std::int32_t* const dis_hvd[3],
-                        std::ptrdiff_t stride, Rect region, double gain_limit,
-                        std::int32_t* const r_hvd[3], std::int32_t* const a_hvd[3]) {
-    const std::int32_t* div = div_lookup_centre();
-    const __m512d cos_sq = _mm512_set1_pd(static_cast<double>(cos_1deg_sq_f()));
-    const __m512d gain = _mm512_set1_pd(gain_limit);
-    const Z gain_int = _mm512_set1_epi64(kIntegralGain ? static_cast<std::int64_t>(gain_limit) : 0);
-    const Z zero = _mm512_setzero_si512();
-    const Z round = _mm512_set1_epi64(16384);
-    for (int y = region.y0; y < region.y1; ++y) {
-        const std::ptrdiff_t row = y * stride;
-        for (int x = region.x0; x < region.x1; x += 8) {
-            const __mmask8 m = tail8(region.x1 - x);
-            const std::ptrdiff_t i = row + x;
-            Z o[3], t[3];
-            for (int b = 0; b < 3; ++b) {
-                o[b] = load8_i32_as_i64(ref_hvd[b] + i, m);
-                t[b] = load8_i32_as_i64(dis_hvd[b] + i, m);
-            }
-            // Products of int32 values (|.| <= 2^62) summed modulo 2^64, as
-            // the scalar's dot2_wrapping; float(dot) >= 0 exactly when the
-            // (wrapped) int64 is.
-            const Z dot =
-                _mm512_add_epi64(_mm512_mul_epi32(o[0], t[0]), _mm512_mul_epi32(o[1], t[1]));
-            const Z om =
-                _mm512_add_epi64(_mm512_mul_epi32(o[0], o[0]), _mm512_mul_epi32(o[1], o[1]));
-            const Z tm =
-                _mm512_add_epi64(_mm512_mul_epi32(t[0], t[0]), _mm512_mul_epi32(t[1], t[1]));
-            const __mmask8 angle =
-                angle_close8(_mm512_cmpge_epi64_mask(dot, zero), float_of_i64(dot),
-                             float_of_i64(om), float_of_i64(tm), cos_sq);
-            for (int b = 0; b < 3; ++b) {
-                const Z k = ratio_q15_s123(o[b], t[b], div);
-                // |k * o| <= 2^46; the result is in [-2^31, 2^31 - 1].
-                Z rst = _mm512_srai_epi64(_mm512_add_epi64(_mm512_mul_epi32(k, o[b]), round), 15);
-                // Integral gain: |rst * gain| <= 2^52, exact in int64 and in double.
-                const Z p = kIntegralGain
-                                ? _mm512_mullo_epi64(rst, gain_int)
-                                : _mm512_cvttpd_epi64(_mm512_mul_pd(_mm512_cvtepi64_pd(rst), gain));
-                const Z limited =
-                    _mm512_mask_blend_epi64(_mm512_cmpgt_epi64_mask(o[b], zero),
-                                            _mm512_max_epi64(p, t[b]), _mm512_min_epi64(p, t[b]));
-                const __mmask8 apply = _mm512_mask_cmpneq_epi64_mask(
-                    _mm512_mask_cmpneq_epi64_mask(angle, k, zero), o[b], zero);
-                rst = _mm512_mask_mov_epi64(rst, apply, limited);
-                // vpmovqd keeps the low 32 bits: the scalar's int32 narrowing.
-                st_i64x8_as_i32(r_hvd[b] + i, m, rst);
-                st_i64x8_as_i32(a_hvd[b] + i, m, _mm512_sub_epi64(t[b], rst));
-            }
-        }
-    }
+// The angle test of 8 samples whose int32 h / v values are in ah, av (ref)
+// and bh, bv (dis): products of int32 values (|.| <= 2^62) summed modulo
+// 2^64, as the scalar's dot2_wrapping; float(dot) >= 0 exactly when the
+// (wrapped) int64 is.
+inline __mmask8 angle_mask8_s123(__m256i oh32, __m256i ov32, __m256i th32, __m256i tv32,
+                                 __m512d cos_sq) {
+    const Z oh = _mm512_cvtepi32_epi64(oh32), ov = _mm512_cvtepi32_epi64(ov32);
+    const Z th = _mm512_cvtepi32_epi64(th32), tv = _mm512_cvtepi32_epi64(tv32);
+    const Z dot = _mm512_add_epi64(_mm512_mul_epi32(oh, th), _mm512_mul_epi32(ov, tv));
+    const Z om = _mm512_add_epi64(_mm512_mul_epi32(oh, oh), _mm512_mul_epi32(ov, ov));
+    const Z tm = _mm512_add_epi64(_mm512_mul_epi32(th, th), _mm512_mul_epi32(tv, tv));
+    return angle_close8(_mm512_cmpge_epi64_mask(dot, _mm512_setzero_si512()), float_of_i64(dot),
+                        float_of_i64(om), float_of_i64(tm), cos_sq);
 }
+
+inline __m256i lo256(Z v) { return _mm512_castsi512_si256(v); }
+inline __m256i hi256(Z v) { return _mm512_extracti64x4_epi64(v, 1); }
 
 void decouple_s123_avx512(const std::int32_t* const ref_hvd[3],
                           const std::int32_t* const dis_hvd[3], std::ptrdiff_t stride, Rect region,
                           double gain_limit, std::int32_t* const r_hvd[3],
                           std::int32_t* const a_hvd[3]) {
-    // |rst| <= 2^31: with |gain| <= 2^31 the product is below 2^62, where the
-    // truncating int64 conversion is exact (NaN fails the test).
-    if (!(gain_limit >= -0x1p31 && gain_limit <= 0x1p31)) {
+    // limit_gain8 needs a non-negative gain; up to 2^31 the product (below
+    // 2^62) is finite (NaN fails the test). The scalar serves the rest.
+    if (!(gain_limit >= 0.0 && gain_limit <= 0x1p31)) {
         decouple_s123(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
         return;
     }
-    if (integral_gain(gain_limit, 0x1p21))
-        decouple_s123_rows<true>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
-    else
-        decouple_s123_rows<false>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
+    const std::int32_t* div = div_lookup_centre();
+    const __m512d cos_sq = _mm512_set1_pd(static_cast<double>(cos_1deg_sq_f()));
+    const __m512d gain = _mm512_set1_pd(gain_limit);
+    const Z zero = _mm512_setzero_si512();
+    for (int y = region.y0; y < region.y1; ++y) {
+        const std::ptrdiff_t row = y * stride;
+        for (int x = region.x0; x < region.x1; x += 16) {
+            const __mmask16 m = tail16(region.x1 - x);
+            const std::ptrdiff_t i = row + x;
+            Z o[3], t[3];
+            for (int b = 0; b < 3; ++b) {
+                o[b] = ld_i32x16(m, ref_hvd[b] + i);
+                t[b] = ld_i32x16(m, dis_hvd[b] + i);
+            }
+            const unsigned angle_lo =
+                angle_mask8_s123(lo256(o[0]), lo256(o[1]), lo256(t[0]), lo256(t[1]), cos_sq);
+            const unsigned angle_hi =
+                angle_mask8_s123(hi256(o[0]), hi256(o[1]), hi256(t[0]), hi256(t[1]), cos_sq);
+            const __mmask16 angle = static_cast<__mmask16>(angle_lo | (angle_hi << 8));
+            for (int b = 0; b < 3; ++b) {
+                const Z k = ratio_q15_s123(o[b], t[b], div);
+                Z rst = restore_s123(k, o[b]);
+                const __mmask16 pos = _mm512_cmpgt_epi32_mask(o[b], zero);
+                const __m256i lim_lo = limit_gain8(lo256(rst), lo256(t[b]),
+                                                   static_cast<__mmask8>(pos), gain);
+                const __m256i lim_hi = limit_gain8(hi256(rst), hi256(t[b]),
+                                                   static_cast<__mmask8>(pos >> 8), gain);
+                const Z limited = _mm512_inserti64x4(_mm512_castsi256_si512(lim_lo), lim_hi, 1);
+                const __mmask16 apply = _mm512_mask_cmpneq_epi32_mask(
+                    _mm512_mask_cmpneq_epi32_mask(angle, k, zero), o[b], zero);
+                rst = _mm512_mask_mov_epi32(rst, apply, limited);
+                st_i32x16(r_hvd[b] + i, m, rst);
+                st_i32x16(a_hvd[b] + i, m, _mm512_sub_epi32(t[b], rst));  // modulo 2^32
+            }
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------
