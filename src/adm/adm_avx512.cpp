@@ -138,6 +138,16 @@ inline std::int64_t hsum_i64(Z v) {
     return wrap_add(_mm_cvtsi128_si64(t), _mm_extract_epi64(t, 1));
 }
 
+// v, hidden from the optimiser: a multiplication by a known constant is
+// otherwise expanded into a chain of shifts and adds (4369 = 2^12 + 2^8 +
+// 2^4 + 1), which on 512-bit lanes costs more than one vpmulld.
+inline Z opaque(Z v) {
+#if defined(__GNUC__)
+    asm("" : "+v"(v));
+#endif
+    return v;
+}
+
 inline std::int64_t round_term(int shift) { return shift > 0 ? std::int64_t{1} << (shift - 1) : 0; }
 
 // ---------------------------------------------------------------------------
@@ -609,10 +619,10 @@ inline Z ratio_q15_s123(Z o, Z t, const std::int32_t* div) {
         return _mm512_min_epi64(_mm512_max_epi64(q, zero), cap);
     };
     const Z even = k64(dv, t, _mm512_and_si512(shift, low_dword));
-    const Z odd = k64(_mm512_srli_epi64(dv, 32), _mm512_srli_epi64(t, 32),
-                      _mm512_srli_epi64(shift, 32));
-    return _mm512_mask_mov_epi32(interleave_low_dwords(even, odd),
-                                 _mm512_cmpeq_epi32_mask(o, zero), _mm512_set1_epi32(32768));
+    const Z odd =
+        k64(_mm512_srli_epi64(dv, 32), _mm512_srli_epi64(t, 32), _mm512_srli_epi64(shift, 32));
+    return _mm512_mask_mov_epi32(interleave_low_dwords(even, odd), _mm512_cmpeq_epi32_mask(o, zero),
+                                 _mm512_set1_epi32(32768));
 }
 
 // (k * o + 2^14) >> 15 in int32 lanes for k in [0, 2^15]: with o = oh * 2^15
@@ -695,10 +705,10 @@ void decouple_s123_avx512(const std::int32_t* const ref_hvd[3],
                 const Z k = ratio_q15_s123(o[b], t[b], div);
                 Z rst = restore_s123(k, o[b]);
                 const __mmask16 pos = _mm512_cmpgt_epi32_mask(o[b], zero);
-                const __m256i lim_lo = limit_gain8(lo256(rst), lo256(t[b]),
-                                                   static_cast<__mmask8>(pos), gain);
-                const __m256i lim_hi = limit_gain8(hi256(rst), hi256(t[b]),
-                                                   static_cast<__mmask8>(pos >> 8), gain);
+                const __m256i lim_lo =
+                    limit_gain8(lo256(rst), lo256(t[b]), static_cast<__mmask8>(pos), gain);
+                const __m256i lim_hi =
+                    limit_gain8(hi256(rst), hi256(t[b]), static_cast<__mmask8>(pos >> 8), gain);
                 const Z limited = _mm512_inserti64x4(_mm512_castsi256_si512(lim_lo), lim_hi, 1);
                 const __mmask16 apply = _mm512_mask_cmpneq_epi32_mask(
                     _mm512_mask_cmpneq_epi32_mask(angle, k, zero), o[b], zero);
@@ -908,17 +918,20 @@ private:
         std::int32_t* out = s_[slot];
         std::int32_t* taps = ctap_[slot];
         const std::ptrdiff_t off = r * stride_;
-        const Z k15 = _mm512_set1_epi32(8738), r12 = _mm512_set1_epi32(2048);
+        const Z k30 = opaque(_mm512_set1_epi32(4369));
+        const Z r12 = _mm512_set1_epi32(2048);
         for (int x = c0_; x < c1_; x += 16) {
             const __mmask16 m = tail16(c1_ - x);
             Z s = _mm512_setzero_si512(), ct = _mm512_setzero_si512();
             for (int t = 0; t < 3; ++t) {
-                const Z c = _mm512_abs_epi32(csf16(t, masker_[t] + off + x, m));
-                s = _mm512_add_epi32(s, flt_of_abs_csf(c));
+                // p = 4369 * |csf| <= 4369 * 32768; 8738 * |csf| is 2p.
+                const Z p =
+                    _mm512_mullo_epi32(_mm512_abs_epi32(csf16(t, masker_[t] + off + x, m)), k30);
+                s = _mm512_add_epi32(s, flt_of_product(p));
                 // Centre tap in int32 (not libvmaf's int16): 8738 * 32768 +
                 // 2048 < 2^31, result <= 69905.
                 ct = _mm512_add_epi32(
-                    ct, _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(c, k15), r12), 12));
+                    ct, _mm512_srai_epi32(_mm512_add_epi32(_mm512_add_epi32(p, p), r12), 12));
             }
             st_i32x16(out + x, m, s);
             st_i32x16(taps + x, m, ct);
@@ -938,14 +951,11 @@ private:
             csf_shift_[t]);
         return _mm512_srai_epi32(_mm512_slli_epi32(v, 16), 16);
     }
-    // flt from |csf|: (4369 * |csf| + 2048) >> 12 is at most 34952 and the
+    // flt from p = 4369 * |csf|: (p + 2048) >> 12 is at most 34952 and the
     // scalar stores it in int16, so values above 32767 wrap there and are
     // sign-extended from 16 bits here.
-    static Z flt_of_abs_csf(Z c) {
-        const Z g =
-            _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(_mm512_set1_epi32(4369), c),
-                                               _mm512_set1_epi32(2048)),
-                              12);
+    static Z flt_of_product(Z p) {
+        const Z g = _mm512_srai_epi32(_mm512_add_epi32(p, _mm512_set1_epi32(2048)), 12);
         return _mm512_srai_epi32(_mm512_slli_epi32(g, 16), 16);
     }
 
