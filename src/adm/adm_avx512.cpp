@@ -1012,23 +1012,41 @@ inline Excess make_excess(int sub) {
     return e;
 }
 
+// The sum of cube(e) over the first n values of `packed`, which holds
+// n + 16 values (the 16 after the n are overwritten with zeros).
+inline std::int64_t cube_sum(std::int32_t* packed, int n, const Cube& cube) {
+    _mm512_storeu_si512(packed + n, _mm512_setzero_si512());
+    Z acc = _mm512_setzero_si512();
+    for (int i = 0; i < n; i += 16) {
+        const Z e = _mm512_loadu_si512(packed + i);
+        acc = cube.add(acc, e);
+        acc = cube.add(acc, _mm512_srli_epi64(e, 32));
+    }
+    return hsum_i64(acc);
+}
+
 // Row sum of cube(excess) for scale 0 over n samples; masked-off lanes load
-// a zero sample and a zero threshold, whose excess and cube are 0.
+// a zero sample and a zero threshold, whose excess is 0. cube(0) is 0 (both
+// round terms are below their divisors) and the row sum is modulo 2^64 in
+// any order, so only the non-zero excesses are cubed: they are packed into
+// `packed` (n + 16 values) first. On pictures most excesses are 0.
 template <bool kFast>
 std::int64_t row_sum_s0(const std::int16_t* src, const std::int32_t* thr, int n,
-                        std::uint16_t rfactor, const Excess& ex, const Cube& cube) {
+                        std::uint16_t rfactor, const Excess& ex, const Cube& cube,
+                        std::int32_t* packed) {
     const Z f = _mm512_set1_epi32(rfactor);
-    Z acc = _mm512_setzero_si512();
+    int k = 0;
     for (int i = 0; i < n; i += 16) {
         const __mmask16 m = tail16(n - i);
         // |s * f| <= 32768 * 65535 < 2^31: the product and its abs are exact.
         const Z mag = _mm512_abs_epi32(_mm512_mullo_epi32(load16_i16_as_i32(src + i, m), f));
         const Z t = ld_i32x16(m, thr + i);
         const Z e = kFast ? ex.fast(mag, t) : ex.exact(mag, t);
-        acc = cube.add(acc, e);
-        acc = cube.add(acc, _mm512_srli_epi64(e, 32));
+        const __mmask16 nz = _mm512_test_epi32_mask(e, e);
+        _mm512_storeu_si512(packed + k, _mm512_maskz_compress_epi32(nz, e));
+        k += __builtin_popcount(nz);
     }
-    return hsum_i64(acc);
+    return cube_sum(packed, k, cube);
 }
 
 void cm_accumulate_s0_avx512(const std::int16_t* const x_hvd[3],
@@ -1050,17 +1068,20 @@ void cm_accumulate_s0_avx512(const std::int16_t* const x_hvd[3],
         cube[t] = make_cube(shifts[t]);
     }
     ThresholdS0 threshold(masker_hvd, rfactor, stride, w, h, region.x0, region.x1);
+    std::int32_t* packed = new std::int32_t[region.width() + 16];
     for (int y = region.y0; y < region.y1; ++y) {
         const std::uint32_t any = threshold.row(y, thr_scratch);
         for (int t = 0; t < 3; ++t) {
             const std::int16_t* x = x_hvd[t] + y * stride + region.x0;
-            const std::int64_t row =
-                ex[t].row_is_fast(any)
-                    ? row_sum_s0<true>(x, thr_scratch, region.width(), rfactor[t], ex[t], cube[t])
-                    : row_sum_s0<false>(x, thr_scratch, region.width(), rfactor[t], ex[t], cube[t]);
+            const std::int64_t row = ex[t].row_is_fast(any)
+                                         ? row_sum_s0<true>(x, thr_scratch, region.width(),
+                                                            rfactor[t], ex[t], cube[t], packed)
+                                         : row_sum_s0<false>(x, thr_scratch, region.width(),
+                                                             rfactor[t], ex[t], cube[t], packed);
             acc[t] = fold_row(acc[t], row, row_round, row_shift);
         }
     }
+    delete[] packed;
 }
 
 // ---------------------------------------------------------------------------
