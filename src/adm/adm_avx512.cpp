@@ -1207,15 +1207,16 @@ private:
 // excess clamp(m - T, 0, 2^31 - 1) with T in [-27, 2^31 - 8] (see
 // ThresholdS123), formed in uint32: for T < 0, m + |T| < 2^32 does not wrap;
 // for 0 <= T <= m, m - T is in [0, 2^31]; T > m (unsigned compare, T being
-// non-negative) gives 0. Then the cube as at scale 0. Masked-off lanes load
-// a zero sample (x = 2^27 >> 28 = 0) and a zero threshold: excess 0, cube 0.
+// non-negative) gives 0. Then the cubes of the non-zero excesses, as at
+// scale 0 (`packed` holds n + 16 values). Masked-off lanes load a zero
+// sample (x = 2^27 >> 28 = 0) and a zero threshold: excess 0.
 template <bool kBigFactor>
 std::int64_t row_sum_s123(const std::int32_t* src, const std::int32_t* thr, int n,
-                          std::uint32_t rfactor, const Cube& cube) {
+                          std::uint32_t rfactor, const Cube& cube, std::int32_t* packed) {
     const Z fs = _mm512_set1_epi32(static_cast<std::int32_t>(rfactor));
     const Z zero = _mm512_setzero_si512();
     const Z imax = _mm512_set1_epi32(std::numeric_limits<std::int32_t>::max());
-    Z acc = zero;
+    int k = 0;
     for (int i = 0; i < n; i += 16) {
         const __mmask16 m = tail16(n - i);
         const Z mag = _mm512_abs_epi32(csf_scale_s123<kBigFactor>(ld_i32x16(m, src + i), fs));
@@ -1224,10 +1225,11 @@ std::int64_t row_sum_s123(const std::int32_t* src, const std::int32_t* thr, int 
             _mm512_mask_cmplt_epu32_mask(_mm512_cmpge_epi32_mask(t, zero), mag, t);
         const Z e =
             _mm512_maskz_min_epu32(static_cast<__mmask16>(~below), _mm512_sub_epi32(mag, t), imax);
-        acc = cube.add(acc, e);
-        acc = cube.add(acc, _mm512_srli_epi64(e, 32));
+        const __mmask16 nz = _mm512_test_epi32_mask(e, e);
+        _mm512_storeu_si512(packed + k, _mm512_maskz_compress_epi32(nz, e));
+        k += __builtin_popcount(nz);
     }
-    return hsum_i64(acc);
+    return cube_sum(packed, k, cube);
 }
 
 void cm_accumulate_s123_avx512(const std::int32_t* const x_hvd[3],
@@ -1241,16 +1243,18 @@ void cm_accumulate_s123_avx512(const std::int32_t* const x_hvd[3],
     // vector loads and stores, which may alias anything, touch it).
     std::int32_t* thr = reinterpret_cast<std::int32_t*>(thr_scratch);
     ThresholdS123 threshold(masker_hvd, rfactor, stride, w, h, region.x0, region.x1);
+    std::int32_t* packed = new std::int32_t[region.width() + 16];
     for (int y = region.y0; y < region.y1; ++y) {
         threshold.row(y, thr);
         for (int t = 0; t < 3; ++t) {
             const auto row_sum =
                 rfactor[t] >= 0x80000000u ? &row_sum_s123<true> : &row_sum_s123<false>;
-            const std::int64_t row =
-                row_sum(x_hvd[t] + y * stride + region.x0, thr, region.width(), rfactor[t], cube);
+            const std::int64_t row = row_sum(x_hvd[t] + y * stride + region.x0, thr, region.width(),
+                                             rfactor[t], cube, packed);
             acc[t] = fold_row(acc[t], row, row_round, row_shift);
         }
     }
+    delete[] packed;
 }
 
 // ---------------------------------------------------------------------------
