@@ -441,20 +441,19 @@ void dwt_s123_avx512(const std::int32_t* src, std::ptrdiff_t src_stride, int w, 
 
 // libvmaf's division table entry floor(2^30 / m) for m in [1, 2^15], computed
 // instead of gathered (a 16-lane gather from the 256 KiB table cost half of
-// the decouple stage). For m > 64, x = 2^30 / m < 2^24, so the float
-// quotient is within x * 2^-24 < 1 of x and its truncation q0 within one of
-// floor(x); r = 2^30 - q0 * m (exact: |r| <= 2m) moves it by one where
-// r < 0 or r >= m. For m <= 64 (float error up to 32) the values come
-// from a 64-entry table in four registers (vpermt2d reads two of them by
-// the low five index bits). Checked for every m against the integer
-// division. Where m == 0 the result is arbitrary (every caller replaces k
-// there); m is raised to 1 so the division stays finite.
+// the decouple stage). For m >= 33, x = 2^30 / m < 2^25, where a float's
+// spacing is at most 2, so the rounded quotient is within 1 of x and its
+// truncation q0 within 1 of floor(x); r = 2^30 - q0 * m (exact: |r| <= 2m)
+// moves q0 by one where r < 0 or r >= m. For m <= 32 the values come from a
+// 32-entry table in two registers (vpermt2d). Checked for every m against
+// the integer division. Where m == 0 the result is arbitrary (every caller
+// replaces k there); m is raised to 1 so the division stays finite.
 struct Reciprocal30 {
-    Z small[4];  // floor(2^30 / (i + 1)) at lane i of small[i / 16]
+    Z small[2];  // floor(2^30 / (i + 1)) at lane i of small[i / 16]
     Reciprocal30() {
-        alignas(64) std::int32_t v[64];
-        for (int i = 0; i < 64; ++i) v[i] = (std::int32_t{1} << 30) / (i + 1);
-        for (int k = 0; k < 4; ++k) small[k] = _mm512_load_si512(v + 16 * k);
+        alignas(64) std::int32_t v[32];
+        for (int i = 0; i < 32; ++i) v[i] = (std::int32_t{1} << 30) / (i + 1);
+        for (int k = 0; k < 2; ++k) small[k] = _mm512_load_si512(v + 16 * k);
     }
     Z operator()(Z m) const {
         const Z one = _mm512_set1_epi32(1);
@@ -465,12 +464,8 @@ struct Reciprocal30 {
         Z q =
             _mm512_mask_sub_epi32(q0, _mm512_cmplt_epi32_mask(r, _mm512_setzero_si512()), q0, one);
         q = _mm512_mask_add_epi32(q, _mm512_cmpge_epi32_mask(r, d), q, one);
-        const Z idx = _mm512_sub_epi32(d, one);
-        const Z lo = _mm512_permutex2var_epi32(small[0], idx, small[1]);
-        const Z hi = _mm512_permutex2var_epi32(small[2], idx, small[3]);
-        const Z tab =
-            _mm512_mask_blend_epi32(_mm512_test_epi32_mask(idx, _mm512_set1_epi32(32)), lo, hi);
-        return _mm512_mask_blend_epi32(_mm512_cmple_epi32_mask(d, _mm512_set1_epi32(64)), q, tab);
+        const Z tab = _mm512_permutex2var_epi32(small[0], _mm512_sub_epi32(d, one), small[1]);
+        return _mm512_mask_blend_epi32(_mm512_cmple_epi32_mask(d, _mm512_set1_epi32(32)), q, tab);
     }
 };
 
