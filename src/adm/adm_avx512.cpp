@@ -42,6 +42,22 @@ inline __mmask8 tail8(int n) { return static_cast<__mmask8>(low_bits(n, 8)); }
 inline __mmask16 tail16(int n) { return static_cast<__mmask16>(low_bits(n, 16)); }
 inline __mmask32 tail32(int n) { return static_cast<__mmask32>(low_bits(n, 32)); }
 
+// f(j, mask) for the blocks of 16 of [0, n): full blocks with a constant
+// full mask (so that the masked loads and stores below inline as plain
+// ones, without a test per access), then one partial block.
+template <class F>
+inline void for_blocks16(int n, F f) {
+    int j = 0;
+    for (; j + 16 <= n; j += 16) f(j, static_cast<__mmask16>(0xFFFF));
+    if (j < n) f(j, tail16(n - j));
+}
+
+// The 32-lane mask of the first 2n lanes from the mask of the first n.
+inline __mmask32 widen_tail(__mmask16 m) {
+    const std::uint32_t n = static_cast<std::uint32_t>(__builtin_popcount(m));
+    return n == 16 ? ~__mmask32{0} : static_cast<__mmask32>((1u << (2 * n)) - 1);
+}
+
 // Masked loads and stores that take the plain instruction for a full mask
 // (every lane valid, so the full access stays inside the row); only a
 // block's last, partial one takes the masked form.
@@ -391,8 +407,7 @@ void dwt_s123_avx512(const std::int32_t* src, std::ptrdiff_t src_stride, int w, 
             last ? rows[2] : src + reflect_index(2 * i + 3, h) * src_stride);
         const char* next1 = reinterpret_cast<const char*>(
             last ? rows[3] : src + reflect_index(2 * i + 4, h) * src_stride);
-        for (int j = 0; j < w; j += 16) {
-            const __mmask16 m = tail16(w - j);
+        for_blocks16(w, [&](int j, __mmask16 m) {
             _mm_prefetch(next0 + 4 * j, _MM_HINT_T0);
             _mm_prefetch(next1 + 4 * j, _MM_HINT_T0);
             Z q[4];
@@ -413,7 +428,7 @@ void dwt_s123_avx512(const std::int32_t* src, std::ptrdiff_t src_stride, int w, 
             }
             store_split(lo.ph + 1 + j, lo.pl + 1 + j, m, l);
             store_split(hi.ph + 1 + j, hi.pl + 1 + j, m, hh);
-        }
+        });
         pad_row(lo.ph, w);
         pad_row(lo.pl, w);
         pad_row(hi.ph, w);
@@ -424,15 +439,13 @@ void dwt_s123_avx512(const std::int32_t* src, std::ptrdiff_t src_stride, int w, 
         std::int32_t* bd = band_hvd[2] + i * band_stride;
         // A block of n outputs reads values 2j .. 2j + 2n + 1 of each row,
         // inside its w + 3 values.
-        for (int j = 0; j < out_w; j += 16) {
-            const int n = out_w - j < 16 ? out_w - j : 16;
-            const __mmask32 in = tail32(2 * n);
-            const __mmask16 out = tail16(n);
+        for_blocks16(out_w, [&](int j, __mmask16 out) {
+            const __mmask32 in = widen_tail(out);
             st_i32x16(a + j, out, filt4_h_split(lo, j, in, lo01, lo23, kLoHalfSum, hs));
             st_i32x16(bv + j, out, filt4_h_split(lo, j, in, hi01, hi23, kHiHalfSum, hs));
             st_i32x16(bh + j, out, filt4_h_split(hi, j, in, lo01, lo23, kLoHalfSum, hs));
             st_i32x16(bd + j, out, filt4_h_split(hi, j, in, hi01, hi23, kHiHalfSum, hs));
-        }
+        });
     }
 }
 
