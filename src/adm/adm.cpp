@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "vmafpp/error.hpp"
@@ -106,10 +107,14 @@ AdmEngine::AdmEngine(int width, int height, int bpc, const AdmOptions& options,
     const std::size_t n0 = static_cast<std::size_t>(stride_) * bh0;
     const std::size_t n1 = static_cast<std::size_t>(stride1_) * bh1;
 
-    i16_.allocate(n0 * 12);
+    // ref0_ and dis0_ hold whole bands, r0_ and a0_ the strips of scale0().
+    const std::size_t strip = static_cast<std::size_t>(stride_) * (kStripRows + 2);
+    i16_.allocate(n0 * 6 + strip * 6);
     std::int16_t* p16 = i16_.data();
-    for (auto* set : {ref0_, dis0_, r0_, a0_})
+    for (auto* set : {ref0_, dis0_})
         for (int t = 0; t < 3; ++t, p16 += n0) set[t] = p16;
+    for (auto* set : {r0_, a0_})
+        for (int t = 0; t < 3; ++t, p16 += strip) set[t] = p16;
 
     // Ping-pong slot 0 holds the scale-0 approximation, later scale 2's;
     // slot 1 scale 1's, later scale 3's: n0 and n1 samples are enough.
@@ -161,34 +166,45 @@ AdmEngine::ScaleResult AdmEngine::scale0() {
     const CubeShifts shifts[3] = {{10, 29, cub_hv}, {10, 29, cub_hv}, {12, 30, cub_d}};
     std::int64_t num_acc[3] = {0, 0, 0}, aim_acc[3] = {0, 0, 0};
 
-    // The stages run on strips of kStripRows band rows, so that the bands a
-    // strip decouples are still in the core's cache when the pooling and
-    // both masking passes read them. Every kernel folds its rows into its
+    // The stages run on strips of kStripRows rows of the region: the strip's
+    // decoupled bands r and a live only in a strip buffer of kStripRows + 2
+    // rows (global row g at buffer row g - base), which stays in the core's
+    // cache, and the pooling and both masking passes read the bands while
+    // they are still there. Every kernel folds its rows into its
     // accumulators in row order, so strips give the sums of one call over
-    // the whole region. Masking row y reads the decoupled rows y - 1 .. y + 1
-    // (reflected), so it runs once row y + 1 is decoupled.
-    // The masking kernel derives the masker's csf / flt rows itself. DLM:
-    // the restored part masked by the additive part's CSF; AIM: the additive
-    // part masked by the restored part's.
-    int masked_to = region.y0;
-    for (int d0 = halo.y0; d0 < halo.y1; d0 += kStripRows) {
-        const int d1 = std::min(d0 + kStripRows, halo.y1);
-        k_.decouple_s0(ref0_, dis0_, stride_, Rect{halo.x0, d0, halo.x1, d1}, opt_.gain_limit, r0_,
-                       a0_);
-        const int p0 = std::max(d0, region.y0), p1 = std::min(d1, region.y1);
-        if (p0 < p1)
-            k_.den_accumulate_s0(ref0_, stride_, Rect{region.x0, p0, region.x1, p1}, den_shift,
-                                 den_acc);
-        const int m1 = d1 == halo.y1 ? region.y1 : std::min(d1 - 1, region.y1);
-        if (masked_to < m1) {
-            const Rect rows{region.x0, masked_to, region.x1, m1};
-            k_.cm_accumulate_s0(r0_, a0_, stride_, w, h, rows, rfactor_s0_, shifts, row_shift,
-                                thr32_.data(), num_acc);
-            if (!opt_.skip_aim)
-                k_.cm_accumulate_s0(a0_, r0_, stride_, w, h, rows, rfactor_s0_, shifts, row_shift,
-                                    thr32_.data(), aim_acc);
-            masked_to = m1;
+    // the whole region. Masking rows [y0, y1) read the decoupled rows
+    // [y0 - 1, y1 + 1) (reflected at the band's edges, which stay at the
+    // same place in the buffer's coordinates: rows shifted by base, height
+    // h - base). The two rows a strip shares with the previous one move to
+    // the top of the buffer. The masking kernel derives the masker's csf /
+    // flt rows itself. DLM: the restored part masked by the additive part's
+    // CSF; AIM: the additive part masked by the restored part's.
+    int base = 0, decoupled_to = halo.y0;  // rows [base, decoupled_to) are in the buffer
+    for (int y0 = region.y0; y0 < region.y1; y0 += kStripRows) {
+        const int y1 = std::min(y0 + kStripRows, region.y1);
+        const int b0 = std::max(y0 - 1, 0), b1 = std::min(y1 + 1, h);
+        if (b0 > base) {
+            const std::size_t keep = static_cast<std::size_t>(decoupled_to - b0) * stride_;
+            for (int t = 0; t < 3; ++t) {
+                std::memmove(r0_[t], r0_[t] + (b0 - base) * stride_, keep * sizeof(std::int16_t));
+                std::memmove(a0_[t], a0_[t] + (b0 - base) * stride_, keep * sizeof(std::int16_t));
+            }
+            base = b0;
         }
+        const std::ptrdiff_t off = base * stride_;
+        const std::int16_t* ref[3] = {ref0_[0] + off, ref0_[1] + off, ref0_[2] + off};
+        const std::int16_t* dis[3] = {dis0_[0] + off, dis0_[1] + off, dis0_[2] + off};
+        k_.decouple_s0(ref, dis, stride_, Rect{halo.x0, decoupled_to - base, halo.x1, b1 - base},
+                       opt_.gain_limit, r0_, a0_);
+        decoupled_to = b1;
+        k_.den_accumulate_s0(ref0_, stride_, Rect{region.x0, y0, region.x1, y1}, den_shift,
+                             den_acc);
+        const Rect rows{region.x0, y0 - base, region.x1, y1 - base};
+        k_.cm_accumulate_s0(r0_, a0_, stride_, w, h - base, rows, rfactor_s0_, shifts, row_shift,
+                            thr32_.data(), num_acc);
+        if (!opt_.skip_aim)
+            k_.cm_accumulate_s0(a0_, r0_, stride_, w, h - base, rows, rfactor_s0_, shifts,
+                                row_shift, thr32_.data(), aim_acc);
     }
 
     out.den =
