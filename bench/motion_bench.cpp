@@ -1,5 +1,5 @@
-// Motion stages at 1920x1080 on generated content: the vertical difference
-// filter, the horizontal filter with absolute sum, and the whole extractor,
+// Motion at 1920x1080 on generated content: the row kernel (vertical
+// difference filter, horizontal filter, absolute sum) and the whole extractor,
 // for every kernel level this machine runs (".../scalar", ".../avx2").
 #include <benchmark/benchmark.h>
 
@@ -37,37 +37,19 @@ void rows_at(const Plane& p, int i, std::array<const std::uint8_t*, 5>& out) {
     }
 }
 
-void BM_MotionDiffVertical8(benchmark::State& state, const motion::MotionKernels* k) {
+// The row kernel over every row of a frame: vertical and horizontal pass and
+// absolute sum.
+void BM_MotionSadRow8(benchmark::State& state, const motion::MotionKernels* k) {
     const auto& f = frames();
-    std::vector<std::int32_t> row(kWidth + 4);
+    std::vector<std::int32_t> scratch(motion::motion_scratch_size(kWidth));
     std::array<const std::uint8_t*, 5> a{}, b{};
     for (auto _ : state) {
-        std::int32_t any = 0;
+        std::uint64_t sad = 0;
         for (int i = 0; i < kHeight; ++i) {
             rows_at(f.prev.luma(), i, a);
             rows_at(f.cur.luma(), i, b);
-            any |= k->diff_vertical_u8(a.data(), b.data(), kWidth, row.data() + 2);
+            sad += k->sad_row_u8(a.data(), b.data(), kWidth, scratch.data());
         }
-        benchmark::DoNotOptimize(any);
-    }
-}
-
-void BM_MotionAbsSumHorizontal(benchmark::State& state, const motion::MotionKernels* k) {
-    const auto& f = frames();
-    std::vector<std::int32_t> rows(static_cast<std::size_t>(kHeight) * (kWidth + 4));
-    std::array<const std::uint8_t*, 5> a{}, b{};
-    for (int i = 0; i < kHeight; ++i) {
-        std::int32_t* r = rows.data() + static_cast<std::size_t>(i) * (kWidth + 4) + 2;
-        rows_at(f.prev.luma(), i, a);
-        rows_at(f.cur.luma(), i, b);
-        motion::motion_diff_vertical_u8(a.data(), b.data(), kWidth, r);
-        motion::motion_mirror_pad(r, kWidth);
-    }
-    for (auto _ : state) {
-        std::uint64_t sad = 0;
-        for (int i = 0; i < kHeight; ++i)
-            sad += k->abs_sum_horizontal(
-                rows.data() + static_cast<std::size_t>(i) * (kWidth + 4) + 2, kWidth);
         benchmark::DoNotOptimize(sad);
     }
 }
@@ -93,11 +75,8 @@ void BM_MotionExtract(benchmark::State& state, unsigned mask) {
 const int registered = [] {
     for (const auto& level : bench::motion_levels()) {
         const std::string n = "/" + level.name;
-        benchmark::RegisterBenchmark(("BM_MotionDiffVertical8" + n).c_str(), BM_MotionDiffVertical8,
+        benchmark::RegisterBenchmark(("BM_MotionSadRow8" + n).c_str(), BM_MotionSadRow8,
                                      level.kernels)
-            ->Unit(benchmark::kMillisecond);
-        benchmark::RegisterBenchmark(("BM_MotionAbsSumHorizontal" + n).c_str(),
-                                     BM_MotionAbsSumHorizontal, level.kernels)
             ->Unit(benchmark::kMillisecond);
         benchmark::RegisterBenchmark(("BM_MotionExtract" + n).c_str(), BM_MotionExtract, level.mask)
             ->Unit(benchmark::kMillisecond);

@@ -81,7 +81,7 @@ public:
         if (bpc_ < 8 || bpc_ > 16)
             throw Error("motion: " + std::to_string(bpc_) + "-bit pictures are not supported");
         sample_bytes_ = bpc_ > 8 ? 2 : 1;
-        row_.assign(static_cast<std::size_t>(w_) + 2 * kRadius, 0);
+        scratch_.assign(static_cast<std::size_t>(motion::motion_scratch_size(w_)), 0);
         if (!force_zero_)
             for (auto& h : history_)
                 h.samples.assign(static_cast<std::size_t>(w_) * h_ * sample_bytes_, 0);
@@ -172,7 +172,6 @@ private:
         const T* cur = cur_plane.row<T>(0);
         const std::ptrdiff_t cur_stride = cur_plane.stride() / std::ptrdiff_t{sizeof(T)};
         std::array<const T*, kTaps> past_rows{}, cur_rows{};
-        std::int32_t* row = row_.data() + kRadius;
         std::uint64_t sad = 0;
         for (int i = 0; i < h_; ++i) {
             for (int k = 0; k < kTaps; ++k) {
@@ -180,16 +179,11 @@ private:
                 past_rows[k] = past + std::ptrdiff_t{y} * w_;
                 cur_rows[k] = cur + y * cur_stride;
             }
-            std::int32_t any = 0;
             if constexpr (sizeof(T) == 1)
-                any = kernels_->diff_vertical_u8(past_rows.data(), cur_rows.data(), w_, row);
+                sad += kernels_->sad_row_u8(past_rows.data(), cur_rows.data(), w_, scratch_.data());
             else
-                any = kernels_->diff_vertical_u16(past_rows.data(), cur_rows.data(), w_, bpc_,
-                                                  row);
-            // A zero row adds zero; libvmaf skips it too.
-            if (!any) continue;
-            motion::motion_mirror_pad(row, w_);
-            sad += kernels_->abs_sum_horizontal(row, w_);
+                sad += kernels_->sad_row_u16(past_rows.data(), cur_rows.data(), w_, bpc_,
+                                             scratch_.data());
         }
         return sad;
     }
@@ -227,7 +221,7 @@ private:
     unsigned first_;
     std::string sad_key_, motion_key_, motion2_key_, motion3_key_;
 
-    std::vector<std::int32_t> row_;
+    std::vector<std::int32_t> scratch_;
     std::array<Stored, 2> history_;
     std::vector<std::optional<double>> sad_;
     bool flushed_ = false;

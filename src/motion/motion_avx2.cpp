@@ -188,11 +188,122 @@ std::uint32_t abs_sum_horizontal_avx2(const std::int32_t* row, int w) {
     return sum_lanes(sum);
 }
 
+// ---------------------------------------------------------------------------
+// The fused 8-bit row: the vertical pass to int16, 16 columns per step, then
+// the horizontal pass on int16 pairs. See motion_avx512.cpp for the proofs:
+// the taps are symmetric, sum = c0 (d0 + d4) + c1 (d1 + d3) + c2 d2 (pair sums
+// within [-510, 510]), int32 lane t takes column 2t or 2t + 1 from a blend
+// of 16-bit lanes, and e = sum + 128 + 2^23 lies in [0, 2^24) exactly when
+// y = (sum + 128) >> 8 lies in [-2^15, 2^15), bits 8..23 of e then being
+// y + 2^15.
+constexpr int kInt16Bias = 128 + (1 << 23);
+
+inline void vertical_u8_int16_step(const std::uint8_t* const* prev_rows,
+                                   const std::uint8_t* const* cur_rows, std::ptrdiff_t j,
+                                   std::int16_t* y, __m256i& bits, __m256i& any) {
+    __m256i d[kTaps];
+    for (int k = 0; k < kTaps; ++k)
+        d[k] = _mm256_sub_epi16(_mm256_cvtepu8_epi16(load16x8(prev_rows[k] + j)),
+                                _mm256_cvtepu8_epi16(load16x8(cur_rows[k] + j)));
+    const __m256i s04 = _mm256_add_epi16(d[0], d[4]);
+    const __m256i s13 = _mm256_add_epi16(d[1], d[3]);
+    // 0xAA: the high 16 bits of every int32 lane from the second operand.
+    const __m256i even_pairs = _mm256_blend_epi16(s04, _mm256_slli_epi32(s13, 16), 0xAA);
+    const __m256i odd_pairs = _mm256_blend_epi16(_mm256_srli_epi32(s04, 16), s13, 0xAA);
+    const __m256i c01 = tap_pair(kFilter[0], kFilter[1]);
+    const __m256i bias = _mm256_set1_epi32(kInt16Bias);
+    const __m256i even = _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(even_pairs, c01), bias),
+                                          _mm256_madd_epi16(d[2], tap_pair(kFilter[2], 0)));
+    const __m256i odd = _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(odd_pairs, c01), bias),
+                                         _mm256_madd_epi16(d[2], tap_pair(0, kFilter[2])));
+    bits = _mm256_or_si256(bits, _mm256_or_si256(even, odd));
+    const __m256i v = _mm256_xor_si256(
+        _mm256_blend_epi16(_mm256_srli_epi32(even, 8), _mm256_slli_epi32(odd, 8), 0xAA),
+        _mm256_set1_epi16(static_cast<short>(0x8000)));
+    any = _mm256_or_si256(any, v);
+    store8x32(y + j, v);
+}
+
+// |(sum + 2^15) >> 16| of the 8 outputs whose first pair starts at s
+// (int16 samples in [-2^15, 2^15): each pair's sum and the whole sum lie in
+// [-2^31, 2^31 - 2^16], so int32 holds the scalar's int64 sum exactly).
+inline __m256i abs_filtered_pairs(const std::int16_t* s) {
+    __m256i acc = _mm256_set1_epi32(32768);
+    acc = _mm256_add_epi32(acc, _mm256_madd_epi16(load8x32(s), tap_pair(kFilter[0], kFilter[1])));
+    acc = _mm256_add_epi32(acc, _mm256_madd_epi16(load8x32(s + 2), tap_pair(kFilter[2], kFilter[3])));
+    acc = _mm256_add_epi32(acc, _mm256_madd_epi16(load8x32(s + 4), tap_pair(kFilter[4], 0)));
+    return _mm256_abs_epi32(_mm256_srai_epi32(acc, 16));
+}
+
+// y[to] = y[from] for the int16 row kept in the int32 scratch (memcpy, not
+// an int16 store, into int32 storage).
+inline void copy_int16(std::int16_t* y, int to, int from) {
+    std::memcpy(y + to, y + from, sizeof(std::int16_t));
+}
+
+std::uint32_t sad_row_u8_avx2(const std::uint8_t* const* prev_rows,
+                              const std::uint8_t* const* cur_rows, int w, std::int32_t* scratch) {
+    // The vertical row as int16 in the scratch (kRadius samples of padding,
+    // then slack that the last step's loads reach).
+    std::int16_t* y = reinterpret_cast<std::int16_t*>(scratch) + kRadius;
+    __m256i bits = _mm256_setzero_si256(), any = bits;
+    std::ptrdiff_t j = 0;
+    for (; j + 16 <= w; j += 16) vertical_u8_int16_step(prev_rows, cur_rows, j, y, bits, any);
+    if (j < w) {
+        // Zero-filled columns give y = 0: in range, and zero.
+        const int n = static_cast<int>(w - j);
+        const TailRows<std::uint8_t, 16> tail(prev_rows, cur_rows, j, n);
+        std::int16_t o[16];
+        vertical_u8_int16_step(tail.prev_ptr, tail.cur_ptr, 0, o, bits, any);
+        std::memcpy(y + j, o, n * sizeof(std::int16_t));
+    }
+    if (!_mm256_testz_si256(bits, _mm256_set1_epi32(static_cast<int>(0xFF000000u)))) {
+        // Some y outside int16: the int32 row and the general pass.
+        std::int32_t* row = scratch + kRadius;
+        if (!diff_vertical_u8_avx2(prev_rows, cur_rows, w, row)) return 0;
+        motion_mirror_pad(row, w);
+        return abs_sum_horizontal_avx2(row, w);
+    }
+    // A zero row adds zero; libvmaf skips it too.
+    if (_mm256_testz_si256(any, any)) return 0;
+    for (int f = 1; f <= kRadius; ++f) {
+        copy_int16(y, -f, f);
+        copy_int16(y, w - 1 + f, w - 1 - f);
+    }
+    store8x32(y + w + kRadius, _mm256_setzero_si256());
+    store8x32(y + w + kRadius + 16, _mm256_setzero_si256());
+    // Outputs j + 2i and j + 1 + 2i; output j's first pair is y[j - 2].
+    __m256i sum = _mm256_setzero_si256();
+    j = 0;
+    for (; j + 16 <= w; j += 16) {
+        sum = _mm256_add_epi32(sum, abs_filtered_pairs(y + j - kRadius));
+        sum = _mm256_add_epi32(sum, abs_filtered_pairs(y + j + 1 - kRadius));
+    }
+    if (j < w) {
+        // Lanes past the last output read the zeroed slack and are not added.
+        const int left = static_cast<int>(w - j);
+        const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+        const __m256i even = _mm256_cmpgt_epi32(_mm256_set1_epi32((left + 1) / 2), lane);
+        const __m256i odd = _mm256_cmpgt_epi32(_mm256_set1_epi32(left / 2), lane);
+        sum = _mm256_add_epi32(sum, _mm256_and_si256(abs_filtered_pairs(y + j - kRadius), even));
+        sum = _mm256_add_epi32(sum, _mm256_and_si256(abs_filtered_pairs(y + j + 1 - kRadius), odd));
+    }
+    return sum_lanes(sum);
+}
+
+std::uint32_t sad_row_u16_avx2(const std::uint16_t* const* prev_rows,
+                               const std::uint16_t* const* cur_rows, int w, int bpc,
+                               std::int32_t* scratch) {
+    std::int32_t* row = scratch + kRadius;
+    if (!diff_vertical_u16_avx2(prev_rows, cur_rows, w, bpc, row)) return 0;
+    motion_mirror_pad(row, w);
+    return abs_sum_horizontal_avx2(row, w);
+}
+
 }  // namespace
 
 const MotionKernels& motion_kernels_avx2() {
-    static constexpr MotionKernels kAvx2{diff_vertical_u8_avx2, diff_vertical_u16_avx2,
-                                         abs_sum_horizontal_avx2};
+    static constexpr MotionKernels kAvx2{sad_row_u8_avx2, sad_row_u16_avx2};
     return kAvx2;
 }
 

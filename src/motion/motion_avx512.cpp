@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "motion/motion_kernels.hpp"
 
@@ -106,6 +107,48 @@ std::int32_t diff_vertical_u8_avx512(const std::uint8_t* const* prev_rows,
                               diff_vertical_u8_step(prev_rows, cur_rows, j,
                                                     first_lanes32(static_cast<int>(w - j)), out));
     return or_lanes(any);
+}
+
+// ---------------------------------------------------------------------------
+// 8-bit vertical pass to int16, 32 columns per step, for the fused row. The
+// taps are symmetric: sum = c0 (d0 + d4) + c1 (d1 + d3) + c2 d2, the pair
+// sums within [-510, 510]. Each int32 lane t takes column 2t (even) or 2t + 1
+// (odd): its (d0 + d4, d1 + d3) pair is blended from the 16-bit lanes (no
+// cross-lane shuffle), and c2 d2 comes from a multiply-add with a zero tap
+// on the other column. |sum| <= 65536 * 255 is exact in int32.
+//
+// e = sum + 128 + 2^23 is (y + 2^15) * 256 + (e & 255) with
+// y = (sum + 128) >> 8 (floor), so y lies in [-2^15, 2^15) exactly when e
+// lies in [0, 2^24) (no bit above 23 set, sign included), and then bits
+// 8..23 of e are y + 2^15, i.e. y as int16 with the top bit flipped.
+constexpr int kInt16Bias = 128 + (1 << 23);
+
+inline void vertical_u8_int16_step(const std::uint8_t* const* prev_rows,
+                                   const std::uint8_t* const* cur_rows, std::ptrdiff_t j,
+                                   __mmask32 m, std::int16_t* y, __m512i& bits, __m512i& any) {
+    __m512i d[kTaps];
+    for (int k = 0; k < kTaps; ++k)
+        d[k] = _mm512_sub_epi16(_mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(m, prev_rows[k] + j)),
+                                _mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(m, cur_rows[k] + j)));
+    const __m512i s04 = _mm512_add_epi16(d[0], d[4]);
+    const __m512i s13 = _mm512_add_epi16(d[1], d[3]);
+    constexpr __mmask32 kHigh = 0xAAAAAAAAu;  // the high 16 bits of every int32 lane
+    const __m512i even_pairs = _mm512_mask_blend_epi16(kHigh, s04, _mm512_slli_epi32(s13, 16));
+    const __m512i odd_pairs = _mm512_mask_blend_epi16(kHigh, _mm512_srli_epi32(s04, 16), s13);
+    const __m512i c01 = tap_pair(kFilter[0], kFilter[1]);
+    const __m512i bias = _mm512_set1_epi32(kInt16Bias);
+    const __m512i even = _mm512_add_epi32(
+        _mm512_add_epi32(_mm512_madd_epi16(even_pairs, c01), bias),
+        _mm512_madd_epi16(d[2], tap_pair(kFilter[2], 0)));
+    const __m512i odd = _mm512_add_epi32(
+        _mm512_add_epi32(_mm512_madd_epi16(odd_pairs, c01), bias),
+        _mm512_madd_epi16(d[2], tap_pair(0, kFilter[2])));
+    bits = _mm512_ternarylogic_epi32(bits, even, odd, 0xFE);  // bits | even | odd
+    const __m512i v = _mm512_xor_si512(
+        _mm512_mask_blend_epi16(kHigh, _mm512_srli_epi32(even, 8), _mm512_slli_epi32(odd, 8)),
+        _mm512_set1_epi16(static_cast<short>(0x8000)));
+    any = _mm512_or_si512(any, v);
+    _mm512_mask_storeu_epi16(y + j, m, v);
 }
 
 // ---------------------------------------------------------------------------
@@ -257,6 +300,23 @@ std::uint32_t sum_lanes(__m512i v) {
     return static_cast<std::uint32_t>(_mm_cvtsi128_si32(y));
 }
 
+// |(sum + 2^15) >> 16| summed over the outputs [0, n) of an int16 row
+// padded by kRadius samples, readable up to 64 samples past its end.
+inline __m512i abs_sum_int16(const std::int16_t* y, int n, __m512i sum) {
+    // Outputs k + 2i (even lanes) and k + 1 + 2i (odd lanes): output j's
+    // first pair is y[j - 2], y[j - 1].
+    for (int k = 0; k < n; k += 32) {
+        const int left = n - k;
+        const int even = left >= 32 ? 16 : (left + 1) / 2;
+        const int odd = left >= 32 ? 16 : left / 2;
+        sum = _mm512_mask_add_epi32(sum, first_lanes16(even), sum,
+                                    abs_filtered_pairs(y + k - kRadius));
+        sum = _mm512_mask_add_epi32(sum, first_lanes16(odd), sum,
+                                    abs_filtered_pairs(y + k + 1 - kRadius));
+    }
+    return sum;
+}
+
 std::uint32_t abs_sum_horizontal_avx512(const std::int32_t* row, int w) {
     // uint32 lanes: the scalar's uint32 sum wraps, and wrapping addition does
     // not depend on the order (nor on the outputs' order).
@@ -268,26 +328,62 @@ std::uint32_t abs_sum_horizontal_avx512(const std::int32_t* row, int w) {
             sum = _mm512_add_epi32(sum, abs_sum_general(row + j0, n));
             continue;
         }
-        // Outputs j0 + k + 2i (even lanes) and j0 + k + 1 + 2i (odd lanes):
-        // output j's first pair is staged[j - j0], rows j - 2 and j - 1.
-        for (int k = 0; k < n; k += 32) {
-            const int left = n - k;
-            const int even = left >= 32 ? 16 : (left + 1) / 2;
-            const int odd = left >= 32 ? 16 : left / 2;
-            sum = _mm512_mask_add_epi32(sum, first_lanes16(even), sum,
-                                        abs_filtered_pairs(staged + k));
-            sum = _mm512_mask_add_epi32(sum, first_lanes16(odd), sum,
-                                        abs_filtered_pairs(staged + k + 1));
-        }
+        sum = abs_sum_int16(staged + kRadius, n, sum);
     }
     return sum_lanes(sum);
+}
+
+// y[to] = y[from] for the int16 row kept in the int32 scratch (memcpy, not
+// an int16 store, into int32 storage).
+inline void copy_int16(std::int16_t* y, int to, int from) {
+    std::memcpy(y + to, y + from, sizeof(std::int16_t));
+}
+
+std::uint32_t sad_row_u8_avx512(const std::uint8_t* const* prev_rows,
+                                const std::uint8_t* const* cur_rows, int w,
+                                std::int32_t* scratch) {
+    // The vertical row as int16 in the scratch (kRadius samples of padding,
+    // then 64 of slack that the last step's loads reach).
+    std::int16_t* y = reinterpret_cast<std::int16_t*>(scratch) + kRadius;
+    __m512i bits = _mm512_setzero_si512(), any = bits;
+    std::ptrdiff_t j = 0;
+    for (; j + 32 <= w; j += 32)
+        vertical_u8_int16_step(prev_rows, cur_rows, j, ~__mmask32{0}, y, bits, any);
+    if (j < w)
+        vertical_u8_int16_step(prev_rows, cur_rows, j, first_lanes32(static_cast<int>(w - j)), y,
+                               bits, any);
+    if (_mm512_test_epi32_mask(bits, _mm512_set1_epi32(static_cast<int>(0xFF000000u)))) {
+        // Some y outside int16: the int32 row and the general pass.
+        std::int32_t* row = scratch + kRadius;
+        if (!diff_vertical_u8_avx512(prev_rows, cur_rows, w, row)) return 0;
+        motion_mirror_pad(row, w);
+        return sum_lanes(abs_sum_general(row, w));
+    }
+    // A zero row adds zero; libvmaf skips it too.
+    if (!_mm512_test_epi16_mask(any, any)) return 0;
+    for (int f = 1; f <= kRadius; ++f) {
+        copy_int16(y, -f, f);
+        copy_int16(y, w - 1 + f, w - 1 - f);
+    }
+    _mm512_storeu_si512(y + w + kRadius, _mm512_setzero_si512());
+    _mm512_storeu_si512(y + w + kRadius + 32, _mm512_setzero_si512());
+    // Samples in [-2^15, 2^15): abs_filtered_pairs is exact.
+    return sum_lanes(abs_sum_int16(y, w, _mm512_setzero_si512()));
+}
+
+std::uint32_t sad_row_u16_avx512(const std::uint16_t* const* prev_rows,
+                                 const std::uint16_t* const* cur_rows, int w, int bpc,
+                                 std::int32_t* scratch) {
+    std::int32_t* row = scratch + kRadius;
+    if (!diff_vertical_u16_avx512(prev_rows, cur_rows, w, bpc, row)) return 0;
+    motion_mirror_pad(row, w);
+    return abs_sum_horizontal_avx512(row, w);
 }
 
 }  // namespace
 
 const MotionKernels& motion_kernels_avx512() {
-    static constexpr MotionKernels kAvx512{diff_vertical_u8_avx512, diff_vertical_u16_avx512,
-                                           abs_sum_horizontal_avx512};
+    static constexpr MotionKernels kAvx512{sad_row_u8_avx512, sad_row_u16_avx512};
     return kAvx512;
 }
 

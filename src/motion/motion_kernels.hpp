@@ -25,6 +25,22 @@ inline constexpr int kRadius = kTaps / 2;
 // Q16 taps, summing to 65536.
 inline constexpr std::uint16_t kFilter[kTaps] = {3571, 16004, 26386, 16004, 3571};
 
+// The SAD of one output row: the vertical pass on prev - cur, then the
+// horizontal pass and the sum of absolute values (uint32, wrapping, like
+// libvmaf's per-row sum), 0 when the vertical pass gives a zero row.
+// `scratch` holds motion_scratch_size(w) int32 whose contents do not matter
+// (the scalar keeps the padded vertical row there; a twin may keep anything).
+// Needs w > kRadius.
+std::uint32_t motion_sad_row_u8(const std::uint8_t* const* prev_rows,
+                                const std::uint8_t* const* cur_rows, int w, std::int32_t* scratch);
+std::uint32_t motion_sad_row_u16(const std::uint16_t* const* prev_rows,
+                                 const std::uint16_t* const* cur_rows, int w, int bpc,
+                                 std::int32_t* scratch);
+// The padded int32 row, or an int16 row with 64 samples of slack.
+constexpr int motion_scratch_size(int w) { return w + 2 * kRadius + 64; }
+
+// The two passes of motion_sad_row_*, scalar (the twins have their own).
+//
 // Vertical pass on prev - cur for one output row:
 // out[j] = (sum_k c_k * (prev_k[j] - cur_k[j]) + 2^(s-1)) >> s with s = 8 for
 // 8-bit samples and s = bpc otherwise (arithmetic shift: floor). Returns the
@@ -45,9 +61,8 @@ std::uint32_t motion_abs_sum_horizontal(const std::int32_t* row, int w);
 void motion_mirror_pad(std::int32_t* row, int w);
 
 struct MotionKernels {
-    decltype(&motion_diff_vertical_u8) diff_vertical_u8;
-    decltype(&motion_diff_vertical_u16) diff_vertical_u16;
-    decltype(&motion_abs_sum_horizontal) abs_sum_horizontal;
+    decltype(&motion_sad_row_u8) sad_row_u8;
+    decltype(&motion_sad_row_u16) sad_row_u16;
 };
 const MotionKernels& motion_kernels_scalar();
 #if VMAFPP_X86_KERNELS

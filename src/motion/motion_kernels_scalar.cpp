@@ -63,9 +63,26 @@ void motion_mirror_pad(std::int32_t* row, int w) {
     }
 }
 
+std::uint32_t motion_sad_row_u8(const std::uint8_t* const* prev_rows,
+                                const std::uint8_t* const* cur_rows, int w, std::int32_t* scratch) {
+    std::int32_t* row = scratch + kRadius;
+    // A zero row adds zero; libvmaf skips it too.
+    if (!motion_diff_vertical_u8(prev_rows, cur_rows, w, row)) return 0;
+    motion_mirror_pad(row, w);
+    return motion_abs_sum_horizontal(row, w);
+}
+
+std::uint32_t motion_sad_row_u16(const std::uint16_t* const* prev_rows,
+                                 const std::uint16_t* const* cur_rows, int w, int bpc,
+                                 std::int32_t* scratch) {
+    std::int32_t* row = scratch + kRadius;
+    if (!motion_diff_vertical_u16(prev_rows, cur_rows, w, bpc, row)) return 0;
+    motion_mirror_pad(row, w);
+    return motion_abs_sum_horizontal(row, w);
+}
+
 const MotionKernels& motion_kernels_scalar() {
-    static constexpr MotionKernels kScalar{motion_diff_vertical_u8, motion_diff_vertical_u16,
-                                           motion_abs_sum_horizontal};
+    static constexpr MotionKernels kScalar{motion_sad_row_u8, motion_sad_row_u16};
     return kScalar;
 }
 
