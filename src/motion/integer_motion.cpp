@@ -34,16 +34,10 @@ namespace vmafpp {
 namespace {
 
 using motion::kRadius;
-using motion::kTaps;
 
 // The 5-tap mirror needs 3 samples in each direction.
 constexpr int kMinSize = kRadius + 1;
 
-constexpr int reflect(int i, int size) {
-    if (i < 0) return -i;
-    if (i >= size) return 2 * (size - 1) - i;
-    return i;
-}
 
 // libvmaf's blend: score * factor + (1 - factor) * min(offset, score), in
 // this order.
@@ -171,21 +165,10 @@ private:
         const T* past = reinterpret_cast<const T*>(prev.samples.data());
         const T* cur = cur_plane.row<T>(0);
         const std::ptrdiff_t cur_stride = cur_plane.stride() / std::ptrdiff_t{sizeof(T)};
-        std::array<const T*, kTaps> past_rows{}, cur_rows{};
-        std::uint64_t sad = 0;
-        for (int i = 0; i < h_; ++i) {
-            for (int k = 0; k < kTaps; ++k) {
-                const int y = reflect(i - kRadius + k, h_);
-                past_rows[k] = past + std::ptrdiff_t{y} * w_;
-                cur_rows[k] = cur + y * cur_stride;
-            }
-            if constexpr (sizeof(T) == 1)
-                sad += kernels_->sad_row_u8(past_rows.data(), cur_rows.data(), w_, scratch_.data());
-            else
-                sad += kernels_->sad_row_u16(past_rows.data(), cur_rows.data(), w_, bpc_,
-                                             scratch_.data());
-        }
-        return sad;
+        if constexpr (sizeof(T) == 1)
+            return kernels_->sad_u8(past, w_, cur, cur_stride, w_, h_, scratch_.data());
+        else
+            return kernels_->sad_u16(past, w_, cur, cur_stride, w_, h_, bpc_, scratch_.data());
     }
 
     // Keeps the current reference luma; the oldest of the two slots goes.

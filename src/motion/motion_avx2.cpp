@@ -6,6 +6,7 @@
 // standard-library template is used (see vif_avx2.cpp): plain arrays, memcpy.
 #include <immintrin.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 
@@ -189,33 +190,46 @@ std::uint32_t abs_sum_horizontal_avx2(const std::int32_t* row, int w) {
 }
 
 // ---------------------------------------------------------------------------
-// The fused 8-bit row: the vertical pass to int16, 16 columns per step, then
-// the horizontal pass on int16 pairs. See motion_avx512.cpp for the proofs:
-// the taps are symmetric, sum = c0 (d0 + d4) + c1 (d1 + d3) + c2 d2 (pair sums
-// within [-510, 510]), int32 lane t takes column 2t or 2t + 1 from a blend
-// of 16-bit lanes, and e = sum + 128 + 2^23 lies in [0, 2^24) exactly when
-// y = (sum + 128) >> 8 lies in [-2^15, 2^15), bits 8..23 of e then being
-// y + 2^15.
+// The fused 8-bit frame: every input row's difference prev - cur once, as
+// int16, in a ring of kTaps rows; each output row's vertical pass from them
+// to int16 (16 columns per step), then the horizontal pass on int16 pairs.
+// See motion_avx512.cpp for the proofs: the taps are symmetric,
+// sum = c0 (d0 + d4) + c1 (d1 + d3) + c2 d2 (pair sums within [-510, 510]),
+// int32 lane t takes column 2t or 2t + 1 from a blend of 16-bit lanes, and
+// e = sum + 128 + 2^23 lies in [0, 2^24) exactly when y = (sum + 128) >> 8
+// lies in [-2^15, 2^15), bits 8..23 of e then being y + 2^15.
 constexpr int kInt16Bias = 128 + (1 << 23);
 
-inline void vertical_u8_int16_step(const std::uint8_t* const* prev_rows,
-                                   const std::uint8_t* const* cur_rows, std::ptrdiff_t j,
-                                   std::int16_t* y, __m256i& bits, __m256i& any) {
-    __m256i d[kTaps];
-    for (int k = 0; k < kTaps; ++k)
-        d[k] = _mm256_sub_epi16(_mm256_cvtepu8_epi16(load16x8(prev_rows[k] + j)),
-                                _mm256_cvtepu8_epi16(load16x8(cur_rows[k] + j)));
-    const __m256i s04 = _mm256_add_epi16(d[0], d[4]);
-    const __m256i s13 = _mm256_add_epi16(d[1], d[3]);
+inline __m256i diff16(const std::uint8_t* p, const std::uint8_t* c) {
+    return _mm256_sub_epi16(_mm256_cvtepu8_epi16(load16x8(p)), _mm256_cvtepu8_epi16(load16x8(c)));
+}
+
+// d[j] = p[j] - c[j] for j < w, 0 from w up to w rounded up to 16.
+inline void diff_row_u8(const std::uint8_t* p, const std::uint8_t* c, int w, std::int16_t* d) {
+    int j = 0;
+    for (; j + 16 <= w; j += 16) store8x32(d + j, diff16(p + j, c + j));
+    if (j < w) {
+        std::uint8_t pt[16] = {}, ct[16] = {};
+        std::memcpy(pt, p + j, w - j);
+        std::memcpy(ct, c + j, w - j);
+        store8x32(d + j, diff16(pt, ct));
+    }
+}
+
+inline void vertical_int16_step(const std::int16_t* const* d, std::ptrdiff_t j, std::int16_t* y,
+                                __m256i& bits, __m256i& any) {
+    const __m256i d2 = load8x32(d[2] + j);
+    const __m256i s04 = _mm256_add_epi16(load8x32(d[0] + j), load8x32(d[4] + j));
+    const __m256i s13 = _mm256_add_epi16(load8x32(d[1] + j), load8x32(d[3] + j));
     // 0xAA: the high 16 bits of every int32 lane from the second operand.
     const __m256i even_pairs = _mm256_blend_epi16(s04, _mm256_slli_epi32(s13, 16), 0xAA);
     const __m256i odd_pairs = _mm256_blend_epi16(_mm256_srli_epi32(s04, 16), s13, 0xAA);
     const __m256i c01 = tap_pair(kFilter[0], kFilter[1]);
     const __m256i bias = _mm256_set1_epi32(kInt16Bias);
     const __m256i even = _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(even_pairs, c01), bias),
-                                          _mm256_madd_epi16(d[2], tap_pair(kFilter[2], 0)));
+                                          _mm256_madd_epi16(d2, tap_pair(kFilter[2], 0)));
     const __m256i odd = _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(odd_pairs, c01), bias),
-                                         _mm256_madd_epi16(d[2], tap_pair(0, kFilter[2])));
+                                         _mm256_madd_epi16(d2, tap_pair(0, kFilter[2])));
     bits = _mm256_or_si256(bits, _mm256_or_si256(even, odd));
     const __m256i v = _mm256_xor_si256(
         _mm256_blend_epi16(_mm256_srli_epi32(even, 8), _mm256_slli_epi32(odd, 8), 0xAA),
@@ -241,47 +255,19 @@ inline void copy_int16(std::int16_t* y, int to, int from) {
     std::memcpy(y + to, y + from, sizeof(std::int16_t));
 }
 
-std::uint32_t sad_row_u8_avx2(const std::uint8_t* const* prev_rows,
-                              const std::uint8_t* const* cur_rows, int w, std::int32_t* scratch) {
-    // The vertical row as int16 in the scratch (kRadius samples of padding,
-    // then slack that the last step's loads reach).
-    std::int16_t* y = reinterpret_cast<std::int16_t*>(scratch) + kRadius;
-    __m256i bits = _mm256_setzero_si256(), any = bits;
-    std::ptrdiff_t j = 0;
-    for (; j + 16 <= w; j += 16) vertical_u8_int16_step(prev_rows, cur_rows, j, y, bits, any);
-    if (j < w) {
-        // Zero-filled columns give y = 0: in range, and zero.
-        const int n = static_cast<int>(w - j);
-        const TailRows<std::uint8_t, 16> tail(prev_rows, cur_rows, j, n);
-        std::int16_t o[16];
-        vertical_u8_int16_step(tail.prev_ptr, tail.cur_ptr, 0, o, bits, any);
-        std::memcpy(y + j, o, n * sizeof(std::int16_t));
-    }
-    if (!_mm256_testz_si256(bits, _mm256_set1_epi32(static_cast<int>(0xFF000000u)))) {
-        // Some y outside int16: the int32 row and the general pass.
-        std::int32_t* row = scratch + kRadius;
-        if (!diff_vertical_u8_avx2(prev_rows, cur_rows, w, row)) return 0;
-        motion_mirror_pad(row, w);
-        return abs_sum_horizontal_avx2(row, w);
-    }
-    // A zero row adds zero; libvmaf skips it too.
-    if (_mm256_testz_si256(any, any)) return 0;
-    for (int f = 1; f <= kRadius; ++f) {
-        copy_int16(y, -f, f);
-        copy_int16(y, w - 1 + f, w - 1 - f);
-    }
-    store8x32(y + w + kRadius, _mm256_setzero_si256());
-    store8x32(y + w + kRadius + 16, _mm256_setzero_si256());
+// The uint32 sum of the horizontal pass over the padded int16 row y (64
+// zero samples past its padding).
+inline std::uint32_t abs_sum_int16(const std::int16_t* y, int w) {
     // Outputs j + 2i and j + 1 + 2i; output j's first pair is y[j - 2].
     __m256i sum = _mm256_setzero_si256();
-    j = 0;
+    int j = 0;
     for (; j + 16 <= w; j += 16) {
         sum = _mm256_add_epi32(sum, abs_filtered_pairs(y + j - kRadius));
         sum = _mm256_add_epi32(sum, abs_filtered_pairs(y + j + 1 - kRadius));
     }
     if (j < w) {
-        // Lanes past the last output read the zeroed slack and are not added.
-        const int left = static_cast<int>(w - j);
+        // Lanes past the last output are not added.
+        const int left = w - j;
         const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
         const __m256i even = _mm256_cmpgt_epi32(_mm256_set1_epi32((left + 1) / 2), lane);
         const __m256i odd = _mm256_cmpgt_epi32(_mm256_set1_epi32(left / 2), lane);
@@ -291,19 +277,89 @@ std::uint32_t sad_row_u8_avx2(const std::uint8_t* const* prev_rows,
     return sum_lanes(sum);
 }
 
-std::uint32_t sad_row_u16_avx2(const std::uint16_t* const* prev_rows,
-                               const std::uint16_t* const* cur_rows, int w, int bpc,
-                               std::int32_t* scratch) {
+// The scratch, 64-byte aligned: the int32 row (padded) or the int16 row y
+// (y[-32, w + 98)), then the ring of difference rows, wp samples apart.
+struct Scratch8 {
+    Scratch8(std::int32_t* scratch, int w)
+        : wp((w + 31) / 32 * 32),
+          base(reinterpret_cast<std::int32_t*>((reinterpret_cast<std::uintptr_t>(scratch) + 63) &
+                                               ~std::uintptr_t{63})),
+          row(base + kRadius),
+          y(reinterpret_cast<std::int16_t*>(base) + 32),
+          ring(reinterpret_cast<std::int16_t*>(base + wp + 64)) {}
+    std::int16_t* diff(int r) const { return ring + (r % kTaps) * std::ptrdiff_t{wp}; }
+    int wp;
+    std::int32_t* base;
+    std::int32_t* row;
+    std::int16_t* y;
+    std::int16_t* ring;
+};
+
+std::uint64_t sad_u8_avx2(const std::uint8_t* prev, std::ptrdiff_t prev_stride,
+                          const std::uint8_t* cur, std::ptrdiff_t cur_stride, int w, int h,
+                          std::int32_t* scratch) {
+    const Scratch8 s(scratch, w);
+    for (int r = 0; r < kRadius; ++r)
+        diff_row_u8(prev + r * prev_stride, cur + r * cur_stride, w, s.diff(r));
+    std::uint64_t sad = 0;
+    for (int i = 0; i < h; ++i) {
+        if (i + kRadius < h)
+            diff_row_u8(prev + (i + kRadius) * prev_stride, cur + (i + kRadius) * cur_stride, w,
+                        s.diff(i + kRadius));
+        const std::int16_t* d[kTaps];
+        for (int k = 0; k < kTaps; ++k) d[k] = s.diff(motion_tap_row(i, k, h));
+        __m256i bits = _mm256_setzero_si256(), any = bits;
+        // Whole vectors: the difference rows are zero past w, so are those y.
+        for (std::ptrdiff_t j = 0; j < w; j += 16) vertical_int16_step(d, j, s.y, bits, any);
+        if (!_mm256_testz_si256(bits, _mm256_set1_epi32(static_cast<int>(0xFF000000u)))) {
+            // Some y outside int16: the int32 row and the general pass.
+            const std::uint8_t* prev_rows[kTaps];
+            const std::uint8_t* cur_rows[kTaps];
+            for (int k = 0; k < kTaps; ++k) {
+                prev_rows[k] = prev + motion_tap_row(i, k, h) * prev_stride;
+                cur_rows[k] = cur + motion_tap_row(i, k, h) * cur_stride;
+            }
+            if (!diff_vertical_u8_avx2(prev_rows, cur_rows, w, s.row)) continue;
+            motion_mirror_pad(s.row, w);
+            sad += abs_sum_horizontal_avx2(s.row, w);
+            continue;
+        }
+        // A zero row adds zero; libvmaf skips it too.
+        if (_mm256_testz_si256(any, any)) continue;
+        for (int f = 1; f <= kRadius; ++f) {
+            copy_int16(s.y, -f, f);
+            copy_int16(s.y, w - 1 + f, w - 1 - f);
+        }
+        for (int z = 0; z < 64; z += 16) store8x32(s.y + w + kRadius + z, _mm256_setzero_si256());
+        sad += abs_sum_int16(s.y, w);
+    }
+    return sad;
+}
+
+// The high-bit-depth frame, row by row.
+std::uint64_t sad_u16_avx2(const std::uint16_t* prev, std::ptrdiff_t prev_stride,
+                           const std::uint16_t* cur, std::ptrdiff_t cur_stride, int w, int h,
+                           int bpc, std::int32_t* scratch) {
     std::int32_t* row = scratch + kRadius;
-    if (!diff_vertical_u16_avx2(prev_rows, cur_rows, w, bpc, row)) return 0;
-    motion_mirror_pad(row, w);
-    return abs_sum_horizontal_avx2(row, w);
+    std::uint64_t sad = 0;
+    for (int i = 0; i < h; ++i) {
+        const std::uint16_t* prev_rows[kTaps];
+        const std::uint16_t* cur_rows[kTaps];
+        for (int k = 0; k < kTaps; ++k) {
+            prev_rows[k] = prev + motion_tap_row(i, k, h) * prev_stride;
+            cur_rows[k] = cur + motion_tap_row(i, k, h) * cur_stride;
+        }
+        if (!diff_vertical_u16_avx2(prev_rows, cur_rows, w, bpc, row)) continue;
+        motion_mirror_pad(row, w);
+        sad += abs_sum_horizontal_avx2(row, w);
+    }
+    return sad;
 }
 
 }  // namespace
 
 const MotionKernels& motion_kernels_avx2() {
-    static constexpr MotionKernels kAvx2{sad_row_u8_avx2, sad_row_u16_avx2};
+    static constexpr MotionKernels kAvx2{sad_u8_avx2, sad_u16_avx2};
     return kAvx2;
 }
 

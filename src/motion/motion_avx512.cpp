@@ -110,9 +110,23 @@ std::int32_t diff_vertical_u8_avx512(const std::uint8_t* const* prev_rows,
 }
 
 // ---------------------------------------------------------------------------
-// 8-bit vertical pass to int16, 32 columns per step, for the fused row. The
-// taps are symmetric: sum = c0 (d0 + d4) + c1 (d1 + d3) + c2 d2, the pair
-// sums within [-510, 510]. Each int32 lane t takes column 2t (even) or 2t + 1
+// The fused 8-bit frame: every input row's difference prev - cur once, as
+// int16 (in [-255, 255]), in a ring of kTaps rows; each output row's
+// vertical pass from them to int16, then the horizontal pass on int16 pairs.
+
+// d[j] = p[j] - c[j] for j < w, 0 from w up to w rounded up to 32.
+inline void diff_row_u8(const std::uint8_t* p, const std::uint8_t* c, int w, std::int16_t* d) {
+    for (int j = 0; j < w; j += 32) {
+        const __mmask32 m = j + 32 <= w ? ~__mmask32{0} : first_lanes32(w - j);
+        _mm512_storeu_si512(d + j,
+                            _mm512_sub_epi16(_mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(m, p + j)),
+                                             _mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(m, c + j))));
+    }
+}
+
+// The vertical pass of 32 columns from the kTaps difference rows. The taps
+// are symmetric: sum = c0 (d0 + d4) + c1 (d1 + d3) + c2 d2, the pair sums
+// within [-510, 510]. Each int32 lane t takes column 2t (even) or 2t + 1
 // (odd): its (d0 + d4, d1 + d3) pair is blended from the 16-bit lanes (no
 // cross-lane shuffle), and c2 d2 comes from a multiply-add with a zero tap
 // on the other column. |sum| <= 65536 * 255 is exact in int32.
@@ -123,15 +137,11 @@ std::int32_t diff_vertical_u8_avx512(const std::uint8_t* const* prev_rows,
 // 8..23 of e are y + 2^15, i.e. y as int16 with the top bit flipped.
 constexpr int kInt16Bias = 128 + (1 << 23);
 
-inline void vertical_u8_int16_step(const std::uint8_t* const* prev_rows,
-                                   const std::uint8_t* const* cur_rows, std::ptrdiff_t j,
-                                   __mmask32 m, std::int16_t* y, __m512i& bits, __m512i& any) {
-    __m512i d[kTaps];
-    for (int k = 0; k < kTaps; ++k)
-        d[k] = _mm512_sub_epi16(_mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(m, prev_rows[k] + j)),
-                                _mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(m, cur_rows[k] + j)));
-    const __m512i s04 = _mm512_add_epi16(d[0], d[4]);
-    const __m512i s13 = _mm512_add_epi16(d[1], d[3]);
+inline void vertical_int16_step(const std::int16_t* const* d, std::ptrdiff_t j, std::int16_t* y,
+                                __m512i& bits, __m512i& any) {
+    const __m512i d2 = _mm512_loadu_si512(d[2] + j);
+    const __m512i s04 = _mm512_add_epi16(_mm512_loadu_si512(d[0] + j), _mm512_loadu_si512(d[4] + j));
+    const __m512i s13 = _mm512_add_epi16(_mm512_loadu_si512(d[1] + j), _mm512_loadu_si512(d[3] + j));
     constexpr __mmask32 kHigh = 0xAAAAAAAAu;  // the high 16 bits of every int32 lane
     const __m512i even_pairs = _mm512_mask_blend_epi16(kHigh, s04, _mm512_slli_epi32(s13, 16));
     const __m512i odd_pairs = _mm512_mask_blend_epi16(kHigh, _mm512_srli_epi32(s04, 16), s13);
@@ -139,16 +149,16 @@ inline void vertical_u8_int16_step(const std::uint8_t* const* prev_rows,
     const __m512i bias = _mm512_set1_epi32(kInt16Bias);
     const __m512i even = _mm512_add_epi32(
         _mm512_add_epi32(_mm512_madd_epi16(even_pairs, c01), bias),
-        _mm512_madd_epi16(d[2], tap_pair(kFilter[2], 0)));
+        _mm512_madd_epi16(d2, tap_pair(kFilter[2], 0)));
     const __m512i odd = _mm512_add_epi32(
         _mm512_add_epi32(_mm512_madd_epi16(odd_pairs, c01), bias),
-        _mm512_madd_epi16(d[2], tap_pair(0, kFilter[2])));
+        _mm512_madd_epi16(d2, tap_pair(0, kFilter[2])));
     bits = _mm512_ternarylogic_epi32(bits, even, odd, 0xFE);  // bits | even | odd
     const __m512i v = _mm512_xor_si512(
         _mm512_mask_blend_epi16(kHigh, _mm512_srli_epi32(even, 8), _mm512_slli_epi32(odd, 8)),
         _mm512_set1_epi16(static_cast<short>(0x8000)));
     any = _mm512_or_si512(any, v);
-    _mm512_mask_storeu_epi16(y + j, m, v);
+    _mm512_storeu_si512(y + j, v);
 }
 
 // ---------------------------------------------------------------------------
@@ -339,51 +349,91 @@ inline void copy_int16(std::int16_t* y, int to, int from) {
     std::memcpy(y + to, y + from, sizeof(std::int16_t));
 }
 
-std::uint32_t sad_row_u8_avx512(const std::uint8_t* const* prev_rows,
-                                const std::uint8_t* const* cur_rows, int w,
-                                std::int32_t* scratch) {
-    // The vertical row as int16 in the scratch (kRadius samples of padding,
-    // then 64 of slack that the last step's loads reach).
-    std::int16_t* y = reinterpret_cast<std::int16_t*>(scratch) + kRadius;
-    __m512i bits = _mm512_setzero_si512(), any = bits;
-    std::ptrdiff_t j = 0;
-    for (; j + 32 <= w; j += 32)
-        vertical_u8_int16_step(prev_rows, cur_rows, j, ~__mmask32{0}, y, bits, any);
-    if (j < w)
-        vertical_u8_int16_step(prev_rows, cur_rows, j, first_lanes32(static_cast<int>(w - j)), y,
-                               bits, any);
-    if (_mm512_test_epi32_mask(bits, _mm512_set1_epi32(static_cast<int>(0xFF000000u)))) {
-        // Some y outside int16: the int32 row and the general pass.
-        std::int32_t* row = scratch + kRadius;
-        if (!diff_vertical_u8_avx512(prev_rows, cur_rows, w, row)) return 0;
-        motion_mirror_pad(row, w);
-        return sum_lanes(abs_sum_general(row, w));
+// The scratch, 64-byte aligned: the int32 row (padded) or the int16 row y
+// (y[-32, w + 98)), then the ring of difference rows, wp samples apart.
+struct Scratch8 {
+    Scratch8(std::int32_t* scratch, int w)
+        : wp((w + 31) / 32 * 32),
+          base(reinterpret_cast<std::int32_t*>((reinterpret_cast<std::uintptr_t>(scratch) + 63) &
+                                               ~std::uintptr_t{63})),
+          row(base + kRadius),
+          y(reinterpret_cast<std::int16_t*>(base) + 32),
+          ring(reinterpret_cast<std::int16_t*>(base + wp + 64)) {}
+    std::int16_t* diff(int r) const { return ring + (r % kTaps) * std::ptrdiff_t{wp}; }
+    int wp;
+    std::int32_t* base;
+    std::int32_t* row;
+    std::int16_t* y;
+    std::int16_t* ring;
+};
+
+std::uint64_t sad_u8_avx512(const std::uint8_t* prev, std::ptrdiff_t prev_stride,
+                            const std::uint8_t* cur, std::ptrdiff_t cur_stride, int w, int h,
+                            std::int32_t* scratch) {
+    const Scratch8 s(scratch, w);
+    for (int r = 0; r < kRadius; ++r)
+        diff_row_u8(prev + r * prev_stride, cur + r * cur_stride, w, s.diff(r));
+    std::uint64_t sad = 0;
+    for (int i = 0; i < h; ++i) {
+        if (i + kRadius < h)
+            diff_row_u8(prev + (i + kRadius) * prev_stride, cur + (i + kRadius) * cur_stride, w,
+                        s.diff(i + kRadius));
+        const std::int16_t* d[kTaps];
+        for (int k = 0; k < kTaps; ++k) d[k] = s.diff(motion_tap_row(i, k, h));
+        __m512i bits = _mm512_setzero_si512(), any = bits;
+        // Whole vectors: the difference rows are zero past w, so are those y.
+        for (std::ptrdiff_t j = 0; j < w; j += 32) vertical_int16_step(d, j, s.y, bits, any);
+        if (_mm512_test_epi32_mask(bits, _mm512_set1_epi32(static_cast<int>(0xFF000000u)))) {
+            // Some y outside int16: the int32 row and the general pass.
+            const std::uint8_t* prev_rows[kTaps];
+            const std::uint8_t* cur_rows[kTaps];
+            for (int k = 0; k < kTaps; ++k) {
+                prev_rows[k] = prev + motion_tap_row(i, k, h) * prev_stride;
+                cur_rows[k] = cur + motion_tap_row(i, k, h) * cur_stride;
+            }
+            if (!diff_vertical_u8_avx512(prev_rows, cur_rows, w, s.row)) continue;
+            motion_mirror_pad(s.row, w);
+            sad += sum_lanes(abs_sum_general(s.row, w));
+            continue;
+        }
+        // A zero row adds zero; libvmaf skips it too.
+        if (!_mm512_test_epi16_mask(any, any)) continue;
+        for (int f = 1; f <= kRadius; ++f) {
+            copy_int16(s.y, -f, f);
+            copy_int16(s.y, w - 1 + f, w - 1 - f);
+        }
+        _mm512_storeu_si512(s.y + w + kRadius, _mm512_setzero_si512());
+        _mm512_storeu_si512(s.y + w + kRadius + 32, _mm512_setzero_si512());
+        // Samples in [-2^15, 2^15): abs_filtered_pairs is exact.
+        sad += sum_lanes(abs_sum_int16(s.y, w, _mm512_setzero_si512()));
     }
-    // A zero row adds zero; libvmaf skips it too.
-    if (!_mm512_test_epi16_mask(any, any)) return 0;
-    for (int f = 1; f <= kRadius; ++f) {
-        copy_int16(y, -f, f);
-        copy_int16(y, w - 1 + f, w - 1 - f);
-    }
-    _mm512_storeu_si512(y + w + kRadius, _mm512_setzero_si512());
-    _mm512_storeu_si512(y + w + kRadius + 32, _mm512_setzero_si512());
-    // Samples in [-2^15, 2^15): abs_filtered_pairs is exact.
-    return sum_lanes(abs_sum_int16(y, w, _mm512_setzero_si512()));
+    return sad;
 }
 
-std::uint32_t sad_row_u16_avx512(const std::uint16_t* const* prev_rows,
-                                 const std::uint16_t* const* cur_rows, int w, int bpc,
-                                 std::int32_t* scratch) {
+// The high-bit-depth frame, row by row.
+std::uint64_t sad_u16_avx512(const std::uint16_t* prev, std::ptrdiff_t prev_stride,
+                             const std::uint16_t* cur, std::ptrdiff_t cur_stride, int w, int h,
+                             int bpc, std::int32_t* scratch) {
     std::int32_t* row = scratch + kRadius;
-    if (!diff_vertical_u16_avx512(prev_rows, cur_rows, w, bpc, row)) return 0;
-    motion_mirror_pad(row, w);
-    return abs_sum_horizontal_avx512(row, w);
+    std::uint64_t sad = 0;
+    for (int i = 0; i < h; ++i) {
+        const std::uint16_t* prev_rows[kTaps];
+        const std::uint16_t* cur_rows[kTaps];
+        for (int k = 0; k < kTaps; ++k) {
+            prev_rows[k] = prev + motion_tap_row(i, k, h) * prev_stride;
+            cur_rows[k] = cur + motion_tap_row(i, k, h) * cur_stride;
+        }
+        if (!diff_vertical_u16_avx512(prev_rows, cur_rows, w, bpc, row)) continue;
+        motion_mirror_pad(row, w);
+        sad += abs_sum_horizontal_avx512(row, w);
+    }
+    return sad;
 }
 
 }  // namespace
 
 const MotionKernels& motion_kernels_avx512() {
-    static constexpr MotionKernels kAvx512{sad_row_u8_avx512, sad_row_u16_avx512};
+    static constexpr MotionKernels kAvx512{sad_u8_avx512, sad_u16_avx512};
     return kAvx512;
 }
 

@@ -1,9 +1,9 @@
 // checkasm module "motion": every MotionKernels entry of every SIMD level
 // against motion_kernels_scalar(): every width 3..64 and random wider ones,
-// hostile sample fills at 8..16 bits (any 16-bit value at any bpc), every
-// bpc 1..16 for the high-bit-depth row (bpc 1 reaches vertical outputs near
-// +-2^31, the whole range the horizontal pass must take), and differences
-// near +-128 that put 8-bit vertical outputs at the int16 limits.
+// heights 3..24, hostile sample fills at 8..16 bits (any 16-bit value at any
+// bpc), every bpc 1..16 for the high-bit-depth frame (bpc 1 reaches vertical
+// outputs near +-2^31, the whole range the horizontal pass must take), and
+// differences near +-128 that put 8-bit vertical outputs at the int16 limits.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -37,95 +37,91 @@ std::vector<MotionLevel> motion_levels() {
     return out;
 }
 
-// Row pointers for the previous and current picture, distinct or repeated
-// (the mirrored edge rows), in guarded memory.
+constexpr int kMaxHeight = 24;
+
+// The previous and current picture, each row against a guard page (after
+// or before it, the same for every row of a picture), rows a page apart.
 template <class T>
-struct FrameRows {
-    GuardedRows mem{2 * kTaps, kMaxWidth * sizeof(T)};
-    std::array<const T*, kTaps> prev{}, cur{};
+struct Frames {
+    GuardedRows prev_mem{kMaxHeight, kMaxWidth * sizeof(T)};
+    GuardedRows cur_mem{kMaxHeight, kMaxWidth * sizeof(T)};
+    const T* prev = nullptr;
+    const T* cur = nullptr;
+    std::ptrdiff_t prev_stride = 0, cur_stride = 0;
     std::string fill;
 
-    void make(Rng& rng, int w, std::uint64_t max) {
+    // Hostile fills, one per picture, or (near_int16) differences near
+    // +-128 on every row, so the 8-bit vertical pass gives y near the int16
+    // limits, +-2^15 (a twin may keep y as int16 when it fits).
+    void make(Rng& rng, int w, int h, std::uint64_t max, bool near_int16) {
         const Fill fp = random_fill(rng);
         const Fill fc = rng() % 5 == 0 ? fp : random_fill(rng);
-        fill = std::string(fill_name(fp)) + "/" + fill_name(fc);
-        std::array<T*, 2 * kTaps> rows{};
-        for (int k = 0; k < 2 * kTaps; ++k) {
-            T* row = mem.row<T>(k, static_cast<std::size_t>(w), rng() & 1);
-            fill_samples(rng, k < kTaps ? fp : fc, max, static_cast<std::size_t>(w),
-                         [&](std::size_t i, std::uint64_t v) { row[i] = static_cast<T>(v); });
-            rows[k] = row;
-        }
-        const bool repeat = rng() % 2 == 0;
-        for (int k = 0; k < kTaps; ++k) {
-            prev[k] = rows[repeat ? rng() % kTaps : k];
-            cur[k] = rows[kTaps + (repeat ? rng() % kTaps : k)];
+        const bool negative = rng() % 2 == 0;
+        fill = near_int16 ? (negative ? "near_int16(-)" : "near_int16(+)")
+                          : std::string(fill_name(fp)) + "/" + fill_name(fc);
+        for (int pic = 0; pic < 2; ++pic) {
+            GuardedRows& mem = pic == 0 ? prev_mem : cur_mem;
+            const bool at_end = rng() & 1;
+            for (int y = 0; y < h; ++y) {
+                T* row = mem.row<T>(y, static_cast<std::size_t>(w), at_end);
+                if (near_int16) {
+                    const bool high = (pic == 0) != negative;
+                    for (int i = 0; i < w; ++i) row[i] = static_cast<T>(high ? 127 + rng() % 3 : 0);
+                } else {
+                    fill_samples(rng, pic == 0 ? fp : fc, max, static_cast<std::size_t>(w),
+                                 [&](std::size_t i, std::uint64_t v) { row[i] = static_cast<T>(v); });
+                }
+            }
+            const T* first = mem.row<T>(0, static_cast<std::size_t>(w), at_end);
+            const std::ptrdiff_t stride = mem.row<T>(1, static_cast<std::size_t>(w), at_end) - first;
+            (pic == 0 ? prev : cur) = first;
+            (pic == 0 ? prev_stride : cur_stride) = stride;
         }
     }
 };
 
-// Samples whose difference is near +-128 on every row of a band, so the
-// vertical pass gives y near the int16 limits, +-2^15 (a twin may keep y as
-// int16 when it fits).
 template <class T>
-void make_near_int16(FrameRows<T>& rows, Rng& rng, int w) {
-    std::array<T*, 2 * kTaps> r{};
-    const bool negative = rng() % 2 == 0;
-    for (int k = 0; k < 2 * kTaps; ++k) {
-        r[k] = rows.mem.template row<T>(k, static_cast<std::size_t>(w), rng() & 1);
-        const bool high = (k < kTaps) != negative;
-        for (int i = 0; i < w; ++i)
-            r[k][i] = static_cast<T>(high ? 127 + rng() % 3 : 0);
-    }
-    for (int k = 0; k < kTaps; ++k) {
-        rows.prev[k] = r[k];
-        rows.cur[k] = r[kTaps + k];
-    }
-    rows.fill = negative ? "near_int16(-)" : "near_int16(+)";
-}
-
-template <class T>
-void check_sad_row(Context& ctx, const MotionLevel& L) {
+void check_sad(Context& ctx, const MotionLevel& L) {
     constexpr bool k8 = sizeof(T) == 1;
-    if (!ctx.check(k8 ? "motion_sad_row_u8" : "motion_sad_row_u16", L.level)) return;
+    if (!ctx.check(k8 ? "motion_sad_u8" : "motion_sad_u16", L.level)) return;
     Rng rng = ctx.rng();
-    FrameRows<T> rows;
+    Frames<T> frames;
     // The scratch sits against a guard page: a twin must stay within
     // motion_scratch_size(w); its contents on entry are random.
     GuardedRows scratch_mem(1, motion::motion_scratch_size(kMaxWidth) * sizeof(std::int32_t));
-    auto run = [&](const MotionKernels& k, int w, int bpc) {
+    auto run = [&](const MotionKernels& k, int w, int h, int bpc) {
         const std::size_t n = static_cast<std::size_t>(motion::motion_scratch_size(w));
         std::int32_t* scratch = scratch_mem.row<std::int32_t>(0, n, true);
         for (std::size_t i = 0; i < n; ++i) scratch[i] = static_cast<std::int32_t>(rng());
         if constexpr (k8)
-            return k.sad_row_u8(rows.prev.data(), rows.cur.data(), w, scratch);
+            return k.sad_u8(frames.prev, frames.prev_stride, frames.cur, frames.cur_stride, w, h, scratch);
         else
-            return k.sad_row_u16(rows.prev.data(), rows.cur.data(), w, bpc, scratch);
+            return k.sad_u16(frames.prev, frames.prev_stride, frames.cur, frames.cur_stride, w, h, bpc,
+                             scratch);
     };
     for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
-        // The extractor needs w > kRadius (mirrored padding).
+        // The extractor needs w, h > kRadius (mirrored padding).
         const int w = std::max(band_width(rng, band, kMaxWidth), kRadius + 1);
+        const int h = kRadius + 1 + static_cast<int>(rng() % (kMaxHeight - kRadius));
         // bpc: the extractor's 9..16 mostly, any defined one sometimes; the
-        // samples may use all 16 bits whatever bpc says.
+        // samples may use all 16 bits whatever bpc says (bpc 1 gives vertical
+        // outputs near +-2^31, the whole range the horizontal pass takes).
         const int bpc = k8 ? 8 : (rng() % 4 == 0 ? 1 + static_cast<int>(rng() % 16) : 9 + static_cast<int>(rng() % 8));
         static constexpr int kBits[] = {8, 9, 10, 12, 16};
         const int bits = k8 ? 8 : (rng() % 3 == 0 ? kBits[rng() % std::size(kBits)] : bpc < 8 ? 8 : bpc);
-        if (rng() % 8 == 0)
-            make_near_int16(rows, rng, w);
-        else
-            rows.make(rng, w, (1u << bits) - 1);
-        const std::string what = "w=" + std::to_string(w) + " bpc=" + std::to_string(bpc) + " bits=" +
-                                 std::to_string(bits) + " fill=" + rows.fill;
+        frames.make(rng, w, h, (1u << bits) - 1, rng() % 8 == 0);
+        const std::string what = "w=" + std::to_string(w) + " h=" + std::to_string(h) + " bpc=" +
+                                 std::to_string(bpc) + " bits=" + std::to_string(bits) + " fill=" + frames.fill;
         ctx.at_band(band, what);
-        const std::uint32_t a = run(motion::motion_kernels_scalar(), w, bpc);
-        const std::uint32_t b = run(*L.kernels, w, bpc);
+        const std::uint64_t a = run(motion::motion_kernels_scalar(), w, h, bpc);
+        const std::uint64_t b = run(*L.kernels, w, h, bpc);
         ctx.band();
-        if (a != b) ctx.fail(band) << what << ": sum scalar " << a << ", " << L.level.name << " " << b;
+        if (a != b) ctx.fail(band) << what << ": sad scalar " << a << ", " << L.level.name << " " << b;
     }
     if (ctx.benching()) {
-        rows.make(rng, 1920, k8 ? 255 : 1023);
-        ctx.bench([&] { (void)run(motion::motion_kernels_scalar(), 1920, 10); },
-                  [&] { (void)run(*L.kernels, 1920, 10); });
+        frames.make(rng, 1920, kMaxHeight, k8 ? 255 : 1023, false);
+        ctx.bench([&] { (void)run(motion::motion_kernels_scalar(), 1920, kMaxHeight, 10); },
+                  [&] { (void)run(*L.kernels, 1920, kMaxHeight, 10); });
     }
     ctx.done();
 }
@@ -134,8 +130,8 @@ void check_sad_row(Context& ctx, const MotionLevel& L) {
 
 CHECKASM_MODULE(motion) {
     for (const MotionLevel& L : motion_levels()) {
-        check_sad_row<std::uint8_t>(ctx, L);
-        check_sad_row<std::uint16_t>(ctx, L);
+        check_sad<std::uint8_t>(ctx, L);
+        check_sad<std::uint16_t>(ctx, L);
     }
 }
 
