@@ -200,19 +200,25 @@ std::uint32_t abs_sum_horizontal_avx2(const std::int32_t* row, int w) {
 // lies in [-2^15, 2^15), bits 8..23 of e then being y + 2^15.
 constexpr int kInt16Bias = 128 + (1 << 23);
 
-inline __m256i diff16(const std::uint8_t* p, const std::uint8_t* c) {
-    return _mm256_sub_epi16(_mm256_cvtepu8_epi16(load16x8(p)), _mm256_cvtepu8_epi16(load16x8(c)));
+// p - c of 16 columns; c also copied to keep unless it is null.
+inline __m256i diff16(const std::uint8_t* p, const std::uint8_t* c, std::uint8_t* keep) {
+    const __m128i cv = load16x8(c);
+    if (keep) _mm_storeu_si128(reinterpret_cast<__m128i*>(keep), cv);
+    return _mm256_sub_epi16(_mm256_cvtepu8_epi16(load16x8(p)), _mm256_cvtepu8_epi16(cv));
 }
 
-// d[j] = p[j] - c[j] for j < w, 0 from w up to w rounded up to 16.
-inline void diff_row_u8(const std::uint8_t* p, const std::uint8_t* c, int w, std::int16_t* d) {
+// d[j] = p[j] - c[j] for j < w, 0 from w up to w rounded up to 16; c also
+// copied to keep unless it is null.
+inline void diff_row_u8(const std::uint8_t* p, const std::uint8_t* c, int w, std::int16_t* d,
+                        std::uint8_t* keep) {
     int j = 0;
-    for (; j + 16 <= w; j += 16) store8x32(d + j, diff16(p + j, c + j));
+    for (; j + 16 <= w; j += 16) store8x32(d + j, diff16(p + j, c + j, keep ? keep + j : nullptr));
     if (j < w) {
         std::uint8_t pt[16] = {}, ct[16] = {};
         std::memcpy(pt, p + j, w - j);
         std::memcpy(ct, c + j, w - j);
-        store8x32(d + j, diff16(pt, ct));
+        if (keep) std::memcpy(keep + j, ct, w - j);
+        store8x32(d + j, diff16(pt, ct, nullptr));
     }
 }
 
@@ -277,6 +283,11 @@ inline std::uint32_t abs_sum_int16(const std::int16_t* y, int w) {
     return sum_lanes(sum);
 }
 
+// Row r of the kept copy of cur (none when keep is null).
+inline std::uint8_t* keep_row(std::uint8_t* keep, int r, int w) {
+    return keep ? keep + std::ptrdiff_t{r} * w : nullptr;
+}
+
 // The scratch, 64-byte aligned: the int32 row (padded) or the int16 row y
 // (y[-32, w + 98)), then the ring of difference rows, wp samples apart.
 struct Scratch8 {
@@ -297,15 +308,15 @@ struct Scratch8 {
 
 std::uint64_t sad_u8_avx2(const std::uint8_t* prev, std::ptrdiff_t prev_stride,
                           const std::uint8_t* cur, std::ptrdiff_t cur_stride, int w, int h,
-                          std::int32_t* scratch) {
+                          std::uint8_t* keep, std::int32_t* scratch) {
     const Scratch8 s(scratch, w);
     for (int r = 0; r < kRadius; ++r)
-        diff_row_u8(prev + r * prev_stride, cur + r * cur_stride, w, s.diff(r));
+        diff_row_u8(prev + r * prev_stride, cur + r * cur_stride, w, s.diff(r), keep_row(keep, r, w));
     std::uint64_t sad = 0;
     for (int i = 0; i < h; ++i) {
         if (i + kRadius < h)
             diff_row_u8(prev + (i + kRadius) * prev_stride, cur + (i + kRadius) * cur_stride, w,
-                        s.diff(i + kRadius));
+                        s.diff(i + kRadius), keep_row(keep, i + kRadius, w));
         const std::int16_t* d[kTaps];
         for (int k = 0; k < kTaps; ++k) d[k] = s.diff(motion_tap_row(i, k, h));
         __m256i bits = _mm256_setzero_si256(), any = bits;
@@ -339,10 +350,13 @@ std::uint64_t sad_u8_avx2(const std::uint8_t* prev, std::ptrdiff_t prev_stride,
 // The high-bit-depth frame, row by row.
 std::uint64_t sad_u16_avx2(const std::uint16_t* prev, std::ptrdiff_t prev_stride,
                            const std::uint16_t* cur, std::ptrdiff_t cur_stride, int w, int h,
-                           int bpc, std::int32_t* scratch) {
+                           int bpc, std::uint16_t* keep, std::int32_t* scratch) {
     std::int32_t* row = scratch + kRadius;
     std::uint64_t sad = 0;
     for (int i = 0; i < h; ++i) {
+        if (keep)
+            std::memcpy(keep + std::ptrdiff_t{i} * w, cur + i * cur_stride,
+                        w * sizeof(std::uint16_t));
         const std::uint16_t* prev_rows[kTaps];
         const std::uint16_t* cur_rows[kTaps];
         for (int k = 0; k < kTaps; ++k) {

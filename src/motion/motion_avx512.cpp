@@ -114,13 +114,16 @@ std::int32_t diff_vertical_u8_avx512(const std::uint8_t* const* prev_rows,
 // int16 (in [-255, 255]), in a ring of kTaps rows; each output row's
 // vertical pass from them to int16, then the horizontal pass on int16 pairs.
 
-// d[j] = p[j] - c[j] for j < w, 0 from w up to w rounded up to 32.
-inline void diff_row_u8(const std::uint8_t* p, const std::uint8_t* c, int w, std::int16_t* d) {
+// d[j] = p[j] - c[j] for j < w, 0 from w up to w rounded up to 32; c also
+// copied to keep unless it is null.
+inline void diff_row_u8(const std::uint8_t* p, const std::uint8_t* c, int w, std::int16_t* d,
+                        std::uint8_t* keep) {
     for (int j = 0; j < w; j += 32) {
         const __mmask32 m = j + 32 <= w ? ~__mmask32{0} : first_lanes32(w - j);
-        _mm512_storeu_si512(d + j,
-                            _mm512_sub_epi16(_mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(m, p + j)),
-                                             _mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(m, c + j))));
+        const __m256i cv = _mm256_maskz_loadu_epi8(m, c + j);
+        if (keep) _mm256_mask_storeu_epi8(keep + j, m, cv);
+        _mm512_storeu_si512(d + j, _mm512_sub_epi16(_mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(m, p + j)),
+                                                    _mm512_cvtepu8_epi16(cv)));
     }
 }
 
@@ -349,6 +352,11 @@ inline void copy_int16(std::int16_t* y, int to, int from) {
     std::memcpy(y + to, y + from, sizeof(std::int16_t));
 }
 
+// Row r of the kept copy of cur (none when keep is null).
+inline std::uint8_t* keep_row(std::uint8_t* keep, int r, int w) {
+    return keep ? keep + std::ptrdiff_t{r} * w : nullptr;
+}
+
 // The scratch, 64-byte aligned: the int32 row (padded) or the int16 row y
 // (y[-32, w + 98)), then the ring of difference rows, wp samples apart.
 struct Scratch8 {
@@ -369,15 +377,15 @@ struct Scratch8 {
 
 std::uint64_t sad_u8_avx512(const std::uint8_t* prev, std::ptrdiff_t prev_stride,
                             const std::uint8_t* cur, std::ptrdiff_t cur_stride, int w, int h,
-                            std::int32_t* scratch) {
+                            std::uint8_t* keep, std::int32_t* scratch) {
     const Scratch8 s(scratch, w);
     for (int r = 0; r < kRadius; ++r)
-        diff_row_u8(prev + r * prev_stride, cur + r * cur_stride, w, s.diff(r));
+        diff_row_u8(prev + r * prev_stride, cur + r * cur_stride, w, s.diff(r), keep_row(keep, r, w));
     std::uint64_t sad = 0;
     for (int i = 0; i < h; ++i) {
         if (i + kRadius < h)
             diff_row_u8(prev + (i + kRadius) * prev_stride, cur + (i + kRadius) * cur_stride, w,
-                        s.diff(i + kRadius));
+                        s.diff(i + kRadius), keep_row(keep, i + kRadius, w));
         const std::int16_t* d[kTaps];
         for (int k = 0; k < kTaps; ++k) d[k] = s.diff(motion_tap_row(i, k, h));
         __m512i bits = _mm512_setzero_si512(), any = bits;
@@ -413,10 +421,13 @@ std::uint64_t sad_u8_avx512(const std::uint8_t* prev, std::ptrdiff_t prev_stride
 // The high-bit-depth frame, row by row.
 std::uint64_t sad_u16_avx512(const std::uint16_t* prev, std::ptrdiff_t prev_stride,
                              const std::uint16_t* cur, std::ptrdiff_t cur_stride, int w, int h,
-                             int bpc, std::int32_t* scratch) {
+                             int bpc, std::uint16_t* keep, std::int32_t* scratch) {
     std::int32_t* row = scratch + kRadius;
     std::uint64_t sad = 0;
     for (int i = 0; i < h; ++i) {
+        if (keep)
+            std::memcpy(keep + std::ptrdiff_t{i} * w, cur + i * cur_stride,
+                        w * sizeof(std::uint16_t));
         const std::uint16_t* prev_rows[kTaps];
         const std::uint16_t* cur_rows[kTaps];
         for (int k = 0; k < kTaps; ++k) {

@@ -29,15 +29,18 @@ inline constexpr std::uint16_t kFilter[kTaps] = {3571, 16004, 26386, 16004, 3571
 // prev - cur (rows mirrored at the top and bottom edge), the horizontal pass
 // and the sum of absolute values in uint32 (wrapping, like libvmaf's per-row
 // sum; a row whose vertical pass is zero adds 0), summed in uint64.
-// Strides in samples. `scratch` holds motion_scratch_size(w) int32 whose
-// contents do not matter (the scalar keeps the padded vertical row there; a
-// twin may keep anything). Needs w > kRadius and h > kRadius.
+// Strides in samples. Unless `keep` is null, cur is also copied there, rows
+// w samples apart (the extractor keeps it for the next frame; the copy
+// rides on the reads of cur, it may not overlap prev or cur). `scratch`
+// holds motion_scratch_size(w) int32 whose contents do not matter (the
+// scalar keeps the padded vertical row there; a twin may keep anything).
+// Needs w > kRadius and h > kRadius.
 std::uint64_t motion_sad_u8(const std::uint8_t* prev, std::ptrdiff_t prev_stride,
                             const std::uint8_t* cur, std::ptrdiff_t cur_stride, int w, int h,
-                            std::int32_t* scratch);
+                            std::uint8_t* keep, std::int32_t* scratch);
 std::uint64_t motion_sad_u16(const std::uint16_t* prev, std::ptrdiff_t prev_stride,
                              const std::uint16_t* cur, std::ptrdiff_t cur_stride, int w, int h,
-                             int bpc, std::int32_t* scratch);
+                             int bpc, std::uint16_t* keep, std::int32_t* scratch);
 // Room for the padded int32 row, or for an int16 row with padding and slack
 // and five int16 rows, w rounded up to 32 samples, 64-byte aligned.
 constexpr int motion_scratch_size(int w) { return 4 * ((w + 31) / 32 * 32) + 80; }

@@ -2,6 +2,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 
 #include "motion/motion_kernels.hpp"
 
@@ -68,11 +69,12 @@ namespace {
 
 template <class T, class VerticalPass>
 std::uint64_t sad_frame(const T* prev, std::ptrdiff_t prev_stride, const T* cur,
-                        std::ptrdiff_t cur_stride, int w, int h, std::int32_t* scratch,
-                        VerticalPass vertical) {
+                        std::ptrdiff_t cur_stride, int w, int h, T* keep,
+                        std::int32_t* scratch, VerticalPass vertical) {
     std::int32_t* row = scratch + kRadius;
     std::uint64_t sad = 0;
     for (int i = 0; i < h; ++i) {
+        if (keep) std::memcpy(keep + std::ptrdiff_t{i} * w, cur + i * cur_stride, w * sizeof(T));
         const T* prev_rows[kTaps];
         const T* cur_rows[kTaps];
         for (int k = 0; k < kTaps; ++k) {
@@ -92,16 +94,16 @@ std::uint64_t sad_frame(const T* prev, std::ptrdiff_t prev_stride, const T* cur,
 
 std::uint64_t motion_sad_u8(const std::uint8_t* prev, std::ptrdiff_t prev_stride,
                             const std::uint8_t* cur, std::ptrdiff_t cur_stride, int w, int h,
-                            std::int32_t* scratch) {
-    return sad_frame(prev, prev_stride, cur, cur_stride, w, h, scratch,
+                            std::uint8_t* keep, std::int32_t* scratch) {
+    return sad_frame(prev, prev_stride, cur, cur_stride, w, h, keep, scratch,
                      [w](const std::uint8_t* const* p, const std::uint8_t* const* c,
                          std::int32_t* row) { return motion_diff_vertical_u8(p, c, w, row); });
 }
 
 std::uint64_t motion_sad_u16(const std::uint16_t* prev, std::ptrdiff_t prev_stride,
                              const std::uint16_t* cur, std::ptrdiff_t cur_stride, int w, int h,
-                             int bpc, std::int32_t* scratch) {
-    return sad_frame(prev, prev_stride, cur, cur_stride, w, h, scratch,
+                             int bpc, std::uint16_t* keep, std::int32_t* scratch) {
+    return sad_frame(prev, prev_stride, cur, cur_stride, w, h, keep, scratch,
                      [w, bpc](const std::uint16_t* const* p, const std::uint16_t* const* c,
                               std::int32_t* row) {
                          return motion_diff_vertical_u16(p, c, w, bpc, row);

@@ -89,15 +89,38 @@ void check_sad(Context& ctx, const MotionLevel& L) {
     // The scratch sits against a guard page: a twin must stay within
     // motion_scratch_size(w); its contents on entry are random.
     GuardedRows scratch_mem(1, motion::motion_scratch_size(kMaxWidth) * sizeof(std::int32_t));
+    // The copy of cur, when asked for, with canaries around w * h samples.
+    Canaried<T> keep(static_cast<std::size_t>(kMaxWidth) * kMaxHeight);
+    bool keeping = true;
     auto run = [&](const MotionKernels& k, int w, int h, int bpc) {
         const std::size_t n = static_cast<std::size_t>(motion::motion_scratch_size(w));
         std::int32_t* scratch = scratch_mem.row<std::int32_t>(0, n, true);
         for (std::size_t i = 0; i < n; ++i) scratch[i] = static_cast<std::int32_t>(rng());
+        keep.poison();
+        T* kept = keeping ? keep.data() : nullptr;
         if constexpr (k8)
-            return k.sad_u8(frames.prev, frames.prev_stride, frames.cur, frames.cur_stride, w, h, scratch);
+            return k.sad_u8(frames.prev, frames.prev_stride, frames.cur, frames.cur_stride, w, h, kept,
+                            scratch);
         else
             return k.sad_u16(frames.prev, frames.prev_stride, frames.cur, frames.cur_stride, w, h, bpc,
-                             scratch);
+                             kept, scratch);
+    };
+    // The copy must equal cur, row by row, and stay within w * h samples.
+    auto check_keep = [&](int band, const std::string& what, int w, int h) {
+        long long where = 0;
+        if (!keep.canaries_intact(&where, static_cast<std::size_t>(w) * h)) {
+            ctx.fail(band) << what << ": " << L.level.name << " wrote keep[" << where << "] outside [0, "
+                           << w * h << ")";
+            return;
+        }
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x)
+                if (keep[static_cast<std::size_t>(y) * w + x] != frames.cur[y * frames.cur_stride + x]) {
+                    ctx.fail(band) << what << ": " << L.level.name << " keep[" << y << "][" << x << "] "
+                                   << +keep[static_cast<std::size_t>(y) * w + x] << ", cur "
+                                   << +frames.cur[y * frames.cur_stride + x];
+                    return;
+                }
     };
     for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
         // The extractor needs w, h > kRadius (mirrored padding).
@@ -112,11 +135,16 @@ void check_sad(Context& ctx, const MotionLevel& L) {
         frames.make(rng, w, h, (1u << bits) - 1, rng() % 8 == 0);
         const std::string what = "w=" + std::to_string(w) + " h=" + std::to_string(h) + " bpc=" +
                                  std::to_string(bpc) + " bits=" + std::to_string(bits) + " fill=" + frames.fill;
+        keeping = rng() % 4 != 0;
         ctx.at_band(band, what);
         const std::uint64_t a = run(motion::motion_kernels_scalar(), w, h, bpc);
         const std::uint64_t b = run(*L.kernels, w, h, bpc);
         ctx.band();
-        if (a != b) ctx.fail(band) << what << ": sad scalar " << a << ", " << L.level.name << " " << b;
+        if (a != b) {
+            ctx.fail(band) << what << ": sad scalar " << a << ", " << L.level.name << " " << b;
+            continue;
+        }
+        if (keeping) check_keep(band, what, w, h);
     }
     if (ctx.benching()) {
         frames.make(rng, 1920, kMaxHeight, k8 ? 255 : 1023, false);
