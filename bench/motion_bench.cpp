@@ -37,8 +37,9 @@ void BM_MotionSad8(benchmark::State& state, const motion::MotionKernels* k) {
     const Plane& p = f.prev.luma();
     const Plane& c = f.cur.luma();
     for (auto _ : state) {
-        const std::uint64_t sad = k->sad_u8(p.row<std::uint8_t>(0), p.stride(), c.row<std::uint8_t>(0),
-                                            c.stride(), kWidth, kHeight, keep.data(), scratch.data());
+        const std::uint64_t sad =
+            k->sad_u8(p.row<std::uint8_t>(0), p.stride(), c.row<std::uint8_t>(0), c.stride(),
+                      kWidth, kHeight, keep.data(), scratch.data());
         benchmark::DoNotOptimize(sad);
     }
 }
@@ -64,8 +65,7 @@ void BM_MotionExtract(benchmark::State& state, unsigned mask) {
 const int registered = [] {
     for (const auto& level : bench::motion_levels()) {
         const std::string n = "/" + level.name;
-        benchmark::RegisterBenchmark(("BM_MotionSad8" + n).c_str(), BM_MotionSad8,
-                                     level.kernels)
+        benchmark::RegisterBenchmark(("BM_MotionSad8" + n).c_str(), BM_MotionSad8, level.kernels)
             ->Unit(benchmark::kMillisecond);
         benchmark::RegisterBenchmark(("BM_MotionExtract" + n).c_str(), BM_MotionExtract, level.mask)
             ->Unit(benchmark::kMillisecond);

@@ -37,7 +37,6 @@ using motion::kRadius;
 // The 5-tap mirror needs 3 samples in each direction.
 constexpr int kMinSize = kRadius + 1;
 
-
 // libvmaf's blend: score * factor + (1 - factor) * min(offset, score), in
 // this order.
 double blend(double score, double factor, double offset) {
@@ -114,7 +113,8 @@ public:
         const unsigned stride = five_frame_ ? 2u : 1u;
         double stamp = 0.0;
         if (n > first_)
-            if (const auto s = sad(first_)) stamp = cap(blend(*s, blend_factor_, blend_offset_), max_val_);
+            if (const auto s = sad(first_))
+                stamp = cap(blend(*s, blend_factor_, blend_offset_), max_val_);
 
         double prev_processed = 0.0;
         for (unsigned i = 0; i < n; ++i) {
@@ -136,7 +136,8 @@ public:
             if (i < first_) {
                 prev_processed = stamp;
             } else {
-                const double processed = cap(blend(motion2, blend_factor_, blend_offset_), max_val_);
+                const double processed =
+                    cap(blend(motion2, blend_factor_, blend_offset_), max_val_);
                 motion3 = moving_average_ ? (processed + prev_processed) / 2.0 : processed;
                 prev_processed = processed;
             }

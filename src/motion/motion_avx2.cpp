@@ -16,7 +16,9 @@ namespace vmafpp::motion {
 
 namespace {
 
-inline __m256i load8x32(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
+inline __m256i load8x32(const void* p) {
+    return _mm256_loadu_si256(static_cast<const __m256i*>(p));
+}
 inline void store8x32(void* p, __m256i v) { _mm256_storeu_si256(static_cast<__m256i*>(p), v); }
 inline __m128i load16x8(const void* p) { return _mm_loadu_si128(static_cast<const __m128i*>(p)); }
 
@@ -75,8 +77,10 @@ inline __m256i diff_vertical_u8_step(const std::uint8_t* const* prev_rows,
     hi = _mm256_add_epi32(hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(d[4], zero), c4));
     // Arithmetic shift: floor, as the scalar's >> of a negative int32.
     const __m256i r128 = _mm256_set1_epi32(128);
-    const __m256i a = _mm256_srai_epi32(_mm256_add_epi32(_mm256_permute2x128_si256(lo, hi, 0x20), r128), 8);
-    const __m256i b = _mm256_srai_epi32(_mm256_add_epi32(_mm256_permute2x128_si256(lo, hi, 0x31), r128), 8);
+    const __m256i a =
+        _mm256_srai_epi32(_mm256_add_epi32(_mm256_permute2x128_si256(lo, hi, 0x20), r128), 8);
+    const __m256i b =
+        _mm256_srai_epi32(_mm256_add_epi32(_mm256_permute2x128_si256(lo, hi, 0x31), r128), 8);
     store8x32(out + j, a);
     store8x32(out + j + 8, b);
     return _mm256_or_si256(a, b);
@@ -116,13 +120,16 @@ inline __m256i diff_vertical_u16_step(const std::uint16_t* const* prev_rows,
     __m256i p = _mm256_setzero_si256(), q = p;
     for (int k = 0; k < kTaps; ++k) {
         const __m256i c = _mm256_set1_epi32(kFilter[k]);
-        p = _mm256_add_epi32(p, _mm256_mullo_epi32(c, _mm256_cvtepu16_epi32(load16x8(prev_rows[k] + j))));
-        q = _mm256_add_epi32(q, _mm256_mullo_epi32(c, _mm256_cvtepu16_epi32(load16x8(cur_rows[k] + j))));
+        p = _mm256_add_epi32(
+            p, _mm256_mullo_epi32(c, _mm256_cvtepu16_epi32(load16x8(prev_rows[k] + j))));
+        q = _mm256_add_epi32(
+            q, _mm256_mullo_epi32(c, _mm256_cvtepu16_epi32(load16x8(cur_rows[k] + j))));
     }
     p = _mm256_add_epi32(p, round);
     const __m256i high = _mm256_sub_epi32(_mm256_srl_epi32(p, shift), _mm256_srl_epi32(q, shift));
     // The low parts are below 2^bpc <= 2^16: a signed compare is an unsigned one.
-    const __m256i borrow = _mm256_cmpgt_epi32(_mm256_and_si256(q, low_mask), _mm256_and_si256(p, low_mask));
+    const __m256i borrow =
+        _mm256_cmpgt_epi32(_mm256_and_si256(q, low_mask), _mm256_and_si256(p, low_mask));
     const __m256i v = _mm256_add_epi32(high, borrow);
     store8x32(out + j, v);
     return v;
@@ -137,7 +144,8 @@ std::int32_t diff_vertical_u16_avx2(const std::uint16_t* const* prev_rows,
     __m256i any = _mm256_setzero_si256();
     std::ptrdiff_t j = 0;
     for (; j + 8 <= w; j += 8)
-        any = _mm256_or_si256(any, diff_vertical_u16_step(prev_rows, cur_rows, j, shift, round, low_mask, out));
+        any = _mm256_or_si256(
+            any, diff_vertical_u16_step(prev_rows, cur_rows, j, shift, round, low_mask, out));
     std::int32_t result = or_lanes(any);
     if (j == w) return result;
     const int n = static_cast<int>(w - j);
@@ -183,8 +191,10 @@ std::uint32_t abs_sum_horizontal_avx2(const std::int32_t* row, int w) {
         const int n = static_cast<int>(w - j);
         std::int32_t staged[8 + 2 * kRadius] = {};
         std::memcpy(staged, row + j - kRadius, (n + 2 * kRadius) * sizeof(std::int32_t));
-        const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        sum = _mm256_add_epi32(sum, _mm256_and_si256(abs_filtered_step(staged + kRadius, 0), valid));
+        const __m256i valid =
+            _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        sum =
+            _mm256_add_epi32(sum, _mm256_and_si256(abs_filtered_step(staged + kRadius, 0), valid));
     }
     return sum_lanes(sum);
 }
@@ -232,8 +242,9 @@ inline void vertical_int16_step(const std::int16_t* const* d, std::ptrdiff_t j, 
     const __m256i odd_pairs = _mm256_blend_epi16(_mm256_srli_epi32(s04, 16), s13, 0xAA);
     const __m256i c01 = tap_pair(kFilter[0], kFilter[1]);
     const __m256i bias = _mm256_set1_epi32(kInt16Bias);
-    const __m256i even = _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(even_pairs, c01), bias),
-                                          _mm256_madd_epi16(d2, tap_pair(kFilter[2], 0)));
+    const __m256i even =
+        _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(even_pairs, c01), bias),
+                         _mm256_madd_epi16(d2, tap_pair(kFilter[2], 0)));
     const __m256i odd = _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(odd_pairs, c01), bias),
                                          _mm256_madd_epi16(d2, tap_pair(0, kFilter[2])));
     bits = _mm256_or_si256(bits, _mm256_or_si256(even, odd));
@@ -250,7 +261,8 @@ inline void vertical_int16_step(const std::int16_t* const* d, std::ptrdiff_t j, 
 inline __m256i abs_filtered_pairs(const std::int16_t* s) {
     __m256i acc = _mm256_set1_epi32(32768);
     acc = _mm256_add_epi32(acc, _mm256_madd_epi16(load8x32(s), tap_pair(kFilter[0], kFilter[1])));
-    acc = _mm256_add_epi32(acc, _mm256_madd_epi16(load8x32(s + 2), tap_pair(kFilter[2], kFilter[3])));
+    acc =
+        _mm256_add_epi32(acc, _mm256_madd_epi16(load8x32(s + 2), tap_pair(kFilter[2], kFilter[3])));
     acc = _mm256_add_epi32(acc, _mm256_madd_epi16(load8x32(s + 4), tap_pair(kFilter[4], 0)));
     return _mm256_abs_epi32(_mm256_srai_epi32(acc, 16));
 }
@@ -311,7 +323,8 @@ std::uint64_t sad_u8_avx2(const std::uint8_t* prev, std::ptrdiff_t prev_stride,
                           std::uint8_t* keep, std::int32_t* scratch) {
     const Scratch8 s(scratch, w);
     for (int r = 0; r < kRadius; ++r)
-        diff_row_u8(prev + r * prev_stride, cur + r * cur_stride, w, s.diff(r), keep_row(keep, r, w));
+        diff_row_u8(prev + r * prev_stride, cur + r * cur_stride, w, s.diff(r),
+                    keep_row(keep, r, w));
     std::uint64_t sad = 0;
     for (int i = 0; i < h; ++i) {
         if (i + kRadius < h)

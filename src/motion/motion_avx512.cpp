@@ -118,12 +118,21 @@ std::int32_t diff_vertical_u8_avx512(const std::uint8_t* const* prev_rows,
 // copied to keep unless it is null.
 inline void diff_row_u8(const std::uint8_t* p, const std::uint8_t* c, int w, std::int16_t* d,
                         std::uint8_t* keep) {
-    for (int j = 0; j < w; j += 32) {
-        const __mmask32 m = j + 32 <= w ? ~__mmask32{0} : first_lanes32(w - j);
+    int j = 0;
+    for (; j + 32 <= w; j += 32) {
+        const __m256i cv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c + j));
+        if (keep) _mm256_storeu_si256(reinterpret_cast<__m256i*>(keep + j), cv);
+        _mm512_storeu_si512(d + j, _mm512_sub_epi16(_mm512_cvtepu8_epi16(_mm256_loadu_si256(
+                                                        reinterpret_cast<const __m256i*>(p + j))),
+                                                    _mm512_cvtepu8_epi16(cv)));
+    }
+    if (j < w) {
+        const __mmask32 m = first_lanes32(w - j);
         const __m256i cv = _mm256_maskz_loadu_epi8(m, c + j);
         if (keep) _mm256_mask_storeu_epi8(keep + j, m, cv);
-        _mm512_storeu_si512(d + j, _mm512_sub_epi16(_mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(m, p + j)),
-                                                    _mm512_cvtepu8_epi16(cv)));
+        _mm512_storeu_si512(
+            d + j, _mm512_sub_epi16(_mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(m, p + j)),
+                                    _mm512_cvtepu8_epi16(cv)));
     }
 }
 
@@ -143,19 +152,20 @@ constexpr int kInt16Bias = 128 + (1 << 23);
 inline void vertical_int16_step(const std::int16_t* const* d, std::ptrdiff_t j, std::int16_t* y,
                                 __m512i& bits, __m512i& any) {
     const __m512i d2 = _mm512_loadu_si512(d[2] + j);
-    const __m512i s04 = _mm512_add_epi16(_mm512_loadu_si512(d[0] + j), _mm512_loadu_si512(d[4] + j));
-    const __m512i s13 = _mm512_add_epi16(_mm512_loadu_si512(d[1] + j), _mm512_loadu_si512(d[3] + j));
+    const __m512i s04 =
+        _mm512_add_epi16(_mm512_loadu_si512(d[0] + j), _mm512_loadu_si512(d[4] + j));
+    const __m512i s13 =
+        _mm512_add_epi16(_mm512_loadu_si512(d[1] + j), _mm512_loadu_si512(d[3] + j));
     constexpr __mmask32 kHigh = 0xAAAAAAAAu;  // the high 16 bits of every int32 lane
     const __m512i even_pairs = _mm512_mask_blend_epi16(kHigh, s04, _mm512_slli_epi32(s13, 16));
     const __m512i odd_pairs = _mm512_mask_blend_epi16(kHigh, _mm512_srli_epi32(s04, 16), s13);
     const __m512i c01 = tap_pair(kFilter[0], kFilter[1]);
     const __m512i bias = _mm512_set1_epi32(kInt16Bias);
-    const __m512i even = _mm512_add_epi32(
-        _mm512_add_epi32(_mm512_madd_epi16(even_pairs, c01), bias),
-        _mm512_madd_epi16(d2, tap_pair(kFilter[2], 0)));
-    const __m512i odd = _mm512_add_epi32(
-        _mm512_add_epi32(_mm512_madd_epi16(odd_pairs, c01), bias),
-        _mm512_madd_epi16(d2, tap_pair(0, kFilter[2])));
+    const __m512i even =
+        _mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(even_pairs, c01), bias),
+                         _mm512_madd_epi16(d2, tap_pair(kFilter[2], 0)));
+    const __m512i odd = _mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(odd_pairs, c01), bias),
+                                         _mm512_madd_epi16(d2, tap_pair(0, kFilter[2])));
     bits = _mm512_ternarylogic_epi32(bits, even, odd, 0xFE);  // bits | even | odd
     const __m512i v = _mm512_xor_si512(
         _mm512_mask_blend_epi16(kHigh, _mm512_srli_epi32(even, 8), _mm512_slli_epi32(odd, 8)),
@@ -318,13 +328,16 @@ std::uint32_t sum_lanes(__m512i v) {
 inline __m512i abs_sum_int16(const std::int16_t* y, int n, __m512i sum) {
     // Outputs k + 2i (even lanes) and k + 1 + 2i (odd lanes): output j's
     // first pair is y[j - 2], y[j - 1].
-    for (int k = 0; k < n; k += 32) {
+    int k = 0;
+    for (; k + 32 <= n; k += 32) {
+        sum = _mm512_add_epi32(sum, abs_filtered_pairs(y + k - kRadius));
+        sum = _mm512_add_epi32(sum, abs_filtered_pairs(y + k + 1 - kRadius));
+    }
+    if (k < n) {
         const int left = n - k;
-        const int even = left >= 32 ? 16 : (left + 1) / 2;
-        const int odd = left >= 32 ? 16 : left / 2;
-        sum = _mm512_mask_add_epi32(sum, first_lanes16(even), sum,
+        sum = _mm512_mask_add_epi32(sum, first_lanes16((left + 1) / 2), sum,
                                     abs_filtered_pairs(y + k - kRadius));
-        sum = _mm512_mask_add_epi32(sum, first_lanes16(odd), sum,
+        sum = _mm512_mask_add_epi32(sum, first_lanes16(left / 2), sum,
                                     abs_filtered_pairs(y + k + 1 - kRadius));
     }
     return sum;
@@ -380,7 +393,8 @@ std::uint64_t sad_u8_avx512(const std::uint8_t* prev, std::ptrdiff_t prev_stride
                             std::uint8_t* keep, std::int32_t* scratch) {
     const Scratch8 s(scratch, w);
     for (int r = 0; r < kRadius; ++r)
-        diff_row_u8(prev + r * prev_stride, cur + r * cur_stride, w, s.diff(r), keep_row(keep, r, w));
+        diff_row_u8(prev + r * prev_stride, cur + r * cur_stride, w, s.diff(r),
+                    keep_row(keep, r, w));
     std::uint64_t sad = 0;
     for (int i = 0; i < h; ++i) {
         if (i + kRadius < h)

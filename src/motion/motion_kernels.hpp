@@ -59,8 +59,7 @@ constexpr int motion_tap_row(int i, int k, int h) {
 // 8-bit samples and s = bpc otherwise (arithmetic shift: floor). Returns the
 // bitwise OR of the outputs, zero when the whole row is zero.
 std::int32_t motion_diff_vertical_u8(const std::uint8_t* const* prev_rows,
-                                     const std::uint8_t* const* cur_rows, int w,
-                                     std::int32_t* out);
+                                     const std::uint8_t* const* cur_rows, int w, std::int32_t* out);
 std::int32_t motion_diff_vertical_u16(const std::uint16_t* const* prev_rows,
                                       const std::uint16_t* const* cur_rows, int w, int bpc,
                                       std::int32_t* out);

@@ -69,8 +69,8 @@ namespace {
 
 template <class T, class VerticalPass>
 std::uint64_t sad_frame(const T* prev, std::ptrdiff_t prev_stride, const T* cur,
-                        std::ptrdiff_t cur_stride, int w, int h, T* keep,
-                        std::int32_t* scratch, VerticalPass vertical) {
+                        std::ptrdiff_t cur_stride, int w, int h, T* keep, std::int32_t* scratch,
+                        VerticalPass vertical) {
     std::int32_t* row = scratch + kRadius;
     std::uint64_t sad = 0;
     for (int i = 0; i < h; ++i) {
@@ -103,11 +103,11 @@ std::uint64_t motion_sad_u8(const std::uint8_t* prev, std::ptrdiff_t prev_stride
 std::uint64_t motion_sad_u16(const std::uint16_t* prev, std::ptrdiff_t prev_stride,
                              const std::uint16_t* cur, std::ptrdiff_t cur_stride, int w, int h,
                              int bpc, std::uint16_t* keep, std::int32_t* scratch) {
-    return sad_frame(prev, prev_stride, cur, cur_stride, w, h, keep, scratch,
-                     [w, bpc](const std::uint16_t* const* p, const std::uint16_t* const* c,
-                              std::int32_t* row) {
-                         return motion_diff_vertical_u16(p, c, w, bpc, row);
-                     });
+    return sad_frame(
+        prev, prev_stride, cur, cur_stride, w, h, keep, scratch,
+        [w, bpc](const std::uint16_t* const* p, const std::uint16_t* const* c, std::int32_t* row) {
+            return motion_diff_vertical_u16(p, c, w, bpc, row);
+        });
 }
 
 const MotionKernels& motion_kernels_scalar() {

@@ -68,12 +68,14 @@ struct Frames {
                     const bool high = (pic == 0) != negative;
                     for (int i = 0; i < w; ++i) row[i] = static_cast<T>(high ? 127 + rng() % 3 : 0);
                 } else {
-                    fill_samples(rng, pic == 0 ? fp : fc, max, static_cast<std::size_t>(w),
-                                 [&](std::size_t i, std::uint64_t v) { row[i] = static_cast<T>(v); });
+                    fill_samples(
+                        rng, pic == 0 ? fp : fc, max, static_cast<std::size_t>(w),
+                        [&](std::size_t i, std::uint64_t v) { row[i] = static_cast<T>(v); });
                 }
             }
             const T* first = mem.row<T>(0, static_cast<std::size_t>(w), at_end);
-            const std::ptrdiff_t stride = mem.row<T>(1, static_cast<std::size_t>(w), at_end) - first;
+            const std::ptrdiff_t stride =
+                mem.row<T>(1, static_cast<std::size_t>(w), at_end) - first;
             (pic == 0 ? prev : cur) = first;
             (pic == 0 ? prev_stride : cur_stride) = stride;
         }
@@ -99,25 +101,26 @@ void check_sad(Context& ctx, const MotionLevel& L) {
         keep.poison();
         T* kept = keeping ? keep.data() : nullptr;
         if constexpr (k8)
-            return k.sad_u8(frames.prev, frames.prev_stride, frames.cur, frames.cur_stride, w, h, kept,
-                            scratch);
+            return k.sad_u8(frames.prev, frames.prev_stride, frames.cur, frames.cur_stride, w, h,
+                            kept, scratch);
         else
-            return k.sad_u16(frames.prev, frames.prev_stride, frames.cur, frames.cur_stride, w, h, bpc,
-                             kept, scratch);
+            return k.sad_u16(frames.prev, frames.prev_stride, frames.cur, frames.cur_stride, w, h,
+                             bpc, kept, scratch);
     };
     // The copy must equal cur, row by row, and stay within w * h samples.
     auto check_keep = [&](int band, const std::string& what, int w, int h) {
         long long where = 0;
         if (!keep.canaries_intact(&where, static_cast<std::size_t>(w) * h)) {
-            ctx.fail(band) << what << ": " << L.level.name << " wrote keep[" << where << "] outside [0, "
-                           << w * h << ")";
+            ctx.fail(band) << what << ": " << L.level.name << " wrote keep[" << where
+                           << "] outside [0, " << w * h << ")";
             return;
         }
         for (int y = 0; y < h; ++y)
             for (int x = 0; x < w; ++x)
-                if (keep[static_cast<std::size_t>(y) * w + x] != frames.cur[y * frames.cur_stride + x]) {
-                    ctx.fail(band) << what << ": " << L.level.name << " keep[" << y << "][" << x << "] "
-                                   << +keep[static_cast<std::size_t>(y) * w + x] << ", cur "
+                if (keep[static_cast<std::size_t>(y) * w + x] !=
+                    frames.cur[y * frames.cur_stride + x]) {
+                    ctx.fail(band) << what << ": " << L.level.name << " keep[" << y << "][" << x
+                                   << "] " << +keep[static_cast<std::size_t>(y) * w + x] << ", cur "
                                    << +frames.cur[y * frames.cur_stride + x];
                     return;
                 }
@@ -129,12 +132,18 @@ void check_sad(Context& ctx, const MotionLevel& L) {
         // bpc: the extractor's 9..16 mostly, any defined one sometimes; the
         // samples may use all 16 bits whatever bpc says (bpc 1 gives vertical
         // outputs near +-2^31, the whole range the horizontal pass takes).
-        const int bpc = k8 ? 8 : (rng() % 4 == 0 ? 1 + static_cast<int>(rng() % 16) : 9 + static_cast<int>(rng() % 8));
+        const int bpc = k8 ? 8
+                           : (rng() % 4 == 0 ? 1 + static_cast<int>(rng() % 16)
+                                             : 9 + static_cast<int>(rng() % 8));
         static constexpr int kBits[] = {8, 9, 10, 12, 16};
-        const int bits = k8 ? 8 : (rng() % 3 == 0 ? kBits[rng() % std::size(kBits)] : bpc < 8 ? 8 : bpc);
+        const int bits = k8 ? 8
+                            : (rng() % 3 == 0 ? kBits[rng() % std::size(kBits)]
+                               : bpc < 8      ? 8
+                                              : bpc);
         frames.make(rng, w, h, (1u << bits) - 1, rng() % 8 == 0);
-        const std::string what = "w=" + std::to_string(w) + " h=" + std::to_string(h) + " bpc=" +
-                                 std::to_string(bpc) + " bits=" + std::to_string(bits) + " fill=" + frames.fill;
+        const std::string what = "w=" + std::to_string(w) + " h=" + std::to_string(h) +
+                                 " bpc=" + std::to_string(bpc) + " bits=" + std::to_string(bits) +
+                                 " fill=" + frames.fill;
         keeping = rng() % 4 != 0;
         ctx.at_band(band, what);
         const std::uint64_t a = run(motion::motion_kernels_scalar(), w, h, bpc);
