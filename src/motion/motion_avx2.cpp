@@ -218,18 +218,20 @@ inline __m256i diff16(const std::uint8_t* p, const std::uint8_t* c, std::uint8_t
 }
 
 // d[j] = p[j] - c[j] for j < w, 0 from w up to w rounded up to 16; c also
-// copied to keep unless it is null.
+// copied to keep unless it is null. The last 16 columns: zero-filled copies.
+inline void diff_tail_u8(const std::uint8_t* p, const std::uint8_t* c, int j, int w,
+                         std::int16_t* d, std::uint8_t* keep) {
+    std::uint8_t pt[16] = {}, ct[16] = {};
+    std::memcpy(pt, p + j, w - j);
+    std::memcpy(ct, c + j, w - j);
+    if (keep) std::memcpy(keep + j, ct, w - j);
+    store8x32(d + j, diff16(pt, ct, nullptr));
+}
 inline void diff_row_u8(const std::uint8_t* p, const std::uint8_t* c, int w, std::int16_t* d,
                         std::uint8_t* keep) {
     int j = 0;
     for (; j + 16 <= w; j += 16) store8x32(d + j, diff16(p + j, c + j, keep ? keep + j : nullptr));
-    if (j < w) {
-        std::uint8_t pt[16] = {}, ct[16] = {};
-        std::memcpy(pt, p + j, w - j);
-        std::memcpy(ct, c + j, w - j);
-        if (keep) std::memcpy(keep + j, ct, w - j);
-        store8x32(d + j, diff16(pt, ct, nullptr));
-    }
+    if (j < w) diff_tail_u8(p, c, j, w, d, keep);
 }
 
 inline void vertical_int16_step(const std::int16_t* const* d, std::ptrdiff_t j, std::int16_t* y,
@@ -327,14 +329,30 @@ std::uint64_t sad_u8_avx2(const std::uint8_t* prev, std::ptrdiff_t prev_stride,
                     keep_row(keep, r, w));
     std::uint64_t sad = 0;
     for (int i = 0; i < h; ++i) {
-        if (i + kRadius < h)
-            diff_row_u8(prev + (i + kRadius) * prev_stride, cur + (i + kRadius) * cur_stride, w,
-                        s.diff(i + kRadius), keep_row(keep, i + kRadius, w));
         const std::int16_t* d[kTaps];
         for (int k = 0; k < kTaps; ++k) d[k] = s.diff(motion_tap_row(i, k, h));
         __m256i bits = _mm256_setzero_si256(), any = bits;
         // Whole vectors: the difference rows are zero past w, so are those y.
-        for (std::ptrdiff_t j = 0; j < w; j += 16) vertical_int16_step(d, j, s.y, bits, any);
+        if (i + kRadius < h) {
+            // Row i + 2's difference in the same pass, step by step before the
+            // vertical step that reads it (its loads then overlap the work).
+            const int r = i + kRadius;
+            const std::uint8_t* p = prev + r * prev_stride;
+            const std::uint8_t* c = cur + r * cur_stride;
+            std::uint8_t* kr = keep_row(keep, r, w);
+            std::int16_t* dr = s.diff(r);
+            int j = 0;
+            for (; j + 16 <= w; j += 16) {
+                store8x32(dr + j, diff16(p + j, c + j, kr ? kr + j : nullptr));
+                vertical_int16_step(d, j, s.y, bits, any);
+            }
+            if (j < w) {
+                diff_tail_u8(p, c, j, w, dr, kr);
+                vertical_int16_step(d, j, s.y, bits, any);
+            }
+        } else {
+            for (std::ptrdiff_t j = 0; j < w; j += 16) vertical_int16_step(d, j, s.y, bits, any);
+        }
         if (!_mm256_testz_si256(bits, _mm256_set1_epi32(static_cast<int>(0xFF000000u)))) {
             // Some y outside int16: the int32 row and the general pass.
             const std::uint8_t* prev_rows[kTaps];

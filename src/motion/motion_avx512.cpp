@@ -114,26 +114,23 @@ std::int32_t diff_vertical_u8_avx512(const std::uint8_t* const* prev_rows,
 // int16 (in [-255, 255]), in a ring of kTaps rows; each output row's
 // vertical pass from them to int16, then the horizontal pass on int16 pairs.
 
-// d[j] = p[j] - c[j] for j < w, 0 from w up to w rounded up to 32; c also
-// copied to keep unless it is null.
+// d[j..j+32) = p - c of the lanes of m, 0 in the others; c also copied to
+// keep unless it is null.
+inline void diff_step_u8(const std::uint8_t* p, const std::uint8_t* c, std::ptrdiff_t j,
+                         __mmask32 m, std::int16_t* d, std::uint8_t* keep) {
+    const __m256i cv = _mm256_maskz_loadu_epi8(m, c + j);
+    if (keep) _mm256_mask_storeu_epi8(keep + j, m, cv);
+    _mm512_storeu_si512(d + j,
+                        _mm512_sub_epi16(_mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(m, p + j)),
+                                         _mm512_cvtepu8_epi16(cv)));
+}
+
+// d[j] = p[j] - c[j] for j < w, 0 from w up to w rounded up to 32.
 inline void diff_row_u8(const std::uint8_t* p, const std::uint8_t* c, int w, std::int16_t* d,
                         std::uint8_t* keep) {
     int j = 0;
-    for (; j + 32 <= w; j += 32) {
-        const __m256i cv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c + j));
-        if (keep) _mm256_storeu_si256(reinterpret_cast<__m256i*>(keep + j), cv);
-        _mm512_storeu_si512(d + j, _mm512_sub_epi16(_mm512_cvtepu8_epi16(_mm256_loadu_si256(
-                                                        reinterpret_cast<const __m256i*>(p + j))),
-                                                    _mm512_cvtepu8_epi16(cv)));
-    }
-    if (j < w) {
-        const __mmask32 m = first_lanes32(w - j);
-        const __m256i cv = _mm256_maskz_loadu_epi8(m, c + j);
-        if (keep) _mm256_mask_storeu_epi8(keep + j, m, cv);
-        _mm512_storeu_si512(
-            d + j, _mm512_sub_epi16(_mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(m, p + j)),
-                                    _mm512_cvtepu8_epi16(cv)));
-    }
+    for (; j + 32 <= w; j += 32) diff_step_u8(p, c, j, ~__mmask32{0}, d, keep);
+    if (j < w) diff_step_u8(p, c, j, first_lanes32(w - j), d, keep);
 }
 
 // The vertical pass of 32 columns from the kTaps difference rows. The taps
@@ -397,14 +394,30 @@ std::uint64_t sad_u8_avx512(const std::uint8_t* prev, std::ptrdiff_t prev_stride
                     keep_row(keep, r, w));
     std::uint64_t sad = 0;
     for (int i = 0; i < h; ++i) {
-        if (i + kRadius < h)
-            diff_row_u8(prev + (i + kRadius) * prev_stride, cur + (i + kRadius) * cur_stride, w,
-                        s.diff(i + kRadius), keep_row(keep, i + kRadius, w));
         const std::int16_t* d[kTaps];
         for (int k = 0; k < kTaps; ++k) d[k] = s.diff(motion_tap_row(i, k, h));
         __m512i bits = _mm512_setzero_si512(), any = bits;
         // Whole vectors: the difference rows are zero past w, so are those y.
-        for (std::ptrdiff_t j = 0; j < w; j += 32) vertical_int16_step(d, j, s.y, bits, any);
+        if (i + kRadius < h) {
+            // Row i + 2's difference in the same pass, step by step before the
+            // vertical step that reads it (its loads then overlap the work).
+            const int r = i + kRadius;
+            const std::uint8_t* p = prev + r * prev_stride;
+            const std::uint8_t* c = cur + r * cur_stride;
+            std::uint8_t* kr = keep_row(keep, r, w);
+            std::int16_t* dr = s.diff(r);
+            std::ptrdiff_t j = 0;
+            for (; j + 32 <= w; j += 32) {
+                diff_step_u8(p, c, j, ~__mmask32{0}, dr, kr);
+                vertical_int16_step(d, j, s.y, bits, any);
+            }
+            if (j < w) {
+                diff_step_u8(p, c, j, first_lanes32(static_cast<int>(w - j)), dr, kr);
+                vertical_int16_step(d, j, s.y, bits, any);
+            }
+        } else {
+            for (std::ptrdiff_t j = 0; j < w; j += 32) vertical_int16_step(d, j, s.y, bits, any);
+        }
         if (_mm512_test_epi32_mask(bits, _mm512_set1_epi32(static_cast<int>(0xFF000000u)))) {
             // Some y outside int16: the int32 row and the general pass.
             const std::uint8_t* prev_rows[kTaps];
