@@ -22,6 +22,8 @@ using bench::kWidth;
 struct Frames {
     Picture prev = bench::generated_picture(8, 3, 8);
     Picture cur = bench::generated_picture(8, 4, 8);
+    Picture prev10 = bench::generated_picture(10, 3, 8);
+    Picture cur10 = bench::generated_picture(10, 4, 8);
 };
 const Frames& frames() {
     static const Frames f;
@@ -40,6 +42,21 @@ void BM_MotionSad8(benchmark::State& state, const motion::MotionKernels* k) {
         const std::uint64_t sad =
             k->sad_u8(p.row<std::uint8_t>(0), p.stride(), c.row<std::uint8_t>(0), c.stride(),
                       kWidth, kHeight, keep.data(), scratch.data());
+        benchmark::DoNotOptimize(sad);
+    }
+}
+
+// The same at 10 bits.
+void BM_MotionSad10(benchmark::State& state, const motion::MotionKernels* k) {
+    const auto& f = frames();
+    std::vector<std::int32_t> scratch(motion::motion_scratch_size(kWidth));
+    std::vector<std::uint16_t> keep(static_cast<std::size_t>(kWidth) * kHeight);
+    const Plane& p = f.prev10.luma();
+    const Plane& c = f.cur10.luma();
+    for (auto _ : state) {
+        const std::uint64_t sad =
+            k->sad_u16(p.row<std::uint16_t>(0), p.stride() / 2, c.row<std::uint16_t>(0),
+                       c.stride() / 2, kWidth, kHeight, 10, keep.data(), scratch.data());
         benchmark::DoNotOptimize(sad);
     }
 }
@@ -66,6 +83,8 @@ const int registered = [] {
     for (const auto& level : bench::motion_levels()) {
         const std::string n = "/" + level.name;
         benchmark::RegisterBenchmark(("BM_MotionSad8" + n).c_str(), BM_MotionSad8, level.kernels)
+            ->Unit(benchmark::kMillisecond);
+        benchmark::RegisterBenchmark(("BM_MotionSad10" + n).c_str(), BM_MotionSad10, level.kernels)
             ->Unit(benchmark::kMillisecond);
         benchmark::RegisterBenchmark(("BM_MotionExtract" + n).c_str(), BM_MotionExtract, level.mask)
             ->Unit(benchmark::kMillisecond);

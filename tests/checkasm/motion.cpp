@@ -3,7 +3,7 @@
 // heights 3..24, hostile sample fills at 8..16 bits (any 16-bit value at any
 // bpc), every bpc 1..16 for the high-bit-depth frame (bpc 1 reaches vertical
 // outputs near +-2^31, the whole range the horizontal pass must take), and
-// differences near +-128 that put 8-bit vertical outputs at the int16 limits.
+// differences near +-2^(bpc-1) that put vertical outputs at the int16 limits.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -51,9 +51,9 @@ struct Frames {
     std::string fill;
 
     // Hostile fills, one per picture, or (near_int16) differences near
-    // +-128 on every row, so the 8-bit vertical pass gives y near the int16
+    // +-2^(bpc-1) on every row, so the vertical pass gives y near the int16
     // limits, +-2^15 (a twin may keep y as int16 when it fits).
-    void make(Rng& rng, int w, int h, std::uint64_t max, bool near_int16) {
+    void make(Rng& rng, int w, int h, std::uint64_t max, bool near_int16, int bpc) {
         const Fill fp = random_fill(rng);
         const Fill fc = rng() % 5 == 0 ? fp : random_fill(rng);
         const bool negative = rng() % 2 == 0;
@@ -66,7 +66,9 @@ struct Frames {
                 T* row = mem.row<T>(y, static_cast<std::size_t>(w), at_end);
                 if (near_int16) {
                     const bool high = (pic == 0) != negative;
-                    for (int i = 0; i < w; ++i) row[i] = static_cast<T>(high ? 127 + rng() % 3 : 0);
+                    const std::uint64_t half = std::uint64_t{1} << (bpc - 1);
+                    for (int i = 0; i < w; ++i)
+                        row[i] = static_cast<T>(high ? half - 1 + rng() % 3 : 0);
                 } else {
                     fill_samples(
                         rng, pic == 0 ? fp : fc, max, static_cast<std::size_t>(w),
@@ -135,12 +137,12 @@ void check_sad(Context& ctx, const MotionLevel& L) {
         const int bpc = k8 ? 8
                            : (rng() % 4 == 0 ? 1 + static_cast<int>(rng() % 16)
                                              : 9 + static_cast<int>(rng() % 8));
-        static constexpr int kBits[] = {8, 9, 10, 12, 16};
+        static constexpr int kBits[] = {8, 9, 10, 12, 14, 15, 16};
         const int bits = k8 ? 8
                             : (rng() % 3 == 0 ? kBits[rng() % std::size(kBits)]
                                : bpc < 8      ? 8
                                               : bpc);
-        frames.make(rng, w, h, (1u << bits) - 1, rng() % 8 == 0);
+        frames.make(rng, w, h, (1u << bits) - 1, rng() % 8 == 0, bpc);
         const std::string what = "w=" + std::to_string(w) + " h=" + std::to_string(h) +
                                  " bpc=" + std::to_string(bpc) + " bits=" + std::to_string(bits) +
                                  " fill=" + frames.fill;
@@ -156,7 +158,7 @@ void check_sad(Context& ctx, const MotionLevel& L) {
         if (keeping) check_keep(band, what, w, h);
     }
     if (ctx.benching()) {
-        frames.make(rng, 1920, kMaxHeight, k8 ? 255 : 1023, false);
+        frames.make(rng, 1920, kMaxHeight, k8 ? 255 : 1023, false, k8 ? 8 : 10);
         ctx.bench([&] { (void)run(motion::motion_kernels_scalar(), 1920, kMaxHeight, 10); },
                   [&] { (void)run(*L.kernels, 1920, kMaxHeight, 10); });
     }
