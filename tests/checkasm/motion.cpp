@@ -59,6 +59,15 @@ struct Frames {
         const bool negative = rng() % 2 == 0;
         fill = near_int16 ? (negative ? "near_int16(-)" : "near_int16(+)")
                           : std::string(fill_name(fp)) + "/" + fill_name(fc);
+        // 16-bit: sometimes one row of cur alone with samples in [2^14, 2^15)
+        // (a twin may take int16 differences only from rows below 2^14).
+        int wide_row = -1;
+        if constexpr (sizeof(T) == 2) {
+            if (rng() % 4 == 0) {
+                wide_row = static_cast<int>(rng() % static_cast<std::uint64_t>(h));
+                fill += "+wide_row(" + std::to_string(wide_row) + ")";
+            }
+        }
         for (int pic = 0; pic < 2; ++pic) {
             GuardedRows& mem = pic == 0 ? prev_mem : cur_mem;
             const bool at_end = rng() & 1;
@@ -74,6 +83,11 @@ struct Frames {
                         rng, pic == 0 ? fp : fc, max, static_cast<std::size_t>(w),
                         [&](std::size_t i, std::uint64_t v) { row[i] = static_cast<T>(v); });
                 }
+            }
+            if (pic == 1 && wide_row >= 0) {
+                T* row = mem.row<T>(wide_row, static_cast<std::size_t>(w), at_end);
+                for (int i = 0; i < w; ++i)
+                    row[i] = static_cast<T>((1u << 14) + rng() % (1u << 14));
             }
             const T* first = mem.row<T>(0, static_cast<std::size_t>(w), at_end);
             const std::ptrdiff_t stride =
