@@ -1,6 +1,6 @@
-// Integer motion (libvmaf 3.2.0 "motion"): the row kernels, declared once so
-// that SIMD twins can be swapped in through MotionKernels. A twin must give the
-// same integers as the scalar kernel.
+// Integer motion (libvmaf 3.2.0 "motion"): the frame kernels, declared once
+// so that SIMD twins can be swapped in through MotionKernels. A twin must give
+// the same integers as the scalar kernel.
 //
 // The motion of frame n is the mean absolute value of the low-passed
 // difference between reference frames n-1 (or n-2) and n. The difference is
