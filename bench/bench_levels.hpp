@@ -23,12 +23,16 @@ inline bool avx2_runs_here() { return (detected_cpu_flags() & kCpuAvx2) != 0; }
 inline bool avx512_runs_here() {
     return (detected_cpu_flags() & (kCpuAvx2 | kCpuAvx512)) == (kCpuAvx2 | kCpuAvx512);
 }
+inline bool avx512icl_runs_here() {
+    return avx512_runs_here() && (detected_cpu_flags() & kCpuAvx512Icl) != 0;
+}
 
 inline std::vector<KernelLevel<vif::VifKernels>> vif_levels() {
     std::vector<KernelLevel<vif::VifKernels>> out{{"scalar", &vif::vif_kernels_scalar(), 4294967295u}};
 #if VMAFPP_X86_KERNELS
     if (avx2_runs_here()) out.push_back({"avx2", &vif::vif_kernels_avx2(), 48u});
-    if (avx512_runs_here()) out.push_back({"avx512", &vif::vif_kernels_avx512(), 0u});
+    if (avx512_runs_here()) out.push_back({"avx512", &vif::vif_kernels_avx512(), 32u});
+    if (avx512icl_runs_here()) out.push_back({"avx512icl", &vif::vif_kernels_avx512icl(), 0u});
 #endif
     return out;
 }

@@ -28,15 +28,17 @@ unsigned cpu_flags();
 
 // The instruction-set levels that have kernel tables. A level's table may
 // reuse the level below for a kernel it has no twin of (each table says
-// which); the AVX-512 level needs F, BW, DQ, CD and VL (kCpuAvx512).
-enum class SimdLevel { scalar, avx2, avx512 };
+// which); the AVX-512 level needs F, BW, DQ, CD and VL (kCpuAvx512), the
+// AVX-512 ICL level (Ice Lake and Zen 4 onwards) also VNNI, VBMI, VBMI2,
+// BITALG, VPOPCNTDQ and IFMA (kCpuAvx512Icl).
+enum class SimdLevel { scalar, avx2, avx512, avx512icl };
 
 // The best level with kernels that cpu_flags() allows (scalar where the
 // build has no x86 kernels). Every kernel table is chosen from this, so it
 // is what runs.
 SimdLevel simd_level();
 
-// "avx512", "avx2" or "scalar": the name of simd_level().
+// "avx512icl", "avx512", "avx2" or "scalar": the name of simd_level().
 std::string simd_level_name();
 const char* simd_level_name(SimdLevel level);
 

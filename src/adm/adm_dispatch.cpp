@@ -28,7 +28,9 @@ const AdmKernels* avx512_kernels() {
 
 const AdmKernels& dispatched_kernels() {
     switch (simd_level()) {
+        // No ADM kernel uses the ICL extensions yet.
         case SimdLevel::avx512:
+        case SimdLevel::avx512icl:
             if (avx512_kernels() != nullptr) return *avx512_kernels();
             break;
         case SimdLevel::avx2:

@@ -70,9 +70,11 @@ SimdLevel simd_level() {
 #if VMAFPP_X86_KERNELS
     const unsigned flags = cpu_flags();
     // A level runs only when every level below it is allowed too: masking
-    // AVX2 (bit 3) alone turns AVX-512 off as well, as in libvmaf.
+    // AVX2 (bit 3) alone turns AVX-512 off as well, and masking AVX-512
+    // (bit 4) the ICL level, as in libvmaf.
     if (!(flags & kCpuAvx2)) return SimdLevel::scalar;
-    if (flags & kCpuAvx512) return SimdLevel::avx512;
+    if (flags & kCpuAvx512)
+        return (flags & kCpuAvx512Icl) ? SimdLevel::avx512icl : SimdLevel::avx512;
     return SimdLevel::avx2;
 #endif
     return SimdLevel::scalar;
@@ -82,6 +84,7 @@ const char* simd_level_name(SimdLevel level) {
     switch (level) {
         case SimdLevel::avx2: return "avx2";
         case SimdLevel::avx512: return "avx512";
+        case SimdLevel::avx512icl: return "avx512icl";
         case SimdLevel::scalar: break;
     }
     return "scalar";

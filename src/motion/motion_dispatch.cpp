@@ -8,7 +8,9 @@ const MotionKernels& motion_kernels_for(SimdLevel level) {
     switch (level) {
 #if VMAFPP_X86_KERNELS
         case SimdLevel::avx2: return motion_kernels_avx2();
-        case SimdLevel::avx512: return motion_kernels_avx512();
+        // No motion kernel gains from the ICL extensions.
+        case SimdLevel::avx512:
+        case SimdLevel::avx512icl: return motion_kernels_avx512();
 #endif
         default: break;
     }

@@ -77,6 +77,7 @@ public:
         conv_ref_ = row(5);
         conv_dis_ = row(6);
         sigma_.assign(3 * static_cast<std::size_t>(geo.width), 0);
+        if (geo.bpc == 8) row_scratch_.assign(vif::vif_stat_row_u8_scratch(geo.width), 0u);
 
         for (int s = 1; s < kScales; ++s) {
             const std::size_t n = static_cast<std::size_t>(size_[s].w) * size_[s].h;
@@ -164,18 +165,22 @@ private:
             // chunk stays in L1) gave no measurable gain at 1080p: the passes
             // are bound by their multiplies, not by L2, and the extra calls
             // added 2.8% instructions and 16% more L1 data misses (cachegrind).
-            if constexpr (sizeof(T) == 1)
-                kernels_->stat_vertical_u8(ref_rows.data(), dis_rows.data(), kFilters[s], taps, w,
-                                           stat_row_);
-            else
+            if constexpr (sizeof(T) == 1) {
+                // 8-bit samples (scale 0 only): one fused call, so SIMD
+                // levels keep the vertical sums as their horizontal pass
+                // reads them.
+                kernels_->stat_row_u8(ref_rows.data(), dis_rows.data(), kFilters[s], taps, w,
+                                      row_scratch_.data(), s1, s2, s12);
+            } else {
                 kernels_->stat_vertical_u16(ref_rows.data(), dis_rows.data(), kFilters[s], taps, w,
                                             shift_mu, shift_sq, stat_row_);
-            vif::vif_mirror_pad(stat_row_.mu1, w, half);
-            vif::vif_mirror_pad(stat_row_.mu2, w, half);
-            vif::vif_mirror_pad(stat_row_.xx, w, half);
-            vif::vif_mirror_pad(stat_row_.yy, w, half);
-            vif::vif_mirror_pad(stat_row_.xy, w, half);
-            kernels_->stat_horizontal(stat_row_, kFilters[s], taps, w, s1, s2, s12);
+                vif::vif_mirror_pad(stat_row_.mu1, w, half);
+                vif::vif_mirror_pad(stat_row_.mu2, w, half);
+                vif::vif_mirror_pad(stat_row_.xx, w, half);
+                vif::vif_mirror_pad(stat_row_.yy, w, half);
+                vif::vif_mirror_pad(stat_row_.xy, w, half);
+                kernels_->stat_horizontal(stat_row_, kFilters[s], taps, w, s1, s2, s12);
+            }
             kernels_->accumulate(s1, s2, s12, w, log2_table_, gain_limit_, &sums);
         }
         return sums;
@@ -270,6 +275,7 @@ private:
     std::uint32_t* conv_ref_ = nullptr;
     std::uint32_t* conv_dis_ = nullptr;
     std::vector<std::int32_t> sigma_;
+    std::vector<std::uint32_t> row_scratch_;  // vif_stat_row_u8's, 8-bit pictures only
     // scaled_*[s] holds scale s (s >= 1), w x h samples, rows w apart.
     std::array<std::vector<std::uint16_t>, kScales> scaled_ref_, scaled_dis_;
 

@@ -31,7 +31,9 @@ constexpr int kMaxTaps = 2 * kMaxHalf + 1;
 // sigma_nsq of the VIF model (noise variance 2) in Q16, as in the scalar.
 constexpr std::int32_t kSigmaNsq = 65536 << 1;
 
-inline __m256i load8x32(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
+inline __m256i load8x32(const void* p) {
+    return _mm256_loadu_si256(static_cast<const __m256i*>(p));
+}
 inline void store8x32(void* p, __m256i v) { _mm256_storeu_si256(static_cast<__m256i*>(p), v); }
 inline __m128i load16x8(const void* p) { return _mm_loadu_si128(static_cast<const __m128i*>(p)); }
 
@@ -233,10 +235,9 @@ struct RowsU16 {
 };
 
 inline void stat_vertical_u16_step(RowsU16 rows, std::ptrdiff_t j, const std::uint16_t* filter,
-                                   int taps, __m128i shift_mu, __m256i round_mu,
-                                   __m128i shift_sq, __m256i round_sq, std::uint32_t* mu1,
-                                   std::uint32_t* mu2, std::uint32_t* xx, std::uint32_t* yy,
-                                   std::uint32_t* xy) {
+                                   int taps, __m128i shift_mu, __m256i round_mu, __m128i shift_sq,
+                                   __m256i round_sq, std::uint32_t* mu1, std::uint32_t* mu2,
+                                   std::uint32_t* xx, std::uint32_t* yy, std::uint32_t* xy) {
     __m256i m1 = _mm256_setzero_si256(), m2 = m1;
     __m256i xx_e = m1, xx_o = m1, yy_e = m1, yy_o = m1, xy_e = m1, xy_o = m1;
     for (int t = 0; t < taps; ++t) {
@@ -281,8 +282,8 @@ void stat_vertical_u16_avx2(const std::uint16_t* const* ref_rows,
     const __m256i rnd_sq = _mm256_set1_epi64x(round_for(shift_sq));
     std::ptrdiff_t j = 0;
     for (; j + 8 <= w; j += 8)
-        stat_vertical_u16_step({ref_rows, dis_rows}, j, filter, taps, sh_mu, rnd_mu, sh_sq,
-                               rnd_sq, out.mu1, out.mu2, out.xx, out.yy, out.xy);
+        stat_vertical_u16_step({ref_rows, dis_rows}, j, filter, taps, sh_mu, rnd_mu, sh_sq, rnd_sq,
+                               out.mu1, out.mu2, out.xx, out.yy, out.xy);
     if (j == w) return;
     const int n = static_cast<int>(w - j);
     const TailRows<std::uint16_t, 8> tail(ref_rows, dis_rows, taps, j, n);
@@ -535,13 +536,16 @@ void stat_horizontal_avx2(const VifStatRow& in, const std::uint16_t* filter, int
 inline __m128i log2_q11_pd(const std::uint16_t* table, __m256d v) {
     const __m256i bits = _mm256_castpd_si256(v);
     const __m256i idx = _mm256_and_si256(_mm256_srli_epi64(bits, 37), _mm256_set1_epi64x(0x7FFF));
-    const __m256i dropped = _mm256_sub_epi64(_mm256_srli_epi64(bits, 52), _mm256_set1_epi64x(1023 + 15));
+    const __m256i dropped =
+        _mm256_sub_epi64(_mm256_srli_epi64(bits, 52), _mm256_set1_epi64x(1023 + 15));
     // The gather reads 32 bits at 2-byte steps: the table has one spare entry
     // past its end (vif_log2_table()); the upper 16 bits are dropped.
-    const __m128i entry = _mm_and_si128(
-        _mm256_i64gather_epi32(reinterpret_cast<const int*>(table), idx, 2), _mm_set1_epi32(0xFFFF));
+    const __m128i entry =
+        _mm_and_si128(_mm256_i64gather_epi32(reinterpret_cast<const int*>(table), idx, 2),
+                      _mm_set1_epi32(0xFFFF));
     // The 64-bit counts are small: take their low 32 bits in lane order.
-    const __m256i packed = _mm256_permutevar8x32_epi32(dropped, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
+    const __m256i packed =
+        _mm256_permutevar8x32_epi32(dropped, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
     return _mm_add_epi32(entry, _mm_slli_epi32(_mm256_castsi256_si128(packed), 11));
 }
 
@@ -552,8 +556,9 @@ inline __m256i log2_q11_u32(const std::uint16_t* table, __m256i v) {
     const __m256i dropped =
         _mm256_sub_epi32(_mm256_srli_epi32(_mm256_castps_si256(f), 23), _mm256_set1_epi32(127 + 7));
     const __m256i idx = _mm256_sub_epi32(_mm256_srlv_epi32(v, dropped), _mm256_set1_epi32(32768));
-    const __m256i entry = _mm256_and_si256(
-        _mm256_i32gather_epi32(reinterpret_cast<const int*>(table), idx, 2), _mm256_set1_epi32(0xFFFF));
+    const __m256i entry =
+        _mm256_and_si256(_mm256_i32gather_epi32(reinterpret_cast<const int*>(table), idx, 2),
+                         _mm256_set1_epi32(0xFFFF));
     return _mm256_add_epi32(entry, _mm256_slli_epi32(dropped, 11));
 }
 
@@ -580,7 +585,8 @@ inline __m128i gain_terms(const std::uint16_t* table, __m128i s1, __m128i s2, __
     const __m256d sv = _mm256_sub_pd(s2d, _mm256_mul_pd(g_raw, s12d));
     // sv > 0 ? (int32)sv : 0 as an integer-valued double (sv < 2^31); max
     // returns its second operand (+0) for sv <= 0 and for -0.
-    const __m256d sv_sq = _mm256_round_pd(_mm256_max_pd(sv, zero), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    const __m256d sv_sq =
+        _mm256_round_pd(_mm256_max_pd(sv, zero), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
     // min(a, b) is a < b ? a : b, the scalar's comparison.
     const __m256d g = _mm256_min_pd(g_raw, gain_limit);
     const __m256d numer1 = _mm256_add_pd(sv_sq, _mm256_set1_pd(static_cast<double>(kSigmaNsq)));
@@ -599,8 +605,7 @@ inline __m128i gain_terms(const std::uint16_t* table, __m128i s1, __m128i s2, __
 
 inline void accumulate_step(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
                             const std::int32_t* sigma12, std::ptrdiff_t j, __m256i valid,
-                            const std::uint16_t* table, __m256d gain_limit,
-                            AccumulateLanes& acc) {
+                            const std::uint16_t* table, __m256d gain_limit, AccumulateLanes& acc) {
     const __m256i zero = _mm256_setzero_si256();
     const __m256i nsq = _mm256_set1_epi32(kSigmaNsq);
     const __m256i s1 = load8x32(sigma1_sq + j);
@@ -611,8 +616,10 @@ inline void accumulate_step(const std::int32_t* sigma1_sq, const std::int32_t* s
 
     // sigma1_sq < nsq: sigma2_sq and a count.
     const __m256i s2_low = _mm256_and_si256(s2, low);
-    acc.num_non_log = _mm256_add_epi64(acc.num_non_log, _mm256_add_epi64(widen_lo(s2_low), widen_hi(s2_low)));
-    acc.den_non_log += __builtin_popcount(static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(low))));
+    acc.num_non_log =
+        _mm256_add_epi64(acc.num_non_log, _mm256_add_epi64(widen_lo(s2_low), widen_hi(s2_low)));
+    acc.den_non_log +=
+        __builtin_popcount(static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(low))));
 
     // Otherwise log2(nsq + sigma1_sq) - 17 (both Q11); nsq + s1 < 2^32.
     const __m256i v = _mm256_blendv_epi8(nsq, _mm256_add_epi32(nsq, s1), in_log);
@@ -623,15 +630,15 @@ inline void accumulate_step(const std::int32_t* sigma1_sq, const std::int32_t* s
         in_log, _mm256_and_si256(_mm256_cmpgt_epi32(s12, zero), _mm256_cmpgt_epi32(s2, zero)));
     const unsigned need_bits = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(need)));
     if (need_bits & 0x0F) {
-        const __m128i t = gain_terms(table, _mm256_castsi256_si128(s1), _mm256_castsi256_si128(s2),
-                                     _mm256_castsi256_si128(s12), _mm256_castsi256_si128(need),
-                                     gain_limit);
+        const __m128i t =
+            gain_terms(table, _mm256_castsi256_si128(s1), _mm256_castsi256_si128(s2),
+                       _mm256_castsi256_si128(s12), _mm256_castsi256_si128(need), gain_limit);
         acc.num_log = _mm256_add_epi64(acc.num_log, _mm256_cvtepi32_epi64(t));
     }
     if (need_bits & 0xF0) {
-        const __m128i t = gain_terms(table, _mm256_extracti128_si256(s1, 1), _mm256_extracti128_si256(s2, 1),
-                                     _mm256_extracti128_si256(s12, 1), _mm256_extracti128_si256(need, 1),
-                                     gain_limit);
+        const __m128i t = gain_terms(
+            table, _mm256_extracti128_si256(s1, 1), _mm256_extracti128_si256(s2, 1),
+            _mm256_extracti128_si256(s12, 1), _mm256_extracti128_si256(need, 1), gain_limit);
         acc.num_log = _mm256_add_epi64(acc.num_log, _mm256_cvtepi32_epi64(t));
     }
 }
@@ -678,7 +685,8 @@ void accumulate_avx2(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_s
         copy_first(a, sigma1_sq + j, n);
         copy_first(b, sigma2_sq + j, n);
         copy_first(c, sigma12 + j, n);
-        const __m256i valid = _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i valid =
+            _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         accumulate_step(a, b, c, 0, valid, log2_q11_table, gl, acc);
     }
     den_log += sum_i32(acc.den_log);
@@ -711,8 +719,10 @@ inline void subsample_vertical_step(const T* const* ref_rows, const T* const* di
         sd = _mm256_add_epi32(sd, _mm256_mullo_epi32(c, widen8(dis_rows[t] + j)));
     }
     const __m256i low16 = _mm256_set1_epi32(0xFFFF);
-    store8x32(ref_out + j, _mm256_and_si256(_mm256_srl_epi32(_mm256_add_epi32(sr, round), shift), low16));
-    store8x32(dis_out + j, _mm256_and_si256(_mm256_srl_epi32(_mm256_add_epi32(sd, round), shift), low16));
+    store8x32(ref_out + j,
+              _mm256_and_si256(_mm256_srl_epi32(_mm256_add_epi32(sr, round), shift), low16));
+    store8x32(dis_out + j,
+              _mm256_and_si256(_mm256_srl_epi32(_mm256_add_epi32(sd, round), shift), low16));
 }
 
 template <class T>
@@ -740,9 +750,9 @@ void subsample_vertical_u8_avx2(const std::uint8_t* const* ref_rows,
     subsample_vertical_avx2(ref_rows, dis_rows, filter, taps, w, shift, ref_out, dis_out);
 }
 void subsample_vertical_u16_avx2(const std::uint16_t* const* ref_rows,
-                                 const std::uint16_t* const* dis_rows,
-                                 const std::uint16_t* filter, int taps, int w, int shift,
-                                 std::uint32_t* ref_out, std::uint32_t* dis_out) {
+                                 const std::uint16_t* const* dis_rows, const std::uint16_t* filter,
+                                 int taps, int w, int shift, std::uint32_t* ref_out,
+                                 std::uint32_t* dis_out) {
     subsample_vertical_avx2(ref_rows, dis_rows, filter, taps, w, shift, ref_out, dis_out);
 }
 
@@ -774,7 +784,8 @@ inline void subsample_horizontal_step(const std::uint32_t* ref_in, const std::ui
     const __m256i r = _mm256_srli_epi32(_mm256_add_epi32(sr, rnd), 16);
     const __m256i d = _mm256_srli_epi32(_mm256_add_epi32(sd, rnd), 16);
     // The values are below 2^16: an unsigned pack keeps them as they are.
-    const __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(r, d), _MM_SHUFFLE(3, 1, 2, 0));
+    const __m256i packed =
+        _mm256_permute4x64_epi64(_mm256_packus_epi32(r, d), _MM_SHUFFLE(3, 1, 2, 0));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(ref_out + j), _mm256_castsi256_si128(packed));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(dis_out + j), _mm256_extracti128_si256(packed, 1));
 }
@@ -801,12 +812,24 @@ void subsample_horizontal_avx2(const std::uint32_t* ref_in, const std::uint32_t*
     copy_first(dis_out + j, dout, n);
 }
 
+void stat_row_u8_avx2(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows,
+                      const std::uint16_t* filter, int taps, int w, std::uint32_t* scratch,
+                      std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12) {
+    vif_stat_row_u8_by(vif_kernels_avx2(), ref_rows, dis_rows, filter, taps, w, scratch, sigma1_sq,
+                       sigma2_sq, sigma12);
+}
+
 }  // namespace
 
 const VifKernels& vif_kernels_avx2() {
     static constexpr VifKernels kAvx2{
-        stat_vertical_u8_avx2,      stat_vertical_u16_avx2,      stat_horizontal_avx2,
-        accumulate_avx2,            subsample_vertical_u8_avx2,  subsample_vertical_u16_avx2,
+        stat_vertical_u8_avx2,
+        stat_vertical_u16_avx2,
+        stat_horizontal_avx2,
+        stat_row_u8_avx2,
+        accumulate_avx2,
+        subsample_vertical_u8_avx2,
+        subsample_vertical_u16_avx2,
         subsample_horizontal_avx2,
     };
     return kAvx2;

@@ -7,10 +7,15 @@ namespace vmafpp::vif {
 const VifKernels& vif_kernels_for(SimdLevel level) {
     switch (level) {
 #if VMAFPP_X86_KERNELS
-        case SimdLevel::avx2: return vif_kernels_avx2();
-        case SimdLevel::avx512: return vif_kernels_avx512();
+        case SimdLevel::avx2:
+            return vif_kernels_avx2();
+        case SimdLevel::avx512:
+            return vif_kernels_avx512();
+        case SimdLevel::avx512icl:
+            return vif_kernels_avx512icl();
 #endif
-        default: break;
+        default:
+            break;
     }
     return vif_kernels_scalar();
 }

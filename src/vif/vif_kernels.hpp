@@ -33,15 +33,13 @@ inline constexpr int kScales = 4;
 // computes its statistics with filter s and is reduced to scale s+1 with
 // filter s+1.
 inline constexpr int kFilterTaps[kScales] = {17, 9, 5, 3};
-inline constexpr std::uint16_t kFilter0[17] = {489,  935,  1640, 2640, 3896, 5274,
-                                               6547, 7455, 7784, 7455, 6547, 5274,
-                                               3896, 2640, 1640, 935,  489};
+inline constexpr std::uint16_t kFilter0[17] = {489,  935,  1640, 2640, 3896, 5274, 6547, 7455, 7784,
+                                               7455, 6547, 5274, 3896, 2640, 1640, 935,  489};
 inline constexpr std::uint16_t kFilter1[9] = {1244,  3663, 7925, 12590, 14692,
                                               12590, 7925, 3663, 1244};
 inline constexpr std::uint16_t kFilter2[5] = {3571, 16004, 26386, 16004, 3571};
 inline constexpr std::uint16_t kFilter3[3] = {10904, 43728, 10904};
-inline constexpr const std::uint16_t* kFilters[kScales] = {kFilter0, kFilter1, kFilter2,
-                                                           kFilter3};
+inline constexpr const std::uint16_t* kFilters[kScales] = {kFilter0, kFilter1, kFilter2, kFilter3};
 
 // The integer sums one scale contributes; integer, so the order in which
 // pixels are added does not matter (no sum can overflow int64: each term is
@@ -66,9 +64,8 @@ struct VifStatRow {
 
 // Vertical pass of the statistics for 8-bit samples: mu = (sum + 128) >> 8,
 // second moments unshifted (sum of c * p * p <= 65536 * 255^2 < 2^32).
-void vif_stat_vertical_u8(const std::uint8_t* const* ref_rows,
-                          const std::uint8_t* const* dis_rows, const std::uint16_t* filter,
-                          int taps, int w, const VifStatRow& out);
+void vif_stat_vertical_u8(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows,
+                          const std::uint16_t* filter, int taps, int w, const VifStatRow& out);
 
 // Vertical pass for 16-bit storage: mu = (sum + round) >> shift_mu, moments
 // = (sum64 + round) >> shift_sq, where round = 1 << (shift - 1), or 0 for a
@@ -82,8 +79,34 @@ void vif_stat_vertical_u16(const std::uint16_t* const* ref_rows,
 // covariance, Q16 in 8-bit units, as int32 (two's complement reinterpretation
 // of a uint32 difference, as libvmaf does).
 void vif_stat_horizontal(const VifStatRow& in, const std::uint16_t* filter, int taps, int w,
-                         std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
-                         std::int32_t* sigma12);
+                         std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12);
+
+struct VifKernels;
+
+// The statistics of one 8-bit output row in one call: vif_stat_vertical_u8
+// into five rows of `scratch`, vif_mirror_pad of each, vif_stat_horizontal.
+// Fused so that a SIMD twin can write the vertical sums in the form its
+// horizontal pass reads (16-bit halves) instead of uint32 rows it would
+// split again; `scratch` is vif_stat_row_u8_scratch(w) uint32 of any
+// content and alignment, which each kernel lays out as it needs. Needs
+// w > taps / 2 (the mirror's condition).
+void vif_stat_row_u8(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows,
+                     const std::uint16_t* filter, int taps, int w, std::uint32_t* scratch,
+                     std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12);
+// The scratch vif_stat_row_u8 needs at width w, in uint32: five rows of
+// 16-bit halves (two per uint32) with room for the filter's mirror, whole
+// 64-byte vectors past the end and 64-byte alignment.
+std::size_t vif_stat_row_u8_scratch(int w);
+// Number of int16 per half row in that scratch (a multiple of 32).
+inline std::size_t vif_stat_row_u8_half_len(int w) {
+    return ((static_cast<std::size_t>(w) + 2 * kMaxHalf + 31) & ~std::size_t{31}) + 64;
+}
+// vif_stat_row_u8 with the separate kernels of `kernels` (the scalar
+// definition, and the levels without a fused twin).
+void vif_stat_row_u8_by(const VifKernels& kernels, const std::uint8_t* const* ref_rows,
+                        const std::uint8_t* const* dis_rows, const std::uint16_t* filter, int taps,
+                        int w, std::uint32_t* scratch, std::int32_t* sigma1_sq,
+                        std::int32_t* sigma2_sq, std::int32_t* sigma12);
 
 // Adds one row's information terms to *sums. log2_q11 is vif_log2_table().
 void vif_accumulate(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
@@ -93,13 +116,13 @@ void vif_accumulate(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq
 // Vertical pass of the reduction filter: out = (uint16)((sum + round) >> shift).
 // Scale 0 -> 1 uses shift = bpc; every later reduction uses 16.
 void vif_subsample_vertical_u8(const std::uint8_t* const* ref_rows,
-                               const std::uint8_t* const* dis_rows,
-                               const std::uint16_t* filter, int taps, int w, int shift,
-                               std::uint32_t* ref_out, std::uint32_t* dis_out);
+                               const std::uint8_t* const* dis_rows, const std::uint16_t* filter,
+                               int taps, int w, int shift, std::uint32_t* ref_out,
+                               std::uint32_t* dis_out);
 void vif_subsample_vertical_u16(const std::uint16_t* const* ref_rows,
-                                const std::uint16_t* const* dis_rows,
-                                const std::uint16_t* filter, int taps, int w, int shift,
-                                std::uint32_t* ref_out, std::uint32_t* dis_out);
+                                const std::uint16_t* const* dis_rows, const std::uint16_t* filter,
+                                int taps, int w, int shift, std::uint32_t* ref_out,
+                                std::uint32_t* dis_out);
 
 // Horizontal pass of the reduction filter, evaluated only at the even columns
 // that survive decimation: out[j] = (uint16)((sum around in[2j] + 2^15) >> 16)
@@ -130,6 +153,7 @@ struct VifKernels {
     decltype(&vif_stat_vertical_u8) stat_vertical_u8;
     decltype(&vif_stat_vertical_u16) stat_vertical_u16;
     decltype(&vif_stat_horizontal) stat_horizontal;
+    decltype(&vif_stat_row_u8) stat_row_u8;
     decltype(&vif_accumulate) accumulate;
     decltype(&vif_subsample_vertical_u8) subsample_vertical_u8;
     decltype(&vif_subsample_vertical_u16) subsample_vertical_u16;
@@ -145,6 +169,15 @@ const VifKernels& vif_kernels_avx512();
 decltype(vif_stat_vertical_u8) vif_stat_vertical_u8_avx512;
 decltype(vif_stat_vertical_u16) vif_stat_vertical_u16_avx512;
 decltype(vif_stat_horizontal) vif_stat_horizontal_avx512;
+decltype(vif_stat_row_u8) vif_stat_row_u8_avx512;
+// The AVX-512 table with the statistics kernels of vif_stats_avx512icl.cpp
+// (the same source compiled with VNNI); only where cpu_flags() has
+// kCpuAvx512Icl (and kCpuAvx512, kCpuAvx2).
+const VifKernels& vif_kernels_avx512icl();
+decltype(vif_stat_vertical_u8) vif_stat_vertical_u8_avx512icl;
+decltype(vif_stat_vertical_u16) vif_stat_vertical_u16_avx512icl;
+decltype(vif_stat_horizontal) vif_stat_horizontal_avx512icl;
+decltype(vif_stat_row_u8) vif_stat_row_u8_avx512icl;
 #endif
 // The table for `level` (vmafpp::simd_level() when extractors are created).
 const VifKernels& vif_kernels_for(SimdLevel level);

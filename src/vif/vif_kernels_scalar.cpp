@@ -9,6 +9,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 
 #include "vif/vif_kernels.hpp"
 
@@ -23,9 +24,7 @@ constexpr int kBlock = 256;
 // sigma_nsq of the VIF model (noise variance 2) in Q16.
 constexpr std::int32_t kSigmaNsq = 65536 << 1;
 
-constexpr std::uint32_t round_for(int shift) {
-    return shift == 0 ? 0u : (1u << (shift - 1));
-}
+constexpr std::uint32_t round_for(int shift) { return shift == 0 ? 0u : (1u << (shift - 1)); }
 
 // log2(v) in Q11 from the table: keep the 16 leading bits of v and add
 // 2048 per dropped bit. Needs v >= 2^15 (every caller has v >= 2^17).
@@ -40,8 +39,8 @@ inline std::int32_t log2_q11(const std::uint16_t* table, std::uint64_t v) {
 
 template <class T>
 void stat_vertical_wide(const T* const* ref_rows, const T* const* dis_rows,
-                        const std::uint16_t* filter, int taps, int w, int shift_mu,
-                        int shift_sq, const VifStatRow& out) {
+                        const std::uint16_t* filter, int taps, int w, int shift_mu, int shift_sq,
+                        const VifStatRow& out) {
     const std::uint32_t round_mu = round_for(shift_mu);
     const std::uint64_t round_sq = round_for(shift_sq);
     std::array<std::uint32_t, kBlock> mu1, mu2;
@@ -112,9 +111,8 @@ void subsample_vertical(const T* const* ref_rows, const T* const* dis_rows,
 
 }  // namespace
 
-void vif_stat_vertical_u8(const std::uint8_t* const* ref_rows,
-                          const std::uint8_t* const* dis_rows, const std::uint16_t* filter,
-                          int taps, int w, const VifStatRow& out) {
+void vif_stat_vertical_u8(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows,
+                          const std::uint16_t* filter, int taps, int w, const VifStatRow& out) {
     std::array<std::uint32_t, kBlock> mu1, mu2, xx, yy, xy;
     for (int j0 = 0; j0 < w; j0 += kBlock) {
         const int n = std::min(kBlock, w - j0);
@@ -158,8 +156,7 @@ void vif_stat_vertical_u16(const std::uint16_t* const* ref_rows,
 }
 
 void vif_stat_horizontal(const VifStatRow& in, const std::uint16_t* filter, int taps, int w,
-                         std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
-                         std::int32_t* sigma12) {
+                         std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12) {
     const int half = taps / 2;
     std::array<std::uint32_t, kBlock> mu1, mu2;
     std::array<std::uint64_t, kBlock> xx, yy, xy;
@@ -244,16 +241,16 @@ void vif_accumulate(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq
 }
 
 void vif_subsample_vertical_u8(const std::uint8_t* const* ref_rows,
-                               const std::uint8_t* const* dis_rows,
-                               const std::uint16_t* filter, int taps, int w, int shift,
-                               std::uint32_t* ref_out, std::uint32_t* dis_out) {
+                               const std::uint8_t* const* dis_rows, const std::uint16_t* filter,
+                               int taps, int w, int shift, std::uint32_t* ref_out,
+                               std::uint32_t* dis_out) {
     subsample_vertical(ref_rows, dis_rows, filter, taps, w, shift, ref_out, dis_out);
 }
 
 void vif_subsample_vertical_u16(const std::uint16_t* const* ref_rows,
-                                const std::uint16_t* const* dis_rows,
-                                const std::uint16_t* filter, int taps, int w, int shift,
-                                std::uint32_t* ref_out, std::uint32_t* dis_out) {
+                                const std::uint16_t* const* dis_rows, const std::uint16_t* filter,
+                                int taps, int w, int shift, std::uint32_t* ref_out,
+                                std::uint32_t* dis_out) {
     subsample_vertical(ref_rows, dis_rows, filter, taps, w, shift, ref_out, dis_out);
 }
 
@@ -275,7 +272,9 @@ void vif_subsample_horizontal(const std::uint32_t* ref_in, const std::uint32_t* 
     }
 }
 
-VifFilterShape vif_filter_shape(const std::uint16_t* filter, int taps) {
+namespace {
+
+VifFilterShape shape_of(const std::uint16_t* filter, int taps) {
     VifFilterShape f{};
     f.taps_below_2_15 = true;
     for (int t = 0; t < taps; ++t) {
@@ -284,6 +283,47 @@ VifFilterShape vif_filter_shape(const std::uint16_t* filter, int taps) {
         f.pairs[t / 2] |= static_cast<std::uint32_t>(filter[t]) << (16 * (t & 1));
     }
     return f;
+}
+
+}  // namespace
+
+VifFilterShape vif_filter_shape(const std::uint16_t* filter, int taps) {
+    // The extractor passes libvmaf's four constant filters to every kernel
+    // call (several per row): their shapes are made once.
+    static const std::array<VifFilterShape, kScales> kShapes = [] {
+        std::array<VifFilterShape, kScales> s{};
+        for (int k = 0; k < kScales; ++k) s[k] = shape_of(kFilters[k], kFilterTaps[k]);
+        return s;
+    }();
+    for (int k = 0; k < kScales; ++k)
+        if (filter == kFilters[k] && taps == kFilterTaps[k]) return kShapes[k];
+    return shape_of(filter, taps);
+}
+
+std::size_t vif_stat_row_u8_scratch(int w) {
+    // Five quantities, two halves each, plus 64 bytes to align the start;
+    // at least the scalar's five uint32 rows of w + 2 kMaxHalf.
+    return 5 * vif_stat_row_u8_half_len(w) + 16;
+}
+
+void vif_stat_row_u8_by(const VifKernels& kernels, const std::uint8_t* const* ref_rows,
+                        const std::uint8_t* const* dis_rows, const std::uint16_t* filter, int taps,
+                        int w, std::uint32_t* scratch, std::int32_t* sigma1_sq,
+                        std::int32_t* sigma2_sq, std::int32_t* sigma12) {
+    const std::size_t len = static_cast<std::size_t>(w) + 2 * kMaxHalf;
+    const VifStatRow row{scratch + kMaxHalf, scratch + len + kMaxHalf, scratch + 2 * len + kMaxHalf,
+                         scratch + 3 * len + kMaxHalf, scratch + 4 * len + kMaxHalf};
+    const int half = taps / 2;
+    kernels.stat_vertical_u8(ref_rows, dis_rows, filter, taps, w, row);
+    for (std::uint32_t* r : {row.mu1, row.mu2, row.xx, row.yy, row.xy}) vif_mirror_pad(r, w, half);
+    kernels.stat_horizontal(row, filter, taps, w, sigma1_sq, sigma2_sq, sigma12);
+}
+
+void vif_stat_row_u8(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows,
+                     const std::uint16_t* filter, int taps, int w, std::uint32_t* scratch,
+                     std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12) {
+    vif_stat_row_u8_by(vif_kernels_scalar(), ref_rows, dis_rows, filter, taps, w, scratch,
+                       sigma1_sq, sigma2_sq, sigma12);
 }
 
 void vif_mirror_pad(std::uint32_t* row, int w, int half) {
@@ -295,8 +335,13 @@ void vif_mirror_pad(std::uint32_t* row, int w, int half) {
 
 const VifKernels& vif_kernels_scalar() {
     static constexpr VifKernels kScalar{
-        vif_stat_vertical_u8,      vif_stat_vertical_u16,      vif_stat_horizontal,
-        vif_accumulate,            vif_subsample_vertical_u8,  vif_subsample_vertical_u16,
+        vif_stat_vertical_u8,
+        vif_stat_vertical_u16,
+        vif_stat_horizontal,
+        vif_stat_row_u8,
+        vif_accumulate,
+        vif_subsample_vertical_u8,
+        vif_subsample_vertical_u16,
         vif_subsample_horizontal,
     };
     return kScalar;

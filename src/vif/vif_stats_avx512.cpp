@@ -3,6 +3,12 @@
 // which puts them in the table. The contract is vif_avx2.cpp's: the scalar
 // kernel's results bit for bit on any input the scalar defines.
 //
+// This file is compiled twice: on its own for the avx512 level, and through
+// vif_stats_avx512icl.cpp with the ICL flags, where every multiply-add that
+// feeds an accumulator becomes one VNNI vpdpwssd (madd_add below) and the
+// exported kernels take the suffix _avx512icl. Nothing else differs, so the
+// exactness arguments below hold for both.
+//
 // The 16-bit vertical pass uses vpmaddwd on 16-bit halves of the products
 // (below); a twin with 64-bit lanes had measured slower than AVX2 on Zen 4.
 //
@@ -23,11 +29,32 @@
 
 #include "vif/vif_kernels.hpp"
 
+#ifndef VMAFPP_VIF_STATS_SUFFIX
+#define VMAFPP_VIF_STATS_SUFFIX _avx512
+#endif
+#define VMAFPP_VIF_STATS_CAT2(name, suffix) name##suffix
+#define VMAFPP_VIF_STATS_CAT(name, suffix) VMAFPP_VIF_STATS_CAT2(name, suffix)
+#define VMAFPP_VIF_STATS_KERNEL(name) VMAFPP_VIF_STATS_CAT(name, VMAFPP_VIF_STATS_SUFFIX)
+// The table whose separate kernels the fused one falls back to.
+#define VMAFPP_VIF_STATS_TABLE VMAFPP_VIF_STATS_CAT(vif_kernels, VMAFPP_VIF_STATS_SUFFIX)
+
 namespace vmafpp::vif {
 
 namespace {
 
 constexpr int kMaxTaps = 2 * kMaxHalf + 1;
+
+// acc + vpmaddwd(a, c) per int32 lane. vpmaddwd adds its two int16 x int16
+// products modulo 2^32 (only (-32768)^2 + (-32768)^2 = 2^31 wraps), and
+// vpdpwssd adds both products and acc modulo 2^32 without saturating: the
+// same value, so the VNNI build returns exactly what the other one does.
+inline __m512i madd_add(__m512i acc, __m512i a, __m512i c) {
+#if defined(__AVX512VNNI__)
+    return _mm512_dpwssd_epi32(acc, a, c);
+#else
+    return _mm512_add_epi32(acc, _mm512_madd_epi16(a, c));
+#endif
+}
 
 // The first n bits set (n <= 64).
 inline __mmask64 first_bits64(int n) { return n >= 64 ? ~__mmask64{0} : (__mmask64{1} << n) - 1; }
@@ -67,11 +94,17 @@ inline __m512i centred32(const std::uint8_t* p, __mmask32 valid) {
     return _mm512_sub_epi16(v, _mm512_set1_epi16(128));
 }
 
-// One 32-column step. Accumulator "lo" holds columns 0-3, 8-11, 16-19, 24-27
-// (per 128-bit lane, the unpacklo half), "hi" the other 16.
-inline void stat_vertical_u8_step(RowsU8 rows, std::ptrdiff_t j, const std::uint32_t* pairs,
-                                  int taps, std::uint32_t taps_sum, __mmask32 valid,
-                                  const VifStatRow& out) {
+// The five uint32 results of a 32-column step (mu1, mu2, xx, yy, xy) in
+// unpack order: "lo" holds columns 0-3, 8-11, 16-19, 24-27 (per 128-bit lane,
+// the unpacklo half), "hi" the other 16.
+struct VerticalSums {
+    __m512i lo[5], hi[5];
+};
+
+[[gnu::always_inline]] inline VerticalSums vertical_u8_sums(RowsU8 rows, std::ptrdiff_t j,
+                                                            const std::uint32_t* pairs, int taps,
+                                                            std::uint32_t taps_sum,
+                                                            __mmask32 valid) {
     __m512i m1_lo = _mm512_setzero_si512(), m1_hi = m1_lo, m2_lo = m1_lo, m2_hi = m1_lo;
     __m512i xx_lo = m1_lo, xx_hi = m1_lo, yy_lo = m1_lo, yy_hi = m1_lo, xy_lo = m1_lo,
             xy_hi = m1_lo;
@@ -84,30 +117,20 @@ inline void stat_vertical_u8_step(RowsU8 rows, std::ptrdiff_t j, const std::uint
         const __m512i d1 = centred32(rows.dis[u] + j, valid);
         const __m512i a_lo = _mm512_unpacklo_epi16(r0, r1), a_hi = _mm512_unpackhi_epi16(r0, r1);
         const __m512i b_lo = _mm512_unpacklo_epi16(d0, d1), b_hi = _mm512_unpackhi_epi16(d0, d1);
-        m1_lo = _mm512_add_epi32(m1_lo, _mm512_madd_epi16(a_lo, c));
-        m1_hi = _mm512_add_epi32(m1_hi, _mm512_madd_epi16(a_hi, c));
-        m2_lo = _mm512_add_epi32(m2_lo, _mm512_madd_epi16(b_lo, c));
-        m2_hi = _mm512_add_epi32(m2_hi, _mm512_madd_epi16(b_hi, c));
-        xx_lo = _mm512_add_epi32(xx_lo, _mm512_madd_epi16(_mm512_mullo_epi16(a_lo, a_lo), c));
-        xx_hi = _mm512_add_epi32(xx_hi, _mm512_madd_epi16(_mm512_mullo_epi16(a_hi, a_hi), c));
-        yy_lo = _mm512_add_epi32(yy_lo, _mm512_madd_epi16(_mm512_mullo_epi16(b_lo, b_lo), c));
-        yy_hi = _mm512_add_epi32(yy_hi, _mm512_madd_epi16(_mm512_mullo_epi16(b_hi, b_hi), c));
-        xy_lo = _mm512_add_epi32(xy_lo, _mm512_madd_epi16(_mm512_mullo_epi16(a_lo, b_lo), c));
-        xy_hi = _mm512_add_epi32(xy_hi, _mm512_madd_epi16(_mm512_mullo_epi16(a_hi, b_hi), c));
+        m1_lo = madd_add(m1_lo, a_lo, c);
+        m1_hi = madd_add(m1_hi, a_hi, c);
+        m2_lo = madd_add(m2_lo, b_lo, c);
+        m2_hi = madd_add(m2_hi, b_hi, c);
+        xx_lo = madd_add(xx_lo, _mm512_mullo_epi16(a_lo, a_lo), c);
+        xx_hi = madd_add(xx_hi, _mm512_mullo_epi16(a_hi, a_hi), c);
+        yy_lo = madd_add(yy_lo, _mm512_mullo_epi16(b_lo, b_lo), c);
+        yy_hi = madd_add(yy_hi, _mm512_mullo_epi16(b_hi, b_hi), c);
+        xy_lo = madd_add(xy_lo, _mm512_mullo_epi16(a_lo, b_lo), c);
+        xy_hi = madd_add(xy_hi, _mm512_mullo_epi16(a_hi, b_hi), c);
     }
     const __m512i c128 = _mm512_set1_epi32(static_cast<int>(128u * taps_sum));
     const __m512i c16384 = _mm512_set1_epi32(static_cast<int>(16384u * taps_sum));
     const __m512i r128 = _mm512_set1_epi32(128);
-    // Columns 0-15 and 16-31 in order from the lo/hi halves.
-    const __m512i first = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23);
-    const __m512i second =
-        _mm512_setr_epi32(8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31);
-    const __mmask16 k0 = static_cast<__mmask16>(valid);
-    const __mmask16 k1 = static_cast<__mmask16>(valid >> 16);
-    auto store = [&](std::uint32_t* dst, __m512i lo, __m512i hi) {
-        _mm512_mask_storeu_epi32(dst + j, k0, _mm512_permutex2var_epi32(lo, first, hi));
-        _mm512_mask_storeu_epi32(dst + j + 16, k1, _mm512_permutex2var_epi32(lo, second, hi));
-    };
     auto mean = [&](__m512i s) {
         return _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(s, c128), r128), 8);
     };
@@ -118,11 +141,30 @@ inline void stat_vertical_u8_step(RowsU8 rows, std::ptrdiff_t j, const std::uint
         return _mm512_add_epi32(_mm512_add_epi32(x, _mm512_slli_epi32(_mm512_add_epi32(s1, t1), 7)),
                                 c16384);
     };
-    store(out.mu1, mean(m1_lo), mean(m1_hi));
-    store(out.mu2, mean(m2_lo), mean(m2_hi));
-    store(out.xx, square(xx_lo, m1_lo), square(xx_hi, m1_hi));
-    store(out.yy, square(yy_lo, m2_lo), square(yy_hi, m2_hi));
-    store(out.xy, cross(xy_lo, m1_lo, m2_lo), cross(xy_hi, m1_hi, m2_hi));
+    return {{mean(m1_lo), mean(m2_lo), square(xx_lo, m1_lo), square(yy_lo, m2_lo),
+             cross(xy_lo, m1_lo, m2_lo)},
+            {mean(m1_hi), mean(m2_hi), square(xx_hi, m1_hi), square(yy_hi, m2_hi),
+             cross(xy_hi, m1_hi, m2_hi)}};
+}
+
+// One 32-column step stored as uint32 rows in column order.
+inline void stat_vertical_u8_step(RowsU8 rows, std::ptrdiff_t j, const std::uint32_t* pairs,
+                                  int taps, std::uint32_t taps_sum, __mmask32 valid,
+                                  const VifStatRow& out) {
+    const VerticalSums v = vertical_u8_sums(rows, j, pairs, taps, taps_sum, valid);
+    // Columns 0-15 and 16-31 in order from the lo/hi halves.
+    const __m512i first = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23);
+    const __m512i second =
+        _mm512_setr_epi32(8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31);
+    const __mmask16 k0 = static_cast<__mmask16>(valid);
+    const __mmask16 k1 = static_cast<__mmask16>(valid >> 16);
+    std::uint32_t* const dst[5] = {out.mu1, out.mu2, out.xx, out.yy, out.xy};
+    for (int q = 0; q < 5; ++q) {
+        _mm512_mask_storeu_epi32(dst[q] + j, k0,
+                                 _mm512_permutex2var_epi32(v.lo[q], first, v.hi[q]));
+        _mm512_mask_storeu_epi32(dst[q] + j + 16, k1,
+                                 _mm512_permutex2var_epi32(v.lo[q], second, v.hi[q]));
+    }
 }
 
 void stat_vertical_u8_avx512(const std::uint8_t* const* ref_rows,
@@ -186,12 +228,10 @@ struct ProductSums {
 inline void add_product(ProductSums& s, __m512i x_lo, __m512i x_hi, __m512i y_lo, __m512i y_hi,
                         __m512i c) {
     const __m512i centre = _mm512_set1_epi16(static_cast<short>(0x8000));
-    s.high_lo = _mm512_add_epi32(s.high_lo, _mm512_madd_epi16(_mm512_mulhi_epi16(x_lo, y_lo), c));
-    s.high_hi = _mm512_add_epi32(s.high_hi, _mm512_madd_epi16(_mm512_mulhi_epi16(x_hi, y_hi), c));
-    s.low_lo = _mm512_add_epi32(
-        s.low_lo, _mm512_madd_epi16(_mm512_xor_si512(_mm512_mullo_epi16(x_lo, y_lo), centre), c));
-    s.low_hi = _mm512_add_epi32(
-        s.low_hi, _mm512_madd_epi16(_mm512_xor_si512(_mm512_mullo_epi16(x_hi, y_hi), centre), c));
+    s.high_lo = madd_add(s.high_lo, _mm512_mulhi_epi16(x_lo, y_lo), c);
+    s.high_hi = madd_add(s.high_hi, _mm512_mulhi_epi16(x_hi, y_hi), c);
+    s.low_lo = madd_add(s.low_lo, _mm512_xor_si512(_mm512_mullo_epi16(x_lo, y_lo), centre), c);
+    s.low_hi = madd_add(s.low_hi, _mm512_xor_si512(_mm512_mullo_epi16(x_hi, y_hi), centre), c);
 }
 
 struct StatU16Params {
@@ -280,10 +320,10 @@ inline __m512i cross_moment(__m512i t, __m512i u, __m512i p, __m512i q, const St
             _mm512_xor_si512(_mm512_maskz_loadu_epi16(valid, rows.dis[u] + j), centre);
         const __m512i a_lo = _mm512_unpacklo_epi16(r0, r1), a_hi = _mm512_unpackhi_epi16(r0, r1);
         const __m512i b_lo = _mm512_unpacklo_epi16(d0, d1), b_hi = _mm512_unpackhi_epi16(d0, d1);
-        a_lo_s = _mm512_add_epi32(a_lo_s, _mm512_madd_epi16(a_lo, c));
-        a_hi_s = _mm512_add_epi32(a_hi_s, _mm512_madd_epi16(a_hi, c));
-        b_lo_s = _mm512_add_epi32(b_lo_s, _mm512_madd_epi16(b_lo, c));
-        b_hi_s = _mm512_add_epi32(b_hi_s, _mm512_madd_epi16(b_hi, c));
+        a_lo_s = madd_add(a_lo_s, a_lo, c);
+        a_hi_s = madd_add(a_hi_s, a_hi, c);
+        b_lo_s = madd_add(b_lo_s, b_lo, c);
+        b_hi_s = madd_add(b_hi_s, b_hi, c);
         add_product(xx, a_lo, a_hi, a_lo, a_hi, c);
         add_product(yy, b_lo, b_hi, b_lo, b_hi, c);
         add_product(xy, a_lo, a_hi, b_lo, b_hi, c);
@@ -396,7 +436,10 @@ struct SplitRow {
 // permutation gathers the low halves and one the high halves.
 inline __m512i load_centred(const std::uint32_t* src, int i, int valid) {
     const __m512i flip = _mm512_set1_epi32(static_cast<int>(0x80008000u));
-    return _mm512_xor_si512(_mm512_maskz_loadu_epi32(first_bits16(valid - i), src + i), flip);
+    // Whole vectors, the common case, without a mask.
+    const __m512i v = i + 16 <= valid ? _mm512_loadu_si512(src + i)
+                                      : _mm512_maskz_loadu_epi32(first_bits16(valid - i), src + i);
+    return _mm512_xor_si512(v, flip);
 }
 inline __m512i low_halves(__m512i a, __m512i b) {
     const __m512i idx =
@@ -444,10 +487,10 @@ inline Parity filter_pairs(const std::int16_t* y, const __m512i* cc, int pairs) 
     const __m512i a1 = _mm512_load_si512(y + 32);
     __m512i e = _mm512_madd_epi16(a0, cc[0]);
     __m512i o = _mm512_madd_epi16(_mm512_loadu_si512(y + 1), cc[0]);
-#define VMAFPP_PAIR(P)                                                                        \
-    if (pairs > P) {                                                                          \
-        e = _mm512_add_epi32(e, _mm512_madd_epi16(_mm512_alignr_epi32(a1, a0, P), cc[P]));    \
-        o = _mm512_add_epi32(o, _mm512_madd_epi16(_mm512_loadu_si512(y + 2 * P + 1), cc[P])); \
+#define VMAFPP_PAIR(P)                                             \
+    if (pairs > P) {                                               \
+        e = madd_add(e, _mm512_alignr_epi32(a1, a0, P), cc[P]);    \
+        o = madd_add(o, _mm512_loadu_si512(y + 2 * P + 1), cc[P]); \
     }
     VMAFPP_PAIR(1)
     VMAFPP_PAIR(2)
@@ -471,6 +514,83 @@ inline __m512i product_q16(__m512i a, __m512i b) {
     return _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(e, 32), o);
 }
 
+// The filter as the horizontal blocks use it.
+struct HorizontalFilter {
+    __m512i cc[(kMaxTaps + 1) / 2];  // tap pairs (c_2p, c_2p+1)
+    int pairs;
+    __m512i bias;  // 32768 C, the centring's correction of H and L (modulo 2^32)
+};
+
+inline HorizontalFilter horizontal_filter(const std::uint16_t* filter, int taps,
+                                          std::uint32_t taps_sum) {
+    HorizontalFilter hf;
+    hf.pairs = (taps + 1) / 2;
+    for (int p = 0; p < hf.pairs; ++p) {
+        const std::uint32_t c0 = filter[2 * p];
+        const std::uint32_t c1 = 2 * p + 1 < taps ? filter[2 * p + 1] : 0u;
+        hf.cc[p] = _mm512_set1_epi32(static_cast<int>(c0 | (c1 << 16)));
+    }
+    hf.bias = _mm512_set1_epi32(static_cast<int>(32768u * taps_sum));
+    return hf;
+}
+
+// Outputs [0, n) (n <= 32) of a block from split inputs whose sample 0 is
+// the block's first output's leftmost input (64-byte aligned): l[k] the
+// centred low halves of mu1, mu2, xx, yy, xy, h[k] the high halves (of the
+// means only read when means_16bit is false). kPairs > 0 is hf.pairs known
+// at compile time: filter_pairs then unrolls without a test per pair.
+template <int kPairs = 0>
+[[gnu::always_inline]] inline void horizontal_block(const HorizontalFilter& hf,
+                                                    const std::int16_t* const* l,
+                                                    const std::int16_t* const* h, bool means_16bit,
+                                                    int n, std::int32_t* sigma1_sq,
+                                                    std::int32_t* sigma2_sq,
+                                                    std::int32_t* sigma12) {
+    const __m512i bias = hf.bias;
+    const __m512i round16 = _mm512_set1_epi32(32768);
+    Parity mean[2], moment[3];
+    for (int k = 0; k < 2; ++k) {
+        const Parity lp = filter_pairs(l[k], hf.cc, kPairs > 0 ? kPairs : hf.pairs);
+        mean[k] = {_mm512_add_epi32(lp.even, bias), _mm512_add_epi32(lp.odd, bias)};
+        if (!means_16bit) {
+            const Parity hp = filter_pairs(h[k], hf.cc, kPairs > 0 ? kPairs : hf.pairs);
+            mean[k].even = _mm512_add_epi32(mean[k].even,
+                                            _mm512_slli_epi32(_mm512_add_epi32(hp.even, bias), 16));
+            mean[k].odd = _mm512_add_epi32(mean[k].odd,
+                                           _mm512_slli_epi32(_mm512_add_epi32(hp.odd, bias), 16));
+        }
+    }
+    for (int k = 0; k < 3; ++k) {
+        const Parity lp = filter_pairs(l[2 + k], hf.cc, kPairs > 0 ? kPairs : hf.pairs);
+        const Parity hp = filter_pairs(h[2 + k], hf.cc, kPairs > 0 ? kPairs : hf.pairs);
+        auto combine = [&](__m512i hs, __m512i ls) {
+            const __m512i low = _mm512_add_epi32(_mm512_add_epi32(ls, bias), round16);
+            return _mm512_add_epi32(_mm512_add_epi32(hs, bias), _mm512_srli_epi32(low, 16));
+        };
+        moment[k] = {combine(hp.even, lp.even), combine(hp.odd, lp.odd)};
+    }
+    // uint32 differences read as int32, as the scalar's; even and odd
+    // outputs interleaved back into column order.
+    const __m512i first = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+    const __m512i second =
+        _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+    const __mmask32 valid = static_cast<__mmask32>(first_bits64(n));
+    auto sigma = [&](std::int32_t* dst, const Parity& m, __m512i pe, __m512i po) {
+        const __m512i e = _mm512_sub_epi32(m.even, pe);
+        const __m512i o = _mm512_sub_epi32(m.odd, po);
+        _mm512_mask_storeu_epi32(dst, static_cast<__mmask16>(valid),
+                                 _mm512_permutex2var_epi32(e, first, o));
+        _mm512_mask_storeu_epi32(dst + 16, static_cast<__mmask16>(valid >> 16),
+                                 _mm512_permutex2var_epi32(e, second, o));
+    };
+    sigma(sigma1_sq, moment[0], product_q16(mean[0].even, mean[0].even),
+          product_q16(mean[0].odd, mean[0].odd));
+    sigma(sigma2_sq, moment[1], product_q16(mean[1].even, mean[1].even),
+          product_q16(mean[1].odd, mean[1].odd));
+    sigma(sigma12, moment[2], product_q16(mean[0].even, mean[1].even),
+          product_q16(mean[0].odd, mean[1].odd));
+}
+
 void stat_horizontal_avx512(const VifStatRow& in, const std::uint16_t* filter, int taps, int w,
                             std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
                             std::int32_t* sigma12) {
@@ -480,19 +600,8 @@ void stat_horizontal_avx512(const VifStatRow& in, const std::uint16_t* filter, i
         return;
     }
     const int half = taps / 2;
-    const int pairs = (taps + 1) / 2;
-    __m512i cc[(kMaxTaps + 1) / 2];
-    for (int p = 0; p < pairs; ++p) {
-        const std::uint32_t c0 = filter[2 * p];
-        const std::uint32_t c1 = 2 * p + 1 < taps ? filter[2 * p + 1] : 0u;
-        cc[p] = _mm512_set1_epi32(static_cast<int>(c0 | (c1 << 16)));
-    }
-    // 32768 C, the centring's correction of H and L (modulo 2^32).
-    const __m512i bias = _mm512_set1_epi32(static_cast<int>(32768u * taps_sum));
-    const __m512i round16 = _mm512_set1_epi32(32768);
-    const __m512i first = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-    const __m512i second =
-        _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+    const HorizontalFilter hf = horizontal_filter(filter, taps, taps_sum);
+    const int pairs = hf.pairs;
     const std::uint32_t* src[5] = {in.mu1, in.mu2, in.xx, in.yy, in.xy};
     SplitRow rows[5];
     for (std::ptrdiff_t j0 = 0; j0 < w; j0 += kChunk) {
@@ -509,63 +618,149 @@ void stat_horizontal_avx512(const VifStatRow& in, const std::uint16_t* filter, i
             for (int k = 0; k < 2; ++k) split_row(src[k] + j0 - half, valid, len, true, rows[k]);
         for (int k = 2; k < 5; ++k) split_row(src[k] + j0 - half, valid, len, true, rows[k]);
         for (int b = 0; b < n32; b += 32) {
-            Parity mean[2], moment[3];
-            for (int k = 0; k < 2; ++k) {
-                const Parity l = filter_pairs(rows[k].l + b, cc, pairs);
-                mean[k] = {_mm512_add_epi32(l.even, bias), _mm512_add_epi32(l.odd, bias)};
-                if (!means_16bit) {
-                    const Parity h = filter_pairs(rows[k].h + b, cc, pairs);
-                    mean[k].even = _mm512_add_epi32(
-                        mean[k].even, _mm512_slli_epi32(_mm512_add_epi32(h.even, bias), 16));
-                    mean[k].odd = _mm512_add_epi32(
-                        mean[k].odd, _mm512_slli_epi32(_mm512_add_epi32(h.odd, bias), 16));
-                }
+            const std::int16_t* l[5];
+            const std::int16_t* h[5];
+            for (int k = 0; k < 5; ++k) {
+                l[k] = rows[k].l + b;
+                h[k] = rows[k].h + b;
             }
-            for (int k = 0; k < 3; ++k) {
-                const Parity l = filter_pairs(rows[2 + k].l + b, cc, pairs);
-                const Parity h = filter_pairs(rows[2 + k].h + b, cc, pairs);
-                auto combine = [&](__m512i hs, __m512i ls) {
-                    const __m512i low = _mm512_add_epi32(_mm512_add_epi32(ls, bias), round16);
-                    return _mm512_add_epi32(_mm512_add_epi32(hs, bias), _mm512_srli_epi32(low, 16));
-                };
-                moment[k] = {combine(h.even, l.even), combine(h.odd, l.odd)};
-            }
-            // uint32 differences read as int32, as the scalar's.
-            const __mmask32 valid = static_cast<__mmask32>(first_bits64(n - b));
-            auto sigma = [&](std::int32_t* dst, const Parity& m, __m512i pe, __m512i po) {
-                const __m512i e = _mm512_sub_epi32(m.even, pe);
-                const __m512i o = _mm512_sub_epi32(m.odd, po);
-                _mm512_mask_storeu_epi32(dst + j0 + b, static_cast<__mmask16>(valid),
-                                         _mm512_permutex2var_epi32(e, first, o));
-                _mm512_mask_storeu_epi32(dst + j0 + b + 16, static_cast<__mmask16>(valid >> 16),
-                                         _mm512_permutex2var_epi32(e, second, o));
-            };
-            sigma(sigma1_sq, moment[0], product_q16(mean[0].even, mean[0].even),
-                  product_q16(mean[0].odd, mean[0].odd));
-            sigma(sigma2_sq, moment[1], product_q16(mean[1].even, mean[1].even),
-                  product_q16(mean[1].odd, mean[1].odd));
-            sigma(sigma12, moment[2], product_q16(mean[0].even, mean[1].even),
-                  product_q16(mean[0].odd, mean[1].odd));
+            horizontal_block(hf, l, h, means_16bit, n - b, sigma1_sq + j0 + b, sigma2_sq + j0 + b,
+                             sigma12 + j0 + b);
         }
     }
 }
 
+// ---------------------------------------------------------------------------
+// Fused 8-bit statistics (vif_stat_row_u8).
+//
+// The vertical step's five uint32 results go straight into full-row arrays
+// of centred 16-bit halves (x ^ 0x80008000, then the low and the high half
+// of each, exactly what split_row makes of the uint32 row), whose index 0 is
+// column -half; the mirror is copied inside those arrays and the horizontal
+// blocks read them. The values are split_row's, so the horizontal pass's
+// argument holds unchanged. The fast path needs what both passes' fast
+// paths need: every tap below 2^15 and a tap sum C <= 65536; the means are
+// then below 2^16 ((65536 * 255 + 128) >> 8 = 65280), so their high halves
+// (0) are neither stored nor read.
+
+// Word indices of the low halves of 32 columns held in unpack order, in
+// column order: column 8g + r is dword 4g + r of lo (r < 4) or 4g + r - 4 of
+// hi; the high halves are the next words.
+inline __m512i low_word_order() {
+    // _mm512_set_epi16 lists element 31 first.
+    return _mm512_set_epi16(62, 60, 58, 56, 30, 28, 26, 24, 54, 52, 50, 48, 22, 20, 18, 16, 46, 44,
+                            42, 40, 14, 12, 10, 8, 38, 36, 34, 32, 6, 4, 2, 0);
+}
+
+struct HalfRows {
+    std::int16_t* l[5];
+    std::int16_t* h[5];  // of the moments only
+};
+
+// Every block of a fused row (libvmaf's scale-0 filter has 9 tap pairs).
+template <int kPairs>
+void horizontal_blocks(const HorizontalFilter& hf, const HalfRows& rows, int w,
+                       std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12) {
+    for (int b = 0; b < w; b += 32) {
+        const std::int16_t* l[5];
+        const std::int16_t* h[5];
+        for (int k = 0; k < 5; ++k) {
+            l[k] = rows.l[k] + b;
+            h[k] = rows.h[k] + b;
+        }
+        horizontal_block<kPairs>(hf, l, h, true, w - b, sigma1_sq + b, sigma2_sq + b, sigma12 + b);
+    }
+}
+
+void stat_row_u8_avx512(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows,
+                        const std::uint16_t* filter, int taps, int w, std::uint32_t* scratch,
+                        std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12) {
+    std::uint32_t taps_sum = 0;
+    if (!pair_filter_fits(filter, taps, &taps_sum)) {
+        vif_stat_row_u8_by(VMAFPP_VIF_STATS_TABLE(), ref_rows, dis_rows, filter, taps, w, scratch,
+                           sigma1_sq, sigma2_sq, sigma12);
+        return;
+    }
+    const int half = taps / 2;
+    const VifFilterShape f = vif_filter_shape(filter, taps);
+    const std::size_t len = vif_stat_row_u8_half_len(w);
+    // 64-byte alignment for the horizontal blocks' aligned loads; the
+    // scratch has 16 uint32 to spare for it.
+    auto* base = reinterpret_cast<std::int16_t*>((reinterpret_cast<std::uintptr_t>(scratch) + 63) &
+                                                 ~std::uintptr_t{63});
+    HalfRows rows;
+    for (int k = 0; k < 5; ++k) {
+        rows.l[k] = base + (2 * k) * len;
+        rows.h[k] = base + (2 * k + 1) * len;
+    }
+    const __m512i flip = _mm512_set1_epi32(static_cast<int>(0x80008000u));
+    const __m512i low_words = low_word_order();
+    const __m512i high_words = _mm512_add_epi16(low_words, _mm512_set1_epi16(1));
+    auto store = [&](std::ptrdiff_t j, __mmask32 valid) {
+        const VerticalSums v =
+            vertical_u8_sums({ref_rows, dis_rows}, j, f.pairs, taps, f.sum, valid);
+        for (int q = 0; q < 5; ++q) {
+            const __m512i lo = _mm512_xor_si512(v.lo[q], flip);
+            const __m512i hi = _mm512_xor_si512(v.hi[q], flip);
+            _mm512_mask_storeu_epi16(rows.l[q] + half + j, valid,
+                                     _mm512_permutex2var_epi16(lo, low_words, hi));
+            if (q >= 2)
+                _mm512_mask_storeu_epi16(rows.h[q] + half + j, valid,
+                                         _mm512_permutex2var_epi16(lo, high_words, hi));
+        }
+    };
+    std::ptrdiff_t j = 0;
+    for (; j + 32 <= w; j += 32) store(j, ~__mmask32{0});
+    if (j < w) store(j, static_cast<__mmask32>(first_bits64(static_cast<int>(w - j))));
+
+    // The mirror (sample -k is k, w-1+k is w-1-k), and zeros past it, which
+    // the last block's loads read into lanes it does not store.
+    const std::size_t end = static_cast<std::size_t>(w) + 2 * half;
+    auto pad = [&](std::int16_t* a) {
+        std::int16_t* p = a + half;
+        for (int k = 1; k <= half; ++k) {
+            p[-k] = p[k];
+            p[w - 1 + k] = p[w - 1 - k];
+        }
+        for (std::size_t i = end; i < len; ++i) a[i] = 0;
+    };
+    for (int k = 0; k < 5; ++k) {
+        pad(rows.l[k]);
+        if (k >= 2) pad(rows.h[k]);
+    }
+
+    const HorizontalFilter hf = horizontal_filter(filter, taps, taps_sum);
+    if (hf.pairs == 9)
+        horizontal_blocks<9>(hf, rows, w, sigma1_sq, sigma2_sq, sigma12);
+    else
+        horizontal_blocks<0>(hf, rows, w, sigma1_sq, sigma2_sq, sigma12);
+}
+
 }  // namespace
 
-void vif_stat_vertical_u8_avx512(const std::uint8_t* const* ref_rows,
-                                 const std::uint8_t* const* dis_rows, const std::uint16_t* filter,
-                                 int taps, int w, const VifStatRow& out) {
+void VMAFPP_VIF_STATS_KERNEL(vif_stat_vertical_u8)(const std::uint8_t* const* ref_rows,
+                                                   const std::uint8_t* const* dis_rows,
+                                                   const std::uint16_t* filter, int taps, int w,
+                                                   const VifStatRow& out) {
     stat_vertical_u8_avx512(ref_rows, dis_rows, filter, taps, w, out);
 }
-void vif_stat_vertical_u16_avx512(const std::uint16_t* const* ref_rows,
-                                  const std::uint16_t* const* dis_rows, const std::uint16_t* filter,
-                                  int taps, int w, int shift_mu, int shift_sq,
-                                  const VifStatRow& out) {
+void VMAFPP_VIF_STATS_KERNEL(vif_stat_row_u8)(const std::uint8_t* const* ref_rows,
+                                              const std::uint8_t* const* dis_rows,
+                                              const std::uint16_t* filter, int taps, int w,
+                                              std::uint32_t* scratch, std::int32_t* sigma1_sq,
+                                              std::int32_t* sigma2_sq, std::int32_t* sigma12) {
+    stat_row_u8_avx512(ref_rows, dis_rows, filter, taps, w, scratch, sigma1_sq, sigma2_sq, sigma12);
+}
+void VMAFPP_VIF_STATS_KERNEL(vif_stat_vertical_u16)(const std::uint16_t* const* ref_rows,
+                                                    const std::uint16_t* const* dis_rows,
+                                                    const std::uint16_t* filter, int taps, int w,
+                                                    int shift_mu, int shift_sq,
+                                                    const VifStatRow& out) {
     stat_vertical_u16_avx512(ref_rows, dis_rows, filter, taps, w, shift_mu, shift_sq, out);
 }
-void vif_stat_horizontal_avx512(const VifStatRow& in, const std::uint16_t* filter, int taps, int w,
-                                std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
-                                std::int32_t* sigma12) {
+void VMAFPP_VIF_STATS_KERNEL(vif_stat_horizontal)(const VifStatRow& in, const std::uint16_t* filter,
+                                                  int taps, int w, std::int32_t* sigma1_sq,
+                                                  std::int32_t* sigma2_sq, std::int32_t* sigma12) {
     stat_horizontal_avx512(in, filter, taps, w, sigma1_sq, sigma2_sq, sigma12);
 }
 

@@ -31,13 +31,19 @@ constexpr std::int32_t kNsq = 65536 << 1;
 struct VifLevel {
     Level level;
     const VifKernels* kernels;
+    // The table this level starts from (nullptr: the scalar one); a kernel
+    // the two share is checked once, at that level.
+    const VifKernels* below;
 };
 
 std::vector<VifLevel> vif_levels() {
     std::vector<VifLevel> out;
 #if VMAFPP_X86_KERNELS
-    out.push_back({{"avx2", kCpuAvx2}, &vif::vif_kernels_avx2()});
-    out.push_back({{"avx512", kCpuAvx2 | kCpuAvx512}, &vif::vif_kernels_avx512()});
+    out.push_back({{"avx2", kCpuAvx2}, &vif::vif_kernels_avx2(), nullptr});
+    out.push_back({{"avx512", kCpuAvx2 | kCpuAvx512}, &vif::vif_kernels_avx512(),
+                   &vif::vif_kernels_avx2()});
+    out.push_back({{"avx512icl", kCpuAvx2 | kCpuAvx512 | kCpuAvx512Icl},
+                   &vif::vif_kernels_avx512icl(), &vif::vif_kernels_avx512()});
 #endif
     return out;
 }
@@ -220,6 +226,49 @@ void check_stat_vertical_u8(Context& ctx, const VifLevel& L) {
         const VifStatRow va = a.view(), vb = b.view();
         ctx.bench([&] { vif::vif_stat_vertical_u8(rows.ref.data(), rows.dis.data(), f.c.data(), f.taps, 1920, va); },
                   [&] { L.kernels->stat_vertical_u8(rows.ref.data(), rows.dis.data(), f.c.data(), f.taps, 1920, vb); });
+    }
+    ctx.done();
+}
+
+// The fused 8-bit row: vertical pass, mirror, horizontal pass. Its scratch
+// starts poisoned (and at a random offset, for the alignment), so no kernel
+// may depend on what a previous call left there.
+void check_stat_row_u8(Context& ctx, const VifLevel& L) {
+    if (!ctx.check("vif_stat_row_u8", L.level)) return;
+    Rng rng = ctx.rng();
+    SampleRows<std::uint8_t> rows;
+    std::array<Canaried<std::int32_t>, 3> a{Canaried<std::int32_t>(kMaxWidth), Canaried<std::int32_t>(kMaxWidth),
+                                            Canaried<std::int32_t>(kMaxWidth)};
+    auto b = a;
+    std::vector<std::uint32_t> scratch(vif::vif_stat_row_u8_scratch(kMaxWidth) + 16);
+    auto run = [&](const VifKernels& k, const Filter& f, int w, std::array<Canaried<std::int32_t>, 3>& o,
+                   std::size_t offset) {
+        for (auto& r : o) r.poison();
+        std::fill(scratch.begin(), scratch.end(), 0xA5A5A5A5u);
+        k.stat_row_u8(rows.ref.data(), rows.dis.data(), f.c.data(), f.taps, w, scratch.data() + offset,
+                      o[0].data(), o[1].data(), o[2].data());
+    };
+    for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
+        const Filter f = pick_filter(rng);
+        // The mirror needs w > taps / 2.
+        const int w = std::max(band_width(rng, band, kMaxWidth), f.taps / 2 + 1);
+        rows.make(rng, w, f.taps, 255);
+        const std::size_t offset = rng() % 16;
+        const std::string what = "w=" + std::to_string(w) + " filter=" + f.name + " fill=" + rows.fill +
+                                 " scratch+" + std::to_string(offset);
+        ctx.at_band(band, what);
+        run(vif::vif_kernels_scalar(), f, w, a, offset);
+        run(*L.kernels, f, w, b, offset);
+        ctx.band();
+        static constexpr const char* kNames[3] = {"sigma1_sq", "sigma2_sq", "sigma12"};
+        for (int k = 0; k < 3; ++k)
+            if (!compare_output(ctx, band, what, kNames[k], a[k], b[k], static_cast<std::size_t>(w), L.level.name))
+                break;
+    }
+    if (ctx.benching()) {
+        const Filter f = libvmaf_filter(0);
+        rows.make(rng, 1920, f.taps, 255);
+        ctx.bench([&] { run(vif::vif_kernels_scalar(), f, 1920, a, 0); }, [&] { run(*L.kernels, f, 1920, b, 0); });
     }
     ctx.done();
 }
@@ -591,13 +640,18 @@ void check_subsample_horizontal(Context& ctx, const VifLevel& L) {
 
 CHECKASM_MODULE(vif) {
     for (const VifLevel& L : vif_levels()) {
-        check_stat_vertical_u8(ctx, L);
-        check_stat_vertical_u16(ctx, L);
-        check_stat_horizontal(ctx, L);
-        check_accumulate(ctx, L);
-        check_subsample_vertical<std::uint8_t>(ctx, L);
-        check_subsample_vertical<std::uint16_t>(ctx, L);
-        check_subsample_horizontal(ctx, L);
+        auto own = [&L](auto member) {
+            return L.below == nullptr || L.kernels->*member != L.below->*member;
+        };
+        if (own(&VifKernels::stat_vertical_u8)) check_stat_vertical_u8(ctx, L);
+        if (own(&VifKernels::stat_vertical_u16)) check_stat_vertical_u16(ctx, L);
+        if (own(&VifKernels::stat_horizontal)) check_stat_horizontal(ctx, L);
+        if (own(&VifKernels::stat_row_u8)) check_stat_row_u8(ctx, L);
+        if (own(&VifKernels::accumulate)) check_accumulate(ctx, L);
+        if (own(&VifKernels::subsample_vertical_u8)) check_subsample_vertical<std::uint8_t>(ctx, L);
+        if (own(&VifKernels::subsample_vertical_u16))
+            check_subsample_vertical<std::uint16_t>(ctx, L);
+        if (own(&VifKernels::subsample_horizontal)) check_subsample_horizontal(ctx, L);
     }
 }
 

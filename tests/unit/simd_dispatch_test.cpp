@@ -5,8 +5,9 @@
 //   VMAFPP_CPUMASK environment variable), and the tables the extractors pick
 //   follow it; `vmafpp --version` names it.
 // - For every corpus pair, the CLI's JSON at --cpumask 4294967295 (scalar),
-//   --cpumask 48 (AVX-512 off: AVX2 at most) and the default (AVX-512 where
-//   the CPU has it) are identical at
+//   --cpumask 48 (AVX-512 off: AVX2 at most), --cpumask 32 (AVX-512 without
+//   the ICL level, on a CPU that has ICL) and the default (the best level
+//   the CPU has) are identical at
 //   --precision max, for every registered feature (-n), and for the default
 //   model when every feature it needs is registered.
 // - A width scan: generated pictures of every width 16..260 (every residue of
@@ -40,15 +41,20 @@ namespace {
 using nlohmann::json;
 
 constexpr unsigned kScalarMask = 4294967295u;
-constexpr unsigned kAvx2Mask = 48u;  // AVX-512 and AVX-512 ICL off
+constexpr unsigned kAvx2Mask = 48u;    // AVX-512 and AVX-512 ICL off
+constexpr unsigned kAvx512Mask = 32u;  // AVX-512 ICL off
 
 bool machine_has_avx2() { return (detected_cpu_flags() & kCpuAvx2) != 0; }
 bool machine_has_avx512() {
     return (detected_cpu_flags() & (kCpuAvx2 | kCpuAvx512)) == (kCpuAvx2 | kCpuAvx512);
 }
+bool machine_has_avx512icl() {
+    return machine_has_avx512() && (detected_cpu_flags() & kCpuAvx512Icl) != 0;
+}
 // What the default dispatch must pick on this machine.
 SimdLevel best_level_here() {
 #if VMAFPP_X86_KERNELS
+    if (machine_has_avx512icl()) return SimdLevel::avx512icl;
     if (machine_has_avx512()) return SimdLevel::avx512;
     if (machine_has_avx2()) return SimdLevel::avx2;
 #endif
@@ -91,12 +97,23 @@ TEST(SimdDispatch, CpuMaskSelectsTheTables) {
         EXPECT_NE(&vif::vif_kernels_avx2(), &vif::vif_kernels_scalar());
     }
     if (machine_has_avx512()) {
-        set_cpu_mask(0);
+        set_cpu_mask(kAvx512Mask);
         EXPECT_EQ(simd_level_name(), "avx512");
         EXPECT_EQ(&vif::vif_kernels_for(simd_level()), &vif::vif_kernels_avx512());
         EXPECT_EQ(&motion::motion_kernels_for(simd_level()), &motion::motion_kernels_avx512());
     } else {
         GTEST_LOG_(INFO) << "this machine has no AVX-512: the avx512 level is not checked";
+    }
+    if (machine_has_avx512icl()) {
+        set_cpu_mask(0);
+        EXPECT_EQ(simd_level_name(), "avx512icl");
+        EXPECT_EQ(&vif::vif_kernels_for(simd_level()), &vif::vif_kernels_avx512icl());
+        EXPECT_NE(&vif::vif_kernels_avx512icl(), &vif::vif_kernels_avx512());
+        // Masking AVX-512 (bit 4) turns the ICL level off too.
+        set_cpu_mask(kCpuAvx512);
+        EXPECT_EQ(simd_level_name(), "avx2");
+    } else {
+        GTEST_LOG_(INFO) << "this machine has no AVX-512 ICL: the avx512icl level is not checked";
     }
 #endif
 }
@@ -126,6 +143,9 @@ TEST(SimdDispatch, VersionNamesTheLevelThatRuns) {
     EXPECT_NE(version_line("", "").find(best), std::string::npos);
     const std::string avx2 = machine_has_avx2() ? "(SIMD: avx2)" : "(SIMD: scalar)";
     EXPECT_NE(version_line("", "--cpumask 48").find(avx2), std::string::npos);
+    if (machine_has_avx512icl()) {
+        EXPECT_NE(version_line("", "--cpumask 32").find("(SIMD: avx512)"), std::string::npos);
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -165,13 +185,21 @@ CliRun run_cli(const std::string& ref, const std::string& dis, const std::string
     return r;
 }
 
-// The three dispatch levels give the same JSON (or the same refusal).
-// Returns whether they scored.
+// The dispatch levels give the same JSON (or the same refusal). Returns
+// whether they scored.
 bool expect_levels_agree(const std::string& ref, const std::string& dis, const std::string& args,
                          const std::string& tag, bool must_succeed) {
     const CliRun scalar = run_cli(ref, dis, args + " --cpumask 4294967295", tag + ".scalar");
     const CliRun avx2 = run_cli(ref, dis, args + " --cpumask 48", tag + ".avx2");
     const CliRun best = run_cli(ref, dis, args, tag + ".default");
+    if (machine_has_avx512icl()) {
+        // The default is the ICL level here: AVX-512 alone needs its own run.
+        const CliRun avx512 = run_cli(ref, dis, args + " --cpumask 32", tag + ".avx512");
+        EXPECT_EQ(avx512.rc, scalar.rc) << avx512.log;
+        if (avx512.rc == 0 && scalar.rc == 0) {
+            EXPECT_TRUE(avx512.out == scalar.out) << tag << ": --cpumask 32 differs from scalar";
+        }
+    }
     if (must_succeed) {
         EXPECT_EQ(scalar.rc, 0) << scalar.log;
     }
@@ -312,6 +340,10 @@ void width_scan(int bpc, int h, int first, int last, int frames) {
         const auto best = score_all(w, h, bpc, frames);
         const std::string what = std::to_string(w) + "x" + std::to_string(h) + " " +
                                  std::to_string(bpc) + "-bit";
+        if (machine_has_avx512icl()) {
+            set_cpu_mask(kAvx512Mask);
+            expect_same(scalar, score_all(w, h, bpc, frames), what + " --cpumask 32");
+        }
         expect_same(scalar, avx2, what + " --cpumask 48");
         expect_same(scalar, best, what + " default");
         if (::testing::Test::HasFatalFailure()) return;
