@@ -1,5 +1,5 @@
-// Motion stages at 1920x1080 on generated content: the vertical difference
-// filter, the horizontal filter with absolute sum, and the whole extractor,
+// Motion at 1920x1080 on generated content: the frame kernel (vertical
+// difference filter, horizontal filter, absolute sum) and the whole extractor,
 // for every kernel level this machine runs (".../scalar", ".../avx2").
 #include <benchmark/benchmark.h>
 
@@ -22,52 +22,41 @@ using bench::kWidth;
 struct Frames {
     Picture prev = bench::generated_picture(8, 3, 8);
     Picture cur = bench::generated_picture(8, 4, 8);
+    Picture prev10 = bench::generated_picture(10, 3, 8);
+    Picture cur10 = bench::generated_picture(10, 4, 8);
 };
 const Frames& frames() {
     static const Frames f;
     return f;
 }
 
-void rows_at(const Plane& p, int i, std::array<const std::uint8_t*, 5>& out) {
-    for (int k = 0; k < 5; ++k) {
-        int y = i - 2 + k;
-        if (y < 0) y = -y;
-        if (y >= p.height()) y = 2 * (p.height() - 1) - y;
-        out[k] = p.row<std::uint8_t>(y);
+// The frame kernel: vertical and horizontal pass, absolute sum, and the
+// copy of the current frame the extractor keeps.
+void BM_MotionSad8(benchmark::State& state, const motion::MotionKernels* k) {
+    const auto& f = frames();
+    std::vector<std::int32_t> scratch(motion::motion_scratch_size(kWidth));
+    std::vector<std::uint8_t> keep(static_cast<std::size_t>(kWidth) * kHeight);
+    const Plane& p = f.prev.luma();
+    const Plane& c = f.cur.luma();
+    for (auto _ : state) {
+        const std::uint64_t sad =
+            k->sad_u8(p.row<std::uint8_t>(0), p.stride(), c.row<std::uint8_t>(0), c.stride(),
+                      kWidth, kHeight, keep.data(), scratch.data());
+        benchmark::DoNotOptimize(sad);
     }
 }
 
-void BM_MotionDiffVertical8(benchmark::State& state, const motion::MotionKernels* k) {
+// The same at 10 bits.
+void BM_MotionSad10(benchmark::State& state, const motion::MotionKernels* k) {
     const auto& f = frames();
-    std::vector<std::int32_t> row(kWidth + 4);
-    std::array<const std::uint8_t*, 5> a{}, b{};
+    std::vector<std::int32_t> scratch(motion::motion_scratch_size(kWidth));
+    std::vector<std::uint16_t> keep(static_cast<std::size_t>(kWidth) * kHeight);
+    const Plane& p = f.prev10.luma();
+    const Plane& c = f.cur10.luma();
     for (auto _ : state) {
-        std::int32_t any = 0;
-        for (int i = 0; i < kHeight; ++i) {
-            rows_at(f.prev.luma(), i, a);
-            rows_at(f.cur.luma(), i, b);
-            any |= k->diff_vertical_u8(a.data(), b.data(), kWidth, row.data() + 2);
-        }
-        benchmark::DoNotOptimize(any);
-    }
-}
-
-void BM_MotionAbsSumHorizontal(benchmark::State& state, const motion::MotionKernels* k) {
-    const auto& f = frames();
-    std::vector<std::int32_t> rows(static_cast<std::size_t>(kHeight) * (kWidth + 4));
-    std::array<const std::uint8_t*, 5> a{}, b{};
-    for (int i = 0; i < kHeight; ++i) {
-        std::int32_t* r = rows.data() + static_cast<std::size_t>(i) * (kWidth + 4) + 2;
-        rows_at(f.prev.luma(), i, a);
-        rows_at(f.cur.luma(), i, b);
-        motion::motion_diff_vertical_u8(a.data(), b.data(), kWidth, r);
-        motion::motion_mirror_pad(r, kWidth);
-    }
-    for (auto _ : state) {
-        std::uint64_t sad = 0;
-        for (int i = 0; i < kHeight; ++i)
-            sad += k->abs_sum_horizontal(
-                rows.data() + static_cast<std::size_t>(i) * (kWidth + 4) + 2, kWidth);
+        const std::uint64_t sad =
+            k->sad_u16(p.row<std::uint16_t>(0), p.stride() / 2, c.row<std::uint16_t>(0),
+                       c.stride() / 2, kWidth, kHeight, 10, keep.data(), scratch.data());
         benchmark::DoNotOptimize(sad);
     }
 }
@@ -93,11 +82,9 @@ void BM_MotionExtract(benchmark::State& state, unsigned mask) {
 const int registered = [] {
     for (const auto& level : bench::motion_levels()) {
         const std::string n = "/" + level.name;
-        benchmark::RegisterBenchmark(("BM_MotionDiffVertical8" + n).c_str(), BM_MotionDiffVertical8,
-                                     level.kernels)
+        benchmark::RegisterBenchmark(("BM_MotionSad8" + n).c_str(), BM_MotionSad8, level.kernels)
             ->Unit(benchmark::kMillisecond);
-        benchmark::RegisterBenchmark(("BM_MotionAbsSumHorizontal" + n).c_str(),
-                                     BM_MotionAbsSumHorizontal, level.kernels)
+        benchmark::RegisterBenchmark(("BM_MotionSad10" + n).c_str(), BM_MotionSad10, level.kernels)
             ->Unit(benchmark::kMillisecond);
         benchmark::RegisterBenchmark(("BM_MotionExtract" + n).c_str(), BM_MotionExtract, level.mask)
             ->Unit(benchmark::kMillisecond);

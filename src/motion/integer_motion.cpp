@@ -15,7 +15,6 @@
 // five-frame window. So the keys are first written in the order sad,
 // [integer_motion,] integer_motion2, integer_motion3, as libvmaf writes them.
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -34,16 +33,9 @@ namespace vmafpp {
 namespace {
 
 using motion::kRadius;
-using motion::kTaps;
 
 // The 5-tap mirror needs 3 samples in each direction.
 constexpr int kMinSize = kRadius + 1;
-
-constexpr int reflect(int i, int size) {
-    if (i < 0) return -i;
-    if (i >= size) return 2 * (size - 1) - i;
-    return i;
-}
 
 // libvmaf's blend: score * factor + (1 - factor) * min(offset, score), in
 // this order.
@@ -81,10 +73,14 @@ public:
         if (bpc_ < 8 || bpc_ > 16)
             throw Error("motion: " + std::to_string(bpc_) + "-bit pictures are not supported");
         sample_bytes_ = bpc_ > 8 ? 2 : 1;
-        row_.assign(static_cast<std::size_t>(w_) + 2 * kRadius, 0);
-        if (!force_zero_)
+        scratch_.assign(static_cast<std::size_t>(motion::motion_scratch_size(w_)), 0);
+        if (!force_zero_) {
+            // Frames n - first_ - 1 .. n - 1 while frame n is scored against
+            // n - first_ and copied into the slot of n - first_ - 1.
+            history_.resize(first_ + 1);
             for (auto& h : history_)
                 h.samples.assign(static_cast<std::size_t>(w_) * h_ * sample_bytes_, 0);
+        }
     }
 
     void extract(const Picture& ref, const Picture& /*dis*/, unsigned frame,
@@ -93,8 +89,12 @@ public:
             throw Error("motion: picture geometry differs from the one the extractor was made for");
         double score = 0.0;
         if (!force_zero_) {
-            if (frame >= first_) score = motion_against(ref.luma(), frame - first_, frame);
-            remember(ref.luma(), frame);
+            Stored& slot = free_slot();
+            if (frame >= first_)
+                score = motion_against(ref.luma(), frame - first_, frame, slot);
+            else
+                remember(ref.luma(), slot);
+            slot.frame = frame;
         }
         record(frame, score);
         sink.append(sad_key_, frame, score);
@@ -113,7 +113,8 @@ public:
         const unsigned stride = five_frame_ ? 2u : 1u;
         double stamp = 0.0;
         if (n > first_)
-            if (const auto s = sad(first_)) stamp = cap(blend(*s, blend_factor_, blend_offset_), max_val_);
+            if (const auto s = sad(first_))
+                stamp = cap(blend(*s, blend_factor_, blend_offset_), max_val_);
 
         double prev_processed = 0.0;
         for (unsigned i = 0; i < n; ++i) {
@@ -135,7 +136,8 @@ public:
             if (i < first_) {
                 prev_processed = stamp;
             } else {
-                const double processed = cap(blend(motion2, blend_factor_, blend_offset_), max_val_);
+                const double processed =
+                    cap(blend(motion2, blend_factor_, blend_offset_), max_val_);
                 motion3 = moving_average_ ? (processed + prev_processed) / 2.0 : processed;
                 prev_processed = processed;
             }
@@ -150,16 +152,17 @@ private:
     };
 
     // The capped, fps-weighted mean absolute filtered difference between the
-    // stored reference frame `past` and the current one.
-    double motion_against(const Plane& cur, unsigned past, unsigned frame) {
+    // stored reference frame `past` and the current one, which the kernel
+    // copies into `keep` on the way.
+    double motion_against(const Plane& cur, unsigned past, unsigned frame, Stored& keep) {
         const Stored* prev = nullptr;
         for (const auto& h : history_)
             if (h.frame == past) prev = &h;
         if (!prev)
             throw Error("motion: frame " + std::to_string(frame) + " arrived without frame " +
                         std::to_string(past) + "; it needs every frame, in order");
-        const std::uint64_t sad = bpc_ == 8 ? sum_abs<std::uint8_t>(*prev, cur)
-                                            : sum_abs<std::uint16_t>(*prev, cur);
+        const std::uint64_t sad = bpc_ == 8 ? sum_abs<std::uint8_t>(*prev, cur, keep)
+                                            : sum_abs<std::uint16_t>(*prev, cur, keep);
         // libvmaf: (double)sad / 256. / (w * h) * fps_weight, the pixel count
         // an unsigned int product, then capped at motion_max_val.
         const unsigned pixels = static_cast<unsigned>(w_) * static_cast<unsigned>(h_);
@@ -167,45 +170,32 @@ private:
     }
 
     template <class T>
-    std::uint64_t sum_abs(const Stored& prev, const Plane& cur_plane) {
+    std::uint64_t sum_abs(const Stored& prev, const Plane& cur_plane, Stored& keep) {
         const T* past = reinterpret_cast<const T*>(prev.samples.data());
+        T* kept = reinterpret_cast<T*>(keep.samples.data());
         const T* cur = cur_plane.row<T>(0);
         const std::ptrdiff_t cur_stride = cur_plane.stride() / std::ptrdiff_t{sizeof(T)};
-        std::array<const T*, kTaps> past_rows{}, cur_rows{};
-        std::int32_t* row = row_.data() + kRadius;
-        std::uint64_t sad = 0;
-        for (int i = 0; i < h_; ++i) {
-            for (int k = 0; k < kTaps; ++k) {
-                const int y = reflect(i - kRadius + k, h_);
-                past_rows[k] = past + std::ptrdiff_t{y} * w_;
-                cur_rows[k] = cur + y * cur_stride;
-            }
-            std::int32_t any = 0;
-            if constexpr (sizeof(T) == 1)
-                any = kernels_->diff_vertical_u8(past_rows.data(), cur_rows.data(), w_, row);
-            else
-                any = kernels_->diff_vertical_u16(past_rows.data(), cur_rows.data(), w_, bpc_,
-                                                  row);
-            // A zero row adds zero; libvmaf skips it too.
-            if (!any) continue;
-            motion::motion_mirror_pad(row, w_);
-            sad += kernels_->abs_sum_horizontal(row, w_);
-        }
-        return sad;
+        if constexpr (sizeof(T) == 1)
+            return kernels_->sad_u8(past, w_, cur, cur_stride, w_, h_, kept, scratch_.data());
+        else
+            return kernels_->sad_u16(past, w_, cur, cur_stride, w_, h_, bpc_, kept,
+                                     scratch_.data());
     }
 
-    // Keeps the current reference luma; the oldest of the two slots goes.
-    void remember(const Plane& luma, unsigned frame) {
-        Stored* slot = nullptr;
+    // An empty slot, else the one with the oldest frame (never the one
+    // motion_against reads).
+    Stored& free_slot() {
+        Stored* slot = &history_[0];
         for (auto& h : history_)
-            if (!h.frame && !slot) slot = &h;
-        if (!slot)
-            slot = *history_[0].frame < *history_[1].frame ? &history_[0] : &history_[1];
+            if (!h.frame || (slot->frame && *h.frame < *slot->frame)) slot = &h;
+        return *slot;
+    }
+
+    // Keeps a reference luma that is not scored (the first frame or two).
+    void remember(const Plane& luma, Stored& slot) {
         const std::size_t row_bytes = static_cast<std::size_t>(w_) * sample_bytes_;
         for (int y = 0; y < h_; ++y)
-            std::memcpy(slot->samples.data() + y * row_bytes, luma.row<std::uint8_t>(y),
-                        row_bytes);
-        slot->frame = frame;
+            std::memcpy(slot.samples.data() + y * row_bytes, luma.row<std::uint8_t>(y), row_bytes);
     }
 
     void record(unsigned frame, double score) {
@@ -227,8 +217,8 @@ private:
     unsigned first_;
     std::string sad_key_, motion_key_, motion2_key_, motion3_key_;
 
-    std::vector<std::int32_t> row_;
-    std::array<Stored, 2> history_;
+    std::vector<std::int32_t> scratch_;
+    std::vector<Stored> history_;
     std::vector<std::optional<double>> sad_;
     bool flushed_ = false;
 };

@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "motion/motion_kernels.hpp"
 
@@ -106,6 +107,95 @@ std::int32_t diff_vertical_u8_avx512(const std::uint8_t* const* prev_rows,
                               diff_vertical_u8_step(prev_rows, cur_rows, j,
                                                     first_lanes32(static_cast<int>(w - j)), out));
     return or_lanes(any);
+}
+
+// ---------------------------------------------------------------------------
+// The fused frame (8-bit, and 9- to 14-bit samples below 2^14): every input
+// row's difference prev - cur once, as int16, in a ring of kTaps rows; each
+// output row's vertical pass from them to int16, then the horizontal pass on
+// int16 pairs.
+
+// d[j..j+32) = p - c of the lanes of m, 0 in the others; c also copied to
+// keep unless it is null. `wide` collects the bits of the 16-bit samples
+// (d is exact when none reaches 2^14).
+inline void diff_step(const std::uint8_t* p, const std::uint8_t* c, std::ptrdiff_t j, __mmask32 m,
+                      std::int16_t* d, std::uint8_t* keep, __m512i& /*wide*/) {
+    const __m256i cv = _mm256_maskz_loadu_epi8(m, c + j);
+    if (keep) _mm256_mask_storeu_epi8(keep + j, m, cv);
+    _mm512_storeu_si512(d + j,
+                        _mm512_sub_epi16(_mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(m, p + j)),
+                                         _mm512_cvtepu8_epi16(cv)));
+}
+inline void diff_step(const std::uint16_t* p, const std::uint16_t* c, std::ptrdiff_t j, __mmask32 m,
+                      std::int16_t* d, std::uint16_t* keep, __m512i& wide) {
+    const __m512i pv = _mm512_maskz_loadu_epi16(m, p + j);
+    const __m512i cv = _mm512_maskz_loadu_epi16(m, c + j);
+    if (keep) _mm512_mask_storeu_epi16(keep + j, m, cv);
+    wide = _mm512_ternarylogic_epi32(wide, pv, cv, 0xFE);  // wide | pv | cv
+    _mm512_storeu_si512(d + j, _mm512_sub_epi16(pv, cv));
+}
+
+// d[j] = p[j] - c[j] for j < w, 0 from w up to w rounded up to 32.
+template <class T>
+inline void diff_row(const T* p, const T* c, int w, std::int16_t* d, T* keep, __m512i& wide) {
+    int j = 0;
+    for (; j + 32 <= w; j += 32) diff_step(p, c, j, ~__mmask32{0}, d, keep, wide);
+    if (j < w) diff_step(p, c, j, first_lanes32(w - j), d, keep, wide);
+}
+
+// True when no 16-bit sample reached 2^14 (8-bit samples always).
+inline bool narrow(__m512i wide) {
+    return !_mm512_test_epi16_mask(wide, _mm512_set1_epi16(static_cast<short>(0xC000)));
+}
+
+// The vertical pass of 32 columns from the kTaps difference rows,
+// y = (sum + 2^(s-1)) >> s with s = 8 (8-bit) or bpc. The taps are
+// symmetric: sum = c0 (d0 + d4) + c1 (d1 + d3) + c2 d2, with |d| < 2^14 the
+// pair sums fit int16. Each int32 lane t takes column 2t (even) or 2t + 1
+// (odd): its (d0 + d4, d1 + d3) pair is blended from the 16-bit lanes (no
+// cross-lane shuffle), and c2 d2 comes from a multiply-add with a zero tap
+// on the other column. |sum| < 65536 * 2^14 = 2^30 is exact in int32.
+//
+// e = sum + 2^(s-1) + 2^(s+15) is (y + 2^15) * 2^s + (e mod 2^s) with y
+// floored, so y lies in [-2^15, 2^15) exactly when e lies in [0, 2^(s+16))
+// (no bit from s + 16 up set, sign included; s <= 14 keeps |e| < 2^31), and
+// then bits s..s+15 of e are y + 2^15, i.e. y as int16 with the top bit
+// flipped.
+struct VerticalShift {
+    explicit VerticalShift(int s)
+        : even(_mm_cvtsi32_si128(s)),
+          odd(_mm_cvtsi32_si128(16 - s)),
+          bias(_mm512_set1_epi32((1 << (s - 1)) + (1 << (s + 15)))),
+          outside(_mm512_set1_epi32(static_cast<int>(~((1u << (s + 16)) - 1u)))) {}
+    __m128i even, odd;  // bits s..s+15 to 0..15, to 16..31
+    __m512i bias;
+    __m512i outside;  // the bits that put y outside int16
+};
+
+inline void vertical_int16_step(const std::int16_t* const* d, std::ptrdiff_t j, std::int16_t* y,
+                                const VerticalShift& sh, __m512i& bits, __m512i& any) {
+    const __m512i d2 = _mm512_loadu_si512(d[2] + j);
+    const __m512i s04 =
+        _mm512_add_epi16(_mm512_loadu_si512(d[0] + j), _mm512_loadu_si512(d[4] + j));
+    const __m512i s13 =
+        _mm512_add_epi16(_mm512_loadu_si512(d[1] + j), _mm512_loadu_si512(d[3] + j));
+    constexpr __mmask32 kHigh = 0xAAAAAAAAu;  // the high 16 bits of every int32 lane
+    const __m512i even_pairs = _mm512_mask_blend_epi16(kHigh, s04, _mm512_slli_epi32(s13, 16));
+    const __m512i odd_pairs = _mm512_mask_blend_epi16(kHigh, _mm512_srli_epi32(s04, 16), s13);
+    const __m512i c01 = tap_pair(kFilter[0], kFilter[1]);
+    const __m512i even =
+        _mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(even_pairs, c01), sh.bias),
+                         _mm512_madd_epi16(d2, tap_pair(kFilter[2], 0)));
+    const __m512i odd =
+        _mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(odd_pairs, c01), sh.bias),
+                         _mm512_madd_epi16(d2, tap_pair(0, kFilter[2])));
+    bits = _mm512_ternarylogic_epi32(bits, even, odd, 0xFE);  // bits | even | odd
+    const __m512i v =
+        _mm512_xor_si512(_mm512_mask_blend_epi16(kHigh, _mm512_srl_epi32(even, sh.even),
+                                                 _mm512_sll_epi32(odd, sh.odd)),
+                         _mm512_set1_epi16(static_cast<short>(0x8000)));
+    any = _mm512_or_si512(any, v);
+    _mm512_storeu_si512(y + j, v);
 }
 
 // ---------------------------------------------------------------------------
@@ -257,6 +347,26 @@ std::uint32_t sum_lanes(__m512i v) {
     return static_cast<std::uint32_t>(_mm_cvtsi128_si32(y));
 }
 
+// |(sum + 2^15) >> 16| summed over the outputs [0, n) of an int16 row
+// padded by kRadius samples, readable up to 64 samples past its end.
+inline __m512i abs_sum_int16(const std::int16_t* y, int n, __m512i sum) {
+    // Outputs k + 2i (even lanes) and k + 1 + 2i (odd lanes): output j's
+    // first pair is y[j - 2], y[j - 1].
+    int k = 0;
+    for (; k + 32 <= n; k += 32) {
+        sum = _mm512_add_epi32(sum, abs_filtered_pairs(y + k - kRadius));
+        sum = _mm512_add_epi32(sum, abs_filtered_pairs(y + k + 1 - kRadius));
+    }
+    if (k < n) {
+        const int left = n - k;
+        sum = _mm512_mask_add_epi32(sum, first_lanes16((left + 1) / 2), sum,
+                                    abs_filtered_pairs(y + k - kRadius));
+        sum = _mm512_mask_add_epi32(sum, first_lanes16(left / 2), sum,
+                                    abs_filtered_pairs(y + k + 1 - kRadius));
+    }
+    return sum;
+}
+
 std::uint32_t abs_sum_horizontal_avx512(const std::int32_t* row, int w) {
     // uint32 lanes: the scalar's uint32 sum wraps, and wrapping addition does
     // not depend on the order (nor on the outputs' order).
@@ -268,26 +378,163 @@ std::uint32_t abs_sum_horizontal_avx512(const std::int32_t* row, int w) {
             sum = _mm512_add_epi32(sum, abs_sum_general(row + j0, n));
             continue;
         }
-        // Outputs j0 + k + 2i (even lanes) and j0 + k + 1 + 2i (odd lanes):
-        // output j's first pair is staged[j - j0], rows j - 2 and j - 1.
-        for (int k = 0; k < n; k += 32) {
-            const int left = n - k;
-            const int even = left >= 32 ? 16 : (left + 1) / 2;
-            const int odd = left >= 32 ? 16 : left / 2;
-            sum = _mm512_mask_add_epi32(sum, first_lanes16(even), sum,
-                                        abs_filtered_pairs(staged + k));
-            sum = _mm512_mask_add_epi32(sum, first_lanes16(odd), sum,
-                                        abs_filtered_pairs(staged + k + 1));
-        }
+        sum = abs_sum_int16(staged + kRadius, n, sum);
     }
     return sum_lanes(sum);
+}
+
+// y[to] = y[from] for the int16 row kept in the int32 scratch (memcpy, not
+// an int16 store, into int32 storage).
+inline void copy_int16(std::int16_t* y, int to, int from) {
+    std::memcpy(y + to, y + from, sizeof(std::int16_t));
+}
+
+// Row r of the kept copy of cur (none when keep is null).
+template <class T>
+inline T* keep_row(T* keep, int r, int w) {
+    return keep ? keep + std::ptrdiff_t{r} * w : nullptr;
+}
+
+// The scratch, 64-byte aligned: the int32 row (padded) or the int16 row y
+// (y[-32, w + 98)), then the ring of difference rows, wp samples apart.
+struct Scratch {
+    Scratch(std::int32_t* scratch, int w)
+        : wp((w + 31) / 32 * 32),
+          base(reinterpret_cast<std::int32_t*>((reinterpret_cast<std::uintptr_t>(scratch) + 63) &
+                                               ~std::uintptr_t{63})),
+          row(base + kRadius),
+          y(reinterpret_cast<std::int16_t*>(base) + 32),
+          ring(reinterpret_cast<std::int16_t*>(base + wp + 64)) {}
+    std::int16_t* diff(int r) const { return ring + (r % kTaps) * std::ptrdiff_t{wp}; }
+    int wp;
+    std::int32_t* base;
+    std::int32_t* row;
+    std::int16_t* y;
+    std::int16_t* ring;
+};
+
+// The int32 row of output row i and its horizontal sum (the general path).
+inline std::uint32_t general_row(const std::uint8_t* const* prev_rows,
+                                 const std::uint8_t* const* cur_rows, int w, int /*bpc*/,
+                                 std::int32_t* row) {
+    if (!diff_vertical_u8_avx512(prev_rows, cur_rows, w, row)) return 0;
+    motion_mirror_pad(row, w);
+    return sum_lanes(abs_sum_general(row, w));
+}
+inline std::uint32_t general_row(const std::uint16_t* const* prev_rows,
+                                 const std::uint16_t* const* cur_rows, int w, int bpc,
+                                 std::int32_t* row) {
+    if (!diff_vertical_u16_avx512(prev_rows, cur_rows, w, bpc, row)) return 0;
+    motion_mirror_pad(row, w);
+    return abs_sum_horizontal_avx512(row, w);
+}
+
+// The fused frame with y = (sum + 2^(shift-1)) >> shift; shift <= 14.
+template <class T>
+std::uint64_t sad_int16(const T* prev, std::ptrdiff_t prev_stride, const T* cur,
+                        std::ptrdiff_t cur_stride, int w, int h, int bpc, int shift, T* keep,
+                        std::int32_t* scratch) {
+    const Scratch s(scratch, w);
+    const VerticalShift sh(shift);
+    bool narrow_rows[kTaps] = {};  // by ring slot: |d| < 2^14 in that row
+    for (int r = 0; r < kRadius; ++r) {
+        __m512i wide = _mm512_setzero_si512();
+        diff_row(prev + r * prev_stride, cur + r * cur_stride, w, s.diff(r), keep_row(keep, r, w),
+                 wide);
+        narrow_rows[r % kTaps] = narrow(wide);
+    }
+    std::uint64_t sad = 0;
+    for (int i = 0; i < h; ++i) {
+        const std::int16_t* d[kTaps];
+        for (int k = 0; k < kTaps; ++k) d[k] = s.diff(motion_tap_row(i, k, h));
+        __m512i bits = _mm512_setzero_si512(), any = bits;
+        // Whole vectors: the difference rows are zero past w, so are those y.
+        if (i + kRadius < h) {
+            // Row i + 2's difference in the same pass, step by step before the
+            // vertical step that reads it (its loads then overlap the work).
+            const int r = i + kRadius;
+            const T* p = prev + r * prev_stride;
+            const T* c = cur + r * cur_stride;
+            T* kr = keep_row(keep, r, w);
+            std::int16_t* dr = s.diff(r);
+            __m512i wide = _mm512_setzero_si512();
+            std::ptrdiff_t j = 0;
+            for (; j + 32 <= w; j += 32) {
+                diff_step(p, c, j, ~__mmask32{0}, dr, kr, wide);
+                vertical_int16_step(d, j, s.y, sh, bits, any);
+            }
+            if (j < w) {
+                diff_step(p, c, j, first_lanes32(static_cast<int>(w - j)), dr, kr, wide);
+                vertical_int16_step(d, j, s.y, sh, bits, any);
+            }
+            narrow_rows[r % kTaps] = narrow(wide);
+        } else {
+            for (std::ptrdiff_t j = 0; j < w; j += 32)
+                vertical_int16_step(d, j, s.y, sh, bits, any);
+        }
+        bool exact = !_mm512_test_epi32_mask(bits, sh.outside);
+        for (int k = 0; k < kTaps; ++k)
+            exact = exact && narrow_rows[motion_tap_row(i, k, h) % kTaps];
+        if (!exact) {
+            // Some sample too wide or some y outside int16: the int32 row and
+            // the general pass.
+            const T* prev_rows[kTaps];
+            const T* cur_rows[kTaps];
+            for (int k = 0; k < kTaps; ++k) {
+                prev_rows[k] = prev + motion_tap_row(i, k, h) * prev_stride;
+                cur_rows[k] = cur + motion_tap_row(i, k, h) * cur_stride;
+            }
+            sad += general_row(prev_rows, cur_rows, w, bpc, s.row);
+            continue;
+        }
+        // A zero row adds zero; libvmaf skips it too.
+        if (!_mm512_test_epi16_mask(any, any)) continue;
+        for (int f = 1; f <= kRadius; ++f) {
+            copy_int16(s.y, -f, f);
+            copy_int16(s.y, w - 1 + f, w - 1 - f);
+        }
+        _mm512_storeu_si512(s.y + w + kRadius, _mm512_setzero_si512());
+        _mm512_storeu_si512(s.y + w + kRadius + 32, _mm512_setzero_si512());
+        // Samples in [-2^15, 2^15): abs_filtered_pairs is exact.
+        sad += sum_lanes(abs_sum_int16(s.y, w, _mm512_setzero_si512()));
+    }
+    return sad;
+}
+
+std::uint64_t sad_u8_avx512(const std::uint8_t* prev, std::ptrdiff_t prev_stride,
+                            const std::uint8_t* cur, std::ptrdiff_t cur_stride, int w, int h,
+                            std::uint8_t* keep, std::int32_t* scratch) {
+    return sad_int16(prev, prev_stride, cur, cur_stride, w, h, 8, 8, keep, scratch);
+}
+
+std::uint64_t sad_u16_avx512(const std::uint16_t* prev, std::ptrdiff_t prev_stride,
+                             const std::uint16_t* cur, std::ptrdiff_t cur_stride, int w, int h,
+                             int bpc, std::uint16_t* keep, std::int32_t* scratch) {
+    // 9..14 bits: the fused frame (rows with wider samples take the general
+    // path); else row by row.
+    if (bpc >= 9 && bpc <= 14)
+        return sad_int16(prev, prev_stride, cur, cur_stride, w, h, bpc, bpc, keep, scratch);
+    std::int32_t* row = scratch + kRadius;
+    std::uint64_t sad = 0;
+    for (int i = 0; i < h; ++i) {
+        if (keep)
+            std::memcpy(keep + std::ptrdiff_t{i} * w, cur + i * cur_stride,
+                        w * sizeof(std::uint16_t));
+        const std::uint16_t* prev_rows[kTaps];
+        const std::uint16_t* cur_rows[kTaps];
+        for (int k = 0; k < kTaps; ++k) {
+            prev_rows[k] = prev + motion_tap_row(i, k, h) * prev_stride;
+            cur_rows[k] = cur + motion_tap_row(i, k, h) * cur_stride;
+        }
+        sad += general_row(prev_rows, cur_rows, w, bpc, row);
+    }
+    return sad;
 }
 
 }  // namespace
 
 const MotionKernels& motion_kernels_avx512() {
-    static constexpr MotionKernels kAvx512{diff_vertical_u8_avx512, diff_vertical_u16_avx512,
-                                           abs_sum_horizontal_avx512};
+    static constexpr MotionKernels kAvx512{sad_u8_avx512, sad_u16_avx512};
     return kAvx512;
 }
 

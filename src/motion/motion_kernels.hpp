@@ -1,6 +1,6 @@
-// Integer motion (libvmaf 3.2.0 "motion"): the row kernels, declared once so
-// that SIMD twins can be swapped in through MotionKernels. A twin must give the
-// same integers as the scalar kernel.
+// Integer motion (libvmaf 3.2.0 "motion"): the frame kernels, declared once
+// so that SIMD twins can be swapped in through MotionKernels. A twin must give
+// the same integers as the scalar kernel.
 //
 // The motion of frame n is the mean absolute value of the low-passed
 // difference between reference frames n-1 (or n-2) and n. The difference is
@@ -25,13 +25,41 @@ inline constexpr int kRadius = kTaps / 2;
 // Q16 taps, summing to 65536.
 inline constexpr std::uint16_t kFilter[kTaps] = {3571, 16004, 26386, 16004, 3571};
 
+// The SAD of a frame pair: for every output row, the vertical pass on
+// prev - cur (rows mirrored at the top and bottom edge), the horizontal pass
+// and the sum of absolute values in uint32 (wrapping, like libvmaf's per-row
+// sum; a row whose vertical pass is zero adds 0), summed in uint64.
+// Strides in samples. Unless `keep` is null, cur is also copied there, rows
+// w samples apart (the extractor keeps it for the next frame; the copy
+// rides on the reads of cur, it may not overlap prev or cur). `scratch`
+// holds motion_scratch_size(w) int32 whose contents do not matter (the
+// scalar keeps the padded vertical row there; a twin may keep anything).
+// Needs w > kRadius and h > kRadius.
+std::uint64_t motion_sad_u8(const std::uint8_t* prev, std::ptrdiff_t prev_stride,
+                            const std::uint8_t* cur, std::ptrdiff_t cur_stride, int w, int h,
+                            std::uint8_t* keep, std::int32_t* scratch);
+std::uint64_t motion_sad_u16(const std::uint16_t* prev, std::ptrdiff_t prev_stride,
+                             const std::uint16_t* cur, std::ptrdiff_t cur_stride, int w, int h,
+                             int bpc, std::uint16_t* keep, std::int32_t* scratch);
+// Room for the padded int32 row, or for an int16 row with padding and slack
+// and five int16 rows, w rounded up to 32 samples, 64-byte aligned.
+constexpr int motion_scratch_size(int w) { return 4 * ((w + 31) / 32 * 32) + 80; }
+
+// Row k of the kTaps input rows of output row i, mirrored at the edges
+// (row -k is row k, row h-1+k is row h-1-k).
+constexpr int motion_tap_row(int i, int k, int h) {
+    const int y = i - kRadius + k;
+    return y < 0 ? -y : y >= h ? 2 * (h - 1) - y : y;
+}
+
+// The two passes of motion_sad_*, scalar (the twins have their own).
+//
 // Vertical pass on prev - cur for one output row:
 // out[j] = (sum_k c_k * (prev_k[j] - cur_k[j]) + 2^(s-1)) >> s with s = 8 for
 // 8-bit samples and s = bpc otherwise (arithmetic shift: floor). Returns the
 // bitwise OR of the outputs, zero when the whole row is zero.
 std::int32_t motion_diff_vertical_u8(const std::uint8_t* const* prev_rows,
-                                     const std::uint8_t* const* cur_rows, int w,
-                                     std::int32_t* out);
+                                     const std::uint8_t* const* cur_rows, int w, std::int32_t* out);
 std::int32_t motion_diff_vertical_u16(const std::uint16_t* const* prev_rows,
                                       const std::uint16_t* const* cur_rows, int w, int bpc,
                                       std::int32_t* out);
@@ -45,9 +73,8 @@ std::uint32_t motion_abs_sum_horizontal(const std::int32_t* row, int w);
 void motion_mirror_pad(std::int32_t* row, int w);
 
 struct MotionKernels {
-    decltype(&motion_diff_vertical_u8) diff_vertical_u8;
-    decltype(&motion_diff_vertical_u16) diff_vertical_u16;
-    decltype(&motion_abs_sum_horizontal) abs_sum_horizontal;
+    decltype(&motion_sad_u8) sad_u8;
+    decltype(&motion_sad_u16) sad_u16;
 };
 const MotionKernels& motion_kernels_scalar();
 #if VMAFPP_X86_KERNELS

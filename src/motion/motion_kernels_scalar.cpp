@@ -1,6 +1,8 @@
 // Scalar motion kernels: the reference every SIMD twin must equal.
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 
 #include "motion/motion_kernels.hpp"
 
@@ -63,9 +65,53 @@ void motion_mirror_pad(std::int32_t* row, int w) {
     }
 }
 
+namespace {
+
+template <class T, class VerticalPass>
+std::uint64_t sad_frame(const T* prev, std::ptrdiff_t prev_stride, const T* cur,
+                        std::ptrdiff_t cur_stride, int w, int h, T* keep, std::int32_t* scratch,
+                        VerticalPass vertical) {
+    std::int32_t* row = scratch + kRadius;
+    std::uint64_t sad = 0;
+    for (int i = 0; i < h; ++i) {
+        if (keep) std::memcpy(keep + std::ptrdiff_t{i} * w, cur + i * cur_stride, w * sizeof(T));
+        const T* prev_rows[kTaps];
+        const T* cur_rows[kTaps];
+        for (int k = 0; k < kTaps; ++k) {
+            const int y = motion_tap_row(i, k, h);
+            prev_rows[k] = prev + y * prev_stride;
+            cur_rows[k] = cur + y * cur_stride;
+        }
+        // A zero row adds zero; libvmaf skips it too.
+        if (!vertical(prev_rows, cur_rows, row)) continue;
+        motion_mirror_pad(row, w);
+        sad += motion_abs_sum_horizontal(row, w);
+    }
+    return sad;
+}
+
+}  // namespace
+
+std::uint64_t motion_sad_u8(const std::uint8_t* prev, std::ptrdiff_t prev_stride,
+                            const std::uint8_t* cur, std::ptrdiff_t cur_stride, int w, int h,
+                            std::uint8_t* keep, std::int32_t* scratch) {
+    return sad_frame(prev, prev_stride, cur, cur_stride, w, h, keep, scratch,
+                     [w](const std::uint8_t* const* p, const std::uint8_t* const* c,
+                         std::int32_t* row) { return motion_diff_vertical_u8(p, c, w, row); });
+}
+
+std::uint64_t motion_sad_u16(const std::uint16_t* prev, std::ptrdiff_t prev_stride,
+                             const std::uint16_t* cur, std::ptrdiff_t cur_stride, int w, int h,
+                             int bpc, std::uint16_t* keep, std::int32_t* scratch) {
+    return sad_frame(
+        prev, prev_stride, cur, cur_stride, w, h, keep, scratch,
+        [w, bpc](const std::uint16_t* const* p, const std::uint16_t* const* c, std::int32_t* row) {
+            return motion_diff_vertical_u16(p, c, w, bpc, row);
+        });
+}
+
 const MotionKernels& motion_kernels_scalar() {
-    static constexpr MotionKernels kScalar{motion_diff_vertical_u8, motion_diff_vertical_u16,
-                                           motion_abs_sum_horizontal};
+    static constexpr MotionKernels kScalar{motion_sad_u8, motion_sad_u16};
     return kScalar;
 }
 

@@ -1,8 +1,9 @@
 // checkasm module "motion": every MotionKernels entry of every SIMD level
-// against motion_kernels_scalar(): every width 1..64 and random wider ones,
-// hostile sample fills at 8..16 bits (any 16-bit value at any bpc), every
-// bpc 1..16 for the high-bit-depth pass, and horizontal inputs from the
-// vertical pass as well as the whole range the scalar defines.
+// against motion_kernels_scalar(): every width 3..64 and random wider ones,
+// heights 3..24, hostile sample fills at 8..16 bits (any 16-bit value at any
+// bpc), every bpc 1..16 for the high-bit-depth frame (bpc 1 reaches vertical
+// outputs near +-2^31, the whole range the horizontal pass must take), and
+// differences near +-2^(bpc-1) that put vertical outputs at the int16 limits.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -36,143 +37,144 @@ std::vector<MotionLevel> motion_levels() {
     return out;
 }
 
-// Row pointers for the previous and current picture, distinct or repeated
-// (the mirrored edge rows), in guarded memory.
+constexpr int kMaxHeight = 24;
+
+// The previous and current picture, each row against a guard page (after
+// or before it, the same for every row of a picture), rows a page apart.
 template <class T>
-struct FrameRows {
-    GuardedRows mem{2 * kTaps, kMaxWidth * sizeof(T)};
-    std::array<const T*, kTaps> prev{}, cur{};
+struct Frames {
+    GuardedRows prev_mem{kMaxHeight, kMaxWidth * sizeof(T)};
+    GuardedRows cur_mem{kMaxHeight, kMaxWidth * sizeof(T)};
+    const T* prev = nullptr;
+    const T* cur = nullptr;
+    std::ptrdiff_t prev_stride = 0, cur_stride = 0;
     std::string fill;
 
-    void make(Rng& rng, int w, std::uint64_t max) {
+    // Hostile fills, one per picture, or (near_int16) differences near
+    // +-2^(bpc-1) on every row, so the vertical pass gives y near the int16
+    // limits, +-2^15 (a twin may keep y as int16 when it fits).
+    void make(Rng& rng, int w, int h, std::uint64_t max, bool near_int16, int bpc) {
         const Fill fp = random_fill(rng);
         const Fill fc = rng() % 5 == 0 ? fp : random_fill(rng);
-        fill = std::string(fill_name(fp)) + "/" + fill_name(fc);
-        std::array<T*, 2 * kTaps> rows{};
-        for (int k = 0; k < 2 * kTaps; ++k) {
-            T* row = mem.row<T>(k, static_cast<std::size_t>(w), rng() & 1);
-            fill_samples(rng, k < kTaps ? fp : fc, max, static_cast<std::size_t>(w),
-                         [&](std::size_t i, std::uint64_t v) { row[i] = static_cast<T>(v); });
-            rows[k] = row;
+        const bool negative = rng() % 2 == 0;
+        fill = near_int16 ? (negative ? "near_int16(-)" : "near_int16(+)")
+                          : std::string(fill_name(fp)) + "/" + fill_name(fc);
+        // 16-bit: sometimes one row of cur alone with samples in [2^14, 2^15)
+        // (a twin may take int16 differences only from rows below 2^14).
+        int wide_row = -1;
+        if constexpr (sizeof(T) == 2) {
+            if (rng() % 4 == 0) {
+                wide_row = static_cast<int>(rng() % static_cast<std::uint64_t>(h));
+                fill += "+wide_row(" + std::to_string(wide_row) + ")";
+            }
         }
-        const bool repeat = rng() % 2 == 0;
-        for (int k = 0; k < kTaps; ++k) {
-            prev[k] = rows[repeat ? rng() % kTaps : k];
-            cur[k] = rows[kTaps + (repeat ? rng() % kTaps : k)];
+        for (int pic = 0; pic < 2; ++pic) {
+            GuardedRows& mem = pic == 0 ? prev_mem : cur_mem;
+            const bool at_end = rng() & 1;
+            for (int y = 0; y < h; ++y) {
+                T* row = mem.row<T>(y, static_cast<std::size_t>(w), at_end);
+                if (near_int16) {
+                    const bool high = (pic == 0) != negative;
+                    const std::uint64_t half = std::uint64_t{1} << (bpc - 1);
+                    for (int i = 0; i < w; ++i)
+                        row[i] = static_cast<T>(high ? half - 1 + rng() % 3 : 0);
+                } else {
+                    fill_samples(
+                        rng, pic == 0 ? fp : fc, max, static_cast<std::size_t>(w),
+                        [&](std::size_t i, std::uint64_t v) { row[i] = static_cast<T>(v); });
+                }
+            }
+            if (pic == 1 && wide_row >= 0) {
+                T* row = mem.row<T>(wide_row, static_cast<std::size_t>(w), at_end);
+                for (int i = 0; i < w; ++i)
+                    row[i] = static_cast<T>((1u << 14) + rng() % (1u << 14));
+            }
+            const T* first = mem.row<T>(0, static_cast<std::size_t>(w), at_end);
+            const std::ptrdiff_t stride =
+                mem.row<T>(1, static_cast<std::size_t>(w), at_end) - first;
+            (pic == 0 ? prev : cur) = first;
+            (pic == 0 ? prev_stride : cur_stride) = stride;
         }
     }
 };
 
 template <class T>
-void check_diff_vertical(Context& ctx, const MotionLevel& L) {
+void check_sad(Context& ctx, const MotionLevel& L) {
     constexpr bool k8 = sizeof(T) == 1;
-    if (!ctx.check(k8 ? "motion_diff_vertical_u8" : "motion_diff_vertical_u16", L.level)) return;
+    if (!ctx.check(k8 ? "motion_sad_u8" : "motion_sad_u16", L.level)) return;
     Rng rng = ctx.rng();
-    FrameRows<T> rows;
-    Canaried<std::int32_t> a(kMaxWidth), b(kMaxWidth);
-    auto run = [&](const MotionKernels& k, int w, int bpc, Canaried<std::int32_t>& o) {
-        o.poison();
+    Frames<T> frames;
+    // The scratch sits against a guard page: a twin must stay within
+    // motion_scratch_size(w); its contents on entry are random.
+    GuardedRows scratch_mem(1, motion::motion_scratch_size(kMaxWidth) * sizeof(std::int32_t));
+    // The copy of cur, when asked for, with canaries around w * h samples.
+    Canaried<T> keep(static_cast<std::size_t>(kMaxWidth) * kMaxHeight);
+    bool keeping = true;
+    auto run = [&](const MotionKernels& k, int w, int h, int bpc) {
+        const std::size_t n = static_cast<std::size_t>(motion::motion_scratch_size(w));
+        std::int32_t* scratch = scratch_mem.row<std::int32_t>(0, n, true);
+        for (std::size_t i = 0; i < n; ++i) scratch[i] = static_cast<std::int32_t>(rng());
+        keep.poison();
+        T* kept = keeping ? keep.data() : nullptr;
         if constexpr (k8)
-            return k.diff_vertical_u8(rows.prev.data(), rows.cur.data(), w, o.data());
+            return k.sad_u8(frames.prev, frames.prev_stride, frames.cur, frames.cur_stride, w, h,
+                            kept, scratch);
         else
-            return k.diff_vertical_u16(rows.prev.data(), rows.cur.data(), w, bpc, o.data());
+            return k.sad_u16(frames.prev, frames.prev_stride, frames.cur, frames.cur_stride, w, h,
+                             bpc, kept, scratch);
+    };
+    // The copy must equal cur, row by row, and stay within w * h samples.
+    auto check_keep = [&](int band, const std::string& what, int w, int h) {
+        long long where = 0;
+        if (!keep.canaries_intact(&where, static_cast<std::size_t>(w) * h)) {
+            ctx.fail(band) << what << ": " << L.level.name << " wrote keep[" << where
+                           << "] outside [0, " << w * h << ")";
+            return;
+        }
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x)
+                if (keep[static_cast<std::size_t>(y) * w + x] !=
+                    frames.cur[y * frames.cur_stride + x]) {
+                    ctx.fail(band) << what << ": " << L.level.name << " keep[" << y << "][" << x
+                                   << "] " << +keep[static_cast<std::size_t>(y) * w + x] << ", cur "
+                                   << +frames.cur[y * frames.cur_stride + x];
+                    return;
+                }
     };
     for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
-        const int w = band_width(rng, band, kMaxWidth);
+        // The extractor needs w, h > kRadius (mirrored padding).
+        const int w = std::max(band_width(rng, band, kMaxWidth), kRadius + 1);
+        const int h = kRadius + 1 + static_cast<int>(rng() % (kMaxHeight - kRadius));
         // bpc: the extractor's 9..16 mostly, any defined one sometimes; the
-        // samples may use all 16 bits whatever bpc says.
-        const int bpc = k8 ? 8 : (rng() % 4 == 0 ? 1 + static_cast<int>(rng() % 16) : 9 + static_cast<int>(rng() % 8));
-        static constexpr int kBits[] = {8, 9, 10, 12, 16};
-        const int bits = k8 ? 8 : (rng() % 3 == 0 ? kBits[rng() % std::size(kBits)] : bpc < 8 ? 8 : bpc);
-        rows.make(rng, w, (1u << bits) - 1);
-        const std::string what = "w=" + std::to_string(w) + " bpc=" + std::to_string(bpc) + " bits=" +
-                                 std::to_string(bits) + " fill=" + rows.fill;
+        // samples may use all 16 bits whatever bpc says (bpc 1 gives vertical
+        // outputs near +-2^31, the whole range the horizontal pass takes).
+        const int bpc = k8 ? 8
+                           : (rng() % 4 == 0 ? 1 + static_cast<int>(rng() % 16)
+                                             : 9 + static_cast<int>(rng() % 8));
+        static constexpr int kBits[] = {8, 9, 10, 12, 14, 15, 16};
+        const int bits = k8 ? 8
+                            : (rng() % 3 == 0 ? kBits[rng() % std::size(kBits)]
+                               : bpc < 8      ? 8
+                                              : bpc);
+        frames.make(rng, w, h, (1u << bits) - 1, rng() % 8 == 0, bpc);
+        const std::string what = "w=" + std::to_string(w) + " h=" + std::to_string(h) +
+                                 " bpc=" + std::to_string(bpc) + " bits=" + std::to_string(bits) +
+                                 " fill=" + frames.fill;
+        keeping = rng() % 4 != 0;
         ctx.at_band(band, what);
-        const std::int32_t ra = run(motion::motion_kernels_scalar(), w, bpc, a);
-        const std::int32_t rb = run(*L.kernels, w, bpc, b);
+        const std::uint64_t a = run(motion::motion_kernels_scalar(), w, h, bpc);
+        const std::uint64_t b = run(*L.kernels, w, h, bpc);
         ctx.band();
-        if (!compare_output(ctx, band, what, "out", a, b, static_cast<std::size_t>(w), L.level.name)) continue;
-        if (ra != rb)
-            ctx.fail(band) << what << ": returned OR scalar " << ra << ", " << L.level.name << " " << rb;
-    }
-    if (ctx.benching()) {
-        rows.make(rng, 1920, k8 ? 255 : 1023);
-        ctx.bench([&] { run(motion::motion_kernels_scalar(), 1920, 10, a); }, [&] { run(*L.kernels, 1920, 10, b); });
-    }
-    ctx.done();
-}
-
-void check_abs_sum_horizontal(Context& ctx, const MotionLevel& L) {
-    if (!ctx.check("motion_abs_sum_horizontal", L.level)) return;
-    Rng rng = ctx.rng();
-    GuardedRows mem(1, (kMaxWidth + 2 * kRadius) * sizeof(std::int32_t));
-    FrameRows<std::uint16_t> px;
-    std::vector<std::int32_t> filtered(kMaxWidth);
-    for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
-        const int w = band_width(rng, band, kMaxWidth);
-        std::int32_t* row = mem.row<std::int32_t>(0, static_cast<std::size_t>(w) + 2 * kRadius, rng() & 1) + kRadius;
-        const unsigned mode = static_cast<unsigned>(rng() % 4);
-        std::string fill;
-        if (mode == 0) {
-            // What the vertical pass gives: |v| < 2^16 at 8 bits, < 2^23 at 9 bits.
-            const int bpc = rng() % 2 ? 8 : 9 + static_cast<int>(rng() % 8);
-            px.make(rng, w, bpc == 8 ? 255 : 65535);
-            if (bpc == 8) {
-                std::array<const std::uint8_t*, kTaps> p8{}, c8{};
-                std::vector<std::uint8_t> buf(2 * kTaps * static_cast<std::size_t>(w));
-                for (int k = 0; k < kTaps; ++k) {
-                    for (int i = 0; i < w; ++i) {
-                        buf[k * w + i] = static_cast<std::uint8_t>(px.prev[k][i]);
-                        buf[(kTaps + k) * w + i] = static_cast<std::uint8_t>(px.cur[k][i]);
-                    }
-                    p8[k] = buf.data() + k * w;
-                    c8[k] = buf.data() + (kTaps + k) * w;
-                }
-                motion::motion_diff_vertical_u8(p8.data(), c8.data(), w, filtered.data());
-            } else {
-                motion::motion_diff_vertical_u16(px.prev.data(), px.cur.data(), w, bpc, filtered.data());
-            }
-            std::copy_n(filtered.begin(), w, row);
-            for (int k = 1; k <= kRadius; ++k) {
-                row[-k] = row[std::min(k, w - 1)];
-                row[w - 1 + k] = row[std::max(w - 1 - k, 0)];
-            }
-            fill = "from_vertical(bpc " + std::to_string(bpc) + ", " + px.fill + ")";
-        } else {
-            // The whole range the scalar defines: |v| <= INT32_MAX.
-            static constexpr std::int32_t kSpecial[] = {-INT32_MAX, -INT32_MAX + 1, -65536, -1, 0, 1,
-                                                        65535, 1 << 23, INT32_MAX - 1, INT32_MAX};
-            // Every fifth "16bit" band is int16 samples instead, their extremes
-            // frequent and, in a third of the rows, one sample just outside
-            // (a twin may stage int16 samples by blocks). Same draws per
-            // sample, so the other bands see the same sequence.
-            const bool int16 = mode == 3 && band % 5 == 4;
-            static constexpr std::int32_t kInt16[] = {-32768, -32767, 32766, 32767};
-            for (int i = -kRadius; i < w + kRadius; ++i) {
-                std::int32_t v = 0;
-                if (mode == 1) v = static_cast<std::int32_t>(static_cast<std::uint32_t>(rng()));
-                else if (mode == 2) v = kSpecial[rng() % std::size(kSpecial)];
-                else if (int16) {
-                    const std::uint64_t r = rng();
-                    v = r % 8 == 0 ? kInt16[(r >> 3) % 4] : static_cast<std::int32_t>((r >> 3) % 65536) - 32768;
-                } else v = static_cast<std::int32_t>(rng() % 131071) - 65535;
-                row[i] = v == INT32_MIN ? -INT32_MAX : v;
-            }
-            if (int16 && band % 3 == 0) row[static_cast<int>(band % (w + 2 * kRadius)) - kRadius] = band % 2 ? 32768 : -32769;
-            fill = mode == 1 ? "full32" : mode == 2 ? "special" : int16 ? (band % 3 == 0 ? "int16+one_outside" : "int16") : "16bit";
+        if (a != b) {
+            ctx.fail(band) << what << ": sad scalar " << a << ", " << L.level.name << " " << b;
+            continue;
         }
-        const std::string what = "w=" + std::to_string(w) + " fill=" + fill;
-        ctx.at_band(band, what);
-        const std::uint32_t a = motion::motion_abs_sum_horizontal(row, w);
-        const std::uint32_t b = L.kernels->abs_sum_horizontal(row, w);
-        ctx.band();
-        if (a != b) ctx.fail(band) << what << ": sum scalar " << a << ", " << L.level.name << " " << b;
+        if (keeping) check_keep(band, what, w, h);
     }
     if (ctx.benching()) {
-        std::int32_t* row = mem.row<std::int32_t>(0, 1920 + 2 * kRadius, true) + kRadius;
-        for (int i = -kRadius; i < 1920 + kRadius; ++i) row[i] = static_cast<std::int32_t>(rng() % 4001) - 2000;
-        ctx.bench([&] { (void)motion::motion_abs_sum_horizontal(row, 1920); },
-                  [&] { (void)L.kernels->abs_sum_horizontal(row, 1920); });
+        frames.make(rng, 1920, kMaxHeight, k8 ? 255 : 1023, false, k8 ? 8 : 10);
+        ctx.bench([&] { (void)run(motion::motion_kernels_scalar(), 1920, kMaxHeight, 10); },
+                  [&] { (void)run(*L.kernels, 1920, kMaxHeight, 10); });
     }
     ctx.done();
 }
@@ -181,9 +183,8 @@ void check_abs_sum_horizontal(Context& ctx, const MotionLevel& L) {
 
 CHECKASM_MODULE(motion) {
     for (const MotionLevel& L : motion_levels()) {
-        check_diff_vertical<std::uint8_t>(ctx, L);
-        check_diff_vertical<std::uint16_t>(ctx, L);
-        check_abs_sum_horizontal(ctx, L);
+        check_sad<std::uint8_t>(ctx, L);
+        check_sad<std::uint16_t>(ctx, L);
     }
 }
 
