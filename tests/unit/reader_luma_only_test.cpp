@@ -7,8 +7,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <cmath>
 #include <cstring>
+#include <map>
+#include <memory>
 #include <random>
 #include <string>
 #include <thread>
@@ -34,10 +35,11 @@ using test::Geometry;
     const Plane& pl = pic.planes[0];
     for (int y = 0; y < g.height; ++y)
         for (int x = 0; x < g.width; ++x) {
-            const unsigned got = g.bpc > 8 ? pl.row<std::uint16_t>(y)[x] : pl.row<std::uint8_t>(y)[x];
+            const unsigned got =
+                g.bpc > 8 ? pl.row<std::uint16_t>(y)[x] : pl.row<std::uint8_t>(y)[x];
             if (got != test::sample_value(g, frame, 0, x, y))
-                return ::testing::AssertionFailure() << "frame " << frame << " luma (" << x << ","
-                                                     << y << ") differs";
+                return ::testing::AssertionFailure()
+                       << "frame " << frame << " luma (" << x << "," << y << ") differs";
         }
     return ::testing::AssertionSuccess();
 }
@@ -64,7 +66,8 @@ public:
         const int w = fds[1];
         thread_ = std::thread([w, b = std::move(bytes)] {
             for (std::size_t off = 0; off < b.size();) {
-                const ssize_t k = ::write(w, b.data() + off, std::min<std::size_t>(4099, b.size() - off));
+                const ssize_t k =
+                    ::write(w, b.data() + off, std::min<std::size_t>(4099, b.size() - off));
                 if (k <= 0) break;
                 off += std::size_t(k);
             }
@@ -121,9 +124,9 @@ class ChromaCut : public ::testing::TestWithParam<CutCase> {};
 // read their luma.
 TEST_P(ChromaCut, LumaOnlyReportsTheSameTruncation) {
     const auto [y4m, source, buffer] = GetParam();
-    for (const Geometry g : {Geometry{333, 187, PixelFormat::yuv420, 8},
-                             Geometry{1920, 40, PixelFormat::yuv420, 10},
-                             Geometry{300, 200, PixelFormat::yuv444, 8}}) {
+    for (const Geometry g :
+         {Geometry{333, 187, PixelFormat::yuv420, 8}, Geometry{1920, 40, PixelFormat::yuv420, 10},
+          Geometry{300, 200, PixelFormat::yuv444, 8}}) {
         const std::string whole = y4m ? test::y4m_file(g, 3) : test::raw_file(g, 3);
         const std::size_t bps = g.bpc > 8 ? 2 : 1;
         const std::size_t luma = std::size_t(g.width) * std::size_t(g.height) * bps;
@@ -149,10 +152,11 @@ TEST_P(ChromaCut, LumaOnlyReportsTheSameTruncation) {
                         ASSERT_TRUE(test::picture_matches(pic, g, f));
                 }
                 messages[luma_only] = next_frame_error(*r, pic);
-                EXPECT_NE(messages[luma_only].find(path + ": frame 2 is truncated: the file ends after " +
-                                                   std::to_string(payload - left) + " of its " +
-                                                   std::to_string(payload) + " bytes"),
-                          std::string::npos)
+                EXPECT_NE(
+                    messages[luma_only].find(path + ": frame 2 is truncated: the file ends after " +
+                                             std::to_string(payload - left) + " of its " +
+                                             std::to_string(payload) + " bytes"),
+                    std::string::npos)
                     << messages[luma_only];
             }
             EXPECT_EQ(messages[0], messages[1]) << g.width << " cut " << left;
@@ -173,14 +177,14 @@ INSTANTIATE_TEST_SUITE_P(
                       CutCase{false, Source::file, io::ByteSource::kDefaultBufferSize},
                       CutCase{true, Source::file, 1000}, CutCase{false, Source::file, 7},
                       CutCase{true, Source::pipe, io::ByteSource::kDefaultBufferSize},
-                      CutCase{false, Source::pipe, 1000},
-                      CutCase{true, Source::memory, 0}, CutCase{false, Source::memory, 0}),
+                      CutCase{false, Source::pipe, 1000}, CutCase{true, Source::memory, 0},
+                      CutCase{false, Source::memory, 0}),
     cut_name);
 
 // Switching back to full reads allocates and fills chroma again.
 TEST(LumaOnly, SwitchingBackReadsChromaAgain) {
     const Geometry g{333, 187, PixelFormat::yuv422, 12};
-    auto r = open_y4m(test::write_file("luma_only_switch.y4m", test::y4m_file(g, 4)));
+    auto r = open_y4m(test::write_file("luma_only_switch.y4m", test::y4m_file(g, 5)));
     Picture pic;
     ASSERT_TRUE(r->read(pic));
     EXPECT_TRUE(test::picture_matches(pic, g, 0));
@@ -194,6 +198,11 @@ TEST(LumaOnly, SwitchingBackReadsChromaAgain) {
     r->set_luma_only(true);
     ASSERT_TRUE(r->read(pic));
     EXPECT_TRUE(luma_only_matches(pic, g, 3));
+    // Luma-only pictures are reused like full ones: no allocation per frame.
+    const std::uint8_t* luma = pic.planes[0].data();
+    ASSERT_TRUE(r->read(pic));
+    EXPECT_TRUE(luma_only_matches(pic, g, 4));
+    EXPECT_EQ(pic.planes[0].data(), luma);
     EXPECT_FALSE(r->read(pic));
 }
 
