@@ -1,6 +1,7 @@
 // Reader throughput at 1080p: a generated Y4M file in the page cache, read
 // frame by frame into one reused Picture (what the CLI does). Reports time per
-// frames and bytes per second.
+// frames and bytes per second. The second argument reads luma only (chroma
+// seeked over), as score() does when no extractor reads chroma.
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
@@ -38,11 +39,13 @@ const std::string& clip_1080p(int bpc) {
 
 void BM_ReadY4m1080p(benchmark::State& state) {
     const int bpc = int(state.range(0));
+    const bool luma_only = state.range(1) != 0;
     const std::string& path = clip_1080p(bpc);
     vmafpp::Picture pic;
     std::size_t bytes = 0;
     for (auto _ : state) {
         auto reader = vmafpp::open_y4m(path);
+        reader->set_luma_only(luma_only);
         int frames = 0;
         while (reader->read(pic)) ++frames;
         if (frames != kFrames) state.SkipWithError("wrong frame count");
@@ -52,6 +55,10 @@ void BM_ReadY4m1080p(benchmark::State& state) {
     state.counters["frames_per_s"] =
         benchmark::Counter(double(state.iterations()) * kFrames, benchmark::Counter::kIsRate);
 }
-BENCHMARK(BM_ReadY4m1080p)->Arg(8)->Arg(10)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ReadY4m1080p)
+    ->ArgNames({"bpc", "luma_only"})
+    ->ArgsProduct({{8, 10}, {0, 1}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace

@@ -49,6 +49,12 @@ struct FeatureInfo {
     // extractor a model needs, e.g. "VMAF_integer_feature_adm2_score".
     std::vector<std::string> provided_features;
     bool temporal = false;
+    // Whether an instance with these options reads planes[1] and [2]; empty
+    // means luma only. When no active extractor reads chroma, the readers skip
+    // it and pictures have no chroma storage (see Picture): a wrong "luma
+    // only" would crash or score empty planes. FeatureRegistry.
+    // ChromaDeclarations (tests/unit) checks every entry.
+    std::function<bool(const OptionValues&)> reads_chroma;
     // Builds an instance for pictures of one geometry. Throws vmafpp::Error
     // when the geometry is unsupported (e.g. too small), with a message that
     // states the limit.

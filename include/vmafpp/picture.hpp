@@ -60,9 +60,12 @@ private:
 };
 
 // A reference or distorted picture: 1 (yuv400) or 3 planes of one bit depth.
+// A picture read for extractors that all read luma only (the readers'
+// set_luma_only()) has empty chroma planes (no storage, width and height 0)
+// whatever its format, so no memory is spent on planes nobody reads.
 struct Picture {
     Picture() = default;
-    Picture(int width, int height, int bpc, PixelFormat fmt);
+    Picture(int width, int height, int bpc, PixelFormat fmt, bool with_chroma = true);
 
     int width = 0;
     int height = 0;
@@ -71,6 +74,9 @@ struct Picture {
     std::array<Plane, 3> planes;
 
     int plane_count() const { return format == PixelFormat::yuv400 ? 1 : 3; }
+    // Whether planes[1] and [2] have storage: false for 4:0:0 and for a
+    // picture read luma only (see above).
+    bool has_chroma() const { return plane_count() == 3 && planes[1].data() != nullptr; }
     const Plane& luma() const { return planes[0]; }
 };
 

@@ -39,6 +39,11 @@ public:
     // Skips n frames (same framing errors as read(); samples are not
     // inspected); returns how many were skipped.
     virtual unsigned skip(unsigned n);
+    // true: later read()s fill luma only and give pictures without chroma
+    // storage (Picture::has_chroma() false); a file's chroma bytes are skipped
+    // (seeked over in a regular file) with the same framing errors. score()
+    // sets it when no extractor reads chroma. A reader may ignore it.
+    virtual void set_luma_only(bool /*luma_only*/) {}
 };
 
 struct RawFormat {

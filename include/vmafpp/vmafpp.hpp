@@ -65,6 +65,7 @@ ExtractorSpec parse_feature_spec(std::string_view spec);
 
 // Scores every frame pair. Throws vmafpp::Error for mismatched inputs (size,
 // bit depth, chroma format, frame count), unreadable frames and bad options.
+// Calls set_luma_only() on both readers: true unless an extractor reads chroma.
 ScoreRun score(VideoReader& ref, VideoReader& dis, const ScoreConfig& config);
 
 }  // namespace vmafpp

@@ -54,11 +54,11 @@ Plane& Plane::operator=(const Plane& other) {
     return *this;
 }
 
-Picture::Picture(int w, int h, int bits, PixelFormat fmt)
+Picture::Picture(int w, int h, int bits, PixelFormat fmt, bool with_chroma)
     : width(w), height(h), bpc(bits), format(fmt) {
     const int bps = bits > 8 ? 2 : 1;
     planes[0] = Plane(w, h, bps);
-    if (fmt == PixelFormat::yuv400) return;
+    if (fmt == PixelFormat::yuv400 || !with_chroma) return;
     // libvmaf's chroma planes are floor(w / 2) x floor(h / 2) for subsampled
     // formats; the readers map ceil-sized file planes onto these.
     const ChromaShift s = chroma_shift(fmt);

@@ -154,6 +154,12 @@ ScoreRun score(VideoReader& ref, VideoReader& dis, const ScoreConfig& config) {
     for (const auto& f : config.features) add_unique(specs, parse_feature_spec(f));
     if (specs.empty()) throw Error("nothing to compute: no model and no --feature");
 
+    bool chroma = false;
+    for (const auto& s : specs)
+        chroma = chroma || (s.info->reads_chroma && s.info->reads_chroma(s.options));
+    ref.set_luma_only(!chroma);
+    dis.set_luma_only(!chroma);
+
     const VideoInfo& info = ref.info();
     run.width = unsigned(info.width);
     run.height = unsigned(info.height);

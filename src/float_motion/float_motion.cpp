@@ -225,6 +225,7 @@ FeatureInfo float_motion_info() {
     info.options = motion_options();
     info.provided_features = kProvided;
     info.temporal = true;
+    info.reads_chroma = [](const OptionValues& o) { return o.flag("motion_add_uv"); };
     info.create = [](const OptionValues& o,
                      const FrameGeometry& g) -> std::unique_ptr<FeatureExtractor> {
         if (!float_conversion_supports(g.bpc))

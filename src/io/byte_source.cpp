@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -28,6 +29,10 @@ ByteSource::ByteSource(const std::string& path, std::size_t buffer_size)
         // Advisory only; a pipe or device refuses it and that is fine.
         (void)::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
     }
+    // Standard input redirected from a file seeks too; a pipe, terminal or
+    // device reads through.
+    struct stat st {};
+    seekable_ = ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode);
     storage_ = std::make_unique<std::uint8_t[]>(buffer_size_);
     buf_ = storage_.get();
 }
@@ -150,12 +155,32 @@ std::size_t ByteSource::read_rows(std::uint8_t* dst, std::ptrdiff_t stride, std:
 std::size_t ByteSource::skip(std::size_t n) {
     std::size_t done = 0;
     while (done < n) {
-        if (pos_ == end_ && !refill()) break;
+        if (pos_ == end_) {
+            // As read(): a large remainder bypasses the buffer, here by seeking.
+            if (seekable_ && n - done >= buffer_size_) return done + seek_forward(n - done);
+            if (!refill()) break;
+        }
         const std::size_t k = std::min(n - done, end_ - pos_);
         pos_ += k;
         done += k;
     }
     return done;
+}
+
+// lseek succeeds past the end of a file, so the size (taken after the seek: a
+// file that grows meanwhile counts its new bytes) says how far the skip really
+// got; the offset then stays at the end, where the next read finds EOF, as if
+// the bytes had been read through.
+std::size_t ByteSource::seek_forward(std::size_t n) {
+    const off_t target = ::lseek(fd_, off_t(n), SEEK_CUR);
+    if (target < 0) throw_read_error();
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) throw_read_error();
+    if (target <= st.st_size) return n;
+    const off_t start = target - off_t(n);
+    const off_t got = st.st_size > start ? st.st_size - start : 0;
+    if (::lseek(fd_, start + got, SEEK_SET) < 0) throw_read_error();
+    return std::size_t(got);
 }
 
 int ByteSource::peek() {

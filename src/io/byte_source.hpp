@@ -4,7 +4,8 @@
 // picture's rows go straight from the kernel into the plane (readv, one copy)
 // and a pipe on standard input behaves like a file. A memory source is the
 // same object whose buffer is the caller's bytes and never refills; the fuzz
-// harnesses and tests use it.
+// harnesses and tests use it. A regular file skips large stretches with
+// lseek (no copy); a pipe reads them through the buffer.
 #pragma once
 
 #include <cstddef>
@@ -34,7 +35,8 @@ public:
     // apart at dst. Returns the number of bytes read (short only at EOF).
     std::size_t read_rows(std::uint8_t* dst, std::ptrdiff_t stride, std::size_t row_bytes,
                           std::size_t rows);
-    // Discards up to n bytes; returns how many were discarded.
+    // Discards up to n bytes; returns how many were discarded (short only at
+    // EOF, also when a regular file is skipped by seeking).
     std::size_t skip(std::size_t n);
 
     enum class Line { ok, eof, too_long };
@@ -51,11 +53,13 @@ private:
     std::size_t read_fd(std::uint8_t* dst, std::size_t n);
     std::size_t readv_rows(std::uint8_t* dst, std::ptrdiff_t stride, std::size_t row_bytes,
                            std::size_t rows);
+    std::size_t seek_forward(std::size_t n);
     [[noreturn]] void throw_read_error() const;
 
     std::string path_;
     int fd_ = -1;  // -1 for a memory source
     bool owns_fd_ = false;
+    bool seekable_ = false;  // a regular file: skip() may lseek past bytes
     std::size_t buffer_size_ = 0;
     std::unique_ptr<std::uint8_t[]> storage_;
     const std::uint8_t* buf_ = nullptr;

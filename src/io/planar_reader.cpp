@@ -36,11 +36,14 @@ PlanarReader::PlanarReader(std::unique_ptr<ByteSource> src, VideoInfo info,
     : src_(std::move(src)), info_(std::move(info)), file_planes_(file_planes),
       plane_count_(plane_count), bytes_per_sample_(info_.bpc > 8 ? 2 : 1) {}
 
+std::size_t PlanarReader::plane_bytes(int p) const {
+    return std::size_t(file_planes_[p].width) * std::size_t(file_planes_[p].height) *
+           std::size_t(bytes_per_sample_);
+}
+
 std::size_t PlanarReader::frame_bytes() const {
     std::size_t n = 0;
-    for (int p = 0; p < plane_count_; ++p)
-        n += std::size_t(file_planes_[p].width) * std::size_t(file_planes_[p].height) *
-             std::size_t(bytes_per_sample_);
+    for (int p = 0; p < plane_count_; ++p) n += plane_bytes(p);
     return n;
 }
 
@@ -56,18 +59,14 @@ void PlanarReader::check_read(std::size_t got, std::size_t wanted, std::size_t& 
                     " bytes (frames count from 0)");
 }
 
-void PlanarReader::read_plane(const PlaneLayout& file, Plane* plane, std::size_t& frame_offset) {
+void PlanarReader::read_plane(const PlaneLayout& file, Plane& plane, std::size_t& frame_offset) {
     const std::size_t file_row = std::size_t(file.width) * std::size_t(bytes_per_sample_);
     const std::size_t file_bytes = file_row * std::size_t(file.height);
-    if (!plane) {
-        check_read(src_->skip(file_bytes), file_bytes, frame_offset);
-        return;
-    }
-    const std::size_t rows = std::size_t(plane->height());
-    const std::size_t kept_row = std::size_t(plane->width()) * std::size_t(bytes_per_sample_);
+    const std::size_t rows = std::size_t(plane.height());
+    const std::size_t kept_row = std::size_t(plane.width()) * std::size_t(bytes_per_sample_);
     if (kept_row == file_row) {
         // The common case: straight from the file into the plane's rows.
-        check_read(src_->read_rows(plane->data(), plane->stride(), file_row, rows),
+        check_read(src_->read_rows(plane.data(), plane.stride(), file_row, rows),
                    file_row * rows, frame_offset);
     } else {
         // Ceil-sized Y4M chroma of an odd width: each file row has one sample
@@ -75,7 +74,7 @@ void PlanarReader::read_plane(const PlaneLayout& file, Plane* plane, std::size_t
         scratch_.resize(file_row * rows);
         check_read(src_->read(scratch_.data(), scratch_.size()), scratch_.size(), frame_offset);
         for (std::size_t y = 0; y < rows; ++y)
-            std::memcpy(plane->row<std::uint8_t>(int(y)), scratch_.data() + y * file_row, kept_row);
+            std::memcpy(plane.row<std::uint8_t>(int(y)), scratch_.data() + y * file_row, kept_row);
     }
     // Ceil-sized Y4M chroma of an odd height: the last file row is dropped.
     const std::size_t extra = file_bytes - file_row * rows;
@@ -84,13 +83,19 @@ void PlanarReader::read_plane(const PlaneLayout& file, Plane* plane, std::size_t
 
 bool PlanarReader::read(Picture& pic) {
     if (!begin_frame()) return false;
+    const bool chroma = plane_count_ == 3 && !luma_only_;
     if (pic.width != info_.width || pic.height != info_.height || pic.bpc != info_.bpc ||
-        pic.format != info_.format)
-        pic = Picture(info_.width, info_.height, info_.bpc, info_.format);
+        pic.format != info_.format || pic.has_chroma() != chroma)
+        pic = Picture(info_.width, info_.height, info_.bpc, info_.format, chroma);
 
     std::size_t offset = 0;
-    for (int p = 0; p < plane_count_; ++p)
-        read_plane(file_planes_[p], p < pic.plane_count() ? &pic.planes[p] : nullptr, offset);
+    const int filled = chroma ? plane_count_ : 1;
+    for (int p = 0; p < filled; ++p) read_plane(file_planes_[p], pic.planes[p], offset);
+    // Chroma nobody reads: both planes in one skip, so a regular file seeks
+    // once. A file that ends inside them is still reported, with its length.
+    std::size_t unread = 0;
+    for (int p = filled; p < plane_count_; ++p) unread += plane_bytes(p);
+    if (unread) check_read(src_->skip(unread), unread, offset);
     if (info_.bpc > 8 && info_.bpc < 16) check_sample_range(pic);
     ++frames_read_;
     return true;
@@ -98,9 +103,12 @@ bool PlanarReader::read(Picture& pic) {
 
 // A sample above the declared depth would break the integer kernels' range
 // proofs (and means a wrong -b, or big-endian data); it is an input error.
+// Only the planes read are checked: chroma skipped for a luma-only run is never
+// seen by a kernel, so out-of-range chroma there is not an error.
 void PlanarReader::check_sample_range(const Picture& pic) const {
     static constexpr const char* kPlaneNames[] = {"Y", "U", "V"};
-    for (int p = 0; p < pic.plane_count(); ++p) {
+    const int planes = pic.has_chroma() ? pic.plane_count() : 1;
+    for (int p = 0; p < planes; ++p) {
         const Plane& pl = pic.planes[p];
         // OR of every sample: branch-free, so the compiler vectorises it.
         std::uint16_t any = 0;

@@ -27,6 +27,7 @@ public:
     const VideoInfo& info() const override { return info_; }
     bool read(Picture& pic) override;
     unsigned skip(unsigned n) override;
+    void set_luma_only(bool luma_only) override { luma_only_ = luma_only; }
 
     // Bytes of samples in one file frame (without a Y4M FRAME line).
     std::size_t frame_bytes() const;
@@ -43,7 +44,8 @@ protected:
 
 private:
     void check_read(std::size_t got, std::size_t wanted, std::size_t& frame_offset) const;
-    void read_plane(const PlaneLayout& file, Plane* plane, std::size_t& frame_offset);
+    void read_plane(const PlaneLayout& file, Plane& plane, std::size_t& frame_offset);
+    std::size_t plane_bytes(int p) const;
     void check_sample_range(const Picture& pic) const;
 
     std::unique_ptr<ByteSource> src_;
@@ -51,6 +53,7 @@ private:
     std::array<PlaneLayout, 3> file_planes_;
     int plane_count_;
     int bytes_per_sample_;
+    bool luma_only_ = false;
     unsigned frames_read_ = 0;
     std::vector<std::uint8_t> scratch_;  // only for file rows wider than the picture's
 };

@@ -116,6 +116,7 @@ FeatureInfo integer_psnr_info() {
     // libvmaf marks psnr temporal only for its APSNR aggregate, which vmafpp
     // does not offer; per-frame values are independent.
     info.temporal = false;
+    info.reads_chroma = [](const OptionValues& o) { return o.flag("enable_chroma"); };
     info.create = [](const OptionValues& o,
                      const FrameGeometry& g) -> std::unique_ptr<FeatureExtractor> {
         if (g.bpc != 8 && g.bpc != 10 && g.bpc != 12 && g.bpc != 16)

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Scores generated pictures of the smallest sizes every extractor accepts
 # under valgrind memcheck: any read of memory that was never written (libvmaf's
-# ADM scales 1-3 do that at 24x24), any invalid access or leak fails.
+# ADM scales 1-3 do that at 24x24), any invalid access or leak fails. psnr
+# reads chroma; the second run (the model's luma-only features) reads pictures
+# without chroma planes, the chroma seeked over.
 #   small_pictures.sh VMAFPP VMAFPP_SAMPLE WORKDIR WxH [cpumask]
 set -euo pipefail
 cli=$1 sample=$2 work=$3 size=$4 mask=${5:-0}
@@ -15,3 +17,7 @@ features=(--feature adm=debug=true --feature vif=debug=true --feature motion=deb
 valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite \
   "$cli" -r "$ref" -d "$dis" --cpumask "$mask" -q "${features[@]}" --json -o "$work/vg_${size}.json"
 grep -q '"vmaf"' "$work/vg_${size}.json"
+valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite \
+  "$cli" -r "$ref" -d "$dis" --cpumask "$mask" -q --feature float_motion --feature float_psnr \
+  --json -o "$work/vg_${size}_luma.json"
+grep -q '"vmaf"' "$work/vg_${size}_luma.json"
