@@ -13,6 +13,7 @@
 
 #include "adm/adm_csf.hpp"
 #include "adm/adm_kernels.hpp"
+#include "core/large_alloc.hpp"
 #include "vmafpp/picture.hpp"
 
 namespace vmafpp::adm {
@@ -64,8 +65,8 @@ private:
     // by an earlier stage of the same frame, and valgrind can check that.
     template <class T>
     struct Buffer {
-        std::unique_ptr<T[]> p;
-        void allocate(std::size_t n) { p = std::make_unique_for_overwrite<T[]>(n); }
+        std::unique_ptr<T[], detail::LargeFree> p;
+        void allocate(std::size_t n) { p = detail::make_large_array<T>(n); }
         T* data() { return p.get(); }
     };
 

@@ -4,26 +4,24 @@
 #include <cstring>
 #include <new>
 
+#include "core/large_alloc.hpp"
 #include "vmafpp/error.hpp"
 
 namespace vmafpp {
 
-void FloatImage::AlignedFree::operator()(float* p) const { std::free(p); }
+void FloatImage::AlignedFree::operator()(float* p) const { detail::free_large(p); }
 
 FloatImage::FloatImage(int width, int height) : width_(width), height_(height) {
     if (width <= 0 || height <= 0) throw Error("invalid float image size");
     constexpr std::ptrdiff_t kFloatsPerLine = 16;  // 64 bytes
     stride_ = (std::ptrdiff_t{width} + kFloatsPerLine - 1) / kFloatsPerLine * kFloatsPerLine;
     const std::size_t bytes = static_cast<std::size_t>(stride_ * height) * sizeof(float);
-    void* p = std::aligned_alloc(64, bytes);
-    if (!p) throw std::bad_alloc();
+    void* p = detail::allocate_large(bytes, 64);
     std::memset(p, 0, bytes);
     data_.reset(static_cast<float*>(p));
 }
 
-bool float_conversion_supports(int bpc) {
-    return bpc == 8 || bpc == 10 || bpc == 12 || bpc == 16;
-}
+bool float_conversion_supports(int bpc) { return bpc == 8 || bpc == 10 || bpc == 12 || bpc == 16; }
 
 void plane_to_float(const Plane& plane, int bpc, float offset, float* dst,
                     std::ptrdiff_t dst_stride) {

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <new>
 
+#include "core/large_alloc.hpp"
 #include "vmafpp/error.hpp"
 
 namespace vmafpp {
@@ -17,13 +18,16 @@ constexpr std::ptrdiff_t kTailPad = 64;
 
 ChromaShift chroma_shift(PixelFormat fmt) {
     switch (fmt) {
-        case PixelFormat::yuv420: return {1, 1};
-        case PixelFormat::yuv422: return {1, 0};
-        default: return {0, 0};
+        case PixelFormat::yuv420:
+            return {1, 1};
+        case PixelFormat::yuv422:
+            return {1, 0};
+        default:
+            return {0, 0};
     }
 }
 
-void Plane::AlignedFree::operator()(std::uint8_t* p) const { std::free(p); }
+void Plane::AlignedFree::operator()(std::uint8_t* p) const { detail::free_large(p); }
 
 Plane::Plane(int width, int height, int bytes_per_sample)
     : width_(width), height_(height), bytes_per_sample_(bytes_per_sample) {
@@ -33,8 +37,7 @@ Plane::Plane(int width, int height, int bytes_per_sample)
     stride_ = (row_bytes + kRowAlign - 1) / kRowAlign * kRowAlign;
     if (stride_ == 0) stride_ = kRowAlign;
     const std::size_t bytes = static_cast<std::size_t>(stride_ * height + kTailPad);
-    void* p = std::aligned_alloc(kRowAlign, (bytes + kRowAlign - 1) / kRowAlign * kRowAlign);
-    if (!p) throw std::bad_alloc();
+    void* p = detail::allocate_large(bytes, kRowAlign);
     std::memset(p, 0, bytes);
     data_.reset(static_cast<std::uint8_t*>(p));
 }

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "core/builtin_features.hpp"
+#include "core/large_alloc.hpp"
 #include "motion/motion_kernels.hpp"
 #include "vmafpp/cpu.hpp"
 #include "vmafpp/error.hpp"
@@ -147,7 +148,8 @@ public:
 
 private:
     struct Stored {
-        std::vector<std::uint8_t> samples;  // w x h luma, rows w samples apart
+        // w x h luma, rows w samples apart
+        std::vector<std::uint8_t, detail::LargeAllocator<std::uint8_t>> samples;
         std::optional<unsigned> frame;
     };
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/builtin_features.hpp"
+#include "core/large_alloc.hpp"
 #include "vif/vif_kernels.hpp"
 #include "vmafpp/cpu.hpp"
 #include "vmafpp/error.hpp"
@@ -277,7 +278,8 @@ private:
     std::vector<std::int32_t> sigma_;
     std::vector<std::uint32_t> row_scratch_;  // vif_stat_row_u8's, 8-bit pictures only
     // scaled_*[s] holds scale s (s >= 1), w x h samples, rows w apart.
-    std::array<std::vector<std::uint16_t>, kScales> scaled_ref_, scaled_dis_;
+    std::array<std::vector<std::uint16_t, detail::LargeAllocator<std::uint16_t>>, kScales>
+        scaled_ref_, scaled_dis_;
 
     std::array<std::string, kScales> score_key_, num_key_, den_key_;
     std::string vif_key_, vif_num_key_, vif_den_key_;
