@@ -8,7 +8,14 @@ the median fps and the peak resident memory (GNU time's maximum RSS). The
 median fps is given twice: by wall clock, and by the process's CPU time
 (user + sys), which a machine shared with other jobs disturbs much less.
 
-  bench/throughput.py --build build [--other /path/to/vmaf] [--repeat 5]
+Each measured run follows --warmup unmeasured runs of the same binary and
+configuration (default 1), as hyperfine's --warmup does: on a VM that hands
+freed memory back to its host, a run that follows the other binary's first
+touches host-unbacked pages and pays a fixed cost (tens of ms, measured on
+our 2-vCPU development VM), which would otherwise fall on whichever binary
+runs second and weigh most on the shortest (multi-threaded) runs.
+
+  bench/throughput.py --build build [--other /path/to/vmaf] [--repeat 5] [--warmup 1]
                       [--frames 30] [--sizes 1080p,2160p] [--depths 8,10]
                       [--threads 1,2] [--masks default,4294967295,48]
                       [--args "-n --feature vif --feature motion"]
@@ -46,6 +53,9 @@ def main():
     ap.add_argument("--build", default="build")
     ap.add_argument("--other", help="another vmaf CLI to measure side by side (e.g. libvmaf's)")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--warmup", type=int, default=1,
+                    help="unmeasured runs of the same binary and configuration right before "
+                         "each measured one (0: none)")
     ap.add_argument("--frames", type=int, default=30)
     ap.add_argument("--sizes", default="1080p,2160p")
     ap.add_argument("--depths", default="8,10")
@@ -78,6 +88,8 @@ def main():
                                 cmd = [binary, "-r", ref, "-d", dis, "--threads", threads, "-q"] + a.args.split()
                                 if mask != "default":
                                     cmd += ["--cpumask", mask]
+                                for _ in range(a.warmup):
+                                    run(cmd)
                                 sec, cpu, peak = run(cmd)
                                 times[name].append(sec)
                                 cpus[name].append(cpu)
