@@ -874,18 +874,21 @@ inline Cube make_cube(const CubeShifts& s) {
 // and ring(x) = V(x-1) + V(x) + V(x+1) - S(y, x), with V(-1) = V(1) and
 // V(w) = V(w-1): the reflected neighbour columns of columns 0 and w - 1.
 // That reads 4 + 3 / 3 rows per sample instead of 24.
-class ThresholdS0 {
+// The rows of a ring threshold, shared by scale 0 and scales 1-3: three
+// slots each holding one band row's S over [c0, c1) and its centre taps
+// (kept while the row is one of the three in use), the vertical sums V of
+// the output row, and the ring from V. Derived::fill_row(r, s, taps)
+// computes S and the taps of band row r.
+template <class Derived>
+class ThresholdRows {
 public:
-    ThresholdS0(const std::int16_t* const masker_hvd[3], const std::uint16_t rfactor[3],
-                std::ptrdiff_t stride, int w, int h, int x0, int x1)
-        : masker_(masker_hvd),
-          stride_(stride),
+    ThresholdRows(int w, int h, int x0, int x1)
+        : c0_(x0 > 0 ? x0 - 1 : 0),
+          c1_(x1 < w ? x1 + 1 : w),
           w_(w),
           h_(h),
           x0_(x0),
           x1_(x1),
-          c0_(x0 > 0 ? x0 - 1 : 0),
-          c1_(x1 < w ? x1 + 1 : w),
           mem_(new std::int32_t[7 * (w + 2)]) {
         for (int i = 0; i < 3; ++i) {
             s_[i] = mem_ + i * (w + 2);
@@ -893,25 +896,20 @@ public:
             tag_[i] = -1;
         }
         v_ = mem_ + 3 * (w + 2);  // V(x) at v_[x + 1]
-        for (int t = 0; t < 3; ++t) {
-            csf_factor_[t] = _mm512_set1_epi32(rfactor[t]);
-            csf_round_[t] = _mm512_set1_epi32(kCsfRoundS0[t]);
-            csf_shift_[t] = _mm_cvtsi32_si128(kCsfShiftS0[t]);
-        }
     }
-    ~ThresholdS0() { delete[] mem_; }
-    ThresholdS0(const ThresholdS0&) = delete;
-    ThresholdS0& operator=(const ThresholdS0&) = delete;
+    ~ThresholdRows() { delete[] mem_; }
+    ThresholdRows(const ThresholdRows&) = delete;
+    ThresholdRows& operator=(const ThresholdRows&) = delete;
 
     // The threshold of row y, columns [x0, x1), into thr; returns the OR of
-    // its values (the caller's test for thresholds outside [0, 2^19)).
+    // its values (scale 0's test for thresholds outside [0, 2^19)).
     std::uint32_t row(int y, std::int32_t* thr) {
         const int ya = reflect_index(y - 1, h_), yb = reflect_index(y + 1, h_);
-        const std::int32_t* sa = s_[flt_sum_row(ya, y, yb)];
-        const int slot_c = flt_sum_row(y, ya, yb);
+        const std::int32_t* sa = s_[slot_of_row(ya, y, yb)];
+        const int slot_c = slot_of_row(y, ya, yb);
         const std::int32_t* sc = s_[slot_c];
         const std::int32_t* cc = ctap_[slot_c];
-        const std::int32_t* sb = s_[flt_sum_row(yb, ya, y)];
+        const std::int32_t* sb = s_[slot_of_row(yb, ya, y)];
         for (int x = c0_; x < c1_; x += 16) {
             const __mmask16 m = tail16(c1_ - x);
             const Z v = _mm512_add_epi32(
@@ -933,19 +931,49 @@ public:
         return static_cast<std::uint32_t>(_mm512_reduce_or_epi32(bits));
     }
 
+protected:
+    const int c0_, c1_;  // the columns whose S the ring reads
+
 private:
-    // Slot of band row r: its S over [c0, c1) in s_[slot] and the sum over
-    // t of its centre taps in ctap_[slot], kept while r is one of the three
-    // rows in use; `keep1` and `keep2` are the other two rows of this output
-    // row. Each csf value is computed once and gives both flt and the tap.
-    int flt_sum_row(int r, int keep1, int keep2) {
+    // The slot of band row r, filled if r is not in one; `keep1` and `keep2`
+    // are the other two rows of this output row.
+    int slot_of_row(int r, int keep1, int keep2) {
         int slot = -1;
         for (int i = 0; i < 3; ++i)
             if (tag_[i] == r) return i;
         for (int i = 0; i < 3 && slot < 0; ++i)
             if (tag_[i] != keep1 && tag_[i] != keep2) slot = i;
-        std::int32_t* out = s_[slot];
-        std::int32_t* taps = ctap_[slot];
+        static_cast<Derived*>(this)->fill_row(r, s_[slot], ctap_[slot]);
+        tag_[slot] = r;
+        return slot;
+    }
+
+    const int w_, h_, x0_, x1_;
+    std::int32_t* mem_;
+    std::int32_t* s_[3];
+    std::int32_t* ctap_[3];
+    std::int32_t* v_;
+    int tag_[3];
+};
+
+class ThresholdS0 : public ThresholdRows<ThresholdS0> {
+public:
+    ThresholdS0(const std::int16_t* const masker_hvd[3], const std::uint16_t rfactor[3],
+                std::ptrdiff_t stride, int w, int h, int x0, int x1)
+        : ThresholdRows(w, h, x0, x1), masker_(masker_hvd), stride_(stride) {
+        for (int t = 0; t < 3; ++t) {
+            csf_factor_[t] = _mm512_set1_epi32(rfactor[t]);
+            csf_round_[t] = _mm512_set1_epi32(kCsfRoundS0[t]);
+            csf_shift_[t] = _mm_cvtsi32_si128(kCsfShiftS0[t]);
+        }
+    }
+
+private:
+    friend class ThresholdRows<ThresholdS0>;
+
+    // S and the centre taps of band row r. Each csf value is computed once
+    // and gives both flt and the tap.
+    void fill_row(int r, std::int32_t* out, std::int32_t* taps) const {
         const std::ptrdiff_t off = r * stride_;
         const Z k30 = opaque(_mm512_set1_epi32(4369));
         const Z r12 = _mm512_set1_epi32(2048);
@@ -965,8 +993,6 @@ private:
             st_i32x16(out + x, m, s);
             st_i32x16(taps + x, m, ct);
         }
-        tag_[slot] = r;
-        return slot;
     }
 
     // csf_s0 of 16 masker samples of band t: the int32 value sign-extended
@@ -989,15 +1015,9 @@ private:
     }
 
     const std::int16_t* const* masker_;
+    std::ptrdiff_t stride_;
     Z csf_factor_[3], csf_round_[3];
     __m128i csf_shift_[3];
-    std::ptrdiff_t stride_;
-    int w_, h_, x0_, x1_, c0_, c1_;
-    std::int32_t* mem_;
-    std::int32_t* s_[3];
-    std::int32_t* ctap_[3];
-    std::int32_t* v_;
-    int tag_[3];
 };
 
 // The exact excess clamp(m - T * 2^sub, 0, 2^31 - 1) for m in [0, 2^31) and
@@ -1123,73 +1143,23 @@ void cm_accumulate_s0_avx512(const std::int16_t* const x_hvd[3],
 // (286331153 * |csf| - 2^31) >> 32 in [-1, 143165576] for |csf| <= 2^31, so
 // T = 24 flt + 3 taps is in [-27, 2147483640]. The lanes add modulo 2^32,
 // so every partial sum may wrap and the final T is still exact.
-class ThresholdS123 {
+class ThresholdS123 : public ThresholdRows<ThresholdS123> {
 public:
     ThresholdS123(const std::int32_t* const masker_hvd[3], const std::uint32_t rfactor[3],
                   std::ptrdiff_t stride, int w, int h, int x0, int x1)
-        : masker_(masker_hvd),
-          stride_(stride),
-          w_(w),
-          h_(h),
-          x0_(x0),
-          x1_(x1),
-          c0_(x0 > 0 ? x0 - 1 : 0),
-          c1_(x1 < w ? x1 + 1 : w),
-          mem_(new std::int32_t[7 * (w + 2)]) {
-        for (int i = 0; i < 3; ++i) {
-            s_[i] = mem_ + i * (w + 2);
-            ctap_[i] = mem_ + (4 + i) * (w + 2);
-            tag_[i] = -1;
-        }
-        v_ = mem_ + 3 * (w + 2);  // V(x) at v_[x + 1]
+        : ThresholdRows(w, h, x0, x1), masker_(masker_hvd), stride_(stride) {
         for (int t = 0; t < 3; ++t) {
             fs_[t] = _mm512_set1_epi32(static_cast<std::int32_t>(rfactor[t]));
             big_[t] = _mm512_set1_epi32(rfactor[t] >= 0x80000000u ? -1 : 0);
         }
     }
-    ~ThresholdS123() { delete[] mem_; }
-    ThresholdS123(const ThresholdS123&) = delete;
-    ThresholdS123& operator=(const ThresholdS123&) = delete;
-
-    // The threshold of row y, columns [x0, x1), into thr.
-    void row(int y, std::int32_t* thr) {
-        const int ya = reflect_index(y - 1, h_), yb = reflect_index(y + 1, h_);
-        const std::int32_t* sa = s_[flt_sum_row(ya, y, yb)];
-        const int slot_c = flt_sum_row(y, ya, yb);
-        const std::int32_t* sc = s_[slot_c];
-        const std::int32_t* cc = ctap_[slot_c];
-        const std::int32_t* sb = s_[flt_sum_row(yb, ya, y)];
-        for (int x = c0_; x < c1_; x += 16) {
-            const __mmask16 m = tail16(c1_ - x);
-            const Z v = _mm512_add_epi32(
-                _mm512_add_epi32(ld_i32x16(m, sa + x), ld_i32x16(m, sc + x)), ld_i32x16(m, sb + x));
-            st_i32x16(v_ + 1 + x, m, v);
-        }
-        if (c0_ == 0) v_[0] = v_[2];
-        if (c1_ == w_) v_[w_ + 1] = v_[w_];
-        for (int x = x0_; x < x1_; x += 16) {
-            const __mmask16 m = tail16(x1_ - x);
-            Z t = _mm512_add_epi32(ld_i32x16(m, v_ + x), ld_i32x16(m, v_ + x + 1));
-            t = _mm512_add_epi32(t, ld_i32x16(m, v_ + x + 2));
-            t = _mm512_sub_epi32(t, ld_i32x16(m, sc + x));
-            t = _mm512_add_epi32(t, ld_i32x16(m, cc + x));
-            st_i32x16(thr + (x - x0_), m, t);
-        }
-    }
 
 private:
-    // Slot of band row r: its S over [c0, c1) in s_[slot] and the sum over
-    // t of its centre taps in ctap_[slot], kept while r is one of the three
-    // rows in use; `keep1` and `keep2` are the other two rows of this output
-    // row. Each csf value (csf_s123 of the masker) gives both flt and the tap.
-    int flt_sum_row(int r, int keep1, int keep2) {
-        int slot = -1;
-        for (int i = 0; i < 3; ++i)
-            if (tag_[i] == r) return i;
-        for (int i = 0; i < 3 && slot < 0; ++i)
-            if (tag_[i] != keep1 && tag_[i] != keep2) slot = i;
-        std::int32_t* out = s_[slot];
-        std::int32_t* taps = ctap_[slot];
+    friend class ThresholdRows<ThresholdS123>;
+
+    // S and the centre taps of band row r. Each csf value (csf_s123 of the
+    // masker) gives both flt and the tap.
+    void fill_row(int r, std::int32_t* out, std::int32_t* taps) const {
         const std::ptrdiff_t off = r * stride_;
         const Z k30 = _mm512_set1_epi32(143165577), k15 = _mm512_set1_epi32(286331153);
         for (int x = c0_; x < c1_; x += 16) {
@@ -1203,8 +1173,6 @@ private:
             st_i32x16(out + x, m, s);
             st_i32x16(taps + x, m, ct);
         }
-        tag_[slot] = r;
-        return slot;
     }
 
     // csf_scale_s123 of band t, whose factor's top bit (big_) selects the
@@ -1221,14 +1189,8 @@ private:
     }
 
     const std::int32_t* const* masker_;
-    Z fs_[3], big_[3];
     std::ptrdiff_t stride_;
-    int w_, h_, x0_, x1_, c0_, c1_;
-    std::int32_t* mem_;
-    std::int32_t* s_[3];
-    std::int32_t* ctap_[3];
-    std::int32_t* v_;
-    int tag_[3];
+    Z fs_[3], big_[3];
 };
 
 // Row sum for scales 1-3, 16 samples per block: x = int32((src * f + 2^27)

@@ -9,15 +9,18 @@ set -euo pipefail
 cli=$1 sample=$2 work=$3 size=$4 mask=${5:-0}
 w=${size%x*} h=${size#*x}
 mkdir -p "$work"
-ref="$work/vg_${size}_ref.y4m" dis="$work/vg_${size}_dis.y4m"
+# Runs of one size with different masks may run at once (ctest -j): each has
+# its own files.
+tag="${size}_${mask}"
+ref="$work/vg_${tag}_ref.y4m" dis="$work/vg_${tag}_dis.y4m"
 "$sample" --width "$w" --height "$h" --frames 3 "$ref" "$dis"
 features=(--feature adm=debug=true --feature vif=debug=true --feature motion=debug=true
           --feature float_adm --feature float_vif --feature float_motion --feature float_psnr
           --feature float_ansnr --feature float_moment --feature psnr)
 valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite \
-  "$cli" -r "$ref" -d "$dis" --cpumask "$mask" -q "${features[@]}" --json -o "$work/vg_${size}.json"
-grep -q '"vmaf"' "$work/vg_${size}.json"
+  "$cli" -r "$ref" -d "$dis" --cpumask "$mask" -q "${features[@]}" --json -o "$work/vg_${tag}.json"
+grep -q '"vmaf"' "$work/vg_${tag}.json"
 valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite \
   "$cli" -r "$ref" -d "$dis" --cpumask "$mask" -q --feature float_motion --feature float_psnr \
-  --json -o "$work/vg_${size}_luma.json"
-grep -q '"vmaf"' "$work/vg_${size}_luma.json"
+  --json -o "$work/vg_${tag}_luma.json"
+grep -q '"vmaf"' "$work/vg_${tag}_luma.json"
