@@ -4,21 +4,17 @@
 #include <cstring>
 #include <new>
 
-#include "core/large_alloc.hpp"
 #include "vmafpp/error.hpp"
 
 namespace vmafpp {
-
-void FloatImage::AlignedFree::operator()(float* p) const { detail::free_large(p); }
 
 FloatImage::FloatImage(int width, int height) : width_(width), height_(height) {
     if (width <= 0 || height <= 0) throw Error("invalid float image size");
     constexpr std::ptrdiff_t kFloatsPerLine = 16;  // 64 bytes
     stride_ = (std::ptrdiff_t{width} + kFloatsPerLine - 1) / kFloatsPerLine * kFloatsPerLine;
     const std::size_t bytes = static_cast<std::size_t>(stride_ * height) * sizeof(float);
-    void* p = detail::allocate_large(bytes, 64);
-    std::memset(p, 0, bytes);
-    data_.reset(static_cast<float*>(p));
+    data_ = detail::make_large_array<float>(bytes / sizeof(float));
+    std::memset(data_.get(), 0, bytes);
 }
 
 bool float_conversion_supports(int bpc) { return bpc == 8 || bpc == 10 || bpc == 12 || bpc == 16; }

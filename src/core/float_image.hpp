@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "core/large_alloc.hpp"
 #include "vmafpp/picture.hpp"
 
 namespace vmafpp {
@@ -28,13 +29,10 @@ public:
     const float* row(int y) const { return data_.get() + y * stride_; }
 
 private:
-    struct AlignedFree {
-        void operator()(float* p) const;
-    };
     int width_ = 0;
     int height_ = 0;
     std::ptrdiff_t stride_ = 0;
-    std::unique_ptr<float[], AlignedFree> data_;
+    std::unique_ptr<float[], detail::LargeFree> data_;
 };
 
 // True for the bit depths whose conversion libvmaf defines for its float

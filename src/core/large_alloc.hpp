@@ -28,13 +28,6 @@ struct LargeFree {
     void operator()(void* p) const noexcept { free_large(p); }
 };
 
-// An uninitialised array of n T (T trivially constructible).
-template <class T>
-std::unique_ptr<T[], LargeFree> make_large_array(std::size_t n) {
-    return std::unique_ptr<T[], LargeFree>(
-        static_cast<T*>(allocate_large(n * sizeof(T), alignof(T) < 64 ? 64 : alignof(T))));
-}
-
 // std::vector's allocator for such buffers.
 template <class T>
 struct LargeAllocator {
@@ -52,5 +45,11 @@ struct LargeAllocator {
         return true;
     }
 };
+
+// An uninitialised array of n T (T trivially constructible).
+template <class T>
+std::unique_ptr<T[], LargeFree> make_large_array(std::size_t n) {
+    return std::unique_ptr<T[], LargeFree>(LargeAllocator<T>().allocate(n));
+}
 
 }  // namespace vmafpp::detail
