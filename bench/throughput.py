@@ -7,6 +7,13 @@ binaries within each repetition so both see the same machine state, and prints
 the median fps and the peak resident memory (GNU time's maximum RSS). The
 median fps is given twice: by wall clock, and by the process's CPU time
 (user + sys), which a machine shared with other jobs disturbs much less.
+Every repetition runs every configuration (thread counts, masks, binaries)
+once, in turn; speed-ups (vmafpp against the other binary at each thread
+count, and each binary's later thread counts against its first) are the
+median of the ratios taken within one repetition, with their range, so a
+machine whose speed drifts over minutes disturbs them less than a ratio of
+medians gathered minutes apart. List the baseline first: --threads 0,1,2
+compares against one thread doing everything (both CLIs' default).
 
 Each measured run follows --warmup unmeasured runs of the same binary and
 configuration (default 1), as hyperfine's --warmup does: on a VM that hands
@@ -66,10 +73,12 @@ def main():
 
     vmafpp = os.path.join(a.build, "vmafpp")
     sample = os.path.join(a.build, "vmafpp-sample")
+    binaries = [("vmafpp", vmafpp)] + ([("other", a.other)] if a.other else [])
+    thread_counts = a.threads.split(",")
+    masks = a.masks.split(",")
     tmp_root = "/dev/shm" if os.path.isdir("/dev/shm") else None
+    rows, ratios = [], []
     with tempfile.TemporaryDirectory(dir=tmp_root) as tmp:
-        print("| size | bits | threads | mask | binary | median fps (wall) | median fps (CPU time) | peak RSS MiB |")
-        print("|---|---|---|---|---|---|---|---|")
         for size in a.sizes.split(","):
             w, h = SIZES[size]
             for depth in a.depths.split(","):
@@ -77,31 +86,63 @@ def main():
                 dis = os.path.join(tmp, "dis_%s_%s.y4m" % (size, depth))
                 subprocess.run([sample, "--width", str(w), "--height", str(h), "--frames",
                                 str(a.frames), "--bitdepth", depth, ref, dis], check=True)
-                for threads in a.threads.split(","):
-                    for mask in a.masks.split(","):
-                        binaries = [("vmafpp", vmafpp)] + ([("other", a.other)] if a.other else [])
-                        times = {name: [] for name, _ in binaries}
-                        cpus = {name: [] for name, _ in binaries}
-                        rss = {name: 0 for name, _ in binaries}
-                        for _ in range(a.repeat):
-                            for name, binary in binaries:
-                                cmd = [binary, "-r", ref, "-d", dis, "--threads", threads, "-q"] + a.args.split()
-                                if mask != "default":
-                                    cmd += ["--cpumask", mask]
-                                for _ in range(a.warmup):
-                                    run(cmd)
-                                sec, cpu, peak = run(cmd)
-                                times[name].append(sec)
-                                cpus[name].append(cpu)
-                                rss[name] = max(rss[name], peak)
-                        for name, _ in binaries:
-                            fps = a.frames / statistics.median(times[name])
-                            cpu_fps = a.frames / statistics.median(cpus[name])
-                            print("| %s | %s | %s | %s | %s | %.2f | %.2f | %.1f |" %
-                                  (size, depth, threads, mask, name, fps, cpu_fps, rss[name] / 1024.0))
-                        sys.stdout.flush()
+                configs = [(t, m, name, binary) for t in thread_counts for m in masks
+                           for name, binary in binaries]
+                times = {c[:3]: [] for c in configs}
+                cpus = {c[:3]: [] for c in configs}
+                rss = {c[:3]: 0 for c in configs}
+                # Every repetition runs every configuration once, so a ratio
+                # of two configurations can be taken within one repetition,
+                # minutes apart at most, before the medians are taken.
+                for _ in range(a.repeat):
+                    for threads, mask, name, binary in configs:
+                        cmd = [binary, "-r", ref, "-d", dis, "--threads", threads, "-q"] + a.args.split()
+                        if mask != "default":
+                            cmd += ["--cpumask", mask]
+                        for _ in range(a.warmup):
+                            run(cmd)
+                        sec, cpu, peak = run(cmd)
+                        key = (threads, mask, name)
+                        times[key].append(sec)
+                        cpus[key].append(cpu)
+                        rss[key] = max(rss[key], peak)
+                for key in times:
+                    threads, mask, name = key
+                    rows.append((size, depth, threads, mask, name,
+                                 a.frames / statistics.median(times[key]),
+                                 a.frames / statistics.median(cpus[key]), rss[key] / 1024.0))
+                for mask in masks:
+                    for threads in thread_counts:
+                        if a.other:
+                            ratios.append((size, depth, mask, "vmafpp / other at --threads %s" % threads,
+                                           paired_speedup(times[(threads, mask, "other")],
+                                                          times[(threads, mask, "vmafpp")])))
+                    for name, _ in binaries:
+                        base = thread_counts[0]
+                        for threads in thread_counts[1:]:
+                            ratios.append((size, depth, mask, "%s --threads %s / --threads %s" % (name, threads, base),
+                                           paired_speedup(times[(base, mask, name)],
+                                                          times[(threads, mask, name)])))
                 os.remove(ref)
                 os.remove(dis)
+
+    print("| size | bits | threads | mask | binary | median fps (wall) | median fps (CPU time) | peak RSS MiB |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print("| %s | %s | %s | %s | %s | %.2f | %.2f | %.1f |" % r)
+    if ratios:
+        print()
+        print("| size | bits | mask | speed-up (wall) | median | min | max |")
+        print("|---|---|---|---|---|---|---|")
+        for size, depth, mask, what, (med, lo, hi) in ratios:
+            print("| %s | %s | %s | %s | %.3fx | %.3fx | %.3fx |" % (size, depth, mask, what, med, lo, hi))
+
+
+def paired_speedup(slow_times, fast_times):
+    """Median, min and max over repetitions of slow/fast wall time, each pair
+    taken from one repetition."""
+    r = [s / f for s, f in zip(slow_times, fast_times)]
+    return statistics.median(r), min(r), max(r)
 
 
 if __name__ == "__main__":
