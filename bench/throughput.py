@@ -77,7 +77,9 @@ def main():
     thread_counts = a.threads.split(",")
     masks = a.masks.split(",")
     tmp_root = "/dev/shm" if os.path.isdir("/dev/shm") else None
-    rows, ratios = [], []
+    ratios = []
+    print("| size | bits | threads | mask | binary | median fps (wall) | median fps (CPU time) | peak RSS MiB |")
+    print("|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory(dir=tmp_root) as tmp:
         for size in a.sizes.split(","):
             w, h = SIZES[size]
@@ -108,9 +110,10 @@ def main():
                         rss[key] = max(rss[key], peak)
                 for key in times:
                     threads, mask, name = key
-                    rows.append((size, depth, threads, mask, name,
-                                 a.frames / statistics.median(times[key]),
-                                 a.frames / statistics.median(cpus[key]), rss[key] / 1024.0))
+                    print("| %s | %s | %s | %s | %s | %.2f | %.2f | %.1f |" %
+                          (size, depth, threads, mask, name, a.frames / statistics.median(times[key]),
+                           a.frames / statistics.median(cpus[key]), rss[key] / 1024.0))
+                sys.stdout.flush()
                 for mask in masks:
                     for threads in thread_counts:
                         if a.other:
@@ -126,10 +129,6 @@ def main():
                 os.remove(ref)
                 os.remove(dis)
 
-    print("| size | bits | threads | mask | binary | median fps (wall) | median fps (CPU time) | peak RSS MiB |")
-    print("|---|---|---|---|---|---|---|---|")
-    for r in rows:
-        print("| %s | %s | %s | %s | %s | %.2f | %.2f | %.1f |" % r)
     if ratios:
         print()
         print("| size | bits | mask | speed-up (wall) | median | min | max |")
