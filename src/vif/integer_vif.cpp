@@ -71,14 +71,14 @@ public:
         size_[0] = {geo.width, geo.height};
         for (int s = 1; s < kScales; ++s) size_[s] = {size_[s - 1].w / 2, size_[s - 1].h / 2};
 
-        // Row scratch, each with kMaxHalf mirrored samples on either side.
+        // The reduction's two rows, each with kMaxHalf mirrored samples on
+        // either side.
         row_len_ = static_cast<std::size_t>(geo.width) + 2 * kMaxHalf;
-        rows_.assign(7 * row_len_, 0u);
-        stat_row_ = {row(0), row(1), row(2), row(3), row(4)};
-        conv_ref_ = row(5);
-        conv_dis_ = row(6);
+        rows_.assign(2 * row_len_, 0u);
+        conv_ref_ = row(0);
+        conv_dis_ = row(1);
         sigma_.assign(3 * static_cast<std::size_t>(geo.width), 0);
-        if (geo.bpc == 8) row_scratch_.assign(vif::vif_stat_row_u8_scratch(geo.width), 0u);
+        row_scratch_.assign(vif::vif_stat_row_scratch(geo.width), 0u);
 
         for (int s = 1; s < kScales; ++s) {
             const std::size_t n = static_cast<std::size_t>(size_[s].w) * size_[s].h;
@@ -166,21 +166,15 @@ private:
             // chunk stays in L1) gave no measurable gain at 1080p: the passes
             // are bound by their multiplies, not by L2, and the extra calls
             // added 2.8% instructions and 16% more L1 data misses (cachegrind).
+            // One fused call per row, so SIMD levels keep the vertical sums
+            // as their horizontal pass reads them (8-bit samples are scale 0
+            // only).
             if constexpr (sizeof(T) == 1) {
-                // 8-bit samples (scale 0 only): one fused call, so SIMD
-                // levels keep the vertical sums as their horizontal pass
-                // reads them.
                 kernels_->stat_row_u8(ref_rows.data(), dis_rows.data(), kFilters[s], taps, w,
                                       row_scratch_.data(), s1, s2, s12);
             } else {
-                kernels_->stat_vertical_u16(ref_rows.data(), dis_rows.data(), kFilters[s], taps, w,
-                                            shift_mu, shift_sq, stat_row_);
-                vif::vif_mirror_pad(stat_row_.mu1, w, half);
-                vif::vif_mirror_pad(stat_row_.mu2, w, half);
-                vif::vif_mirror_pad(stat_row_.xx, w, half);
-                vif::vif_mirror_pad(stat_row_.yy, w, half);
-                vif::vif_mirror_pad(stat_row_.xy, w, half);
-                kernels_->stat_horizontal(stat_row_, kFilters[s], taps, w, s1, s2, s12);
+                kernels_->stat_row_u16(ref_rows.data(), dis_rows.data(), kFilters[s], taps, w,
+                                       shift_mu, shift_sq, row_scratch_.data(), s1, s2, s12);
             }
             kernels_->accumulate(s1, s2, s12, w, log2_table_, gain_limit_, &sums);
         }
@@ -272,11 +266,10 @@ private:
     std::array<ScaleSize, kScales> size_{};
     std::size_t row_len_ = 0;
     std::vector<std::uint32_t> rows_;
-    vif::VifStatRow stat_row_{};
     std::uint32_t* conv_ref_ = nullptr;
     std::uint32_t* conv_dis_ = nullptr;
     std::vector<std::int32_t> sigma_;
-    std::vector<std::uint32_t> row_scratch_;  // vif_stat_row_u8's, 8-bit pictures only
+    std::vector<std::uint32_t> row_scratch_;  // the fused rows' (vif_stat_row_scratch)
     // scaled_*[s] holds scale s (s >= 1), w x h samples, rows w apart.
     std::array<std::vector<std::uint16_t, detail::LargeAllocator<std::uint16_t>>, kScales>
         scaled_ref_, scaled_dis_;

@@ -819,6 +819,14 @@ void stat_row_u8_avx2(const std::uint8_t* const* ref_rows, const std::uint8_t* c
                        sigma2_sq, sigma12);
 }
 
+void stat_row_u16_avx2(const std::uint16_t* const* ref_rows, const std::uint16_t* const* dis_rows,
+                       const std::uint16_t* filter, int taps, int w, int shift_mu, int shift_sq,
+                       std::uint32_t* scratch, std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
+                       std::int32_t* sigma12) {
+    vif_stat_row_u16_by(vif_kernels_avx2(), ref_rows, dis_rows, filter, taps, w, shift_mu, shift_sq,
+                        scratch, sigma1_sq, sigma2_sq, sigma12);
+}
+
 }  // namespace
 
 const VifKernels& vif_kernels_avx2() {
@@ -827,6 +835,7 @@ const VifKernels& vif_kernels_avx2() {
         stat_vertical_u16_avx2,
         stat_horizontal_avx2,
         stat_row_u8_avx2,
+        stat_row_u16_avx2,
         accumulate_avx2,
         subsample_vertical_u8_avx2,
         subsample_vertical_u16_avx2,

@@ -551,6 +551,7 @@ const VifKernels& vif_kernels_avx512() {
         t.stat_vertical_u16 = vif_stat_vertical_u16_avx512;
         t.stat_horizontal = vif_stat_horizontal_avx512;
         t.stat_row_u8 = vif_stat_row_u8_avx512;
+        t.stat_row_u16 = vif_stat_row_u16_avx512;
         t.accumulate = accumulate_avx512;
         t.subsample_vertical_u8 = subsample_vertical_u8_avx512;
         t.subsample_vertical_u16 = subsample_vertical_u16_avx512;
@@ -567,6 +568,7 @@ const VifKernels& vif_kernels_avx512icl() {
         t.stat_vertical_u16 = vif_stat_vertical_u16_avx512icl;
         t.stat_horizontal = vif_stat_horizontal_avx512icl;
         t.stat_row_u8 = vif_stat_row_u8_avx512icl;
+        t.stat_row_u16 = vif_stat_row_u16_avx512icl;
         return t;
     }();
     return k;

@@ -87,18 +87,25 @@ struct VifKernels;
 // into five rows of `scratch`, vif_mirror_pad of each, vif_stat_horizontal.
 // Fused so that a SIMD twin can write the vertical sums in the form its
 // horizontal pass reads (16-bit halves) instead of uint32 rows it would
-// split again; `scratch` is vif_stat_row_u8_scratch(w) uint32 of any
+// split again; `scratch` is vif_stat_row_scratch(w) uint32 of any
 // content and alignment, which each kernel lays out as it needs. Needs
 // w > taps / 2 (the mirror's condition).
 void vif_stat_row_u8(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows,
                      const std::uint16_t* filter, int taps, int w, std::uint32_t* scratch,
                      std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12);
-// The scratch vif_stat_row_u8 needs at width w, in uint32: five rows of
+// The same for 16-bit samples (every scale after 0, and scale 0 of a
+// deeper picture), with vif_stat_vertical_u16's shifts. Same scratch and
+// width condition.
+void vif_stat_row_u16(const std::uint16_t* const* ref_rows, const std::uint16_t* const* dis_rows,
+                      const std::uint16_t* filter, int taps, int w, int shift_mu, int shift_sq,
+                      std::uint32_t* scratch, std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
+                      std::int32_t* sigma12);
+// The scratch either fused row needs at width w, in uint32: five rows of
 // 16-bit halves (two per uint32) with room for the filter's mirror, whole
 // 64-byte vectors past the end and 64-byte alignment.
-std::size_t vif_stat_row_u8_scratch(int w);
+std::size_t vif_stat_row_scratch(int w);
 // Number of int16 per half row in that scratch (a multiple of 32).
-inline std::size_t vif_stat_row_u8_half_len(int w) {
+inline std::size_t vif_stat_row_half_len(int w) {
     return ((static_cast<std::size_t>(w) + 2 * kMaxHalf + 31) & ~std::size_t{31}) + 64;
 }
 // vif_stat_row_u8 with the separate kernels of `kernels` (the scalar
@@ -107,6 +114,10 @@ void vif_stat_row_u8_by(const VifKernels& kernels, const std::uint8_t* const* re
                         const std::uint8_t* const* dis_rows, const std::uint16_t* filter, int taps,
                         int w, std::uint32_t* scratch, std::int32_t* sigma1_sq,
                         std::int32_t* sigma2_sq, std::int32_t* sigma12);
+void vif_stat_row_u16_by(const VifKernels& kernels, const std::uint16_t* const* ref_rows,
+                         const std::uint16_t* const* dis_rows, const std::uint16_t* filter,
+                         int taps, int w, int shift_mu, int shift_sq, std::uint32_t* scratch,
+                         std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12);
 
 // Adds one row's information terms to *sums. log2_q11 is vif_log2_table().
 void vif_accumulate(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
@@ -154,6 +165,7 @@ struct VifKernels {
     decltype(&vif_stat_vertical_u16) stat_vertical_u16;
     decltype(&vif_stat_horizontal) stat_horizontal;
     decltype(&vif_stat_row_u8) stat_row_u8;
+    decltype(&vif_stat_row_u16) stat_row_u16;
     decltype(&vif_accumulate) accumulate;
     decltype(&vif_subsample_vertical_u8) subsample_vertical_u8;
     decltype(&vif_subsample_vertical_u16) subsample_vertical_u16;
@@ -170,6 +182,7 @@ decltype(vif_stat_vertical_u8) vif_stat_vertical_u8_avx512;
 decltype(vif_stat_vertical_u16) vif_stat_vertical_u16_avx512;
 decltype(vif_stat_horizontal) vif_stat_horizontal_avx512;
 decltype(vif_stat_row_u8) vif_stat_row_u8_avx512;
+decltype(vif_stat_row_u16) vif_stat_row_u16_avx512;
 // The AVX-512 table with the statistics kernels of vif_stats_avx512icl.cpp
 // (the same source compiled with VNNI); only where cpu_flags() has
 // kCpuAvx512Icl (and kCpuAvx512, kCpuAvx2).
@@ -178,6 +191,7 @@ decltype(vif_stat_vertical_u8) vif_stat_vertical_u8_avx512icl;
 decltype(vif_stat_vertical_u16) vif_stat_vertical_u16_avx512icl;
 decltype(vif_stat_horizontal) vif_stat_horizontal_avx512icl;
 decltype(vif_stat_row_u8) vif_stat_row_u8_avx512icl;
+decltype(vif_stat_row_u16) vif_stat_row_u16_avx512icl;
 #endif
 // The table for `level` (vmafpp::simd_level() when extractors are created).
 const VifKernels& vif_kernels_for(SimdLevel level);

@@ -300,10 +300,10 @@ VifFilterShape vif_filter_shape(const std::uint16_t* filter, int taps) {
     return shape_of(filter, taps);
 }
 
-std::size_t vif_stat_row_u8_scratch(int w) {
+std::size_t vif_stat_row_scratch(int w) {
     // Five quantities, two halves each, plus 64 bytes to align the start;
     // at least the scalar's five uint32 rows of w + 2 kMaxHalf.
-    return 5 * vif_stat_row_u8_half_len(w) + 16;
+    return 5 * vif_stat_row_half_len(w) + 16;
 }
 
 void vif_stat_row_u8_by(const VifKernels& kernels, const std::uint8_t* const* ref_rows,
@@ -317,6 +317,27 @@ void vif_stat_row_u8_by(const VifKernels& kernels, const std::uint8_t* const* re
     kernels.stat_vertical_u8(ref_rows, dis_rows, filter, taps, w, row);
     for (std::uint32_t* r : {row.mu1, row.mu2, row.xx, row.yy, row.xy}) vif_mirror_pad(r, w, half);
     kernels.stat_horizontal(row, filter, taps, w, sigma1_sq, sigma2_sq, sigma12);
+}
+
+void vif_stat_row_u16_by(const VifKernels& kernels, const std::uint16_t* const* ref_rows,
+                         const std::uint16_t* const* dis_rows, const std::uint16_t* filter,
+                         int taps, int w, int shift_mu, int shift_sq, std::uint32_t* scratch,
+                         std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12) {
+    const std::size_t len = static_cast<std::size_t>(w) + 2 * kMaxHalf;
+    const VifStatRow row{scratch + kMaxHalf, scratch + len + kMaxHalf, scratch + 2 * len + kMaxHalf,
+                         scratch + 3 * len + kMaxHalf, scratch + 4 * len + kMaxHalf};
+    const int half = taps / 2;
+    kernels.stat_vertical_u16(ref_rows, dis_rows, filter, taps, w, shift_mu, shift_sq, row);
+    for (std::uint32_t* r : {row.mu1, row.mu2, row.xx, row.yy, row.xy}) vif_mirror_pad(r, w, half);
+    kernels.stat_horizontal(row, filter, taps, w, sigma1_sq, sigma2_sq, sigma12);
+}
+
+void vif_stat_row_u16(const std::uint16_t* const* ref_rows, const std::uint16_t* const* dis_rows,
+                      const std::uint16_t* filter, int taps, int w, int shift_mu, int shift_sq,
+                      std::uint32_t* scratch, std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
+                      std::int32_t* sigma12) {
+    vif_stat_row_u16_by(vif_kernels_scalar(), ref_rows, dis_rows, filter, taps, w, shift_mu,
+                        shift_sq, scratch, sigma1_sq, sigma2_sq, sigma12);
 }
 
 void vif_stat_row_u8(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows,
@@ -339,6 +360,7 @@ const VifKernels& vif_kernels_scalar() {
         vif_stat_vertical_u16,
         vif_stat_horizontal,
         vif_stat_row_u8,
+        vif_stat_row_u16,
         vif_accumulate,
         vif_subsample_vertical_u8,
         vif_subsample_vertical_u16,

@@ -88,15 +88,24 @@ struct RowsU8 {
     const std::uint8_t* const* dis;
 };
 
-// 32 samples of a row minus 128, as int16; lanes past `valid` read nothing.
-inline __m512i centred32(const std::uint8_t* p, __mmask32 valid) {
-    const __m512i v = _mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(valid, p));
-    return _mm512_sub_epi16(v, _mm512_set1_epi16(128));
+// Rows t and u of 32 columns, minus 128, interleaved as int16 pairs: lo
+// holds columns 0-7 and 16-23, hi columns 8-15 and 24-31 (vpunpck*bw pairs
+// bytes within 128-bit lanes). p ^ 0x80 is p - 128 as a signed byte, so the
+// centring and the interleave run on 32-byte vectors and one sign extension
+// per half widens them; lanes past `valid` read nothing.
+struct RowPair {
+    __m512i lo, hi;
+};
+inline RowPair centred_pair(const std::uint8_t* p, const std::uint8_t* q, __mmask32 valid) {
+    const __m256i flip = _mm256_set1_epi8(static_cast<char>(0x80));
+    const __m256i x = _mm256_xor_si256(_mm256_maskz_loadu_epi8(valid, p), flip);
+    const __m256i y = _mm256_xor_si256(_mm256_maskz_loadu_epi8(valid, q), flip);
+    return {_mm512_cvtepi8_epi16(_mm256_unpacklo_epi8(x, y)),
+            _mm512_cvtepi8_epi16(_mm256_unpackhi_epi8(x, y))};
 }
 
 // The five uint32 results of a 32-column step (mu1, mu2, xx, yy, xy) in
-// unpack order: "lo" holds columns 0-3, 8-11, 16-19, 24-27 (per 128-bit lane,
-// the unpacklo half), "hi" the other 16.
+// pair order: "lo" holds columns 0-7 and 16-23, "hi" the other 16.
 struct VerticalSums {
     __m512i lo[5], hi[5];
 };
@@ -105,18 +114,17 @@ struct VerticalSums {
                                                             const std::uint32_t* pairs, int taps,
                                                             std::uint32_t taps_sum,
                                                             __mmask32 valid) {
+    // The moments' constant 16384 C starts their accumulators (see above).
+    const __m512i c16384 = _mm512_set1_epi32(static_cast<int>(16384u * taps_sum));
     __m512i m1_lo = _mm512_setzero_si512(), m1_hi = m1_lo, m2_lo = m1_lo, m2_hi = m1_lo;
-    __m512i xx_lo = m1_lo, xx_hi = m1_lo, yy_lo = m1_lo, yy_hi = m1_lo, xy_lo = m1_lo,
-            xy_hi = m1_lo;
+    __m512i xx_lo = c16384, xx_hi = c16384, yy_lo = c16384, yy_hi = c16384, xy_lo = c16384,
+            xy_hi = c16384;
     for (int t = 0; t < taps; t += 2) {
         const int u = t + 1 < taps ? t + 1 : t;
         const __m512i c = _mm512_set1_epi32(static_cast<int>(pairs[t / 2]));
-        const __m512i r0 = centred32(rows.ref[t] + j, valid);
-        const __m512i r1 = centred32(rows.ref[u] + j, valid);
-        const __m512i d0 = centred32(rows.dis[t] + j, valid);
-        const __m512i d1 = centred32(rows.dis[u] + j, valid);
-        const __m512i a_lo = _mm512_unpacklo_epi16(r0, r1), a_hi = _mm512_unpackhi_epi16(r0, r1);
-        const __m512i b_lo = _mm512_unpacklo_epi16(d0, d1), b_hi = _mm512_unpackhi_epi16(d0, d1);
+        const RowPair a = centred_pair(rows.ref[t] + j, rows.ref[u] + j, valid);
+        const RowPair b = centred_pair(rows.dis[t] + j, rows.dis[u] + j, valid);
+        const __m512i a_lo = a.lo, a_hi = a.hi, b_lo = b.lo, b_hi = b.hi;
         m1_lo = madd_add(m1_lo, a_lo, c);
         m1_hi = madd_add(m1_hi, a_hi, c);
         m2_lo = madd_add(m2_lo, b_lo, c);
@@ -128,18 +136,14 @@ struct VerticalSums {
         xy_lo = madd_add(xy_lo, _mm512_mullo_epi16(a_lo, b_lo), c);
         xy_hi = madd_add(xy_hi, _mm512_mullo_epi16(a_hi, b_hi), c);
     }
-    const __m512i c128 = _mm512_set1_epi32(static_cast<int>(128u * taps_sum));
-    const __m512i c16384 = _mm512_set1_epi32(static_cast<int>(16384u * taps_sum));
-    const __m512i r128 = _mm512_set1_epi32(128);
-    auto mean = [&](__m512i s) {
-        return _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(s, c128), r128), 8);
-    };
+    // 128 C and the mean's rounding 128 in one constant.
+    const __m512i c128r = _mm512_set1_epi32(static_cast<int>(128u * taps_sum + 128u));
+    auto mean = [&](__m512i s) { return _mm512_srli_epi32(_mm512_add_epi32(s, c128r), 8); };
     auto square = [&](__m512i s2, __m512i s1) {
-        return _mm512_add_epi32(_mm512_add_epi32(s2, _mm512_slli_epi32(s1, 8)), c16384);
+        return _mm512_add_epi32(s2, _mm512_slli_epi32(s1, 8));
     };
     auto cross = [&](__m512i x, __m512i s1, __m512i t1) {
-        return _mm512_add_epi32(_mm512_add_epi32(x, _mm512_slli_epi32(_mm512_add_epi32(s1, t1), 7)),
-                                c16384);
+        return _mm512_add_epi32(x, _mm512_slli_epi32(_mm512_add_epi32(s1, t1), 7));
     };
     return {{mean(m1_lo), mean(m2_lo), square(xx_lo, m1_lo), square(yy_lo, m2_lo),
              cross(xy_lo, m1_lo, m2_lo)},
@@ -153,9 +157,9 @@ inline void stat_vertical_u8_step(RowsU8 rows, std::ptrdiff_t j, const std::uint
                                   const VifStatRow& out) {
     const VerticalSums v = vertical_u8_sums(rows, j, pairs, taps, taps_sum, valid);
     // Columns 0-15 and 16-31 in order from the lo/hi halves.
-    const __m512i first = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23);
+    const __m512i first = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
     const __m512i second =
-        _mm512_setr_epi32(8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31);
+        _mm512_setr_epi32(8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31);
     const __mmask16 k0 = static_cast<__mmask16>(valid);
     const __mmask16 k1 = static_cast<__mmask16>(valid >> 16);
     std::uint32_t* const dst[5] = {out.mu1, out.mu2, out.xx, out.yy, out.xy};
@@ -241,6 +245,18 @@ struct StatU16Params {
     std::uint32_t taps_sum;
 };
 
+inline StatU16Params stat_u16_params(int shift_mu, int shift_sq, std::uint32_t taps_sum) {
+    const auto round = [](int shift) { return shift == 0 ? 0u : (1u << (shift - 1)); };
+    return {
+        _mm_cvtsi32_si128(shift_mu),
+        _mm_cvtsi32_si128(shift_sq),
+        _mm512_set1_epi32(static_cast<int>(round(shift_mu))),
+        _mm512_set1_epi64(static_cast<long long>(round(shift_sq))),
+        shift_sq == 16,
+        taps_sum,
+    };
+}
+
 struct RowsU16 {
     const std::uint16_t* const* ref;
     const std::uint16_t* const* dis;
@@ -298,12 +314,15 @@ inline __m512i cross_moment(__m512i t, __m512i u, __m512i p, __m512i q, const St
                               eight(hi(t), hi(u), hi(p), hi(q)), 1);
 }
 
-// Forced inline: GCC 12 kept the step out of line (a call per 32 columns),
-// which made scale 1 (9 taps, 960 columns) about twice as slow.
-[[gnu::always_inline]] inline void stat_vertical_u16_step(RowsU16 rows, std::ptrdiff_t j,
-                                                          const std::uint32_t* pairs, int taps,
-                                                          const StatU16Params& prm, __mmask32 valid,
-                                                          const VifStatRow& out) {
+// The five uint32 results of a 32-column step in unpack order (lo: columns
+// 0-3, 8-11, 16-19, 24-27; hi the others). Every operation after the
+// multiply-adds works lane by lane, so the order is only fixed when the
+// caller stores. Forced inline: GCC 12 kept the step out of line (a call per
+// 32 columns), which made scale 1 (9 taps, 960 columns) about twice as slow.
+[[gnu::always_inline]] inline VerticalSums vertical_u16_sums(RowsU16 rows, std::ptrdiff_t j,
+                                                             const std::uint32_t* pairs, int taps,
+                                                             const StatU16Params& prm,
+                                                             __mmask32 valid) {
     const __m512i centre = _mm512_set1_epi16(static_cast<short>(0x8000));
     __m512i a_lo_s = _mm512_setzero_si512(), a_hi_s = a_lo_s, b_lo_s = a_lo_s, b_hi_s = a_lo_s;
     ProductSums xx{a_lo_s, a_lo_s, a_lo_s, a_lo_s}, yy = xx, xy = xx;
@@ -328,39 +347,53 @@ inline __m512i cross_moment(__m512i t, __m512i u, __m512i p, __m512i q, const St
         add_product(yy, b_lo, b_hi, b_lo, b_hi, c);
         add_product(xy, a_lo, a_hi, b_lo, b_hi, c);
     }
-    const Columns order = column_order();
     const std::uint32_t c = prm.taps_sum;
     // 32768 C: P = A + 32768 C and U = sum c (L - 32768) + 32768 C.
     const __m512i c15 = _mm512_set1_epi32(static_cast<int>(32768u * c));
     // 2^14 C: T of a square is sum c H + A + 2^14 C, of the cross one sum c H - 2^14 C.
     const __m512i c14 = _mm512_set1_epi32(static_cast<int>(16384u * c));
     const __m512i low16 = _mm512_set1_epi32(0xFFFF);
-    for (int half = 0; half < 2; ++half) {
-        const __m512i idx = half == 0 ? order.first : order.second;
-        const __mmask16 k = static_cast<__mmask16>(valid >> (16 * half));
-        const std::ptrdiff_t o = j + 16 * half;
-        auto cols = [&](__m512i lo, __m512i hi) { return _mm512_permutex2var_epi32(lo, idx, hi); };
-        const __m512i sa = cols(a_lo_s, a_hi_s);
-        const __m512i sb = cols(b_lo_s, b_hi_s);
+    // The scalar's uint32 mean, rounded and shifted, cast to uint16.
+    auto mean = [&](__m512i m) {
+        return _mm512_and_si512(_mm512_srl_epi32(_mm512_add_epi32(m, prm.round_mu), prm.shift_mu),
+                                low16);
+    };
+    auto moments = [&](__m512i sa, __m512i sb, __m512i xx_h, __m512i xx_l, __m512i yy_h,
+                       __m512i yy_l, __m512i xy_h, __m512i xy_l, __m512i* dst) {
         const __m512i p = _mm512_add_epi32(sa, c15);
         const __m512i q = _mm512_add_epi32(sb, c15);
-        // The scalar's uint32 mean, rounded and shifted, cast to uint16.
-        auto mean = [&](__m512i m) {
-            return _mm512_and_si512(
-                _mm512_srl_epi32(_mm512_add_epi32(m, prm.round_mu), prm.shift_mu), low16);
+        auto t_square = [&](__m512i high, __m512i s1) {
+            return _mm512_add_epi32(_mm512_add_epi32(high, s1), c14);
         };
-        _mm512_mask_storeu_epi32(out.mu1 + o, k, mean(p));
-        _mm512_mask_storeu_epi32(out.mu2 + o, k, mean(q));
-        auto u_of = [&](const ProductSums& ps) {
-            return _mm512_add_epi32(cols(ps.low_lo, ps.low_hi), c15);
-        };
-        auto t_square = [&](const ProductSums& ps, __m512i s1) {
-            return _mm512_add_epi32(_mm512_add_epi32(cols(ps.high_lo, ps.high_hi), s1), c14);
-        };
-        _mm512_mask_storeu_epi32(out.xx + o, k, square_moment(t_square(xx, sa), u_of(xx), prm));
-        _mm512_mask_storeu_epi32(out.yy + o, k, square_moment(t_square(yy, sb), u_of(yy), prm));
-        const __m512i t_cross = _mm512_sub_epi32(cols(xy.high_lo, xy.high_hi), c14);
-        _mm512_mask_storeu_epi32(out.xy + o, k, cross_moment(t_cross, u_of(xy), p, q, prm));
+        dst[0] = mean(p);
+        dst[1] = mean(q);
+        dst[2] = square_moment(t_square(xx_h, sa), _mm512_add_epi32(xx_l, c15), prm);
+        dst[3] = square_moment(t_square(yy_h, sb), _mm512_add_epi32(yy_l, c15), prm);
+        dst[4] = cross_moment(_mm512_sub_epi32(xy_h, c14), _mm512_add_epi32(xy_l, c15), p, q, prm);
+    };
+    VerticalSums v;
+    moments(a_lo_s, b_lo_s, xx.high_lo, xx.low_lo, yy.high_lo, yy.low_lo, xy.high_lo, xy.low_lo,
+            v.lo);
+    moments(a_hi_s, b_hi_s, xx.high_hi, xx.low_hi, yy.high_hi, yy.low_hi, xy.high_hi, xy.low_hi,
+            v.hi);
+    return v;
+}
+
+// One 32-column step stored as uint32 rows in column order.
+[[gnu::always_inline]] inline void stat_vertical_u16_step(RowsU16 rows, std::ptrdiff_t j,
+                                                          const std::uint32_t* pairs, int taps,
+                                                          const StatU16Params& prm, __mmask32 valid,
+                                                          const VifStatRow& out) {
+    const VerticalSums v = vertical_u16_sums(rows, j, pairs, taps, prm, valid);
+    const Columns order = column_order();
+    const __mmask16 k0 = static_cast<__mmask16>(valid);
+    const __mmask16 k1 = static_cast<__mmask16>(valid >> 16);
+    std::uint32_t* const dst[5] = {out.mu1, out.mu2, out.xx, out.yy, out.xy};
+    for (int q = 0; q < 5; ++q) {
+        _mm512_mask_storeu_epi32(dst[q] + j, k0,
+                                 _mm512_permutex2var_epi32(v.lo[q], order.first, v.hi[q]));
+        _mm512_mask_storeu_epi32(dst[q] + j + 16, k1,
+                                 _mm512_permutex2var_epi32(v.lo[q], order.second, v.hi[q]));
     }
 }
 
@@ -376,15 +409,7 @@ void stat_vertical_u16_avx512(const std::uint16_t* const* ref_rows,
                                              shift_sq, out);
         return;
     }
-    const auto round = [](int shift) { return shift == 0 ? 0u : (1u << (shift - 1)); };
-    const StatU16Params prm{
-        _mm_cvtsi32_si128(shift_mu),
-        _mm_cvtsi32_si128(shift_sq),
-        _mm512_set1_epi32(static_cast<int>(round(shift_mu))),
-        _mm512_set1_epi64(static_cast<long long>(round(shift_sq))),
-        shift_sq == 16,
-        taps_sum,
-    };
+    const StatU16Params prm = stat_u16_params(shift_mu, shift_sq, taps_sum);
     std::ptrdiff_t j = 0;
     for (; j + 32 <= w; j += 32)
         stat_vertical_u16_step({ref_rows, dis_rows}, j, pairs, taps, prm, ~__mmask32{0}, out);
@@ -475,18 +500,20 @@ inline bool split_row(const std::uint32_t* src, int valid, int len, bool high, S
            _mm512_test_epi32_mask(any, _mm512_set1_epi32(static_cast<int>(0xFFFF0000u))) == 0;
 }
 
-// Centred filter sums of outputs b + 2k (even) and b + 2k + 1 (odd).
+// Centred filter sums of outputs b + 2k (even) and b + 2k + 1 (odd), each
+// plus `start` (modulo 2^32): a constant the caller needs added anyway rides
+// in the first multiply-add, which VNNI fuses with the add.
 struct Parity {
     __m512i even;
     __m512i odd;
 };
-inline Parity filter_pairs(const std::int16_t* y, const __m512i* cc, int pairs) {
+inline Parity filter_pairs(const std::int16_t* y, const __m512i* cc, int pairs, __m512i start) {
     // y is 64-byte aligned: the even windows (dword offsets p) come from two
     // aligned loads, the odd ones (half a dword further) from unaligned loads.
     const __m512i a0 = _mm512_load_si512(y);
     const __m512i a1 = _mm512_load_si512(y + 32);
-    __m512i e = _mm512_madd_epi16(a0, cc[0]);
-    __m512i o = _mm512_madd_epi16(_mm512_loadu_si512(y + 1), cc[0]);
+    __m512i e = madd_add(start, a0, cc[0]);
+    __m512i o = madd_add(start, _mm512_loadu_si512(y + 1), cc[0]);
 #define VMAFPP_PAIR(P)                                             \
     if (pairs > P) {                                               \
         e = madd_add(e, _mm512_alignr_epi32(a1, a0, P), cc[P]);    \
@@ -518,7 +545,8 @@ inline __m512i product_q16(__m512i a, __m512i b) {
 struct HorizontalFilter {
     __m512i cc[(kMaxTaps + 1) / 2];  // tap pairs (c_2p, c_2p+1)
     int pairs;
-    __m512i bias;  // 32768 C, the centring's correction of H and L (modulo 2^32)
+    __m512i bias;        // 32768 C, the centring's correction of H and L (modulo 2^32)
+    __m512i bias_round;  // bias + 2^15: L's correction plus the moment's rounding
 };
 
 inline HorizontalFilter horizontal_filter(const std::uint16_t* filter, int taps,
@@ -531,6 +559,7 @@ inline HorizontalFilter horizontal_filter(const std::uint16_t* filter, int taps,
         hf.cc[p] = _mm512_set1_epi32(static_cast<int>(c0 | (c1 << 16)));
     }
     hf.bias = _mm512_set1_epi32(static_cast<int>(32768u * taps_sum));
+    hf.bias_round = _mm512_set1_epi32(static_cast<int>(32768u * taps_sum + 32768u));
     return hf;
 }
 
@@ -546,28 +575,22 @@ template <int kPairs = 0>
                                                     int n, std::int32_t* sigma1_sq,
                                                     std::int32_t* sigma2_sq,
                                                     std::int32_t* sigma12) {
-    const __m512i bias = hf.bias;
-    const __m512i round16 = _mm512_set1_epi32(32768);
+    const int pairs = kPairs > 0 ? kPairs : hf.pairs;
     Parity mean[2], moment[3];
     for (int k = 0; k < 2; ++k) {
-        const Parity lp = filter_pairs(l[k], hf.cc, kPairs > 0 ? kPairs : hf.pairs);
-        mean[k] = {_mm512_add_epi32(lp.even, bias), _mm512_add_epi32(lp.odd, bias)};
+        mean[k] = filter_pairs(l[k], hf.cc, pairs, hf.bias);
         if (!means_16bit) {
-            const Parity hp = filter_pairs(h[k], hf.cc, kPairs > 0 ? kPairs : hf.pairs);
-            mean[k].even = _mm512_add_epi32(mean[k].even,
-                                            _mm512_slli_epi32(_mm512_add_epi32(hp.even, bias), 16));
-            mean[k].odd = _mm512_add_epi32(mean[k].odd,
-                                           _mm512_slli_epi32(_mm512_add_epi32(hp.odd, bias), 16));
+            const Parity hp = filter_pairs(h[k], hf.cc, pairs, hf.bias);
+            mean[k].even = _mm512_add_epi32(mean[k].even, _mm512_slli_epi32(hp.even, 16));
+            mean[k].odd = _mm512_add_epi32(mean[k].odd, _mm512_slli_epi32(hp.odd, 16));
         }
     }
     for (int k = 0; k < 3; ++k) {
-        const Parity lp = filter_pairs(l[2 + k], hf.cc, kPairs > 0 ? kPairs : hf.pairs);
-        const Parity hp = filter_pairs(h[2 + k], hf.cc, kPairs > 0 ? kPairs : hf.pairs);
-        auto combine = [&](__m512i hs, __m512i ls) {
-            const __m512i low = _mm512_add_epi32(_mm512_add_epi32(ls, bias), round16);
-            return _mm512_add_epi32(_mm512_add_epi32(hs, bias), _mm512_srli_epi32(low, 16));
-        };
-        moment[k] = {combine(hp.even, lp.even), combine(hp.odd, lp.odd)};
+        // H + ((L + 2^15) >> 16), each half with its correction included.
+        const Parity lp = filter_pairs(l[2 + k], hf.cc, pairs, hf.bias_round);
+        const Parity hp = filter_pairs(h[2 + k], hf.cc, pairs, hf.bias);
+        moment[k] = {_mm512_add_epi32(hp.even, _mm512_srli_epi32(lp.even, 16)),
+                     _mm512_add_epi32(hp.odd, _mm512_srli_epi32(lp.odd, 16))};
     }
     // uint32 differences read as int32, as the scalar's; even and odd
     // outputs interleaved back into column order.
@@ -631,7 +654,7 @@ void stat_horizontal_avx512(const VifStatRow& in, const std::uint16_t* filter, i
 }
 
 // ---------------------------------------------------------------------------
-// Fused 8-bit statistics (vif_stat_row_u8).
+// Fused statistics rows (vif_stat_row_u8, vif_stat_row_u16).
 //
 // The vertical step's five uint32 results go straight into full-row arrays
 // of centred 16-bit halves (x ^ 0x80008000, then the low and the high half
@@ -640,14 +663,21 @@ void stat_horizontal_avx512(const VifStatRow& in, const std::uint16_t* filter, i
 // blocks read them. The values are split_row's, so the horizontal pass's
 // argument holds unchanged. The fast path needs what both passes' fast
 // paths need: every tap below 2^15 and a tap sum C <= 65536; the means are
-// then below 2^16 ((65536 * 255 + 128) >> 8 = 65280), so their high halves
-// (0) are neither stored nor read.
+// then below 2^16 (8-bit: (65536 * 255 + 128) >> 8 = 65280; 16-bit: cast to
+// uint16 as the scalar's), so their high halves (0) are neither stored nor
+// read.
 
-// Word indices of the low halves of 32 columns held in unpack order, in
-// column order: column 8g + r is dword 4g + r of lo (r < 4) or 4g + r - 4 of
-// hi; the high halves are the next words.
-inline __m512i low_word_order() {
+// Word indices of the low halves of 32 columns held in pair order (the 8-bit
+// pass), in column order: column 16g + r is dword 8g + r of lo (r < 8) or
+// 8g + r - 8 of hi; the high halves are the next words.
+inline __m512i pair_word_order() {
     // _mm512_set_epi16 lists element 31 first.
+    return _mm512_set_epi16(62, 60, 58, 56, 54, 52, 50, 48, 30, 28, 26, 24, 22, 20, 18, 16, 46, 44,
+                            42, 40, 38, 36, 34, 32, 14, 12, 10, 8, 6, 4, 2, 0);
+}
+// The same for unpack order (the 16-bit pass): column 8g + r is dword 4g + r
+// of lo (r < 4) or 4g + r - 4 of hi.
+inline __m512i unpack_word_order() {
     return _mm512_set_epi16(62, 60, 58, 56, 30, 28, 26, 24, 54, 52, 50, 48, 22, 20, 18, 16, 46, 44,
                             42, 40, 14, 12, 10, 8, 38, 36, 34, 32, 6, 4, 2, 0);
 }
@@ -672,18 +702,17 @@ void horizontal_blocks(const HorizontalFilter& hf, const HalfRows& rows, int w,
     }
 }
 
-void stat_row_u8_avx512(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows,
-                        const std::uint16_t* filter, int taps, int w, std::uint32_t* scratch,
-                        std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12) {
-    std::uint32_t taps_sum = 0;
-    if (!pair_filter_fits(filter, taps, &taps_sum)) {
-        vif_stat_row_u8_by(VMAFPP_VIF_STATS_TABLE(), ref_rows, dis_rows, filter, taps, w, scratch,
-                           sigma1_sq, sigma2_sq, sigma12);
-        return;
-    }
+// One fused row: `sums(j, valid)` is a 32-column step's VerticalSums, whose
+// lane order `low_words` maps to column order. The caller has checked the
+// fast path's conditions (pair_filter_fits); the means are below 2^16.
+template <class Sums>
+[[gnu::always_inline]] inline void fused_row(Sums sums, __m512i low_words,
+                                             const std::uint16_t* filter, int taps,
+                                             std::uint32_t taps_sum, int w, std::uint32_t* scratch,
+                                             std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
+                                             std::int32_t* sigma12) {
     const int half = taps / 2;
-    const VifFilterShape f = vif_filter_shape(filter, taps);
-    const std::size_t len = vif_stat_row_u8_half_len(w);
+    const std::size_t len = vif_stat_row_half_len(w);
     // 64-byte alignment for the horizontal blocks' aligned loads; the
     // scratch has 16 uint32 to spare for it.
     auto* base = reinterpret_cast<std::int16_t*>((reinterpret_cast<std::uintptr_t>(scratch) + 63) &
@@ -694,11 +723,9 @@ void stat_row_u8_avx512(const std::uint8_t* const* ref_rows, const std::uint8_t*
         rows.h[k] = base + (2 * k + 1) * len;
     }
     const __m512i flip = _mm512_set1_epi32(static_cast<int>(0x80008000u));
-    const __m512i low_words = low_word_order();
     const __m512i high_words = _mm512_add_epi16(low_words, _mm512_set1_epi16(1));
     auto store = [&](std::ptrdiff_t j, __mmask32 valid) {
-        const VerticalSums v =
-            vertical_u8_sums({ref_rows, dis_rows}, j, f.pairs, taps, f.sum, valid);
+        const VerticalSums v = sums(j, valid);
         for (int q = 0; q < 5; ++q) {
             const __m512i lo = _mm512_xor_si512(v.lo[q], flip);
             const __m512i hi = _mm512_xor_si512(v.hi[q], flip);
@@ -729,11 +756,55 @@ void stat_row_u8_avx512(const std::uint8_t* const* ref_rows, const std::uint8_t*
         if (k >= 2) pad(rows.h[k]);
     }
 
+    // libvmaf's filters 0, 1 and 2 have 9, 5 and 3 tap pairs.
     const HorizontalFilter hf = horizontal_filter(filter, taps, taps_sum);
     if (hf.pairs == 9)
         horizontal_blocks<9>(hf, rows, w, sigma1_sq, sigma2_sq, sigma12);
+    else if (hf.pairs == 5)
+        horizontal_blocks<5>(hf, rows, w, sigma1_sq, sigma2_sq, sigma12);
+    else if (hf.pairs == 3)
+        horizontal_blocks<3>(hf, rows, w, sigma1_sq, sigma2_sq, sigma12);
     else
         horizontal_blocks<0>(hf, rows, w, sigma1_sq, sigma2_sq, sigma12);
+}
+
+void stat_row_u8_avx512(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows,
+                        const std::uint16_t* filter, int taps, int w, std::uint32_t* scratch,
+                        std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12) {
+    std::uint32_t taps_sum = 0;
+    if (!pair_filter_fits(filter, taps, &taps_sum)) {
+        vif_stat_row_u8_by(VMAFPP_VIF_STATS_TABLE(), ref_rows, dis_rows, filter, taps, w, scratch,
+                           sigma1_sq, sigma2_sq, sigma12);
+        return;
+    }
+    const VifFilterShape f = vif_filter_shape(filter, taps);
+    fused_row(
+        [&](std::ptrdiff_t j, __mmask32 valid) {
+            return vertical_u8_sums({ref_rows, dis_rows}, j, f.pairs, taps, f.sum, valid);
+        },
+        pair_word_order(), filter, taps, taps_sum, w, scratch, sigma1_sq, sigma2_sq, sigma12);
+}
+
+// The 16-bit row: the vertical pass's conditions (every tap below 2^15, a
+// tap sum C <= 65536) are the horizontal pass's, and its means are cast to
+// 16 bits, so the 8-bit row's layout and argument carry over.
+void stat_row_u16_avx512(const std::uint16_t* const* ref_rows, const std::uint16_t* const* dis_rows,
+                         const std::uint16_t* filter, int taps, int w, int shift_mu, int shift_sq,
+                         std::uint32_t* scratch, std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
+                         std::int32_t* sigma12) {
+    std::uint32_t taps_sum = 0;
+    if (!pair_filter_fits(filter, taps, &taps_sum)) {
+        vif_stat_row_u16_by(VMAFPP_VIF_STATS_TABLE(), ref_rows, dis_rows, filter, taps, w, shift_mu,
+                            shift_sq, scratch, sigma1_sq, sigma2_sq, sigma12);
+        return;
+    }
+    const VifFilterShape f = vif_filter_shape(filter, taps);
+    const StatU16Params prm = stat_u16_params(shift_mu, shift_sq, taps_sum);
+    fused_row(
+        [&](std::ptrdiff_t j, __mmask32 valid) {
+            return vertical_u16_sums({ref_rows, dis_rows}, j, f.pairs, taps, prm, valid);
+        },
+        unpack_word_order(), filter, taps, taps_sum, w, scratch, sigma1_sq, sigma2_sq, sigma12);
 }
 
 }  // namespace
@@ -750,6 +821,15 @@ void VMAFPP_VIF_STATS_KERNEL(vif_stat_row_u8)(const std::uint8_t* const* ref_row
                                               std::uint32_t* scratch, std::int32_t* sigma1_sq,
                                               std::int32_t* sigma2_sq, std::int32_t* sigma12) {
     stat_row_u8_avx512(ref_rows, dis_rows, filter, taps, w, scratch, sigma1_sq, sigma2_sq, sigma12);
+}
+void VMAFPP_VIF_STATS_KERNEL(vif_stat_row_u16)(const std::uint16_t* const* ref_rows,
+                                               const std::uint16_t* const* dis_rows,
+                                               const std::uint16_t* filter, int taps, int w,
+                                               int shift_mu, int shift_sq, std::uint32_t* scratch,
+                                               std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
+                                               std::int32_t* sigma12) {
+    stat_row_u16_avx512(ref_rows, dis_rows, filter, taps, w, shift_mu, shift_sq, scratch, sigma1_sq,
+                        sigma2_sq, sigma12);
 }
 void VMAFPP_VIF_STATS_KERNEL(vif_stat_vertical_u16)(const std::uint16_t* const* ref_rows,
                                                     const std::uint16_t* const* dis_rows,

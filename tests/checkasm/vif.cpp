@@ -240,7 +240,7 @@ void check_stat_row_u8(Context& ctx, const VifLevel& L) {
     std::array<Canaried<std::int32_t>, 3> a{Canaried<std::int32_t>(kMaxWidth), Canaried<std::int32_t>(kMaxWidth),
                                             Canaried<std::int32_t>(kMaxWidth)};
     auto b = a;
-    std::vector<std::uint32_t> scratch(vif::vif_stat_row_u8_scratch(kMaxWidth) + 16);
+    std::vector<std::uint32_t> scratch(vif::vif_stat_row_scratch(kMaxWidth) + 16);
     auto run = [&](const VifKernels& k, const Filter& f, int w, std::array<Canaried<std::int32_t>, 3>& o,
                    std::size_t offset) {
         for (auto& r : o) r.poison();
@@ -288,6 +288,54 @@ void pick_stat_shifts(Rng& rng, int bits, int* shift_mu, int* shift_sq) {
         *shift_mu = bpc;
         *shift_sq = 2 * (bpc - 8);
     }
+}
+
+// The fused 16-bit row, checked as the 8-bit one: poisoned scratch at a
+// random offset, any sample depth and any defined pair of shifts.
+void check_stat_row_u16(Context& ctx, const VifLevel& L) {
+    if (!ctx.check("vif_stat_row_u16", L.level)) return;
+    Rng rng = ctx.rng();
+    SampleRows<std::uint16_t> rows;
+    std::array<Canaried<std::int32_t>, 3> a{Canaried<std::int32_t>(kMaxWidth), Canaried<std::int32_t>(kMaxWidth),
+                                            Canaried<std::int32_t>(kMaxWidth)};
+    auto b = a;
+    std::vector<std::uint32_t> scratch(vif::vif_stat_row_scratch(kMaxWidth) + 16);
+    auto run = [&](const VifKernels& k, const Filter& f, int w, int shift_mu, int shift_sq,
+                   std::array<Canaried<std::int32_t>, 3>& o, std::size_t offset) {
+        for (auto& r : o) r.poison();
+        std::fill(scratch.begin(), scratch.end(), 0xA5A5A5A5u);
+        k.stat_row_u16(rows.ref.data(), rows.dis.data(), f.c.data(), f.taps, w, shift_mu, shift_sq,
+                       scratch.data() + offset, o[0].data(), o[1].data(), o[2].data());
+    };
+    for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
+        const Filter f = pick_filter(rng);
+        // The mirror needs w > taps / 2.
+        const int w = std::max(band_width(rng, band, kMaxWidth), f.taps / 2 + 1);
+        const int bits = pick_bits(rng);
+        rows.make(rng, w, f.taps, (1u << bits) - 1);
+        int shift_mu = 0, shift_sq = 0;
+        pick_stat_shifts(rng, bits, &shift_mu, &shift_sq);
+        const std::size_t offset = rng() % 16;
+        const std::string what = "w=" + std::to_string(w) + " filter=" + f.name + " bits=" +
+                                 std::to_string(bits) + " shift_mu=" + std::to_string(shift_mu) +
+                                 " shift_sq=" + std::to_string(shift_sq) + " fill=" + rows.fill +
+                                 " scratch+" + std::to_string(offset);
+        ctx.at_band(band, what);
+        run(vif::vif_kernels_scalar(), f, w, shift_mu, shift_sq, a, offset);
+        run(*L.kernels, f, w, shift_mu, shift_sq, b, offset);
+        ctx.band();
+        static constexpr const char* kNames[3] = {"sigma1_sq", "sigma2_sq", "sigma12"};
+        for (int k = 0; k < 3; ++k)
+            if (!compare_output(ctx, band, what, kNames[k], a[k], b[k], static_cast<std::size_t>(w), L.level.name))
+                break;
+    }
+    if (ctx.benching()) {
+        const Filter f = libvmaf_filter(1);
+        rows.make(rng, 960, f.taps, 65535);
+        ctx.bench([&] { run(vif::vif_kernels_scalar(), f, 960, 16, 16, a, 0); },
+                  [&] { run(*L.kernels, f, 960, 16, 16, b, 0); });
+    }
+    ctx.done();
 }
 
 void check_stat_vertical_u16(Context& ctx, const VifLevel& L) {
@@ -647,6 +695,7 @@ CHECKASM_MODULE(vif) {
         if (own(&VifKernels::stat_vertical_u16)) check_stat_vertical_u16(ctx, L);
         if (own(&VifKernels::stat_horizontal)) check_stat_horizontal(ctx, L);
         if (own(&VifKernels::stat_row_u8)) check_stat_row_u8(ctx, L);
+        if (own(&VifKernels::stat_row_u16)) check_stat_row_u16(ctx, L);
         if (own(&VifKernels::accumulate)) check_accumulate(ctx, L);
         if (own(&VifKernels::subsample_vertical_u8)) check_subsample_vertical<std::uint8_t>(ctx, L);
         if (own(&VifKernels::subsample_vertical_u16))
