@@ -89,16 +89,19 @@ inline std::int64_t sum_entries16(const std::uint16_t* table, const std::uint32_
     return a + b;
 }
 
-// Per-lane sums in 32-bit (lz_tmp: 64-bit) lanes. A lane adds per step at
-// most 14 to lz_den and lz_n1 (their arguments are >= 2^17), 46 to lz_tmp,
-// and below 2^16 to each half of sigma2_sq: flushed every kFlushSteps steps
-// they stay far below 2^31.
+// Per-lane sums in 32-bit (lz_tmp: 64-bit) lanes, so that the scalar side
+// of a step keeps only the table sums. A lane adds per step at most 14 to
+// lz_den (its argument is >= 2^17), 32 + 14 to lz_n1 (a gain lane also
+// counts the 32 that numer1_tmp's 64-bit width adds to its log, below), 46
+// to lz_tmp, 1 to non_log_count and below 2^16 to each half of sigma2_sq:
+// flushed every kFlushSteps steps they stay far below 2^31.
 struct AccumulateLanes {
     __m512i lz_den = _mm512_setzero_si512();
     __m512i lz_n1 = _mm512_setzero_si512();
     __m512i lz_tmp = _mm512_setzero_si512();
-    __m512i non_log_low = _mm512_setzero_si512();   // sigma2_sq & 0xFFFF
-    __m512i non_log_high = _mm512_setzero_si512();  // sigma2_sq >> 16
+    __m512i non_log_low = _mm512_setzero_si512();    // sigma2_sq & 0xFFFF
+    __m512i non_log_high = _mm512_setzero_si512();   // sigma2_sq >> 16
+    __m512i non_log_count = _mm512_setzero_si512();  // pixels with sigma1_sq < nsq
 };
 constexpr int kFlushSteps = 4096;
 
@@ -111,19 +114,18 @@ inline std::int64_t sum_i32(__m512i v) {
 struct AccumulateTotals {
     std::int64_t entries_den = 0, entries_num = 0;  // entries: den; tmp minus n1
     std::int64_t lz_den = 0, lz_n1 = 0, lz_tmp = 0;
-    std::int64_t non_log = 0, non_log_pixels = 0, log_pixels = 0, gain_pixels = 0;
-    std::int64_t den_lookups = 0;
+    std::int64_t non_log = 0, non_log_pixels = 0;
 
     void flush(AccumulateLanes& acc) {
         lz_den += sum_i32(acc.lz_den);
         lz_n1 += sum_i32(acc.lz_n1);
         lz_tmp += _mm512_reduce_add_epi64(acc.lz_tmp);
         non_log += sum_i32(acc.non_log_low) + 65536 * sum_i32(acc.non_log_high);
+        non_log_pixels += sum_i32(acc.non_log_count);
         acc = AccumulateLanes{};
     }
     void add_entries(const std::uint16_t* table, const StepIndices& idx) {
         entries_den += sum_entries16(table, idx.den);
-        den_lookups += 16;
         if (idx.gain) entries_num += sum_entries16(table, idx.tmp) - sum_entries16(table, idx.n1);
     }
 };
@@ -174,12 +176,13 @@ inline void gain_terms(const std::int32_t* sigma1_sq, const std::int32_t* sigma2
     _mm512_store_si512(
         idx.n1, log_index_u32(_mm512_inserti64x4(_mm512_castsi256_si512(numer1[0]), numer1[1], 1),
                               need, lz));
-    acc.lz_n1 = _mm512_add_epi32(acc.lz_n1, lz);
+    acc.lz_n1 = _mm512_add_epi32(acc.lz_n1,
+                                 _mm512_mask_add_epi32(lz, need, lz, _mm512_set1_epi32(32)));
 }
 
 inline void accumulate_step(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
                             const std::int32_t* sigma12, __mmask16 valid, __m512d gain_limit,
-                            AccumulateLanes& acc, AccumulateTotals& tot, StepIndices& idx) {
+                            AccumulateLanes& acc, StepIndices& idx) {
     const __m512i zero = _mm512_setzero_si512();
     const __m512i nsq = _mm512_set1_epi32(kSigmaNsq);
     const __m512i s1 = _mm512_maskz_loadu_epi32(valid, sigma1_sq);
@@ -195,9 +198,9 @@ inline void accumulate_step(const std::int32_t* sigma1_sq, const std::int32_t* s
         acc.non_log_low =
             _mm512_add_epi32(acc.non_log_low, _mm512_and_si512(s2_pos, _mm512_set1_epi32(0xFFFF)));
         acc.non_log_high = _mm512_add_epi32(acc.non_log_high, _mm512_srli_epi32(s2_pos, 16));
-        tot.non_log_pixels += __builtin_popcount(low);
+        acc.non_log_count = _mm512_mask_sub_epi32(acc.non_log_count, low, acc.non_log_count,
+                                                  _mm512_set1_epi32(-1));
     }
-    tot.log_pixels += __builtin_popcount(in_log);
 
     // Otherwise log2(nsq + sigma1_sq); nsq + s1 < 2^32.
     __m512i lz;
@@ -208,7 +211,6 @@ inline void accumulate_step(const std::int32_t* sigma1_sq, const std::int32_t* s
         _mm512_mask_cmpgt_epi32_mask(_mm512_mask_cmpgt_epi32_mask(in_log, s12, zero), s2, zero);
     idx.gain = need != 0;
     if (!idx.gain) return;
-    tot.gain_pixels += __builtin_popcount(need);
     gain_terms(sigma1_sq, sigma2_sq, sigma12, valid, need, gain_limit, acc, idx);
 }
 
@@ -230,7 +232,7 @@ void accumulate_avx512(const std::int32_t* sigma1_sq, const std::int32_t* sigma2
     int k = 0;
     int steps = 0;
     for (; j + 16 <= w; j += 16, k ^= 1) {
-        accumulate_step(sigma1_sq + j, sigma2_sq + j, sigma12 + j, 0xFFFF, gl, acc, tot, idx[k]);
+        accumulate_step(sigma1_sq + j, sigma2_sq + j, sigma12 + j, 0xFFFF, gl, acc, idx[k]);
         if (j > 0) tot.add_entries(log2_q11_table, idx[k ^ 1]);
         if (++steps == kFlushSteps) {
             tot.flush(acc);
@@ -239,18 +241,23 @@ void accumulate_avx512(const std::int32_t* sigma1_sq, const std::int32_t* sigma2
     }
     if (j < w) {
         accumulate_step(sigma1_sq + j, sigma2_sq + j, sigma12 + j,
-                        first_lanes16(static_cast<int>(w - j)), gl, acc, tot, idx[k]);
+                        first_lanes16(static_cast<int>(w - j)), gl, acc, idx[k]);
         if (j > 0) tot.add_entries(log2_q11_table, idx[k ^ 1]);
         k ^= 1;
     }
     if (w > 0) tot.add_entries(log2_q11_table, idx[k ^ 1]);
     tot.flush(acc);
+    // Every step summed 16 den entries; each valid pixel is a log pixel or
+    // a non-log one.
+    const std::int64_t den_lookups = 16 * ((std::int64_t{w} + 15) / 16);
+    const std::int64_t log_pixels = std::int64_t{w} - tot.non_log_pixels;
     // A log2 is entry + 2048 * (dropped bits): width - 16 - lz for a uint32
-    // argument (den, numer1) and 64 - 16 - lz for numer1_tmp.
-    sums->num_log += tot.entries_num + 2048 * (32 * tot.gain_pixels - tot.lz_tmp + tot.lz_n1);
+    // argument (den, numer1) and 64 - 16 - lz for numer1_tmp; their
+    // difference is lz_n1 + 32 - lz_tmp, the 32 already in lz_n1.
+    sums->num_log += tot.entries_num + 2048 * (tot.lz_n1 - tot.lz_tmp);
     // log2(nsq + sigma1_sq) - 17 * 2048 = entry - 2048 * (lz + 1).
-    sums->den_log += tot.entries_den - log2_q11_table[0] * (tot.den_lookups - tot.log_pixels) -
-                     2048 * (tot.lz_den + tot.log_pixels);
+    sums->den_log += tot.entries_den - log2_q11_table[0] * (den_lookups - log_pixels) -
+                     2048 * (tot.lz_den + log_pixels);
     sums->num_non_log += tot.non_log;
     sums->den_non_log += tot.non_log_pixels;
 }
