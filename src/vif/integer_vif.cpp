@@ -124,6 +124,9 @@ private:
         const T* dis = dis_plane.row<T>(0);
         const std::ptrdiff_t stride = ref_plane.stride() / std::ptrdiff_t{sizeof(T)};
         const std::ptrdiff_t dis_stride = dis_plane.stride() / std::ptrdiff_t{sizeof(T)};
+        // An 8-bit scale 0 is reduced inside its statistics pass, on the
+        // even rows, from the samples that pass has loaded.
+        const bool reduced_in_statistics = sizeof(T) == 1 && !skip_scale0_;
         if (!skip_scale0_) {
             // Scale 0 keeps the picture's own bit depth: the means are
             // normalised by `bpc` bits and the moments by 2 * (bpc - 8), so
@@ -131,7 +134,7 @@ private:
             const VifSums sums = statistics(ref, stride, dis, dis_stride, 0, bpc_, 2 * (bpc_ - 8));
             to_num_den(sums, num[0], den[0]);
         }
-        reduce(ref, stride, dis, dis_stride, 0, bpc_);
+        if (!reduced_in_statistics) reduce(ref, stride, dis, dis_stride, 0, bpc_);
         for (int s = 1; s < kScales; ++s) {
             const std::uint16_t* r = scaled_ref_[s].data();
             const std::uint16_t* d = scaled_dis_[s].data();
@@ -170,8 +173,15 @@ private:
             // as their horizontal pass reads them (8-bit samples are scale 0
             // only).
             if constexpr (sizeof(T) == 1) {
+                // Output row i / 2 of scale 1 is reduced from the rows
+                // around row i, which this call has loaded (s is 0).
+                const bool reduces = i % 2 == 0 && i / 2 < size_[1].h;
+                const vif::VifRowReduce reduction{kFilters[1], kFilterTaps[1], bpc_, conv_ref_,
+                                                  conv_dis_};
                 kernels_->stat_row_u8(ref_rows.data(), dis_rows.data(), kFilters[s], taps, w,
-                                      row_scratch_.data(), s1, s2, s12);
+                                      row_scratch_.data(), s1, s2, s12,
+                                      reduces ? &reduction : nullptr);
+                if (reduces) reduce_horizontal(0, i / 2);
             } else {
                 kernels_->stat_row_u16(ref_rows.data(), dis_rows.data(), kFilters[s], taps, w,
                                        shift_mu, shift_sq, row_scratch_.data(), s1, s2, s12);
@@ -207,13 +217,22 @@ private:
             else
                 kernels_->subsample_vertical_u16(ref_rows.data(), dis_rows.data(), filter, taps, w,
                                                  shift, conv_ref_, conv_dis_);
-            vif::vif_mirror_pad(conv_ref_, w, half);
-            vif::vif_mirror_pad(conv_dis_, w, half);
-            const std::size_t o = static_cast<std::size_t>(oi) * out.w;
-            kernels_->subsample_horizontal(conv_ref_, conv_dis_, filter, taps, out.w,
-                                           scaled_ref_[s + 1].data() + o,
-                                           scaled_dis_[s + 1].data() + o);
+            reduce_horizontal(s, oi);
         }
+    }
+
+    // The horizontal half of the reduction: conv_ref_/conv_dis_ hold the
+    // vertical pass of output row oi of scale s + 1.
+    void reduce_horizontal(int s, int oi) {
+        const int w = size_[s].w;
+        const int taps = kFilterTaps[s + 1];
+        const ScaleSize out = size_[s + 1];
+        vif::vif_mirror_pad(conv_ref_, w, taps / 2);
+        vif::vif_mirror_pad(conv_dis_, w, taps / 2);
+        const std::size_t o = static_cast<std::size_t>(oi) * out.w;
+        kernels_->subsample_horizontal(conv_ref_, conv_dis_, kFilters[s + 1], taps, out.w,
+                                       scaled_ref_[s + 1].data() + o,
+                                       scaled_dis_[s + 1].data() + o);
     }
 
     // libvmaf keeps num and den of each scale as float, computed in double

@@ -814,9 +814,10 @@ void subsample_horizontal_avx2(const std::uint32_t* ref_in, const std::uint32_t*
 
 void stat_row_u8_avx2(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows,
                       const std::uint16_t* filter, int taps, int w, std::uint32_t* scratch,
-                      std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12) {
+                      std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12,
+                      const VifRowReduce* reduce) {
     vif_stat_row_u8_by(vif_kernels_avx2(), ref_rows, dis_rows, filter, taps, w, scratch, sigma1_sq,
-                       sigma2_sq, sigma12);
+                       sigma2_sq, sigma12, reduce);
 }
 
 void stat_row_u16_avx2(const std::uint16_t* const* ref_rows, const std::uint16_t* const* dis_rows,

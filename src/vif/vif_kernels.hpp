@@ -90,9 +90,24 @@ struct VifKernels;
 // split again; `scratch` is vif_stat_row_scratch(w) uint32 of any
 // content and alignment, which each kernel lays out as it needs. Needs
 // w > taps / 2 (the mirror's condition).
+//
+// With `reduce` (else null) the call also does vif_subsample_vertical_u8
+// of the same width on the statistics rows from offset = taps / 2 -
+// reduce->taps / 2 on (the extractor's scale-0 rows: the reduction's rows
+// of an even output row are the middle of the statistics rows), so that a
+// SIMD twin can reuse the samples it has loaded. Needs offset >= 0 and
+// offset + reduce->taps <= taps.
+struct VifRowReduce {
+    const std::uint16_t* filter;
+    int taps;
+    int shift;
+    std::uint32_t* ref_out;
+    std::uint32_t* dis_out;
+};
 void vif_stat_row_u8(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows,
                      const std::uint16_t* filter, int taps, int w, std::uint32_t* scratch,
-                     std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12);
+                     std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12,
+                     const VifRowReduce* reduce);
 // The same for 16-bit samples (every scale after 0, and scale 0 of a
 // deeper picture), with vif_stat_vertical_u16's shifts. Same scratch and
 // width condition.
@@ -113,7 +128,8 @@ inline std::size_t vif_stat_row_half_len(int w) {
 void vif_stat_row_u8_by(const VifKernels& kernels, const std::uint8_t* const* ref_rows,
                         const std::uint8_t* const* dis_rows, const std::uint16_t* filter, int taps,
                         int w, std::uint32_t* scratch, std::int32_t* sigma1_sq,
-                        std::int32_t* sigma2_sq, std::int32_t* sigma12);
+                        std::int32_t* sigma2_sq, std::int32_t* sigma12,
+                        const VifRowReduce* reduce);
 void vif_stat_row_u16_by(const VifKernels& kernels, const std::uint16_t* const* ref_rows,
                          const std::uint16_t* const* dis_rows, const std::uint16_t* filter,
                          int taps, int w, int shift_mu, int shift_sq, std::uint32_t* scratch,

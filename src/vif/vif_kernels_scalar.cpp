@@ -309,7 +309,8 @@ std::size_t vif_stat_row_scratch(int w) {
 void vif_stat_row_u8_by(const VifKernels& kernels, const std::uint8_t* const* ref_rows,
                         const std::uint8_t* const* dis_rows, const std::uint16_t* filter, int taps,
                         int w, std::uint32_t* scratch, std::int32_t* sigma1_sq,
-                        std::int32_t* sigma2_sq, std::int32_t* sigma12) {
+                        std::int32_t* sigma2_sq, std::int32_t* sigma12,
+                        const VifRowReduce* reduce) {
     const std::size_t len = static_cast<std::size_t>(w) + 2 * kMaxHalf;
     const VifStatRow row{scratch + kMaxHalf, scratch + len + kMaxHalf, scratch + 2 * len + kMaxHalf,
                          scratch + 3 * len + kMaxHalf, scratch + 4 * len + kMaxHalf};
@@ -317,6 +318,12 @@ void vif_stat_row_u8_by(const VifKernels& kernels, const std::uint8_t* const* re
     kernels.stat_vertical_u8(ref_rows, dis_rows, filter, taps, w, row);
     for (std::uint32_t* r : {row.mu1, row.mu2, row.xx, row.yy, row.xy}) vif_mirror_pad(r, w, half);
     kernels.stat_horizontal(row, filter, taps, w, sigma1_sq, sigma2_sq, sigma12);
+    if (reduce) {
+        const int offset = half - reduce->taps / 2;
+        kernels.subsample_vertical_u8(ref_rows + offset, dis_rows + offset, reduce->filter,
+                                      reduce->taps, w, reduce->shift, reduce->ref_out,
+                                      reduce->dis_out);
+    }
 }
 
 void vif_stat_row_u16_by(const VifKernels& kernels, const std::uint16_t* const* ref_rows,
@@ -342,9 +349,10 @@ void vif_stat_row_u16(const std::uint16_t* const* ref_rows, const std::uint16_t*
 
 void vif_stat_row_u8(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows,
                      const std::uint16_t* filter, int taps, int w, std::uint32_t* scratch,
-                     std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12) {
+                     std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12,
+                     const VifRowReduce* reduce) {
     vif_stat_row_u8_by(vif_kernels_scalar(), ref_rows, dis_rows, filter, taps, w, scratch,
-                       sigma1_sq, sigma2_sq, sigma12);
+                       sigma1_sq, sigma2_sq, sigma12, reduce);
 }
 
 void vif_mirror_pad(std::uint32_t* row, int w, int half) {

@@ -110,10 +110,31 @@ struct VerticalSums {
     __m512i lo[5], hi[5];
 };
 
+// The scale's reduction (vif_subsample_vertical_u8), fused into the 8-bit
+// vertical step: its rows start at an even offset into the statistics rows,
+// so its tap pairs ride on the statistics' pairs first .. first + count - 1
+// and reuse their centred samples. Its sums start at 128 C_r (C_r its tap
+// sum, undoing the centring) plus the rounding, so (sum >> shift) & 0xFFFF
+// is the scalar's uint16 output; c < 2^15 keeps vpmaddwd exact as above,
+// and the sums wrap modulo 2^32 as the scalar's uint32 ones.
+struct ReduceTaps {
+    const std::uint32_t* pairs;
+    int first;
+    int count;
+    __m512i start;
+};
+struct ReduceSums {
+    __m512i ref_lo, ref_hi, dis_lo, dis_hi;  // pair order, as VerticalSums
+};
+
+template <bool kReduce = false>
 [[gnu::always_inline]] inline VerticalSums vertical_u8_sums(RowsU8 rows, std::ptrdiff_t j,
                                                             const std::uint32_t* pairs, int taps,
                                                             std::uint32_t taps_sum,
-                                                            __mmask32 valid) {
+                                                            __mmask32 valid,
+                                                            const ReduceTaps* red = nullptr,
+                                                            ReduceSums* rs = nullptr) {
+    if constexpr (kReduce) *rs = {red->start, red->start, red->start, red->start};
     // The moments' constant 16384 C starts their accumulators (see above).
     const __m512i c16384 = _mm512_set1_epi32(static_cast<int>(16384u * taps_sum));
     __m512i m1_lo = _mm512_setzero_si512(), m1_hi = m1_lo, m2_lo = m1_lo, m2_hi = m1_lo;
@@ -135,6 +156,16 @@ struct VerticalSums {
         yy_hi = madd_add(yy_hi, _mm512_mullo_epi16(b_hi, b_hi), c);
         xy_lo = madd_add(xy_lo, _mm512_mullo_epi16(a_lo, b_lo), c);
         xy_hi = madd_add(xy_hi, _mm512_mullo_epi16(a_hi, b_hi), c);
+        if constexpr (kReduce) {
+            const int k = t / 2 - red->first;
+            if (k >= 0 && k < red->count) {
+                const __m512i rc = _mm512_set1_epi32(static_cast<int>(red->pairs[k]));
+                rs->ref_lo = madd_add(rs->ref_lo, a_lo, rc);
+                rs->ref_hi = madd_add(rs->ref_hi, a_hi, rc);
+                rs->dis_lo = madd_add(rs->dis_lo, b_lo, rc);
+                rs->dis_hi = madd_add(rs->dis_hi, b_hi, rc);
+            }
+        }
     }
     // 128 C and the mean's rounding 128 in one constant.
     const __m512i c128r = _mm512_set1_epi32(static_cast<int>(128u * taps_sum + 128u));
@@ -151,24 +182,25 @@ struct VerticalSums {
              cross(xy_hi, m1_hi, m2_hi)}};
 }
 
+// 32 uint32 in pair order stored in column order; lanes past `valid` are not
+// written.
+inline void store_pair_order(__m512i lo, __m512i hi, __mmask32 valid, std::uint32_t* dst) {
+    const __m512i first = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+    const __m512i second =
+        _mm512_setr_epi32(8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31);
+    _mm512_mask_storeu_epi32(dst, static_cast<__mmask16>(valid),
+                             _mm512_permutex2var_epi32(lo, first, hi));
+    _mm512_mask_storeu_epi32(dst + 16, static_cast<__mmask16>(valid >> 16),
+                             _mm512_permutex2var_epi32(lo, second, hi));
+}
+
 // One 32-column step stored as uint32 rows in column order.
 inline void stat_vertical_u8_step(RowsU8 rows, std::ptrdiff_t j, const std::uint32_t* pairs,
                                   int taps, std::uint32_t taps_sum, __mmask32 valid,
                                   const VifStatRow& out) {
     const VerticalSums v = vertical_u8_sums(rows, j, pairs, taps, taps_sum, valid);
-    // Columns 0-15 and 16-31 in order from the lo/hi halves.
-    const __m512i first = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
-    const __m512i second =
-        _mm512_setr_epi32(8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31);
-    const __mmask16 k0 = static_cast<__mmask16>(valid);
-    const __mmask16 k1 = static_cast<__mmask16>(valid >> 16);
     std::uint32_t* const dst[5] = {out.mu1, out.mu2, out.xx, out.yy, out.xy};
-    for (int q = 0; q < 5; ++q) {
-        _mm512_mask_storeu_epi32(dst[q] + j, k0,
-                                 _mm512_permutex2var_epi32(v.lo[q], first, v.hi[q]));
-        _mm512_mask_storeu_epi32(dst[q] + j + 16, k1,
-                                 _mm512_permutex2var_epi32(v.lo[q], second, v.hi[q]));
-    }
+    for (int q = 0; q < 5; ++q) store_pair_order(v.lo[q], v.hi[q], valid, dst[q] + j);
 }
 
 void stat_vertical_u8_avx512(const std::uint8_t* const* ref_rows,
@@ -770,19 +802,49 @@ template <class Sums>
 
 void stat_row_u8_avx512(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows,
                         const std::uint16_t* filter, int taps, int w, std::uint32_t* scratch,
-                        std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12) {
+                        std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12,
+                        const VifRowReduce* reduce) {
     std::uint32_t taps_sum = 0;
     if (!pair_filter_fits(filter, taps, &taps_sum)) {
         vif_stat_row_u8_by(VMAFPP_VIF_STATS_TABLE(), ref_rows, dis_rows, filter, taps, w, scratch,
-                           sigma1_sq, sigma2_sq, sigma12);
+                           sigma1_sq, sigma2_sq, sigma12, reduce);
         return;
     }
     const VifFilterShape f = vif_filter_shape(filter, taps);
+    const RowsU8 rows{ref_rows, dis_rows};
+    const int offset = reduce ? taps / 2 - reduce->taps / 2 : 0;
+    const VifFilterShape rf = reduce ? vif_filter_shape(reduce->filter, reduce->taps) : f;
+    // The fused reduction needs its pairs on the statistics' pairs (an even
+    // offset), signed taps and a shift the scalar defines on uint32.
+    if (reduce && offset % 2 == 0 && rf.taps_below_2_15 && reduce->shift < 32) {
+        const std::uint32_t round = reduce->shift == 0 ? 0u : 1u << (reduce->shift - 1);
+        const ReduceTaps red{rf.pairs, offset / 2, (reduce->taps + 1) / 2,
+                             _mm512_set1_epi32(static_cast<int>(128u * rf.sum + round))};
+        const __m128i shift = _mm_cvtsi32_si128(reduce->shift);
+        const __m512i low16 = _mm512_set1_epi32(0xFFFF);
+        auto out = [&](__m512i v) { return _mm512_and_si512(_mm512_srl_epi32(v, shift), low16); };
+        fused_row(
+            [&](std::ptrdiff_t j, __mmask32 valid) {
+                ReduceSums rs;
+                const VerticalSums v =
+                    vertical_u8_sums<true>(rows, j, f.pairs, taps, f.sum, valid, &red, &rs);
+                store_pair_order(out(rs.ref_lo), out(rs.ref_hi), valid, reduce->ref_out + j);
+                store_pair_order(out(rs.dis_lo), out(rs.dis_hi), valid, reduce->dis_out + j);
+                return v;
+            },
+            pair_word_order(), filter, taps, taps_sum, w, scratch, sigma1_sq, sigma2_sq, sigma12);
+        return;
+    }
     fused_row(
         [&](std::ptrdiff_t j, __mmask32 valid) {
-            return vertical_u8_sums({ref_rows, dis_rows}, j, f.pairs, taps, f.sum, valid);
+            return vertical_u8_sums(rows, j, f.pairs, taps, f.sum, valid);
         },
         pair_word_order(), filter, taps, taps_sum, w, scratch, sigma1_sq, sigma2_sq, sigma12);
+    if (reduce)
+        VMAFPP_VIF_STATS_TABLE().subsample_vertical_u8(ref_rows + offset, dis_rows + offset,
+                                                       reduce->filter, reduce->taps, w,
+                                                       reduce->shift, reduce->ref_out,
+                                                       reduce->dis_out);
 }
 
 // The 16-bit row: the vertical pass's conditions (every tap below 2^15, a
@@ -819,8 +881,10 @@ void VMAFPP_VIF_STATS_KERNEL(vif_stat_row_u8)(const std::uint8_t* const* ref_row
                                               const std::uint8_t* const* dis_rows,
                                               const std::uint16_t* filter, int taps, int w,
                                               std::uint32_t* scratch, std::int32_t* sigma1_sq,
-                                              std::int32_t* sigma2_sq, std::int32_t* sigma12) {
-    stat_row_u8_avx512(ref_rows, dis_rows, filter, taps, w, scratch, sigma1_sq, sigma2_sq, sigma12);
+                                              std::int32_t* sigma2_sq, std::int32_t* sigma12,
+                                              const VifRowReduce* reduce) {
+    stat_row_u8_avx512(ref_rows, dis_rows, filter, taps, w, scratch, sigma1_sq, sigma2_sq, sigma12,
+                       reduce);
 }
 void VMAFPP_VIF_STATS_KERNEL(vif_stat_row_u16)(const std::uint16_t* const* ref_rows,
                                                const std::uint16_t* const* dis_rows,

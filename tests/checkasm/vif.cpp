@@ -230,9 +230,11 @@ void check_stat_vertical_u8(Context& ctx, const VifLevel& L) {
     ctx.done();
 }
 
-// The fused 8-bit row: vertical pass, mirror, horizontal pass. Its scratch
-// starts poisoned (and at a random offset, for the alignment), so no kernel
-// may depend on what a previous call left there.
+// The fused 8-bit row: vertical pass, mirror, horizontal pass, and in half
+// the bands the reduction of the middle rows (any filter that fits inside
+// the statistics rows, any defined shift). Its scratch starts poisoned (and
+// at a random offset, for the alignment), so no kernel may depend on what a
+// previous call left there.
 void check_stat_row_u8(Context& ctx, const VifLevel& L) {
     if (!ctx.check("vif_stat_row_u8", L.level)) return;
     Rng rng = ctx.rng();
@@ -240,13 +242,19 @@ void check_stat_row_u8(Context& ctx, const VifLevel& L) {
     std::array<Canaried<std::int32_t>, 3> a{Canaried<std::int32_t>(kMaxWidth), Canaried<std::int32_t>(kMaxWidth),
                                             Canaried<std::int32_t>(kMaxWidth)};
     auto b = a;
+    std::array<Canaried<std::uint32_t>, 2> ra{Canaried<std::uint32_t>(kMaxWidth), Canaried<std::uint32_t>(kMaxWidth)};
+    auto rb = ra;
     std::vector<std::uint32_t> scratch(vif::vif_stat_row_scratch(kMaxWidth) + 16);
-    auto run = [&](const VifKernels& k, const Filter& f, int w, std::array<Canaried<std::int32_t>, 3>& o,
+    auto run = [&](const VifKernels& k, const Filter& f, const Filter* rf, int shift, int w,
+                   std::array<Canaried<std::int32_t>, 3>& o, std::array<Canaried<std::uint32_t>, 2>& ro,
                    std::size_t offset) {
         for (auto& r : o) r.poison();
+        for (auto& r : ro) r.poison();
         std::fill(scratch.begin(), scratch.end(), 0xA5A5A5A5u);
+        const vif::VifRowReduce red{rf ? rf->c.data() : nullptr, rf ? rf->taps : 0, shift, ro[0].data(),
+                                    ro[1].data()};
         k.stat_row_u8(rows.ref.data(), rows.dis.data(), f.c.data(), f.taps, w, scratch.data() + offset,
-                      o[0].data(), o[1].data(), o[2].data());
+                      o[0].data(), o[1].data(), o[2].data(), rf ? &red : nullptr);
     };
     for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
         const Filter f = pick_filter(rng);
@@ -254,21 +262,31 @@ void check_stat_row_u8(Context& ctx, const VifLevel& L) {
         const int w = std::max(band_width(rng, band, kMaxWidth), f.taps / 2 + 1);
         rows.make(rng, w, f.taps, 255);
         const std::size_t offset = rng() % 16;
-        const std::string what = "w=" + std::to_string(w) + " filter=" + f.name + " fill=" + rows.fill +
-                                 " scratch+" + std::to_string(offset);
+        // A reduction whose rows lie inside the statistics rows, or none.
+        Filter r = pick_filter(rng);
+        const int row_offset = f.taps / 2 - r.taps / 2;
+        const bool reduces = rng() % 2 == 0 && row_offset >= 0 && row_offset + r.taps <= f.taps;
+        const int shift = rng() % 3 == 0 ? static_cast<int>(rng() % 32) : 8;
+        std::string what = "w=" + std::to_string(w) + " filter=" + f.name + " fill=" + rows.fill + " scratch+" +
+                           std::to_string(offset);
+        if (reduces) what += " reduce=" + r.name + " shift=" + std::to_string(shift);
         ctx.at_band(band, what);
-        run(vif::vif_kernels_scalar(), f, w, a, offset);
-        run(*L.kernels, f, w, b, offset);
+        run(vif::vif_kernels_scalar(), f, reduces ? &r : nullptr, shift, w, a, ra, offset);
+        run(*L.kernels, f, reduces ? &r : nullptr, shift, w, b, rb, offset);
         ctx.band();
         static constexpr const char* kNames[3] = {"sigma1_sq", "sigma2_sq", "sigma12"};
-        for (int k = 0; k < 3; ++k)
-            if (!compare_output(ctx, band, what, kNames[k], a[k], b[k], static_cast<std::size_t>(w), L.level.name))
-                break;
+        bool same = true;
+        for (int k = 0; k < 3 && same; ++k)
+            same = compare_output(ctx, band, what, kNames[k], a[k], b[k], static_cast<std::size_t>(w), L.level.name);
+        if (same && reduces && compare_output(ctx, band, what, "ref_out", ra[0], rb[0], static_cast<std::size_t>(w), L.level.name))
+            compare_output(ctx, band, what, "dis_out", ra[1], rb[1], static_cast<std::size_t>(w), L.level.name);
     }
     if (ctx.benching()) {
         const Filter f = libvmaf_filter(0);
+        const Filter r = libvmaf_filter(1);
         rows.make(rng, 1920, f.taps, 255);
-        ctx.bench([&] { run(vif::vif_kernels_scalar(), f, 1920, a, 0); }, [&] { run(*L.kernels, f, 1920, b, 0); });
+        ctx.bench([&] { run(vif::vif_kernels_scalar(), f, &r, 8, 1920, a, ra, 0); },
+                  [&] { run(*L.kernels, f, &r, 8, 1920, b, rb, 0); });
     }
     ctx.done();
 }
