@@ -21,9 +21,12 @@ FramePipeline::FramePipeline(std::vector<ExtractorSpec> extractors, const FrameG
     for (std::size_t i : stateless_)
         worker_instances_[0].push_back(specs_[i].info->create(specs_[i].options, geometry_));
 
-    // Two frames per worker keep every worker busy while the reader fills the
-    // next one; the bound is what caps memory.
-    max_slots_ = options_.threads == 0 ? 1 : 2 * options_.threads + 1;
+    // One frame per worker and one the reader fills: reading a frame takes a
+    // small fraction of scoring one, so the next frame is queued long before
+    // a worker frees its slot. The bound caps memory, and every picture slot
+    // beyond it is first-touch cost (page zeroing) that a short run pays in
+    // full.
+    max_slots_ = options_.threads == 0 ? 1 : options_.threads + 1;
     for (unsigned w = 0; w < options_.threads; ++w)
         workers_.emplace_back([this, w] { worker_main(w); });
 }
