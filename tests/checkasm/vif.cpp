@@ -202,6 +202,19 @@ bool compare_stat(Context& ctx, int band, const std::string& what, const StatOut
     return true;
 }
 
+// The three sigma rows of a statistics kernel (sigma1_sq, sigma2_sq, sigma12).
+using SigmaOut = std::array<Canaried<std::int32_t>, 3>;
+SigmaOut sigma_out() {
+    return {Canaried<std::int32_t>(kMaxWidth), Canaried<std::int32_t>(kMaxWidth), Canaried<std::int32_t>(kMaxWidth)};
+}
+bool compare_sigma(Context& ctx, int band, const std::string& what, const SigmaOut& a, const SigmaOut& b, int w,
+                   const char* level) {
+    static constexpr const char* kNames[3] = {"sigma1_sq", "sigma2_sq", "sigma12"};
+    for (int k = 0; k < 3; ++k)
+        if (!compare_output(ctx, band, what, kNames[k], a[k], b[k], static_cast<std::size_t>(w), level)) return false;
+    return true;
+}
+
 // ---------------------------------------------------------------------------
 
 void check_stat_vertical_u8(Context& ctx, const VifLevel& L) {
@@ -239,14 +252,13 @@ void check_stat_row_u8(Context& ctx, const VifLevel& L) {
     if (!ctx.check("vif_stat_row_u8", L.level)) return;
     Rng rng = ctx.rng();
     SampleRows<std::uint8_t> rows;
-    std::array<Canaried<std::int32_t>, 3> a{Canaried<std::int32_t>(kMaxWidth), Canaried<std::int32_t>(kMaxWidth),
-                                            Canaried<std::int32_t>(kMaxWidth)};
+    SigmaOut a = sigma_out();
     auto b = a;
     std::array<Canaried<std::uint32_t>, 2> ra{Canaried<std::uint32_t>(kMaxWidth), Canaried<std::uint32_t>(kMaxWidth)};
     auto rb = ra;
     std::vector<std::uint32_t> scratch(vif::vif_stat_row_scratch(kMaxWidth) + 16);
     auto run = [&](const VifKernels& k, const Filter& f, const Filter* rf, int shift, int w,
-                   std::array<Canaried<std::int32_t>, 3>& o, std::array<Canaried<std::uint32_t>, 2>& ro,
+                   SigmaOut& o, std::array<Canaried<std::uint32_t>, 2>& ro,
                    std::size_t offset) {
         for (auto& r : o) r.poison();
         for (auto& r : ro) r.poison();
@@ -274,11 +286,7 @@ void check_stat_row_u8(Context& ctx, const VifLevel& L) {
         run(vif::vif_kernels_scalar(), f, reduces ? &r : nullptr, shift, w, a, ra, offset);
         run(*L.kernels, f, reduces ? &r : nullptr, shift, w, b, rb, offset);
         ctx.band();
-        static constexpr const char* kNames[3] = {"sigma1_sq", "sigma2_sq", "sigma12"};
-        bool same = true;
-        for (int k = 0; k < 3 && same; ++k)
-            same = compare_output(ctx, band, what, kNames[k], a[k], b[k], static_cast<std::size_t>(w), L.level.name);
-        if (same && reduces && compare_output(ctx, band, what, "ref_out", ra[0], rb[0], static_cast<std::size_t>(w), L.level.name))
+        if (compare_sigma(ctx, band, what, a, b, w, L.level.name) && reduces && compare_output(ctx, band, what, "ref_out", ra[0], rb[0], static_cast<std::size_t>(w), L.level.name))
             compare_output(ctx, band, what, "dis_out", ra[1], rb[1], static_cast<std::size_t>(w), L.level.name);
     }
     if (ctx.benching()) {
@@ -314,12 +322,11 @@ void check_stat_row_u16(Context& ctx, const VifLevel& L) {
     if (!ctx.check("vif_stat_row_u16", L.level)) return;
     Rng rng = ctx.rng();
     SampleRows<std::uint16_t> rows;
-    std::array<Canaried<std::int32_t>, 3> a{Canaried<std::int32_t>(kMaxWidth), Canaried<std::int32_t>(kMaxWidth),
-                                            Canaried<std::int32_t>(kMaxWidth)};
+    SigmaOut a = sigma_out();
     auto b = a;
     std::vector<std::uint32_t> scratch(vif::vif_stat_row_scratch(kMaxWidth) + 16);
     auto run = [&](const VifKernels& k, const Filter& f, int w, int shift_mu, int shift_sq,
-                   std::array<Canaried<std::int32_t>, 3>& o, std::size_t offset) {
+                   SigmaOut& o, std::size_t offset) {
         for (auto& r : o) r.poison();
         std::fill(scratch.begin(), scratch.end(), 0xA5A5A5A5u);
         k.stat_row_u16(rows.ref.data(), rows.dis.data(), f.c.data(), f.taps, w, shift_mu, shift_sq,
@@ -342,10 +349,7 @@ void check_stat_row_u16(Context& ctx, const VifLevel& L) {
         run(vif::vif_kernels_scalar(), f, w, shift_mu, shift_sq, a, offset);
         run(*L.kernels, f, w, shift_mu, shift_sq, b, offset);
         ctx.band();
-        static constexpr const char* kNames[3] = {"sigma1_sq", "sigma2_sq", "sigma12"};
-        for (int k = 0; k < 3; ++k)
-            if (!compare_output(ctx, band, what, kNames[k], a[k], b[k], static_cast<std::size_t>(w), L.level.name))
-                break;
+        compare_sigma(ctx, band, what, a, b, w, L.level.name);
     }
     if (ctx.benching()) {
         const Filter f = libvmaf_filter(1);
@@ -447,11 +451,10 @@ void check_stat_horizontal(Context& ctx, const VifLevel& L) {
     if (!ctx.check("vif_stat_horizontal", L.level)) return;
     Rng rng = ctx.rng();
     PaddedRows in(5);
-    std::array<Canaried<std::int32_t>, 3> a{Canaried<std::int32_t>(kMaxWidth), Canaried<std::int32_t>(kMaxWidth),
-                                            Canaried<std::int32_t>(kMaxWidth)};
+    SigmaOut a = sigma_out();
     auto b = a;
     std::array<std::vector<std::uint32_t>, 5> real;
-    auto run = [&](const VifKernels& k, const Filter& f, int w, std::array<Canaried<std::int32_t>, 3>& o) {
+    auto run = [&](const VifKernels& k, const Filter& f, int w, SigmaOut& o) {
         for (auto& r : o) r.poison();
         const VifStatRow row{in.rows[0], in.rows[1], in.rows[2], in.rows[3], in.rows[4]};
         k.stat_horizontal(row, f.c.data(), f.taps, w, o[0].data(), o[1].data(), o[2].data());
@@ -482,10 +485,7 @@ void check_stat_horizontal(Context& ctx, const VifLevel& L) {
         run(vif::vif_kernels_scalar(), f, w, a);
         run(*L.kernels, f, w, b);
         ctx.band();
-        static constexpr const char* kNames[3] = {"sigma1_sq", "sigma2_sq", "sigma12"};
-        for (int k = 0; k < 3; ++k)
-            if (!compare_output(ctx, band, what, kNames[k], a[k], b[k], static_cast<std::size_t>(w), L.level.name))
-                break;
+        compare_sigma(ctx, band, what, a, b, w, L.level.name);
     }
     if (ctx.benching()) {
         const Filter f = libvmaf_filter(0);
