@@ -104,8 +104,9 @@ inline RowPair centred_pair(const std::uint8_t* p, const std::uint8_t* q, __mmas
             _mm512_cvtepi8_epi16(_mm256_unpackhi_epi8(x, y))};
 }
 
-// The five uint32 results of a 32-column step (mu1, mu2, xx, yy, xy) in
-// pair order: "lo" holds columns 0-7 and 16-23, "hi" the other 16.
+// The five uint32 results of a 32-column step (mu1, mu2, xx, yy, xy), 16
+// columns in lo and 16 in hi: in pair order from the 8-bit pass (lo holds
+// columns 0-7 and 16-23), in unpack order from the 16-bit one.
 struct VerticalSums {
     __m512i lo[5], hi[5];
 };
