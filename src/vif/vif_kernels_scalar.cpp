@@ -306,20 +306,38 @@ std::size_t vif_stat_row_scratch(int w) {
     return 5 * vif_stat_row_half_len(w) + 16;
 }
 
+namespace {
+
+// A fused row's scratch as the separate kernels use it: five uint32 rows of
+// w + 2 kMaxHalf, the mirror's room on either side.
+VifStatRow scratch_rows(std::uint32_t* scratch, int w) {
+    const std::size_t len = static_cast<std::size_t>(w) + 2 * kMaxHalf;
+    return {scratch + kMaxHalf, scratch + len + kMaxHalf, scratch + 2 * len + kMaxHalf,
+            scratch + 3 * len + kMaxHalf, scratch + 4 * len + kMaxHalf};
+}
+
+// The rest of a row once its vertical pass has filled `row`: the mirror of
+// each of the five rows, then the horizontal pass.
+void mirror_and_filter(const VifKernels& kernels, const VifStatRow& row,
+                       const std::uint16_t* filter, int taps, int w, std::int32_t* sigma1_sq,
+                       std::int32_t* sigma2_sq, std::int32_t* sigma12) {
+    for (std::uint32_t* r : {row.mu1, row.mu2, row.xx, row.yy, row.xy})
+        vif_mirror_pad(r, w, taps / 2);
+    kernels.stat_horizontal(row, filter, taps, w, sigma1_sq, sigma2_sq, sigma12);
+}
+
+}  // namespace
+
 void vif_stat_row_u8_by(const VifKernels& kernels, const std::uint8_t* const* ref_rows,
                         const std::uint8_t* const* dis_rows, const std::uint16_t* filter, int taps,
                         int w, std::uint32_t* scratch, std::int32_t* sigma1_sq,
                         std::int32_t* sigma2_sq, std::int32_t* sigma12,
                         const VifRowReduce* reduce) {
-    const std::size_t len = static_cast<std::size_t>(w) + 2 * kMaxHalf;
-    const VifStatRow row{scratch + kMaxHalf, scratch + len + kMaxHalf, scratch + 2 * len + kMaxHalf,
-                         scratch + 3 * len + kMaxHalf, scratch + 4 * len + kMaxHalf};
-    const int half = taps / 2;
+    const VifStatRow row = scratch_rows(scratch, w);
     kernels.stat_vertical_u8(ref_rows, dis_rows, filter, taps, w, row);
-    for (std::uint32_t* r : {row.mu1, row.mu2, row.xx, row.yy, row.xy}) vif_mirror_pad(r, w, half);
-    kernels.stat_horizontal(row, filter, taps, w, sigma1_sq, sigma2_sq, sigma12);
+    mirror_and_filter(kernels, row, filter, taps, w, sigma1_sq, sigma2_sq, sigma12);
     if (reduce) {
-        const int offset = half - reduce->taps / 2;
+        const int offset = taps / 2 - reduce->taps / 2;
         kernels.subsample_vertical_u8(ref_rows + offset, dis_rows + offset, reduce->filter,
                                       reduce->taps, w, reduce->shift, reduce->ref_out,
                                       reduce->dis_out);
@@ -330,13 +348,9 @@ void vif_stat_row_u16_by(const VifKernels& kernels, const std::uint16_t* const* 
                          const std::uint16_t* const* dis_rows, const std::uint16_t* filter,
                          int taps, int w, int shift_mu, int shift_sq, std::uint32_t* scratch,
                          std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12) {
-    const std::size_t len = static_cast<std::size_t>(w) + 2 * kMaxHalf;
-    const VifStatRow row{scratch + kMaxHalf, scratch + len + kMaxHalf, scratch + 2 * len + kMaxHalf,
-                         scratch + 3 * len + kMaxHalf, scratch + 4 * len + kMaxHalf};
-    const int half = taps / 2;
+    const VifStatRow row = scratch_rows(scratch, w);
     kernels.stat_vertical_u16(ref_rows, dis_rows, filter, taps, w, shift_mu, shift_sq, row);
-    for (std::uint32_t* r : {row.mu1, row.mu2, row.xx, row.yy, row.xy}) vif_mirror_pad(r, w, half);
-    kernels.stat_horizontal(row, filter, taps, w, sigma1_sq, sigma2_sq, sigma12);
+    mirror_and_filter(kernels, row, filter, taps, w, sigma1_sq, sigma2_sq, sigma12);
 }
 
 void vif_stat_row_u16(const std::uint16_t* const* ref_rows, const std::uint16_t* const* dis_rows,

@@ -478,9 +478,8 @@ constexpr int kChunk = 256;
 // stay below n32 + 32 <= len.
 constexpr int kSplitLen = kChunk + 2 * kMaxHalf + 32;
 
-inline bool pair_filter_fits(const std::uint16_t* filter, int taps, std::uint32_t* sum) {
-    const VifFilterShape f = vif_filter_shape(filter, taps);
-    *sum = f.sum;
+// The horizontal pass's fast path: every tap below 2^15, a tap sum <= 65536.
+inline bool pair_filter_fits(const VifFilterShape& f) {
     return f.taps_below_2_15 && f.sum <= 65536;
 }
 
@@ -650,11 +649,12 @@ template <int kPairs = 0>
 void stat_horizontal_avx512(const VifStatRow& in, const std::uint16_t* filter, int taps, int w,
                             std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
                             std::int32_t* sigma12) {
-    std::uint32_t taps_sum = 0;
-    if (!pair_filter_fits(filter, taps, &taps_sum)) {
+    const VifFilterShape f = vif_filter_shape(filter, taps);
+    if (!pair_filter_fits(f)) {
         vif_kernels_avx2().stat_horizontal(in, filter, taps, w, sigma1_sq, sigma2_sq, sigma12);
         return;
     }
+    const std::uint32_t taps_sum = f.sum;
     const int half = taps / 2;
     const HorizontalFilter hf = horizontal_filter(filter, taps, taps_sum);
     const int pairs = hf.pairs;
@@ -805,13 +805,13 @@ void stat_row_u8_avx512(const std::uint8_t* const* ref_rows, const std::uint8_t*
                         const std::uint16_t* filter, int taps, int w, std::uint32_t* scratch,
                         std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12,
                         const VifRowReduce* reduce) {
-    std::uint32_t taps_sum = 0;
-    if (!pair_filter_fits(filter, taps, &taps_sum)) {
+    const VifFilterShape f = vif_filter_shape(filter, taps);
+    if (!pair_filter_fits(f)) {
         vif_stat_row_u8_by(VMAFPP_VIF_STATS_TABLE(), ref_rows, dis_rows, filter, taps, w, scratch,
                            sigma1_sq, sigma2_sq, sigma12, reduce);
         return;
     }
-    const VifFilterShape f = vif_filter_shape(filter, taps);
+    const std::uint32_t taps_sum = f.sum;
     const RowsU8 rows{ref_rows, dis_rows};
     const int offset = reduce ? taps / 2 - reduce->taps / 2 : 0;
     const VifFilterShape rf = reduce ? vif_filter_shape(reduce->filter, reduce->taps) : f;
@@ -855,13 +855,13 @@ void stat_row_u16_avx512(const std::uint16_t* const* ref_rows, const std::uint16
                          const std::uint16_t* filter, int taps, int w, int shift_mu, int shift_sq,
                          std::uint32_t* scratch, std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
                          std::int32_t* sigma12) {
-    std::uint32_t taps_sum = 0;
-    if (!pair_filter_fits(filter, taps, &taps_sum)) {
+    const VifFilterShape f = vif_filter_shape(filter, taps);
+    if (!pair_filter_fits(f)) {
         vif_stat_row_u16_by(VMAFPP_VIF_STATS_TABLE(), ref_rows, dis_rows, filter, taps, w, shift_mu,
                             shift_sq, scratch, sigma1_sq, sigma2_sq, sigma12);
         return;
     }
-    const VifFilterShape f = vif_filter_shape(filter, taps);
+    const std::uint32_t taps_sum = f.sum;
     const StatU16Params prm = stat_u16_params(shift_mu, shift_sq, taps_sum);
     fused_row(
         [&](std::ptrdiff_t j, __mmask32 valid) {
