@@ -90,8 +90,8 @@ struct Scale0 {
         csf();
     }
     void dwt(const Picture& pic, std::int32_t* out_a, std::int16_t* const out[3]) {
-        dwt_s0_u8(pic.luma().row<std::uint8_t>(0), pic.luma().stride(), kW, kH, scratch.data(),
-                  out_a, out, stride);
+        dwt_s0_u8(pic.luma().row<std::uint8_t>(0), pic.luma().stride(), kW, kH, 0, bh,
+                  scratch.data(), out_a, out, stride);
     }
     void csf() {
         for (int t = 0; t < 3; ++t)
@@ -109,7 +109,8 @@ void BM_AdmDwtS0(benchmark::State& state) {
     const AdmKernels* k = kernels_for(state);
     if (!k) return;
     for (auto _ : state) {
-        k->dwt_s0_u8(s.dis.luma().row<std::uint8_t>(0), s.dis.luma().stride(), kW, kH, s.scratch.data(),
+        k->dwt_s0_u8(s.dis.luma().row<std::uint8_t>(0), s.dis.luma().stride(), kW, kH, 0, s.bh,
+                     s.scratch.data(),
                      s.approx.data() + s.stride * s.bh, s.dis_b, s.stride);
         benchmark::ClobberMemory();
     }

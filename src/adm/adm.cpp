@@ -107,13 +107,12 @@ AdmEngine::AdmEngine(int width, int height, int bpc, const AdmOptions& options,
     const std::size_t n0 = static_cast<std::size_t>(stride_) * bh0;
     const std::size_t n1 = static_cast<std::size_t>(stride1_) * bh1;
 
-    // ref0_ and dis0_ hold whole bands, r0_ and a0_ the strips of scale0().
+    // Only the approximation bands of scale 0 are kept whole; its h/v/d
+    // bands and their decoupled parts live in strips (see scale0()).
     const std::size_t strip = static_cast<std::size_t>(stride_) * (kStripRows + 2);
-    i16_.allocate(n0 * 6 + strip * 6);
+    i16_.allocate(strip * 12);
     std::int16_t* p16 = i16_.data();
-    for (auto* set : {ref0_, dis0_})
-        for (int t = 0; t < 3; ++t, p16 += n0) set[t] = p16;
-    for (auto* set : {r0_, a0_})
+    for (auto* set : {ref0_, dis0_, r0_, a0_})
         for (int t = 0; t < 3; ++t, p16 += strip) set[t] = p16;
 
     // Ping-pong slot 0 holds the scale-0 approximation, later scale 2's;
@@ -135,16 +134,30 @@ AdmEngine::AdmEngine(int width, int height, int bpc, const AdmOptions& options,
     thr64_.allocate(static_cast<std::size_t>(bw0));
 }
 
-void AdmEngine::dwt_scale0(const Plane& p, std::int32_t* a, std::int16_t* const hvd[3]) {
-    if (bpc_ == 8)
-        k_.dwt_s0_u8(p.row<std::uint8_t>(0), p.stride(), width_, height_,
-                     dwt_scratch16_.data(), a, hvd, stride_);
-    else
-        k_.dwt_s0_u16(p.row<std::uint16_t>(0), p.stride() / 2, width_, height_, bpc_,
-                      dwt_scratch16_.data(), a, hvd, stride_);
+void AdmEngine::dwt_scale0_rows(const Plane& ref, const Plane& dis, int y0, int y1, int base) {
+    const std::ptrdiff_t band = static_cast<std::ptrdiff_t>(y0 - base) * stride_;
+    const Plane* planes[2] = {&ref, &dis};
+    std::int16_t* const* strips[2] = {ref0_, dis0_};
+    for (int pic = 0; pic < 2; ++pic) {
+        const Plane& p = *planes[pic];
+        std::int32_t* a = approx_ptr_[pic][0] + static_cast<std::ptrdiff_t>(y0) * stride_;
+        std::int16_t* const hvd[3] = {strips[pic][0] + band, strips[pic][1] + band,
+                                      strips[pic][2] + band};
+        if (bpc_ == 8)
+            k_.dwt_s0_u8(p.row<std::uint8_t>(0), p.stride(), width_, height_, y0, y1,
+                         dwt_scratch16_.data(), a, hvd, stride_);
+        else
+            k_.dwt_s0_u16(p.row<std::uint16_t>(0), p.stride() / 2, width_, height_, bpc_, y0, y1,
+                          dwt_scratch16_.data(), a, hvd, stride_);
+    }
 }
 
-AdmEngine::ScaleResult AdmEngine::scale0() {
+void AdmEngine::dwt_scale0_approx(const Plane& ref, const Plane& dis, int y0, int y1) {
+    for (int y = y0; y < y1; y += kStripRows + 2)
+        dwt_scale0_rows(ref, dis, y, std::min(y + kStripRows + 2, y1), y);
+}
+
+AdmEngine::ScaleResult AdmEngine::scale0(const Plane& ref_pic, const Plane& dis_pic) {
     const int w = (width_ + 1) / 2, h = (height_ + 1) / 2;
     const Rect region = pooling_region(w, h);
     const Rect halo = halo_region(region, w, h);
@@ -166,46 +179,46 @@ AdmEngine::ScaleResult AdmEngine::scale0() {
     const CubeShifts shifts[3] = {{10, 29, cub_hv}, {10, 29, cub_hv}, {12, 30, cub_d}};
     std::int64_t num_acc[3] = {0, 0, 0}, aim_acc[3] = {0, 0, 0};
 
-    // The stages run on strips of kStripRows rows of the region: the strip's
-    // decoupled bands r and a live only in a strip buffer of kStripRows + 2
-    // rows (global row g at buffer row g - base), which stays in the core's
-    // cache, and the pooling and both masking passes read the bands while
-    // they are still there. Every kernel folds its rows into its
-    // accumulators in row order, so strips give the sums of one call over
-    // the whole region. Masking rows [y0, y1) read the decoupled rows
-    // [y0 - 1, y1 + 1) (reflected at the band's edges, which stay at the
-    // same place in the buffer's coordinates: rows shifted by base, height
-    // h - base). The two rows a strip shares with the previous one move to
-    // the top of the buffer. The masking kernel derives the masker's csf /
-    // flt rows itself. DLM: the restored part masked by the additive part's
-    // CSF; AIM: the additive part masked by the restored part's.
-    int base = 0, decoupled_to = halo.y0;  // rows [base, decoupled_to) are in the buffer
+    // The stages run on strips of kStripRows rows of the region: the
+    // strip's DWT bands and their decoupled parts r and a live only in strip
+    // buffers of kStripRows + 2 rows (global row g at buffer row g - base),
+    // which stay in the core's cache while the pooling and both masking
+    // passes read them; only the approximation bands, the next scale's input,
+    // are kept whole. Every kernel folds its rows into its accumulators in
+    // row order, so strips give the sums of one call over the whole region.
+    // Masking rows [y0, y1) read the decoupled rows [y0 - 1, y1 + 1)
+    // (reflected at the band's edges, which stay at the same place in the
+    // buffer's coordinates: rows shifted by base, height h - base). The two
+    // rows a strip shares with the previous one move to the top of the
+    // buffers. The masking kernel derives the masker's csf / flt rows
+    // itself. DLM: the restored part masked by the additive part's CSF; AIM:
+    // the additive part masked by the restored part's.
+    dwt_scale0_approx(ref_pic, dis_pic, 0, halo.y0);
+    int base = halo.y0, ready = halo.y0;  // rows [base, ready) are in the strips
     for (int y0 = region.y0; y0 < region.y1; y0 += kStripRows) {
         const int y1 = std::min(y0 + kStripRows, region.y1);
         const int b0 = std::max(y0 - 1, 0), b1 = std::min(y1 + 1, h);
         if (b0 > base) {
-            const std::size_t keep = static_cast<std::size_t>(decoupled_to - b0) * stride_;
-            for (int t = 0; t < 3; ++t) {
-                std::memmove(r0_[t], r0_[t] + (b0 - base) * stride_, keep * sizeof(std::int16_t));
-                std::memmove(a0_[t], a0_[t] + (b0 - base) * stride_, keep * sizeof(std::int16_t));
-            }
+            const std::size_t keep = static_cast<std::size_t>(ready - b0) * stride_;
+            const std::ptrdiff_t from = static_cast<std::ptrdiff_t>(b0 - base) * stride_;
+            for (auto* set : {ref0_, dis0_, r0_, a0_})
+                for (int t = 0; t < 3; ++t)
+                    std::memmove(set[t], set[t] + from, keep * sizeof(std::int16_t));
             base = b0;
         }
-        const std::ptrdiff_t off = base * stride_;
-        const std::int16_t* ref[3] = {ref0_[0] + off, ref0_[1] + off, ref0_[2] + off};
-        const std::int16_t* dis[3] = {dis0_[0] + off, dis0_[1] + off, dis0_[2] + off};
-        k_.decouple_s0(ref, dis, stride_, Rect{halo.x0, decoupled_to - base, halo.x1, b1 - base},
+        dwt_scale0_rows(ref_pic, dis_pic, ready, b1, base);
+        k_.decouple_s0(ref0_, dis0_, stride_, Rect{halo.x0, ready - base, halo.x1, b1 - base},
                        opt_.gain_limit, r0_, a0_);
-        decoupled_to = b1;
-        k_.den_accumulate_s0(ref0_, stride_, Rect{region.x0, y0, region.x1, y1}, den_shift,
-                             den_acc);
+        ready = b1;
         const Rect rows{region.x0, y0 - base, region.x1, y1 - base};
+        k_.den_accumulate_s0(ref0_, stride_, rows, den_shift, den_acc);
         k_.cm_accumulate_s0(r0_, a0_, stride_, w, h - base, rows, rfactor_s0_, shifts, row_shift,
                             thr32_.data(), num_acc);
         if (!opt_.skip_aim)
             k_.cm_accumulate_s0(a0_, r0_, stride_, w, h - base, rows, rfactor_s0_, shifts,
                                 row_shift, thr32_.data(), aim_acc);
     }
+    dwt_scale0_approx(ref_pic, dis_pic, ready, h);
 
     out.den =
         den_from_sums(den_acc, std::pow(2, 18 - den_shift), factors_[0], region, opt_.noise_weight);
@@ -282,17 +295,17 @@ AdmScores AdmEngine::compute(const Plane& ref, const Plane& dis) {
     double num = 0.0, den = 0.0, aim_num = 0.0;
 
     // Scale 0 writes the approximation bands into ping-pong slot 0.
-    dwt_scale0(ref, approx_ptr_[0][0], ref0_);
-    dwt_scale0(dis, approx_ptr_[1][0], dis0_);
     int w = (width_ + 1) / 2, h = (height_ + 1) / 2;
 
     for (int scale = 0; scale < kScales; ++scale) {
         ScaleResult r;
         if (scale == 0) {
-            if (opt_.skip_scale0)
+            if (opt_.skip_scale0) {
+                dwt_scale0_approx(ref, dis, 0, h);
                 r.den = 1e-10f;  // libvmaf's guard against 0 / 0
-            else
-                r = scale0();
+            } else {
+                r = scale0(ref, dis);
+            }
         } else {
             const int in = (scale - 1) & 1;
             const int outp = scale & 1;

@@ -76,8 +76,13 @@ private:
         float aim = 0.0f;
     };
 
-    void dwt_scale0(const Plane& p, std::int32_t* a, std::int16_t* const hvd[3]);
-    ScaleResult scale0();
+    // Scale-0 DWT rows [y0, y1) of both pictures: the approximations into
+    // their whole-band buffers, h/v/d into the strip buffers at row i - base.
+    void dwt_scale0_rows(const Plane& ref, const Plane& dis, int y0, int y1, int base);
+    // Rows [y0, y1) whose h/v/d no pooling reads: only the approximations
+    // are kept.
+    void dwt_scale0_approx(const Plane& ref, const Plane& dis, int y0, int y1);
+    ScaleResult scale0(const Plane& ref, const Plane& dis);
     ScaleResult scale123(int scale, int w, int h);
 
     int width_, height_, bpc_;
@@ -90,7 +95,7 @@ private:
     std::uint32_t rfactor_s123_[kScales][3];
     CsfFactors factors_[kScales];
 
-    // scale 0
+    // scale 0: strips of kStripRows + 2 rows (see scale0())
     Buffer<std::int16_t> i16_;
     std::int16_t* ref0_[3];
     std::int16_t* dis0_[3];

@@ -272,14 +272,13 @@ void dwt_s0_horizontal(const std::int16_t* lo, const std::int16_t* hi, int out_w
 constexpr int kAhead = 2;
 
 template <class T, class Vertical>
-void dwt_s0_rows(const T* src, std::ptrdiff_t src_stride, int w, int h, std::int16_t* scratch,
-                 std::int32_t* band_a, std::int16_t* const band_hvd[3], std::ptrdiff_t band_stride,
-                 Vertical vertical) {
+void dwt_s0_rows(const T* src, std::ptrdiff_t src_stride, int w, int h, int y0, int y1,
+                 std::int16_t* scratch, std::int32_t* band_a, std::int16_t* const band_hvd[3],
+                 std::ptrdiff_t band_stride, Vertical vertical) {
     const int out_w = (w + 1) / 2;
     std::int16_t* lo = scratch;  // w + 3 values, value k at lo[1 + k]
     std::int16_t* hi = lo + (w + 3);
-    const int out_h = (h + 1) / 2;
-    for (int i = 0; i < out_h; ++i) {
+    for (int i = y0; i < y1; ++i) {
         const T* rows[4];
         for (int k = 0; k < 4; ++k) rows[k] = src + reflect_index(2 * i - 1 + k, h) * src_stride;
         // The two new rows of output row i + kAhead: the picture
@@ -294,24 +293,25 @@ void dwt_s0_rows(const T* src, std::ptrdiff_t src_stride, int w, int h, std::int
         vertical(rows, ahead, lo + 1, hi + 1);
         pad_row(lo, w);
         pad_row(hi, w);
-        dwt_s0_horizontal(lo, hi, out_w, band_a + i * band_stride, band_hvd[0] + i * band_stride,
-                          band_hvd[1] + i * band_stride, band_hvd[2] + i * band_stride);
+        const std::ptrdiff_t at = (i - y0) * band_stride;
+        dwt_s0_horizontal(lo, hi, out_w, band_a + at, band_hvd[0] + at, band_hvd[1] + at,
+                          band_hvd[2] + at);
     }
 }
 
-void dwt_s0_u8_avx512(const std::uint8_t* src, std::ptrdiff_t src_stride, int w, int h,
-                      std::int16_t* scratch, std::int32_t* band_a, std::int16_t* const band_hvd[3],
-                      std::ptrdiff_t band_stride) {
+void dwt_s0_u8_avx512(const std::uint8_t* src, std::ptrdiff_t src_stride, int w, int h, int y0,
+                      int y1, std::int16_t* scratch, std::int32_t* band_a,
+                      std::int16_t* const band_hvd[3], std::ptrdiff_t band_stride) {
     dwt_s0_rows(
-        src, src_stride, w, h, scratch, band_a, band_hvd, band_stride,
+        src, src_stride, w, h, y0, y1, scratch, band_a, band_hvd, band_stride,
         [w](const std::uint8_t* const rows[4], const std::uint8_t* const ahead[2], std::int16_t* lo,
             std::int16_t* hi) { dwt_s0_vertical_u8(rows, ahead, w, lo, hi); });
 }
 
 void dwt_s0_u16_avx512(const std::uint16_t* src, std::ptrdiff_t src_stride, int w, int h, int bpc,
-                       std::int16_t* scratch, std::int32_t* band_a, std::int16_t* const band_hvd[3],
-                       std::ptrdiff_t band_stride) {
-    dwt_s0_rows(src, src_stride, w, h, scratch, band_a, band_hvd, band_stride,
+                       int y0, int y1, std::int16_t* scratch, std::int32_t* band_a,
+                       std::int16_t* const band_hvd[3], std::ptrdiff_t band_stride) {
+    dwt_s0_rows(src, src_stride, w, h, y0, y1, scratch, band_a, band_hvd, band_stride,
                 [w, bpc](const std::uint16_t* const rows[4], const std::uint16_t* const ahead[2],
                          std::int16_t* lo,
                          std::int16_t* hi) { dwt_s0_vertical_u16(rows, ahead, w, bpc, lo, hi); });

@@ -47,14 +47,16 @@ inline int reflect_index(int k, int n) {
 // Stage 1: one level of the 2-D DWT of one picture.
 
 // Scale 0 of `bpc`-bit samples (8-bit samples as uint8_t, 9..16-bit samples as
-// uint16_t). Writes the (w+1)/2 x (h+1)/2 bands. `scratch` holds
-// 4 * (w + 3) int16 values.
-void dwt_s0_u8(const std::uint8_t* src, std::ptrdiff_t src_stride, int w, int h,
+// uint16_t): rows [y0, y1) of the (w+1)/2 x (h+1)/2 bands of the w x h
+// picture, band row i written at row i - y0 of each output (0 <= y0 < y1 <=
+// (h+1)/2). Row ranges let the caller keep only a strip of the bands.
+// `scratch` holds 4 * (w + 3) int16 values.
+void dwt_s0_u8(const std::uint8_t* src, std::ptrdiff_t src_stride, int w, int h, int y0, int y1,
                std::int16_t* scratch, std::int32_t* band_a, std::int16_t* const band_hvd[3],
                std::ptrdiff_t band_stride);
-void dwt_s0_u16(const std::uint16_t* src, std::ptrdiff_t src_stride, int w, int h, int bpc,
-                std::int16_t* scratch, std::int32_t* band_a, std::int16_t* const band_hvd[3],
-                std::ptrdiff_t band_stride);
+void dwt_s0_u16(const std::uint16_t* src, std::ptrdiff_t src_stride, int w, int h, int bpc, int y0,
+                int y1, std::int16_t* scratch, std::int32_t* band_a,
+                std::int16_t* const band_hvd[3], std::ptrdiff_t band_stride);
 // Scales 1..3: input is the previous level's band_a (w x h). `scratch` holds
 // 4 * (w + 3) int32 values. src and the outputs must not overlap.
 void dwt_s123(const std::int32_t* src, std::ptrdiff_t src_stride, int w, int h, int scale,

@@ -131,7 +131,7 @@ void dwt_s0_horizontal(const std::int16_t* __restrict lo_even,
 }
 
 template <class T>
-void dwt_s0(const T* src, std::ptrdiff_t src_stride, int w, int h, int bpc,
+void dwt_s0(const T* src, std::ptrdiff_t src_stride, int w, int h, int bpc, int y0, int y1,
             std::int16_t* scratch, std::int32_t* band_a, std::int16_t* const band_hvd[3],
             std::ptrdiff_t band_stride) {
     const int out_w = (w + 1) / 2;
@@ -141,8 +141,7 @@ void dwt_s0(const T* src, std::ptrdiff_t src_stride, int w, int h, int bpc,
     std::int16_t* lo_odd = lo_even + (out_w + 1);
     std::int16_t* hi_even = lo_odd + (out_w + 1);
     std::int16_t* hi_odd = hi_even + (out_w + 1);
-    const int out_h = (h + 1) / 2;
-    for (int i = 0; i < out_h; ++i) {
+    for (int i = y0; i < y1; ++i) {
         const T* rows[4];
         dwt_rows(src, src_stride, i, h, rows);
         dwt_s0_vertical(rows, w, bpc, lo + 1, hi + 1);
@@ -150,9 +149,9 @@ void dwt_s0(const T* src, std::ptrdiff_t src_stride, int w, int h, int bpc,
         pad_row(hi, w);
         split_even_odd(lo, out_w, lo_even, lo_odd);
         split_even_odd(hi, out_w, hi_even, hi_odd);
-        dwt_s0_horizontal(lo_even, lo_odd, hi_even, hi_odd, out_w, band_a + i * band_stride,
-                          band_hvd[0] + i * band_stride, band_hvd[1] + i * band_stride,
-                          band_hvd[2] + i * band_stride);
+        const std::ptrdiff_t at = (i - y0) * band_stride;
+        dwt_s0_horizontal(lo_even, lo_odd, hi_even, hi_odd, out_w, band_a + at, band_hvd[0] + at,
+                          band_hvd[1] + at, band_hvd[2] + at);
     }
 }
 
@@ -317,16 +316,16 @@ inline std::int64_t cube_of_excess(std::int64_t e, const CubeShifts& s, std::int
 
 // ---------------------------------------------------------------------------
 
-void dwt_s0_u8(const std::uint8_t* src, std::ptrdiff_t src_stride, int w, int h,
+void dwt_s0_u8(const std::uint8_t* src, std::ptrdiff_t src_stride, int w, int h, int y0, int y1,
                std::int16_t* scratch, std::int32_t* band_a, std::int16_t* const band_hvd[3],
                std::ptrdiff_t band_stride) {
-    dwt_s0(src, src_stride, w, h, 8, scratch, band_a, band_hvd, band_stride);
+    dwt_s0(src, src_stride, w, h, 8, y0, y1, scratch, band_a, band_hvd, band_stride);
 }
 
-void dwt_s0_u16(const std::uint16_t* src, std::ptrdiff_t src_stride, int w, int h, int bpc,
-                std::int16_t* scratch, std::int32_t* band_a, std::int16_t* const band_hvd[3],
-                std::ptrdiff_t band_stride) {
-    dwt_s0(src, src_stride, w, h, bpc, scratch, band_a, band_hvd, band_stride);
+void dwt_s0_u16(const std::uint16_t* src, std::ptrdiff_t src_stride, int w, int h, int bpc, int y0,
+                int y1, std::int16_t* scratch, std::int32_t* band_a,
+                std::int16_t* const band_hvd[3], std::ptrdiff_t band_stride) {
+    dwt_s0(src, src_stride, w, h, bpc, y0, y1, scratch, band_a, band_hvd, band_stride);
 }
 
 void dwt_s123(const std::int32_t* src, std::ptrdiff_t src_stride, int w, int h, int scale,

@@ -183,20 +183,30 @@ Failure check_dwt_s0(Gen& g, const AdmKernels& k, std::string& desc, bool u16) {
         src16[i] = static_cast<std::uint16_t>(v);
         src8[i] = static_cast<std::uint8_t>(v);
     }
+    // Half the cases ask for a strip of the rows, as ADM's strip loop does.
+    int y0 = 0, y1 = oh;
+    if (g.chance(50)) {
+        y0 = g.uniform(0, oh - 1);
+        y1 = g.uniform(y0 + 1, oh);
+    }
     desc = "w=" + std::to_string(w) + " h=" + std::to_string(h) + " bpc=" + std::to_string(bpc) +
-           " mode=" + std::to_string(mode);
-    Band<std::int32_t> as(ow, oh, bs), av(ow, oh, bs);
-    Band<std::int16_t> bands_s[3] = {{ow, oh, bs}, {ow, oh, bs}, {ow, oh, bs}};
-    Band<std::int16_t> bands_v[3] = {{ow, oh, bs}, {ow, oh, bs}, {ow, oh, bs}};
+           " mode=" + std::to_string(mode) + " rows=[" + std::to_string(y0) + "," +
+           std::to_string(y1) + ")";
+    const int rows = y1 - y0;
+    Band<std::int32_t> as(ow, rows, bs), av(ow, rows, bs);
+    Band<std::int16_t> bands_s[3] = {{ow, rows, bs}, {ow, rows, bs}, {ow, rows, bs}};
+    Band<std::int16_t> bands_v[3] = {{ow, rows, bs}, {ow, rows, bs}, {ow, rows, bs}};
     std::vector<std::int16_t> scratch_s(4 * static_cast<std::size_t>(w + 3)), scratch_v(scratch_s.size());
     std::int16_t* hs[3] = {bands_s[0].origin(), bands_s[1].origin(), bands_s[2].origin()};
     std::int16_t* hv[3] = {bands_v[0].origin(), bands_v[1].origin(), bands_v[2].origin()};
     if (u16) {
-        scalar_kernels().dwt_s0_u16(src16.data(), w, w, h, bpc, scratch_s.data(), as.origin(), hs, bs);
-        k.dwt_s0_u16(src16.data(), w, w, h, bpc, scratch_v.data(), av.origin(), hv, bs);
+        scalar_kernels().dwt_s0_u16(src16.data(), w, w, h, bpc, y0, y1, scratch_s.data(),
+                                    as.origin(), hs, bs);
+        k.dwt_s0_u16(src16.data(), w, w, h, bpc, y0, y1, scratch_v.data(), av.origin(), hv, bs);
     } else {
-        scalar_kernels().dwt_s0_u8(src8.data(), w, w, h, scratch_s.data(), as.origin(), hs, bs);
-        k.dwt_s0_u8(src8.data(), w, w, h, scratch_v.data(), av.origin(), hv, bs);
+        scalar_kernels().dwt_s0_u8(src8.data(), w, w, h, y0, y1, scratch_s.data(), as.origin(),
+                                   hs, bs);
+        k.dwt_s0_u8(src8.data(), w, w, h, y0, y1, scratch_v.data(), av.origin(), hv, bs);
     }
     Failure f;
     compare("band_a", as, av, f);

@@ -88,7 +88,8 @@ TEST(AdmCentreTap, PatchLayoutWouldWrapInInt16) {
         c[t] = csf.data() + t * stride * bh;
         f[t] = flt.data() + t * stride * bh;
     }
-    dwt_s0_u8(dis.luma().row<std::uint8_t>(0), dis.luma().stride(), 64, 64, scratch.data(),
+    dwt_s0_u8(dis.luma().row<std::uint8_t>(0), dis.luma().stride(), 64, 64, 0, 32,
+              scratch.data(),
               approx.data(), b, stride);
     // With a flat reference the additive band is the distorted band itself.
     const Rect all{0, 0, bw, bh};
@@ -361,7 +362,7 @@ TEST(AdmKernelsExtreme, NoUndefinedBehaviourAtRangeEnds) {
     std::vector<std::int16_t> b16(3 * 20 * 20);
     std::vector<std::int32_t> b32(4 * 10 * 10);
     std::int16_t* h16[3] = {b16.data(), b16.data() + 400, b16.data() + 800};
-    dwt_s0_u16(pic.data(), 40, 40, 40, 16, s16.data(), band_a.data(), h16, 20);
+    dwt_s0_u16(pic.data(), 40, 40, 40, 16, 0, 20, s16.data(), band_a.data(), h16, 20);
     std::mt19937_64 rng(9);
     const auto extreme = extreme_band<std::int32_t>(rng, 20 * 20);
     std::int32_t* h32[3] = {b32.data() + 100, b32.data() + 200, b32.data() + 300};
