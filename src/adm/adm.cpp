@@ -82,6 +82,52 @@ void check_options(const AdmOptions& o) {
                     "5, 720 at 5)");
 }
 
+// The strip schedule of every scale. The stages after the DWT run on strips
+// of kStripRows rows of the pooling region; a strip's DWT bands and their
+// decoupled parts live only in strip buffers of kStripRows + 2 rows (band
+// row g at buffer row g - base), which stay in the core's cache while the
+// pooling and both masking passes read them. Only the approximation bands,
+// the next scale's input, are kept whole. Every kernel folds its rows into
+// its accumulators in row order, so strips give the sums of one call over
+// the whole region.
+//
+// Masking rows [y0, y1) read the decoupled rows [y0 - 1, y1 + 1), reflected
+// at the band's edges, which stay at the same place in the buffers'
+// coordinates (rows shifted by base, height h - base). The two rows a strip
+// shares with the previous one move to the top of the buffers. For each
+// strip, fill(from, to, base) writes band rows [from, to) (DWT, then
+// decoupling) and pool(rows, base) reads the strip's rows, given in buffer
+// coordinates. Returns the first band row not filled; rows above the halo
+// and from the returned one on are left to the caller.
+template <class T, class Fill, class Pool>
+int for_each_strip(Rect region, Rect halo, int h, std::ptrdiff_t stride, T** const (&sets)[4],
+                   Fill fill, Pool pool) {
+    int base = halo.y0, ready = halo.y0;  // rows [base, ready) are in the buffers
+    for (int y0 = region.y0; y0 < region.y1; y0 += kStripRows) {
+        const int y1 = std::min(y0 + kStripRows, region.y1);
+        const int b0 = std::max(y0 - 1, 0), b1 = std::min(y1 + 1, h);
+        if (b0 > base) {
+            const std::size_t keep = static_cast<std::size_t>(ready - b0) * stride;
+            const std::ptrdiff_t from = static_cast<std::ptrdiff_t>(b0 - base) * stride;
+            for (T** set : sets)
+                for (int t = 0; t < 3; ++t)
+                    std::memmove(set[t], set[t] + from, keep * sizeof(T));
+            base = b0;
+        }
+        fill(ready, b1, base);
+        ready = b1;
+        pool(Rect{region.x0, y0 - base, region.x1, y1 - base}, base);
+    }
+    return ready;
+}
+
+// Band rows [y0, y1) whose h/v/d nothing reads: dwt(from, to, base) still
+// writes them through the strip buffers, for the approximation it keeps.
+template <class Dwt>
+void approximation_rows(int y0, int y1, Dwt dwt) {
+    for (int y = y0; y < y1; y += kStripRows + 2) dwt(y, std::min(y + kStripRows + 2, y1), y);
+}
+
 }  // namespace
 
 AdmEngine::AdmEngine(int width, int height, int bpc, const AdmOptions& options,
@@ -123,10 +169,12 @@ AdmEngine::AdmEngine(int width, int height, int bpc, const AdmOptions& options,
         approx_ptr_[pic][1] = approx_ptr_[pic][0] + n0;
     }
 
-    i32_.allocate(n1 * 12);
+    // Scales 1-3 in strips likewise; scale 1's stride serves all three.
+    const std::size_t strip1 = static_cast<std::size_t>(stride1_) * (kStripRows + 2);
+    i32_.allocate(strip1 * 12);
     std::int32_t* p32 = i32_.data();
     for (auto* set : {ref_, dis_, r_, a_})
-        for (int t = 0; t < 3; ++t, p32 += n1) set[t] = p32;
+        for (int t = 0; t < 3; ++t, p32 += strip1) set[t] = p32;
 
     dwt_scratch16_.allocate(4 * static_cast<std::size_t>(width + 3));
     dwt_scratch32_.allocate(4 * static_cast<std::size_t>(bw0 + 3));
@@ -152,9 +200,20 @@ void AdmEngine::dwt_scale0_rows(const Plane& ref, const Plane& dis, int y0, int 
     }
 }
 
-void AdmEngine::dwt_scale0_approx(const Plane& ref, const Plane& dis, int y0, int y1) {
-    for (int y = y0; y < y1; y += kStripRows + 2)
-        dwt_scale0_rows(ref, dis, y, std::min(y + kStripRows + 2, y1), y);
+void AdmEngine::dwt_s123_rows(int scale, int in_w, int in_h, int y0, int y1, int base) {
+    // Ping-pong: scale 1 reads the scale-0 approximation in slot 0 (stride_)
+    // and writes slot 1, scale 2 reads slot 1 and writes slot 0, and so on.
+    const int in = (scale - 1) & 1, out = scale & 1;
+    const std::ptrdiff_t in_stride = scale == 1 ? stride_ : stride1_;
+    const std::ptrdiff_t band = static_cast<std::ptrdiff_t>(y0 - base) * stride1_;
+    std::int32_t* const* strips[2] = {ref_, dis_};
+    for (int pic = 0; pic < 2; ++pic) {
+        std::int32_t* a = approx_ptr_[pic][out] + static_cast<std::ptrdiff_t>(y0) * stride1_;
+        std::int32_t* const hvd[3] = {strips[pic][0] + band, strips[pic][1] + band,
+                                      strips[pic][2] + band};
+        k_.dwt_s123(approx_ptr_[pic][in], in_stride, in_w, in_h, scale, y0, y1,
+                    dwt_scratch32_.data(), a, hvd, stride1_);
+    }
 }
 
 AdmEngine::ScaleResult AdmEngine::scale0(const Plane& ref_pic, const Plane& dis_pic) {
@@ -179,46 +238,28 @@ AdmEngine::ScaleResult AdmEngine::scale0(const Plane& ref_pic, const Plane& dis_
     const CubeShifts shifts[3] = {{10, 29, cub_hv}, {10, 29, cub_hv}, {12, 30, cub_d}};
     std::int64_t num_acc[3] = {0, 0, 0}, aim_acc[3] = {0, 0, 0};
 
-    // The stages run on strips of kStripRows rows of the region: the
-    // strip's DWT bands and their decoupled parts r and a live only in strip
-    // buffers of kStripRows + 2 rows (global row g at buffer row g - base),
-    // which stay in the core's cache while the pooling and both masking
-    // passes read them; only the approximation bands, the next scale's input,
-    // are kept whole. Every kernel folds its rows into its accumulators in
-    // row order, so strips give the sums of one call over the whole region.
-    // Masking rows [y0, y1) read the decoupled rows [y0 - 1, y1 + 1)
-    // (reflected at the band's edges, which stay at the same place in the
-    // buffer's coordinates: rows shifted by base, height h - base). The two
-    // rows a strip shares with the previous one move to the top of the
-    // buffers. The masking kernel derives the masker's csf / flt rows
-    // itself. DLM: the restored part masked by the additive part's CSF; AIM:
-    // the additive part masked by the restored part's.
-    dwt_scale0_approx(ref_pic, dis_pic, 0, halo.y0);
-    int base = halo.y0, ready = halo.y0;  // rows [base, ready) are in the strips
-    for (int y0 = region.y0; y0 < region.y1; y0 += kStripRows) {
-        const int y1 = std::min(y0 + kStripRows, region.y1);
-        const int b0 = std::max(y0 - 1, 0), b1 = std::min(y1 + 1, h);
-        if (b0 > base) {
-            const std::size_t keep = static_cast<std::size_t>(ready - b0) * stride_;
-            const std::ptrdiff_t from = static_cast<std::ptrdiff_t>(b0 - base) * stride_;
-            for (auto* set : {ref0_, dis0_, r0_, a0_})
-                for (int t = 0; t < 3; ++t)
-                    std::memmove(set[t], set[t] + from, keep * sizeof(std::int16_t));
-            base = b0;
-        }
-        dwt_scale0_rows(ref_pic, dis_pic, ready, b1, base);
-        k_.decouple_s0(ref0_, dis0_, stride_, Rect{halo.x0, ready - base, halo.x1, b1 - base},
-                       opt_.gain_limit, r0_, a0_);
-        ready = b1;
-        const Rect rows{region.x0, y0 - base, region.x1, y1 - base};
-        k_.den_accumulate_s0(ref0_, stride_, rows, den_shift, den_acc);
-        k_.cm_accumulate_s0(r0_, a0_, stride_, w, h - base, rows, rfactor_s0_, shifts, row_shift,
-                            thr32_.data(), num_acc);
-        if (!opt_.skip_aim)
-            k_.cm_accumulate_s0(a0_, r0_, stride_, w, h - base, rows, rfactor_s0_, shifts,
-                                row_shift, thr32_.data(), aim_acc);
-    }
-    dwt_scale0_approx(ref_pic, dis_pic, ready, h);
+    // DLM: the restored part masked by the additive part's CSF; AIM: the
+    // additive part masked by the restored part's. The masking kernel
+    // derives the masker's csf / flt rows itself.
+    auto dwt = [&](int y0, int y1, int base) { dwt_scale0_rows(ref_pic, dis_pic, y0, y1, base); };
+    approximation_rows(0, halo.y0, dwt);
+    std::int16_t** const sets[4] = {ref0_, dis0_, r0_, a0_};
+    const int filled = for_each_strip(
+        region, halo, h, stride_, sets,
+        [&](int from, int to, int base) {
+            dwt(from, to, base);
+            k_.decouple_s0(ref0_, dis0_, stride_, Rect{halo.x0, from - base, halo.x1, to - base},
+                           opt_.gain_limit, r0_, a0_);
+        },
+        [&](Rect rows, int base) {
+            k_.den_accumulate_s0(ref0_, stride_, rows, den_shift, den_acc);
+            k_.cm_accumulate_s0(r0_, a0_, stride_, w, h - base, rows, rfactor_s0_, shifts,
+                                row_shift, thr32_.data(), num_acc);
+            if (!opt_.skip_aim)
+                k_.cm_accumulate_s0(a0_, r0_, stride_, w, h - base, rows, rfactor_s0_, shifts,
+                                    row_shift, thr32_.data(), aim_acc);
+        });
+    approximation_rows(filled, h, dwt);
 
     out.den =
         den_from_sums(den_acc, std::pow(2, 18 - den_shift), factors_[0], region, opt_.noise_weight);
@@ -239,12 +280,11 @@ AdmEngine::ScaleResult AdmEngine::scale0(const Plane& ref_pic, const Plane& dis_
     return out;
 }
 
-AdmEngine::ScaleResult AdmEngine::scale123(int scale, int w, int h) {
+AdmEngine::ScaleResult AdmEngine::scale123(int scale, int in_w, int in_h) {
+    const int w = (in_w + 1) / 2, h = (in_h + 1) / 2;
     const Rect region = pooling_region(w, h);
     const Rect halo = halo_region(region, w, h);
     ScaleResult out;
-
-    k_.decouple_s123(ref_, dis_, stride1_, halo, opt_.gain_limit, r_, a_);
 
     // Denominator: squares rounded by 2^{31, 30, 31}, cubes by the region
     // width, rows by the region height; the rest, 2^{32, 27, 23} divided by
@@ -254,12 +294,6 @@ AdmEngine::ScaleResult AdmEngine::scale123(int scale, int w, int h) {
     const int den_cub = ceil_log2(region.width());
     const int den_row = ceil_log2(region.height());
     std::uint64_t den_acc[3] = {0, 0, 0};
-    k_.den_accumulate_s123(ref_, stride1_, region, kDenSq[scale - 1], den_cub, den_row, den_acc);
-    out.den = den_from_sums(
-        den_acc,
-        pow2_u32(kDenConvert[scale - 1] - static_cast<std::uint32_t>(den_row) -
-                 static_cast<std::uint32_t>(den_cub)),
-        factors_[scale], region, opt_.noise_weight);
 
     // Masking: squares by 2^30, cubes by 2^ceil(log2(w)), rows by
     // 2^ceil(log2(h)); the remaining 2^{45, 39, 36} over those is a float.
@@ -267,16 +301,41 @@ AdmEngine::ScaleResult AdmEngine::scale123(int scale, int w, int h) {
     const int cub = ceil_log2(w);
     const int row_shift = ceil_log2(h);
     const CubeShifts shifts{0, 30, cub};
+    const std::uint32_t* rf = rfactor_s123_[scale];
+    std::int64_t num_acc[3] = {0, 0, 0}, aim_acc[3] = {0, 0, 0};
+
+    // The strips of scale0(), on int32 bands.
+    auto dwt = [&](int y0, int y1, int base) { dwt_s123_rows(scale, in_w, in_h, y0, y1, base); };
+    approximation_rows(0, halo.y0, dwt);
+    std::int32_t** const sets[4] = {ref_, dis_, r_, a_};
+    const int filled = for_each_strip(
+        region, halo, h, stride1_, sets,
+        [&](int from, int to, int base) {
+            dwt(from, to, base);
+            k_.decouple_s123(ref_, dis_, stride1_,
+                             Rect{halo.x0, from - base, halo.x1, to - base}, opt_.gain_limit, r_,
+                             a_);
+        },
+        [&](Rect rows, int base) {
+            k_.den_accumulate_s123(ref_, stride1_, rows, kDenSq[scale - 1], den_cub, den_row,
+                                   den_acc);
+            k_.cm_accumulate_s123(r_, a_, stride1_, w, h - base, rows, rf, shifts, row_shift,
+                                  thr64_.data(), num_acc);
+            if (!opt_.skip_aim)
+                k_.cm_accumulate_s123(a_, r_, stride1_, w, h - base, rows, rf, shifts, row_shift,
+                                      thr64_.data(), aim_acc);
+        });
+    approximation_rows(filled, h, dwt);
+
+    out.den = den_from_sums(
+        den_acc,
+        pow2_u32(kDenConvert[scale - 1] - static_cast<std::uint32_t>(den_row) -
+                 static_cast<std::uint32_t>(den_cub)),
+        factors_[scale], region, opt_.noise_weight);
     const float final_div = static_cast<float>(
         pow2_u32(kNumConvert[scale - 1] - static_cast<std::uint32_t>(cub) -
                  static_cast<std::uint32_t>(row_shift)));
-    const std::uint32_t* rf = rfactor_s123_[scale];
-
-    auto masked_sum = [&](std::int32_t* const src[3], std::int32_t* const x[3],
-                          double noise) -> float {
-        std::int64_t acc[3] = {0, 0, 0};
-        k_.cm_accumulate_s123(x, src, stride1_, w, h, region, rf, shifts, row_shift, thr64_.data(),
-                              acc);
+    auto masked_sum = [&](const std::int64_t acc[3], double noise) -> float {
         // int64 converted to float, then a float division (libvmaf divides
         // by a float there).
         const float cubes[3] = {static_cast<float>(acc[0]) / final_div,
@@ -284,9 +343,8 @@ AdmEngine::ScaleResult AdmEngine::scale123(int scale, int w, int h) {
                                 static_cast<float>(acc[2]) / final_div};
         return num_from_cubes(cubes, region, noise);
     };
-
-    out.num = masked_sum(a_, r_, opt_.noise_weight);
-    if (!opt_.skip_aim) out.aim = masked_sum(r_, a_, 0.0);
+    out.num = masked_sum(num_acc, opt_.noise_weight);
+    if (!opt_.skip_aim) out.aim = masked_sum(aim_acc, 0.0);
     return out;
 }
 
@@ -301,24 +359,17 @@ AdmScores AdmEngine::compute(const Plane& ref, const Plane& dis) {
         ScaleResult r;
         if (scale == 0) {
             if (opt_.skip_scale0) {
-                dwt_scale0_approx(ref, dis, 0, h);
+                approximation_rows(0, h, [&](int y0, int y1, int base) {
+                    dwt_scale0_rows(ref, dis, y0, y1, base);
+                });
                 r.den = 1e-10f;  // libvmaf's guard against 0 / 0
             } else {
                 r = scale0(ref, dis);
             }
         } else {
-            const int in = (scale - 1) & 1;
-            const int outp = scale & 1;
-            // Scale 1 reads the scale-0 approximation (stride_), later
-            // scales their predecessor's (stride1_).
-            const std::ptrdiff_t in_stride = scale == 1 ? stride_ : stride1_;
-            k_.dwt_s123(approx_ptr_[0][in], in_stride, w, h, scale, dwt_scratch32_.data(),
-                        approx_ptr_[0][outp], ref_, stride1_);
-            k_.dwt_s123(approx_ptr_[1][in], in_stride, w, h, scale, dwt_scratch32_.data(),
-                        approx_ptr_[1][outp], dis_, stride1_);
+            r = scale123(scale, w, h);
             w = (w + 1) / 2;
             h = (h + 1) / 2;
-            r = scale123(scale, w, h);
         }
         // Summed in scale order in double, from the float per-scale values.
         num += r.num;

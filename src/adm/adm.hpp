@@ -26,8 +26,9 @@ namespace vmafpp::adm {
 // does everywhere else.
 inline constexpr int kMinSize = 17;
 
-// Region rows per strip of the scale-0 stages after the DWT (see scale0()):
-// 16, 32 and 64 measured alike; the strip buffers take (32 + 2) rows.
+// Pooling-region rows per strip, at every scale (see for_each_strip() in
+// adm.cpp): 16, 32 and 64 measured alike for scale 0; the strip buffers take
+// (32 + 2) rows.
 inline constexpr int kStripRows = 32;
 
 struct AdmOptions {
@@ -79,11 +80,11 @@ private:
     // Scale-0 DWT rows [y0, y1) of both pictures: the approximations into
     // their whole-band buffers, h/v/d into the strip buffers at row i - base.
     void dwt_scale0_rows(const Plane& ref, const Plane& dis, int y0, int y1, int base);
-    // Rows [y0, y1) whose h/v/d no pooling reads: only the approximations
-    // are kept.
-    void dwt_scale0_approx(const Plane& ref, const Plane& dis, int y0, int y1);
+    // The same for scale 1-3 of the previous scale's in_w x in_h
+    // approximations.
+    void dwt_s123_rows(int scale, int in_w, int in_h, int y0, int y1, int base);
     ScaleResult scale0(const Plane& ref, const Plane& dis);
-    ScaleResult scale123(int scale, int w, int h);
+    ScaleResult scale123(int scale, int in_w, int in_h);
 
     int width_, height_, bpc_;
     AdmOptions opt_;
@@ -104,7 +105,7 @@ private:
     // approximation bands: [picture][ping-pong]
     Buffer<std::int32_t> approx_;
     std::int32_t* approx_ptr_[2][2];
-    // scales 1-3
+    // scales 1-3: strips as for scale 0
     Buffer<std::int32_t> i32_;
     std::int32_t* ref_[3];
     std::int32_t* dis_[3];

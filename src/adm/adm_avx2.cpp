@@ -274,11 +274,11 @@ constexpr int kVShift[3] = {0, 16, 16};
 constexpr int kHShift[3] = {15, 16, 15};
 
 void dwt_s123_avx2(const std::int32_t* src, std::ptrdiff_t src_stride, int w, int h, int scale,
-                   std::int32_t* scratch, std::int32_t* band_a, std::int32_t* const band_hvd[3],
-                   std::ptrdiff_t band_stride) {
+                   int y0, int y1, std::int32_t* scratch, std::int32_t* band_a,
+                   std::int32_t* const band_hvd[3], std::ptrdiff_t band_stride) {
     const int out_w = (w + 1) / 2;
     if (out_w < 8) {  // narrower than one horizontal block
-        dwt_s123(src, src_stride, w, h, scale, scratch, band_a, band_hvd, band_stride);
+        dwt_s123(src, src_stride, w, h, scale, y0, y1, scratch, band_a, band_hvd, band_stride);
         return;
     }
     const int vs = kVShift[scale - 1], hs = kHShift[scale - 1];
@@ -292,8 +292,7 @@ void dwt_s123_avx2(const std::int32_t* src, std::ptrdiff_t src_stride, int w, in
     }
     std::int32_t* lo = scratch;  // w + 3 values, value k at lo[1 + k]
     std::int32_t* hi = lo + (w + 3);
-    const int out_h = (h + 1) / 2;
-    for (int i = 0; i < out_h; ++i) {
+    for (int i = y0; i < y1; ++i) {
         const std::int32_t* rows[4];
         for (int k = 0; k < 4; ++k) rows[k] = src + reflect_index(2 * i - 1 + k, h) * src_stride;
         for_blocks_overlapping(0, w, 8, [&](int j) {
@@ -316,10 +315,11 @@ void dwt_s123_avx2(const std::int32_t* src, std::ptrdiff_t src_stride, int w, in
         });
         pad_row(lo, w);
         pad_row(hi, w);
-        std::int32_t* a = band_a + i * band_stride;
-        std::int32_t* bh = band_hvd[0] + i * band_stride;
-        std::int32_t* bv = band_hvd[1] + i * band_stride;
-        std::int32_t* bd = band_hvd[2] + i * band_stride;
+        const std::ptrdiff_t at = (i - y0) * band_stride;
+        std::int32_t* a = band_a + at;
+        std::int32_t* bh = band_hvd[0] + at;
+        std::int32_t* bv = band_hvd[1] + at;
+        std::int32_t* bd = band_hvd[2] + at;
         // Reads lo[2j .. 2j+17] for the block at j (j + 8 <= out_w).
         for_blocks_overlapping(0, out_w, 8, [&](int j) {
             const std::int32_t* lp = lo + 2 * j;

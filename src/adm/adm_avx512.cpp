@@ -377,8 +377,8 @@ constexpr int kVShift[3] = {0, 16, 16};
 constexpr int kHShift[3] = {15, 16, 15};
 
 void dwt_s123_avx512(const std::int32_t* src, std::ptrdiff_t src_stride, int w, int h, int scale,
-                     std::int32_t* scratch, std::int32_t* band_a, std::int32_t* const band_hvd[3],
-                     std::ptrdiff_t band_stride) {
+                     int y0, int y1, std::int32_t* scratch, std::int32_t* band_a,
+                     std::int32_t* const band_hvd[3], std::ptrdiff_t band_stride) {
     const int out_w = (w + 1) / 2;
     const int vs = kVShift[scale - 1], hs = kHShift[scale - 1];
     const Z vround = _mm512_set1_epi64(round_term(vs));
@@ -396,7 +396,7 @@ void dwt_s123_avx512(const std::int32_t* src, std::ptrdiff_t src_stride, int w, 
     const SplitRow lo{s16, s16 + (w + 3)};
     const SplitRow hi{s16 + 2 * (w + 3), s16 + 3 * (w + 3)};
     const int out_h = (h + 1) / 2;
-    for (int i = 0; i < out_h; ++i) {
+    for (int i = y0; i < y1; ++i) {
         const std::int32_t* rows[4];
         for (int k = 0; k < 4; ++k) rows[k] = src + reflect_index(2 * i - 1 + k, h) * src_stride;
         // The two rows the next output row reads first: the previous
@@ -433,10 +433,11 @@ void dwt_s123_avx512(const std::int32_t* src, std::ptrdiff_t src_stride, int w, 
         pad_row(lo.pl, w);
         pad_row(hi.ph, w);
         pad_row(hi.pl, w);
-        std::int32_t* a = band_a + i * band_stride;
-        std::int32_t* bh = band_hvd[0] + i * band_stride;
-        std::int32_t* bv = band_hvd[1] + i * band_stride;
-        std::int32_t* bd = band_hvd[2] + i * band_stride;
+        const std::ptrdiff_t at = (i - y0) * band_stride;
+        std::int32_t* a = band_a + at;
+        std::int32_t* bh = band_hvd[0] + at;
+        std::int32_t* bv = band_hvd[1] + at;
+        std::int32_t* bd = band_hvd[2] + at;
         // A block of n outputs reads values 2j .. 2j + 2n + 1 of each row,
         // inside its w + 3 values.
         for_blocks16(out_w, [&](int j, __mmask16 out) {

@@ -57,11 +57,12 @@ void dwt_s0_u8(const std::uint8_t* src, std::ptrdiff_t src_stride, int w, int h,
 void dwt_s0_u16(const std::uint16_t* src, std::ptrdiff_t src_stride, int w, int h, int bpc, int y0,
                 int y1, std::int16_t* scratch, std::int32_t* band_a,
                 std::int16_t* const band_hvd[3], std::ptrdiff_t band_stride);
-// Scales 1..3: input is the previous level's band_a (w x h). `scratch` holds
-// 4 * (w + 3) int32 values. src and the outputs must not overlap.
-void dwt_s123(const std::int32_t* src, std::ptrdiff_t src_stride, int w, int h, int scale,
-              std::int32_t* scratch, std::int32_t* band_a, std::int32_t* const band_hvd[3],
-              std::ptrdiff_t band_stride);
+// Scales 1..3: input is the previous level's band_a (w x h); rows [y0, y1)
+// of the bands as for scale 0. `scratch` holds 4 * (w + 3) int32 values. src
+// and the outputs must not overlap.
+void dwt_s123(const std::int32_t* src, std::ptrdiff_t src_stride, int w, int h, int scale, int y0,
+              int y1, std::int32_t* scratch, std::int32_t* band_a,
+              std::int32_t* const band_hvd[3], std::ptrdiff_t band_stride);
 
 // ---------------------------------------------------------------------------
 // Stage 2: decouple the distorted bands into restored (r) and additive (a)

@@ -328,9 +328,9 @@ void dwt_s0_u16(const std::uint16_t* src, std::ptrdiff_t src_stride, int w, int 
     dwt_s0(src, src_stride, w, h, bpc, y0, y1, scratch, band_a, band_hvd, band_stride);
 }
 
-void dwt_s123(const std::int32_t* src, std::ptrdiff_t src_stride, int w, int h, int scale,
-              std::int32_t* scratch, std::int32_t* band_a, std::int32_t* const band_hvd[3],
-              std::ptrdiff_t band_stride) {
+void dwt_s123(const std::int32_t* src, std::ptrdiff_t src_stride, int w, int h, int scale, int y0,
+              int y1, std::int32_t* scratch, std::int32_t* band_a,
+              std::int32_t* const band_hvd[3], std::ptrdiff_t band_stride) {
     const int vs = kVShift[scale - 1];
     const int hs = kHShift[scale - 1];
     const std::int64_t vr = round_term(vs);
@@ -342,8 +342,7 @@ void dwt_s123(const std::int32_t* src, std::ptrdiff_t src_stride, int w, int h, 
     std::int32_t* lo_odd = lo_even + (out_w + 1);
     std::int32_t* hi_even = lo_odd + (out_w + 1);
     std::int32_t* hi_odd = hi_even + (out_w + 1);
-    const int out_h = (h + 1) / 2;
-    for (int i = 0; i < out_h; ++i) {
+    for (int i = y0; i < y1; ++i) {
         const std::int32_t* rows[4];
         dwt_rows(src, src_stride, i, h, rows);
         for (int j = 0; j < w; ++j) {
@@ -355,10 +354,11 @@ void dwt_s123(const std::int32_t* src, std::ptrdiff_t src_stride, int w, int h, 
         pad_row(hi, w);
         split_even_odd(lo, out_w, lo_even, lo_odd);
         split_even_odd(hi, out_w, hi_even, hi_odd);
-        std::int32_t* a = band_a + i * band_stride;
-        std::int32_t* bh = band_hvd[0] + i * band_stride;
-        std::int32_t* bv = band_hvd[1] + i * band_stride;
-        std::int32_t* bd = band_hvd[2] + i * band_stride;
+        const std::ptrdiff_t at = (i - y0) * band_stride;
+        std::int32_t* a = band_a + at;
+        std::int32_t* bh = band_hvd[0] + at;
+        std::int32_t* bv = band_hvd[1] + at;
+        std::int32_t* bd = band_hvd[2] + at;
         for (int j = 0; j < out_w; ++j) {
             const std::int32_t ql[4] = {lo_odd[j], lo_even[j], lo_odd[j + 1], lo_even[j + 1]};
             const std::int32_t qh[4] = {hi_odd[j], hi_even[j], hi_odd[j + 1], hi_even[j + 1]};

@@ -223,16 +223,24 @@ Failure check_dwt_s123(Gen& g, const AdmKernels& k, std::string& desc) {
     const int mode = g.uniform(0, 4);
     std::vector<std::int32_t> src(static_cast<std::size_t>(ss * h));
     for (auto& v : src) v = g.i32(mode);
+    int y0 = 0, y1 = oh;  // as for scale 0
+    if (g.chance(50)) {
+        y0 = g.uniform(0, oh - 1);
+        y1 = g.uniform(y0 + 1, oh);
+    }
     desc = "w=" + std::to_string(w) + " h=" + std::to_string(h) + " scale=" + std::to_string(scale) +
-           " mode=" + std::to_string(mode);
-    Band<std::int32_t> as(ow, oh, bs), av(ow, oh, bs);
-    Band<std::int32_t> bands_s[3] = {{ow, oh, bs}, {ow, oh, bs}, {ow, oh, bs}};
-    Band<std::int32_t> bands_v[3] = {{ow, oh, bs}, {ow, oh, bs}, {ow, oh, bs}};
+           " mode=" + std::to_string(mode) + " rows=[" + std::to_string(y0) + "," +
+           std::to_string(y1) + ")";
+    const int rows = y1 - y0;
+    Band<std::int32_t> as(ow, rows, bs), av(ow, rows, bs);
+    Band<std::int32_t> bands_s[3] = {{ow, rows, bs}, {ow, rows, bs}, {ow, rows, bs}};
+    Band<std::int32_t> bands_v[3] = {{ow, rows, bs}, {ow, rows, bs}, {ow, rows, bs}};
     std::vector<std::int32_t> scratch_s(4 * static_cast<std::size_t>(w + 3)), scratch_v(scratch_s.size());
     std::int32_t* hs[3] = {bands_s[0].origin(), bands_s[1].origin(), bands_s[2].origin()};
     std::int32_t* hv[3] = {bands_v[0].origin(), bands_v[1].origin(), bands_v[2].origin()};
-    scalar_kernels().dwt_s123(src.data(), ss, w, h, scale, scratch_s.data(), as.origin(), hs, bs);
-    k.dwt_s123(src.data(), ss, w, h, scale, scratch_v.data(), av.origin(), hv, bs);
+    scalar_kernels().dwt_s123(src.data(), ss, w, h, scale, y0, y1, scratch_s.data(), as.origin(),
+                              hs, bs);
+    k.dwt_s123(src.data(), ss, w, h, scale, y0, y1, scratch_v.data(), av.origin(), hv, bs);
     Failure f;
     compare("band_a", as, av, f);
     compare("band_h", bands_s[0], bands_v[0], f);

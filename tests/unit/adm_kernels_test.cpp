@@ -367,7 +367,7 @@ TEST(AdmKernelsExtreme, NoUndefinedBehaviourAtRangeEnds) {
     const auto extreme = extreme_band<std::int32_t>(rng, 20 * 20);
     std::int32_t* h32[3] = {b32.data() + 100, b32.data() + 200, b32.data() + 300};
     for (int scale = 1; scale <= 3; ++scale)
-        dwt_s123(extreme.data(), 20, 20, 20, scale, s32.data(), b32.data(), h32, 10);
+        dwt_s123(extreme.data(), 20, 20, 20, scale, 0, 10, s32.data(), b32.data(), h32, 10);
     SUCCEED();
 }
 
