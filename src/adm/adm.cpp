@@ -98,7 +98,8 @@ void check_options(const AdmOptions& o) {
 // strip, fill(from, to, base) writes band rows [from, to) (DWT, then
 // decoupling) and pool(rows, base) reads the strip's rows, given in buffer
 // coordinates. Returns the first band row not filled; rows above the halo
-// and from the returned one on are left to the caller.
+// and from the returned one on, which only the next scale reads, are left
+// to the caller.
 template <class T, class Fill, class Pool>
 int for_each_strip(Rect region, Rect halo, int h, std::ptrdiff_t stride, T** const (&sets)[4],
                    Fill fill, Pool pool) {
@@ -119,13 +120,6 @@ int for_each_strip(Rect region, Rect halo, int h, std::ptrdiff_t stride, T** con
         pool(Rect{region.x0, y0 - base, region.x1, y1 - base}, base);
     }
     return ready;
-}
-
-// Band rows [y0, y1) whose h/v/d nothing reads: dwt(from, to, base) still
-// writes them through the strip buffers, for the approximation it keeps.
-template <class Dwt>
-void approximation_rows(int y0, int y1, Dwt dwt) {
-    for (int y = y0; y < y1; y += kStripRows + 2) dwt(y, std::min(y + kStripRows + 2, y1), y);
 }
 
 }  // namespace
@@ -182,7 +176,8 @@ AdmEngine::AdmEngine(int width, int height, int bpc, const AdmOptions& options,
     thr64_.allocate(static_cast<std::size_t>(bw0));
 }
 
-void AdmEngine::dwt_scale0_rows(const Plane& ref, const Plane& dis, int y0, int y1, int base) {
+void AdmEngine::dwt_scale0_rows(const Plane& ref, const Plane& dis, int y0, int y1, int base,
+                                bool keep_hvd) {
     const std::ptrdiff_t band = static_cast<std::ptrdiff_t>(y0 - base) * stride_;
     const Plane* planes[2] = {&ref, &dis};
     std::int16_t* const* strips[2] = {ref0_, dis0_};
@@ -191,16 +186,18 @@ void AdmEngine::dwt_scale0_rows(const Plane& ref, const Plane& dis, int y0, int 
         std::int32_t* a = approx_ptr_[pic][0] + static_cast<std::ptrdiff_t>(y0) * stride_;
         std::int16_t* const hvd[3] = {strips[pic][0] + band, strips[pic][1] + band,
                                       strips[pic][2] + band};
+        std::int16_t* const* out = keep_hvd ? hvd : nullptr;
         if (bpc_ == 8)
             k_.dwt_s0_u8(p.row<std::uint8_t>(0), p.stride(), width_, height_, y0, y1,
-                         dwt_scratch16_.data(), a, hvd, stride_);
+                         dwt_scratch16_.data(), a, out, stride_);
         else
             k_.dwt_s0_u16(p.row<std::uint16_t>(0), p.stride() / 2, width_, height_, bpc_, y0, y1,
-                          dwt_scratch16_.data(), a, hvd, stride_);
+                          dwt_scratch16_.data(), a, out, stride_);
     }
 }
 
-void AdmEngine::dwt_s123_rows(int scale, int in_w, int in_h, int y0, int y1, int base) {
+void AdmEngine::dwt_s123_rows(int scale, int in_w, int in_h, int y0, int y1, int base,
+                              bool keep_hvd) {
     // Ping-pong: scale 1 reads the scale-0 approximation in slot 0 (stride_)
     // and writes slot 1, scale 2 reads slot 1 and writes slot 0, and so on.
     const int in = (scale - 1) & 1, out = scale & 1;
@@ -212,7 +209,7 @@ void AdmEngine::dwt_s123_rows(int scale, int in_w, int in_h, int y0, int y1, int
         std::int32_t* const hvd[3] = {strips[pic][0] + band, strips[pic][1] + band,
                                       strips[pic][2] + band};
         k_.dwt_s123(approx_ptr_[pic][in], in_stride, in_w, in_h, scale, y0, y1,
-                    dwt_scratch32_.data(), a, hvd, stride1_);
+                    dwt_scratch32_.data(), a, keep_hvd ? hvd : nullptr, stride1_);
     }
 }
 
@@ -241,13 +238,17 @@ AdmEngine::ScaleResult AdmEngine::scale0(const Plane& ref_pic, const Plane& dis_
     // DLM: the restored part masked by the additive part's CSF; AIM: the
     // additive part masked by the restored part's. The masking kernel
     // derives the masker's csf / flt rows itself.
-    auto dwt = [&](int y0, int y1, int base) { dwt_scale0_rows(ref_pic, dis_pic, y0, y1, base); };
-    approximation_rows(0, halo.y0, dwt);
+    // Rows outside the halo only feed the next scale: their h/v/d are
+    // neither computed nor stored.
+    auto dwt = [&](int y0, int y1, int base, bool keep_hvd) {
+        dwt_scale0_rows(ref_pic, dis_pic, y0, y1, base, keep_hvd);
+    };
+    dwt(0, halo.y0, 0, false);
     std::int16_t** const sets[4] = {ref0_, dis0_, r0_, a0_};
     const int filled = for_each_strip(
         region, halo, h, stride_, sets,
         [&](int from, int to, int base) {
-            dwt(from, to, base);
+            dwt(from, to, base, true);
             k_.decouple_s0(ref0_, dis0_, stride_, Rect{halo.x0, from - base, halo.x1, to - base},
                            opt_.gain_limit, r0_, a0_);
         },
@@ -259,7 +260,7 @@ AdmEngine::ScaleResult AdmEngine::scale0(const Plane& ref_pic, const Plane& dis_
                 k_.cm_accumulate_s0(a0_, r0_, stride_, w, h - base, rows, rfactor_s0_, shifts,
                                     row_shift, thr32_.data(), aim_acc);
         });
-    approximation_rows(filled, h, dwt);
+    dwt(filled, h, 0, false);
 
     out.den =
         den_from_sums(den_acc, std::pow(2, 18 - den_shift), factors_[0], region, opt_.noise_weight);
@@ -305,13 +306,15 @@ AdmEngine::ScaleResult AdmEngine::scale123(int scale, int in_w, int in_h) {
     std::int64_t num_acc[3] = {0, 0, 0}, aim_acc[3] = {0, 0, 0};
 
     // The strips of scale0(), on int32 bands.
-    auto dwt = [&](int y0, int y1, int base) { dwt_s123_rows(scale, in_w, in_h, y0, y1, base); };
-    approximation_rows(0, halo.y0, dwt);
+    auto dwt = [&](int y0, int y1, int base, bool keep_hvd) {
+        dwt_s123_rows(scale, in_w, in_h, y0, y1, base, keep_hvd);
+    };
+    dwt(0, halo.y0, 0, false);
     std::int32_t** const sets[4] = {ref_, dis_, r_, a_};
     const int filled = for_each_strip(
         region, halo, h, stride1_, sets,
         [&](int from, int to, int base) {
-            dwt(from, to, base);
+            dwt(from, to, base, true);
             k_.decouple_s123(ref_, dis_, stride1_,
                              Rect{halo.x0, from - base, halo.x1, to - base}, opt_.gain_limit, r_,
                              a_);
@@ -325,7 +328,7 @@ AdmEngine::ScaleResult AdmEngine::scale123(int scale, int in_w, int in_h) {
                 k_.cm_accumulate_s123(a_, r_, stride1_, w, h - base, rows, rf, shifts, row_shift,
                                       thr64_.data(), aim_acc);
         });
-    approximation_rows(filled, h, dwt);
+    dwt(filled, h, 0, false);
 
     out.den = den_from_sums(
         den_acc,
@@ -359,9 +362,7 @@ AdmScores AdmEngine::compute(const Plane& ref, const Plane& dis) {
         ScaleResult r;
         if (scale == 0) {
             if (opt_.skip_scale0) {
-                approximation_rows(0, h, [&](int y0, int y1, int base) {
-                    dwt_scale0_rows(ref, dis, y0, y1, base);
-                });
+                dwt_scale0_rows(ref, dis, 0, h, 0, false);
                 r.den = 1e-10f;  // libvmaf's guard against 0 / 0
             } else {
                 r = scale0(ref, dis);

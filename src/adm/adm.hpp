@@ -78,11 +78,13 @@ private:
     };
 
     // Scale-0 DWT rows [y0, y1) of both pictures: the approximations into
-    // their whole-band buffers, h/v/d into the strip buffers at row i - base.
-    void dwt_scale0_rows(const Plane& ref, const Plane& dis, int y0, int y1, int base);
+    // their whole-band buffers, and with keep_hvd h/v/d into the strip
+    // buffers at row i - base (without, h/v/d are not computed).
+    void dwt_scale0_rows(const Plane& ref, const Plane& dis, int y0, int y1, int base,
+                         bool keep_hvd);
     // The same for scale 1-3 of the previous scale's in_w x in_h
     // approximations.
-    void dwt_s123_rows(int scale, int in_w, int in_h, int y0, int y1, int base);
+    void dwt_s123_rows(int scale, int in_w, int in_h, int y0, int y1, int base, bool keep_hvd);
     ScaleResult scale0(const Plane& ref, const Plane& dis);
     ScaleResult scale123(int scale, int in_w, int in_h);
 

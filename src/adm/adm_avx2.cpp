@@ -126,9 +126,10 @@ void dwt_s0_vertical_u8(const std::uint8_t* const rows[4], int w, std::int16_t* 
         };
         const V la = filt(p01a, p23a, lo01, lo23, lo_bias);
         const V lb = filt(p01b, p23b, lo01, lo23, lo_bias);
+        storeu(lo + j, _mm256_packs_epi32(la, lb));
+        if (!hi) return;  // an approximation-only row
         const V ha = filt(p01a, p23a, hi01, hi23, hi_bias);
         const V hb = filt(p01b, p23b, hi01, hi23, hi_bias);
-        storeu(lo + j, _mm256_packs_epi32(la, lb));
         storeu(hi + j, _mm256_packs_epi32(ha, hb));
     });
 }
@@ -155,11 +156,10 @@ void dwt_s0_vertical_u16(const std::uint16_t* const rows[4], int w, int bpc, std
         V s[4];
         for (int k = 0; k < 4; ++k) s[k] = load(rows[k] + j);
         V l = lo_bias, h = hi_bias;
-        for (int k = 0; k < 4; ++k) {
-            l = _mm256_add_epi32(l, _mm256_mullo_epi32(cl[k], s[k]));
-            h = _mm256_add_epi32(h, _mm256_mullo_epi32(ch[k], s[k]));
-        }
+        for (int k = 0; k < 4; ++k) l = _mm256_add_epi32(l, _mm256_mullo_epi32(cl[k], s[k]));
         store8_i16(lo + j, narrow_wrap(_mm256_sra_epi32(l, count)));
+        if (!hi) return;  // an approximation-only row
+        for (int k = 0; k < 4; ++k) h = _mm256_add_epi32(h, _mm256_mullo_epi32(ch[k], s[k]));
         store8_i16(hi + j, narrow_wrap(_mm256_sra_epi32(h, count)));
     });
 }
@@ -183,8 +183,9 @@ void dwt_s0_horizontal(const std::int16_t* lo, const std::int16_t* hi, int out_w
     };
     for_blocks_overlapping(0, out_w, 8, [&](int j) {
         const V lp = loadu(lo + 2 * j), lq = loadu(lo + 2 * j + 2);
-        const V hp = loadu(hi + 2 * j), hq = loadu(hi + 2 * j + 2);
         storeu(a + j, filt(lp, lq, lo01, lo23));
+        if (!hi) return;  // an approximation-only row
+        const V hp = loadu(hi + 2 * j), hq = loadu(hi + 2 * j + 2);
         store8_i16(bv + j, narrow_exact(filt(lp, lq, hi01, hi23)));
         store8_i16(bh + j, narrow_exact(filt(hp, hq, lo01, lo23)));
         store8_i16(bd + j, narrow_exact(filt(hp, hq, hi01, hi23)));
@@ -201,12 +202,16 @@ void dwt_s0_rows(const T* src, std::ptrdiff_t src_stride, int w, int h, int y0, 
     for (int i = y0; i < y1; ++i) {
         const T* rows[4];
         for (int k = 0; k < 4; ++k) rows[k] = src + reflect_index(2 * i - 1 + k, h) * src_stride;
-        vertical(rows, lo + 1, hi + 1);
-        pad_row(lo, w);
-        pad_row(hi, w);
+        vertical(rows, lo + 1, band_hvd ? hi + 1 : nullptr);
         const std::ptrdiff_t at = (i - y0) * band_stride;
-        dwt_s0_horizontal(lo, hi, out_w, band_a + at, band_hvd[0] + at, band_hvd[1] + at,
-                          band_hvd[2] + at);
+        pad_row(lo, w);
+        if (band_hvd) {
+            pad_row(hi, w);
+            dwt_s0_horizontal(lo, hi, out_w, band_a + at, band_hvd[0] + at, band_hvd[1] + at,
+                              band_hvd[2] + at);
+        } else {
+            dwt_s0_horizontal(lo, nullptr, out_w, band_a + at, nullptr, nullptr, nullptr);
+        }
     }
 }
 
@@ -298,25 +303,30 @@ void dwt_s123_avx2(const std::int32_t* src, std::ptrdiff_t src_stride, int w, in
         for_blocks_overlapping(0, w, 8, [&](int j) {
             V q[4];
             for (int k = 0; k < 4; ++k) q[k] = loadu(rows[k] + j);
-            if (vs == 0) {
+            // Approximation-only rows need the low-pass row alone.
+            auto filt = [&](const V* c) {
+                if (vs != 0) return filt4_i64(q, c, vround, vcount);
                 // No rounding or shift: the int32 narrowing of the int64 sum
                 // is the sum modulo 2^32, which int32 lane arithmetic gives.
-                V l = _mm256_mullo_epi32(q[0], cl[0]), hh = _mm256_mullo_epi32(q[0], ch[0]);
-                for (int k = 1; k < 4; ++k) {
-                    l = _mm256_add_epi32(l, _mm256_mullo_epi32(q[k], cl[k]));
-                    hh = _mm256_add_epi32(hh, _mm256_mullo_epi32(q[k], ch[k]));
-                }
-                storeu(lo + 1 + j, l);
-                storeu(hi + 1 + j, hh);
-            } else {
-                storeu(lo + 1 + j, filt4_i64(q, cl, vround, vcount));
-                storeu(hi + 1 + j, filt4_i64(q, ch, vround, vcount));
-            }
+                V v = _mm256_mullo_epi32(q[0], c[0]);
+                for (int k = 1; k < 4; ++k)
+                    v = _mm256_add_epi32(v, _mm256_mullo_epi32(q[k], c[k]));
+                return v;
+            };
+            storeu(lo + 1 + j, filt(cl));
+            if (band_hvd) storeu(hi + 1 + j, filt(ch));
         });
         pad_row(lo, w);
-        pad_row(hi, w);
         const std::ptrdiff_t at = (i - y0) * band_stride;
         std::int32_t* a = band_a + at;
+        if (!band_hvd) {
+            for_blocks_overlapping(0, out_w, 8, [&](int j) {
+                storeu(a + j, join_low_dwords(filt4_h_i64(lo + 2 * j, cl, hround, hcount),
+                                              filt4_h_i64(lo + 2 * j + 8, cl, hround, hcount)));
+            });
+            continue;
+        }
+        pad_row(hi, w);
         std::int32_t* bh = band_hvd[0] + at;
         std::int32_t* bv = band_hvd[1] + at;
         std::int32_t* bd = band_hvd[2] + at;

@@ -204,9 +204,10 @@ void dwt_s0_vertical_u8(const std::uint8_t* const rows[4], const std::uint8_t* c
         };
         const Z la = filt(p01a, p23a, lo01, lo23, lo_bias),
                 lb = filt(p01b, p23b, lo01, lo23, lo_bias);
+        st_i16x32(lo + j, m, _mm512_packs_epi32(la, lb));
+        if (!hi) continue;  // an approximation-only row
         const Z ha = filt(p01a, p23a, hi01, hi23, hi_bias),
                 hb = filt(p01b, p23b, hi01, hi23, hi_bias);
-        st_i16x32(lo + j, m, _mm512_packs_epi32(la, lb));
         st_i16x32(hi + j, m, _mm512_packs_epi32(ha, hb));
     }
 }
@@ -225,14 +226,16 @@ void dwt_s0_vertical_u16(const std::uint16_t* const rows[4], const std::uint16_t
         const __mmask16 m = tail16(w - j);
         _mm_prefetch(reinterpret_cast<const char*>(ahead[0] + j), _MM_HINT_T0);
         _mm_prefetch(reinterpret_cast<const char*>(ahead[1] + j), _MM_HINT_T0);
-        Z l = lo_bias, h = hi_bias;
-        for (int k = 0; k < 4; ++k) {
-            const Z s = _mm512_cvtepu16_epi32(ld_i16x16(m, rows[k] + j));
-            l = _mm512_add_epi32(l, _mm512_mullo_epi32(_mm512_set1_epi32(kDwtLo[k]), s));
-            h = _mm512_add_epi32(h, _mm512_mullo_epi32(_mm512_set1_epi32(kDwtHi[k]), s));
-        }
-        store16_i16_wrap(lo + j, m, _mm512_sra_epi32(l, count));
-        store16_i16_wrap(hi + j, m, _mm512_sra_epi32(h, count));
+        Z s[4];
+        for (int k = 0; k < 4; ++k) s[k] = _mm512_cvtepu16_epi32(ld_i16x16(m, rows[k] + j));
+        auto filt = [&s](const std::int32_t* c, Z bias) {
+            for (int k = 0; k < 4; ++k)
+                bias = _mm512_add_epi32(bias, _mm512_mullo_epi32(_mm512_set1_epi32(c[k]), s[k]));
+            return bias;
+        };
+        store16_i16_wrap(lo + j, m, _mm512_sra_epi32(filt(kDwtLo, lo_bias), count));
+        if (hi)  // not an approximation-only row
+            store16_i16_wrap(hi + j, m, _mm512_sra_epi32(filt(kDwtHi, hi_bias), count));
     }
 }
 
@@ -258,8 +261,9 @@ void dwt_s0_horizontal(const std::int16_t* lo, const std::int16_t* hi, int out_w
         const __mmask32 in = tail32(2 * n);
         const __mmask16 out = tail16(n);
         const Z lp = ld_i16x32(in, lo + 2 * j), lq = ld_i16x32(in, lo + 2 * j + 2);
-        const Z hp = ld_i16x32(in, hi + 2 * j), hq = ld_i16x32(in, hi + 2 * j + 2);
         st_i32x16(a + j, out, filt(lp, lq, lo01, lo23));
+        if (!hi) continue;  // an approximation-only row
+        const Z hp = ld_i16x32(in, hi + 2 * j), hq = ld_i16x32(in, hi + 2 * j + 2);
         store16_i16_wrap(bv + j, out, filt(lp, lq, hi01, hi23));
         store16_i16_wrap(bh + j, out, filt(hp, hq, lo01, lo23));
         store16_i16_wrap(bd + j, out, filt(hp, hq, hi01, hi23));
@@ -290,12 +294,16 @@ void dwt_s0_rows(const T* src, std::ptrdiff_t src_stride, int w, int h, int y0, 
             const int r = 2 * (i + kAhead) + 1 + k;
             ahead[k] = src + (r < h ? r : h - 1) * src_stride;
         }
-        vertical(rows, ahead, lo + 1, hi + 1);
-        pad_row(lo, w);
-        pad_row(hi, w);
+        vertical(rows, ahead, lo + 1, band_hvd ? hi + 1 : nullptr);
         const std::ptrdiff_t at = (i - y0) * band_stride;
-        dwt_s0_horizontal(lo, hi, out_w, band_a + at, band_hvd[0] + at, band_hvd[1] + at,
-                          band_hvd[2] + at);
+        pad_row(lo, w);
+        if (band_hvd) {
+            pad_row(hi, w);
+            dwt_s0_horizontal(lo, hi, out_w, band_a + at, band_hvd[0] + at, band_hvd[1] + at,
+                              band_hvd[2] + at);
+        } else {
+            dwt_s0_horizontal(lo, nullptr, out_w, band_a + at, nullptr, nullptr, nullptr);
+        }
     }
 }
 
@@ -412,29 +420,32 @@ void dwt_s123_avx512(const std::int32_t* src, std::ptrdiff_t src_stride, int w, 
             _mm_prefetch(next1 + 4 * j, _MM_HINT_T0);
             Z q[4];
             for (int k = 0; k < 4; ++k) q[k] = ld_i32x16(m, rows[k] + j);
-            Z l, hh;
-            if (vs == 0) {
+            // Approximation-only rows need the low-pass row alone.
+            auto filt = [&](const Z* c) {
+                if (vs != 0) return filt4_v_i64(q, c, vround, vcount);
                 // No rounding or shift: the int32 narrowing of the int64 sum
                 // is the sum modulo 2^32, which int32 lane arithmetic gives.
-                l = _mm512_mullo_epi32(q[0], cl[0]);
-                hh = _mm512_mullo_epi32(q[0], ch[0]);
-                for (int k = 1; k < 4; ++k) {
-                    l = _mm512_add_epi32(l, _mm512_mullo_epi32(q[k], cl[k]));
-                    hh = _mm512_add_epi32(hh, _mm512_mullo_epi32(q[k], ch[k]));
-                }
-            } else {
-                l = filt4_v_i64(q, cl, vround, vcount);
-                hh = filt4_v_i64(q, ch, vround, vcount);
-            }
-            store_split(lo.ph + 1 + j, lo.pl + 1 + j, m, l);
-            store_split(hi.ph + 1 + j, hi.pl + 1 + j, m, hh);
+                Z v = _mm512_mullo_epi32(q[0], c[0]);
+                for (int k = 1; k < 4; ++k)
+                    v = _mm512_add_epi32(v, _mm512_mullo_epi32(q[k], c[k]));
+                return v;
+            };
+            store_split(lo.ph + 1 + j, lo.pl + 1 + j, m, filt(cl));
+            if (band_hvd) store_split(hi.ph + 1 + j, hi.pl + 1 + j, m, filt(ch));
         });
         pad_row(lo.ph, w);
         pad_row(lo.pl, w);
-        pad_row(hi.ph, w);
-        pad_row(hi.pl, w);
         const std::ptrdiff_t at = (i - y0) * band_stride;
         std::int32_t* a = band_a + at;
+        if (!band_hvd) {
+            for_blocks16(out_w, [&](int j, __mmask16 out) {
+                st_i32x16(a + j, out,
+                          filt4_h_split(lo, j, widen_tail(out), lo01, lo23, kLoHalfSum, hs));
+            });
+            continue;
+        }
+        pad_row(hi.ph, w);
+        pad_row(hi.pl, w);
         std::int32_t* bh = band_hvd[0] + at;
         std::int32_t* bv = band_hvd[1] + at;
         std::int32_t* bd = band_hvd[2] + at;

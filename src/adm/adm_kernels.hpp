@@ -48,9 +48,10 @@ inline int reflect_index(int k, int n) {
 
 // Scale 0 of `bpc`-bit samples (8-bit samples as uint8_t, 9..16-bit samples as
 // uint16_t): rows [y0, y1) of the (w+1)/2 x (h+1)/2 bands of the w x h
-// picture, band row i written at row i - y0 of each output (0 <= y0 < y1 <=
+// picture, band row i written at row i - y0 of each output (0 <= y0 <= y1 <=
 // (h+1)/2). Row ranges let the caller keep only a strip of the bands.
-// `scratch` holds 4 * (w + 3) int16 values.
+// band_hvd may be nullptr: only band_a is written (rows whose h/v/d no
+// pooling reads). `scratch` holds 4 * (w + 3) int16 values.
 void dwt_s0_u8(const std::uint8_t* src, std::ptrdiff_t src_stride, int w, int h, int y0, int y1,
                std::int16_t* scratch, std::int32_t* band_a, std::int16_t* const band_hvd[3],
                std::ptrdiff_t band_stride);
@@ -58,8 +59,8 @@ void dwt_s0_u16(const std::uint16_t* src, std::ptrdiff_t src_stride, int w, int 
                 int y1, std::int16_t* scratch, std::int32_t* band_a,
                 std::int16_t* const band_hvd[3], std::ptrdiff_t band_stride);
 // Scales 1..3: input is the previous level's band_a (w x h); rows [y0, y1)
-// of the bands as for scale 0. `scratch` holds 4 * (w + 3) int32 values. src
-// and the outputs must not overlap.
+// of the bands, and band_hvd == nullptr, as for scale 0. `scratch` holds
+// 4 * (w + 3) int32 values. src and the outputs must not overlap.
 void dwt_s123(const std::int32_t* src, std::ptrdiff_t src_stride, int w, int h, int scale, int y0,
               int y1, std::int32_t* scratch, std::int32_t* band_a,
               std::int32_t* const band_hvd[3], std::ptrdiff_t band_stride);

@@ -124,6 +124,7 @@ void dwt_s0_horizontal(const std::int16_t* __restrict lo_even,
     // "v", and high vertically / low horizontally "h".
     for (int j = 0; j < out_w; ++j) {
         a[j] = dwt_s0_h(lo_even, lo_odd, j, kDwtLo);
+        if (!bh) continue;  // an approximation-only row
         bv[j] = static_cast<std::int16_t>(dwt_s0_h(lo_even, lo_odd, j, kDwtHi));
         bh[j] = static_cast<std::int16_t>(dwt_s0_h(hi_even, hi_odd, j, kDwtLo));
         bd[j] = static_cast<std::int16_t>(dwt_s0_h(hi_even, hi_odd, j, kDwtHi));
@@ -150,8 +151,11 @@ void dwt_s0(const T* src, std::ptrdiff_t src_stride, int w, int h, int bpc, int 
         split_even_odd(lo, out_w, lo_even, lo_odd);
         split_even_odd(hi, out_w, hi_even, hi_odd);
         const std::ptrdiff_t at = (i - y0) * band_stride;
-        dwt_s0_horizontal(lo_even, lo_odd, hi_even, hi_odd, out_w, band_a + at, band_hvd[0] + at,
-                          band_hvd[1] + at, band_hvd[2] + at);
+        std::int16_t* hvd[3] = {nullptr, nullptr, nullptr};
+        if (band_hvd)
+            for (int t = 0; t < 3; ++t) hvd[t] = band_hvd[t] + at;
+        dwt_s0_horizontal(lo_even, lo_odd, hi_even, hi_odd, out_w, band_a + at, hvd[0], hvd[1],
+                          hvd[2]);
     }
 }
 
@@ -356,13 +360,17 @@ void dwt_s123(const std::int32_t* src, std::ptrdiff_t src_stride, int w, int h, 
         split_even_odd(hi, out_w, hi_even, hi_odd);
         const std::ptrdiff_t at = (i - y0) * band_stride;
         std::int32_t* a = band_a + at;
+        for (int j = 0; j < out_w; ++j) {
+            const std::int32_t ql[4] = {lo_odd[j], lo_even[j], lo_odd[j + 1], lo_even[j + 1]};
+            a[j] = filt4_i64(ql, kDwtLo, hr, hs);
+        }
+        if (!band_hvd) continue;  // an approximation-only row
         std::int32_t* bh = band_hvd[0] + at;
         std::int32_t* bv = band_hvd[1] + at;
         std::int32_t* bd = band_hvd[2] + at;
         for (int j = 0; j < out_w; ++j) {
             const std::int32_t ql[4] = {lo_odd[j], lo_even[j], lo_odd[j + 1], lo_even[j + 1]};
             const std::int32_t qh[4] = {hi_odd[j], hi_even[j], hi_odd[j + 1], hi_even[j + 1]};
-            a[j] = filt4_i64(ql, kDwtLo, hr, hs);
             bv[j] = filt4_i64(ql, kDwtHi, hr, hs);
             bh[j] = filt4_i64(qh, kDwtLo, hr, hs);
             bd[j] = filt4_i64(qh, kDwtHi, hr, hs);

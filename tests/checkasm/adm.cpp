@@ -192,13 +192,18 @@ Failure check_dwt_s0(Gen& g, const AdmKernels& k, std::string& desc, bool u16) {
     desc = "w=" + std::to_string(w) + " h=" + std::to_string(h) + " bpc=" + std::to_string(bpc) +
            " mode=" + std::to_string(mode) + " rows=[" + std::to_string(y0) + "," +
            std::to_string(y1) + ")";
+    // A fifth asks for the approximation alone (no h/v/d bands).
+    const bool approx_only = g.chance(20);
+    if (approx_only) desc += " approx-only";
     const int rows = y1 - y0;
     Band<std::int32_t> as(ow, rows, bs), av(ow, rows, bs);
     Band<std::int16_t> bands_s[3] = {{ow, rows, bs}, {ow, rows, bs}, {ow, rows, bs}};
     Band<std::int16_t> bands_v[3] = {{ow, rows, bs}, {ow, rows, bs}, {ow, rows, bs}};
     std::vector<std::int16_t> scratch_s(4 * static_cast<std::size_t>(w + 3)), scratch_v(scratch_s.size());
-    std::int16_t* hs[3] = {bands_s[0].origin(), bands_s[1].origin(), bands_s[2].origin()};
-    std::int16_t* hv[3] = {bands_v[0].origin(), bands_v[1].origin(), bands_v[2].origin()};
+    std::int16_t* hs_bands[3] = {bands_s[0].origin(), bands_s[1].origin(), bands_s[2].origin()};
+    std::int16_t* hv_bands[3] = {bands_v[0].origin(), bands_v[1].origin(), bands_v[2].origin()};
+    std::int16_t* const* hs = approx_only ? nullptr : hs_bands;
+    std::int16_t* const* hv = approx_only ? nullptr : hv_bands;
     if (u16) {
         scalar_kernels().dwt_s0_u16(src16.data(), w, w, h, bpc, y0, y1, scratch_s.data(),
                                     as.origin(), hs, bs);
@@ -231,13 +236,17 @@ Failure check_dwt_s123(Gen& g, const AdmKernels& k, std::string& desc) {
     desc = "w=" + std::to_string(w) + " h=" + std::to_string(h) + " scale=" + std::to_string(scale) +
            " mode=" + std::to_string(mode) + " rows=[" + std::to_string(y0) + "," +
            std::to_string(y1) + ")";
+    const bool approx_only = g.chance(20);
+    if (approx_only) desc += " approx-only";
     const int rows = y1 - y0;
     Band<std::int32_t> as(ow, rows, bs), av(ow, rows, bs);
     Band<std::int32_t> bands_s[3] = {{ow, rows, bs}, {ow, rows, bs}, {ow, rows, bs}};
     Band<std::int32_t> bands_v[3] = {{ow, rows, bs}, {ow, rows, bs}, {ow, rows, bs}};
     std::vector<std::int32_t> scratch_s(4 * static_cast<std::size_t>(w + 3)), scratch_v(scratch_s.size());
-    std::int32_t* hs[3] = {bands_s[0].origin(), bands_s[1].origin(), bands_s[2].origin()};
-    std::int32_t* hv[3] = {bands_v[0].origin(), bands_v[1].origin(), bands_v[2].origin()};
+    std::int32_t* hs_bands[3] = {bands_s[0].origin(), bands_s[1].origin(), bands_s[2].origin()};
+    std::int32_t* hv_bands[3] = {bands_v[0].origin(), bands_v[1].origin(), bands_v[2].origin()};
+    std::int32_t* const* hs = approx_only ? nullptr : hs_bands;
+    std::int32_t* const* hv = approx_only ? nullptr : hv_bands;
     scalar_kernels().dwt_s123(src.data(), ss, w, h, scale, y0, y1, scratch_s.data(), as.origin(),
                               hs, bs);
     k.dwt_s123(src.data(), ss, w, h, scale, y0, y1, scratch_v.data(), av.origin(), hv, bs);
