@@ -148,7 +148,7 @@ AdmEngine::AdmEngine(int width, int height, int bpc, const AdmOptions& options,
     const std::size_t n1 = static_cast<std::size_t>(stride1_) * bh1;
 
     // Only the approximation bands of scale 0 are kept whole; its h/v/d
-    // bands and their decoupled parts live in strips (see scale0()).
+    // bands and their decoupled parts live in strips (see for_each_strip()).
     const std::size_t strip = static_cast<std::size_t>(stride_) * (kStripRows + 2);
     i16_.allocate(strip * 12);
     std::int16_t* p16 = i16_.data();
@@ -237,9 +237,8 @@ AdmEngine::ScaleResult AdmEngine::scale0(const Plane& ref_pic, const Plane& dis_
 
     // DLM: the restored part masked by the additive part's CSF; AIM: the
     // additive part masked by the restored part's. The masking kernel
-    // derives the masker's csf / flt rows itself.
-    // Rows outside the halo only feed the next scale: their h/v/d are
-    // neither computed nor stored.
+    // derives the masker's csf / flt rows itself. Rows outside the halo
+    // only feed the next scale: their h/v/d are neither computed nor stored.
     auto dwt = [&](int y0, int y1, int base, bool keep_hvd) {
         dwt_scale0_rows(ref_pic, dis_pic, y0, y1, base, keep_hvd);
     };
@@ -355,7 +354,7 @@ AdmScores AdmEngine::compute(const Plane& ref, const Plane& dis) {
     AdmScores s;
     double num = 0.0, den = 0.0, aim_num = 0.0;
 
-    // Scale 0 writes the approximation bands into ping-pong slot 0.
+    // The size of scale 0's bands, then of each later scale's input.
     int w = (width_ + 1) / 2, h = (height_ + 1) / 2;
 
     for (int scale = 0; scale < kScales; ++scale) {

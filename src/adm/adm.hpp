@@ -98,7 +98,7 @@ private:
     std::uint32_t rfactor_s123_[kScales][3];
     CsfFactors factors_[kScales];
 
-    // scale 0: strips of kStripRows + 2 rows (see scale0())
+    // scale 0: strips of kStripRows + 2 rows (see for_each_strip() in adm.cpp)
     Buffer<std::int16_t> i16_;
     std::int16_t* ref0_[3];
     std::int16_t* dis0_[3];
