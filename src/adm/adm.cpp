@@ -155,12 +155,17 @@ AdmEngine::AdmEngine(int width, int height, int bpc, const AdmOptions& options,
     for (auto* set : {ref0_, dis0_, r0_, a0_})
         for (int t = 0; t < 3; ++t, p16 += strip) set[t] = p16;
 
-    // Ping-pong slot 0 holds the scale-0 approximation, later scale 2's;
-    // slot 1 scale 1's, later scale 3's: n0 and n1 samples are enough.
-    approx_.allocate((n0 + n1) * 2);
+    // Scale 0's approximations (int16, every value fits), then per picture
+    // scale 1's (n1 samples; scale 3's overwrite them once scale 2 has read
+    // them) and scale 2's (n2).
+    const int bh2 = (bh1 + 1) / 2;
+    const std::size_t n2 = static_cast<std::size_t>(stride1_) * bh2;
+    approx16_.allocate(n0 * 2);
+    approx_.allocate((n1 + n2) * 2);
     for (int pic = 0; pic < 2; ++pic) {
-        approx_ptr_[pic][0] = approx_.data() + pic * (n0 + n1);
-        approx_ptr_[pic][1] = approx_ptr_[pic][0] + n0;
+        approx0_[pic] = approx16_.data() + pic * n0;
+        approx_ptr_[pic][0] = approx_.data() + pic * (n1 + n2);
+        approx_ptr_[pic][1] = approx_ptr_[pic][0] + n1;
     }
 
     // Scales 1-3 in strips likewise; scale 1's stride serves all three.
@@ -183,7 +188,7 @@ void AdmEngine::dwt_scale0_rows(const Plane& ref, const Plane& dis, int y0, int 
     std::int16_t* const* strips[2] = {ref0_, dis0_};
     for (int pic = 0; pic < 2; ++pic) {
         const Plane& p = *planes[pic];
-        std::int32_t* a = approx_ptr_[pic][0] + static_cast<std::ptrdiff_t>(y0) * stride_;
+        std::int16_t* a = approx0_[pic] + static_cast<std::ptrdiff_t>(y0) * stride_;
         std::int16_t* const hvd[3] = {strips[pic][0] + band, strips[pic][1] + band,
                                       strips[pic][2] + band};
         std::int16_t* const* out = keep_hvd ? hvd : nullptr;
@@ -198,18 +203,23 @@ void AdmEngine::dwt_scale0_rows(const Plane& ref, const Plane& dis, int y0, int 
 
 void AdmEngine::dwt_s123_rows(int scale, int in_w, int in_h, int y0, int y1, int base,
                               bool keep_hvd) {
-    // Ping-pong: scale 1 reads the scale-0 approximation in slot 0 (stride_)
-    // and writes slot 1, scale 2 reads slot 1 and writes slot 0, and so on.
-    const int in = (scale - 1) & 1, out = scale & 1;
-    const std::ptrdiff_t in_stride = scale == 1 ? stride_ : stride1_;
+    // Scale 1 reads scale 0's int16 approximation (stride_) and writes
+    // slot 0, scale 2 reads slot 0 and writes slot 1, scale 3 reads slot 1
+    // and writes slot 0.
+    const int in = scale == 3 ? 1 : 0, out = scale == 2 ? 1 : 0;
     const std::ptrdiff_t band = static_cast<std::ptrdiff_t>(y0 - base) * stride1_;
     std::int32_t* const* strips[2] = {ref_, dis_};
     for (int pic = 0; pic < 2; ++pic) {
         std::int32_t* a = approx_ptr_[pic][out] + static_cast<std::ptrdiff_t>(y0) * stride1_;
         std::int32_t* const hvd[3] = {strips[pic][0] + band, strips[pic][1] + band,
                                       strips[pic][2] + band};
-        k_.dwt_s123(approx_ptr_[pic][in], in_stride, in_w, in_h, scale, y0, y1,
-                    dwt_scratch32_.data(), a, keep_hvd ? hvd : nullptr, stride1_);
+        std::int32_t* const* keep = keep_hvd ? hvd : nullptr;
+        if (scale == 1)
+            k_.dwt_s1(approx0_[pic], stride_, in_w, in_h, y0, y1, dwt_scratch32_.data(), a, keep,
+                      stride1_);
+        else
+            k_.dwt_s123(approx_ptr_[pic][in], stride1_, in_w, in_h, scale, y0, y1,
+                        dwt_scratch32_.data(), a, keep, stride1_);
     }
 }
 

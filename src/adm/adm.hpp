@@ -104,7 +104,11 @@ private:
     std::int16_t* dis0_[3];
     std::int16_t* r0_[3];
     std::int16_t* a0_[3];
-    // approximation bands: [picture][ping-pong]
+    // approximation bands: scale 0's of each picture in int16; then
+    // [picture][slot], slot 0 holding scale 1's (later scale 3's), slot 1
+    // scale 2's
+    Buffer<std::int16_t> approx16_;
+    std::int16_t* approx0_[2];
     Buffer<std::int32_t> approx_;
     std::int32_t* approx_ptr_[2][2];
     // scales 1-3: strips as for scale 0

@@ -171,7 +171,7 @@ void dwt_s0_vertical_u16(const std::uint16_t* const rows[4], int w, int bpc, std
 // (sum + 2^15) >> 16 lie in [-32768, 32767], so the packs are exact.
 // Reads p[2j .. 2j+17] for the block at j; j + 8 <= out_w keeps that inside
 // the w + 3 values of the row.
-void dwt_s0_horizontal(const std::int16_t* lo, const std::int16_t* hi, int out_w, std::int32_t* a,
+void dwt_s0_horizontal(const std::int16_t* lo, const std::int16_t* hi, int out_w, std::int16_t* a,
                        std::int16_t* bh, std::int16_t* bv, std::int16_t* bd) {
     const V lo01 = coeff_pair(kDwtLo[0], kDwtLo[1]), lo23 = coeff_pair(kDwtLo[2], kDwtLo[3]);
     const V hi01 = coeff_pair(kDwtHi[0], kDwtHi[1]), hi23 = coeff_pair(kDwtHi[2], kDwtHi[3]);
@@ -183,7 +183,7 @@ void dwt_s0_horizontal(const std::int16_t* lo, const std::int16_t* hi, int out_w
     };
     for_blocks_overlapping(0, out_w, 8, [&](int j) {
         const V lp = loadu(lo + 2 * j), lq = loadu(lo + 2 * j + 2);
-        storeu(a + j, filt(lp, lq, lo01, lo23));
+        store8_i16(a + j, narrow_exact(filt(lp, lq, lo01, lo23)));
         if (!hi) return;  // an approximation-only row
         const V hp = loadu(hi + 2 * j), hq = loadu(hi + 2 * j + 2);
         store8_i16(bv + j, narrow_exact(filt(lp, lq, hi01, hi23)));
@@ -194,7 +194,7 @@ void dwt_s0_horizontal(const std::int16_t* lo, const std::int16_t* hi, int out_w
 
 template <class T, class Vertical>
 void dwt_s0_rows(const T* src, std::ptrdiff_t src_stride, int w, int h, int y0, int y1,
-                 std::int16_t* scratch, std::int32_t* band_a, std::int16_t* const band_hvd[3],
+                 std::int16_t* scratch, std::int16_t* band_a, std::int16_t* const band_hvd[3],
                  std::ptrdiff_t band_stride, Vertical vertical) {
     const int out_w = (w + 1) / 2;
     std::int16_t* lo = scratch;  // w + 3 values, value k at lo[1 + k]
@@ -216,7 +216,7 @@ void dwt_s0_rows(const T* src, std::ptrdiff_t src_stride, int w, int h, int y0, 
 }
 
 void dwt_s0_u8_avx2(const std::uint8_t* src, std::ptrdiff_t src_stride, int w, int h, int y0,
-                    int y1, std::int16_t* scratch, std::int32_t* band_a,
+                    int y1, std::int16_t* scratch, std::int16_t* band_a,
                     std::int16_t* const band_hvd[3], std::ptrdiff_t band_stride) {
     if (w < 16) {  // narrower than one vertical block (never from a picture >= kMinSize)
         dwt_s0_u8(src, src_stride, w, h, y0, y1, scratch, band_a, band_hvd, band_stride);
@@ -229,7 +229,7 @@ void dwt_s0_u8_avx2(const std::uint8_t* src, std::ptrdiff_t src_stride, int w, i
 }
 
 void dwt_s0_u16_avx2(const std::uint16_t* src, std::ptrdiff_t src_stride, int w, int h, int bpc,
-                     int y0, int y1, std::int16_t* scratch, std::int32_t* band_a,
+                     int y0, int y1, std::int16_t* scratch, std::int16_t* band_a,
                      std::int16_t* const band_hvd[3], std::ptrdiff_t band_stride) {
     if (w < 16) {
         dwt_s0_u16(src, src_stride, w, h, bpc, y0, y1, scratch, band_a, band_hvd, band_stride);
@@ -278,14 +278,18 @@ inline V join_low_dwords(V r0, V r1) {
 constexpr int kVShift[3] = {0, 16, 16};
 constexpr int kHShift[3] = {15, 16, 15};
 
-void dwt_s123_avx2(const std::int32_t* src, std::ptrdiff_t src_stride, int w, int h, int scale,
-                   int y0, int y1, std::int32_t* scratch, std::int32_t* band_a,
-                   std::int32_t* const band_hvd[3], std::ptrdiff_t band_stride) {
+// 8 samples as int32: int16 ones (scale 1 of the int16 scale-0
+// approximation) sign-extended.
+inline V load_i32x8(const std::int32_t* p) { return loadu(p); }
+inline V load_i32x8(const std::int16_t* p) {
+    return _mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+
+template <class T>
+void dwt_scale_avx2(const T* src, std::ptrdiff_t src_stride, int w, int h, int scale, int y0,
+                    int y1, std::int32_t* scratch, std::int32_t* band_a,
+                    std::int32_t* const band_hvd[3], std::ptrdiff_t band_stride) {
     const int out_w = (w + 1) / 2;
-    if (out_w < 8) {  // narrower than one horizontal block
-        dwt_s123(src, src_stride, w, h, scale, y0, y1, scratch, band_a, band_hvd, band_stride);
-        return;
-    }
     const int vs = kVShift[scale - 1], hs = kHShift[scale - 1];
     const V vround = _mm256_set1_epi64x(vs > 0 ? std::int64_t{1} << (vs - 1) : 0);
     const V hround = _mm256_set1_epi64x(std::int64_t{1} << (hs - 1));
@@ -298,11 +302,11 @@ void dwt_s123_avx2(const std::int32_t* src, std::ptrdiff_t src_stride, int w, in
     std::int32_t* lo = scratch;  // w + 3 values, value k at lo[1 + k]
     std::int32_t* hi = lo + (w + 3);
     for (int i = y0; i < y1; ++i) {
-        const std::int32_t* rows[4];
+        const T* rows[4];
         for (int k = 0; k < 4; ++k) rows[k] = src + reflect_index(2 * i - 1 + k, h) * src_stride;
         for_blocks_overlapping(0, w, 8, [&](int j) {
             V q[4];
-            for (int k = 0; k < 4; ++k) q[k] = loadu(rows[k] + j);
+            for (int k = 0; k < 4; ++k) q[k] = load_i32x8(rows[k] + j);
             // Approximation-only rows need the low-pass row alone.
             auto filt = [&](const V* c) {
                 if (vs != 0) return filt4_i64(q, c, vround, vcount);
@@ -344,6 +348,25 @@ void dwt_s123_avx2(const std::int32_t* src, std::ptrdiff_t src_stride, int w, in
                                            filt4_h_i64(hp + 8, ch, hround, hcount)));
         });
     }
+}
+
+void dwt_s123_avx2(const std::int32_t* src, std::ptrdiff_t src_stride, int w, int h, int scale,
+                   int y0, int y1, std::int32_t* scratch, std::int32_t* band_a,
+                   std::int32_t* const band_hvd[3], std::ptrdiff_t band_stride) {
+    if ((w + 1) / 2 < 8)  // narrower than one horizontal block
+        dwt_s123(src, src_stride, w, h, scale, y0, y1, scratch, band_a, band_hvd, band_stride);
+    else
+        dwt_scale_avx2(src, src_stride, w, h, scale, y0, y1, scratch, band_a, band_hvd,
+                       band_stride);
+}
+
+void dwt_s1_avx2(const std::int16_t* src, std::ptrdiff_t src_stride, int w, int h, int y0, int y1,
+                 std::int32_t* scratch, std::int32_t* band_a, std::int32_t* const band_hvd[3],
+                 std::ptrdiff_t band_stride) {
+    if ((w + 1) / 2 < 8)
+        dwt_s1(src, src_stride, w, h, y0, y1, scratch, band_a, band_hvd, band_stride);
+    else
+        dwt_scale_avx2(src, src_stride, w, h, 1, y0, y1, scratch, band_a, band_hvd, band_stride);
 }
 
 // ---------------------------------------------------------------------------
@@ -1120,10 +1143,18 @@ void den_accumulate_s123_avx2(const std::int32_t* const band_hvd[3], std::ptrdif
 
 const AdmKernels* avx2_kernels_impl() {
     static const AdmKernels k{
-        &dwt_s0_u8_avx2,         &dwt_s0_u16_avx2,         &dwt_s123_avx2,
-        &decouple_s0_avx2,       &decouple_s123_avx2,      &csf_s0_avx2,
-        &csf_s123_avx2,          &cm_accumulate_s0_avx2,   &cm_accumulate_s123_avx2,
-        &den_accumulate_s0_avx2, &den_accumulate_s123_avx2,
+        &dwt_s0_u8_avx2,
+        &dwt_s0_u16_avx2,
+        &dwt_s123_avx2,
+        &dwt_s1_avx2,
+        &decouple_s0_avx2,
+        &decouple_s123_avx2,
+        &csf_s0_avx2,
+        &csf_s123_avx2,
+        &cm_accumulate_s0_avx2,
+        &cm_accumulate_s123_avx2,
+        &den_accumulate_s0_avx2,
+        &den_accumulate_s123_avx2,
     };
     return &k;
 }

@@ -245,7 +245,7 @@ void dwt_s0_vertical_u16(const std::uint16_t* const rows[4], const std::uint16_t
 // as in the scalar int32 sum, and (sum + 2^15) >> 16 fits int16, so the
 // narrowing is exact. A block of n outputs reads p[2j .. 2j + 2n + 1], inside
 // the w + 3 values of the row.
-void dwt_s0_horizontal(const std::int16_t* lo, const std::int16_t* hi, int out_w, std::int32_t* a,
+void dwt_s0_horizontal(const std::int16_t* lo, const std::int16_t* hi, int out_w, std::int16_t* a,
                        std::int16_t* bh, std::int16_t* bv, std::int16_t* bd) {
     const Z lo01 = coeff_pair(kDwtLo[0], kDwtLo[1]), lo23 = coeff_pair(kDwtLo[2], kDwtLo[3]);
     const Z hi01 = coeff_pair(kDwtHi[0], kDwtHi[1]), hi23 = coeff_pair(kDwtHi[2], kDwtHi[3]);
@@ -261,7 +261,7 @@ void dwt_s0_horizontal(const std::int16_t* lo, const std::int16_t* hi, int out_w
         const __mmask32 in = tail32(2 * n);
         const __mmask16 out = tail16(n);
         const Z lp = ld_i16x32(in, lo + 2 * j), lq = ld_i16x32(in, lo + 2 * j + 2);
-        st_i32x16(a + j, out, filt(lp, lq, lo01, lo23));
+        store16_i16_wrap(a + j, out, filt(lp, lq, lo01, lo23));
         if (!hi) continue;  // an approximation-only row
         const Z hp = ld_i16x32(in, hi + 2 * j), hq = ld_i16x32(in, hi + 2 * j + 2);
         store16_i16_wrap(bv + j, out, filt(lp, lq, hi01, hi23));
@@ -277,7 +277,7 @@ constexpr int kAhead = 2;
 
 template <class T, class Vertical>
 void dwt_s0_rows(const T* src, std::ptrdiff_t src_stride, int w, int h, int y0, int y1,
-                 std::int16_t* scratch, std::int32_t* band_a, std::int16_t* const band_hvd[3],
+                 std::int16_t* scratch, std::int16_t* band_a, std::int16_t* const band_hvd[3],
                  std::ptrdiff_t band_stride, Vertical vertical) {
     const int out_w = (w + 1) / 2;
     std::int16_t* lo = scratch;  // w + 3 values, value k at lo[1 + k]
@@ -308,7 +308,7 @@ void dwt_s0_rows(const T* src, std::ptrdiff_t src_stride, int w, int h, int y0, 
 }
 
 void dwt_s0_u8_avx512(const std::uint8_t* src, std::ptrdiff_t src_stride, int w, int h, int y0,
-                      int y1, std::int16_t* scratch, std::int32_t* band_a,
+                      int y1, std::int16_t* scratch, std::int16_t* band_a,
                       std::int16_t* const band_hvd[3], std::ptrdiff_t band_stride) {
     dwt_s0_rows(
         src, src_stride, w, h, y0, y1, scratch, band_a, band_hvd, band_stride,
@@ -317,7 +317,7 @@ void dwt_s0_u8_avx512(const std::uint8_t* src, std::ptrdiff_t src_stride, int w,
 }
 
 void dwt_s0_u16_avx512(const std::uint16_t* src, std::ptrdiff_t src_stride, int w, int h, int bpc,
-                       int y0, int y1, std::int16_t* scratch, std::int32_t* band_a,
+                       int y0, int y1, std::int16_t* scratch, std::int16_t* band_a,
                        std::int16_t* const band_hvd[3], std::ptrdiff_t band_stride) {
     dwt_s0_rows(src, src_stride, w, h, y0, y1, scratch, band_a, band_hvd, band_stride,
                 [w, bpc](const std::uint16_t* const rows[4], const std::uint16_t* const ahead[2],
@@ -384,9 +384,49 @@ inline Z filt4_h_split(const SplitRow& r, int j, __mmask32 in, Z c01, Z c23, int
 constexpr int kVShift[3] = {0, 16, 16};
 constexpr int kHShift[3] = {15, 16, 15};
 
-void dwt_s123_avx512(const std::int32_t* src, std::ptrdiff_t src_stride, int w, int h, int scale,
-                     int y0, int y1, std::int32_t* scratch, std::int32_t* band_a,
-                     std::int32_t* const band_hvd[3], std::ptrdiff_t band_stride) {
+// The vertical pass of scale 1 over int16 rows, 32 columns per step: rows
+// t and t + 1 interleaved, so that one vpmaddwd forms c0 s0 + c1 s1 for 16
+// columns. No sum wraps (each pair is below 43237 * 2^15, both below
+// 54822 * 2^15 < 2^31), and scale 1's vertical pass neither rounds nor
+// shifts, so the int32 lanes hold the scalar's narrowed int64 sums. The
+// unpacks leave columns 0-3, 8-11, 16-19, 24-27 in one vector and the others
+// in the second; one 64-bit permutation per 16 columns restores the order.
+// `high`: also the high-pass row (not for approximation-only rows).
+inline void vertical_s1_pairs(const std::int16_t* const rows[4], const char* next0,
+                              const char* next1, int w, bool high, const SplitRow& lo,
+                              const SplitRow& hi) {
+    const Z lo01 = coeff_pair(kDwtLo[0], kDwtLo[1]), lo23 = coeff_pair(kDwtLo[2], kDwtLo[3]);
+    const Z hi01 = coeff_pair(kDwtHi[0], kDwtHi[1]), hi23 = coeff_pair(kDwtHi[2], kDwtHi[3]);
+    const Z first = _mm512_setr_epi64(0, 1, 8, 9, 2, 3, 10, 11);
+    const Z second = _mm512_setr_epi64(4, 5, 12, 13, 6, 7, 14, 15);
+    for (int j = 0; j < w; j += 32) {
+        const __mmask32 m = tail32(w - j);
+        const auto m0 = static_cast<__mmask16>(m), m1 = static_cast<__mmask16>(m >> 16);
+        _mm_prefetch(next0 + 2 * j, _MM_HINT_T0);
+        _mm_prefetch(next1 + 2 * j, _MM_HINT_T0);
+        const Z r0 = ld_i16x32(m, rows[0] + j), r1 = ld_i16x32(m, rows[1] + j);
+        const Z r2 = ld_i16x32(m, rows[2] + j), r3 = ld_i16x32(m, rows[3] + j);
+        const Z p01a = _mm512_unpacklo_epi16(r0, r1), p01b = _mm512_unpackhi_epi16(r0, r1);
+        const Z p23a = _mm512_unpacklo_epi16(r2, r3), p23b = _mm512_unpackhi_epi16(r2, r3);
+        auto filter = [&](Z c01, Z c23, const SplitRow& out) {
+            const Z a =
+                _mm512_add_epi32(_mm512_madd_epi16(p01a, c01), _mm512_madd_epi16(p23a, c23));
+            const Z b =
+                _mm512_add_epi32(_mm512_madd_epi16(p01b, c01), _mm512_madd_epi16(p23b, c23));
+            store_split(out.ph + 1 + j, out.pl + 1 + j, m0, _mm512_permutex2var_epi64(a, first, b));
+            if (m1)
+                store_split(out.ph + 17 + j, out.pl + 17 + j, m1,
+                            _mm512_permutex2var_epi64(a, second, b));
+        };
+        filter(lo01, lo23, lo);
+        if (high) filter(hi01, hi23, hi);
+    }
+}
+
+template <class T>
+void dwt_scale_avx512(const T* src, std::ptrdiff_t src_stride, int w, int h, int scale, int y0,
+                      int y1, std::int32_t* scratch, std::int32_t* band_a,
+                      std::int32_t* const band_hvd[3], std::ptrdiff_t band_stride) {
     const int out_w = (w + 1) / 2;
     const int vs = kVShift[scale - 1], hs = kHShift[scale - 1];
     const Z vround = _mm512_set1_epi64(round_term(vs));
@@ -405,7 +445,7 @@ void dwt_s123_avx512(const std::int32_t* src, std::ptrdiff_t src_stride, int w, 
     const SplitRow hi{s16 + 2 * (w + 3), s16 + 3 * (w + 3)};
     const int out_h = (h + 1) / 2;
     for (int i = y0; i < y1; ++i) {
-        const std::int32_t* rows[4];
+        const T* rows[4];
         for (int k = 0; k < 4; ++k) rows[k] = src + reflect_index(2 * i - 1 + k, h) * src_stride;
         // The two rows the next output row reads first: the previous
         // scale's band is usually out of cache by now, and four row streams
@@ -415,24 +455,28 @@ void dwt_s123_avx512(const std::int32_t* src, std::ptrdiff_t src_stride, int w, 
             last ? rows[2] : src + reflect_index(2 * i + 3, h) * src_stride);
         const char* next1 = reinterpret_cast<const char*>(
             last ? rows[3] : src + reflect_index(2 * i + 4, h) * src_stride);
-        for_blocks16(w, [&](int j, __mmask16 m) {
-            _mm_prefetch(next0 + 4 * j, _MM_HINT_T0);
-            _mm_prefetch(next1 + 4 * j, _MM_HINT_T0);
-            Z q[4];
-            for (int k = 0; k < 4; ++k) q[k] = ld_i32x16(m, rows[k] + j);
-            // Approximation-only rows need the low-pass row alone.
-            auto filt = [&](const Z* c) {
-                if (vs != 0) return filt4_v_i64(q, c, vround, vcount);
-                // No rounding or shift: the int32 narrowing of the int64 sum
-                // is the sum modulo 2^32, which int32 lane arithmetic gives.
-                Z v = _mm512_mullo_epi32(q[0], c[0]);
-                for (int k = 1; k < 4; ++k)
-                    v = _mm512_add_epi32(v, _mm512_mullo_epi32(q[k], c[k]));
-                return v;
-            };
-            store_split(lo.ph + 1 + j, lo.pl + 1 + j, m, filt(cl));
-            if (band_hvd) store_split(hi.ph + 1 + j, hi.pl + 1 + j, m, filt(ch));
-        });
+        if constexpr (sizeof(T) == 2) {
+            vertical_s1_pairs(rows, next0, next1, w, band_hvd != nullptr, lo, hi);
+        } else {
+            for_blocks16(w, [&](int j, __mmask16 m) {
+                _mm_prefetch(next0 + sizeof(T) * j, _MM_HINT_T0);
+                _mm_prefetch(next1 + sizeof(T) * j, _MM_HINT_T0);
+                Z q[4];
+                for (int k = 0; k < 4; ++k) q[k] = ld_i32x16(m, rows[k] + j);
+                // Approximation-only rows need the low-pass row alone.
+                auto filt = [&](const Z* c) {
+                    if (vs != 0) return filt4_v_i64(q, c, vround, vcount);
+                    // No rounding or shift: the int32 narrowing of the int64 sum
+                    // is the sum modulo 2^32, which int32 lane arithmetic gives.
+                    Z v = _mm512_mullo_epi32(q[0], c[0]);
+                    for (int k = 1; k < 4; ++k)
+                        v = _mm512_add_epi32(v, _mm512_mullo_epi32(q[k], c[k]));
+                    return v;
+                };
+                store_split(lo.ph + 1 + j, lo.pl + 1 + j, m, filt(cl));
+                if (band_hvd) store_split(hi.ph + 1 + j, hi.pl + 1 + j, m, filt(ch));
+            });
+        }
         pad_row(lo.ph, w);
         pad_row(lo.pl, w);
         const std::ptrdiff_t at = (i - y0) * band_stride;
@@ -459,6 +503,18 @@ void dwt_s123_avx512(const std::int32_t* src, std::ptrdiff_t src_stride, int w, 
             st_i32x16(bd + j, out, filt4_h_split(hi, j, in, hi01, hi23, kHiHalfSum, hs));
         });
     }
+}
+
+void dwt_s123_avx512(const std::int32_t* src, std::ptrdiff_t src_stride, int w, int h, int scale,
+                     int y0, int y1, std::int32_t* scratch, std::int32_t* band_a,
+                     std::int32_t* const band_hvd[3], std::ptrdiff_t band_stride) {
+    dwt_scale_avx512(src, src_stride, w, h, scale, y0, y1, scratch, band_a, band_hvd, band_stride);
+}
+
+void dwt_s1_avx512(const std::int16_t* src, std::ptrdiff_t src_stride, int w, int h, int y0,
+                   int y1, std::int32_t* scratch, std::int32_t* band_a,
+                   std::int32_t* const band_hvd[3], std::ptrdiff_t band_stride) {
+    dwt_scale_avx512(src, src_stride, w, h, 1, y0, y1, scratch, band_a, band_hvd, band_stride);
 }
 
 // ---------------------------------------------------------------------------
@@ -1327,10 +1383,18 @@ void den_accumulate_s123_avx512(const std::int32_t* const band_hvd[3], std::ptrd
 
 const AdmKernels* avx512_kernels_impl() {
     static const AdmKernels k{
-        &dwt_s0_u8_avx512,         &dwt_s0_u16_avx512,          &dwt_s123_avx512,
-        &decouple_s0_avx512,       &decouple_s123_avx512,       &csf_s0_avx512,
-        &csf_s123_avx512,          &cm_accumulate_s0_avx512,    &cm_accumulate_s123_avx512,
-        &den_accumulate_s0_avx512, &den_accumulate_s123_avx512,
+        &dwt_s0_u8_avx512,
+        &dwt_s0_u16_avx512,
+        &dwt_s123_avx512,
+        &dwt_s1_avx512,
+        &decouple_s0_avx512,
+        &decouple_s123_avx512,
+        &csf_s0_avx512,
+        &csf_s123_avx512,
+        &cm_accumulate_s0_avx512,
+        &cm_accumulate_s123_avx512,
+        &den_accumulate_s0_avx512,
+        &den_accumulate_s123_avx512,
     };
     return &k;
 }

@@ -5,9 +5,9 @@
 //
 // Conventions shared by every kernel:
 // - strides and widths are in samples, never bytes;
-// - a band is the output of one DWT level: scale 0 keeps h/v/d in int16 and
-//   its approximation a in int32 (the next level's input); scales 1-3 keep
-//   everything in int32;
+// - a band is the output of one DWT level: scale 0 keeps h/v/d and its
+//   approximation a (the next level's input) in int16, where every value
+//   fits; scales 1-3 keep everything in int32;
 // - h, v, d are passed as arrays of three pointers in that order (libvmaf's
 //   "theta" 0, 1, 2); the CSF factor of d differs from that of h and v;
 // - a Rect is a half-open region [x0, x1) x [y0, y1) of a band;
@@ -53,10 +53,10 @@ inline int reflect_index(int k, int n) {
 // band_hvd may be nullptr: only band_a is written (rows whose h/v/d no
 // pooling reads). `scratch` holds 4 * (w + 3) int16 values.
 void dwt_s0_u8(const std::uint8_t* src, std::ptrdiff_t src_stride, int w, int h, int y0, int y1,
-               std::int16_t* scratch, std::int32_t* band_a, std::int16_t* const band_hvd[3],
+               std::int16_t* scratch, std::int16_t* band_a, std::int16_t* const band_hvd[3],
                std::ptrdiff_t band_stride);
 void dwt_s0_u16(const std::uint16_t* src, std::ptrdiff_t src_stride, int w, int h, int bpc, int y0,
-                int y1, std::int16_t* scratch, std::int32_t* band_a,
+                int y1, std::int16_t* scratch, std::int16_t* band_a,
                 std::int16_t* const band_hvd[3], std::ptrdiff_t band_stride);
 // Scales 1..3: input is the previous level's band_a (w x h); rows [y0, y1)
 // of the bands, and band_hvd == nullptr, as for scale 0. `scratch` holds
@@ -64,6 +64,11 @@ void dwt_s0_u16(const std::uint16_t* src, std::ptrdiff_t src_stride, int w, int 
 void dwt_s123(const std::int32_t* src, std::ptrdiff_t src_stride, int w, int h, int scale, int y0,
               int y1, std::int32_t* scratch, std::int32_t* band_a,
               std::int32_t* const band_hvd[3], std::ptrdiff_t band_stride);
+// Scale 1 of scale 0's int16 approximation: dwt_s123 with scale 1 of the
+// same values widened to int32.
+void dwt_s1(const std::int16_t* src, std::ptrdiff_t src_stride, int w, int h, int y0, int y1,
+            std::int32_t* scratch, std::int32_t* band_a, std::int32_t* const band_hvd[3],
+            std::ptrdiff_t band_stride);
 
 // ---------------------------------------------------------------------------
 // Stage 2: decouple the distorted bands into restored (r) and additive (a)
@@ -170,6 +175,7 @@ void den_accumulate_s123(const std::int32_t* const band_hvd[3], std::ptrdiff_t s
 using DwtS0U8Fn = decltype(&dwt_s0_u8);
 using DwtS0U16Fn = decltype(&dwt_s0_u16);
 using DwtS123Fn = decltype(&dwt_s123);
+using DwtS1Fn = decltype(&dwt_s1);
 using DecoupleS0Fn = decltype(&decouple_s0);
 using DecoupleS123Fn = decltype(&decouple_s123);
 using CsfS0Fn = decltype(&csf_s0);
@@ -184,6 +190,7 @@ struct AdmKernels {
     DwtS0U8Fn dwt_s0_u8;
     DwtS0U16Fn dwt_s0_u16;
     DwtS123Fn dwt_s123;
+    DwtS1Fn dwt_s1;
     DecoupleS0Fn decouple_s0;
     DecoupleS123Fn decouple_s123;
     CsfS0Fn csf_s0;

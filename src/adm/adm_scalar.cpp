@@ -105,7 +105,7 @@ void split_even_odd(const T* padded, int out_w, T* even, T* odd) {
 }
 
 // Horizontal pass of scale 0: |sum| <= 54822 * 32768 < 2^31, round 2^15,
-// shift 16; every result fits int16.
+// shift 16; every result fits int16 (|.| <= 27412), the approximation too.
 inline std::int32_t dwt_s0_h(const std::int16_t* even, const std::int16_t* odd, int j,
                              const std::int32_t* c) {
     const std::int32_t sum = c[0] * odd[j] + c[1] * even[j] + c[2] * odd[j + 1] + c[3] * even[j + 1];
@@ -118,12 +118,12 @@ void dwt_s0_horizontal(const std::int16_t* __restrict lo_even,
                        const std::int16_t* __restrict lo_odd,
                        const std::int16_t* __restrict hi_even,
                        const std::int16_t* __restrict hi_odd, int out_w,
-                       std::int32_t* __restrict a, std::int16_t* __restrict bh,
+                       std::int16_t* __restrict a, std::int16_t* __restrict bh,
                        std::int16_t* __restrict bv, std::int16_t* __restrict bd) {
     // libvmaf names the band filtered low vertically and high horizontally
     // "v", and high vertically / low horizontally "h".
     for (int j = 0; j < out_w; ++j) {
-        a[j] = dwt_s0_h(lo_even, lo_odd, j, kDwtLo);
+        a[j] = static_cast<std::int16_t>(dwt_s0_h(lo_even, lo_odd, j, kDwtLo));
         if (!bh) continue;  // an approximation-only row
         bv[j] = static_cast<std::int16_t>(dwt_s0_h(lo_even, lo_odd, j, kDwtHi));
         bh[j] = static_cast<std::int16_t>(dwt_s0_h(hi_even, hi_odd, j, kDwtLo));
@@ -133,7 +133,7 @@ void dwt_s0_horizontal(const std::int16_t* __restrict lo_even,
 
 template <class T>
 void dwt_s0(const T* src, std::ptrdiff_t src_stride, int w, int h, int bpc, int y0, int y1,
-            std::int16_t* scratch, std::int32_t* band_a, std::int16_t* const band_hvd[3],
+            std::int16_t* scratch, std::int16_t* band_a, std::int16_t* const band_hvd[3],
             std::ptrdiff_t band_stride) {
     const int out_w = (w + 1) / 2;
     std::int16_t* lo = scratch;  // w + 3 values, value k at lo[1 + k]
@@ -321,20 +321,24 @@ inline std::int64_t cube_of_excess(std::int64_t e, const CubeShifts& s, std::int
 // ---------------------------------------------------------------------------
 
 void dwt_s0_u8(const std::uint8_t* src, std::ptrdiff_t src_stride, int w, int h, int y0, int y1,
-               std::int16_t* scratch, std::int32_t* band_a, std::int16_t* const band_hvd[3],
+               std::int16_t* scratch, std::int16_t* band_a, std::int16_t* const band_hvd[3],
                std::ptrdiff_t band_stride) {
     dwt_s0(src, src_stride, w, h, 8, y0, y1, scratch, band_a, band_hvd, band_stride);
 }
 
 void dwt_s0_u16(const std::uint16_t* src, std::ptrdiff_t src_stride, int w, int h, int bpc, int y0,
-                int y1, std::int16_t* scratch, std::int32_t* band_a,
+                int y1, std::int16_t* scratch, std::int16_t* band_a,
                 std::int16_t* const band_hvd[3], std::ptrdiff_t band_stride) {
     dwt_s0(src, src_stride, w, h, bpc, y0, y1, scratch, band_a, band_hvd, band_stride);
 }
 
-void dwt_s123(const std::int32_t* src, std::ptrdiff_t src_stride, int w, int h, int scale, int y0,
-              int y1, std::int32_t* scratch, std::int32_t* band_a,
-              std::int32_t* const band_hvd[3], std::ptrdiff_t band_stride) {
+namespace {
+
+// Scales 1-3 of int32 samples, or scale 1 of scale 0's int16 ones.
+template <class T>
+void dwt_scale(const T* src, std::ptrdiff_t src_stride, int w, int h, int scale, int y0, int y1,
+               std::int32_t* scratch, std::int32_t* band_a, std::int32_t* const band_hvd[3],
+               std::ptrdiff_t band_stride) {
     const int vs = kVShift[scale - 1];
     const int hs = kHShift[scale - 1];
     const std::int64_t vr = round_term(vs);
@@ -347,7 +351,7 @@ void dwt_s123(const std::int32_t* src, std::ptrdiff_t src_stride, int w, int h, 
     std::int32_t* hi_even = lo_odd + (out_w + 1);
     std::int32_t* hi_odd = hi_even + (out_w + 1);
     for (int i = y0; i < y1; ++i) {
-        const std::int32_t* rows[4];
+        const T* rows[4];
         dwt_rows(src, src_stride, i, h, rows);
         for (int j = 0; j < w; ++j) {
             const std::int32_t q[4] = {rows[0][j], rows[1][j], rows[2][j], rows[3][j]};
@@ -376,6 +380,20 @@ void dwt_s123(const std::int32_t* src, std::ptrdiff_t src_stride, int w, int h, 
             bd[j] = filt4_i64(qh, kDwtHi, hr, hs);
         }
     }
+}
+
+}  // namespace
+
+void dwt_s123(const std::int32_t* src, std::ptrdiff_t src_stride, int w, int h, int scale, int y0,
+              int y1, std::int32_t* scratch, std::int32_t* band_a,
+              std::int32_t* const band_hvd[3], std::ptrdiff_t band_stride) {
+    dwt_scale(src, src_stride, w, h, scale, y0, y1, scratch, band_a, band_hvd, band_stride);
+}
+
+void dwt_s1(const std::int16_t* src, std::ptrdiff_t src_stride, int w, int h, int y0, int y1,
+            std::int32_t* scratch, std::int32_t* band_a, std::int32_t* const band_hvd[3],
+            std::ptrdiff_t band_stride) {
+    dwt_scale(src, src_stride, w, h, 1, y0, y1, scratch, band_a, band_hvd, band_stride);
 }
 
 void decouple_s0(const std::int16_t* const ref_hvd[3], const std::int16_t* const dis_hvd[3],
@@ -641,9 +659,18 @@ void den_accumulate_s123(const std::int32_t* const band_hvd[3], std::ptrdiff_t s
 
 const AdmKernels& scalar_kernels() {
     static const AdmKernels k{
-        &dwt_s0_u8,        &dwt_s0_u16,         &dwt_s123,           &decouple_s0,
-        &decouple_s123,    &csf_s0,             &csf_s123,           &cm_accumulate_s0,
-        &cm_accumulate_s123, &den_accumulate_s0, &den_accumulate_s123,
+        &dwt_s0_u8,
+        &dwt_s0_u16,
+        &dwt_s123,
+        &dwt_s1,
+        &decouple_s0,
+        &decouple_s123,
+        &csf_s0,
+        &csf_s123,
+        &cm_accumulate_s0,
+        &cm_accumulate_s123,
+        &den_accumulate_s0,
+        &den_accumulate_s123,
     };
     return k;
 }

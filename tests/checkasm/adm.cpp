@@ -196,7 +196,7 @@ Failure check_dwt_s0(Gen& g, const AdmKernels& k, std::string& desc, bool u16) {
     const bool approx_only = g.chance(20);
     if (approx_only) desc += " approx-only";
     const int rows = y1 - y0;
-    Band<std::int32_t> as(ow, rows, bs), av(ow, rows, bs);
+    Band<std::int16_t> as(ow, rows, bs), av(ow, rows, bs);
     Band<std::int16_t> bands_s[3] = {{ow, rows, bs}, {ow, rows, bs}, {ow, rows, bs}};
     Band<std::int16_t> bands_v[3] = {{ow, rows, bs}, {ow, rows, bs}, {ow, rows, bs}};
     std::vector<std::int16_t> scratch_s(4 * static_cast<std::size_t>(w + 3)), scratch_v(scratch_s.size());
@@ -221,13 +221,22 @@ Failure check_dwt_s0(Gen& g, const AdmKernels& k, std::string& desc, bool u16) {
     return f;
 }
 
-Failure check_dwt_s123(Gen& g, const AdmKernels& k, std::string& desc) {
-    const int w = random_width(g, 3), h = g.uniform(3, 9), scale = g.uniform(1, 3);
+// dwt_s123 (T = int32_t, scales 1-3) or dwt_s1 (T = int16_t, the int16
+// scale-0 approximation, scale 1).
+template <class T>
+Failure check_dwt_scale(Gen& g, const AdmKernels& k, std::string& desc) {
+    constexpr bool s1 = sizeof(T) == 2;
+    const int w = random_width(g, 3), h = g.uniform(3, 9), scale = s1 ? 1 : g.uniform(1, 3);
     const int ow = (w + 1) / 2, oh = (h + 1) / 2;
     const std::ptrdiff_t bs = random_stride(g, ow), ss = random_stride(g, w);
     const int mode = g.uniform(0, 4);
-    std::vector<std::int32_t> src(static_cast<std::size_t>(ss * h));
-    for (auto& v : src) v = g.i32(mode);
+    std::vector<T> src(static_cast<std::size_t>(ss * h));
+    for (auto& v : src) {
+        if constexpr (s1)
+            v = g.i16(mode);
+        else
+            v = g.i32(mode);
+    }
     int y0 = 0, y1 = oh;  // as for scale 0
     if (g.chance(50)) {
         y0 = g.uniform(0, oh - 1);
@@ -247,9 +256,15 @@ Failure check_dwt_s123(Gen& g, const AdmKernels& k, std::string& desc) {
     std::int32_t* hv_bands[3] = {bands_v[0].origin(), bands_v[1].origin(), bands_v[2].origin()};
     std::int32_t* const* hs = approx_only ? nullptr : hs_bands;
     std::int32_t* const* hv = approx_only ? nullptr : hv_bands;
-    scalar_kernels().dwt_s123(src.data(), ss, w, h, scale, y0, y1, scratch_s.data(), as.origin(),
-                              hs, bs);
-    k.dwt_s123(src.data(), ss, w, h, scale, y0, y1, scratch_v.data(), av.origin(), hv, bs);
+    if constexpr (s1) {
+        scalar_kernels().dwt_s1(src.data(), ss, w, h, y0, y1, scratch_s.data(), as.origin(), hs,
+                                bs);
+        k.dwt_s1(src.data(), ss, w, h, y0, y1, scratch_v.data(), av.origin(), hv, bs);
+    } else {
+        scalar_kernels().dwt_s123(src.data(), ss, w, h, scale, y0, y1, scratch_s.data(),
+                                  as.origin(), hs, bs);
+        k.dwt_s123(src.data(), ss, w, h, scale, y0, y1, scratch_v.data(), av.origin(), hv, bs);
+    }
     Failure f;
     compare("band_a", as, av, f);
     compare("band_h", bands_s[0], bands_v[0], f);
@@ -508,7 +523,8 @@ CHECKASM_MODULE(adm) {
         // den_accumulate_s123 at AVX2) have nothing to compare.
         if (k.dwt_s0_u8 != s.dwt_s0_u8) run_family(ctx, L, "dwt_s0_u8", dwt_s0_u8_case);
         if (k.dwt_s0_u16 != s.dwt_s0_u16) run_family(ctx, L, "dwt_s0_u16", dwt_s0_u16_case);
-        if (k.dwt_s123 != s.dwt_s123) run_family(ctx, L, "dwt_s123", check_dwt_s123);
+        if (k.dwt_s123 != s.dwt_s123) run_family(ctx, L, "dwt_s123", check_dwt_scale<std::int32_t>);
+        if (k.dwt_s1 != s.dwt_s1) run_family(ctx, L, "dwt_s1", check_dwt_scale<std::int16_t>);
         if (k.decouple_s0 != s.decouple_s0) run_family(ctx, L, "decouple_s0", check_decouple<std::int16_t>);
         if (k.decouple_s123 != s.decouple_s123) run_family(ctx, L, "decouple_s123", check_decouple<std::int32_t>);
         if (k.csf_s0 != s.csf_s0) run_family(ctx, L, "csf_s0", check_csf<std::int16_t>);

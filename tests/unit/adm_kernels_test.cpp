@@ -78,7 +78,7 @@ TEST(AdmCentreTap, PatchLayoutWouldWrapInInt16) {
     const Picture dis = patch_picture();
     const int bw = 32, bh = 32, stride = 32;
     std::vector<std::int16_t> scratch(4 * (64 + 3));
-    std::vector<std::int32_t> approx(stride * bh);
+    std::vector<std::int16_t> approx(stride * bh);
     std::vector<std::int16_t> bands(3 * stride * bh), csf(3 * stride * bh), flt(3 * stride * bh);
     std::int16_t* b[3];
     std::int16_t* c[3];
@@ -88,8 +88,7 @@ TEST(AdmCentreTap, PatchLayoutWouldWrapInInt16) {
         c[t] = csf.data() + t * stride * bh;
         f[t] = flt.data() + t * stride * bh;
     }
-    dwt_s0_u8(dis.luma().row<std::uint8_t>(0), dis.luma().stride(), 64, 64, 0, 32,
-              scratch.data(),
+    dwt_s0_u8(dis.luma().row<std::uint8_t>(0), dis.luma().stride(), 64, 64, 0, 32, scratch.data(),
               approx.data(), b, stride);
     // With a flat reference the additive band is the distorted band itself.
     const Rect all{0, 0, bw, bh};
@@ -358,7 +357,8 @@ TEST(AdmKernelsExtreme, NoUndefinedBehaviourAtRangeEnds) {
     std::vector<std::uint16_t> pic(40 * 40);
     for (int i = 0; i < 40 * 40; ++i) pic[i] = (i + i / 40) % 2 ? 65535 : 0;
     std::vector<std::int16_t> s16(4 * 43);
-    std::vector<std::int32_t> band_a(20 * 20), s32(4 * 23);
+    std::vector<std::int16_t> band_a(20 * 20);
+    std::vector<std::int32_t> s32(4 * 23);
     std::vector<std::int16_t> b16(3 * 20 * 20);
     std::vector<std::int32_t> b32(4 * 10 * 10);
     std::int16_t* h16[3] = {b16.data(), b16.data() + 400, b16.data() + 800};
@@ -368,6 +368,8 @@ TEST(AdmKernelsExtreme, NoUndefinedBehaviourAtRangeEnds) {
     std::int32_t* h32[3] = {b32.data() + 100, b32.data() + 200, b32.data() + 300};
     for (int scale = 1; scale <= 3; ++scale)
         dwt_s123(extreme.data(), 20, 20, 20, scale, 0, 10, s32.data(), b32.data(), h32, 10);
+    const auto extreme16 = extreme_band<std::int16_t>(rng, 20 * 20);
+    dwt_s1(extreme16.data(), 20, 20, 20, 0, 10, s32.data(), b32.data(), h32, 10);
     SUCCEED();
 }
 
