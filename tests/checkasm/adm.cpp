@@ -163,6 +163,57 @@ void fill_i32(Gen& g, Band<std::int32_t>& b, int mode) {
 // --------------------------------------------------------------------------
 // One check per kernel family: builds a case, runs both sets, compares.
 
+// The rows a DWT case asks for: all of them or, in half the cases, a strip
+// (as ADM's strip loop does); a fifth of the cases want the approximation
+// alone (no h/v/d bands).
+struct DwtRows {
+    int y0 = 0, y1 = 0;
+    bool approx_only = false;
+    DwtRows(Gen& g, int oh) : y1(oh) {
+        if (g.chance(50)) {
+            y0 = g.uniform(0, oh - 1);
+            y1 = g.uniform(y0 + 1, oh);
+        }
+        approx_only = g.chance(20);
+    }
+    std::string text() const {
+        return " rows=[" + std::to_string(y0) + "," + std::to_string(y1) + ")" +
+               (approx_only ? " approx-only" : "");
+    }
+};
+
+// The scalar and SIMD outputs of one DWT case (ow x rows bands, poisoned
+// alike), and their comparison.
+template <class T>
+struct DwtOutputs {
+    Band<T> as, av;
+    Band<T> bands_s[3], bands_v[3];
+    T* hs_bands[3];
+    T* hv_bands[3];
+    bool approx_only;
+    DwtOutputs(int ow, const DwtRows& r, std::ptrdiff_t bs)
+        : as(ow, r.y1 - r.y0, bs),
+          av(ow, r.y1 - r.y0, bs),
+          bands_s{{ow, r.y1 - r.y0, bs}, {ow, r.y1 - r.y0, bs}, {ow, r.y1 - r.y0, bs}},
+          bands_v{{ow, r.y1 - r.y0, bs}, {ow, r.y1 - r.y0, bs}, {ow, r.y1 - r.y0, bs}},
+          approx_only(r.approx_only) {
+        for (int t = 0; t < 3; ++t) {
+            hs_bands[t] = bands_s[t].origin();
+            hv_bands[t] = bands_v[t].origin();
+        }
+    }
+    T* const* hs() { return approx_only ? nullptr : hs_bands; }
+    T* const* hv() { return approx_only ? nullptr : hv_bands; }
+    Failure compare_all() const {
+        Failure f;
+        compare("band_a", as, av, f);
+        compare("band_h", bands_s[0], bands_v[0], f);
+        compare("band_v", bands_s[1], bands_v[1], f);
+        compare("band_d", bands_s[2], bands_v[2], f);
+        return f;
+    }
+};
+
 Failure check_dwt_s0(Gen& g, const AdmKernels& k, std::string& desc, bool u16) {
     const int w = random_width(g, 3), h = g.uniform(3, 9);
     const int bpc = u16 ? g.uniform(9, 16) : 8;
@@ -183,42 +234,22 @@ Failure check_dwt_s0(Gen& g, const AdmKernels& k, std::string& desc, bool u16) {
         src16[i] = static_cast<std::uint16_t>(v);
         src8[i] = static_cast<std::uint8_t>(v);
     }
-    // Half the cases ask for a strip of the rows, as ADM's strip loop does.
-    int y0 = 0, y1 = oh;
-    if (g.chance(50)) {
-        y0 = g.uniform(0, oh - 1);
-        y1 = g.uniform(y0 + 1, oh);
-    }
+    const DwtRows r(g, oh);
     desc = "w=" + std::to_string(w) + " h=" + std::to_string(h) + " bpc=" + std::to_string(bpc) +
-           " mode=" + std::to_string(mode) + " rows=[" + std::to_string(y0) + "," +
-           std::to_string(y1) + ")";
-    // A fifth asks for the approximation alone (no h/v/d bands).
-    const bool approx_only = g.chance(20);
-    if (approx_only) desc += " approx-only";
-    const int rows = y1 - y0;
-    Band<std::int16_t> as(ow, rows, bs), av(ow, rows, bs);
-    Band<std::int16_t> bands_s[3] = {{ow, rows, bs}, {ow, rows, bs}, {ow, rows, bs}};
-    Band<std::int16_t> bands_v[3] = {{ow, rows, bs}, {ow, rows, bs}, {ow, rows, bs}};
+           " mode=" + std::to_string(mode) + r.text();
+    DwtOutputs<std::int16_t> o(ow, r, bs);
     std::vector<std::int16_t> scratch_s(4 * static_cast<std::size_t>(w + 3)), scratch_v(scratch_s.size());
-    std::int16_t* hs_bands[3] = {bands_s[0].origin(), bands_s[1].origin(), bands_s[2].origin()};
-    std::int16_t* hv_bands[3] = {bands_v[0].origin(), bands_v[1].origin(), bands_v[2].origin()};
-    std::int16_t* const* hs = approx_only ? nullptr : hs_bands;
-    std::int16_t* const* hv = approx_only ? nullptr : hv_bands;
     if (u16) {
-        scalar_kernels().dwt_s0_u16(src16.data(), w, w, h, bpc, y0, y1, scratch_s.data(),
-                                    as.origin(), hs, bs);
-        k.dwt_s0_u16(src16.data(), w, w, h, bpc, y0, y1, scratch_v.data(), av.origin(), hv, bs);
+        scalar_kernels().dwt_s0_u16(src16.data(), w, w, h, bpc, r.y0, r.y1, scratch_s.data(),
+                                    o.as.origin(), o.hs(), bs);
+        k.dwt_s0_u16(src16.data(), w, w, h, bpc, r.y0, r.y1, scratch_v.data(), o.av.origin(),
+                     o.hv(), bs);
     } else {
-        scalar_kernels().dwt_s0_u8(src8.data(), w, w, h, y0, y1, scratch_s.data(), as.origin(),
-                                   hs, bs);
-        k.dwt_s0_u8(src8.data(), w, w, h, y0, y1, scratch_v.data(), av.origin(), hv, bs);
+        scalar_kernels().dwt_s0_u8(src8.data(), w, w, h, r.y0, r.y1, scratch_s.data(),
+                                   o.as.origin(), o.hs(), bs);
+        k.dwt_s0_u8(src8.data(), w, w, h, r.y0, r.y1, scratch_v.data(), o.av.origin(), o.hv(), bs);
     }
-    Failure f;
-    compare("band_a", as, av, f);
-    compare("band_h", bands_s[0], bands_v[0], f);
-    compare("band_v", bands_s[1], bands_v[1], f);
-    compare("band_d", bands_s[2], bands_v[2], f);
-    return f;
+    return o.compare_all();
 }
 
 // dwt_s123 (T = int32_t, scales 1-3) or dwt_s1 (T = int16_t, the int16
@@ -237,40 +268,22 @@ Failure check_dwt_scale(Gen& g, const AdmKernels& k, std::string& desc) {
         else
             v = g.i32(mode);
     }
-    int y0 = 0, y1 = oh;  // as for scale 0
-    if (g.chance(50)) {
-        y0 = g.uniform(0, oh - 1);
-        y1 = g.uniform(y0 + 1, oh);
-    }
+    const DwtRows r(g, oh);
     desc = "w=" + std::to_string(w) + " h=" + std::to_string(h) + " scale=" + std::to_string(scale) +
-           " mode=" + std::to_string(mode) + " rows=[" + std::to_string(y0) + "," +
-           std::to_string(y1) + ")";
-    const bool approx_only = g.chance(20);
-    if (approx_only) desc += " approx-only";
-    const int rows = y1 - y0;
-    Band<std::int32_t> as(ow, rows, bs), av(ow, rows, bs);
-    Band<std::int32_t> bands_s[3] = {{ow, rows, bs}, {ow, rows, bs}, {ow, rows, bs}};
-    Band<std::int32_t> bands_v[3] = {{ow, rows, bs}, {ow, rows, bs}, {ow, rows, bs}};
+           " mode=" + std::to_string(mode) + r.text();
+    DwtOutputs<std::int32_t> o(ow, r, bs);
     std::vector<std::int32_t> scratch_s(4 * static_cast<std::size_t>(w + 3)), scratch_v(scratch_s.size());
-    std::int32_t* hs_bands[3] = {bands_s[0].origin(), bands_s[1].origin(), bands_s[2].origin()};
-    std::int32_t* hv_bands[3] = {bands_v[0].origin(), bands_v[1].origin(), bands_v[2].origin()};
-    std::int32_t* const* hs = approx_only ? nullptr : hs_bands;
-    std::int32_t* const* hv = approx_only ? nullptr : hv_bands;
     if constexpr (s1) {
-        scalar_kernels().dwt_s1(src.data(), ss, w, h, y0, y1, scratch_s.data(), as.origin(), hs,
-                                bs);
-        k.dwt_s1(src.data(), ss, w, h, y0, y1, scratch_v.data(), av.origin(), hv, bs);
+        scalar_kernels().dwt_s1(src.data(), ss, w, h, r.y0, r.y1, scratch_s.data(), o.as.origin(),
+                                o.hs(), bs);
+        k.dwt_s1(src.data(), ss, w, h, r.y0, r.y1, scratch_v.data(), o.av.origin(), o.hv(), bs);
     } else {
-        scalar_kernels().dwt_s123(src.data(), ss, w, h, scale, y0, y1, scratch_s.data(),
-                                  as.origin(), hs, bs);
-        k.dwt_s123(src.data(), ss, w, h, scale, y0, y1, scratch_v.data(), av.origin(), hv, bs);
+        scalar_kernels().dwt_s123(src.data(), ss, w, h, scale, r.y0, r.y1, scratch_s.data(),
+                                  o.as.origin(), o.hs(), bs);
+        k.dwt_s123(src.data(), ss, w, h, scale, r.y0, r.y1, scratch_v.data(), o.av.origin(),
+                   o.hv(), bs);
     }
-    Failure f;
-    compare("band_a", as, av, f);
-    compare("band_h", bands_s[0], bands_v[0], f);
-    compare("band_v", bands_s[1], bands_v[1], f);
-    compare("band_d", bands_s[2], bands_v[2], f);
-    return f;
+    return o.compare_all();
 }
 
 double random_gain(Gen& g) {
