@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "vmafpp/error.hpp"
@@ -94,15 +95,18 @@ void check_options(const AdmOptions& o) {
 // Masking rows [y0, y1) read the decoupled rows [y0 - 1, y1 + 1), reflected
 // at the band's edges, which stay at the same place in the buffers'
 // coordinates (rows shifted by base, height h - base). The two rows a strip
-// shares with the previous one move to the top of the buffers. For each
-// strip, fill(from, to, base) writes band rows [from, to) (DWT, then
-// decoupling) and pool(rows, base) reads the strip's rows, given in buffer
-// coordinates. Returns the first band row not filled; rows above the halo
-// and from the returned one on, which only the next scale reads, are left
-// to the caller.
-template <class T, class Fill, class Pool>
-int for_each_strip(Rect region, Rect halo, int h, std::ptrdiff_t stride, T** const (&sets)[4],
-                   Fill fill, Pool pool) {
+// shares with the previous one move to the top of the buffers.
+//
+// dwt(y0, y1, base) writes the DWT's band rows [y0, y1): the approximation
+// into its whole band, h/v/d into the strip buffers at row - base, or
+// nowhere when base is std::nullopt (rows outside the halo, which only the
+// next scale reads). decouple(rows) splits rows of the strip buffers, and
+// pool(rows, base) reads the strip's region rows; rows are given in buffer
+// coordinates.
+template <class T, class Dwt, class Decouple, class Pool>
+void for_each_strip(Rect region, Rect halo, int h, std::ptrdiff_t stride, T** const (&sets)[4],
+                    Dwt dwt, Decouple decouple, Pool pool) {
+    dwt(0, halo.y0, std::nullopt);
     int base = halo.y0, ready = halo.y0;  // rows [base, ready) are in the buffers
     for (int y0 = region.y0; y0 < region.y1; y0 += kStripRows) {
         const int y1 = std::min(y0 + kStripRows, region.y1);
@@ -115,11 +119,12 @@ int for_each_strip(Rect region, Rect halo, int h, std::ptrdiff_t stride, T** con
                     std::memmove(set[t], set[t] + from, keep * sizeof(T));
             base = b0;
         }
-        fill(ready, b1, base);
+        dwt(ready, b1, base);
+        decouple(Rect{halo.x0, ready - base, halo.x1, b1 - base});
         ready = b1;
         pool(Rect{region.x0, y0 - base, region.x1, y1 - base}, base);
     }
-    return ready;
+    dwt(ready, h, std::nullopt);
 }
 
 }  // namespace
@@ -181,17 +186,18 @@ AdmEngine::AdmEngine(int width, int height, int bpc, const AdmOptions& options,
     thr64_.allocate(static_cast<std::size_t>(bw0));
 }
 
-void AdmEngine::dwt_scale0_rows(const Plane& ref, const Plane& dis, int y0, int y1, int base,
-                                bool keep_hvd) {
-    const std::ptrdiff_t band = static_cast<std::ptrdiff_t>(y0 - base) * stride_;
+void AdmEngine::dwt_scale0_rows(const Plane& ref, const Plane& dis, int y0, int y1,
+                                std::optional<int> base) {
     const Plane* planes[2] = {&ref, &dis};
     std::int16_t* const* strips[2] = {ref0_, dis0_};
     for (int pic = 0; pic < 2; ++pic) {
         const Plane& p = *planes[pic];
         std::int16_t* a = approx0_[pic] + static_cast<std::ptrdiff_t>(y0) * stride_;
-        std::int16_t* const hvd[3] = {strips[pic][0] + band, strips[pic][1] + band,
-                                      strips[pic][2] + band};
-        std::int16_t* const* out = keep_hvd ? hvd : nullptr;
+        std::int16_t* hvd[3] = {};
+        if (base)
+            for (int t = 0; t < 3; ++t)
+                hvd[t] = strips[pic][t] + static_cast<std::ptrdiff_t>(y0 - *base) * stride_;
+        std::int16_t* const* out = base ? hvd : nullptr;
         if (bpc_ == 8)
             k_.dwt_s0_u8(p.row<std::uint8_t>(0), p.stride(), width_, height_, y0, y1,
                          dwt_scratch16_.data(), a, out, stride_);
@@ -201,19 +207,20 @@ void AdmEngine::dwt_scale0_rows(const Plane& ref, const Plane& dis, int y0, int 
     }
 }
 
-void AdmEngine::dwt_s123_rows(int scale, int in_w, int in_h, int y0, int y1, int base,
-                              bool keep_hvd) {
+void AdmEngine::dwt_s123_rows(int scale, int in_w, int in_h, int y0, int y1,
+                              std::optional<int> base) {
     // Scale 1 reads scale 0's int16 approximation (stride_) and writes
     // slot 0, scale 2 reads slot 0 and writes slot 1, scale 3 reads slot 1
     // and writes slot 0.
     const int in = scale == 3 ? 1 : 0, out = scale == 2 ? 1 : 0;
-    const std::ptrdiff_t band = static_cast<std::ptrdiff_t>(y0 - base) * stride1_;
     std::int32_t* const* strips[2] = {ref_, dis_};
     for (int pic = 0; pic < 2; ++pic) {
         std::int32_t* a = approx_ptr_[pic][out] + static_cast<std::ptrdiff_t>(y0) * stride1_;
-        std::int32_t* const hvd[3] = {strips[pic][0] + band, strips[pic][1] + band,
-                                      strips[pic][2] + band};
-        std::int32_t* const* keep = keep_hvd ? hvd : nullptr;
+        std::int32_t* hvd[3] = {};
+        if (base)
+            for (int t = 0; t < 3; ++t)
+                hvd[t] = strips[pic][t] + static_cast<std::ptrdiff_t>(y0 - *base) * stride1_;
+        std::int32_t* const* keep = base ? hvd : nullptr;
         if (scale == 1)
             k_.dwt_s1(approx0_[pic], stride_, in_w, in_h, y0, y1, dwt_scratch32_.data(), a, keep,
                       stride1_);
@@ -247,20 +254,14 @@ AdmEngine::ScaleResult AdmEngine::scale0(const Plane& ref_pic, const Plane& dis_
 
     // DLM: the restored part masked by the additive part's CSF; AIM: the
     // additive part masked by the restored part's. The masking kernel
-    // derives the masker's csf / flt rows itself. Rows outside the halo
-    // only feed the next scale: their h/v/d are neither computed nor stored.
-    auto dwt = [&](int y0, int y1, int base, bool keep_hvd) {
-        dwt_scale0_rows(ref_pic, dis_pic, y0, y1, base, keep_hvd);
-    };
-    dwt(0, halo.y0, 0, false);
+    // derives the masker's csf / flt rows itself.
     std::int16_t** const sets[4] = {ref0_, dis0_, r0_, a0_};
-    const int filled = for_each_strip(
+    for_each_strip(
         region, halo, h, stride_, sets,
-        [&](int from, int to, int base) {
-            dwt(from, to, base, true);
-            k_.decouple_s0(ref0_, dis0_, stride_, Rect{halo.x0, from - base, halo.x1, to - base},
-                           opt_.gain_limit, r0_, a0_);
+        [&](int y0, int y1, std::optional<int> base) {
+            dwt_scale0_rows(ref_pic, dis_pic, y0, y1, base);
         },
+        [&](Rect rows) { k_.decouple_s0(ref0_, dis0_, stride_, rows, opt_.gain_limit, r0_, a0_); },
         [&](Rect rows, int base) {
             k_.den_accumulate_s0(ref0_, stride_, rows, den_shift, den_acc);
             k_.cm_accumulate_s0(r0_, a0_, stride_, w, h - base, rows, rfactor_s0_, shifts,
@@ -269,7 +270,6 @@ AdmEngine::ScaleResult AdmEngine::scale0(const Plane& ref_pic, const Plane& dis_
                 k_.cm_accumulate_s0(a0_, r0_, stride_, w, h - base, rows, rfactor_s0_, shifts,
                                     row_shift, thr32_.data(), aim_acc);
         });
-    dwt(filled, h, 0, false);
 
     out.den =
         den_from_sums(den_acc, std::pow(2, 18 - den_shift), factors_[0], region, opt_.noise_weight);
@@ -315,18 +315,14 @@ AdmEngine::ScaleResult AdmEngine::scale123(int scale, int in_w, int in_h) {
     std::int64_t num_acc[3] = {0, 0, 0}, aim_acc[3] = {0, 0, 0};
 
     // The strips of scale0(), on int32 bands.
-    auto dwt = [&](int y0, int y1, int base, bool keep_hvd) {
-        dwt_s123_rows(scale, in_w, in_h, y0, y1, base, keep_hvd);
-    };
-    dwt(0, halo.y0, 0, false);
     std::int32_t** const sets[4] = {ref_, dis_, r_, a_};
-    const int filled = for_each_strip(
+    for_each_strip(
         region, halo, h, stride1_, sets,
-        [&](int from, int to, int base) {
-            dwt(from, to, base, true);
-            k_.decouple_s123(ref_, dis_, stride1_,
-                             Rect{halo.x0, from - base, halo.x1, to - base}, opt_.gain_limit, r_,
-                             a_);
+        [&](int y0, int y1, std::optional<int> base) {
+            dwt_s123_rows(scale, in_w, in_h, y0, y1, base);
+        },
+        [&](Rect rows) {
+            k_.decouple_s123(ref_, dis_, stride1_, rows, opt_.gain_limit, r_, a_);
         },
         [&](Rect rows, int base) {
             k_.den_accumulate_s123(ref_, stride1_, rows, kDenSq[scale - 1], den_cub, den_row,
@@ -337,7 +333,6 @@ AdmEngine::ScaleResult AdmEngine::scale123(int scale, int in_w, int in_h) {
                 k_.cm_accumulate_s123(a_, r_, stride1_, w, h - base, rows, rf, shifts, row_shift,
                                       thr64_.data(), aim_acc);
         });
-    dwt(filled, h, 0, false);
 
     out.den = den_from_sums(
         den_acc,
@@ -371,7 +366,7 @@ AdmScores AdmEngine::compute(const Plane& ref, const Plane& dis) {
         ScaleResult r;
         if (scale == 0) {
             if (opt_.skip_scale0) {
-                dwt_scale0_rows(ref, dis, 0, h, 0, false);
+                dwt_scale0_rows(ref, dis, 0, h, std::nullopt);
                 r.den = 1e-10f;  // libvmaf's guard against 0 / 0
             } else {
                 r = scale0(ref, dis);

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "adm/adm_csf.hpp"
 #include "adm/adm_kernels.hpp"
@@ -78,13 +79,13 @@ private:
     };
 
     // Scale-0 DWT rows [y0, y1) of both pictures: the approximations into
-    // their whole-band buffers, and with keep_hvd h/v/d into the strip
-    // buffers at row i - base (without, h/v/d are not computed).
-    void dwt_scale0_rows(const Plane& ref, const Plane& dis, int y0, int y1, int base,
-                         bool keep_hvd);
+    // their whole-band buffers, h/v/d into the strip buffers at row i - base
+    // (with no base, h/v/d are not computed).
+    void dwt_scale0_rows(const Plane& ref, const Plane& dis, int y0, int y1,
+                         std::optional<int> base);
     // The same for scale 1-3 of the previous scale's in_w x in_h
     // approximations.
-    void dwt_s123_rows(int scale, int in_w, int in_h, int y0, int y1, int base, bool keep_hvd);
+    void dwt_s123_rows(int scale, int in_w, int in_h, int y0, int y1, std::optional<int> base);
     ScaleResult scale0(const Plane& ref, const Plane& dis);
     ScaleResult scale123(int scale, int in_w, int in_h);
 
