@@ -127,6 +127,17 @@ void for_each_strip(Rect region, Rect halo, int h, std::ptrdiff_t stride, T** co
     dwt(ready, h, std::nullopt);
 }
 
+// Where band row y0 of h, v and d goes in the strip buffers `strips` whose
+// row 0 is band row *base (out, returned), or nullptr without a base.
+template <class T>
+T* const* strip_rows(T* const* strips, int y0, std::optional<int> base, std::ptrdiff_t stride,
+                     T* (&out)[3]) {
+    if (!base) return nullptr;
+    for (int t = 0; t < 3; ++t)
+        out[t] = strips[t] + static_cast<std::ptrdiff_t>(y0 - *base) * stride;
+    return out;
+}
+
 }  // namespace
 
 AdmEngine::AdmEngine(int width, int height, int bpc, const AdmOptions& options,
@@ -193,11 +204,8 @@ void AdmEngine::dwt_scale0_rows(const Plane& ref, const Plane& dis, int y0, int 
     for (int pic = 0; pic < 2; ++pic) {
         const Plane& p = *planes[pic];
         std::int16_t* a = approx0_[pic] + static_cast<std::ptrdiff_t>(y0) * stride_;
-        std::int16_t* hvd[3] = {};
-        if (base)
-            for (int t = 0; t < 3; ++t)
-                hvd[t] = strips[pic][t] + static_cast<std::ptrdiff_t>(y0 - *base) * stride_;
-        std::int16_t* const* out = base ? hvd : nullptr;
+        std::int16_t* hvd[3];
+        std::int16_t* const* out = strip_rows(strips[pic], y0, base, stride_, hvd);
         if (bpc_ == 8)
             k_.dwt_s0_u8(p.row<std::uint8_t>(0), p.stride(), width_, height_, y0, y1,
                          dwt_scratch16_.data(), a, out, stride_);
@@ -216,11 +224,8 @@ void AdmEngine::dwt_s123_rows(int scale, int in_w, int in_h, int y0, int y1,
     std::int32_t* const* strips[2] = {ref_, dis_};
     for (int pic = 0; pic < 2; ++pic) {
         std::int32_t* a = approx_ptr_[pic][out] + static_cast<std::ptrdiff_t>(y0) * stride1_;
-        std::int32_t* hvd[3] = {};
-        if (base)
-            for (int t = 0; t < 3; ++t)
-                hvd[t] = strips[pic][t] + static_cast<std::ptrdiff_t>(y0 - *base) * stride1_;
-        std::int32_t* const* keep = base ? hvd : nullptr;
+        std::int32_t* hvd[3];
+        std::int32_t* const* keep = strip_rows(strips[pic], y0, base, stride1_, hvd);
         if (scale == 1)
             k_.dwt_s1(approx0_[pic], stride_, in_w, in_h, y0, y1, dwt_scratch32_.data(), a, keep,
                       stride1_);
