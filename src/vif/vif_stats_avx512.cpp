@@ -131,8 +131,7 @@ struct ReduceSums {
 template <bool kReduce = false>
 [[gnu::always_inline]] inline VerticalSums vertical_u8_sums(RowsU8 rows, std::ptrdiff_t j,
                                                             const std::uint32_t* pairs, int taps,
-                                                            std::uint32_t taps_sum,
-                                                            __mmask32 valid,
+                                                            std::uint32_t taps_sum, __mmask32 valid,
                                                             const ReduceTaps* red = nullptr,
                                                             ReduceSums* rs = nullptr) {
     if constexpr (kReduce) *rs = {red->start, red->start, red->start, red->start};
@@ -458,10 +457,12 @@ void stat_vertical_u16_avx512(const std::uint16_t* const* ref_rows,
 // centred (h - 32768, l - 32768 fit int16) in chunk buffers. Horizontally
 // adjacent taps read adjacent samples, so one 32-bit lane of a load at y + o
 // holds the pair (y[o + 2k], y[o + 2k + 1]): vpmaddwd with the coefficient
-// pair (c_t, c_t+1) gives taps t, t+1 of output 2k; a load one sample later
-// gives the odd outputs. With every c < 32768 a product is at most 2^30 in
-// magnitude and a pair sum fits int32, so vpmaddwd is exact; an odd tap
-// count pads the filter with a zero coefficient. With C = sum c:
+// pair (c_t, c_t+1) gives taps t, t+1 of output 2k. The odd outputs read the
+// same pairs: output 2k + 1 is sum_j c_(j-1) y[2k + j], so the pair at o = 2p
+// meets the coefficient pair (c_2p-1, c_2p) (see filter_pairs). With every
+// c < 32768 a product is at most 2^30 in magnitude and a pair sum fits
+// int32, so vpmaddwd is exact; taps outside [0, taps) are zero coefficients.
+// With C = sum c:
 //   H = sum c h = sum c (h - 32768) + 32768 C     (needed modulo 2^32)
 //   L = sum c l = sum c (l - 32768) + 32768 C     (needed exactly)
 // If C <= 65536, 0 <= L <= 65535 C < 2^32, so L modulo 2^32 is L itself.
@@ -472,10 +473,10 @@ void stat_vertical_u16_avx512(const std::uint16_t* const* ref_rows,
 // outside these bounds (libvmaf's filter 3 has 43728) take the AVX2 kernel.
 
 constexpr int kChunk = 256;
-// A chunk's n outputs read its split samples [0, n32 + 2 * pairs - 1)
-// (sample 0 is input -half); the split writes whole vectors of 32 up to
-// len = n32 + 2 * pairs rounded up, and the aligned loads of the last block
-// stay below n32 + 32 <= len.
+// A block's loads read its split samples [b, b + 64) (sample 0 is input
+// -half); the split writes whole vectors of 32 up to len = n32 + 2 * pairs
+// rounded up (pairs >= 1), so the loads of the last block stay below
+// n32 + 32 <= len.
 constexpr int kSplitLen = kChunk + 2 * kMaxHalf + 32;
 
 // The horizontal pass's fast path: every tap below 2^15, a tap sum <= 65536.
@@ -539,17 +540,22 @@ struct Parity {
     __m512i even;
     __m512i odd;
 };
-inline Parity filter_pairs(const std::int16_t* y, const __m512i* cc, int pairs, __m512i start) {
-    // y is 64-byte aligned: the even windows (dword offsets p) come from two
-    // aligned loads, the odd ones (half a dword further) from unaligned loads.
+// Window p (dword lane k holds y[2k + 2p], y[2k + 2p + 1]) feeds both
+// parities: the even outputs with (c_2p, c_2p+1), the odd ones with
+// (c_2p-1, c_2p). Reading the odd outputs' taps from a load one sample
+// further instead cost a cache-line-split load per pair.
+inline Parity filter_pairs(const std::int16_t* y, const __m512i* even, const __m512i* odd,
+                           int pairs, __m512i start) {
+    // y is 64-byte aligned: every window comes from two aligned loads.
     const __m512i a0 = _mm512_load_si512(y);
     const __m512i a1 = _mm512_load_si512(y + 32);
-    __m512i e = madd_add(start, a0, cc[0]);
-    __m512i o = madd_add(start, _mm512_loadu_si512(y + 1), cc[0]);
-#define VMAFPP_PAIR(P)                                             \
-    if (pairs > P) {                                               \
-        e = madd_add(e, _mm512_alignr_epi32(a1, a0, P), cc[P]);    \
-        o = madd_add(o, _mm512_loadu_si512(y + 2 * P + 1), cc[P]); \
+    __m512i e = madd_add(start, a0, even[0]);
+    __m512i o = madd_add(start, a0, odd[0]);
+#define VMAFPP_PAIR(P)                                         \
+    if (pairs > P) {                                           \
+        const __m512i window = _mm512_alignr_epi32(a1, a0, P); \
+        e = madd_add(e, window, even[P]);                      \
+        o = madd_add(o, window, odd[P]);                       \
     }
     VMAFPP_PAIR(1)
     VMAFPP_PAIR(2)
@@ -575,20 +581,27 @@ inline __m512i product_q16(__m512i a, __m512i b) {
 
 // The filter as the horizontal blocks use it.
 struct HorizontalFilter {
-    __m512i cc[(kMaxTaps + 1) / 2];  // tap pairs (c_2p, c_2p+1)
-    int pairs;
-    __m512i bias;        // 32768 C, the centring's correction of H and L (modulo 2^32)
-    __m512i bias_round;  // bias + 2^15: L's correction plus the moment's rounding
+    __m512i even[kMaxHalf + 1];  // tap pairs (c_2p, c_2p+1)
+    __m512i odd[kMaxHalf + 1];   // tap pairs (c_2p-1, c_2p)
+    int pairs;                   // taps / 2 + 1: both sets, zero-padded
+    __m512i bias;                // 32768 C, the centring's correction of H and L (modulo 2^32)
+    __m512i bias_round;          // bias + 2^15: L's correction plus the moment's rounding
 };
 
 inline HorizontalFilter horizontal_filter(const std::uint16_t* filter, int taps,
                                           std::uint32_t taps_sum) {
     HorizontalFilter hf;
-    hf.pairs = (taps + 1) / 2;
+    // An odd tap count needs (taps + 1) / 2 pairs in both sets; an even one
+    // taps / 2 even pairs and one odd pair more, so the even set gets a zero
+    // pair and both run the same count.
+    hf.pairs = taps / 2 + 1;
+    auto tap = [&](int t) { return t >= 0 && t < taps ? std::uint32_t{filter[t]} : 0u; };
+    auto pair = [&](int t) {
+        return _mm512_set1_epi32(static_cast<int>(tap(t) | (tap(t + 1) << 16)));
+    };
     for (int p = 0; p < hf.pairs; ++p) {
-        const std::uint32_t c0 = filter[2 * p];
-        const std::uint32_t c1 = 2 * p + 1 < taps ? filter[2 * p + 1] : 0u;
-        hf.cc[p] = _mm512_set1_epi32(static_cast<int>(c0 | (c1 << 16)));
+        hf.even[p] = pair(2 * p);
+        hf.odd[p] = pair(2 * p - 1);
     }
     hf.bias = _mm512_set1_epi32(static_cast<int>(32768u * taps_sum));
     hf.bias_round = _mm512_set1_epi32(static_cast<int>(32768u * taps_sum + 32768u));
@@ -610,17 +623,17 @@ template <int kPairs = 0>
     const int pairs = kPairs > 0 ? kPairs : hf.pairs;
     Parity mean[2], moment[3];
     for (int k = 0; k < 2; ++k) {
-        mean[k] = filter_pairs(l[k], hf.cc, pairs, hf.bias);
+        mean[k] = filter_pairs(l[k], hf.even, hf.odd, pairs, hf.bias);
         if (!means_16bit) {
-            const Parity hp = filter_pairs(h[k], hf.cc, pairs, hf.bias);
+            const Parity hp = filter_pairs(h[k], hf.even, hf.odd, pairs, hf.bias);
             mean[k].even = _mm512_add_epi32(mean[k].even, _mm512_slli_epi32(hp.even, 16));
             mean[k].odd = _mm512_add_epi32(mean[k].odd, _mm512_slli_epi32(hp.odd, 16));
         }
     }
     for (int k = 0; k < 3; ++k) {
         // H + ((L + 2^15) >> 16), each half with its correction included.
-        const Parity lp = filter_pairs(l[2 + k], hf.cc, pairs, hf.bias_round);
-        const Parity hp = filter_pairs(h[2 + k], hf.cc, pairs, hf.bias);
+        const Parity lp = filter_pairs(l[2 + k], hf.even, hf.odd, pairs, hf.bias_round);
+        const Parity hp = filter_pairs(h[2 + k], hf.even, hf.odd, pairs, hf.bias);
         moment[k] = {_mm512_add_epi32(hp.even, _mm512_srli_epi32(lp.even, 16)),
                      _mm512_add_epi32(hp.odd, _mm512_srli_epi32(lp.odd, 16))};
     }
@@ -842,10 +855,9 @@ void stat_row_u8_avx512(const std::uint8_t* const* ref_rows, const std::uint8_t*
         },
         pair_word_order(), filter, taps, taps_sum, w, scratch, sigma1_sq, sigma2_sq, sigma12);
     if (reduce)
-        VMAFPP_VIF_STATS_TABLE().subsample_vertical_u8(ref_rows + offset, dis_rows + offset,
-                                                       reduce->filter, reduce->taps, w,
-                                                       reduce->shift, reduce->ref_out,
-                                                       reduce->dis_out);
+        VMAFPP_VIF_STATS_TABLE().subsample_vertical_u8(
+            ref_rows + offset, dis_rows + offset, reduce->filter, reduce->taps, w, reduce->shift,
+            reduce->ref_out, reduce->dis_out);
 }
 
 // The 16-bit row: the vertical pass's conditions (every tap below 2^15, a
