@@ -12,7 +12,9 @@ once, in turn; speed-ups (vmafpp against the other binary at each thread
 count, and each binary's later thread counts against its first) are the
 median of the ratios taken within one repetition, with their range, so a
 machine whose speed drifts over minutes disturbs them less than a ratio of
-medians gathered minutes apart. List the baseline first: --threads 0,1,2
+medians gathered minutes apart. Each median comes with a distribution-free 95%
+confidence interval (order statistics of the binomial; none below 6
+repetitions), which says whether a run supports a claim such as ">= 2x". List the baseline first: --threads 0,1,2
 compares against one thread doing everything (both CLIs' default).
 
 Each measured run follows --warmup unmeasured runs of the same binary and
@@ -28,6 +30,7 @@ runs second and weigh most on the shortest (multi-threaded) runs.
                       [--args "-n --feature vif --feature motion"]
 """
 import argparse
+import math
 import os
 import re
 import resource
@@ -131,17 +134,36 @@ def main():
 
     if ratios:
         print()
-        print("| size | bits | mask | speed-up (wall) | median | min | max |")
-        print("|---|---|---|---|---|---|---|")
-        for size, depth, mask, what, (med, lo, hi) in ratios:
-            print("| %s | %s | %s | %s | %.3fx | %.3fx | %.3fx |" % (size, depth, mask, what, med, lo, hi))
+        print("| size | bits | mask | speed-up (wall) | median | 95% CI of the median | min | max |")
+        print("|---|---|---|---|---|---|---|---|")
+        for size, depth, mask, what, (med, ci, lo, hi) in ratios:
+            ci_text = "%.3fx - %.3fx" % ci if ci else "-"
+            print("| %s | %s | %s | %s | %.3fx | %s | %.3fx | %.3fx |" %
+                  (size, depth, mask, what, med, ci_text, lo, hi))
+
+
+def median_ci(values, level=0.95):
+    """The order statistics (x_(k), x_(n+1-k)) that cover the median with at
+    least `level` probability whatever the distribution: k is the largest
+    with P(Binomial(n, 1/2) <= k - 1) <= (1 - level) / 2. None if n is too
+    small for any k."""
+    r = sorted(values)
+    n = len(r)
+    tail = (1.0 - level) / 2.0
+    below, k = 0.0, 0
+    for i in range(n + 1):
+        below += math.comb(n, i) / 2.0 ** n
+        if below > tail:
+            break
+        k = i + 1
+    return (r[k - 1], r[n - k]) if k > 0 else None
 
 
 def paired_speedup(slow_times, fast_times):
-    """Median, min and max over repetitions of slow/fast wall time, each pair
-    taken from one repetition."""
+    """Median, its 95% interval, min and max over repetitions of slow/fast
+    wall time, each pair taken from one repetition."""
     r = [s / f for s, f in zip(slow_times, fast_times)]
-    return statistics.median(r), min(r), max(r)
+    return statistics.median(r), median_ci(r), min(r), max(r)
 
 
 if __name__ == "__main__":
