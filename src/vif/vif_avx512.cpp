@@ -176,8 +176,8 @@ inline void gain_terms(const std::int32_t* sigma1_sq, const std::int32_t* sigma2
     _mm512_store_si512(
         idx.n1, log_index_u32(_mm512_inserti64x4(_mm512_castsi256_si512(numer1[0]), numer1[1], 1),
                               need, lz));
-    acc.lz_n1 = _mm512_add_epi32(acc.lz_n1,
-                                 _mm512_mask_add_epi32(lz, need, lz, _mm512_set1_epi32(32)));
+    acc.lz_n1 =
+        _mm512_add_epi32(acc.lz_n1, _mm512_mask_add_epi32(lz, need, lz, _mm512_set1_epi32(32)));
 }
 
 inline void accumulate_step(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
@@ -201,8 +201,8 @@ inline void accumulate_step(const std::int32_t* sigma1_sq, const std::int32_t* s
         acc.non_log_low =
             _mm512_add_epi32(acc.non_log_low, _mm512_and_si512(s2_pos, _mm512_set1_epi32(0xFFFF)));
         acc.non_log_high = _mm512_add_epi32(acc.non_log_high, _mm512_srli_epi32(s2_pos, 16));
-        acc.non_log_count = _mm512_mask_sub_epi32(acc.non_log_count, low, acc.non_log_count,
-                                                  _mm512_set1_epi32(-1));
+        acc.non_log_count =
+            _mm512_mask_sub_epi32(acc.non_log_count, low, acc.non_log_count, _mm512_set1_epi32(-1));
     }
 
     // Otherwise log2(nsq + sigma1_sq); nsq + s1 < 2^32.
@@ -506,14 +506,29 @@ inline bool stage_biased(const std::uint32_t* in, int len, std::int16_t* dst) {
     return _mm512_test_epi32_mask(any, _mm512_set1_epi32(static_cast<int>(0xFFFF0000u))) == 0;
 }
 
-// 16 outputs from staged samples s (at the first output's 2j - half):
-// (sum + 2^15) >> 16 cast to uint16, offset = 2^15 * (sum of taps) + 2^15.
-inline __m256i pair_outputs(const std::int16_t* s, const std::uint16_t* filter, int taps,
+// 16 outputs from staged samples s (at the first output's 2j - half, 64-byte
+// aligned): (sum + 2^15) >> 16 cast to uint16, offset = 2^15 * (sum of taps)
+// + 2^15; pairs[p] is tap_pair(filter, taps, 2p). Tap pair p reads the
+// window whose dword lane k holds s[2k + 2p], s[2k + 2p + 1]: the two aligned
+// vectors shifted by p dwords (p <= 8 stays inside them), not a load that
+// splits a cache line.
+inline __m256i pair_outputs(const std::int16_t* s, const __m512i* pairs, int count,
                             __m512i offset) {
-    __m512i acc = offset;
-    for (int t = 0; t < taps; t += 2)
-        acc = _mm512_add_epi32(
-            acc, _mm512_madd_epi16(_mm512_loadu_si512(s + t), tap_pair(filter, taps, t)));
+    const __m512i a0 = _mm512_load_si512(s);
+    const __m512i a1 = _mm512_load_si512(s + 32);
+    __m512i acc = _mm512_add_epi32(offset, _mm512_madd_epi16(a0, pairs[0]));
+#define VMAFPP_WINDOW(P) \
+    if (count > P)       \
+        acc = _mm512_add_epi32(acc, _mm512_madd_epi16(_mm512_alignr_epi32(a1, a0, P), pairs[P]));
+    VMAFPP_WINDOW(1)
+    VMAFPP_WINDOW(2)
+    VMAFPP_WINDOW(3)
+    VMAFPP_WINDOW(4)
+    VMAFPP_WINDOW(5)
+    VMAFPP_WINDOW(6)
+    VMAFPP_WINDOW(7)
+    VMAFPP_WINDOW(8)
+#undef VMAFPP_WINDOW
     return _mm512_cvtepi32_epi16(_mm512_srli_epi32(acc, 16));
 }
 
@@ -529,6 +544,9 @@ void subsample_horizontal_avx512(const std::uint32_t* ref_in, const std::uint32_
     }
     const int half = taps / 2;
     const __m512i offset = _mm512_set1_epi32(static_cast<int>((tap_sum << 15) + 32768u));
+    const int count = (taps + 1) / 2;
+    __m512i pairs[kMaxHalf + 1];
+    for (int p = 0; p < count; ++p) pairs[p] = tap_pair(filter, taps, 2 * p);
     alignas(64) std::int16_t ref_s[kStageLen] = {};
     alignas(64) std::int16_t dis_s[kStageLen] = {};
     for (std::ptrdiff_t j0 = 0; j0 < out_w; j0 += kPairBlock) {
@@ -545,9 +563,9 @@ void subsample_horizontal_avx512(const std::uint32_t* ref_in, const std::uint32_
         for (int k = 0; k < n; k += 16) {
             const __mmask16 m = k + 16 <= n ? __mmask16{0xFFFF} : first_lanes16(n - k);
             _mm256_mask_storeu_epi16(ref_out + j0 + k, m,
-                                     pair_outputs(ref_s + 2 * k, filter, taps, offset));
+                                     pair_outputs(ref_s + 2 * k, pairs, count, offset));
             _mm256_mask_storeu_epi16(dis_out + j0 + k, m,
-                                     pair_outputs(dis_s + 2 * k, filter, taps, offset));
+                                     pair_outputs(dis_s + 2 * k, pairs, count, offset));
         }
     }
 }
