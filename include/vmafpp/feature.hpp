@@ -63,6 +63,12 @@ struct FeatureInfo {
         create;
 };
 
+// One extractor to run and its option values.
+struct ExtractorSpec {
+    const FeatureInfo* info = nullptr;
+    OptionValues options;
+};
+
 // Every built-in extractor, in a fixed order.
 const std::vector<FeatureInfo>& feature_registry();
 // nullptr when unknown.

@@ -17,7 +17,7 @@
 #include "vmafpp/collector.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/model.hpp"
-#include "vmafpp/pipeline.hpp"
+#include "vmafpp/feature.hpp"
 #include "vmafpp/reader.hpp"
 #include "vmafpp/results.hpp"
 

@@ -14,7 +14,7 @@
 
 #include "adm/adm_csf.hpp"
 #include "adm/adm_kernels.hpp"
-#include "core/large_alloc.hpp"
+#include "base/large_alloc.hpp"
 #include "vmafpp/picture.hpp"
 
 namespace vmafpp::adm {

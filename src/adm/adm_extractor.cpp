@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "adm/adm.hpp"
-#include "core/builtin_features.hpp"
+#include "engine/builtin_features.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
 

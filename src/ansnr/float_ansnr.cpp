@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "ansnr/float_ansnr_kernels.hpp"
-#include "core/builtin_features.hpp"
-#include "core/c_macros.hpp"
-#include "core/float_image.hpp"
+#include "engine/builtin_features.hpp"
+#include "base/c_macros.hpp"
+#include "base/float_image.hpp"
 #include "psnr/float_psnr_kernels.hpp"
 #include "vmafpp/error.hpp"
 

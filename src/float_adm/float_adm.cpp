@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "core/builtin_features.hpp"
-#include "core/c_macros.hpp"
-#include "core/float_image.hpp"
+#include "engine/builtin_features.hpp"
+#include "base/c_macros.hpp"
+#include "base/float_image.hpp"
 #include "float_adm/float_adm_kernels.hpp"
 #include "vmafpp/error.hpp"
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "core/builtin_features.hpp"
-#include "core/c_macros.hpp"
-#include "core/float_image.hpp"
+#include "engine/builtin_features.hpp"
+#include "base/c_macros.hpp"
+#include "base/float_image.hpp"
 #include "float_motion/float_motion_kernels.hpp"
 #include "float_vif/float_vif_kernels.hpp"
 #include "vmafpp/error.hpp"

@@ -3,8 +3,8 @@
 #include <memory>
 #include <string>
 
-#include "core/builtin_features.hpp"
-#include "core/float_image.hpp"
+#include "engine/builtin_features.hpp"
+#include "base/float_image.hpp"
 #include "psnr/float_psnr_kernels.hpp"
 #include "vmafpp/error.hpp"
 

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "core/c_macros.hpp"
+#include "base/c_macros.hpp"
 
 namespace vmafpp::float_psnr {
 

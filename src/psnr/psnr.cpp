@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "core/builtin_features.hpp"
-#include "core/c_macros.hpp"
+#include "engine/builtin_features.hpp"
+#include "base/c_macros.hpp"
 #include "vmafpp/error.hpp"
 
 namespace vmafpp {

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "core/builtin_features.hpp"
-#include "core/large_alloc.hpp"
+#include "engine/builtin_features.hpp"
+#include "base/large_alloc.hpp"
 #include "vif/vif_kernels.hpp"
 #include "vmafpp/cpu.hpp"
 #include "vmafpp/error.hpp"

@@ -1,6 +1,6 @@
 // detail::allocate_large: alignment, size and the 2 MiB placement that lets
 // the kernel back a buffer with huge pages.
-#include "core/large_alloc.hpp"
+#include "base/large_alloc.hpp"
 
 #include <gtest/gtest.h>
 

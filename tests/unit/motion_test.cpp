@@ -12,7 +12,7 @@
 #include "vmafpp/collector.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
-#include "vmafpp/pipeline.hpp"
+#include "engine/pipeline.hpp"
 #include "vmafpp/reader.hpp"
 
 namespace vmafpp {

@@ -27,12 +27,14 @@ std::string read_text(const fs::path& p) {
     return ss.str();
 }
 
-// The golden's frames, keys in their written order, into Results; null
+// The golden's frames (keys in their written order) and aggregate metrics
+// (apsnr_*, written by the CTC presets) into Results; null
 // values become NaN (the pooled values are recomputed by the writer).
 Results results_from_golden(const ordered_json& g, unsigned frame_count, unsigned subsample) {
     Results r;
     r.version = g["version"].get<std::string>();
-    r.fps = g["fps"].get<double>();
+    // libvmaf writes null for an infinite fps (a run too short to time).
+    r.fps = g["fps"].is_null() ? std::numeric_limits<double>::infinity() : g["fps"].get<double>();
     r.frame_count = frame_count;
     r.subsample = subsample;
     for (const auto& frame : g["frames"]) {
@@ -41,6 +43,9 @@ Results results_from_golden(const ordered_json& g, unsigned frame_count, unsigne
             r.set(key, n, value.is_null() ? std::numeric_limits<double>::quiet_NaN()
                                           : value.get<double>());
     }
+    if (g.contains("aggregate_metrics"))
+        for (const auto& [key, value] : g["aggregate_metrics"].items())
+            r.aggregate.emplace_back(key, value.get<double>());
     return r;
 }
 

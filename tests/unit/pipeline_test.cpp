@@ -5,7 +5,7 @@
 #include <thread>
 
 #include "vmafpp/error.hpp"
-#include "vmafpp/pipeline.hpp"
+#include "engine/pipeline.hpp"
 
 namespace vmafpp {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "core/large_alloc.hpp"
+#include "base/large_alloc.hpp"
 #include "vmafpp/picture.hpp"
 
 namespace vmafpp {

@@ -1,6 +1,6 @@
 #include <vector>
 
-#include "core/builtin_features.hpp"
+#include "engine/builtin_features.hpp"
 #include "vmafpp/feature.hpp"
 #include "vmafpp/options.hpp"
 

@@ -1,6 +1,7 @@
 #include <chrono>
 #include <string>
 
+#include "engine/pipeline.hpp"
 #include "vmafpp/output.hpp"
 #include "vmafpp/vmafpp.hpp"
 

@@ -1,4 +1,4 @@
-#include "core/float_image.hpp"
+#include "base/float_image.hpp"
 
 #include <cstdlib>
 #include <cstring>

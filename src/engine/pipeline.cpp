@@ -1,4 +1,4 @@
-#include "vmafpp/pipeline.hpp"
+#include "engine/pipeline.hpp"
 
 #include "vmafpp/error.hpp"
 

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <new>
 
-#include "core/large_alloc.hpp"
+#include "base/large_alloc.hpp"
 #include "vmafpp/error.hpp"
 
 namespace vmafpp {

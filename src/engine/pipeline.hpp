@@ -15,11 +15,6 @@
 
 namespace vmafpp {
 
-struct ExtractorSpec {
-    const FeatureInfo* info = nullptr;
-    OptionValues options;
-};
-
 struct PipelineOptions {
     // 0: everything on the calling thread. N >= 1: N workers score frames in
     // parallel while the calling thread reads and runs temporal extractors.

@@ -1,4 +1,4 @@
-#include "core/large_alloc.hpp"
+#include "base/large_alloc.hpp"
 
 #include <cstdlib>
 
