@@ -15,6 +15,7 @@
 
 #include "adm/adm.hpp"
 #include "adm/adm_kernels.hpp"
+#include "bench_levels.hpp"
 #include "vmafpp/cpu.hpp"
 
 namespace {
@@ -24,14 +25,11 @@ using namespace vmafpp::adm;
 
 constexpr int kW = 1920, kH = 1080;
 
-// The kernel set of a benchmark's argument, or nullptr (benchmark skipped).
+// The kernel table of a benchmark's argument, an index into kSimdLevels
+// (0 = scalar, 1 = AVX2, 2 = AVX-512), or nullptr (benchmark skipped).
 const AdmKernels* kernels_for(benchmark::State& state) {
-    if (state.range(0) == 0) return &scalar_kernels();
-    // 1 = AVX2, 2 = AVX-512.
-    if (state.range(0) == 1 && (detected_cpu_flags() & kCpuAvx2) && avx2_kernels() != nullptr)
-        return avx2_kernels();
-    if (state.range(0) == 2 && (detected_cpu_flags() & kCpuAvx512) && avx512_kernels() != nullptr)
-        return avx512_kernels();
+    const SimdLevel level = kSimdLevels[static_cast<std::size_t>(state.range(0))];
+    if (bench::runs_here(level)) return &adm_kernels_for(level);
     state.SkipWithError("kernels of this level not available here");
     return nullptr;
 }

@@ -1,13 +1,13 @@
-// The kernel levels a benchmark can compare on this machine: scalar always,
-// AVX2 where the build has x86 kernels and the CPU has AVX2. `mask` is the
-// cpu mask under which an extractor picks that level's tables.
+// The kernel levels a benchmark can compare on this machine: every level of
+// vmafpp::kSimdLevels (the list dispatch and checkasm use) that the CPU runs,
+// each with a feature's table at that level and the Compute an extractor is
+// created with to use it.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "motion/motion_kernels.hpp"
-#include "vif/vif_kernels.hpp"
+#include "vmafpp/compute.hpp"
 #include "vmafpp/cpu.hpp"
 
 namespace vmafpp::bench {
@@ -16,34 +16,22 @@ template <class Table>
 struct KernelLevel {
     std::string name;
     const Table* kernels;
-    unsigned mask;
+    Compute compute;  // the CPU backend at this level
 };
 
-inline bool avx2_runs_here() { return (detected_cpu_flags() & kCpuAvx2) != 0; }
-inline bool avx512_runs_here() {
-    return (detected_cpu_flags() & (kCpuAvx2 | kCpuAvx512)) == (kCpuAvx2 | kCpuAvx512);
-}
-inline bool avx512icl_runs_here() {
-    return avx512_runs_here() && (detected_cpu_flags() & kCpuAvx512Icl) != 0;
+inline bool runs_here(SimdLevel level) {
+    return (detected_cpu_flags() & simd_level_flags(level)) == simd_level_flags(level);
 }
 
-inline std::vector<KernelLevel<vif::VifKernels>> vif_levels() {
-    std::vector<KernelLevel<vif::VifKernels>> out{{"scalar", &vif::vif_kernels_scalar(), 4294967295u}};
-#if VMAFPP_X86_KERNELS
-    if (avx2_runs_here()) out.push_back({"avx2", &vif::vif_kernels_avx2(), 48u});
-    if (avx512_runs_here()) out.push_back({"avx512", &vif::vif_kernels_avx512(), 32u});
-    if (avx512icl_runs_here()) out.push_back({"avx512icl", &vif::vif_kernels_avx512icl(), 0u});
-#endif
-    return out;
-}
-
-inline std::vector<KernelLevel<motion::MotionKernels>> motion_levels() {
-    std::vector<KernelLevel<motion::MotionKernels>> out{
-        {"scalar", &motion::motion_kernels_scalar(), 4294967295u}};
-#if VMAFPP_X86_KERNELS
-    if (avx2_runs_here()) out.push_back({"avx2", &motion::motion_kernels_avx2(), 48u});
-    if (avx512_runs_here()) out.push_back({"avx512", &motion::motion_kernels_avx512(), 0u});
-#endif
+template <class Table>
+std::vector<KernelLevel<Table>> kernel_levels(const Table& (*kernels_for)(SimdLevel)) {
+    std::vector<KernelLevel<Table>> out;
+    for (SimdLevel level : kSimdLevels) {
+        if (level != SimdLevel::scalar && !runs_here(level)) continue;
+        Compute c;
+        c.simd = level;
+        out.push_back({simd_level_name(level), &kernels_for(level), c});
+    }
     return out;
 }
 

@@ -63,13 +63,11 @@ void BM_MotionSad10(benchmark::State& state, const motion::MotionKernels* k) {
 
 // One frame of the extractor (frame >= 1, so the SAD is computed; includes
 // keeping a copy of the reference luma for the next frame).
-void BM_MotionExtract(benchmark::State& state, unsigned mask) {
+void BM_MotionExtract(benchmark::State& state, Compute compute) {
     const auto& f = frames();
     const FeatureInfo* info = find_feature("motion");
-    set_cpu_mask(mask);
     auto fex = info->create(OptionValues(info->options),
-                            FrameGeometry{kWidth, kHeight, 8, PixelFormat::yuv420});
-    set_cpu_mask(0);
+                            FrameGeometry{kWidth, kHeight, 8, PixelFormat::yuv420}, compute);
     struct NullSink final : FeatureSink {
         void append(std::string_view, unsigned, double v) override { benchmark::DoNotOptimize(v); }
     } sink;
@@ -80,13 +78,13 @@ void BM_MotionExtract(benchmark::State& state, unsigned mask) {
     }
 }
 const int registered = [] {
-    for (const auto& level : bench::motion_levels()) {
+    for (const auto& level : bench::kernel_levels(&motion::motion_kernels_for)) {
         const std::string n = "/" + level.name;
         benchmark::RegisterBenchmark(("BM_MotionSad8" + n).c_str(), BM_MotionSad8, level.kernels)
             ->Unit(benchmark::kMillisecond);
         benchmark::RegisterBenchmark(("BM_MotionSad10" + n).c_str(), BM_MotionSad10, level.kernels)
             ->Unit(benchmark::kMillisecond);
-        benchmark::RegisterBenchmark(("BM_MotionExtract" + n).c_str(), BM_MotionExtract, level.mask)
+        benchmark::RegisterBenchmark(("BM_MotionExtract" + n).c_str(), BM_MotionExtract, level.compute)
             ->Unit(benchmark::kMillisecond);
     }
     return 0;

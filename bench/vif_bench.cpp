@@ -140,23 +140,21 @@ void BM_VifSubsample0To1(benchmark::State& state, const vif::VifKernels* k) {
     }
 }
 
-// The whole extractor, created under the level's cpu mask (the table is
-// chosen at creation).
-void BM_VifExtract(benchmark::State& state, unsigned mask, int bpc) {
+// The whole extractor, created at the level (the table is chosen at
+// creation).
+void BM_VifExtract(benchmark::State& state, Compute compute, int bpc) {
     const Picture ref = bench::generated_picture(bpc, 1, 8);
     const Picture dis = bench::generated_picture(bpc, 2, 24);
     const FeatureInfo* info = find_feature("vif");
-    set_cpu_mask(mask);
     auto fex = info->create(OptionValues(info->options),
-                            FrameGeometry{kWidth, kHeight, bpc, PixelFormat::yuv420});
-    set_cpu_mask(0);
+                            FrameGeometry{kWidth, kHeight, bpc, PixelFormat::yuv420}, compute);
     struct NullSink final : FeatureSink {
         void append(std::string_view, unsigned, double v) override { benchmark::DoNotOptimize(v); }
     } sink;
     for (auto _ : state) fex->extract(ref, dis, 0, sink);
 }
 const int registered = [] {
-    for (const auto& level : bench::vif_levels()) {
+    for (const auto& level : bench::kernel_levels(&vif::vif_kernels_for)) {
         const vif::VifKernels* k = level.kernels;
         const std::string n = "/" + level.name;
         benchmark::RegisterBenchmark(("BM_VifStatVertical8" + n).c_str(), BM_VifStatVertical8, k)
@@ -171,7 +169,7 @@ const int registered = [] {
             ->Unit(benchmark::kMillisecond);
         for (int bpc : {8, 10})
             benchmark::RegisterBenchmark(("BM_VifExtract" + n + "/" + std::to_string(bpc)).c_str(),
-                                         BM_VifExtract, level.mask, bpc)
+                                         BM_VifExtract, level.compute, bpc)
                 ->Unit(benchmark::kMillisecond);
     }
     return 0;

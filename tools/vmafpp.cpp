@@ -23,7 +23,8 @@ struct Settings {
     std::vector<std::string> models, features;
     vmafpp::OutputFormat format = vmafpp::OutputFormat::xml;
     std::string precision = "legacy";
-    unsigned threads = 0, subsample = 1, cpumask = 0, gpumask = 0;
+    unsigned threads = 0, subsample = 1, cpumask = 0, gpumask = 0, device = 0;
+    std::string backend = "cpu";
     unsigned frame_cnt = 0, frame_skip_ref = 0, frame_skip_dist = 0;
     bool no_prediction = false, quiet = false;
 };
@@ -48,6 +49,14 @@ vmafpp::RawFormat raw_format(const Settings& s) {
         throw vmafpp::Error("--bitdepth/-b: " + std::to_string(s.bitdepth) +
                             " is not a bit depth from 8 to 16");
     return {int(s.width), int(s.height), int(s.bitdepth), parse_pixel_format(s.pixel_format)};
+}
+
+// "cpu" or "cpu, vulkan, ...": what --backend accepts in this build.
+std::string built_backend_names() {
+    std::string out;
+    for (vmafpp::Backend b : vmafpp::built_backends())
+        out += (out.empty() ? "" : ", ") + std::string(vmafpp::backend_name(b));
+    return out;
 }
 
 // --aom_ctc / --nflx_ctc presets expand into models and features, as libvmaf's.
@@ -115,7 +124,6 @@ std::vector<std::string> summary_lines(const vmafpp::ScoreRun& run, const vmafpp
 }
 
 int run(const Settings& s) {
-    vmafpp::set_cpu_mask(s.cpumask);
     // Each worker holds its own extractor buffers (tens of MB at 2160p).
     if (s.threads > 256)
         throw vmafpp::Error("--threads " + std::to_string(s.threads) + " is more than 256");
@@ -126,6 +134,10 @@ int run(const Settings& s) {
     for (const auto& m : s.models) cfg.models.push_back(vmafpp::parse_model_config(m));
     cfg.no_prediction = s.no_prediction;
     cfg.features = s.features;
+    cfg.compute.backend = vmafpp::parse_backend(s.backend);
+    cfg.compute.cpumask = s.cpumask;
+    cfg.compute.gpumask = s.gpumask;
+    cfg.compute.device = s.device;
     cfg.threads = s.threads;
     cfg.subsample = s.subsample;
     cfg.frame_cnt = s.frame_cnt;
@@ -179,7 +191,10 @@ int main(int argc, char** argv) {
     app.add_option("--subsample", s.subsample, "score every Nth frame");
     app.add_option("-c,--cpumask", s.cpumask,
                    "disable instruction sets: 8 AVX2, 16 AVX-512, 32 AVX-512 ICL; 4294967295 = scalar");
-    app.add_option("--gpumask", s.gpumask, "accepted for compatibility; no GPU backend is built");
+    app.add_option("--gpumask", s.gpumask,
+                   "as libvmaf: any set bit keeps every extractor off the GPU (CPU scoring)");
+    app.add_option("--backend", s.backend, "where to compute: " + built_backend_names());
+    app.add_option("--device", s.device, "device index of a device backend (0 = the first)");
     app.add_option_function<std::string>("--aom_ctc", [&](const std::string& v) { apply_ctc(s, "aom", v); },
                                          "AOM CTC preset (models of v1.0 .. v7.0)");
     app.add_option_function<std::string>("--nflx_ctc", [&](const std::string& v) { apply_ctc(s, "nflx", v); },
@@ -208,9 +223,9 @@ int main(int argc, char** argv) {
     if (show_version) {
         // --cpumask (and VMAFPP_CPUMASK) change the level: name the one a run
         // with the same options would use.
-        vmafpp::set_cpu_mask(s.cpumask);
-        std::printf("vmafpp %s (SIMD: %s)\n", vmafpp::version().c_str(),
-                    vmafpp::simd_level_name().c_str());
+        std::printf("vmafpp %s (SIMD: %s) (backends: %s)\n", vmafpp::version().c_str(),
+                    vmafpp::simd_level_name(vmafpp::simd_level(s.cpumask)),
+                    built_backend_names().c_str());
         return 0;
     }
     if (s.ref.empty() || s.dis.empty()) {

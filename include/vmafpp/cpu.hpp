@@ -1,11 +1,11 @@
 // Instruction-set levels and libvmaf's --cpumask semantics.
 #pragma once
 
-#include <string>
+#include <cstddef>
 
 namespace vmafpp {
 
-// Bits as libvmaf numbers them; a set bit in the mask DISABLES that level.
+// Bits as libvmaf numbers them; a set bit in a mask DISABLES that level.
 enum CpuFlag : unsigned {
     kCpuSse2 = 1u << 0,
     kCpuSsse3 = 1u << 1,
@@ -18,28 +18,33 @@ enum CpuFlag : unsigned {
 // What this CPU (and OS, for the AVX state) supports.
 unsigned detected_cpu_flags();
 
-// Restricts the levels kernels may use; call before creating any extractor
-// (kernel tables are chosen once, when first needed). 4294967295 = scalar only.
-void set_cpu_mask(unsigned mask);
+// detected_cpu_flags() & ~cpumask, further limited by the VMAFPP_CPUMASK
+// environment variable if set (same meaning as --cpumask). Reads no state
+// but the environment: each session passes its own mask.
+unsigned cpu_flags(unsigned cpumask = 0);
 
-// detected_cpu_flags() & ~mask, further limited by the VMAFPP_CPUMASK
-// environment variable if set (same meaning as --cpumask).
-unsigned cpu_flags();
-
-// The instruction-set levels that have kernel tables. A level's table may
-// reuse the level below for a kernel it has no twin of (each table says
-// which); the AVX-512 level needs F, BW, DQ, CD and VL (kCpuAvx512), the
-// AVX-512 ICL level (Ice Lake and Zen 4 onwards) also VNNI, VBMI, VBMI2,
-// BITALG, VPOPCNTDQ and IFMA (kCpuAvx512Icl).
+// The instruction-set levels that have kernel tables, lowest first. Each
+// level's table starts from the level below and replaces the kernels it has
+// twins of (dav1d's init order); the AVX2 level needs AVX2 and BMI2
+// (kCpuAvx2), AVX-512 also F, BW, DQ, CD and VL (kCpuAvx512), AVX-512 ICL
+// (Ice Lake and Zen 4 onwards) also VNNI, VBMI, VBMI2, BITALG, VPOPCNTDQ and
+// IFMA (kCpuAvx512Icl).
 enum class SimdLevel { scalar, avx2, avx512, avx512icl };
+inline constexpr SimdLevel kSimdLevels[] = {SimdLevel::scalar, SimdLevel::avx2,
+                                            SimdLevel::avx512, SimdLevel::avx512icl};
+inline constexpr std::size_t kSimdLevelCount = sizeof(kSimdLevels) / sizeof(kSimdLevels[0]);
+constexpr std::size_t level_index(SimdLevel level) { return static_cast<std::size_t>(level); }
 
-// The best level with kernels that cpu_flags() allows (scalar where the
-// build has no x86 kernels). Every kernel table is chosen from this, so it
-// is what runs.
-SimdLevel simd_level();
+// The cpu flags a level needs (0 for scalar): the level runs only where
+// cpu_flags() has all of them.
+unsigned simd_level_flags(SimdLevel level);
 
-// "avx512icl", "avx512", "avx2" or "scalar": the name of simd_level().
-std::string simd_level_name();
+// The best level with kernels that cpu_flags(cpumask) allows (scalar where
+// the build has no x86 kernels). Masking AVX2 (bit 3) alone turns AVX-512
+// off as well, and masking AVX-512 (bit 4) the ICL level, as in libvmaf.
+SimdLevel simd_level(unsigned cpumask = 0);
+
+// "scalar", "avx2", "avx512" or "avx512icl".
 const char* simd_level_name(SimdLevel level);
 
 }  // namespace vmafpp

@@ -1,4 +1,7 @@
-// The feature extractor plug-in interface and its registry.
+// The feature extractor plug-in interface and its registry. A feature
+// folder includes only this header (and its own): it defines
+// `FeatureInfo <name>_info()`, and one line in src/engine/feature_list.hpp
+// registers it.
 #pragma once
 
 #include <functional>
@@ -7,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "vmafpp/compute.hpp"
 #include "vmafpp/options.hpp"
 #include "vmafpp/picture.hpp"
 
@@ -42,12 +46,34 @@ public:
     virtual void flush(FeatureSink& /*sink*/) {}
 };
 
+// A value an extractor writes: libvmaf's provided feature name (what models
+// ask for) and the alias libvmaf writes it under.
+struct ProvidedFeature {
+    std::string name;   // e.g. "VMAF_integer_feature_adm2_score"
+    std::string alias;  // e.g. "integer_adm2"; empty: written under `name`
+    const std::string& output_name() const { return alias.empty() ? name : alias; }
+    bool answers_to(std::string_view n) const { return n == name || (!alias.empty() && n == alias); }
+};
+
+// What an extractor instance is built from.
+struct ExtractorSetup {
+    const OptionValues& options;
+    FrameGeometry geometry;
+    // Where it runs: the session's backend, device and SIMD level. A CPU
+    // extractor takes its kernel tables from compute.simd
+    // (<feature>_kernels_for); nothing process-wide decides it.
+    Compute compute;
+    // The key of every provided feature, in FeatureInfo::provided order: its
+    // output name followed by the options' key suffix.
+    std::vector<std::string> keys;
+};
+
 struct FeatureInfo {
     std::string name;  // libvmaf's extractor name: "adm", "vif", "motion", ...
     std::vector<OptionSpec> options;
-    // libvmaf's provided feature names (unaliased), used to find the
-    // extractor a model needs, e.g. "VMAF_integer_feature_adm2_score".
-    std::vector<std::string> provided_features;
+    // Every value the extractor can write, in libvmaf's write order; models
+    // find the extractor by these names (or aliases).
+    std::vector<ProvidedFeature> provided;
     bool temporal = false;
     // Whether an instance with these options reads planes[1] and [2]; empty
     // means luma only. When no active extractor reads chroma, the readers skip
@@ -55,12 +81,21 @@ struct FeatureInfo {
     // only" would crash or score empty planes. FeatureRegistry.
     // ChromaDeclarations (tests/unit) checks every entry.
     std::function<bool(const OptionValues&)> reads_chroma;
-    // Builds an instance for pictures of one geometry. Throws vmafpp::Error
-    // when the geometry is unsupported (e.g. too small), with a message that
-    // states the limit.
-    std::function<std::unique_ptr<FeatureExtractor>(const OptionValues&,
-                                                    const FrameGeometry&)>
-        create;
+    // Builds an instance. Throws vmafpp::Error when the geometry is
+    // unsupported (e.g. too small), with a message that states the limit.
+    std::function<std::unique_ptr<FeatureExtractor>(const ExtractorSetup&)> make;
+
+    // make() with the setup filled in: the keys from `provided` and the
+    // options, and `compute` (by default the CPU at the best level allowed).
+    std::unique_ptr<FeatureExtractor> create(const OptionValues& options,
+                                             const FrameGeometry& geometry,
+                                             const Compute& compute = Compute::best_cpu()) const;
+    // The provided feature called `name` (or aliased so); nullptr if none.
+    const ProvidedFeature* find_provided(std::string_view name) const;
+    // The key an instance with `options` writes provided feature `name` under
+    // (its output name and the key suffix). Throws vmafpp::Error if the
+    // extractor does not provide it.
+    std::string key(const OptionValues& options, std::string_view name) const;
 };
 
 // One extractor to run and its option values.
@@ -75,5 +110,8 @@ const std::vector<FeatureInfo>& feature_registry();
 const FeatureInfo* find_feature(std::string_view name);
 // The extractor that provides a feature (by unaliased or aliased name).
 const FeatureInfo* find_feature_providing(std::string_view feature_name);
+// libvmaf's output name of a provided feature ("VMAF_integer_feature_adm2_score"
+// -> "integer_adm2"); names no extractor provides are returned unchanged.
+std::string feature_output_name(std::string_view feature_name);
 
 }  // namespace vmafpp

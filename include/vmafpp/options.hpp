@@ -51,18 +51,10 @@ public:
     // "_<alias>" for booleans. Empty when every parameter has its default.
     std::string key_suffix() const;
 
-    // The output key for a provided feature: its alias (see feature_alias())
-    // followed by key_suffix().
-    std::string key(std::string_view provided_name) const;
-
 private:
     const OptionSpec& spec(std::string_view name) const;
     std::vector<OptionSpec> specs_;
     std::vector<double> values_;
 };
-
-// libvmaf's alias table: "VMAF_integer_feature_adm2_score" -> "integer_adm2".
-// Names without an alias are returned unchanged.
-std::string_view feature_alias(std::string_view name);
 
 }  // namespace vmafpp

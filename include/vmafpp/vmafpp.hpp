@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "vmafpp/collector.hpp"
+#include "vmafpp/compute.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/model.hpp"
 #include "vmafpp/feature.hpp"
@@ -31,6 +32,9 @@ struct ScoreConfig {
     bool no_prediction = false;
     // libvmaf --feature strings: "name" or "name=opt=val:opt=val".
     std::vector<std::string> features;
+    // Where to compute: backend, device, --cpumask and --gpumask. Belongs to
+    // this session alone; other sessions may run with other choices.
+    ComputeConfig compute;
     unsigned threads = 0;
     unsigned subsample = 1;
     unsigned frame_cnt = 0;  // 0: all frames
@@ -48,6 +52,7 @@ struct ScoreRun {
     unsigned frames = 0;      // frames read from each input
     unsigned width = 0, height = 0;
     unsigned subsample = 1;
+    Compute compute;          // where this session's extractors ran
     double seconds = 0;       // wall-clock time of reading and scoring
 
     // Frames that have scores: 0, subsample, 2 * subsample, ...

@@ -58,7 +58,7 @@ public:
     // Throws vmafpp::Error when the geometry is below kMinSize or the
     // options describe a condition libvmaf refuses or cannot score.
     AdmEngine(int width, int height, int bpc, const AdmOptions& options,
-              const AdmKernels& kernels = scalar_kernels());
+              const AdmKernels& kernels = adm_kernels_scalar());
 
     AdmScores compute(const Plane& ref, const Plane& dis);
 

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <limits>
 
+#include "adm/adm_dwt_rows.hpp"
 #include "adm/adm_kernels.hpp"
 
 namespace vmafpp::adm {
@@ -89,15 +90,6 @@ inline bool for_blocks_overlapping(int x0, int x1, int step, Body body) {
 
 // ---------------------------------------------------------------------------
 // DWT, scale 0
-
-// Pads a vertical-pass row whose values sit from index 1 (reflection as in
-// reflect_index: -1 -> 1, n -> n - 1, n + 1 -> n - 2).
-template <class T>
-inline void pad_row(T* row, int n) {
-    row[0] = row[2];
-    row[1 + n] = row[n];
-    row[2 + n] = row[n - 1];
-}
 
 // Vertical pass of 8-bit rows, 16 columns per block. The madd pairs are
 // exact: |c0*s0 + c1*s1| <= 43237 * 255. The sums minus the centring term are
@@ -192,29 +184,6 @@ void dwt_s0_horizontal(const std::int16_t* lo, const std::int16_t* hi, int out_w
     });
 }
 
-template <class T, class Vertical>
-void dwt_s0_rows(const T* src, std::ptrdiff_t src_stride, int w, int h, int y0, int y1,
-                 std::int16_t* scratch, std::int16_t* band_a, std::int16_t* const band_hvd[3],
-                 std::ptrdiff_t band_stride, Vertical vertical) {
-    const int out_w = (w + 1) / 2;
-    std::int16_t* lo = scratch;  // w + 3 values, value k at lo[1 + k]
-    std::int16_t* hi = lo + (w + 3);
-    for (int i = y0; i < y1; ++i) {
-        const T* rows[4];
-        for (int k = 0; k < 4; ++k) rows[k] = src + reflect_index(2 * i - 1 + k, h) * src_stride;
-        vertical(rows, lo + 1, band_hvd ? hi + 1 : nullptr);
-        const std::ptrdiff_t at = (i - y0) * band_stride;
-        pad_row(lo, w);
-        if (band_hvd) {
-            pad_row(hi, w);
-            dwt_s0_horizontal(lo, hi, out_w, band_a + at, band_hvd[0] + at, band_hvd[1] + at,
-                              band_hvd[2] + at);
-        } else {
-            dwt_s0_horizontal(lo, nullptr, out_w, band_a + at, nullptr, nullptr, nullptr);
-        }
-    }
-}
-
 void dwt_s0_u8_avx2(const std::uint8_t* src, std::ptrdiff_t src_stride, int w, int h, int y0,
                     int y1, std::int16_t* scratch, std::int16_t* band_a,
                     std::int16_t* const band_hvd[3], std::ptrdiff_t band_stride) {
@@ -223,9 +192,9 @@ void dwt_s0_u8_avx2(const std::uint8_t* src, std::ptrdiff_t src_stride, int w, i
         return;
     }
     dwt_s0_rows(src, src_stride, w, h, y0, y1, scratch, band_a, band_hvd, band_stride,
-                [w](const std::uint8_t* const rows[4], std::int16_t* lo, std::int16_t* hi) {
-                    dwt_s0_vertical_u8(rows, w, lo, hi);
-                });
+                [w](const std::uint8_t* const rows[4], int /*i*/, std::int16_t* lo,
+                    std::int16_t* hi) { dwt_s0_vertical_u8(rows, w, lo, hi); },
+                dwt_s0_horizontal);
 }
 
 void dwt_s0_u16_avx2(const std::uint16_t* src, std::ptrdiff_t src_stride, int w, int h, int bpc,
@@ -236,9 +205,9 @@ void dwt_s0_u16_avx2(const std::uint16_t* src, std::ptrdiff_t src_stride, int w,
         return;
     }
     dwt_s0_rows(src, src_stride, w, h, y0, y1, scratch, band_a, band_hvd, band_stride,
-                [w, bpc](const std::uint16_t* const rows[4], std::int16_t* lo, std::int16_t* hi) {
-                    dwt_s0_vertical_u16(rows, w, bpc, lo, hi);
-                });
+                [w, bpc](const std::uint16_t* const rows[4], int /*i*/, std::int16_t* lo,
+                         std::int16_t* hi) { dwt_s0_vertical_u16(rows, w, bpc, lo, hi); },
+                dwt_s0_horizontal);
 }
 
 // ---------------------------------------------------------------------------
@@ -301,9 +270,7 @@ void dwt_scale_avx2(const T* src, std::ptrdiff_t src_stride, int w, int h, int s
     }
     std::int32_t* lo = scratch;  // w + 3 values, value k at lo[1 + k]
     std::int32_t* hi = lo + (w + 3);
-    for (int i = y0; i < y1; ++i) {
-        const T* rows[4];
-        for (int k = 0; k < 4; ++k) rows[k] = src + reflect_index(2 * i - 1 + k, h) * src_stride;
+    auto vertical = [&](const T* const rows[4], int /*i*/, bool high) {
         for_blocks_overlapping(0, w, 8, [&](int j) {
             V q[4];
             for (int k = 0; k < 4; ++k) q[k] = load_i32x8(rows[k] + j);
@@ -318,28 +285,19 @@ void dwt_scale_avx2(const T* src, std::ptrdiff_t src_stride, int w, int h, int s
                 return v;
             };
             storeu(lo + 1 + j, filt(cl));
-            if (band_hvd) storeu(hi + 1 + j, filt(ch));
+            if (high) storeu(hi + 1 + j, filt(ch));
         });
         pad_row(lo, w);
-        const std::ptrdiff_t at = (i - y0) * band_stride;
-        std::int32_t* a = band_a + at;
-        if (!band_hvd) {
-            for_blocks_overlapping(0, out_w, 8, [&](int j) {
-                storeu(a + j, join_low_dwords(filt4_h_i64(lo + 2 * j, cl, hround, hcount),
-                                              filt4_h_i64(lo + 2 * j + 8, cl, hround, hcount)));
-            });
-            continue;
-        }
-        pad_row(hi, w);
-        std::int32_t* bh = band_hvd[0] + at;
-        std::int32_t* bv = band_hvd[1] + at;
-        std::int32_t* bd = band_hvd[2] + at;
-        // Reads lo[2j .. 2j+17] for the block at j (j + 8 <= out_w).
+        if (high) pad_row(hi, w);
+    };
+    // Reads lo[2j .. 2j+17] (and hi) for the block at j (j + 8 <= out_w).
+    auto horizontal = [&](std::int32_t* a, std::int32_t* bh, std::int32_t* bv, std::int32_t* bd) {
         for_blocks_overlapping(0, out_w, 8, [&](int j) {
             const std::int32_t* lp = lo + 2 * j;
-            const std::int32_t* hp = hi + 2 * j;
             storeu(a + j, join_low_dwords(filt4_h_i64(lp, cl, hround, hcount),
                                           filt4_h_i64(lp + 8, cl, hround, hcount)));
+            if (!bh) return;  // an approximation-only row
+            const std::int32_t* hp = hi + 2 * j;
             storeu(bv + j, join_low_dwords(filt4_h_i64(lp, ch, hround, hcount),
                                            filt4_h_i64(lp + 8, ch, hround, hcount)));
             storeu(bh + j, join_low_dwords(filt4_h_i64(hp, cl, hround, hcount),
@@ -347,7 +305,8 @@ void dwt_scale_avx2(const T* src, std::ptrdiff_t src_stride, int w, int h, int s
             storeu(bd + j, join_low_dwords(filt4_h_i64(hp, ch, hround, hcount),
                                            filt4_h_i64(hp + 8, ch, hround, hcount)));
         });
-    }
+    };
+    dwt_rows(src, src_stride, h, y0, y1, band_a, band_hvd, band_stride, vertical, horizontal);
 }
 
 void dwt_s123_avx2(const std::int32_t* src, std::ptrdiff_t src_stride, int w, int h, int scale,
@@ -447,6 +406,38 @@ inline V gain_product(V rst, __m256d gain) {
     return _mm256_set_m128i(hi, lo);
 }
 
+// What both scales' decoupling reads besides the bands.
+struct DecoupleConstants {
+    explicit DecoupleConstants(double gain_limit)
+        : div(div_lookup_centre()),
+          cos_sq(_mm256_set1_pd(static_cast<double>(cos_1deg_sq_f()))),
+          gain(_mm256_set1_pd(gain_limit)) {}
+    const std::int32_t* div;
+    __m256d cos_sq;
+    __m256d gain;
+};
+
+// body(i, o, t) for the blocks of 8 samples of the region (the last one
+// moved back, see for_blocks_overlapping: decouple's outputs are not its
+// inputs), i the samples' index in the bands and o, t the ref and dis
+// values of h, v and d as int32 (int16 bands sign-extended).
+template <class T, class Body>
+inline void for_decouple_blocks(const T* const ref_hvd[3], const T* const dis_hvd[3],
+                                std::ptrdiff_t stride, Rect region, Body body) {
+    for (int y = region.y0; y < region.y1; ++y) {
+        const std::ptrdiff_t row = y * stride;
+        for_blocks_overlapping(region.x0, region.x1, 8, [&](int x) {
+            const std::ptrdiff_t i = row + x;
+            V o[3], t[3];
+            for (int b = 0; b < 3; ++b) {
+                o[b] = load_i32x8(ref_hvd[b] + i);
+                t[b] = load_i32x8(dis_hvd[b] + i);
+            }
+            body(i, o, t);
+        });
+    }
+}
+
 void decouple_s0_avx2(const std::int16_t* const ref_hvd[3], const std::int16_t* const dis_hvd[3],
                       std::ptrdiff_t stride, Rect region, double gain_limit,
                       std::int16_t* const r_hvd[3], std::int16_t* const a_hvd[3]) {
@@ -455,48 +446,38 @@ void decouple_s0_avx2(const std::int16_t* const ref_hvd[3], const std::int16_t* 
         decouple_s0(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
         return;
     }
-    const std::int32_t* div = div_lookup_centre();
-    const __m256d cos_sq = _mm256_set1_pd(static_cast<double>(cos_1deg_sq_f()));
-    const __m256d gain = _mm256_set1_pd(gain_limit);
+    const DecoupleConstants c(gain_limit);
     const V zero = _mm256_setzero_si256();
     const V round = _mm256_set1_epi32(16384);
-    for (int y = region.y0; y < region.y1; ++y) {
-        const std::ptrdiff_t row = y * stride;
-        for_blocks_overlapping(region.x0, region.x1, 8, [&](int x) {
-            const std::ptrdiff_t i = row + x;
-            V o[3], t[3];
-            for (int b = 0; b < 3; ++b) {
-                o[b] = load8_i16_as_i32(ref_hvd[b] + i);
-                t[b] = load8_i16_as_i32(dis_hvd[b] + i);
-            }
-            // Products of int16 values (|.| <= 2^30) summed in int32.
-            const V dot = _mm256_add_epi32(_mm256_mullo_epi32(o[0], t[0]), _mm256_mullo_epi32(o[1], t[1]));
-            const V om = _mm256_add_epi32(_mm256_mullo_epi32(o[0], o[0]), _mm256_mullo_epi32(o[1], o[1]));
-            const V tm = _mm256_add_epi32(_mm256_mullo_epi32(t[0], t[0]), _mm256_mullo_epi32(t[1], t[1]));
-            const __m256 fd = sum_of_products_to_float(dot);
-            const __m256 fo = sum_of_products_to_float(om);
-            const __m256 ft = sum_of_products_to_float(tm);
-            const int bits =
-                angle_bits4(_mm256_castps256_ps128(fd), _mm256_castps256_ps128(fo),
-                            _mm256_castps256_ps128(ft), cos_sq) |
-                (angle_bits4(_mm256_extractf128_ps(fd, 1), _mm256_extractf128_ps(fo, 1),
-                             _mm256_extractf128_ps(ft, 1), cos_sq)
-                 << 4);
-            const V angle = mask_from_bits8(bits);
-            for (int b = 0; b < 3; ++b) {
-                const V k = ratio_q15(o[b], t[b], div);
-                // k <= 2^15, |o| <= 2^15: exact in int32.
-                V rst = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(k, o[b]), round), 15);
-                const V p = gain_product(rst, gain);
-                const V limited = _mm256_blendv_epi8(_mm256_max_epi32(p, t[b]), _mm256_min_epi32(p, t[b]),
-                                                     _mm256_cmpgt_epi32(o[b], zero));
-                const V skip = _mm256_or_si256(_mm256_cmpeq_epi32(k, zero), _mm256_cmpeq_epi32(o[b], zero));
-                rst = _mm256_blendv_epi8(rst, limited, _mm256_andnot_si256(skip, angle));
-                store8_i16(r_hvd[b] + i, narrow_wrap(rst));
-                store8_i16(a_hvd[b] + i, narrow_wrap(_mm256_sub_epi32(t[b], rst)));
-            }
-        });
-    }
+    auto block = [&](std::ptrdiff_t i, const V* o, const V* t) {
+        // Products of int16 values (|.| <= 2^30) summed in int32.
+        const V dot = _mm256_add_epi32(_mm256_mullo_epi32(o[0], t[0]), _mm256_mullo_epi32(o[1], t[1]));
+        const V om = _mm256_add_epi32(_mm256_mullo_epi32(o[0], o[0]), _mm256_mullo_epi32(o[1], o[1]));
+        const V tm = _mm256_add_epi32(_mm256_mullo_epi32(t[0], t[0]), _mm256_mullo_epi32(t[1], t[1]));
+        const __m256 fd = sum_of_products_to_float(dot);
+        const __m256 fo = sum_of_products_to_float(om);
+        const __m256 ft = sum_of_products_to_float(tm);
+        const int bits =
+            angle_bits4(_mm256_castps256_ps128(fd), _mm256_castps256_ps128(fo),
+                        _mm256_castps256_ps128(ft), c.cos_sq) |
+            (angle_bits4(_mm256_extractf128_ps(fd, 1), _mm256_extractf128_ps(fo, 1),
+                         _mm256_extractf128_ps(ft, 1), c.cos_sq)
+             << 4);
+        const V angle = mask_from_bits8(bits);
+        for (int b = 0; b < 3; ++b) {
+            const V k = ratio_q15(o[b], t[b], c.div);
+            // k <= 2^15, |o| <= 2^15: exact in int32.
+            V rst = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(k, o[b]), round), 15);
+            const V p = gain_product(rst, c.gain);
+            const V limited = _mm256_blendv_epi8(_mm256_max_epi32(p, t[b]), _mm256_min_epi32(p, t[b]),
+                                                 _mm256_cmpgt_epi32(o[b], zero));
+            const V skip = _mm256_or_si256(_mm256_cmpeq_epi32(k, zero), _mm256_cmpeq_epi32(o[b], zero));
+            rst = _mm256_blendv_epi8(rst, limited, _mm256_andnot_si256(skip, angle));
+            store8_i16(r_hvd[b] + i, narrow_wrap(rst));
+            store8_i16(a_hvd[b] + i, narrow_wrap(_mm256_sub_epi32(t[b], rst)));
+        }
+    };
+    for_decouple_blocks(ref_hvd, dis_hvd, stride, region, block);
 }
 
 // ---------------------------------------------------------------------------
@@ -609,52 +590,42 @@ void decouple_s123_avx2(const std::int32_t* const ref_hvd[3], const std::int32_t
         decouple_s123(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
         return;
     }
-    const std::int32_t* div = div_lookup_centre();
-    const __m256d cos_sq = _mm256_set1_pd(static_cast<double>(cos_1deg_sq_f()));
-    const __m256d gain = _mm256_set1_pd(gain_limit);
+    const DecoupleConstants c(gain_limit);
     const V zero = _mm256_setzero_si256();
     const V round = _mm256_set1_epi64x(16384);
-    for (int y = region.y0; y < region.y1; ++y) {
-        const std::ptrdiff_t row = y * stride;
-        for_blocks_overlapping(region.x0, region.x1, 8, [&](int x) {
-            const std::ptrdiff_t i = row + x;
-            V o[3], t[3];
-            for (int b = 0; b < 3; ++b) {
-                o[b] = loadu(ref_hvd[b] + i);
-                t[b] = loadu(dis_hvd[b] + i);
-            }
-            // Even samples in the low dwords of the 64-bit lanes, odd ones
-            // moved there; products of int32 values summed modulo 2^64.
-            auto angle_half = [&](V oh, V ov, V th, V tv) {
-                const V dot = _mm256_add_epi64(_mm256_mul_epi32(oh, th), _mm256_mul_epi32(ov, tv));
-                const V om = _mm256_add_epi64(_mm256_mul_epi32(oh, oh), _mm256_mul_epi32(ov, ov));
-                const V tm = _mm256_add_epi64(_mm256_mul_epi32(th, th), _mm256_mul_epi32(tv, tv));
-                return angle_mask4_i64(dot, om, tm, cos_sq);
-            };
-            const V angle = interleave_low_dwords(
-                angle_half(o[0], o[1], t[0], t[1]),
-                angle_half(_mm256_srli_epi64(o[0], 32), _mm256_srli_epi64(o[1], 32),
-                           _mm256_srli_epi64(t[0], 32), _mm256_srli_epi64(t[1], 32)));
-            for (int b = 0; b < 3; ++b) {
-                const V k = ratio_q15_s123(o[b], t[b], div);
-                // |k * o| <= 2^46: the result fits int32, so the low dword
-                // of the logical shift is the arithmetic one's.
-                const V re = _mm256_add_epi64(_mm256_mul_epi32(k, o[b]), round);
-                const V ro = _mm256_add_epi64(
-                    _mm256_mul_epi32(_mm256_srli_epi64(k, 32), _mm256_srli_epi64(o[b], 32)), round);
-                V rst = interleave_low_dwords(_mm256_srli_epi64(re, 15), _mm256_srli_epi64(ro, 15));
-                const V p = gain_product_clamped(rst, gain);
-                const V limited =
-                    _mm256_blendv_epi8(_mm256_max_epi32(p, t[b]), _mm256_min_epi32(p, t[b]),
-                                       _mm256_cmpgt_epi32(o[b], zero));
-                const V skip =
-                    _mm256_or_si256(_mm256_cmpeq_epi32(k, zero), _mm256_cmpeq_epi32(o[b], zero));
-                rst = _mm256_blendv_epi8(rst, limited, _mm256_andnot_si256(skip, angle));
-                storeu(r_hvd[b] + i, rst);
-                storeu(a_hvd[b] + i, _mm256_sub_epi32(t[b], rst));  // modulo 2^32
-            }
-        });
-    }
+    auto block = [&](std::ptrdiff_t i, const V* o, const V* t) {
+        // Even samples in the low dwords of the 64-bit lanes, odd ones
+        // moved there; products of int32 values summed modulo 2^64.
+        auto angle_half = [&](V oh, V ov, V th, V tv) {
+            const V dot = _mm256_add_epi64(_mm256_mul_epi32(oh, th), _mm256_mul_epi32(ov, tv));
+            const V om = _mm256_add_epi64(_mm256_mul_epi32(oh, oh), _mm256_mul_epi32(ov, ov));
+            const V tm = _mm256_add_epi64(_mm256_mul_epi32(th, th), _mm256_mul_epi32(tv, tv));
+            return angle_mask4_i64(dot, om, tm, c.cos_sq);
+        };
+        const V angle = interleave_low_dwords(
+            angle_half(o[0], o[1], t[0], t[1]),
+            angle_half(_mm256_srli_epi64(o[0], 32), _mm256_srli_epi64(o[1], 32),
+                       _mm256_srli_epi64(t[0], 32), _mm256_srli_epi64(t[1], 32)));
+        for (int b = 0; b < 3; ++b) {
+            const V k = ratio_q15_s123(o[b], t[b], c.div);
+            // |k * o| <= 2^46: the result fits int32, so the low dword
+            // of the logical shift is the arithmetic one's.
+            const V re = _mm256_add_epi64(_mm256_mul_epi32(k, o[b]), round);
+            const V ro = _mm256_add_epi64(
+                _mm256_mul_epi32(_mm256_srli_epi64(k, 32), _mm256_srli_epi64(o[b], 32)), round);
+            V rst = interleave_low_dwords(_mm256_srli_epi64(re, 15), _mm256_srli_epi64(ro, 15));
+            const V p = gain_product_clamped(rst, c.gain);
+            const V limited =
+                _mm256_blendv_epi8(_mm256_max_epi32(p, t[b]), _mm256_min_epi32(p, t[b]),
+                                   _mm256_cmpgt_epi32(o[b], zero));
+            const V skip =
+                _mm256_or_si256(_mm256_cmpeq_epi32(k, zero), _mm256_cmpeq_epi32(o[b], zero));
+            rst = _mm256_blendv_epi8(rst, limited, _mm256_andnot_si256(skip, angle));
+            storeu(r_hvd[b] + i, rst);
+            storeu(a_hvd[b] + i, _mm256_sub_epi32(t[b], rst));  // modulo 2^32
+        }
+    };
+    for_decouple_blocks(ref_hvd, dis_hvd, stride, region, block);
 }
 
 // ---------------------------------------------------------------------------
@@ -1141,22 +1112,19 @@ void den_accumulate_s123_avx2(const std::int32_t* const band_hvd[3], std::ptrdif
 
 }  // namespace
 
-const AdmKernels* avx2_kernels_impl() {
-    static const AdmKernels k{
-        &dwt_s0_u8_avx2,
-        &dwt_s0_u16_avx2,
-        &dwt_s123_avx2,
-        &dwt_s1_avx2,
-        &decouple_s0_avx2,
-        &decouple_s123_avx2,
-        &csf_s0_avx2,
-        &csf_s123_avx2,
-        &cm_accumulate_s0_avx2,
-        &cm_accumulate_s123_avx2,
-        &den_accumulate_s0_avx2,
-        &den_accumulate_s123_avx2,
-    };
-    return &k;
+void adm_init_avx2(AdmKernels& k) {
+    k.dwt_s0_u8 = dwt_s0_u8_avx2;
+    k.dwt_s0_u16 = dwt_s0_u16_avx2;
+    k.dwt_s123 = dwt_s123_avx2;
+    k.dwt_s1 = dwt_s1_avx2;
+    k.decouple_s0 = decouple_s0_avx2;
+    k.decouple_s123 = decouple_s123_avx2;
+    k.csf_s0 = csf_s0_avx2;
+    k.csf_s123 = csf_s123_avx2;
+    k.cm_accumulate_s0 = cm_accumulate_s0_avx2;
+    k.cm_accumulate_s123 = cm_accumulate_s123_avx2;
+    k.den_accumulate_s0 = den_accumulate_s0_avx2;
+    k.den_accumulate_s123 = den_accumulate_s123_avx2;
 }
 
 }  // namespace vmafpp::adm

@@ -23,11 +23,10 @@
 #include <cstdint>
 #include <limits>
 
+#include "adm/adm_dwt_rows.hpp"
 #include "adm/adm_kernels.hpp"
 
 namespace vmafpp::adm {
-
-const AdmKernels* avx2_kernels_impl();
 
 namespace {
 
@@ -169,13 +168,6 @@ inline std::int64_t round_term(int shift) { return shift > 0 ? std::int64_t{1} <
 // ---------------------------------------------------------------------------
 // DWT, scale 0
 
-template <class T>
-inline void pad_row(T* row, int n) {
-    row[0] = row[2];
-    row[1 + n] = row[n];
-    row[2 + n] = row[n - 1];
-}
-
 // Vertical pass of 8-bit rows, 32 columns per block. Exact as in the AVX2
 // twin: each madd pair is below 43237 * 255, the centred sums lie in
 // (-7.1e6, 7.0e6), so after >> 8 the values fit int16 and the pack is exact.
@@ -275,54 +267,41 @@ void dwt_s0_horizontal(const std::int16_t* lo, const std::int16_t* hi, int out_w
 // than none).
 constexpr int kAhead = 2;
 
-template <class T, class Vertical>
-void dwt_s0_rows(const T* src, std::ptrdiff_t src_stride, int w, int h, int y0, int y1,
-                 std::int16_t* scratch, std::int16_t* band_a, std::int16_t* const band_hvd[3],
-                 std::ptrdiff_t band_stride, Vertical vertical) {
-    const int out_w = (w + 1) / 2;
-    std::int16_t* lo = scratch;  // w + 3 values, value k at lo[1 + k]
-    std::int16_t* hi = lo + (w + 3);
-    for (int i = y0; i < y1; ++i) {
-        const T* rows[4];
-        for (int k = 0; k < 4; ++k) rows[k] = src + reflect_index(2 * i - 1 + k, h) * src_stride;
-        // The two new rows of output row i + kAhead: the picture
-        // is usually out of cache (the previous frame's bands evicted it),
-        // and its stride-2 row pairs outrun the hardware prefetch (a hint
-        // only; it cannot fault, and reflected rows stay inside the picture).
-        const T* ahead[2];
+// The two new source rows of output row i + kAhead: the picture is usually
+// out of cache (the previous frame's bands evicted it), and its stride-2
+// row pairs outrun the hardware prefetch (a hint only; it cannot fault, and
+// reflected rows stay inside the picture).
+template <class T>
+struct AheadRows {
+    AheadRows(const T* src, std::ptrdiff_t src_stride, int h, int i) {
         for (int k = 0; k < 2; ++k) {
             const int r = 2 * (i + kAhead) + 1 + k;
-            ahead[k] = src + (r < h ? r : h - 1) * src_stride;
-        }
-        vertical(rows, ahead, lo + 1, band_hvd ? hi + 1 : nullptr);
-        const std::ptrdiff_t at = (i - y0) * band_stride;
-        pad_row(lo, w);
-        if (band_hvd) {
-            pad_row(hi, w);
-            dwt_s0_horizontal(lo, hi, out_w, band_a + at, band_hvd[0] + at, band_hvd[1] + at,
-                              band_hvd[2] + at);
-        } else {
-            dwt_s0_horizontal(lo, nullptr, out_w, band_a + at, nullptr, nullptr, nullptr);
+            rows[k] = src + (r < h ? r : h - 1) * src_stride;
         }
     }
-}
+    const T* rows[2];
+};
 
 void dwt_s0_u8_avx512(const std::uint8_t* src, std::ptrdiff_t src_stride, int w, int h, int y0,
                       int y1, std::int16_t* scratch, std::int16_t* band_a,
                       std::int16_t* const band_hvd[3], std::ptrdiff_t band_stride) {
-    dwt_s0_rows(
-        src, src_stride, w, h, y0, y1, scratch, band_a, band_hvd, band_stride,
-        [w](const std::uint8_t* const rows[4], const std::uint8_t* const ahead[2], std::int16_t* lo,
-            std::int16_t* hi) { dwt_s0_vertical_u8(rows, ahead, w, lo, hi); });
+    dwt_s0_rows(src, src_stride, w, h, y0, y1, scratch, band_a, band_hvd, band_stride,
+                [&](const std::uint8_t* const rows[4], int i, std::int16_t* lo, std::int16_t* hi) {
+                    const AheadRows<std::uint8_t> ahead(src, src_stride, h, i);
+                    dwt_s0_vertical_u8(rows, ahead.rows, w, lo, hi);
+                },
+                dwt_s0_horizontal);
 }
 
 void dwt_s0_u16_avx512(const std::uint16_t* src, std::ptrdiff_t src_stride, int w, int h, int bpc,
                        int y0, int y1, std::int16_t* scratch, std::int16_t* band_a,
                        std::int16_t* const band_hvd[3], std::ptrdiff_t band_stride) {
     dwt_s0_rows(src, src_stride, w, h, y0, y1, scratch, band_a, band_hvd, band_stride,
-                [w, bpc](const std::uint16_t* const rows[4], const std::uint16_t* const ahead[2],
-                         std::int16_t* lo,
-                         std::int16_t* hi) { dwt_s0_vertical_u16(rows, ahead, w, bpc, lo, hi); });
+                [&](const std::uint16_t* const rows[4], int i, std::int16_t* lo, std::int16_t* hi) {
+                    const AheadRows<std::uint16_t> ahead(src, src_stride, h, i);
+                    dwt_s0_vertical_u16(rows, ahead.rows, w, bpc, lo, hi);
+                },
+                dwt_s0_horizontal);
 }
 
 // ---------------------------------------------------------------------------
@@ -444,9 +423,7 @@ void dwt_scale_avx512(const T* src, std::ptrdiff_t src_stride, int w, int h, int
     const SplitRow lo{s16, s16 + (w + 3)};
     const SplitRow hi{s16 + 2 * (w + 3), s16 + 3 * (w + 3)};
     const int out_h = (h + 1) / 2;
-    for (int i = y0; i < y1; ++i) {
-        const T* rows[4];
-        for (int k = 0; k < 4; ++k) rows[k] = src + reflect_index(2 * i - 1 + k, h) * src_stride;
+    auto vertical = [&](const T* const rows[4], int i, bool high) {
         // The two rows the next output row reads first: the previous
         // scale's band is usually out of cache by now, and four row streams
         // outrun the hardware prefetch (a hint only; it cannot fault).
@@ -456,7 +433,7 @@ void dwt_scale_avx512(const T* src, std::ptrdiff_t src_stride, int w, int h, int
         const char* next1 = reinterpret_cast<const char*>(
             last ? rows[3] : src + reflect_index(2 * i + 4, h) * src_stride);
         if constexpr (sizeof(T) == 2) {
-            vertical_s1_pairs(rows, next0, next1, w, band_hvd != nullptr, lo, hi);
+            vertical_s1_pairs(rows, next0, next1, w, high, lo, hi);
         } else {
             for_blocks16(w, [&](int j, __mmask16 m) {
                 _mm_prefetch(next0 + sizeof(T) * j, _MM_HINT_T0);
@@ -474,35 +451,28 @@ void dwt_scale_avx512(const T* src, std::ptrdiff_t src_stride, int w, int h, int
                     return v;
                 };
                 store_split(lo.ph + 1 + j, lo.pl + 1 + j, m, filt(cl));
-                if (band_hvd) store_split(hi.ph + 1 + j, hi.pl + 1 + j, m, filt(ch));
+                if (high) store_split(hi.ph + 1 + j, hi.pl + 1 + j, m, filt(ch));
             });
         }
         pad_row(lo.ph, w);
         pad_row(lo.pl, w);
-        const std::ptrdiff_t at = (i - y0) * band_stride;
-        std::int32_t* a = band_a + at;
-        if (!band_hvd) {
-            for_blocks16(out_w, [&](int j, __mmask16 out) {
-                st_i32x16(a + j, out,
-                          filt4_h_split(lo, j, widen_tail(out), lo01, lo23, kLoHalfSum, hs));
-            });
-            continue;
-        }
+        if (!high) return;
         pad_row(hi.ph, w);
         pad_row(hi.pl, w);
-        std::int32_t* bh = band_hvd[0] + at;
-        std::int32_t* bv = band_hvd[1] + at;
-        std::int32_t* bd = band_hvd[2] + at;
-        // A block of n outputs reads values 2j .. 2j + 2n + 1 of each row,
-        // inside its w + 3 values.
+    };
+    // A block of n outputs reads values 2j .. 2j + 2n + 1 of each row,
+    // inside its w + 3 values.
+    auto horizontal = [&](std::int32_t* a, std::int32_t* bh, std::int32_t* bv, std::int32_t* bd) {
         for_blocks16(out_w, [&](int j, __mmask16 out) {
             const __mmask32 in = widen_tail(out);
             st_i32x16(a + j, out, filt4_h_split(lo, j, in, lo01, lo23, kLoHalfSum, hs));
+            if (!bh) return;  // an approximation-only row
             st_i32x16(bv + j, out, filt4_h_split(lo, j, in, hi01, hi23, kHiHalfSum, hs));
             st_i32x16(bh + j, out, filt4_h_split(hi, j, in, lo01, lo23, kLoHalfSum, hs));
             st_i32x16(bd + j, out, filt4_h_split(hi, j, in, hi01, hi23, kHiHalfSum, hs));
         });
-    }
+    };
+    dwt_rows(src, src_stride, h, y0, y1, band_a, band_hvd, band_stride, vertical, horizontal);
 }
 
 void dwt_s123_avx512(const std::int32_t* src, std::ptrdiff_t src_stride, int w, int h, int scale,
@@ -1381,22 +1351,19 @@ void den_accumulate_s123_avx512(const std::int32_t* const band_hvd[3], std::ptrd
 
 }  // namespace
 
-const AdmKernels* avx512_kernels_impl() {
-    static const AdmKernels k{
-        &dwt_s0_u8_avx512,
-        &dwt_s0_u16_avx512,
-        &dwt_s123_avx512,
-        &dwt_s1_avx512,
-        &decouple_s0_avx512,
-        &decouple_s123_avx512,
-        &csf_s0_avx512,
-        &csf_s123_avx512,
-        &cm_accumulate_s0_avx512,
-        &cm_accumulate_s123_avx512,
-        &den_accumulate_s0_avx512,
-        &den_accumulate_s123_avx512,
-    };
-    return &k;
+void adm_init_avx512(AdmKernels& k) {
+    k.dwt_s0_u8 = dwt_s0_u8_avx512;
+    k.dwt_s0_u16 = dwt_s0_u16_avx512;
+    k.dwt_s123 = dwt_s123_avx512;
+    k.dwt_s1 = dwt_s1_avx512;
+    k.decouple_s0 = decouple_s0_avx512;
+    k.decouple_s123 = decouple_s123_avx512;
+    k.csf_s0 = csf_s0_avx512;
+    k.csf_s123 = csf_s123_avx512;
+    k.cm_accumulate_s0 = cm_accumulate_s0_avx512;
+    k.cm_accumulate_s123 = cm_accumulate_s123_avx512;
+    k.den_accumulate_s0 = den_accumulate_s0_avx512;
+    k.den_accumulate_s123 = den_accumulate_s123_avx512;
 }
 
 }  // namespace vmafpp::adm

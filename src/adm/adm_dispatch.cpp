@@ -1,44 +1,15 @@
-// Chooses the ADM kernel set from vmafpp::simd_level() (itself from
-// cpu_flags(): --cpumask / VMAFPP_CPUMASK), like every other kernel table.
+// The ADM kernel tables of every level, built by the one ladder of
+// dispatch/kernel_table.hpp. No ADM kernel uses the ICL extensions yet.
 #include "adm/adm_kernels.hpp"
-#include "vmafpp/cpu.hpp"
+#include "dispatch/kernel_table.hpp"
 
 namespace vmafpp::adm {
 
-#if VMAFPP_X86_KERNELS
-const AdmKernels* avx2_kernels_impl();    // adm_avx2.cpp (compiled with -mavx2)
-const AdmKernels* avx512_kernels_impl();  // adm_avx512.cpp (compiled with -mavx512*)
-#endif
-
-const AdmKernels* avx2_kernels() {
-#if VMAFPP_X86_KERNELS
-    return avx2_kernels_impl();
-#else
-    return nullptr;
-#endif
-}
-
-const AdmKernels* avx512_kernels() {
-#if VMAFPP_X86_KERNELS
-    return avx512_kernels_impl();
-#else
-    return nullptr;
-#endif
-}
-
-const AdmKernels& dispatched_kernels() {
-    switch (simd_level()) {
-        // No ADM kernel uses the ICL extensions yet.
-        case SimdLevel::avx512:
-        case SimdLevel::avx512icl:
-            if (avx512_kernels() != nullptr) return *avx512_kernels();
-            break;
-        case SimdLevel::avx2:
-            if (avx2_kernels() != nullptr) return *avx2_kernels();
-            break;
-        case SimdLevel::scalar: break;
-    }
-    return scalar_kernels();
+const AdmKernels& adm_kernels_for(SimdLevel level) {
+    static const KernelTables<AdmKernels> tables(
+        adm_kernels_scalar(),
+        {VMAFPP_X86_INIT(adm_init_avx2), VMAFPP_X86_INIT(adm_init_avx512), nullptr});
+    return tables[level];
 }
 
 }  // namespace vmafpp::adm

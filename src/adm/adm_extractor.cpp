@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "adm/adm.hpp"
-#include "engine/builtin_features.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
 
@@ -60,42 +59,50 @@ adm::AdmOptions engine_options(const OptionValues& v) {
     return o;
 }
 
+// The provided features in libvmaf's write order: adm2, aim, adm3,
+// scale0..3, then the debug values. extract() writes keys by these indices.
+enum Out : std::size_t { kAdm2, kAim, kAdm3, kScale0, kDebugAdm = kScale0 + adm::kScales,
+                         kNum, kDen, kNumScale0 };
+
+std::vector<ProvidedFeature> adm_provided() {
+    std::vector<ProvidedFeature> p = {
+        {"VMAF_integer_feature_adm2_score", "integer_adm2"},
+        {"VMAF_integer_feature_aim_score", "integer_aim"},
+        {"VMAF_integer_feature_adm3_score", "integer_adm3"},
+    };
+    for (int s = 0; s < adm::kScales; ++s) p.push_back({"integer_adm_scale" + std::to_string(s), ""});
+    p.push_back({"integer_adm", ""});
+    p.push_back({"integer_adm_num", ""});
+    p.push_back({"integer_adm_den", ""});
+    for (int s = 0; s < adm::kScales; ++s) {
+        p.push_back({"integer_adm_num_scale" + std::to_string(s), ""});
+        p.push_back({"integer_adm_den_scale" + std::to_string(s), ""});
+    }
+    return p;
+}
+
 class IntegerAdm final : public FeatureExtractor {
 public:
-    IntegerAdm(const OptionValues& opts, const FrameGeometry& geo)
-        : engine_(geo.width, geo.height, geo.bpc, engine_options(opts), adm::dispatched_kernels()),
-          debug_(opts.flag("debug")) {
-        // libvmaf's write order: adm2, aim, adm3, scale0..3, then the debug
-        // values.
-        keys_.push_back(opts.key("VMAF_integer_feature_adm2_score"));
-        keys_.push_back(opts.key("VMAF_integer_feature_aim_score"));
-        keys_.push_back(opts.key("VMAF_integer_feature_adm3_score"));
-        for (int s = 0; s < adm::kScales; ++s)
-            keys_.push_back(opts.key("integer_adm_scale" + std::to_string(s)));
-        keys_.push_back(opts.key("integer_adm"));
-        keys_.push_back(opts.key("integer_adm_num"));
-        keys_.push_back(opts.key("integer_adm_den"));
-        for (int s = 0; s < adm::kScales; ++s) {
-            keys_.push_back(opts.key("integer_adm_num_scale" + std::to_string(s)));
-            keys_.push_back(opts.key("integer_adm_den_scale" + std::to_string(s)));
-        }
-    }
+    explicit IntegerAdm(const ExtractorSetup& setup)
+        : engine_(setup.geometry.width, setup.geometry.height, setup.geometry.bpc,
+                  engine_options(setup.options), adm::adm_kernels_for(setup.compute.simd)),
+          debug_(setup.options.flag("debug")),
+          keys_(setup.keys) {}
 
     void extract(const Picture& ref, const Picture& dis, unsigned frame,
                  FeatureSink& sink) override {
         const adm::AdmScores s = engine_.compute(ref.luma(), dis.luma());
-        std::size_t k = 0;
-        sink.append(keys_[k++], frame, s.adm2);
-        sink.append(keys_[k++], frame, s.aim);
-        sink.append(keys_[k++], frame, s.adm3);
-        for (int i = 0; i < adm::kScales; ++i) sink.append(keys_[k++], frame, s.scale[i]);
+        sink.append(keys_[kAdm2], frame, s.adm2);
+        sink.append(keys_[kAim], frame, s.aim);
+        sink.append(keys_[kAdm3], frame, s.adm3);
+        for (int i = 0; i < adm::kScales; ++i) sink.append(keys_[kScale0 + i], frame, s.scale[i]);
         if (!debug_) return;
-        sink.append(keys_[k++], frame, s.adm2);
-        sink.append(keys_[k++], frame, s.num);
-        sink.append(keys_[k++], frame, s.den);
+        sink.append(keys_[kDebugAdm], frame, s.adm2);
+        sink.append(keys_[kNum], frame, s.num);
+        sink.append(keys_[kDen], frame, s.den);
         for (int i = 0; i < adm::kScales; ++i) {
-            sink.append(keys_[k++], frame, s.num_scale[i]);
-            sink.append(keys_[k++], frame, s.den_scale[i]);
+            sink.append(keys_[kNumScale0 + 2 * i], frame, s.num_scale[i]);
+            sink.append(keys_[kNumScale0 + 2 * i + 1], frame, s.den_scale[i]);
         }
     }
 
@@ -111,29 +118,9 @@ FeatureInfo integer_adm_info() {
     FeatureInfo info;
     info.name = "adm";
     info.options = adm_options();
-    info.provided_features = {
-        "VMAF_integer_feature_adm2_score",
-        "VMAF_integer_feature_aim_score",
-        "VMAF_integer_feature_adm3_score",
-        "integer_adm_scale0",
-        "integer_adm_scale1",
-        "integer_adm_scale2",
-        "integer_adm_scale3",
-        "integer_adm",
-        "integer_adm_num",
-        "integer_adm_den",
-        "integer_adm_num_scale0",
-        "integer_adm_den_scale0",
-        "integer_adm_num_scale1",
-        "integer_adm_den_scale1",
-        "integer_adm_num_scale2",
-        "integer_adm_den_scale2",
-        "integer_adm_num_scale3",
-        "integer_adm_den_scale3",
-    };
-    info.temporal = false;
-    info.create = [](const OptionValues& opts, const FrameGeometry& geo) {
-        return std::unique_ptr<FeatureExtractor>(new IntegerAdm(opts, geo));
+    info.provided = adm_provided();
+    info.make = [](const ExtractorSetup& setup) {
+        return std::unique_ptr<FeatureExtractor>(new IntegerAdm(setup));
     };
     return info;
 }

@@ -18,6 +18,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "vmafpp/cpu.hpp"
+
 namespace vmafpp::adm {
 
 inline constexpr int kScales = 4;
@@ -201,17 +203,14 @@ struct AdmKernels {
     DenAccumulateS123Fn den_accumulate_s123;
 };
 
-const AdmKernels& scalar_kernels();
-
-// The AVX2 twins (adm_avx2.cpp), or nullptr in a build without them. Does not
-// look at the CPU.
-const AdmKernels* avx2_kernels();
-// The AVX-512 twins (adm_avx512.cpp), or nullptr in a build without x86
-// kernels. Does not look at the
-// CPU: call its kernels only where cpu_flags() has kCpuAvx512.
-const AdmKernels* avx512_kernels();
-
-// The fastest set cpu_flags() allows; called once per extractor, at creation.
-const AdmKernels& dispatched_kernels();
+const AdmKernels& adm_kernels_scalar();
+// Each level's twins (kernel_table.hpp's ladder): adm_avx2.cpp and
+// adm_avx512.cpp assign the kernels they have twins of; the ICL level adds
+// none.
+void adm_init_avx2(AdmKernels& k);
+void adm_init_avx512(AdmKernels& k);
+// The table of `level` (a session's Compute::simd when extractors are
+// created); call its kernels only where cpu_flags() allows that level.
+const AdmKernels& adm_kernels_for(SimdLevel level);
 
 }  // namespace vmafpp::adm

@@ -11,6 +11,7 @@
 #include <limits>
 #include <vector>
 
+#include "adm/adm_dwt_rows.hpp"
 #include "adm/adm_gain_limit.hpp"
 #include "adm/adm_kernels.hpp"
 
@@ -49,21 +50,6 @@ std::uint32_t magnitude(std::int32_t v) {
 
 // ---------------------------------------------------------------------------
 // DWT
-
-// The four source rows of output row i of a vertical pass over n rows.
-template <class T>
-void dwt_rows(const T* src, std::ptrdiff_t stride, int i, int n, const T* rows[4]) {
-    for (int k = 0; k < 4; ++k) rows[k] = src + reflect_index(2 * i - 1 + k, n) * stride;
-}
-
-// A row of n values stored from index 1 of `row` gets the reflected values
-// the horizontal pass reads: index -1 (value 1), n (n - 1) and n + 1 (n - 2).
-template <class T>
-void pad_row(T* row, int n) {
-    row[0] = row[1 + 1];
-    row[1 + n] = row[1 + n - 1];
-    row[1 + n + 1] = row[1 + n - 2];
-}
 
 // Vertical pass of scale 0. Every product fits int32 (|c| <= 27411,
 // sample <= 65535 -> < 1.8e9); their sum minus the centring term and plus the
@@ -142,21 +128,18 @@ void dwt_s0(const T* src, std::ptrdiff_t src_stride, int w, int h, int bpc, int 
     std::int16_t* lo_odd = lo_even + (out_w + 1);
     std::int16_t* hi_even = lo_odd + (out_w + 1);
     std::int16_t* hi_odd = hi_even + (out_w + 1);
-    for (int i = y0; i < y1; ++i) {
-        const T* rows[4];
-        dwt_rows(src, src_stride, i, h, rows);
-        dwt_s0_vertical(rows, w, bpc, lo + 1, hi + 1);
-        pad_row(lo, w);
-        pad_row(hi, w);
-        split_even_odd(lo, out_w, lo_even, lo_odd);
-        split_even_odd(hi, out_w, hi_even, hi_odd);
-        const std::ptrdiff_t at = (i - y0) * band_stride;
-        std::int16_t* hvd[3] = {nullptr, nullptr, nullptr};
-        if (band_hvd)
-            for (int t = 0; t < 3; ++t) hvd[t] = band_hvd[t] + at;
-        dwt_s0_horizontal(lo_even, lo_odd, hi_even, hi_odd, out_w, band_a + at, hvd[0], hvd[1],
-                          hvd[2]);
-    }
+    dwt_rows(
+        src, src_stride, h, y0, y1, band_a, band_hvd, band_stride,
+        [&](const T* const rows[4], int /*i*/, bool /*high*/) {
+            dwt_s0_vertical(rows, w, bpc, lo + 1, hi + 1);
+            pad_row(lo, w);
+            pad_row(hi, w);
+            split_even_odd(lo, out_w, lo_even, lo_odd);
+            split_even_odd(hi, out_w, hi_even, hi_odd);
+        },
+        [&](std::int16_t* a, std::int16_t* bh, std::int16_t* bv, std::int16_t* bd) {
+            dwt_s0_horizontal(lo_even, lo_odd, hi_even, hi_odd, out_w, a, bh, bv, bd);
+        });
 }
 
 // Scales 1..3 in int64 (libvmaf's accum is int64), each result narrowed to
@@ -350,9 +333,7 @@ void dwt_scale(const T* src, std::ptrdiff_t src_stride, int w, int h, int scale,
     std::int32_t* lo_odd = lo_even + (out_w + 1);
     std::int32_t* hi_even = lo_odd + (out_w + 1);
     std::int32_t* hi_odd = hi_even + (out_w + 1);
-    for (int i = y0; i < y1; ++i) {
-        const T* rows[4];
-        dwt_rows(src, src_stride, i, h, rows);
+    auto vertical = [&](const T* const rows[4], int /*i*/, bool /*high*/) {
         for (int j = 0; j < w; ++j) {
             const std::int32_t q[4] = {rows[0][j], rows[1][j], rows[2][j], rows[3][j]};
             lo[1 + j] = filt4_i64(q, kDwtLo, vr, vs);
@@ -362,16 +343,13 @@ void dwt_scale(const T* src, std::ptrdiff_t src_stride, int w, int h, int scale,
         pad_row(hi, w);
         split_even_odd(lo, out_w, lo_even, lo_odd);
         split_even_odd(hi, out_w, hi_even, hi_odd);
-        const std::ptrdiff_t at = (i - y0) * band_stride;
-        std::int32_t* a = band_a + at;
+    };
+    auto horizontal = [&](std::int32_t* a, std::int32_t* bh, std::int32_t* bv, std::int32_t* bd) {
         for (int j = 0; j < out_w; ++j) {
             const std::int32_t ql[4] = {lo_odd[j], lo_even[j], lo_odd[j + 1], lo_even[j + 1]};
             a[j] = filt4_i64(ql, kDwtLo, hr, hs);
         }
-        if (!band_hvd) continue;  // an approximation-only row
-        std::int32_t* bh = band_hvd[0] + at;
-        std::int32_t* bv = band_hvd[1] + at;
-        std::int32_t* bd = band_hvd[2] + at;
+        if (!bh) return;  // an approximation-only row
         for (int j = 0; j < out_w; ++j) {
             const std::int32_t ql[4] = {lo_odd[j], lo_even[j], lo_odd[j + 1], lo_even[j + 1]};
             const std::int32_t qh[4] = {hi_odd[j], hi_even[j], hi_odd[j + 1], hi_even[j + 1]};
@@ -379,7 +357,8 @@ void dwt_scale(const T* src, std::ptrdiff_t src_stride, int w, int h, int scale,
             bh[j] = filt4_i64(qh, kDwtLo, hr, hs);
             bd[j] = filt4_i64(qh, kDwtHi, hr, hs);
         }
-    }
+    };
+    dwt_rows(src, src_stride, h, y0, y1, band_a, band_hvd, band_stride, vertical, horizontal);
 }
 
 }  // namespace
@@ -396,96 +375,119 @@ void dwt_s1(const std::int16_t* src, std::ptrdiff_t src_stride, int w, int h, in
     dwt_scale(src, src_stride, w, h, 1, y0, y1, scratch, band_a, band_hvd, band_stride);
 }
 
-void decouple_s0(const std::int16_t* const ref_hvd[3], const std::int16_t* const dis_hvd[3],
-                 std::ptrdiff_t stride, Rect region, double gain_limit,
-                 std::int16_t* const r_hvd[3], std::int16_t* const a_hvd[3]) {
+namespace {
+
+// The angle test's operands: the dot product of (ref h, ref v) and
+// (dis h, dis v) and their squared magnitudes.
+struct AngleSums {
+    std::int64_t dot, o_mag_sq, t_mag_sq;
+};
+
+// The decoupling loop of both scales: for each sample of the region,
+// libvmaf's angle test on sums(oh, ov, th, tv) of its ref and dis h and v
+// values, then for each orientation
+// restored(o, d, angle, div), the restored value of ref o and dis d (div:
+// the division table). r gets it and a gets d - r, each narrowed to the
+// band's type (as libvmaf stores them: modulo 2^16 for int16, 2^32 for
+// int32).
+template <class T, class Sums, class Restored>
+void decouple_region(const T* const ref_hvd[3], const T* const dis_hvd[3], std::ptrdiff_t stride,
+                     Rect region, T* const r_hvd[3], T* const a_hvd[3], Sums sums,
+                     Restored restored) {
     const std::int32_t* div = div_lookup();
     const float cos_sq = cos_1deg_sq();
     for (int y = region.y0; y < region.y1; ++y) {
         const std::ptrdiff_t row = y * stride;
         for (int x = region.x0; x < region.x1; ++x) {
             const std::ptrdiff_t i = row + x;
-            const std::int32_t oh = ref_hvd[0][i], ov = ref_hvd[1][i];
-            const std::int32_t th = dis_hvd[0][i], tv = dis_hvd[1][i];
-            // int16 operands: every sum below is far inside int64.
-            const bool angle = angle_within_1deg(std::int64_t{oh} * th + std::int64_t{ov} * tv,
-                                                 std::int64_t{oh} * oh + std::int64_t{ov} * ov,
-                                                 std::int64_t{th} * th + std::int64_t{tv} * tv,
-                                                 cos_sq);
+            const AngleSums a =
+                sums(ref_hvd[0][i], ref_hvd[1][i], dis_hvd[0][i], dis_hvd[1][i]);
+            const bool angle = angle_within_1deg(a.dot, a.o_mag_sq, a.t_mag_sq, cos_sq);
             for (int t = 0; t < 3; ++t) {
                 const std::int32_t o = ref_hvd[t][i];
                 const std::int32_t d = dis_hvd[t][i];
-                const std::int32_t k = ratio_q15_s0(o, d, div);
-                // k <= 2^15 and |o| <= 2^15: exact in int32; fits int16.
-                std::int64_t rst = (k * o + 16384) >> 15;
-                if (angle) rst = limit_gain(rst, k, o, d, gain_limit);
-                r_hvd[t][i] = static_cast<std::int16_t>(rst);
-                // libvmaf stores t - r into int16 (modulo 2^16).
-                a_hvd[t][i] = static_cast<std::int16_t>(d - rst);
+                const std::int64_t rst = restored(o, d, angle, div);
+                r_hvd[t][i] = static_cast<T>(rst);
+                a_hvd[t][i] = static_cast<T>(d - rst);
             }
         }
     }
+}
+
+}  // namespace
+
+void decouple_s0(const std::int16_t* const ref_hvd[3], const std::int16_t* const dis_hvd[3],
+                 std::ptrdiff_t stride, Rect region, double gain_limit,
+                 std::int16_t* const r_hvd[3], std::int16_t* const a_hvd[3]) {
+    decouple_region(
+        ref_hvd, dis_hvd, stride, region, r_hvd, a_hvd,
+        [](std::int64_t oh, std::int64_t ov, std::int64_t th, std::int64_t tv) {
+            // int16 operands: every sum is far inside int64.
+            return AngleSums{oh * th + ov * tv, oh * oh + ov * ov, th * th + tv * tv};
+        },
+        [&](std::int32_t o, std::int32_t d, bool angle, const std::int32_t* div) {
+            const std::int32_t k = ratio_q15_s0(o, d, div);
+            // k <= 2^15 and |o| <= 2^15: exact in int32; fits int16.
+            std::int64_t rst = (k * o + 16384) >> 15;
+            if (angle) rst = limit_gain(rst, k, o, d, gain_limit);
+            return rst;
+        });
 }
 
 void decouple_s123(const std::int32_t* const ref_hvd[3], const std::int32_t* const dis_hvd[3],
                    std::ptrdiff_t stride, Rect region, double gain_limit,
                    std::int32_t* const r_hvd[3], std::int32_t* const a_hvd[3]) {
-    const std::int32_t* div = div_lookup();
-    const float cos_sq = cos_1deg_sq();
+    decouple_region(
+        ref_hvd, dis_hvd, stride, region, r_hvd, a_hvd,
+        [](std::int64_t oh, std::int64_t ov, std::int64_t th, std::int64_t tv) {
+            return AngleSums{dot2_wrapping(oh, th, ov, tv), dot2_wrapping(oh, oh, ov, ov),
+                             dot2_wrapping(th, th, tv, tv)};
+        },
+        [&](std::int32_t o, std::int32_t d, bool angle, const std::int32_t* div) {
+            const std::int64_t k = ratio_q15_s123(o, d, div);
+            // k <= 2^15, |o| <= 2^31: |k * o| <= 2^46; the result is in
+            // [-2^31, 2^31 - 1].
+            std::int64_t rst = (k * o + 16384) >> 15;
+            if (angle) rst = limit_gain(rst, k, o, d, gain_limit);
+            return rst;
+        });
+}
+
+namespace {
+
+// csf_of(s) = (csf, flt) of one sample, for each sample of the region.
+template <class T, class CsfOf>
+void csf_region(const T* src, std::ptrdiff_t stride, Rect region, T* csf, T* flt, CsfOf csf_of) {
     for (int y = region.y0; y < region.y1; ++y) {
-        const std::ptrdiff_t row = y * stride;
-        for (int x = region.x0; x < region.x1; ++x) {
-            const std::ptrdiff_t i = row + x;
-            const std::int64_t oh = ref_hvd[0][i], ov = ref_hvd[1][i];
-            const std::int64_t th = dis_hvd[0][i], tv = dis_hvd[1][i];
-            const bool angle = angle_within_1deg(dot2_wrapping(oh, th, ov, tv),
-                                                 dot2_wrapping(oh, oh, ov, ov),
-                                                 dot2_wrapping(th, th, tv, tv), cos_sq);
-            for (int t = 0; t < 3; ++t) {
-                const std::int32_t o = ref_hvd[t][i];
-                const std::int32_t d = dis_hvd[t][i];
-                const std::int64_t k = ratio_q15_s123(o, d, div);
-                // k <= 2^15, |o| <= 2^31: |k * o| <= 2^46; the result is in
-                // [-2^31, 2^31 - 1].
-                std::int64_t rst = (k * o + 16384) >> 15;
-                if (angle) rst = limit_gain(rst, k, o, d, gain_limit);
-                r_hvd[t][i] = static_cast<std::int32_t>(rst);
-                a_hvd[t][i] = static_cast<std::int32_t>(d - rst);  // modulo 2^32
-            }
-        }
+        const T* s = src + y * stride;
+        T* c = csf + y * stride;
+        T* g = flt + y * stride;
+        for (int x = region.x0; x < region.x1; ++x) csf_of(s[x], c[x], g[x]);
     }
 }
+
+}  // namespace
 
 void csf_s0(const std::int16_t* src, std::ptrdiff_t stride, Rect region, std::uint16_t rfactor,
             int shift, std::int32_t round, std::int16_t* csf, std::int16_t* flt) {
     const std::int32_t f = rfactor;
-    for (int y = region.y0; y < region.y1; ++y) {
-        const std::int16_t* s = src + y * stride;
-        std::int16_t* c = csf + y * stride;
-        std::int16_t* g = flt + y * stride;
-        for (int x = region.x0; x < region.x1; ++x) {
-            // |f * s| <= 65535 * 32768 - 65535 and round <= 65535: no overflow.
-            const std::int16_t v = static_cast<std::int16_t>((f * s[x] + round) >> shift);
-            c[x] = v;
-            g[x] = static_cast<std::int16_t>((kOneBy30Q17 * std::abs(std::int32_t{v}) + 2048) >> 12);
-        }
-    }
+    csf_region(src, stride, region, csf, flt, [&](std::int16_t s, std::int16_t& c, std::int16_t& g) {
+        // |f * s| <= 65535 * 32768 - 65535 and round <= 65535: no overflow.
+        const std::int16_t v = static_cast<std::int16_t>((f * s + round) >> shift);
+        c = v;
+        g = static_cast<std::int16_t>((kOneBy30Q17 * std::abs(std::int32_t{v}) + 2048) >> 12);
+    });
 }
 
 void csf_s123(const std::int32_t* src, std::ptrdiff_t stride, Rect region, std::uint32_t rfactor,
               std::int32_t* csf, std::int32_t* flt) {
     const std::int64_t f = rfactor;
-    for (int y = region.y0; y < region.y1; ++y) {
-        const std::int32_t* s = src + y * stride;
-        std::int32_t* c = csf + y * stride;
-        std::int32_t* g = flt + y * stride;
-        for (int x = region.x0; x < region.x1; ++x) {
-            // |s * f| < 2^31 * 2^32: fits int64 with the round term.
-            const std::int32_t v = static_cast<std::int32_t>((s[x] * f + (std::int64_t{1} << 27)) >> 28);
-            c[x] = v;
-            g[x] = static_cast<std::int32_t>((kOneBy30Q32 * magnitude(v) + kRoundQ32) >> 32);
-        }
-    }
+    csf_region(src, stride, region, csf, flt, [&](std::int32_t s, std::int32_t& c, std::int32_t& g) {
+        // |s * f| < 2^31 * 2^32: fits int64 with the round term.
+        const std::int32_t v = static_cast<std::int32_t>((s * f + (std::int64_t{1} << 27)) >> 28);
+        c = v;
+        g = static_cast<std::int32_t>((kOneBy30Q32 * magnitude(v) + kRoundQ32) >> 32);
+    });
 }
 
 void cm_threshold_row_s0(const std::int16_t* const csf_hvd[3], const std::int16_t* const flt_hvd[3],
@@ -537,19 +539,40 @@ std::int64_t cm_row_sum_s123(const std::int32_t* src, const std::int64_t* thr, i
 
 namespace {
 
-// csf and flt of rows (y - 1, y, y + 1) (reflected) of the three masker
-// bands, columns [c0, c1) (the threshold's columns and their neighbours),
-// written as rows 0, 1, 2 of a 3-row window: the window is then a band of
-// height 3 whose row 1 has the same neighbours as row y of the whole band.
-void csf_window_s0(const std::int16_t* const masker_hvd[3], std::ptrdiff_t stride, int h, int y,
-                   int c0, int c1, const std::uint16_t rfactor[3], std::ptrdiff_t win_stride,
-                   std::int16_t* const csf_win[3], std::int16_t* const flt_win[3]) {
-    const int rows[3] = {reflect_index(y - 1, h), y, reflect_index(y + 1, h)};
-    for (int t = 0; t < 3; ++t)
-        for (int k = 0; k < 3; ++k)
-            csf_s0(masker_hvd[t] + rows[k] * stride, 0, Rect{c0, 0, c1, 1}, rfactor[t],
-                   kCsfShiftS0[t], kCsfRoundS0[t], csf_win[t] + k * win_stride,
-                   flt_win[t] + k * win_stride);
+// The masking stage of one scale over `region`, either sample type: for
+// each row y, csf_window(rows, c0, c1, win_stride, csf_win, flt_win) writes
+// csf and flt of the masker rows (y - 1, y, y + 1) (reflected), columns
+// [c0, c1) (the threshold's columns and their neighbours), as rows 0, 1, 2
+// of a 3-row window: the window is then a band of height 3 whose row 1 has
+// the same neighbours as row y of the whole band. threshold(csf_win,
+// flt_win, win_stride) fills thr_scratch from row 1, and row_sum(t, x_row)
+// gives orientation t's sum over the region's columns of x_row.
+template <class T, class CsfWindow, class Threshold, class RowSum>
+void accumulate_masking(const T* const x_hvd[3], std::ptrdiff_t stride, int w, int h,
+                        Rect region, int row_shift, std::int64_t acc[3], CsfWindow csf_window,
+                        Threshold threshold, RowSum row_sum) {
+    const std::int64_t row_round = round_term(row_shift);
+    const int c0 = std::max(region.x0 - 1, 0), c1 = std::min(region.x1 + 1, w);
+    const std::ptrdiff_t win_stride = w;
+    std::vector<T> window(static_cast<std::size_t>(18 * w));
+    T* csf_win[3];
+    T* flt_win[3];
+    for (int t = 0; t < 3; ++t) {
+        csf_win[t] = window.data() + (2 * t) * 3 * win_stride;
+        flt_win[t] = window.data() + (2 * t + 1) * 3 * win_stride;
+    }
+    for (int y = region.y0; y < region.y1; ++y) {
+        const int rows[3] = {reflect_index(y - 1, h), y, reflect_index(y + 1, h)};
+        for (int t = 0; t < 3; ++t)
+            for (int k = 0; k < 3; ++k)
+                csf_window(t, rows[k] * stride, Rect{c0, 0, c1, 1}, csf_win[t] + k * win_stride,
+                           flt_win[t] + k * win_stride);
+        threshold(csf_win, flt_win, win_stride);
+        for (int t = 0; t < 3; ++t) {
+            const std::int64_t row = row_sum(t, x_hvd[t] + y * stride + region.x0);
+            acc[t] = fold_row(acc[t], row, row_round, row_shift);
+        }
+    }
 }
 
 }  // namespace
@@ -558,68 +581,39 @@ void cm_accumulate_s0(const std::int16_t* const x_hvd[3], const std::int16_t* co
                       std::ptrdiff_t stride, int w, int h, Rect region,
                       const std::uint16_t rfactor[3], const CubeShifts shifts[3], int row_shift,
                       std::int32_t* thr_scratch, std::int64_t acc[3]) {
-    const std::int64_t row_round = round_term(row_shift);
-    const int c0 = std::max(region.x0 - 1, 0), c1 = std::min(region.x1 + 1, w);
-    const std::ptrdiff_t win_stride = w;
-    std::vector<std::int16_t> window(static_cast<std::size_t>(18 * w));
-    std::int16_t* csf_win[3];
-    std::int16_t* flt_win[3];
-    for (int t = 0; t < 3; ++t) {
-        csf_win[t] = window.data() + (2 * t) * 3 * win_stride;
-        flt_win[t] = window.data() + (2 * t + 1) * 3 * win_stride;
-    }
-    for (int y = region.y0; y < region.y1; ++y) {
-        csf_window_s0(masker_hvd, stride, h, y, c0, c1, rfactor, win_stride, csf_win, flt_win);
-        cm_threshold_row_s0(csf_win, flt_win, win_stride, w, 3, 1, region.x0, region.x1,
-                            thr_scratch);
-        for (int t = 0; t < 3; ++t) {
-            const std::int64_t row = cm_row_sum_s0(x_hvd[t] + y * stride + region.x0, thr_scratch,
-                                                   region.width(), rfactor[t], shifts[t]);
-            acc[t] = fold_row(acc[t], row, row_round, row_shift);
-        }
-    }
+    accumulate_masking(
+        x_hvd, stride, w, h, region, row_shift, acc,
+        [&](int t, std::ptrdiff_t at, Rect cols, std::int16_t* csf, std::int16_t* flt) {
+            csf_s0(masker_hvd[t] + at, 0, cols, rfactor[t], kCsfShiftS0[t], kCsfRoundS0[t], csf,
+                   flt);
+        },
+        [&](const std::int16_t* const* csf_win, const std::int16_t* const* flt_win,
+            std::ptrdiff_t win_stride) {
+            cm_threshold_row_s0(csf_win, flt_win, win_stride, w, 3, 1, region.x0, region.x1,
+                                thr_scratch);
+        },
+        [&](int t, const std::int16_t* x) {
+            return cm_row_sum_s0(x, thr_scratch, region.width(), rfactor[t], shifts[t]);
+        });
 }
-
-namespace {
-
-// The three-row csf / flt window of csf_window_s0 for scales 1..3.
-void csf_window_s123(const std::int32_t* const masker_hvd[3], std::ptrdiff_t stride, int h, int y,
-                     int c0, int c1, const std::uint32_t rfactor[3], std::ptrdiff_t win_stride,
-                     std::int32_t* const csf_win[3], std::int32_t* const flt_win[3]) {
-    const int rows[3] = {reflect_index(y - 1, h), y, reflect_index(y + 1, h)};
-    for (int t = 0; t < 3; ++t)
-        for (int k = 0; k < 3; ++k)
-            csf_s123(masker_hvd[t] + rows[k] * stride, 0, Rect{c0, 0, c1, 1}, rfactor[t],
-                     csf_win[t] + k * win_stride, flt_win[t] + k * win_stride);
-}
-
-}  // namespace
 
 void cm_accumulate_s123(const std::int32_t* const x_hvd[3], const std::int32_t* const masker_hvd[3],
                         std::ptrdiff_t stride, int w, int h, Rect region,
                         const std::uint32_t rfactor[3], CubeShifts shifts, int row_shift,
                         std::int64_t* thr_scratch, std::int64_t acc[3]) {
-    const std::int64_t row_round = round_term(row_shift);
-    const int c0 = std::max(region.x0 - 1, 0), c1 = std::min(region.x1 + 1, w);
-    const std::ptrdiff_t win_stride = w;
-    std::vector<std::int32_t> window(static_cast<std::size_t>(18 * w));
-    std::int32_t* csf_win[3];
-    std::int32_t* flt_win[3];
-    for (int t = 0; t < 3; ++t) {
-        csf_win[t] = window.data() + (2 * t) * 3 * win_stride;
-        flt_win[t] = window.data() + (2 * t + 1) * 3 * win_stride;
-    }
-    for (int y = region.y0; y < region.y1; ++y) {
-        csf_window_s123(masker_hvd, stride, h, y, c0, c1, rfactor, win_stride, csf_win, flt_win);
-        cm_threshold_row_s123(csf_win, flt_win, win_stride, w, 3, 1, region.x0, region.x1,
-                              thr_scratch);
-        for (int t = 0; t < 3; ++t) {
-            const std::int64_t row = cm_row_sum_s123(x_hvd[t] + y * stride + region.x0,
-                                                     thr_scratch, region.width(), rfactor[t],
-                                                     shifts);
-            acc[t] = fold_row(acc[t], row, row_round, row_shift);
-        }
-    }
+    accumulate_masking(
+        x_hvd, stride, w, h, region, row_shift, acc,
+        [&](int t, std::ptrdiff_t at, Rect cols, std::int32_t* csf, std::int32_t* flt) {
+            csf_s123(masker_hvd[t] + at, 0, cols, rfactor[t], csf, flt);
+        },
+        [&](const std::int32_t* const* csf_win, const std::int32_t* const* flt_win,
+            std::ptrdiff_t win_stride) {
+            cm_threshold_row_s123(csf_win, flt_win, win_stride, w, 3, 1, region.x0, region.x1,
+                                  thr_scratch);
+        },
+        [&](int t, const std::int32_t* x) {
+            return cm_row_sum_s123(x, thr_scratch, region.width(), rfactor[t], shifts);
+        });
 }
 
 void den_accumulate_s0(const std::int16_t* const band_hvd[3], std::ptrdiff_t stride,
@@ -657,7 +651,7 @@ void den_accumulate_s123(const std::int32_t* const band_hvd[3], std::ptrdiff_t s
     }
 }
 
-const AdmKernels& scalar_kernels() {
+const AdmKernels& adm_kernels_scalar() {
     static const AdmKernels k{
         &dwt_s0_u8,
         &dwt_s0_u16,

@@ -7,11 +7,11 @@
 #include <vector>
 
 #include "ansnr/float_ansnr_kernels.hpp"
-#include "engine/builtin_features.hpp"
 #include "base/c_macros.hpp"
 #include "base/float_image.hpp"
 #include "psnr/float_psnr_kernels.hpp"
 #include "vmafpp/error.hpp"
+#include "vmafpp/feature.hpp"
 
 namespace vmafpp {
 
@@ -19,8 +19,8 @@ namespace {
 
 class FloatAnsnr final : public FeatureExtractor {
 public:
-    explicit FloatAnsnr(const FrameGeometry& g)
-        : w_(g.width), h_(g.height), bpc_(g.bpc), k_(float_psnr::psnr_constants(g.bpc)),
+    FloatAnsnr(const FrameGeometry& g, std::vector<std::string> keys)
+        : keys_(std::move(keys)), w_(g.width), h_(g.height), bpc_(g.bpc), k_(float_psnr::psnr_constants(g.bpc)),
           ref_(g.width, g.height), dis_(g.width, g.height), ref_f_(g.width, g.height),
           dis_f_(g.width, g.height),
           scratch_(static_cast<std::size_t>(float_ansnr::filter2d_scratch_size(5, g.width))) {}
@@ -43,11 +43,12 @@ public:
         const double noise = sn.noise;
         const double anpsnr =
             c_min(10 * std::log10(k_.peak * k_.peak * w_ * h_ / c_max(noise, 1e-10)), k_.psnr_max);
-        sink.append("float_ansnr", frame, ansnr);
-        sink.append("float_anpsnr", frame, anpsnr);
+        sink.append(keys_[0], frame, ansnr);
+        sink.append(keys_[1], frame, anpsnr);
     }
 
 private:
+    std::vector<std::string> keys_;  // float_ansnr, float_anpsnr
     int w_, h_, bpc_;
     float_psnr::PsnrConstants k_;
     FloatImage ref_, dis_, ref_f_, dis_f_;
@@ -59,17 +60,15 @@ private:
 FeatureInfo float_ansnr_info() {
     FeatureInfo info;
     info.name = "float_ansnr";
-    info.provided_features = {"float_ansnr", "float_anpsnr"};
-    info.create = [](const OptionValues&,
-                     const FrameGeometry& g) -> std::unique_ptr<FeatureExtractor> {
-        if (!float_conversion_supports(g.bpc))
-            throw Error("float_ansnr supports 8, 10, 12 and 16 bits per component (got " +
-                        std::to_string(g.bpc) + ")");
+    info.provided = {{"float_ansnr", ""}, {"float_anpsnr", ""}};
+    info.make = [](const ExtractorSetup& s) -> std::unique_ptr<FeatureExtractor> {
+        const FrameGeometry& g = s.geometry;
+        require_float_conversion("float_ansnr", g.bpc);
         // The 5x5 filter reflects two samples into the picture.
         if (g.width < 3 || g.height < 3)
             throw Error("float_ansnr needs a frame of at least 3x3 (got " +
                         std::to_string(g.width) + "x" + std::to_string(g.height) + ")");
-        return std::make_unique<FloatAnsnr>(g);
+        return std::make_unique<FloatAnsnr>(g, s.keys);
     };
     return info;
 }

@@ -19,6 +19,12 @@ FloatImage::FloatImage(int width, int height) : width_(width), height_(height) {
 
 bool float_conversion_supports(int bpc) { return bpc == 8 || bpc == 10 || bpc == 12 || bpc == 16; }
 
+void require_float_conversion(std::string_view extractor, int bpc) {
+    if (!float_conversion_supports(bpc))
+        throw Error(std::string(extractor) + " supports 8, 10, 12 and 16 bits per component (got " +
+                    std::to_string(bpc) + ")");
+}
+
 void plane_to_float(const Plane& plane, int bpc, float offset, float* dst,
                     std::ptrdiff_t dst_stride) {
     const int w = plane.width();

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string_view>
 #include <cstdint>
 #include <memory>
 
@@ -39,6 +40,9 @@ private:
 // extractors (picture_copy: 8, 10, 12 and 16 bits). Any other depth makes
 // libvmaf read 16-bit samples as bytes, which is not a result worth copying.
 bool float_conversion_supports(int bpc);
+// Throws vmafpp::Error "<extractor> supports 8, 10, 12 and 16 bits per
+// component (got <bpc>)" unless float_conversion_supports(bpc).
+void require_float_conversion(std::string_view extractor, int bpc);
 
 // libvmaf's picture_copy: sample -> float(sample) / 2^(bpc-8) + offset, all in
 // float. Dividing by a power of two is exact, so the only rounding is the

@@ -1,6 +1,5 @@
 #include "vmafpp/cpu.hpp"
 
-#include <atomic>
 #include <cstdlib>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -9,8 +8,6 @@
 
 namespace vmafpp {
 namespace {
-
-std::atomic<unsigned> g_mask{0};
 
 #if defined(__x86_64__) || defined(__i386__)
 unsigned long long xgetbv0() {
@@ -62,22 +59,31 @@ unsigned detected_cpu_flags() {
     return flags;
 }
 
-void set_cpu_mask(unsigned mask) { g_mask.store(mask); }
+unsigned cpu_flags(unsigned cpumask) { return detected_cpu_flags() & ~cpumask & ~env_mask(); }
 
-unsigned cpu_flags() { return detected_cpu_flags() & ~g_mask.load() & ~env_mask(); }
+unsigned simd_level_flags(SimdLevel level) {
+    switch (level) {
+        case SimdLevel::avx2: return kCpuAvx2;
+        case SimdLevel::avx512: return kCpuAvx2 | kCpuAvx512;
+        case SimdLevel::avx512icl: return kCpuAvx2 | kCpuAvx512 | kCpuAvx512Icl;
+        case SimdLevel::scalar: break;
+    }
+    return 0;
+}
 
-SimdLevel simd_level() {
+SimdLevel simd_level(unsigned cpumask) {
+    SimdLevel best = SimdLevel::scalar;
 #if VMAFPP_X86_KERNELS
-    const unsigned flags = cpu_flags();
-    // A level runs only when every level below it is allowed too: masking
-    // AVX2 (bit 3) alone turns AVX-512 off as well, and masking AVX-512
-    // (bit 4) the ICL level, as in libvmaf.
-    if (!(flags & kCpuAvx2)) return SimdLevel::scalar;
-    if (flags & kCpuAvx512)
-        return (flags & kCpuAvx512Icl) ? SimdLevel::avx512icl : SimdLevel::avx512;
-    return SimdLevel::avx2;
+    // A level runs only when every level below it is allowed too (each
+    // level's flags include the ones below), so masking AVX2 alone turns
+    // AVX-512 off as well, as in libvmaf.
+    const unsigned flags = cpu_flags(cpumask);
+    for (SimdLevel level : kSimdLevels)
+        if ((flags & simd_level_flags(level)) == simd_level_flags(level)) best = level;
+#else
+    (void)cpumask;
 #endif
-    return SimdLevel::scalar;
+    return best;
 }
 
 const char* simd_level_name(SimdLevel level) {
@@ -89,7 +95,5 @@ const char* simd_level_name(SimdLevel level) {
     }
     return "scalar";
 }
-
-std::string simd_level_name() { return simd_level_name(simd_level()); }
 
 }  // namespace vmafpp

@@ -1,25 +1,91 @@
 #include "engine/pipeline.hpp"
 
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <thread>
+
 #include "vmafpp/error.hpp"
 
 namespace vmafpp {
 
-FramePipeline::FramePipeline(std::vector<ExtractorSpec> extractors, const FrameGeometry& geometry,
-                             const PipelineOptions& options, FeatureCollector& out)
+namespace {
+using Slot = FramePipeline::Slot;
+using Instances = std::vector<std::unique_ptr<FeatureExtractor>>;
+}  // namespace
+
+// Who touches what:
+// - the configuration (specs_ ... max_slots_) is fixed before the first worker
+//   starts and only read afterwards, by every thread;
+// - temporal_instances_, next_frame_ and finished_ belong to the calling thread;
+// - worker_instances_[w] belongs to worker w (with no workers, [0] is the
+//   calling thread's); worker 0's are created before any worker starts;
+// - everything from mutex_ on is shared and read or written only under mutex_
+//   (workers_ only by the constructor and destructor);
+// - the FeatureCollector synchronises its own writes.
+class FramePipeline::Impl {
+public:
+    Impl(std::vector<ExtractorSpec> extractors, const FrameGeometry& geometry,
+         const PipelineOptions& options, FeatureCollector& out);
+    ~Impl() { stop_workers(); }
+    Impl(const Impl&) = delete;
+    Impl& operator=(const Impl&) = delete;
+
+    std::unique_ptr<Slot> acquire();
+    void submit(std::unique_ptr<Slot> slot);
+    void finish();
+    unsigned frames_submitted() const { return next_frame_; }
+
+private:
+    void run_stateless(Instances& instances, const Slot& slot) const;
+    void worker_main(std::size_t worker);
+    void stop_workers() noexcept;
+    // Under mutex_: the slot goes back to the pool.
+    void release_locked(std::unique_ptr<Slot> slot);
+
+    std::vector<ExtractorSpec> specs_;
+    FrameGeometry geometry_;
+    PipelineOptions options_;
+    FeatureCollector& out_;
+    std::vector<std::size_t> temporal_;   // indices into specs_
+    std::vector<std::size_t> stateless_;  // indices into specs_
+    unsigned max_slots_ = 1;
+
+    Instances temporal_instances_;
+    unsigned next_frame_ = 0;
+    bool finished_ = false;
+
+    std::vector<Instances> worker_instances_;  // [worker][k] for stateless_[k]
+
+    std::mutex mutex_;
+    std::condition_variable work_ready_;  // queue_ has a frame, or stopping_
+    std::condition_variable slot_free_;   // a slot came back (its frame is scored)
+    std::deque<std::unique_ptr<Slot>> queue_;
+    std::vector<std::unique_ptr<Slot>> free_slots_;
+    unsigned slots_out_ = 0;  // acquired, not yet released
+    unsigned pending_ = 0;    // queued for the workers, not yet scored
+    bool stopping_ = false;
+    std::exception_ptr error_;  // the first error an extractor raised
+    std::vector<std::thread> workers_;
+};
+
+FramePipeline::Impl::Impl(std::vector<ExtractorSpec> extractors, const FrameGeometry& geometry,
+                          const PipelineOptions& options, FeatureCollector& out)
     : specs_(std::move(extractors)), geometry_(geometry), options_(options), out_(out) {
     if (options_.subsample == 0) options_.subsample = 1;
     for (std::size_t i = 0; i < specs_.size(); ++i)
         (specs_[i].info->temporal ? temporal_ : stateless_).push_back(i);
 
     for (std::size_t i : temporal_)
-        temporal_instances_.push_back(specs_[i].info->create(specs_[i].options, geometry_));
+        temporal_instances_.push_back(specs_[i].info->create(specs_[i].options, geometry_, options_.compute));
 
     const std::size_t workers = options_.threads == 0 ? 1 : options_.threads;
     worker_instances_.resize(workers);
     // Worker 0's instances are made here so creation errors surface now; the
     // other workers make theirs on first use.
     for (std::size_t i : stateless_)
-        worker_instances_[0].push_back(specs_[i].info->create(specs_[i].options, geometry_));
+        worker_instances_[0].push_back(specs_[i].info->create(specs_[i].options, geometry_, options_.compute));
 
     // One frame per worker and one the reader fills: reading a frame takes a
     // small fraction of scoring one, so the next frame is queued long before
@@ -27,20 +93,29 @@ FramePipeline::FramePipeline(std::vector<ExtractorSpec> extractors, const FrameG
     // beyond it is first-touch cost (page zeroing) that a short run pays in
     // full.
     max_slots_ = options_.threads == 0 ? 1 : options_.threads + 1;
-    for (unsigned w = 0; w < options_.threads; ++w)
-        workers_.emplace_back([this, w] { worker_main(w); });
+    // Returning a slot never allocates, so a worker cannot fail after scoring.
+    free_slots_.reserve(max_slots_);
+    try {
+        workers_.reserve(options_.threads);
+        for (unsigned w = 0; w < options_.threads; ++w)
+            workers_.emplace_back([this, w] { worker_main(w); });
+    } catch (...) {
+        stop_workers();  // a thread that did start must be joined
+        throw;
+    }
 }
 
-FramePipeline::~FramePipeline() {
+void FramePipeline::Impl::stop_workers() noexcept {
     {
         std::lock_guard<std::mutex> lock(mutex_);
         stopping_ = true;
     }
     work_ready_.notify_all();
     for (auto& t : workers_) t.join();
+    workers_.clear();
 }
 
-std::unique_ptr<FramePipeline::Slot> FramePipeline::acquire() {
+std::unique_ptr<Slot> FramePipeline::Impl::acquire() {
     std::unique_lock<std::mutex> lock(mutex_);
     slot_free_.wait(lock, [&] { return slots_out_ < max_slots_ || error_; });
     if (error_) std::rethrow_exception(error_);
@@ -50,25 +125,20 @@ std::unique_ptr<FramePipeline::Slot> FramePipeline::acquire() {
         free_slots_.pop_back();
         return s;
     }
+    lock.unlock();
     return std::make_unique<Slot>();
 }
 
-void FramePipeline::release(std::unique_ptr<Slot> slot) {
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
-        free_slots_.push_back(std::move(slot));
-        --slots_out_;
-    }
-    slot_free_.notify_all();
+void FramePipeline::Impl::release_locked(std::unique_ptr<Slot> slot) {
+    free_slots_.push_back(std::move(slot));
+    --slots_out_;
 }
 
-void FramePipeline::run_stateless(Instances& instances, const Slot& slot) {
+void FramePipeline::Impl::run_stateless(Instances& instances, const Slot& slot) const {
     if (slot.frame % options_.subsample != 0) return;
-    if (instances.size() < stateless_.size()) {
-        for (std::size_t k = instances.size(); k < stateless_.size(); ++k) {
-            const ExtractorSpec& s = specs_[stateless_[k]];
-            instances.push_back(s.info->create(s.options, geometry_));
-        }
+    for (std::size_t k = instances.size(); k < stateless_.size(); ++k) {
+        const ExtractorSpec& s = specs_[stateless_[k]];
+        instances.push_back(s.info->create(s.options, geometry_, options_.compute));
     }
     for (std::size_t k = 0; k < stateless_.size(); ++k) {
         // Temporal extractors rank first within a frame: libvmaf runs them on the
@@ -78,56 +148,70 @@ void FramePipeline::run_stateless(Instances& instances, const Slot& slot) {
     }
 }
 
-void FramePipeline::submit(std::unique_ptr<Slot> slot) {
-    rethrow_if_failed();
-    slot->frame = next_frame_++;
-    for (std::size_t k = 0; k < temporal_.size(); ++k) {
-        FeatureCollector::CallSink sink(out_, slot->frame, std::uint32_t(k));
-        temporal_instances_[k]->extract(slot->ref, slot->dis, slot->frame, sink);
-    }
-    if (workers_.empty()) {
-        run_stateless(worker_instances_[0], *slot);
-        release(std::move(slot));
-        return;
-    }
+void FramePipeline::Impl::submit(std::unique_ptr<Slot> slot) {
     {
         std::lock_guard<std::mutex> lock(mutex_);
-        queue_.push_back(std::move(slot));
-        ++pending_;
+        if (error_) std::rethrow_exception(error_);
     }
+    slot->frame = next_frame_++;
+    try {
+        for (std::size_t k = 0; k < temporal_.size(); ++k) {
+            FeatureCollector::CallSink sink(out_, slot->frame, std::uint32_t(k));
+            temporal_instances_[k]->extract(slot->ref, slot->dis, slot->frame, sink);
+        }
+        if (workers_.empty()) run_stateless(worker_instances_[0], *slot);
+    } catch (...) {
+        // Recorded, so that a later acquire() or finish() reports it too
+        // instead of waiting for a slot that never comes back.
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!error_) error_ = std::current_exception();
+        release_locked(std::move(slot));
+        throw;
+    }
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (workers_.empty()) {
+        release_locked(std::move(slot));
+        return;
+    }
+    queue_.push_back(std::move(slot));
+    ++pending_;
+    lock.unlock();
     work_ready_.notify_one();
 }
 
-void FramePipeline::worker_main(std::size_t worker) {
+void FramePipeline::Impl::worker_main(std::size_t worker) {
+    Instances& instances = worker_instances_[worker];
+    std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
-        std::unique_ptr<Slot> slot;
-        {
-            std::unique_lock<std::mutex> lock(mutex_);
-            work_ready_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-            if (queue_.empty()) return;
-            slot = std::move(queue_.front());
-            queue_.pop_front();
+        work_ready_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+        if (queue_.empty()) return;  // stopping, and every queued frame is done
+        std::unique_ptr<Slot> slot = std::move(queue_.front());
+        queue_.pop_front();
+        // Read while holding the lock: another worker may be recording its
+        // error right now. After an error the remaining frames are skipped.
+        const bool failed = error_ != nullptr;
+        lock.unlock();
+
+        std::exception_ptr error;
+        if (!failed) {
+            try {
+                run_stateless(instances, *slot);
+            } catch (...) {
+                error = std::current_exception();
+            }
         }
-        try {
-            if (!error_) run_stateless(worker_instances_[worker], *slot);
-        } catch (...) {
-            std::lock_guard<std::mutex> lock(mutex_);
-            if (!error_) error_ = std::current_exception();
-        }
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            --pending_;
-        }
-        release(std::move(slot));
+
+        lock.lock();
+        if (error && !error_) error_ = std::move(error);
+        release_locked(std::move(slot));
+        --pending_;
+        lock.unlock();
+        slot_free_.notify_all();
+        lock.lock();
     }
 }
 
-void FramePipeline::rethrow_if_failed() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (error_) std::rethrow_exception(error_);
-}
-
-void FramePipeline::finish() {
+void FramePipeline::Impl::finish() {
     if (finished_) return;
     finished_ = true;
     {
@@ -140,5 +224,19 @@ void FramePipeline::finish() {
         temporal_instances_[k]->flush(sink);
     }
 }
+
+FramePipeline::FramePipeline(std::vector<ExtractorSpec> extractors, const FrameGeometry& geometry,
+                             const PipelineOptions& options, FeatureCollector& out)
+    : impl_(std::make_unique<Impl>(std::move(extractors), geometry, options, out)) {}
+
+FramePipeline::~FramePipeline() = default;
+
+std::unique_ptr<FramePipeline::Slot> FramePipeline::acquire() { return impl_->acquire(); }
+
+void FramePipeline::submit(std::unique_ptr<Slot> slot) { impl_->submit(std::move(slot)); }
+
+void FramePipeline::finish() { impl_->finish(); }
+
+unsigned FramePipeline::frames_submitted() const { return impl_->frames_submitted(); }
 
 }  // namespace vmafpp

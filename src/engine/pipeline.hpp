@@ -2,15 +2,11 @@
 // threads, with results identical to a single thread.
 #pragma once
 
-#include <condition_variable>
-#include <deque>
-#include <exception>
 #include <memory>
-#include <mutex>
-#include <thread>
 #include <vector>
 
 #include "vmafpp/collector.hpp"
+#include "vmafpp/compute.hpp"
 #include "vmafpp/feature.hpp"
 
 namespace vmafpp {
@@ -22,8 +18,14 @@ struct PipelineOptions {
     // Non-temporal extractors score frames 0, n, 2n, ...; temporal ones see
     // every frame (libvmaf's --subsample).
     unsigned subsample = 1;
+    // Where every extractor of this pipeline runs (one scoring session's
+    // choice), handed to each create().
+    Compute compute;
 };
 
+// One thread (the caller) drives a pipeline: acquire(), submit(), finish()
+// and frames_submitted() must not be called concurrently. The workers, their
+// queue and its synchronisation are private to pipeline.cpp.
 class FramePipeline {
 public:
     struct Slot {
@@ -36,53 +38,29 @@ public:
     // option fails here, before any frame is read.
     FramePipeline(std::vector<ExtractorSpec> extractors, const FrameGeometry& geometry,
                   const PipelineOptions& options, FeatureCollector& out);
+    // Waits for the frames still in flight (their values still reach `out`)
+    // and joins the workers; errors they raise then are dropped.
     ~FramePipeline();
     FramePipeline(const FramePipeline&) = delete;
     FramePipeline& operator=(const FramePipeline&) = delete;
 
     // Pictures to read the next frame into. Blocks while the bounded number of
     // frames is in flight (memory does not grow with clip length). A slot that
-    // is not submitted (end of input) may simply be dropped.
+    // is not submitted (end of input) may simply be dropped. Rethrows the
+    // first error an extractor raised.
     std::unique_ptr<Slot> acquire();
-    // Scores the slot as the next frame in order.
+    // Scores the slot as the next frame in order. Rethrows the first error an
+    // extractor raised.
     void submit(std::unique_ptr<Slot> slot);
     // Waits for every frame and flushes temporal extractors. Rethrows the first
     // error an extractor raised.
     void finish();
 
-    unsigned frames_submitted() const { return next_frame_; }
+    unsigned frames_submitted() const;
 
 private:
-    using Instances = std::vector<std::unique_ptr<FeatureExtractor>>;
-    void run_stateless(Instances& instances, const Slot& slot);
-    void worker_main(std::size_t worker);
-    void rethrow_if_failed();
-    void release(std::unique_ptr<Slot> slot);
-
-    std::vector<ExtractorSpec> specs_;
-    FrameGeometry geometry_;
-    PipelineOptions options_;
-    FeatureCollector& out_;
-
-    std::vector<std::size_t> temporal_;   // indices into specs_
-    std::vector<std::size_t> stateless_;  // indices into specs_
-    std::vector<std::unique_ptr<FeatureExtractor>> temporal_instances_;
-    std::vector<Instances> worker_instances_;  // [worker][k] for stateless_[k]
-
-    unsigned next_frame_ = 0;
-    bool finished_ = false;
-
-    std::mutex mutex_;
-    std::condition_variable work_ready_;
-    std::condition_variable slot_free_;
-    std::deque<std::unique_ptr<Slot>> queue_;
-    std::vector<std::unique_ptr<Slot>> free_slots_;
-    unsigned slots_out_ = 0;  // acquired, not yet released
-    unsigned max_slots_ = 1;
-    unsigned pending_ = 0;    // submitted to workers, not yet scored
-    bool stopping_ = false;
-    std::exception_ptr error_;
-    std::vector<std::thread> workers_;
+    class Impl;
+    std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace vmafpp

@@ -1,26 +1,23 @@
+// The feature registry: every extractor of engine/feature_list.hpp, and what
+// FeatureInfo derives from its declaration (keys, lookups by provided name).
+#include <string>
 #include <vector>
 
-#include "engine/builtin_features.hpp"
+#include "engine/feature_list.hpp"
+#include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
 #include "vmafpp/options.hpp"
 
 namespace vmafpp {
 
+#define VMAFPP_DECLARE_FEATURE(factory) FeatureInfo factory();
+VMAFPP_FEATURE_LIST(VMAFPP_DECLARE_FEATURE)
+#undef VMAFPP_DECLARE_FEATURE
+
 const std::vector<FeatureInfo>& feature_registry() {
-    static const std::vector<FeatureInfo> registry = [] {
-        std::vector<FeatureInfo> r;
-        r.push_back(integer_adm_info());
-        r.push_back(integer_motion_info());
-        r.push_back(integer_vif_info());
-        r.push_back(float_adm_info());
-        r.push_back(float_vif_info());
-        r.push_back(float_motion_info());
-        r.push_back(float_psnr_info());
-        r.push_back(float_ansnr_info());
-        r.push_back(float_moment_info());
-        r.push_back(integer_psnr_info());
-        return r;
-    }();
+#define VMAFPP_CALL_FEATURE(factory) factory(),
+    static const std::vector<FeatureInfo> registry{VMAFPP_FEATURE_LIST(VMAFPP_CALL_FEATURE)};
+#undef VMAFPP_CALL_FEATURE
     return registry;
 }
 
@@ -32,9 +29,37 @@ const FeatureInfo* find_feature(std::string_view name) {
 
 const FeatureInfo* find_feature_providing(std::string_view feature_name) {
     for (const auto& f : feature_registry())
-        for (const auto& p : f.provided_features)
-            if (p == feature_name || feature_alias(p) == feature_name) return &f;
+        if (f.find_provided(feature_name)) return &f;
     return nullptr;
+}
+
+std::string feature_output_name(std::string_view feature_name) {
+    if (const FeatureInfo* f = find_feature_providing(feature_name))
+        return f->find_provided(feature_name)->output_name();
+    return std::string(feature_name);
+}
+
+const ProvidedFeature* FeatureInfo::find_provided(std::string_view feature_name) const {
+    for (const auto& p : provided)
+        if (p.answers_to(feature_name)) return &p;
+    return nullptr;
+}
+
+std::string FeatureInfo::key(const OptionValues& values, std::string_view feature_name) const {
+    const ProvidedFeature* p = find_provided(feature_name);
+    if (!p)
+        throw Error("feature " + name + " does not provide \"" + std::string(feature_name) + "\"");
+    return p->output_name() + values.key_suffix();
+}
+
+std::unique_ptr<FeatureExtractor> FeatureInfo::create(const OptionValues& values,
+                                                      const FrameGeometry& geometry,
+                                                      const Compute& compute) const {
+    ExtractorSetup setup{values, geometry, compute, {}};
+    const std::string suffix = values.key_suffix();
+    setup.keys.reserve(provided.size());
+    for (const auto& p : provided) setup.keys.push_back(p.output_name() + suffix);
+    return make(setup);
 }
 
 }  // namespace vmafpp

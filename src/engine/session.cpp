@@ -136,8 +136,10 @@ std::optional<Pooled> ScoreRun::pooled(std::string_view key) const {
 ScoreRun score(VideoReader& ref, VideoReader& dis, const ScoreConfig& config) {
     const auto t0 = std::chrono::steady_clock::now();
     check_compatible(ref.info(), dis.info());
+    const Compute compute = resolve_compute(config.compute);
 
     ScoreRun run;
+    run.compute = compute;
     run.subsample = config.subsample == 0 ? 1 : config.subsample;
 
     std::vector<ExtractorSpec> specs;
@@ -168,6 +170,7 @@ ScoreRun score(VideoReader& ref, VideoReader& dis, const ScoreConfig& config) {
     PipelineOptions popts;
     popts.threads = config.threads;
     popts.subsample = run.subsample;
+    popts.compute = compute;
     FramePipeline pipeline(std::move(specs), geometry, popts, run.values);
 
     if (ref.skip(config.frame_skip_ref) != config.frame_skip_ref)

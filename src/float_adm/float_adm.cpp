@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "engine/builtin_features.hpp"
 #include "base/c_macros.hpp"
 #include "base/float_image.hpp"
 #include "float_adm/float_adm_kernels.hpp"
 #include "vmafpp/error.hpp"
+#include "vmafpp/feature.hpp"
 
 namespace vmafpp {
 
@@ -64,17 +64,25 @@ std::vector<OptionSpec> adm_options() {
     };
 }
 
-const std::vector<std::string> kProvided = {
-    "VMAF_feature_adm2_score",       "VMAF_feature_aim_score",
-    "VMAF_feature_adm3_score",       "VMAF_feature_adm_scale0_score",
-    "VMAF_feature_adm_scale1_score", "VMAF_feature_adm_scale2_score",
-    "VMAF_feature_adm_scale3_score", "adm_num",
-    "adm_den",                       "adm_scale0",
-    "adm_num_scale0",                "adm_den_scale0",
-    "adm_num_scale1",                "adm_den_scale1",
-    "adm_num_scale2",                "adm_den_scale2",
-    "adm_num_scale3",                "adm_den_scale3",
-};
+// In libvmaf's write order; the debug values follow the scale scores.
+std::vector<ProvidedFeature> adm_provided() {
+    std::vector<ProvidedFeature> p = {
+        {"VMAF_feature_adm2_score", "adm2"},
+        {"VMAF_feature_aim_score", "aim"},
+        {"VMAF_feature_adm3_score", "adm3"},
+    };
+    for (int s = 0; s < 4; ++s)
+        p.push_back({"VMAF_feature_adm_scale" + std::to_string(s) + "_score",
+                     "adm_scale" + std::to_string(s)});
+    p.push_back({"adm_num", ""});
+    p.push_back({"adm_den", ""});
+    p.push_back({"adm_scale0", ""});
+    for (int s = 0; s < 4; ++s) {
+        p.push_back({"adm_num_scale" + std::to_string(s), ""});
+        p.push_back({"adm_den_scale" + std::to_string(s), ""});
+    }
+    return p;
+}
 
 struct AdmParams {
     bool debug = false;
@@ -237,10 +245,9 @@ CsfFactors csf_factors(const AdmParams& p, int scale) {
 
 class FloatAdm final : public FeatureExtractor {
 public:
-    FloatAdm(const OptionValues& options, const FrameGeometry& g)
+    FloatAdm(const OptionValues& options, const FrameGeometry& g, std::vector<std::string> keys)
         : p_(read_params(options)), w_(g.width), h_(g.height), bpc_(g.bpc),
-          ref_(g.width, g.height), dis_(g.width, g.height) {
-        for (const auto& name : kProvided) keys_.push_back(options.key(name));
+          ref_(g.width, g.height), dis_(g.width, g.height), keys_(std::move(keys)) {
         const int bw = (w_ + 1) / 2;
         const int bh = (h_ + 1) / 2;
         band_stride_ = (bw + 15) / 16 * 16;
@@ -405,18 +412,17 @@ FeatureInfo float_adm_info() {
     FeatureInfo info;
     info.name = "float_adm";
     info.options = adm_options();
-    info.provided_features = kProvided;
+    info.provided = adm_provided();
     info.temporal = false;
-    info.create = [](const OptionValues& o,
-                     const FrameGeometry& g) -> std::unique_ptr<FeatureExtractor> {
+    info.make = [](const ExtractorSetup& s) -> std::unique_ptr<FeatureExtractor> {
+        const OptionValues& o = s.options;
+        const FrameGeometry& g = s.geometry;
         if (g.width < kMinSize || g.height < kMinSize)
             throw Error("float_adm needs a frame of at least " + std::to_string(kMinSize) + "x" +
                         std::to_string(kMinSize) + " (got " + std::to_string(g.width) + "x" +
                         std::to_string(g.height) + ")");
-        if (!float_conversion_supports(g.bpc))
-            throw Error("float_adm supports 8, 10, 12 and 16 bits per component (got " +
-                        std::to_string(g.bpc) + ")");
-        return std::make_unique<FloatAdm>(o, g);
+        require_float_conversion("float_adm", g.bpc);
+        return std::make_unique<FloatAdm>(o, g, s.keys);
     };
     return info;
 }

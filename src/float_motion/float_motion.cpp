@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "engine/builtin_features.hpp"
 #include "base/c_macros.hpp"
 #include "base/float_image.hpp"
 #include "float_motion/float_motion_kernels.hpp"
 #include "float_vif/float_vif_kernels.hpp"
 #include "vmafpp/error.hpp"
+#include "vmafpp/feature.hpp"
 
 namespace vmafpp {
 
@@ -44,10 +44,10 @@ std::vector<OptionSpec> motion_options() {
     };
 }
 
-const std::vector<std::string> kProvided = {
-    "VMAF_feature_motion_score",
-    "VMAF_feature_motion2_score",
-    "VMAF_feature_motion3_score",
+const std::vector<ProvidedFeature> kProvided = {
+    {"VMAF_feature_motion_score", "motion"},
+    {"VMAF_feature_motion2_score", "motion2"},
+    {"VMAF_feature_motion3_score", "motion3"},
 };
 
 struct MotionParams {
@@ -92,9 +92,8 @@ struct PlaneState {
 
 class FloatMotion final : public FeatureExtractor {
 public:
-    FloatMotion(const OptionValues& options, const FrameGeometry& g)
-        : p_(read_params(options)), bpc_(g.bpc) {
-        for (const auto& name : kProvided) keys_.push_back(options.key(name));
+    FloatMotion(const OptionValues& options, const FrameGeometry& g, std::vector<std::string> keys)
+        : p_(read_params(options)), bpc_(g.bpc), keys_(std::move(keys)) {
         if (p_.filter_size == 1) {
             filter_ = kFilter5NoOp;
             fw_ = 5;
@@ -223,14 +222,13 @@ FeatureInfo float_motion_info() {
     FeatureInfo info;
     info.name = "float_motion";
     info.options = motion_options();
-    info.provided_features = kProvided;
+    info.provided = kProvided;
     info.temporal = true;
     info.reads_chroma = [](const OptionValues& o) { return o.flag("motion_add_uv"); };
-    info.create = [](const OptionValues& o,
-                     const FrameGeometry& g) -> std::unique_ptr<FeatureExtractor> {
-        if (!float_conversion_supports(g.bpc))
-            throw Error("float_motion supports 8, 10, 12 and 16 bits per component (got " +
-                        std::to_string(g.bpc) + ")");
+    info.make = [](const ExtractorSetup& s) -> std::unique_ptr<FeatureExtractor> {
+        const OptionValues& o = s.options;
+        const FrameGeometry& g = s.geometry;
+        require_float_conversion("float_motion", g.bpc);
         const bool uv = o.flag("motion_add_uv");
         if (uv && g.format == PixelFormat::yuv400)
             throw Error("float_motion: motion_add_uv needs chroma planes (got 4:0:0)");
@@ -242,7 +240,7 @@ FeatureInfo float_motion_info() {
         if (min_w < 3 || min_h < 3)
             throw Error("float_motion needs planes of at least 3x3 samples (got " +
                         std::to_string(min_w) + "x" + std::to_string(min_h) + ")");
-        return std::make_unique<FloatMotion>(o, g);
+        return std::make_unique<FloatMotion>(o, g, s.keys);
     };
     return info;
 }

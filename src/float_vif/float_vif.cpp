@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "engine/builtin_features.hpp"
 #include "base/c_macros.hpp"
 #include "base/float_image.hpp"
 #include "float_vif/float_vif_kernels.hpp"
 #include "vmafpp/error.hpp"
+#include "vmafpp/feature.hpp"
 
 namespace vmafpp {
 
@@ -41,16 +41,22 @@ std::vector<OptionSpec> vif_options() {
     };
 }
 
-const std::vector<std::string> kProvided = {
-    "VMAF_feature_vif_scale0_score", "VMAF_feature_vif_scale1_score",
-    "VMAF_feature_vif_scale2_score", "VMAF_feature_vif_scale3_score",
-    "vif",                           "vif_num",
-    "vif_den",                       "vif_num_scale0",
-    "vif_den_scale0",                "vif_num_scale1",
-    "vif_den_scale1",                "vif_num_scale2",
-    "vif_den_scale2",                "vif_num_scale3",
-    "vif_den_scale3",
-};
+// The scale scores, then the debug values: vif, its num and den, and the
+// num and den of every scale.
+std::vector<ProvidedFeature> vif_provided() {
+    std::vector<ProvidedFeature> p;
+    for (int s = 0; s < 4; ++s)
+        p.push_back({"VMAF_feature_vif_scale" + std::to_string(s) + "_score",
+                     "vif_scale" + std::to_string(s)});
+    p.push_back({"vif", ""});
+    p.push_back({"vif_num", ""});
+    p.push_back({"vif_den", ""});
+    for (int s = 0; s < 4; ++s) {
+        p.push_back({"vif_num_scale" + std::to_string(s), ""});
+        p.push_back({"vif_den_scale" + std::to_string(s), ""});
+    }
+    return p;
+}
 
 struct VifParams {
     bool debug = false;
@@ -106,16 +112,15 @@ std::string size_problem(int w, int h, float kernelscale) {
 
 class FloatVif final : public FeatureExtractor {
 public:
-    FloatVif(const OptionValues& options, const FrameGeometry& g)
+    FloatVif(const OptionValues& options, const FrameGeometry& g, std::vector<std::string> keys)
         : p_(read_params(options)), w_(g.width), h_(g.height), bpc_(g.bpc),
           sw_(prescaled(g.width, p_.prescale)), sh_(prescaled(g.height, p_.prescale)),
           prescaling_(sw_ != g.width || sh_ != g.height), ref_(g.width, g.height),
-          dis_(g.width, g.height) {
+          dis_(g.width, g.height), keys_(std::move(keys)) {
         if (prescaling_) {
             ref_s_ = FloatImage(sw_, sh_);
             dis_s_ = FloatImage(sw_, sh_);
         }
-        for (const auto& name : kProvided) keys_.push_back(options.key(name));
         const float ks = static_cast<float>(p_.kernelscale);
         for (int s = 0; s < 4; ++s) {
             fw_[s] = float_vif::filter_width(s, ks);
@@ -228,22 +233,21 @@ FeatureInfo float_vif_info() {
     FeatureInfo info;
     info.name = "float_vif";
     info.options = vif_options();
-    info.provided_features = kProvided;
+    info.provided = vif_provided();
     info.temporal = false;
-    info.create = [](const OptionValues& o,
-                     const FrameGeometry& g) -> std::unique_ptr<FeatureExtractor> {
+    info.make = [](const ExtractorSetup& s) -> std::unique_ptr<FeatureExtractor> {
+        const OptionValues& o = s.options;
+        const FrameGeometry& g = s.geometry;
         const float ks = static_cast<float>(o.number("vif_kernelscale"));
         if (!float_vif::valid_kernelscale(ks))
             throw Error("float_vif: vif_kernelscale " + std::to_string(o.number("vif_kernelscale")) +
                         " is not one of libvmaf's kernel scales");
-        if (!float_conversion_supports(g.bpc))
-            throw Error("float_vif supports 8, 10, 12 and 16 bits per component (got " +
-                        std::to_string(g.bpc) + ")");
+        require_float_conversion("float_vif", g.bpc);
         const double ps = o.number("vif_prescale");
         const std::string problem =
             size_problem(prescaled(g.width, ps), prescaled(g.height, ps), ks);
         if (!problem.empty()) throw Error(problem);
-        return std::make_unique<FloatVif>(o, g);
+        return std::make_unique<FloatVif>(o, g, s.keys);
     };
     return info;
 }

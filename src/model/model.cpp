@@ -463,7 +463,7 @@ FeatureRequest make_request(const ModelFeature& f, const std::string& source) {
     req.options = f.options;
     const FeatureInfo* info = find_feature_providing(f.name);
     if (!info) {
-        req.key = std::string(feature_alias(f.name));
+        req.key = feature_output_name(f.name);
         return req;
     }
     req.extractor = info->name;
@@ -475,7 +475,7 @@ FeatureRequest make_request(const ModelFeature& f, const std::string& source) {
             throw Error(source + ": feature " + f.name + ": " + e.what());
         }
     }
-    req.key = values.key(f.name);
+    req.key = info->key(values, f.name);
     return req;
 }
 

@@ -3,10 +3,10 @@
 #include <memory>
 #include <string>
 
-#include "engine/builtin_features.hpp"
 #include "base/float_image.hpp"
 #include "moment/float_moment_kernels.hpp"
 #include "vmafpp/error.hpp"
+#include "vmafpp/feature.hpp"
 
 namespace vmafpp {
 
@@ -14,8 +14,8 @@ namespace {
 
 class FloatMoment final : public FeatureExtractor {
 public:
-    explicit FloatMoment(const FrameGeometry& g)
-        : w_(g.width), h_(g.height), bpc_(g.bpc), ref_(g.width, g.height),
+    FloatMoment(const FrameGeometry& g, std::vector<std::string> keys)
+        : keys_(std::move(keys)), w_(g.width), h_(g.height), bpc_(g.bpc), ref_(g.width, g.height),
           dis_(g.width, g.height) {}
 
     void extract(const Picture& ref, const Picture& dis, unsigned frame,
@@ -23,13 +23,14 @@ public:
         plane_to_float(ref.luma(), bpc_, 0.0f, ref_.data(), ref_.stride());
         plane_to_float(dis.luma(), bpc_, 0.0f, dis_.data(), dis_.stride());
         using namespace float_moment;
-        sink.append("float_moment_ref1st", frame, first_moment(ref_.data(), ref_.stride(), w_, h_));
-        sink.append("float_moment_dis1st", frame, first_moment(dis_.data(), dis_.stride(), w_, h_));
-        sink.append("float_moment_ref2nd", frame, second_moment(ref_.data(), ref_.stride(), w_, h_));
-        sink.append("float_moment_dis2nd", frame, second_moment(dis_.data(), dis_.stride(), w_, h_));
+        sink.append(keys_[1], frame, first_moment(ref_.data(), ref_.stride(), w_, h_));
+        sink.append(keys_[2], frame, first_moment(dis_.data(), dis_.stride(), w_, h_));
+        sink.append(keys_[3], frame, second_moment(ref_.data(), ref_.stride(), w_, h_));
+        sink.append(keys_[4], frame, second_moment(dis_.data(), dis_.stride(), w_, h_));
     }
 
 private:
+    std::vector<std::string> keys_;  // in float_moment_info()'s provided order
     int w_, h_, bpc_;
     FloatImage ref_, dis_;
 };
@@ -40,14 +41,15 @@ FeatureInfo float_moment_info() {
     FeatureInfo info;
     info.name = "float_moment";
     // libvmaf lists one provided name; the four values below are what it writes.
-    info.provided_features = {"float_moment", "float_moment_ref1st", "float_moment_dis1st",
-                              "float_moment_ref2nd", "float_moment_dis2nd"};
-    info.create = [](const OptionValues&,
-                     const FrameGeometry& g) -> std::unique_ptr<FeatureExtractor> {
-        if (!float_conversion_supports(g.bpc))
-            throw Error("float_moment supports 8, 10, 12 and 16 bits per component (got " +
-                        std::to_string(g.bpc) + ")");
-        return std::make_unique<FloatMoment>(g);
+    info.provided = {{"float_moment", ""},
+                     {"float_moment_ref1st", ""},
+                     {"float_moment_dis1st", ""},
+                     {"float_moment_ref2nd", ""},
+                     {"float_moment_dis2nd", ""}};
+    info.make = [](const ExtractorSetup& s) -> std::unique_ptr<FeatureExtractor> {
+        const FrameGeometry& g = s.geometry;
+        require_float_conversion("float_moment", g.bpc);
+        return std::make_unique<FloatMoment>(g, s.keys);
     };
     return info;
 }

@@ -22,7 +22,6 @@
 #include <string>
 #include <vector>
 
-#include "engine/builtin_features.hpp"
 #include "base/large_alloc.hpp"
 #include "motion/motion_kernels.hpp"
 #include "vmafpp/cpu.hpp"
@@ -49,8 +48,13 @@ double cap(double v, double max) { return v < max ? v : max; }
 
 class IntegerMotion final : public FeatureExtractor {
 public:
-    IntegerMotion(const OptionValues& opts, const FrameGeometry& geo)
-        : kernels_(&motion::motion_kernels_for(simd_level())),
+    explicit IntegerMotion(const ExtractorSetup& setup)
+        : IntegerMotion(setup.options, setup.geometry, setup.compute.simd, setup.keys) {}
+
+    // keys in motion_provided() order: sad, motion, motion2, motion3.
+    IntegerMotion(const OptionValues& opts, const FrameGeometry& geo, SimdLevel simd,
+                  const std::vector<std::string>& keys)
+        : kernels_(&motion::motion_kernels_for(simd)),
           w_(geo.width),
           h_(geo.height),
           bpc_(geo.bpc),
@@ -63,10 +67,10 @@ public:
           moving_average_(opts.flag("motion_moving_average")),
           debug_(opts.flag("debug")),
           first_(five_frame_ ? 2u : 1u),
-          sad_key_(opts.key("VMAF_integer_feature_motion_sad_score")),
-          motion_key_(opts.key("VMAF_integer_feature_motion_score")),
-          motion2_key_(opts.key("VMAF_integer_feature_motion2_score")),
-          motion3_key_(opts.key("VMAF_integer_feature_motion3_score")) {
+          sad_key_(keys[0]),
+          motion_key_(keys[1]),
+          motion2_key_(keys[2]),
+          motion3_key_(keys[3]) {
         if (w_ < kMinSize || h_ < kMinSize)
             throw Error("motion: picture " + std::to_string(w_) + "x" + std::to_string(h_) +
                         " is too small, the minimum is " + std::to_string(kMinSize) + "x" +
@@ -252,15 +256,15 @@ FeatureInfo integer_motion_info() {
     FeatureInfo info;
     info.name = "motion";
     info.options = motion_options();
-    info.provided_features = {
-        "VMAF_integer_feature_motion_sad_score",
-        "VMAF_integer_feature_motion_score",
-        "VMAF_integer_feature_motion2_score",
-        "VMAF_integer_feature_motion3_score",
+    info.provided = {
+        {"VMAF_integer_feature_motion_sad_score", ""},
+        {"VMAF_integer_feature_motion_score", "integer_motion"},
+        {"VMAF_integer_feature_motion2_score", "integer_motion2"},
+        {"VMAF_integer_feature_motion3_score", "integer_motion3"},
     };
     info.temporal = true;
-    info.create = [](const OptionValues& opts, const FrameGeometry& geo) {
-        return std::unique_ptr<FeatureExtractor>(new IntegerMotion(opts, geo));
+    info.make = [](const ExtractorSetup& setup) {
+        return std::unique_ptr<FeatureExtractor>(new IntegerMotion(setup));
     };
     return info;
 }

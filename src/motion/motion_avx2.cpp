@@ -10,11 +10,20 @@
 #include <cstdint>
 #include <cstring>
 
+#include "motion/motion_frame_loop.hpp"
 #include "motion/motion_kernels.hpp"
 
 namespace vmafpp::motion {
 
 namespace {
+
+// The vector of the shared passes (motion_frame_loop.hpp) and the
+// constants of the int16 vertical pass.
+struct Lanes {
+    using Vec = __m256i;
+    static Vec set1(int v) { return _mm256_set1_epi32(v); }
+};
+using Shift = VerticalShift<Lanes>;
 
 inline __m256i load8x32(const void* p) {
     return _mm256_loadu_si256(static_cast<const __m256i*>(p));
@@ -93,19 +102,36 @@ std::int32_t or_lanes(__m256i v) {
     return _mm_cvtsi128_si32(x);
 }
 
-std::int32_t diff_vertical_u8_avx2(const std::uint8_t* const* prev_rows,
-                                   const std::uint8_t* const* cur_rows, int w, std::int32_t* out) {
+// The OR of a vertical pass's outputs over [0, w): step(prev_rows,
+// cur_rows, j, out) writes the kLanes outputs from column j and returns
+// them; the last n < kLanes columns run on zero-filled copies of their
+// inputs, and only their n outputs are kept.
+template <int kLanes, class T, class Step>
+std::int32_t vertical_row(const T* const* prev_rows, const T* const* cur_rows, int w,
+                          std::int32_t* out, Step step) {
     __m256i any = _mm256_setzero_si256();
-    std::ptrdiff_t j = 0;
-    for (; j + 16 <= w; j += 16)
-        any = _mm256_or_si256(any, diff_vertical_u8_step(prev_rows, cur_rows, j, out));
-    std::int32_t result = or_lanes(any);
-    if (j == w) return result;
-    const int n = static_cast<int>(w - j);
-    const TailRows<std::uint8_t, 16> tail(prev_rows, cur_rows, j, n);
-    std::int32_t o[16] = {};
-    diff_vertical_u8_step(tail.prev_ptr, tail.cur_ptr, 0, o);
-    return result | keep_first(out + j, o, n);
+    std::int32_t tail_any = 0;
+    for_steps<kLanes>(w, [&](int j, int n) {
+        if (n == kLanes) {
+            any = _mm256_or_si256(any, step(prev_rows, cur_rows, j, out));
+            return;
+        }
+        const TailRows<T, kLanes> tail(prev_rows, cur_rows, j, n);
+        std::int32_t o[kLanes] = {};
+        step(tail.prev_ptr, tail.cur_ptr, 0, o);
+        tail_any = keep_first(out + j, o, n);
+    });
+    return or_lanes(any) | tail_any;
+}
+
+std::int32_t diff_vertical(const std::uint8_t* const* prev_rows,
+                           const std::uint8_t* const* cur_rows, int w, int /*bpc*/,
+                           std::int32_t* out) {
+    return vertical_row<16>(prev_rows, cur_rows, w, out,
+                            [](const std::uint8_t* const* p, const std::uint8_t* const* c,
+                               std::ptrdiff_t j, std::int32_t* o) {
+                                return diff_vertical_u8_step(p, c, j, o);
+                            });
 }
 
 // 8 columns of the high-bit-depth vertical pass. The scalar's 64-bit
@@ -115,7 +141,7 @@ std::int32_t diff_vertical_u8_avx2(const std::uint8_t* const* prev_rows,
 // the high parts minus a borrow from the low parts.
 inline __m256i diff_vertical_u16_step(const std::uint16_t* const* prev_rows,
                                       const std::uint16_t* const* cur_rows, std::ptrdiff_t j,
-                                      __m128i shift, __m256i round, __m256i low_mask,
+                                      const FloorShift<Lanes>& f,
                                       std::int32_t* out) {
     __m256i p = _mm256_setzero_si256(), q = p;
     for (int k = 0; k < kTaps; ++k) {
@@ -125,34 +151,26 @@ inline __m256i diff_vertical_u16_step(const std::uint16_t* const* prev_rows,
         q = _mm256_add_epi32(
             q, _mm256_mullo_epi32(c, _mm256_cvtepu16_epi32(load16x8(cur_rows[k] + j))));
     }
-    p = _mm256_add_epi32(p, round);
-    const __m256i high = _mm256_sub_epi32(_mm256_srl_epi32(p, shift), _mm256_srl_epi32(q, shift));
+    p = _mm256_add_epi32(p, f.round);
+    const __m256i high =
+        _mm256_sub_epi32(_mm256_srl_epi32(p, f.shift), _mm256_srl_epi32(q, f.shift));
     // The low parts are below 2^bpc <= 2^16: a signed compare is an unsigned one.
     const __m256i borrow =
-        _mm256_cmpgt_epi32(_mm256_and_si256(q, low_mask), _mm256_and_si256(p, low_mask));
+        _mm256_cmpgt_epi32(_mm256_and_si256(q, f.low_mask), _mm256_and_si256(p, f.low_mask));
     const __m256i v = _mm256_add_epi32(high, borrow);
     store8x32(out + j, v);
     return v;
 }
 
-std::int32_t diff_vertical_u16_avx2(const std::uint16_t* const* prev_rows,
-                                    const std::uint16_t* const* cur_rows, int w, int bpc,
-                                    std::int32_t* out) {
-    const __m128i shift = _mm_cvtsi32_si128(bpc);
-    const __m256i round = _mm256_set1_epi32(1 << (bpc - 1));
-    const __m256i low_mask = _mm256_set1_epi32((1 << bpc) - 1);
-    __m256i any = _mm256_setzero_si256();
-    std::ptrdiff_t j = 0;
-    for (; j + 8 <= w; j += 8)
-        any = _mm256_or_si256(
-            any, diff_vertical_u16_step(prev_rows, cur_rows, j, shift, round, low_mask, out));
-    std::int32_t result = or_lanes(any);
-    if (j == w) return result;
-    const int n = static_cast<int>(w - j);
-    const TailRows<std::uint16_t, 8> tail(prev_rows, cur_rows, j, n);
-    std::int32_t o[8] = {};
-    diff_vertical_u16_step(tail.prev_ptr, tail.cur_ptr, 0, shift, round, low_mask, o);
-    return result | keep_first(out + j, o, n);
+std::int32_t diff_vertical(const std::uint16_t* const* prev_rows,
+                           const std::uint16_t* const* cur_rows, int w, int bpc,
+                           std::int32_t* out) {
+    const FloorShift<Lanes> f(bpc);
+    return vertical_row<8>(prev_rows, cur_rows, w, out,
+                           [&](const std::uint16_t* const* p, const std::uint16_t* const* c,
+                               std::ptrdiff_t j, std::int32_t* o) {
+                               return diff_vertical_u16_step(p, c, j, f, o);
+                           });
 }
 
 // |(sum(c * row[j - 2 + k]) + 2^15) >> 16| of 8 columns. The sums need 64
@@ -180,7 +198,9 @@ std::uint32_t sum_lanes(__m256i v) {
     return static_cast<std::uint32_t>(_mm_cvtsi128_si32(x));
 }
 
-std::uint32_t abs_sum_horizontal_avx2(const std::int32_t* row, int w) {
+// The same pass for 8-bit and for high-bit-depth rows.
+template <class T>
+std::uint32_t abs_sum_int32(const std::int32_t* row, int w) {
     // uint32 lanes: the scalar's uint32 sum wraps, and wrapping addition does
     // not depend on the order.
     __m256i sum = _mm256_setzero_si256();
@@ -203,12 +223,9 @@ std::uint32_t abs_sum_horizontal_avx2(const std::int32_t* row, int w) {
 // The fused frame (8-bit, and 9- to 14-bit samples below 2^14): every input
 // row's difference prev - cur once, as int16, in a ring of kTaps rows; each
 // output row's vertical pass from them to int16 (16 columns per step), then
-// the horizontal pass on int16 pairs. See motion_avx512.cpp for the proofs:
-// with |d| < 2^14 the symmetric pair sums (d0 + d4, d1 + d3) fit int16,
-// int32 lane t takes column 2t or 2t + 1 from a blend of 16-bit lanes, and
-// e = sum + 2^(s-1) + 2^(s+15) lies in [0, 2^(s+16)) exactly when
-// y = (sum + 2^(s-1)) >> s lies in [-2^15, 2^15), bits s..s+15 of e then
-// being y + 2^15.
+// the horizontal pass on int16 pairs; the frame loop is
+// motion_frame_loop.hpp's (sad_int16), which also proves the vertical
+// pass's int16 form (VerticalShift).
 
 // d[j..j+16) = p - c; c also copied to keep unless it is null. `wide`
 // collects the bits of the 16-bit samples (d is exact when none reaches
@@ -228,24 +245,21 @@ inline __m256i diff16(const std::uint16_t* p, const std::uint16_t* c, std::uint1
     return _mm256_sub_epi16(pv, cv);
 }
 
-// The last n < 16 columns from zero-filled copies: d is 0 past them.
+// d[j, j + 16) = p - c of the n <= 16 columns from j, 0 past them; c also
+// copied to keep unless it is null. A partial step reads zero-filled copies
+// of its columns, never past the row.
 template <class T>
-inline void diff_tail(const T* p, const T* c, int j, int w, std::int16_t* d, T* keep,
+inline void diff_step(const T* p, const T* c, int j, int n, std::int16_t* d, T* keep,
                       __m256i& wide) {
-    T pt[16] = {}, ct[16] = {};
-    std::memcpy(pt, p + j, (w - j) * sizeof(T));
-    std::memcpy(ct, c + j, (w - j) * sizeof(T));
-    if (keep) std::memcpy(keep + j, ct, (w - j) * sizeof(T));
-    store8x32(d + j, diff16(pt, ct, static_cast<T*>(nullptr), wide));
-}
-
-// d[j] = p[j] - c[j] for j < w, 0 from w up to w rounded up to 16.
-template <class T>
-inline void diff_row(const T* p, const T* c, int w, std::int16_t* d, T* keep, __m256i& wide) {
-    int j = 0;
-    for (; j + 16 <= w; j += 16)
+    if (n == 16) {
         store8x32(d + j, diff16(p + j, c + j, keep ? keep + j : nullptr, wide));
-    if (j < w) diff_tail(p, c, j, w, d, keep, wide);
+        return;
+    }
+    T pt[16] = {}, ct[16] = {};
+    std::memcpy(pt, p + j, n * sizeof(T));
+    std::memcpy(ct, c + j, n * sizeof(T));
+    if (keep) std::memcpy(keep + j, ct, n * sizeof(T));
+    store8x32(d + j, diff16(pt, ct, static_cast<T*>(nullptr), wide));
 }
 
 // True when no 16-bit sample reached 2^14 (8-bit samples always).
@@ -253,19 +267,8 @@ inline bool narrow(__m256i wide) {
     return _mm256_testz_si256(wide, _mm256_set1_epi16(static_cast<short>(0xC000)));
 }
 
-struct VerticalShift {
-    explicit VerticalShift(int s)
-        : even(_mm_cvtsi32_si128(s)),
-          odd(_mm_cvtsi32_si128(16 - s)),
-          bias(_mm256_set1_epi32((1 << (s - 1)) + (1 << (s + 15)))),
-          outside(_mm256_set1_epi32(static_cast<int>(~((1u << (s + 16)) - 1u)))) {}
-    __m128i even, odd;  // bits s..s+15 to 0..15, to 16..31
-    __m256i bias;
-    __m256i outside;  // the bits that put y outside int16
-};
-
 inline void vertical_int16_step(const std::int16_t* const* d, std::ptrdiff_t j, std::int16_t* y,
-                                const VerticalShift& sh, __m256i& bits, __m256i& any) {
+                                const Shift& sh, __m256i& bits, __m256i& any) {
     const __m256i d2 = load8x32(d[2] + j);
     const __m256i s04 = _mm256_add_epi16(load8x32(d[0] + j), load8x32(d[4] + j));
     const __m256i s13 = _mm256_add_epi16(load8x32(d[1] + j), load8x32(d[3] + j));
@@ -299,179 +302,43 @@ inline __m256i abs_filtered_pairs(const std::int16_t* s) {
     return _mm256_abs_epi32(_mm256_srai_epi32(acc, 16));
 }
 
-// y[to] = y[from] for the int16 row kept in the int32 scratch (memcpy, not
-// an int16 store, into int32 storage).
-inline void copy_int16(std::int16_t* y, int to, int from) {
-    std::memcpy(y + to, y + from, sizeof(std::int16_t));
-}
-
-// The uint32 sum of the horizontal pass over the padded int16 row y (64
-// zero samples past its padding).
-inline std::uint32_t abs_sum_int16(const std::int16_t* y, int w) {
-    // Outputs j + 2i and j + 1 + 2i; output j's first pair is y[j - 2].
-    __m256i sum = _mm256_setzero_si256();
-    int j = 0;
-    for (; j + 16 <= w; j += 16) {
-        sum = _mm256_add_epi32(sum, abs_filtered_pairs(y + j - kRadius));
-        sum = _mm256_add_epi32(sum, abs_filtered_pairs(y + j + 1 - kRadius));
-    }
-    if (j < w) {
-        // Lanes past the last output are not added.
-        const int left = w - j;
+// The fused frame's passes for motion_frame_loop.hpp.
+struct Avx2 : Lanes {
+    using Shift = motion::Shift;
+    static constexpr int kStep = 16;
+    static Vec zero() { return _mm256_setzero_si256(); }
+    static void store(std::int16_t* p, Vec v) { store8x32(p, v); }
+    static Vec add(Vec a, Vec b) { return _mm256_add_epi32(a, b); }
+    static Vec add_first(Vec a, int n, Vec b) {
         const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-        const __m256i even = _mm256_cmpgt_epi32(_mm256_set1_epi32((left + 1) / 2), lane);
-        const __m256i odd = _mm256_cmpgt_epi32(_mm256_set1_epi32(left / 2), lane);
-        sum = _mm256_add_epi32(sum, _mm256_and_si256(abs_filtered_pairs(y + j - kRadius), even));
-        sum = _mm256_add_epi32(sum, _mm256_and_si256(abs_filtered_pairs(y + j + 1 - kRadius), odd));
+        return _mm256_add_epi32(a, _mm256_and_si256(b, _mm256_cmpgt_epi32(set1(n), lane)));
     }
-    return sum_lanes(sum);
-}
-
-// Row r of the kept copy of cur (none when keep is null).
-template <class T>
-inline T* keep_row(T* keep, int r, int w) {
-    return keep ? keep + std::ptrdiff_t{r} * w : nullptr;
-}
-
-// The scratch, 64-byte aligned: the int32 row (padded) or the int16 row y
-// (y[-32, w + 98)), then the ring of difference rows, wp samples apart.
-struct Scratch {
-    Scratch(std::int32_t* scratch, int w)
-        : wp((w + 31) / 32 * 32),
-          base(reinterpret_cast<std::int32_t*>((reinterpret_cast<std::uintptr_t>(scratch) + 63) &
-                                               ~std::uintptr_t{63})),
-          row(base + kRadius),
-          y(reinterpret_cast<std::int16_t*>(base) + 32),
-          ring(reinterpret_cast<std::int16_t*>(base + wp + 64)) {}
-    std::int16_t* diff(int r) const { return ring + (r % kTaps) * std::ptrdiff_t{wp}; }
-    int wp;
-    std::int32_t* base;
-    std::int32_t* row;
-    std::int16_t* y;
-    std::int16_t* ring;
+    static std::uint32_t sum_lanes(Vec v) { return motion::sum_lanes(v); }
+    template <class T>
+    static void diff_step(const T* p, const T* c, int j, int n, std::int16_t* d, T* keep,
+                          Vec& wide) {
+        motion::diff_step(p, c, j, n, d, keep, wide);
+    }
+    static bool narrow(Vec wide) { return motion::narrow(wide); }
+    static void vertical_step(const std::int16_t* const* d, int j, std::int16_t* y,
+                              const Shift& sh, Vec& bits, Vec& any) {
+        vertical_int16_step(d, j, y, sh, bits, any);
+    }
+    static bool fits(Vec bits, const Shift& sh) {
+        return _mm256_testz_si256(bits, sh.outside);
+    }
+    static bool nonzero(Vec any) { return !_mm256_testz_si256(any, any); }
+    static Vec abs_filtered_pairs(const std::int16_t* s) { return motion::abs_filtered_pairs(s); }
 };
 
-// The int32 row of an output row and its horizontal sum (the general path).
-inline std::uint32_t general_row(const std::uint8_t* const* prev_rows,
-                                 const std::uint8_t* const* cur_rows, int w, int /*bpc*/,
-                                 std::int32_t* row) {
-    if (!diff_vertical_u8_avx2(prev_rows, cur_rows, w, row)) return 0;
-    motion_mirror_pad(row, w);
-    return abs_sum_horizontal_avx2(row, w);
-}
-inline std::uint32_t general_row(const std::uint16_t* const* prev_rows,
-                                 const std::uint16_t* const* cur_rows, int w, int bpc,
-                                 std::int32_t* row) {
-    if (!diff_vertical_u16_avx2(prev_rows, cur_rows, w, bpc, row)) return 0;
-    motion_mirror_pad(row, w);
-    return abs_sum_horizontal_avx2(row, w);
-}
-
-// The fused frame with y = (sum + 2^(shift-1)) >> shift; shift <= 14.
-template <class T>
-std::uint64_t sad_int16(const T* prev, std::ptrdiff_t prev_stride, const T* cur,
-                        std::ptrdiff_t cur_stride, int w, int h, int bpc, int shift, T* keep,
-                        std::int32_t* scratch) {
-    const Scratch s(scratch, w);
-    const VerticalShift sh(shift);
-    bool narrow_rows[kTaps] = {};  // by ring slot: |d| < 2^14 in that row
-    for (int r = 0; r < kRadius; ++r) {
-        __m256i wide = _mm256_setzero_si256();
-        diff_row(prev + r * prev_stride, cur + r * cur_stride, w, s.diff(r), keep_row(keep, r, w),
-                 wide);
-        narrow_rows[r % kTaps] = narrow(wide);
-    }
-    std::uint64_t sad = 0;
-    for (int i = 0; i < h; ++i) {
-        const std::int16_t* d[kTaps];
-        for (int k = 0; k < kTaps; ++k) d[k] = s.diff(motion_tap_row(i, k, h));
-        __m256i bits = _mm256_setzero_si256(), any = bits;
-        // Whole vectors: the difference rows are zero past w, so are those y.
-        if (i + kRadius < h) {
-            // Row i + 2's difference in the same pass, step by step before the
-            // vertical step that reads it (its loads then overlap the work).
-            const int r = i + kRadius;
-            const T* p = prev + r * prev_stride;
-            const T* c = cur + r * cur_stride;
-            T* kr = keep_row(keep, r, w);
-            std::int16_t* dr = s.diff(r);
-            __m256i wide = _mm256_setzero_si256();
-            int j = 0;
-            for (; j + 16 <= w; j += 16) {
-                store8x32(dr + j, diff16(p + j, c + j, kr ? kr + j : nullptr, wide));
-                vertical_int16_step(d, j, s.y, sh, bits, any);
-            }
-            if (j < w) {
-                diff_tail(p, c, j, w, dr, kr, wide);
-                vertical_int16_step(d, j, s.y, sh, bits, any);
-            }
-            narrow_rows[r % kTaps] = narrow(wide);
-        } else {
-            for (std::ptrdiff_t j = 0; j < w; j += 16)
-                vertical_int16_step(d, j, s.y, sh, bits, any);
-        }
-        bool exact = _mm256_testz_si256(bits, sh.outside);
-        for (int k = 0; k < kTaps; ++k)
-            exact = exact && narrow_rows[motion_tap_row(i, k, h) % kTaps];
-        if (!exact) {
-            // Some sample too wide or some y outside int16: the int32 row and
-            // the general pass.
-            const T* prev_rows[kTaps];
-            const T* cur_rows[kTaps];
-            for (int k = 0; k < kTaps; ++k) {
-                prev_rows[k] = prev + motion_tap_row(i, k, h) * prev_stride;
-                cur_rows[k] = cur + motion_tap_row(i, k, h) * cur_stride;
-            }
-            sad += general_row(prev_rows, cur_rows, w, bpc, s.row);
-            continue;
-        }
-        // A zero row adds zero; libvmaf skips it too.
-        if (_mm256_testz_si256(any, any)) continue;
-        for (int f = 1; f <= kRadius; ++f) {
-            copy_int16(s.y, -f, f);
-            copy_int16(s.y, w - 1 + f, w - 1 - f);
-        }
-        for (int z = 0; z < 64; z += 16) store8x32(s.y + w + kRadius + z, _mm256_setzero_si256());
-        sad += abs_sum_int16(s.y, w);
-    }
-    return sad;
-}
-
-std::uint64_t sad_u8_avx2(const std::uint8_t* prev, std::ptrdiff_t prev_stride,
-                          const std::uint8_t* cur, std::ptrdiff_t cur_stride, int w, int h,
-                          std::uint8_t* keep, std::int32_t* scratch) {
-    return sad_int16(prev, prev_stride, cur, cur_stride, w, h, 8, 8, keep, scratch);
-}
-
-std::uint64_t sad_u16_avx2(const std::uint16_t* prev, std::ptrdiff_t prev_stride,
-                           const std::uint16_t* cur, std::ptrdiff_t cur_stride, int w, int h,
-                           int bpc, std::uint16_t* keep, std::int32_t* scratch) {
-    // 9..14 bits: the fused frame (rows with wider samples take the general
-    // path); else row by row.
-    if (bpc >= 9 && bpc <= 14)
-        return sad_int16(prev, prev_stride, cur, cur_stride, w, h, bpc, bpc, keep, scratch);
-    std::int32_t* row = scratch + kRadius;
-    std::uint64_t sad = 0;
-    for (int i = 0; i < h; ++i) {
-        if (keep)
-            std::memcpy(keep + std::ptrdiff_t{i} * w, cur + i * cur_stride,
-                        w * sizeof(std::uint16_t));
-        const std::uint16_t* prev_rows[kTaps];
-        const std::uint16_t* cur_rows[kTaps];
-        for (int k = 0; k < kTaps; ++k) {
-            prev_rows[k] = prev + motion_tap_row(i, k, h) * prev_stride;
-            cur_rows[k] = cur + motion_tap_row(i, k, h) * cur_stride;
-        }
-        sad += general_row(prev_rows, cur_rows, w, bpc, row);
-    }
-    return sad;
-}
+constexpr auto* sad_u8_avx2 = &sad_u8<Avx2>;
+constexpr auto* sad_u16_avx2 = &sad_u16<Avx2>;
 
 }  // namespace
 
-const MotionKernels& motion_kernels_avx2() {
-    static constexpr MotionKernels kAvx2{sad_u8_avx2, sad_u16_avx2};
-    return kAvx2;
+void motion_init_avx2(MotionKernels& k) {
+    k.sad_u8 = sad_u8_avx2;
+    k.sad_u16 = sad_u16_avx2;
 }
 
 }  // namespace vmafpp::motion

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "motion/motion_frame_loop.hpp"
 #include "motion/motion_kernels.hpp"
 
 namespace vmafpp::motion {
@@ -33,6 +34,14 @@ inline __mmask16 first_lanes16(int n) { return static_cast<__mmask16>((1u << n) 
 inline __mmask32 first_lanes32(int n) {
     return static_cast<__mmask32>(n >= 32 ? ~0u : (1u << n) - 1u);
 }
+
+// The vector of the shared passes (motion_frame_loop.hpp) and the
+// constants of the int16 vertical pass.
+struct Lanes {
+    using Vec = __m512i;
+    static Vec set1(int v) { return _mm512_set1_epi32(v); }
+};
+using Shift = VerticalShift<Lanes>;
 
 // Two taps side by side for _mm512_madd_epi16: c_a in the low 16 bits.
 inline __m512i tap_pair(std::uint16_t a, std::uint16_t b) {
@@ -94,19 +103,21 @@ inline __m512i diff_vertical_u8_step(const std::uint8_t* const* prev_rows,
 
 std::int32_t or_lanes(__m512i v) { return _mm512_reduce_or_epi32(v); }
 
-std::int32_t diff_vertical_u8_avx512(const std::uint8_t* const* prev_rows,
-                                     const std::uint8_t* const* cur_rows, int w,
-                                     std::int32_t* out) {
+// The OR of a vertical pass's outputs over [0, w): step(j, m) for the
+// lanes m of the 32 columns from j.
+template <class Step>
+std::int32_t vertical_row(int w, Step step) {
     __m512i any = _mm512_setzero_si512();
-    std::ptrdiff_t j = 0;
-    for (; j + 32 <= w; j += 32)
-        any =
-            _mm512_or_si512(any, diff_vertical_u8_step(prev_rows, cur_rows, j, ~__mmask32{0}, out));
-    if (j < w)
-        any = _mm512_or_si512(any,
-                              diff_vertical_u8_step(prev_rows, cur_rows, j,
-                                                    first_lanes32(static_cast<int>(w - j)), out));
+    for_steps<32>(w, [&](int j, int n) { any = _mm512_or_si512(any, step(j, first_lanes32(n))); });
     return or_lanes(any);
+}
+
+std::int32_t diff_vertical(const std::uint8_t* const* prev_rows,
+                           const std::uint8_t* const* cur_rows, int w, int /*bpc*/,
+                           std::int32_t* out) {
+    return vertical_row(w, [&](int j, __mmask32 m) {
+        return diff_vertical_u8_step(prev_rows, cur_rows, j, m, out);
+    });
 }
 
 // ---------------------------------------------------------------------------
@@ -135,45 +146,15 @@ inline void diff_step(const std::uint16_t* p, const std::uint16_t* c, std::ptrdi
     _mm512_storeu_si512(d + j, _mm512_sub_epi16(pv, cv));
 }
 
-// d[j] = p[j] - c[j] for j < w, 0 from w up to w rounded up to 32.
-template <class T>
-inline void diff_row(const T* p, const T* c, int w, std::int16_t* d, T* keep, __m512i& wide) {
-    int j = 0;
-    for (; j + 32 <= w; j += 32) diff_step(p, c, j, ~__mmask32{0}, d, keep, wide);
-    if (j < w) diff_step(p, c, j, first_lanes32(w - j), d, keep, wide);
-}
-
 // True when no 16-bit sample reached 2^14 (8-bit samples always).
 inline bool narrow(__m512i wide) {
     return !_mm512_test_epi16_mask(wide, _mm512_set1_epi16(static_cast<short>(0xC000)));
 }
 
-// The vertical pass of 32 columns from the kTaps difference rows,
-// y = (sum + 2^(s-1)) >> s with s = 8 (8-bit) or bpc. The taps are
-// symmetric: sum = c0 (d0 + d4) + c1 (d1 + d3) + c2 d2, with |d| < 2^14 the
-// pair sums fit int16. Each int32 lane t takes column 2t (even) or 2t + 1
-// (odd): its (d0 + d4, d1 + d3) pair is blended from the 16-bit lanes (no
-// cross-lane shuffle), and c2 d2 comes from a multiply-add with a zero tap
-// on the other column. |sum| < 65536 * 2^14 = 2^30 is exact in int32.
-//
-// e = sum + 2^(s-1) + 2^(s+15) is (y + 2^15) * 2^s + (e mod 2^s) with y
-// floored, so y lies in [-2^15, 2^15) exactly when e lies in [0, 2^(s+16))
-// (no bit from s + 16 up set, sign included; s <= 14 keeps |e| < 2^31), and
-// then bits s..s+15 of e are y + 2^15, i.e. y as int16 with the top bit
-// flipped.
-struct VerticalShift {
-    explicit VerticalShift(int s)
-        : even(_mm_cvtsi32_si128(s)),
-          odd(_mm_cvtsi32_si128(16 - s)),
-          bias(_mm512_set1_epi32((1 << (s - 1)) + (1 << (s + 15)))),
-          outside(_mm512_set1_epi32(static_cast<int>(~((1u << (s + 16)) - 1u)))) {}
-    __m128i even, odd;  // bits s..s+15 to 0..15, to 16..31
-    __m512i bias;
-    __m512i outside;  // the bits that put y outside int16
-};
-
+// The vertical pass of 32 columns from the kTaps difference rows (see
+// VerticalShift in motion_frame_loop.hpp for why the int16 form is exact).
 inline void vertical_int16_step(const std::int16_t* const* d, std::ptrdiff_t j, std::int16_t* y,
-                                const VerticalShift& sh, __m512i& bits, __m512i& any) {
+                                const Shift& sh, __m512i& bits, __m512i& any) {
     const __m512i d2 = _mm512_loadu_si512(d[2] + j);
     const __m512i s04 =
         _mm512_add_epi16(_mm512_loadu_si512(d[0] + j), _mm512_loadu_si512(d[4] + j));
@@ -224,46 +205,37 @@ inline void weighted_sum_u16(const std::uint16_t* const* rows, std::ptrdiff_t j,
     hi = _mm512_add_epi32(hi, two31);
 }
 
-inline __m512i floor_shifted_difference(__m512i p, __m512i q, __m128i shift, __m512i round,
-                                        __m512i low_mask) {
-    p = _mm512_add_epi32(p, round);
-    const __m512i high = _mm512_sub_epi32(_mm512_srl_epi32(p, shift), _mm512_srl_epi32(q, shift));
+inline __m512i floor_shifted_difference(__m512i p, __m512i q, const FloorShift<Lanes>& f) {
+    p = _mm512_add_epi32(p, f.round);
+    const __m512i high =
+        _mm512_sub_epi32(_mm512_srl_epi32(p, f.shift), _mm512_srl_epi32(q, f.shift));
     // The low parts are below 2^bpc <= 2^16: an unsigned compare of them.
     const __mmask16 borrow =
-        _mm512_cmpgt_epu32_mask(_mm512_and_si512(q, low_mask), _mm512_and_si512(p, low_mask));
+        _mm512_cmpgt_epu32_mask(_mm512_and_si512(q, f.low_mask), _mm512_and_si512(p, f.low_mask));
     return _mm512_mask_sub_epi32(high, borrow, high, _mm512_set1_epi32(1));
 }
 
 inline __m512i diff_vertical_u16_step(const std::uint16_t* const* prev_rows,
                                       const std::uint16_t* const* cur_rows, std::ptrdiff_t j,
-                                      __mmask32 m, __m128i shift, __m512i round, __m512i low_mask,
+                                      __mmask32 m, const FloorShift<Lanes>& f,
                                       std::int32_t* out) {
     __m512i p_lo, p_hi, q_lo, q_hi;
     weighted_sum_u16(prev_rows, j, m, p_lo, p_hi);
     weighted_sum_u16(cur_rows, j, m, q_lo, q_hi);
-    const __m512i a = floor_shifted_difference(natural_first(p_lo, p_hi), natural_first(q_lo, q_hi),
-                                               shift, round, low_mask);
-    const __m512i b = floor_shifted_difference(natural_second(p_lo, p_hi),
-                                               natural_second(q_lo, q_hi), shift, round, low_mask);
+    const __m512i a =
+        floor_shifted_difference(natural_first(p_lo, p_hi), natural_first(q_lo, q_hi), f);
+    const __m512i b =
+        floor_shifted_difference(natural_second(p_lo, p_hi), natural_second(q_lo, q_hi), f);
     return store_outputs(out + j, m, a, b);
 }
 
-std::int32_t diff_vertical_u16_avx512(const std::uint16_t* const* prev_rows,
-                                      const std::uint16_t* const* cur_rows, int w, int bpc,
-                                      std::int32_t* out) {
-    const __m128i shift = _mm_cvtsi32_si128(bpc);
-    const __m512i round = _mm512_set1_epi32(1 << (bpc - 1));
-    const __m512i low_mask = _mm512_set1_epi32((1 << bpc) - 1);
-    __m512i any = _mm512_setzero_si512();
-    std::ptrdiff_t j = 0;
-    for (; j + 32 <= w; j += 32)
-        any = _mm512_or_si512(any, diff_vertical_u16_step(prev_rows, cur_rows, j, ~__mmask32{0},
-                                                          shift, round, low_mask, out));
-    if (j < w)
-        any = _mm512_or_si512(any, diff_vertical_u16_step(prev_rows, cur_rows, j,
-                                                          first_lanes32(static_cast<int>(w - j)),
-                                                          shift, round, low_mask, out));
-    return or_lanes(any);
+std::int32_t diff_vertical(const std::uint16_t* const* prev_rows,
+                           const std::uint16_t* const* cur_rows, int w, int bpc,
+                           std::int32_t* out) {
+    const FloorShift<Lanes> f(bpc);
+    return vertical_row(w, [&](int j, __mmask32 m) {
+        return diff_vertical_u16_step(prev_rows, cur_rows, j, m, f, out);
+    });
 }
 
 // ---------------------------------------------------------------------------
@@ -347,25 +319,37 @@ std::uint32_t sum_lanes(__m512i v) {
     return static_cast<std::uint32_t>(_mm_cvtsi128_si32(y));
 }
 
-// |(sum + 2^15) >> 16| summed over the outputs [0, n) of an int16 row
-// padded by kRadius samples, readable up to 64 samples past its end.
-inline __m512i abs_sum_int16(const std::int16_t* y, int n, __m512i sum) {
-    // Outputs k + 2i (even lanes) and k + 1 + 2i (odd lanes): output j's
-    // first pair is y[j - 2], y[j - 1].
-    int k = 0;
-    for (; k + 32 <= n; k += 32) {
-        sum = _mm512_add_epi32(sum, abs_filtered_pairs(y + k - kRadius));
-        sum = _mm512_add_epi32(sum, abs_filtered_pairs(y + k + 1 - kRadius));
+// The fused frame's passes for motion_frame_loop.hpp. Partial steps are
+// masked: lanes past the row are neither read nor stored (d is 0 there).
+struct Avx512 : Lanes {
+    using Shift = motion::Shift;
+    static constexpr int kStep = 32;
+    static Vec add(Vec a, Vec b) { return _mm512_add_epi32(a, b); }
+    static Vec add_first(Vec a, int n, Vec b) {
+        return _mm512_mask_add_epi32(a, first_lanes16(n), a, b);
     }
-    if (k < n) {
-        const int left = n - k;
-        sum = _mm512_mask_add_epi32(sum, first_lanes16((left + 1) / 2), sum,
-                                    abs_filtered_pairs(y + k - kRadius));
-        sum = _mm512_mask_add_epi32(sum, first_lanes16(left / 2), sum,
-                                    abs_filtered_pairs(y + k + 1 - kRadius));
+    static Vec abs_filtered_pairs(const std::int16_t* s) { return motion::abs_filtered_pairs(s); }
+    static std::uint32_t sum_lanes(Vec v) { return motion::sum_lanes(v); }
+    static Vec zero() { return _mm512_setzero_si512(); }
+    static void store(std::int16_t* p, Vec v) { _mm512_storeu_si512(p, v); }
+    template <class T>
+    static void diff_step(const T* p, const T* c, int j, int n, std::int16_t* d, T* keep,
+                          Vec& wide) {
+        motion::diff_step(p, c, j, first_lanes32(n), d, keep, wide);
     }
-    return sum;
-}
+    static void vertical_step(const std::int16_t* const* d, int j, std::int16_t* y,
+                              const Shift& sh, Vec& bits, Vec& any) {
+        vertical_int16_step(d, j, y, sh, bits, any);
+    }
+    static bool narrow(Vec wide) { return motion::narrow(wide); }
+    static bool fits(Vec bits, const Shift& sh) {
+        return !_mm512_test_epi32_mask(bits, sh.outside);
+    }
+    static bool nonzero(Vec any) { return _mm512_test_epi16_mask(any, any); }
+};
+
+constexpr auto* sad_u8_avx512 = &sad_u8<Avx512>;
+constexpr auto* sad_u16_avx512 = &sad_u16<Avx512>;
 
 std::uint32_t abs_sum_horizontal_avx512(const std::int32_t* row, int w) {
     // uint32 lanes: the scalar's uint32 sum wraps, and wrapping addition does
@@ -378,164 +362,25 @@ std::uint32_t abs_sum_horizontal_avx512(const std::int32_t* row, int w) {
             sum = _mm512_add_epi32(sum, abs_sum_general(row + j0, n));
             continue;
         }
-        sum = abs_sum_int16(staged + kRadius, n, sum);
+        sum = abs_sum_pairs<Avx512>(staged + kRadius, n, sum);
     }
     return sum_lanes(sum);
 }
 
-// y[to] = y[from] for the int16 row kept in the int32 scratch (memcpy, not
-// an int16 store, into int32 storage).
-inline void copy_int16(std::int16_t* y, int to, int from) {
-    std::memcpy(y + to, y + from, sizeof(std::int16_t));
-}
-
-// Row r of the kept copy of cur (none when keep is null).
+// 8-bit rows reach the general path only where some value lies outside
+// int16, so they take the general pass; high-bit-depth rows (also those of
+// samples too wide for the fused frame) stage blocks as int16 where they fit.
 template <class T>
-inline T* keep_row(T* keep, int r, int w) {
-    return keep ? keep + std::ptrdiff_t{r} * w : nullptr;
-}
-
-// The scratch, 64-byte aligned: the int32 row (padded) or the int16 row y
-// (y[-32, w + 98)), then the ring of difference rows, wp samples apart.
-struct Scratch {
-    Scratch(std::int32_t* scratch, int w)
-        : wp((w + 31) / 32 * 32),
-          base(reinterpret_cast<std::int32_t*>((reinterpret_cast<std::uintptr_t>(scratch) + 63) &
-                                               ~std::uintptr_t{63})),
-          row(base + kRadius),
-          y(reinterpret_cast<std::int16_t*>(base) + 32),
-          ring(reinterpret_cast<std::int16_t*>(base + wp + 64)) {}
-    std::int16_t* diff(int r) const { return ring + (r % kTaps) * std::ptrdiff_t{wp}; }
-    int wp;
-    std::int32_t* base;
-    std::int32_t* row;
-    std::int16_t* y;
-    std::int16_t* ring;
-};
-
-// The int32 row of output row i and its horizontal sum (the general path).
-inline std::uint32_t general_row(const std::uint8_t* const* prev_rows,
-                                 const std::uint8_t* const* cur_rows, int w, int /*bpc*/,
-                                 std::int32_t* row) {
-    if (!diff_vertical_u8_avx512(prev_rows, cur_rows, w, row)) return 0;
-    motion_mirror_pad(row, w);
-    return sum_lanes(abs_sum_general(row, w));
-}
-inline std::uint32_t general_row(const std::uint16_t* const* prev_rows,
-                                 const std::uint16_t* const* cur_rows, int w, int bpc,
-                                 std::int32_t* row) {
-    if (!diff_vertical_u16_avx512(prev_rows, cur_rows, w, bpc, row)) return 0;
-    motion_mirror_pad(row, w);
+std::uint32_t abs_sum_int32(const std::int32_t* row, int w) {
+    if constexpr (sizeof(T) == 1) return sum_lanes(abs_sum_general(row, w));
     return abs_sum_horizontal_avx512(row, w);
-}
-
-// The fused frame with y = (sum + 2^(shift-1)) >> shift; shift <= 14.
-template <class T>
-std::uint64_t sad_int16(const T* prev, std::ptrdiff_t prev_stride, const T* cur,
-                        std::ptrdiff_t cur_stride, int w, int h, int bpc, int shift, T* keep,
-                        std::int32_t* scratch) {
-    const Scratch s(scratch, w);
-    const VerticalShift sh(shift);
-    bool narrow_rows[kTaps] = {};  // by ring slot: |d| < 2^14 in that row
-    for (int r = 0; r < kRadius; ++r) {
-        __m512i wide = _mm512_setzero_si512();
-        diff_row(prev + r * prev_stride, cur + r * cur_stride, w, s.diff(r), keep_row(keep, r, w),
-                 wide);
-        narrow_rows[r % kTaps] = narrow(wide);
-    }
-    std::uint64_t sad = 0;
-    for (int i = 0; i < h; ++i) {
-        const std::int16_t* d[kTaps];
-        for (int k = 0; k < kTaps; ++k) d[k] = s.diff(motion_tap_row(i, k, h));
-        __m512i bits = _mm512_setzero_si512(), any = bits;
-        // Whole vectors: the difference rows are zero past w, so are those y.
-        if (i + kRadius < h) {
-            // Row i + 2's difference in the same pass, step by step before the
-            // vertical step that reads it (its loads then overlap the work).
-            const int r = i + kRadius;
-            const T* p = prev + r * prev_stride;
-            const T* c = cur + r * cur_stride;
-            T* kr = keep_row(keep, r, w);
-            std::int16_t* dr = s.diff(r);
-            __m512i wide = _mm512_setzero_si512();
-            std::ptrdiff_t j = 0;
-            for (; j + 32 <= w; j += 32) {
-                diff_step(p, c, j, ~__mmask32{0}, dr, kr, wide);
-                vertical_int16_step(d, j, s.y, sh, bits, any);
-            }
-            if (j < w) {
-                diff_step(p, c, j, first_lanes32(static_cast<int>(w - j)), dr, kr, wide);
-                vertical_int16_step(d, j, s.y, sh, bits, any);
-            }
-            narrow_rows[r % kTaps] = narrow(wide);
-        } else {
-            for (std::ptrdiff_t j = 0; j < w; j += 32)
-                vertical_int16_step(d, j, s.y, sh, bits, any);
-        }
-        bool exact = !_mm512_test_epi32_mask(bits, sh.outside);
-        for (int k = 0; k < kTaps; ++k)
-            exact = exact && narrow_rows[motion_tap_row(i, k, h) % kTaps];
-        if (!exact) {
-            // Some sample too wide or some y outside int16: the int32 row and
-            // the general pass.
-            const T* prev_rows[kTaps];
-            const T* cur_rows[kTaps];
-            for (int k = 0; k < kTaps; ++k) {
-                prev_rows[k] = prev + motion_tap_row(i, k, h) * prev_stride;
-                cur_rows[k] = cur + motion_tap_row(i, k, h) * cur_stride;
-            }
-            sad += general_row(prev_rows, cur_rows, w, bpc, s.row);
-            continue;
-        }
-        // A zero row adds zero; libvmaf skips it too.
-        if (!_mm512_test_epi16_mask(any, any)) continue;
-        for (int f = 1; f <= kRadius; ++f) {
-            copy_int16(s.y, -f, f);
-            copy_int16(s.y, w - 1 + f, w - 1 - f);
-        }
-        _mm512_storeu_si512(s.y + w + kRadius, _mm512_setzero_si512());
-        _mm512_storeu_si512(s.y + w + kRadius + 32, _mm512_setzero_si512());
-        // Samples in [-2^15, 2^15): abs_filtered_pairs is exact.
-        sad += sum_lanes(abs_sum_int16(s.y, w, _mm512_setzero_si512()));
-    }
-    return sad;
-}
-
-std::uint64_t sad_u8_avx512(const std::uint8_t* prev, std::ptrdiff_t prev_stride,
-                            const std::uint8_t* cur, std::ptrdiff_t cur_stride, int w, int h,
-                            std::uint8_t* keep, std::int32_t* scratch) {
-    return sad_int16(prev, prev_stride, cur, cur_stride, w, h, 8, 8, keep, scratch);
-}
-
-std::uint64_t sad_u16_avx512(const std::uint16_t* prev, std::ptrdiff_t prev_stride,
-                             const std::uint16_t* cur, std::ptrdiff_t cur_stride, int w, int h,
-                             int bpc, std::uint16_t* keep, std::int32_t* scratch) {
-    // 9..14 bits: the fused frame (rows with wider samples take the general
-    // path); else row by row.
-    if (bpc >= 9 && bpc <= 14)
-        return sad_int16(prev, prev_stride, cur, cur_stride, w, h, bpc, bpc, keep, scratch);
-    std::int32_t* row = scratch + kRadius;
-    std::uint64_t sad = 0;
-    for (int i = 0; i < h; ++i) {
-        if (keep)
-            std::memcpy(keep + std::ptrdiff_t{i} * w, cur + i * cur_stride,
-                        w * sizeof(std::uint16_t));
-        const std::uint16_t* prev_rows[kTaps];
-        const std::uint16_t* cur_rows[kTaps];
-        for (int k = 0; k < kTaps; ++k) {
-            prev_rows[k] = prev + motion_tap_row(i, k, h) * prev_stride;
-            cur_rows[k] = cur + motion_tap_row(i, k, h) * cur_stride;
-        }
-        sad += general_row(prev_rows, cur_rows, w, bpc, row);
-    }
-    return sad;
 }
 
 }  // namespace
 
-const MotionKernels& motion_kernels_avx512() {
-    static constexpr MotionKernels kAvx512{sad_u8_avx512, sad_u16_avx512};
-    return kAvx512;
+void motion_init_avx512(MotionKernels& k) {
+    k.sad_u8 = sad_u8_avx512;
+    k.sad_u16 = sad_u16_avx512;
 }
 
 }  // namespace vmafpp::motion

@@ -77,13 +77,12 @@ struct MotionKernels {
     decltype(&motion_sad_u16) sad_u16;
 };
 const MotionKernels& motion_kernels_scalar();
-#if VMAFPP_X86_KERNELS
-// motion_avx2.cpp; call its kernels only where cpu_flags() has kCpuAvx2.
-const MotionKernels& motion_kernels_avx2();
-// motion_avx512.cpp; only where cpu_flags() has kCpuAvx512 (and kCpuAvx2).
-const MotionKernels& motion_kernels_avx512();
-#endif
-// The table for `level` (vmafpp::simd_level() when extractors are created).
+// Each level's twins (kernel_table.hpp's ladder): motion_avx2.cpp and
+// motion_avx512.cpp replace both kernels; the ICL level adds none.
+void motion_init_avx2(MotionKernels& k);
+void motion_init_avx512(MotionKernels& k);
+// The table of `level` (a session's Compute::simd when extractors are
+// created); call its kernels only where cpu_flags() allows that level.
 const MotionKernels& motion_kernels_for(SimdLevel level);
 
 }  // namespace vmafpp::motion

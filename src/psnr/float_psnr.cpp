@@ -3,10 +3,10 @@
 #include <memory>
 #include <string>
 
-#include "engine/builtin_features.hpp"
 #include "base/float_image.hpp"
 #include "psnr/float_psnr_kernels.hpp"
 #include "vmafpp/error.hpp"
+#include "vmafpp/feature.hpp"
 
 namespace vmafpp {
 
@@ -14,8 +14,8 @@ namespace {
 
 class FloatPsnr final : public FeatureExtractor {
 public:
-    explicit FloatPsnr(const FrameGeometry& g)
-        : w_(g.width), h_(g.height), bpc_(g.bpc), k_(float_psnr::psnr_constants(g.bpc)),
+    FloatPsnr(const FrameGeometry& g, std::string key)
+        : key_(std::move(key)), w_(g.width), h_(g.height), bpc_(g.bpc), k_(float_psnr::psnr_constants(g.bpc)),
           ref_(g.width, g.height), dis_(g.width, g.height) {}
 
     void extract(const Picture& ref, const Picture& dis, unsigned frame,
@@ -24,10 +24,11 @@ public:
         plane_to_float(dis.luma(), bpc_, 0.0f, dis_.data(), dis_.stride());
         const double sum = float_psnr::squared_error_sum(ref_.data(), ref_.stride(), dis_.data(),
                                                          dis_.stride(), w_, h_);
-        sink.append("float_psnr", frame, float_psnr::psnr_from_sum(sum, w_, h_, k_.peak, k_.psnr_max));
+        sink.append(key_, frame, float_psnr::psnr_from_sum(sum, w_, h_, k_.peak, k_.psnr_max));
     }
 
 private:
+    std::string key_;
     int w_, h_, bpc_;
     float_psnr::PsnrConstants k_;
     FloatImage ref_, dis_;
@@ -38,13 +39,11 @@ private:
 FeatureInfo float_psnr_info() {
     FeatureInfo info;
     info.name = "float_psnr";
-    info.provided_features = {"float_psnr"};
-    info.create = [](const OptionValues&,
-                     const FrameGeometry& g) -> std::unique_ptr<FeatureExtractor> {
-        if (!float_conversion_supports(g.bpc))
-            throw Error("float_psnr supports 8, 10, 12 and 16 bits per component (got " +
-                        std::to_string(g.bpc) + ")");
-        return std::make_unique<FloatPsnr>(g);
+    info.provided = {{"float_psnr", ""}};
+    info.make = [](const ExtractorSetup& s) -> std::unique_ptr<FeatureExtractor> {
+        const FrameGeometry& g = s.geometry;
+        require_float_conversion("float_psnr", g.bpc);
+        return std::make_unique<FloatPsnr>(g, s.keys[0]);
     };
     return info;
 }

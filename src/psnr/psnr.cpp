@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/builtin_features.hpp"
 #include "base/c_macros.hpp"
 #include "vmafpp/error.hpp"
+#include "vmafpp/feature.hpp"
 
 namespace vmafpp {
 
@@ -58,8 +58,8 @@ std::uint64_t plane_sse(const Plane& a, const Plane& b, bool high_depth) {
 
 class Psnr final : public FeatureExtractor {
 public:
-    Psnr(const OptionValues& o, const FrameGeometry& g)
-        : bpc_(g.bpc), enable_mse_(o.flag("enable_mse")),
+    Psnr(const OptionValues& o, const FrameGeometry& g, std::vector<std::string> keys)
+        : keys_(std::move(keys)), bpc_(g.bpc), enable_mse_(o.flag("enable_mse")),
           planes_(o.flag("enable_chroma") && g.format != PixelFormat::yuv400 ? 3 : 1) {
         // 8-bit uses 255 regardless; above, (2^bpc - 1) or 255 * 2^(bpc-8).
         peak_ = o.flag("reduced_hbd_peak") ? 255u << (g.bpc - 8) : (1u << g.bpc) - 1;
@@ -82,8 +82,6 @@ public:
 
     void extract(const Picture& ref, const Picture& dis, unsigned frame,
                  FeatureSink& sink) override {
-        static const char* const kPsnr[3] = {"psnr_y", "psnr_cb", "psnr_cr"};
-        static const char* const kMse[3] = {"mse_y", "mse_cb", "mse_cr"};
         const bool high = bpc_ > 8;
         // libvmaf's 8-bit path hard-codes a peak of 255 (an int square).
         const double peak_sq = high ? static_cast<double>(peak_ * peak_) : 255 * 255;
@@ -92,13 +90,14 @@ public:
             const std::uint64_t sse = plane_sse(a, dis.planes[p], high);
             const unsigned n = static_cast<unsigned>(a.width()) * static_cast<unsigned>(a.height());
             const double mse = static_cast<double>(sse) / n;
-            sink.append(kPsnr[p], frame,
+            sink.append(keys_[p], frame,
                         c_min(10. * std::log10(peak_sq / c_max(mse, 1e-16)), psnr_max_[p]));
-            if (enable_mse_) sink.append(kMse[p], frame, mse);
+            if (enable_mse_) sink.append(keys_[3 + p], frame, mse);
         }
     }
 
 private:
+    std::vector<std::string> keys_;  // psnr_y, _cb, _cr, then mse_y, _cb, _cr
     int bpc_;
     bool enable_mse_;
     int planes_;
@@ -112,17 +111,18 @@ FeatureInfo integer_psnr_info() {
     FeatureInfo info;
     info.name = "psnr";
     info.options = psnr_options();
-    info.provided_features = {"psnr_y", "psnr_cb", "psnr_cr"};
+    info.provided = {{"psnr_y", ""}, {"psnr_cb", ""}, {"psnr_cr", ""},
+                     {"mse_y", ""},  {"mse_cb", ""},  {"mse_cr", ""}};
     // libvmaf marks psnr temporal only for its APSNR aggregate, which vmafpp
     // does not offer; per-frame values are independent.
     info.temporal = false;
     info.reads_chroma = [](const OptionValues& o) { return o.flag("enable_chroma"); };
-    info.create = [](const OptionValues& o,
-                     const FrameGeometry& g) -> std::unique_ptr<FeatureExtractor> {
+    info.make = [](const ExtractorSetup& s) -> std::unique_ptr<FeatureExtractor> {
+        const FrameGeometry& g = s.geometry;
         if (g.bpc != 8 && g.bpc != 10 && g.bpc != 12 && g.bpc != 16)
             throw Error("psnr supports 8, 10, 12 and 16 bits per component (got " +
                         std::to_string(g.bpc) + ")");
-        return std::make_unique<Psnr>(o, g);
+        return std::make_unique<Psnr>(s.options, g, s.keys);
     };
     return info;
 }

@@ -14,7 +14,6 @@
 #include <string>
 #include <vector>
 
-#include "engine/builtin_features.hpp"
 #include "base/large_alloc.hpp"
 #include "vif/vif_kernels.hpp"
 #include "vmafpp/cpu.hpp"
@@ -54,8 +53,12 @@ struct ScaleSize {
 
 class IntegerVif final : public FeatureExtractor {
 public:
-    IntegerVif(const OptionValues& opts, const FrameGeometry& geo)
-        : kernels_(&vif::vif_kernels_for(simd_level())),
+    explicit IntegerVif(const ExtractorSetup& setup)
+        : IntegerVif(setup.options, setup.geometry, setup.compute.simd, setup.keys) {}
+
+    IntegerVif(const OptionValues& opts, const FrameGeometry& geo, SimdLevel simd,
+               const std::vector<std::string>& keys)
+        : kernels_(&vif::vif_kernels_for(simd)),
           log2_table_(vif::vif_log2_table()),
           gain_limit_(opts.number("vif_enhn_gain_limit")),
           skip_scale0_(opts.flag("vif_skip_scale0")),
@@ -86,15 +89,15 @@ public:
             scaled_dis_[s].assign(n, 0);
         }
 
+        // In vif_provided() order.
         for (int s = 0; s < kScales; ++s) {
-            const std::string n = std::to_string(s);
-            score_key_[s] = opts.key("VMAF_integer_feature_vif_scale" + n + "_score");
-            num_key_[s] = opts.key("integer_vif_num_scale" + n);
-            den_key_[s] = opts.key("integer_vif_den_scale" + n);
+            score_key_[s] = keys[s];
+            num_key_[s] = keys[kScales + 3 + 2 * s];
+            den_key_[s] = keys[kScales + 4 + 2 * s];
         }
-        vif_key_ = opts.key("integer_vif");
-        vif_num_key_ = opts.key("integer_vif_num");
-        vif_den_key_ = opts.key("integer_vif_den");
+        vif_key_ = keys[kScales];
+        vif_num_key_ = keys[kScales + 1];
+        vif_den_key_ = keys[kScales + 2];
     }
 
     void extract(const Picture& ref, const Picture& dis, unsigned frame,
@@ -297,6 +300,23 @@ private:
     std::string vif_key_, vif_num_key_, vif_den_key_;
 };
 
+// The scale scores, then the debug values: integer_vif, its num and den,
+// and the num and den of every scale.
+std::vector<ProvidedFeature> vif_provided() {
+    std::vector<ProvidedFeature> p;
+    for (int s = 0; s < kScales; ++s)
+        p.push_back({"VMAF_integer_feature_vif_scale" + std::to_string(s) + "_score",
+                     "integer_vif_scale" + std::to_string(s)});
+    p.push_back({"integer_vif", ""});
+    p.push_back({"integer_vif_num", ""});
+    p.push_back({"integer_vif_den", ""});
+    for (int s = 0; s < kScales; ++s) {
+        p.push_back({"integer_vif_num_scale" + std::to_string(s), ""});
+        p.push_back({"integer_vif_den_scale" + std::to_string(s), ""});
+    }
+    return p;
+}
+
 std::vector<OptionSpec> vif_options() {
     return {
         {"debug", "", OptionType::boolean, 0.0, 0.0, 1.0, false,
@@ -315,26 +335,9 @@ FeatureInfo integer_vif_info() {
     FeatureInfo info;
     info.name = "vif";
     info.options = vif_options();
-    info.provided_features = {
-        "VMAF_integer_feature_vif_scale0_score",
-        "VMAF_integer_feature_vif_scale1_score",
-        "VMAF_integer_feature_vif_scale2_score",
-        "VMAF_integer_feature_vif_scale3_score",
-        "integer_vif",
-        "integer_vif_num",
-        "integer_vif_den",
-        "integer_vif_num_scale0",
-        "integer_vif_den_scale0",
-        "integer_vif_num_scale1",
-        "integer_vif_den_scale1",
-        "integer_vif_num_scale2",
-        "integer_vif_den_scale2",
-        "integer_vif_num_scale3",
-        "integer_vif_den_scale3",
-    };
-    info.temporal = false;
-    info.create = [](const OptionValues& opts, const FrameGeometry& geo) {
-        return std::unique_ptr<FeatureExtractor>(new IntegerVif(opts, geo));
+    info.provided = vif_provided();
+    info.make = [](const ExtractorSetup& setup) {
+        return std::unique_ptr<FeatureExtractor>(new IntegerVif(setup));
     };
     return info;
 }

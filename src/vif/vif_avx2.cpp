@@ -816,33 +816,30 @@ void stat_row_u8_avx2(const std::uint8_t* const* ref_rows, const std::uint8_t* c
                       const std::uint16_t* filter, int taps, int w, std::uint32_t* scratch,
                       std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12,
                       const VifRowReduce* reduce) {
-    vif_stat_row_u8_by(vif_kernels_avx2(), ref_rows, dis_rows, filter, taps, w, scratch, sigma1_sq,
-                       sigma2_sq, sigma12, reduce);
+    vif_stat_row_u8_by(vif_kernels_for(SimdLevel::avx2), ref_rows, dis_rows, filter, taps, w,
+                       scratch, sigma1_sq, sigma2_sq, sigma12, reduce);
 }
 
 void stat_row_u16_avx2(const std::uint16_t* const* ref_rows, const std::uint16_t* const* dis_rows,
                        const std::uint16_t* filter, int taps, int w, int shift_mu, int shift_sq,
                        std::uint32_t* scratch, std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
                        std::int32_t* sigma12) {
-    vif_stat_row_u16_by(vif_kernels_avx2(), ref_rows, dis_rows, filter, taps, w, shift_mu, shift_sq,
-                        scratch, sigma1_sq, sigma2_sq, sigma12);
+    vif_stat_row_u16_by(vif_kernels_for(SimdLevel::avx2), ref_rows, dis_rows, filter, taps, w,
+                        shift_mu, shift_sq, scratch, sigma1_sq, sigma2_sq, sigma12);
 }
 
 }  // namespace
 
-const VifKernels& vif_kernels_avx2() {
-    static constexpr VifKernels kAvx2{
-        stat_vertical_u8_avx2,
-        stat_vertical_u16_avx2,
-        stat_horizontal_avx2,
-        stat_row_u8_avx2,
-        stat_row_u16_avx2,
-        accumulate_avx2,
-        subsample_vertical_u8_avx2,
-        subsample_vertical_u16_avx2,
-        subsample_horizontal_avx2,
-    };
-    return kAvx2;
+void vif_init_avx2(VifKernels& k) {
+    k.stat_vertical_u8 = stat_vertical_u8_avx2;
+    k.stat_vertical_u16 = stat_vertical_u16_avx2;
+    k.stat_horizontal = stat_horizontal_avx2;
+    k.stat_row_u8 = stat_row_u8_avx2;
+    k.stat_row_u16 = stat_row_u16_avx2;
+    k.accumulate = accumulate_avx2;
+    k.subsample_vertical_u8 = subsample_vertical_u8_avx2;
+    k.subsample_vertical_u16 = subsample_vertical_u16_avx2;
+    k.subsample_horizontal = subsample_horizontal_avx2;
 }
 
 }  // namespace vmafpp::vif

@@ -572,34 +572,25 @@ void subsample_horizontal_avx512(const std::uint32_t* ref_in, const std::uint32_
 
 }  // namespace
 
-const VifKernels& vif_kernels_avx512() {
-    static const VifKernels k = [] {
-        VifKernels t = vif_kernels_avx2();
-        t.stat_vertical_u8 = vif_stat_vertical_u8_avx512;
-        t.stat_vertical_u16 = vif_stat_vertical_u16_avx512;
-        t.stat_horizontal = vif_stat_horizontal_avx512;
-        t.stat_row_u8 = vif_stat_row_u8_avx512;
-        t.stat_row_u16 = vif_stat_row_u16_avx512;
-        t.accumulate = accumulate_avx512;
-        t.subsample_vertical_u8 = subsample_vertical_u8_avx512;
-        t.subsample_vertical_u16 = subsample_vertical_u16_avx512;
-        t.subsample_horizontal = subsample_horizontal_avx512;
-        return t;
-    }();
-    return k;
+void vif_init_avx512(VifKernels& k) {
+    k.stat_vertical_u8 = vif_stat_vertical_u8_avx512;
+    k.stat_vertical_u16 = vif_stat_vertical_u16_avx512;
+    k.stat_horizontal = vif_stat_horizontal_avx512;
+    k.stat_row_u8 = vif_stat_row_u8_avx512;
+    k.stat_row_u16 = vif_stat_row_u16_avx512;
+    k.accumulate = accumulate_avx512;
+    k.subsample_vertical_u8 = subsample_vertical_u8_avx512;
+    k.subsample_vertical_u16 = subsample_vertical_u16_avx512;
+    k.subsample_horizontal = subsample_horizontal_avx512;
 }
 
-const VifKernels& vif_kernels_avx512icl() {
-    static const VifKernels k = [] {
-        VifKernels t = vif_kernels_avx512();
-        t.stat_vertical_u8 = vif_stat_vertical_u8_avx512icl;
-        t.stat_vertical_u16 = vif_stat_vertical_u16_avx512icl;
-        t.stat_horizontal = vif_stat_horizontal_avx512icl;
-        t.stat_row_u8 = vif_stat_row_u8_avx512icl;
-        t.stat_row_u16 = vif_stat_row_u16_avx512icl;
-        return t;
-    }();
-    return k;
+// The AVX-512 statistics kernels built with VNNI; the rest stays AVX-512's.
+void vif_init_avx512icl(VifKernels& k) {
+    k.stat_vertical_u8 = vif_stat_vertical_u8_avx512icl;
+    k.stat_vertical_u16 = vif_stat_vertical_u16_avx512icl;
+    k.stat_horizontal = vif_stat_horizontal_avx512icl;
+    k.stat_row_u8 = vif_stat_row_u8_avx512icl;
+    k.stat_row_u16 = vif_stat_row_u16_avx512icl;
 }
 
 }  // namespace vmafpp::vif

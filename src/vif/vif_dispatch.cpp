@@ -1,23 +1,15 @@
-// Which VIF kernel table runs: chosen from vmafpp::simd_level(), the same
-// function that names the level in `vmafpp --version`.
+// The VIF kernel tables of every level, built by the one ladder of
+// dispatch/kernel_table.hpp.
+#include "dispatch/kernel_table.hpp"
 #include "vif/vif_kernels.hpp"
 
 namespace vmafpp::vif {
 
 const VifKernels& vif_kernels_for(SimdLevel level) {
-    switch (level) {
-#if VMAFPP_X86_KERNELS
-        case SimdLevel::avx2:
-            return vif_kernels_avx2();
-        case SimdLevel::avx512:
-            return vif_kernels_avx512();
-        case SimdLevel::avx512icl:
-            return vif_kernels_avx512icl();
-#endif
-        default:
-            break;
-    }
-    return vif_kernels_scalar();
+    static const KernelTables<VifKernels> tables(
+        vif_kernels_scalar(), {VMAFPP_X86_INIT(vif_init_avx2), VMAFPP_X86_INIT(vif_init_avx512),
+                               VMAFPP_X86_INIT(vif_init_avx512icl)});
+    return tables[level];
 }
 
 }  // namespace vmafpp::vif

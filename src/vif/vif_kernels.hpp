@@ -188,28 +188,26 @@ struct VifKernels {
     decltype(&vif_subsample_horizontal) subsample_horizontal;
 };
 const VifKernels& vif_kernels_scalar();
-#if VMAFPP_X86_KERNELS
-// vif_avx2.cpp; call its kernels only where cpu_flags() has kCpuAvx2.
-const VifKernels& vif_kernels_avx2();
-// vif_avx512.cpp; only where cpu_flags() has kCpuAvx512 (and kCpuAvx2).
-const VifKernels& vif_kernels_avx512();
-// vif_stats_avx512.cpp: the statistics kernels of that table.
+// Each level's twins (kernel_table.hpp's ladder): vif_avx2.cpp replaces every
+// kernel; vif_avx512.cpp every kernel again, the statistics ones from
+// vif_stats_avx512.cpp; vif_avx512icl replaces the statistics kernels with
+// the same source built with VNNI (vif_stats_avx512icl.cpp).
+void vif_init_avx2(VifKernels& k);
+void vif_init_avx512(VifKernels& k);
+void vif_init_avx512icl(VifKernels& k);
+// vif_stats_avx512.cpp and vif_stats_avx512icl.cpp: the statistics kernels.
 decltype(vif_stat_vertical_u8) vif_stat_vertical_u8_avx512;
 decltype(vif_stat_vertical_u16) vif_stat_vertical_u16_avx512;
 decltype(vif_stat_horizontal) vif_stat_horizontal_avx512;
 decltype(vif_stat_row_u8) vif_stat_row_u8_avx512;
 decltype(vif_stat_row_u16) vif_stat_row_u16_avx512;
-// The AVX-512 table with the statistics kernels of vif_stats_avx512icl.cpp
-// (the same source compiled with VNNI); only where cpu_flags() has
-// kCpuAvx512Icl (and kCpuAvx512, kCpuAvx2).
-const VifKernels& vif_kernels_avx512icl();
 decltype(vif_stat_vertical_u8) vif_stat_vertical_u8_avx512icl;
 decltype(vif_stat_vertical_u16) vif_stat_vertical_u16_avx512icl;
 decltype(vif_stat_horizontal) vif_stat_horizontal_avx512icl;
 decltype(vif_stat_row_u8) vif_stat_row_u8_avx512icl;
 decltype(vif_stat_row_u16) vif_stat_row_u16_avx512icl;
-#endif
-// The table for `level` (vmafpp::simd_level() when extractors are created).
+// The table of `level` (a session's Compute::simd when extractors are
+// created); call its kernels only where cpu_flags() allows that level.
 const VifKernels& vif_kernels_for(SimdLevel level);
 
 // log2(v) in Q11 for v in [32768, 65535], indexed by v - 32768: the value

@@ -26,6 +26,34 @@ constexpr std::int32_t kSigmaNsq = 65536 << 1;
 
 constexpr std::uint32_t round_for(int shift) { return shift == 0 ? 0u : (1u << (shift - 1)); }
 
+// The blocks of kBlock columns of [0, w), tap-outer / column-inner: for
+// each block of n columns from j0, the accumulators `sums` (arrays of
+// kBlock) are zeroed for its n columns, add(t, j0, n) runs for every tap t,
+// then finish(j0, n).
+template <class Add, class Finish, class... Sums>
+void filter_blocks(int w, int taps, Add add, Finish finish, Sums&... sums) {
+    for (int j0 = 0; j0 < w; j0 += kBlock) {
+        const int n = std::min(kBlock, w - j0);
+        (std::fill_n(sums.begin(), n, typename Sums::value_type{0}), ...);
+        for (int t = 0; t < taps; ++t) add(t, j0, n);
+        finish(j0, n);
+    }
+}
+
+// filter_blocks for a vertical pass: add(c, r, d, n) with tap t's
+// coefficient and its ref and dis rows from the block's first column.
+template <class T, class Add, class Finish, class... Sums>
+void vertical_blocks(const T* const* ref_rows, const T* const* dis_rows,
+                     const std::uint16_t* filter, int taps, int w, Add add, Finish finish,
+                     Sums&... sums) {
+    filter_blocks(
+        w, taps,
+        [&](int t, int j0, int n) {
+            add(std::uint32_t{filter[t]}, ref_rows[t] + j0, dis_rows[t] + j0, n);
+        },
+        finish, sums...);
+}
+
 // log2(v) in Q11 from the table: keep the 16 leading bits of v and add
 // 2048 per dropped bit. Needs v >= 2^15 (every caller has v >= 2^17).
 inline std::int32_t log2_q11(const std::uint16_t* table, std::uint32_t v) {
@@ -37,49 +65,33 @@ inline std::int32_t log2_q11(const std::uint16_t* table, std::uint64_t v) {
     return static_cast<std::int32_t>(table[(v >> k) - 32768u]) + 2048 * k;
 }
 
-template <class T>
-void stat_vertical_wide(const T* const* ref_rows, const T* const* dis_rows,
-                        const std::uint16_t* filter, int taps, int w, int shift_mu, int shift_sq,
-                        const VifStatRow& out) {
-    const std::uint32_t round_mu = round_for(shift_mu);
-    const std::uint64_t round_sq = round_for(shift_sq);
+// The vertical statistics of blocks of columns: means in uint32 (c * v <
+// 2^16 * 2^16 fits; the means sum to at most 65536 * 65535, the taps summing
+// to 65536) and moments in Moment, uint32 for 8-bit samples (the sum of
+// c * p * q <= 65536 * 255 * 255 < 2^32, as libvmaf's 8-bit path keeps it)
+// and uint64 otherwise (c * v * v can reach 2^48: 64-bit as in libvmaf).
+// finish(j0, n, mu1, mu2, xx, yy, xy) writes the n columns of a block.
+template <class Moment, class T, class Finish>
+void stat_vertical(const T* const* ref_rows, const T* const* dis_rows, const std::uint16_t* filter,
+                   int taps, int w, Finish finish) {
     std::array<std::uint32_t, kBlock> mu1, mu2;
-    std::array<std::uint64_t, kBlock> xx, yy, xy;
-    for (int j0 = 0; j0 < w; j0 += kBlock) {
-        const int n = std::min(kBlock, w - j0);
-        std::fill_n(mu1.begin(), n, 0u);
-        std::fill_n(mu2.begin(), n, 0u);
-        std::fill_n(xx.begin(), n, 0u);
-        std::fill_n(yy.begin(), n, 0u);
-        std::fill_n(xy.begin(), n, 0u);
-        for (int t = 0; t < taps; ++t) {
-            const std::uint32_t c = filter[t];
-            const T* r = ref_rows[t] + j0;
-            const T* d = dis_rows[t] + j0;
+    std::array<Moment, kBlock> xx, yy, xy;
+    vertical_blocks(
+        ref_rows, dis_rows, filter, taps, w,
+        [&](std::uint32_t c, const T* r, const T* d, int n) {
             for (int j = 0; j < n; ++j) {
                 const std::uint32_t rv = r[j];
                 const std::uint32_t dv = d[j];
-                // c * v < 2^16 * 2^16: fits uint32; the means sum to at most
-                // 65536 * 65535 (the taps sum to 65536), so uint32 holds them.
                 const std::uint32_t cr = c * rv;
                 const std::uint32_t cd = c * dv;
                 mu1[j] += cr;
                 mu2[j] += cd;
-                // c * v * v can reach 2^48: 64-bit as in libvmaf.
-                xx[j] += static_cast<std::uint64_t>(cr) * rv;
-                yy[j] += static_cast<std::uint64_t>(cd) * dv;
-                xy[j] += static_cast<std::uint64_t>(cr) * dv;
+                xx[j] += static_cast<Moment>(cr) * rv;
+                yy[j] += static_cast<Moment>(cd) * dv;
+                xy[j] += static_cast<Moment>(cr) * dv;
             }
-        }
-        for (int j = 0; j < n; ++j) {
-            // The uint16 casts are libvmaf's; the shifted values already fit.
-            out.mu1[j0 + j] = static_cast<std::uint16_t>((mu1[j] + round_mu) >> shift_mu);
-            out.mu2[j0 + j] = static_cast<std::uint16_t>((mu2[j] + round_mu) >> shift_mu);
-            out.xx[j0 + j] = static_cast<std::uint32_t>((xx[j] + round_sq) >> shift_sq);
-            out.yy[j0 + j] = static_cast<std::uint32_t>((yy[j] + round_sq) >> shift_sq);
-            out.xy[j0 + j] = static_cast<std::uint32_t>((xy[j] + round_sq) >> shift_sq);
-        }
-    }
+        },
+        [&](int j0, int n) { finish(j0, n, mu1, mu2, xx, yy, xy); }, mu1, mu2, xx, yy, xy);
 }
 
 template <class T>
@@ -88,71 +100,59 @@ void subsample_vertical(const T* const* ref_rows, const T* const* dis_rows,
                         std::uint32_t* ref_out, std::uint32_t* dis_out) {
     const std::uint32_t round = round_for(shift);
     std::array<std::uint32_t, kBlock> sr, sd;
-    for (int j0 = 0; j0 < w; j0 += kBlock) {
-        const int n = std::min(kBlock, w - j0);
-        std::fill_n(sr.begin(), n, 0u);
-        std::fill_n(sd.begin(), n, 0u);
-        for (int t = 0; t < taps; ++t) {
-            const std::uint32_t c = filter[t];
-            const T* r = ref_rows[t] + j0;
-            const T* d = dis_rows[t] + j0;
+    vertical_blocks(
+        ref_rows, dis_rows, filter, taps, w,
+        [&](std::uint32_t c, const T* r, const T* d, int n) {
             // At most 65536 * 65535 + 2^15 after rounding: uint32 is enough.
             for (int j = 0; j < n; ++j) {
                 sr[j] += c * static_cast<std::uint32_t>(r[j]);
                 sd[j] += c * static_cast<std::uint32_t>(d[j]);
             }
-        }
-        for (int j = 0; j < n; ++j) {
-            ref_out[j0 + j] = static_cast<std::uint16_t>((sr[j] + round) >> shift);
-            dis_out[j0 + j] = static_cast<std::uint16_t>((sd[j] + round) >> shift);
-        }
-    }
+        },
+        [&](int j0, int n) {
+            for (int j = 0; j < n; ++j) {
+                ref_out[j0 + j] = static_cast<std::uint16_t>((sr[j] + round) >> shift);
+                dis_out[j0 + j] = static_cast<std::uint16_t>((sd[j] + round) >> shift);
+            }
+        },
+        sr, sd);
 }
 
 }  // namespace
 
 void vif_stat_vertical_u8(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows,
                           const std::uint16_t* filter, int taps, int w, const VifStatRow& out) {
-    std::array<std::uint32_t, kBlock> mu1, mu2, xx, yy, xy;
-    for (int j0 = 0; j0 < w; j0 += kBlock) {
-        const int n = std::min(kBlock, w - j0);
-        std::fill_n(mu1.begin(), n, 0u);
-        std::fill_n(mu2.begin(), n, 0u);
-        std::fill_n(xx.begin(), n, 0u);
-        std::fill_n(yy.begin(), n, 0u);
-        std::fill_n(xy.begin(), n, 0u);
-        for (int t = 0; t < taps; ++t) {
-            const std::uint32_t c = filter[t];
-            const std::uint8_t* r = ref_rows[t] + j0;
-            const std::uint8_t* d = dis_rows[t] + j0;
-            for (int j = 0; j < n; ++j) {
-                const std::uint32_t rv = r[j];
-                const std::uint32_t dv = d[j];
-                const std::uint32_t cr = c * rv;
-                const std::uint32_t cd = c * dv;
-                mu1[j] += cr;
-                mu2[j] += cd;
-                // Sum of c * p * q <= 65536 * 255 * 255 < 2^32: uint32, as
-                // libvmaf's 8-bit path keeps it.
-                xx[j] += cr * rv;
-                yy[j] += cd * dv;
-                xy[j] += cr * dv;
-            }
-        }
-        for (int j = 0; j < n; ++j) {
-            out.mu1[j0 + j] = (mu1[j] + 128) >> 8;
-            out.mu2[j0 + j] = (mu2[j] + 128) >> 8;
-            out.xx[j0 + j] = xx[j];
-            out.yy[j0 + j] = yy[j];
-            out.xy[j0 + j] = xy[j];
-        }
-    }
+    stat_vertical<std::uint32_t>(ref_rows, dis_rows, filter, taps, w,
+                                 [&](int j0, int n, const auto& mu1, const auto& mu2,
+                                     const auto& xx, const auto& yy, const auto& xy) {
+                                     for (int j = 0; j < n; ++j) {
+                                         out.mu1[j0 + j] = (mu1[j] + 128) >> 8;
+                                         out.mu2[j0 + j] = (mu2[j] + 128) >> 8;
+                                         out.xx[j0 + j] = xx[j];
+                                         out.yy[j0 + j] = yy[j];
+                                         out.xy[j0 + j] = xy[j];
+                                     }
+                                 });
 }
 
 void vif_stat_vertical_u16(const std::uint16_t* const* ref_rows,
                            const std::uint16_t* const* dis_rows, const std::uint16_t* filter,
                            int taps, int w, int shift_mu, int shift_sq, const VifStatRow& out) {
-    stat_vertical_wide(ref_rows, dis_rows, filter, taps, w, shift_mu, shift_sq, out);
+    const std::uint32_t round_mu = round_for(shift_mu);
+    const std::uint64_t round_sq = round_for(shift_sq);
+    stat_vertical<std::uint64_t>(
+        ref_rows, dis_rows, filter, taps, w,
+        [&](int j0, int n, const auto& mu1, const auto& mu2, const auto& xx, const auto& yy,
+            const auto& xy) {
+            for (int j = 0; j < n; ++j) {
+                // The uint16 casts are libvmaf's; the shifted values already fit.
+                out.mu1[j0 + j] = static_cast<std::uint16_t>((mu1[j] + round_mu) >> shift_mu);
+                out.mu2[j0 + j] = static_cast<std::uint16_t>((mu2[j] + round_mu) >> shift_mu);
+                out.xx[j0 + j] = static_cast<std::uint32_t>((xx[j] + round_sq) >> shift_sq);
+                out.yy[j0 + j] = static_cast<std::uint32_t>((yy[j] + round_sq) >> shift_sq);
+                out.xy[j0 + j] = static_cast<std::uint32_t>((xy[j] + round_sq) >> shift_sq);
+            }
+        });
 }
 
 void vif_stat_horizontal(const VifStatRow& in, const std::uint16_t* filter, int taps, int w,
@@ -160,14 +160,9 @@ void vif_stat_horizontal(const VifStatRow& in, const std::uint16_t* filter, int 
     const int half = taps / 2;
     std::array<std::uint32_t, kBlock> mu1, mu2;
     std::array<std::uint64_t, kBlock> xx, yy, xy;
-    for (int j0 = 0; j0 < w; j0 += kBlock) {
-        const int n = std::min(kBlock, w - j0);
-        std::fill_n(mu1.begin(), n, 0u);
-        std::fill_n(mu2.begin(), n, 0u);
-        std::fill_n(xx.begin(), n, 0u);
-        std::fill_n(yy.begin(), n, 0u);
-        std::fill_n(xy.begin(), n, 0u);
-        for (int t = 0; t < taps; ++t) {
+    filter_blocks(
+        w, taps,
+        [&](int t, int j0, int n) {
             const std::uint32_t c = filter[t];
             const std::ptrdiff_t o = j0 + t - half;
             // Means: c * mu < 2^16 * 2^16, summed to at most 65536 * 65535
@@ -179,24 +174,26 @@ void vif_stat_horizontal(const VifStatRow& in, const std::uint16_t* filter, int 
                 yy[j] += static_cast<std::uint64_t>(c) * in.yy[o + j];
                 xy[j] += static_cast<std::uint64_t>(c) * in.xy[o + j];
             }
-        }
-        for (int j = 0; j < n; ++j) {
-            // Products of the Q32 means, rounded back to Q16.
-            const std::uint64_t m1 = mu1[j];
-            const std::uint64_t m2 = mu2[j];
-            const auto mu1_sq = static_cast<std::uint32_t>((m1 * m1 + 0x80000000u) >> 32);
-            const auto mu2_sq = static_cast<std::uint32_t>((m2 * m2 + 0x80000000u) >> 32);
-            const auto mu1_mu2 = static_cast<std::uint32_t>((m1 * m2 + 0x80000000u) >> 32);
-            const auto xx_f = static_cast<std::uint32_t>((xx[j] + 32768u) >> 16);
-            const auto yy_f = static_cast<std::uint32_t>((yy[j] + 32768u) >> 16);
-            const auto xy_f = static_cast<std::uint32_t>((xy[j] + 32768u) >> 16);
-            // libvmaf subtracts in uint32 and reads the result as int32
-            // (modular since C++20), so rounding can make a variance negative.
-            sigma1_sq[j0 + j] = static_cast<std::int32_t>(xx_f - mu1_sq);
-            sigma2_sq[j0 + j] = static_cast<std::int32_t>(yy_f - mu2_sq);
-            sigma12[j0 + j] = static_cast<std::int32_t>(xy_f - mu1_mu2);
-        }
-    }
+        },
+        [&](int j0, int n) {
+            for (int j = 0; j < n; ++j) {
+                // Products of the Q32 means, rounded back to Q16.
+                const std::uint64_t m1 = mu1[j];
+                const std::uint64_t m2 = mu2[j];
+                const auto mu1_sq = static_cast<std::uint32_t>((m1 * m1 + 0x80000000u) >> 32);
+                const auto mu2_sq = static_cast<std::uint32_t>((m2 * m2 + 0x80000000u) >> 32);
+                const auto mu1_mu2 = static_cast<std::uint32_t>((m1 * m2 + 0x80000000u) >> 32);
+                const auto xx_f = static_cast<std::uint32_t>((xx[j] + 32768u) >> 16);
+                const auto yy_f = static_cast<std::uint32_t>((yy[j] + 32768u) >> 16);
+                const auto xy_f = static_cast<std::uint32_t>((xy[j] + 32768u) >> 16);
+                // libvmaf subtracts in uint32 and reads the result as int32
+                // (modular since C++20), so rounding can make a variance negative.
+                sigma1_sq[j0 + j] = static_cast<std::int32_t>(xx_f - mu1_sq);
+                sigma2_sq[j0 + j] = static_cast<std::int32_t>(yy_f - mu2_sq);
+                sigma12[j0 + j] = static_cast<std::int32_t>(xy_f - mu1_mu2);
+            }
+        },
+        mu1, mu2, xx, yy, xy);
 }
 
 void vif_accumulate(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,

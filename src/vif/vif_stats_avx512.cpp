@@ -31,12 +31,13 @@
 
 #ifndef VMAFPP_VIF_STATS_SUFFIX
 #define VMAFPP_VIF_STATS_SUFFIX _avx512
+#define VMAFPP_VIF_STATS_LEVEL SimdLevel::avx512
 #endif
 #define VMAFPP_VIF_STATS_CAT2(name, suffix) name##suffix
 #define VMAFPP_VIF_STATS_CAT(name, suffix) VMAFPP_VIF_STATS_CAT2(name, suffix)
 #define VMAFPP_VIF_STATS_KERNEL(name) VMAFPP_VIF_STATS_CAT(name, VMAFPP_VIF_STATS_SUFFIX)
 // The table whose separate kernels the fused one falls back to.
-#define VMAFPP_VIF_STATS_TABLE VMAFPP_VIF_STATS_CAT(vif_kernels, VMAFPP_VIF_STATS_SUFFIX)
+#define VMAFPP_VIF_STATS_TABLE() vif_kernels_for(VMAFPP_VIF_STATS_LEVEL)
 
 namespace vmafpp::vif {
 
@@ -213,7 +214,8 @@ void stat_vertical_u8_avx512(const std::uint8_t* const* ref_rows,
     if (!signed_ok) {
         // A coefficient vpmaddwd would read as negative: the general
         // (widening) kernel.
-        vif_kernels_avx2().stat_vertical_u8(ref_rows, dis_rows, filter, taps, w, out);
+        vif_kernels_for(SimdLevel::avx2)
+            .stat_vertical_u8(ref_rows, dis_rows, filter, taps, w, out);
         return;
     }
     std::ptrdiff_t j = 0;
@@ -437,7 +439,7 @@ void stat_vertical_u16_avx512(const std::uint16_t* const* ref_rows,
     const std::uint32_t taps_sum = f.sum;
     const bool signed_ok = f.taps_below_2_15;
     if (!signed_ok || taps_sum > 65536) {
-        vif_kernels_avx2().stat_vertical_u16(ref_rows, dis_rows, filter, taps, w, shift_mu,
+        vif_kernels_for(SimdLevel::avx2).stat_vertical_u16(ref_rows, dis_rows, filter, taps, w, shift_mu,
                                              shift_sq, out);
         return;
     }
@@ -664,7 +666,8 @@ void stat_horizontal_avx512(const VifStatRow& in, const std::uint16_t* filter, i
                             std::int32_t* sigma12) {
     const VifFilterShape f = vif_filter_shape(filter, taps);
     if (!pair_filter_fits(f)) {
-        vif_kernels_avx2().stat_horizontal(in, filter, taps, w, sigma1_sq, sigma2_sq, sigma12);
+        vif_kernels_for(SimdLevel::avx2)
+            .stat_horizontal(in, filter, taps, w, sigma1_sq, sigma2_sq, sigma12);
         return;
     }
     const std::uint32_t taps_sum = f.sum;

@@ -1,5 +1,5 @@
 // checkasm module "adm": every AdmKernels entry of every SIMD level that has
-// its own twin, against scalar_kernels(), on generated bands: full int16 and
+// its own twin, against adm_kernels_scalar(), on generated bands: full int16 and
 // int32 ranges, 3x4 blocks of -32768 / 32767, -32768 pairs in the angle
 // test, negative thresholds and thresholds >= 2^19, gain limits 1, 1.2, 1.5,
 // 100 and random ones in [1, 100), rfactors up to 2^16 - 1 / 2^32 - 1, every
@@ -240,12 +240,12 @@ Failure check_dwt_s0(Gen& g, const AdmKernels& k, std::string& desc, bool u16) {
     DwtOutputs<std::int16_t> o(ow, r, bs);
     std::vector<std::int16_t> scratch_s(4 * static_cast<std::size_t>(w + 3)), scratch_v(scratch_s.size());
     if (u16) {
-        scalar_kernels().dwt_s0_u16(src16.data(), w, w, h, bpc, r.y0, r.y1, scratch_s.data(),
+        adm_kernels_scalar().dwt_s0_u16(src16.data(), w, w, h, bpc, r.y0, r.y1, scratch_s.data(),
                                     o.as.origin(), o.hs(), bs);
         k.dwt_s0_u16(src16.data(), w, w, h, bpc, r.y0, r.y1, scratch_v.data(), o.av.origin(),
                      o.hv(), bs);
     } else {
-        scalar_kernels().dwt_s0_u8(src8.data(), w, w, h, r.y0, r.y1, scratch_s.data(),
+        adm_kernels_scalar().dwt_s0_u8(src8.data(), w, w, h, r.y0, r.y1, scratch_s.data(),
                                    o.as.origin(), o.hs(), bs);
         k.dwt_s0_u8(src8.data(), w, w, h, r.y0, r.y1, scratch_v.data(), o.av.origin(), o.hv(), bs);
     }
@@ -274,11 +274,11 @@ Failure check_dwt_scale(Gen& g, const AdmKernels& k, std::string& desc) {
     DwtOutputs<std::int32_t> o(ow, r, bs);
     std::vector<std::int32_t> scratch_s(4 * static_cast<std::size_t>(w + 3)), scratch_v(scratch_s.size());
     if constexpr (s1) {
-        scalar_kernels().dwt_s1(src.data(), ss, w, h, r.y0, r.y1, scratch_s.data(), o.as.origin(),
+        adm_kernels_scalar().dwt_s1(src.data(), ss, w, h, r.y0, r.y1, scratch_s.data(), o.as.origin(),
                                 o.hs(), bs);
         k.dwt_s1(src.data(), ss, w, h, r.y0, r.y1, scratch_v.data(), o.av.origin(), o.hv(), bs);
     } else {
-        scalar_kernels().dwt_s123(src.data(), ss, w, h, scale, r.y0, r.y1, scratch_s.data(),
+        adm_kernels_scalar().dwt_s123(src.data(), ss, w, h, scale, r.y0, r.y1, scratch_s.data(),
                                   o.as.origin(), o.hs(), bs);
         k.dwt_s123(src.data(), ss, w, h, scale, r.y0, r.y1, scratch_v.data(), o.av.origin(),
                    o.hv(), bs);
@@ -331,10 +331,10 @@ Failure check_decouple(Gen& g, const AdmKernels& k, std::string& desc) {
     T* rv[3] = {outv[0].origin(), outv[1].origin(), outv[2].origin()};
     T* av[3] = {outv[3].origin(), outv[4].origin(), outv[5].origin()};
     if constexpr (s0) {
-        scalar_kernels().decouple_s0(ref, dis, stride, region, gain, rs, as);
+        adm_kernels_scalar().decouple_s0(ref, dis, stride, region, gain, rs, as);
         k.decouple_s0(ref, dis, stride, region, gain, rv, av);
     } else {
-        scalar_kernels().decouple_s123(ref, dis, stride, region, gain, rs, as);
+        adm_kernels_scalar().decouple_s123(ref, dis, stride, region, gain, rs, as);
         k.decouple_s123(ref, dis, stride, region, gain, rv, av);
     }
     Failure f;
@@ -362,13 +362,13 @@ Failure check_csf(Gen& g, const AdmKernels& k, std::string& desc) {
         const std::int32_t round = d ? 65535 : 16384;
         desc = "w=" + std::to_string(w) + " h=" + std::to_string(h) + " rfactor=" + std::to_string(rf) +
                " shift=" + std::to_string(shift) + " mode=" + std::to_string(mode);
-        scalar_kernels().csf_s0(src.origin(), stride, region, rf, shift, round, cs.origin(), fs.origin());
+        adm_kernels_scalar().csf_s0(src.origin(), stride, region, rf, shift, round, cs.origin(), fs.origin());
         k.csf_s0(src.origin(), stride, region, rf, shift, round, cv.origin(), fv.origin());
     } else {
         const std::uint32_t rf = g.chance(20) ? 0xffffffffu : static_cast<std::uint32_t>(g.u64());
         desc = "w=" + std::to_string(w) + " h=" + std::to_string(h) + " rfactor=" + std::to_string(rf) +
                " mode=" + std::to_string(mode);
-        scalar_kernels().csf_s123(src.origin(), stride, region, rf, cs.origin(), fs.origin());
+        adm_kernels_scalar().csf_s123(src.origin(), stride, region, rf, cs.origin(), fs.origin());
         k.csf_s123(src.origin(), stride, region, rf, cv.origin(), fv.origin());
     }
     Failure f;
@@ -418,7 +418,7 @@ Failure check_masking(Gen& g, const AdmKernels& k, std::string& desc) {
                std::to_string(sh[0].sub) + "/" + std::to_string(sh[0].sq) + "/" + std::to_string(sh[0].cub);
         // The masker bands (csf / flt are derived inside the kernel); the
         // flt bands of this case are unused.
-        scalar_kernels().cm_accumulate_s0(x, c, stride, w, h, region, rf, sh, row_shift,
+        adm_kernels_scalar().cm_accumulate_s0(x, c, stride, w, h, region, rf, sh, row_shift,
                                           thr_s.data(), acc_s);
         k.cm_accumulate_s0(x, c, stride, w, h, region, rf, sh, row_shift, thr_v.data(), acc_v);
     } else {
@@ -430,7 +430,7 @@ Failure check_masking(Gen& g, const AdmKernels& k, std::string& desc) {
                "," + std::to_string(region.x1) + ")x[" + std::to_string(region.y0) + "," +
                std::to_string(region.y1) + ") modes=" + std::to_string(mode_x) + "," + std::to_string(mode_c) +
                "," + std::to_string(mode_f) + " sq/cub=" + std::to_string(sh.sq) + "/" + std::to_string(sh.cub);
-        scalar_kernels().cm_accumulate_s123(x, c, stride, w, h, region, rf, sh, row_shift,
+        adm_kernels_scalar().cm_accumulate_s123(x, c, stride, w, h, region, rf, sh, row_shift,
                                             thr_s.data(), acc_s);
         k.cm_accumulate_s123(x, c, stride, w, h, region, rf, sh, row_shift, thr_v.data(), acc_v);
         // x = int32((s * 2^28 + 2^27) >> 28) is INT32_MIN for s = INT32_MIN,
@@ -445,7 +445,7 @@ Failure check_masking(Gen& g, const AdmKernels& k, std::string& desc) {
         const std::uint32_t rf2[3] = {1u << 28, rf[1], rf[2]};
         std::int64_t acc2_s[3] = {acc_s[0], acc_s[1], acc_s[2]};
         std::int64_t acc2_v[3] = {acc_s[0], acc_s[1], acc_s[2]};
-        scalar_kernels().cm_accumulate_s123(x2, c, stride, w, h, region, rf2, sh, row_shift,
+        adm_kernels_scalar().cm_accumulate_s123(x2, c, stride, w, h, region, rf2, sh, row_shift,
                                             thr_s.data(), acc2_s);
         k.cm_accumulate_s123(x2, c, stride, w, h, region, rf2, sh, row_shift, thr_v.data(), acc2_v);
         Failure f;
@@ -478,11 +478,11 @@ Failure check_den(Gen& g, const AdmKernels& k, std::string& desc) {
     std::uint64_t acc_s[3] = {0, 0, 0}, acc_v[3] = {0, 0, 0};
     desc = "w=" + std::to_string(w) + " h=" + std::to_string(h) + " mode=" + std::to_string(mode);
     if constexpr (s0) {
-        scalar_kernels().den_accumulate_s0(p, stride, region, row_shift, acc_s);
+        adm_kernels_scalar().den_accumulate_s0(p, stride, region, row_shift, acc_s);
         k.den_accumulate_s0(p, stride, region, row_shift, acc_v);
     } else {
         const int sq = g.uniform(28, 31), cub = g.uniform(0, 10);
-        scalar_kernels().den_accumulate_s123(p, stride, region, sq, cub, row_shift, acc_s);
+        adm_kernels_scalar().den_accumulate_s123(p, stride, region, sq, cub, row_shift, acc_s);
         k.den_accumulate_s123(p, stride, region, sq, cub, row_shift, acc_v);
     }
     Failure f;
@@ -495,18 +495,7 @@ Failure check_den(Gen& g, const AdmKernels& k, std::string& desc) {
     return f;
 }
 
-struct AdmLevel {
-    Level level;
-    const AdmKernels* kernels;
-};
-
-std::vector<AdmLevel> adm_levels() {
-    std::vector<AdmLevel> out;
-    if (avx2_kernels() != nullptr) out.push_back({{"avx2", kCpuAvx2}, avx2_kernels()});
-    if (avx512_kernels() != nullptr)
-        out.push_back({{"avx512", kCpuAvx2 | kCpuAvx512}, avx512_kernels()});
-    return out;
-}
+using AdmLevel = TableLevel<AdmKernels>;
 
 using CaseFn = Failure (*)(Gen&, const AdmKernels&, std::string&);
 
@@ -529,26 +518,23 @@ Failure dwt_s0_u16_case(Gen& g, const AdmKernels& k, std::string& d) { return ch
 }  // namespace
 
 CHECKASM_MODULE(adm) {
-    const AdmKernels& s = scalar_kernels();
-    for (const AdmLevel& L : adm_levels()) {
-        const AdmKernels& k = *L.kernels;
-        // Entries that are the scalar function itself (decouple_s123 and
-        // den_accumulate_s123 at AVX2) have nothing to compare.
-        if (k.dwt_s0_u8 != s.dwt_s0_u8) run_family(ctx, L, "dwt_s0_u8", dwt_s0_u8_case);
-        if (k.dwt_s0_u16 != s.dwt_s0_u16) run_family(ctx, L, "dwt_s0_u16", dwt_s0_u16_case);
-        if (k.dwt_s123 != s.dwt_s123) run_family(ctx, L, "dwt_s123", check_dwt_scale<std::int32_t>);
-        if (k.dwt_s1 != s.dwt_s1) run_family(ctx, L, "dwt_s1", check_dwt_scale<std::int16_t>);
-        if (k.decouple_s0 != s.decouple_s0) run_family(ctx, L, "decouple_s0", check_decouple<std::int16_t>);
-        if (k.decouple_s123 != s.decouple_s123) run_family(ctx, L, "decouple_s123", check_decouple<std::int32_t>);
-        if (k.csf_s0 != s.csf_s0) run_family(ctx, L, "csf_s0", check_csf<std::int16_t>);
-        if (k.csf_s123 != s.csf_s123) run_family(ctx, L, "csf_s123", check_csf<std::int32_t>);
-        if (k.cm_accumulate_s0 != s.cm_accumulate_s0)
+    for (const AdmLevel& L : simd_tables(ctx, &adm_kernels_for)) {
+        if (L.owns(&AdmKernels::dwt_s0_u8)) run_family(ctx, L, "dwt_s0_u8", dwt_s0_u8_case);
+        if (L.owns(&AdmKernels::dwt_s0_u16)) run_family(ctx, L, "dwt_s0_u16", dwt_s0_u16_case);
+        if (L.owns(&AdmKernels::dwt_s123)) run_family(ctx, L, "dwt_s123", check_dwt_scale<std::int32_t>);
+        if (L.owns(&AdmKernels::dwt_s1)) run_family(ctx, L, "dwt_s1", check_dwt_scale<std::int16_t>);
+        if (L.owns(&AdmKernels::decouple_s0)) run_family(ctx, L, "decouple_s0", check_decouple<std::int16_t>);
+        if (L.owns(&AdmKernels::decouple_s123))
+            run_family(ctx, L, "decouple_s123", check_decouple<std::int32_t>);
+        if (L.owns(&AdmKernels::csf_s0)) run_family(ctx, L, "csf_s0", check_csf<std::int16_t>);
+        if (L.owns(&AdmKernels::csf_s123)) run_family(ctx, L, "csf_s123", check_csf<std::int32_t>);
+        if (L.owns(&AdmKernels::cm_accumulate_s0))
             run_family(ctx, L, "cm_accumulate_s0", check_masking<std::int16_t>);
-        if (k.cm_accumulate_s123 != s.cm_accumulate_s123)
+        if (L.owns(&AdmKernels::cm_accumulate_s123))
             run_family(ctx, L, "cm_accumulate_s123", check_masking<std::int32_t>);
-        if (k.den_accumulate_s0 != s.den_accumulate_s0)
+        if (L.owns(&AdmKernels::den_accumulate_s0))
             run_family(ctx, L, "den_accumulate_s0", check_den<std::int16_t>);
-        if (k.den_accumulate_s123 != s.den_accumulate_s123)
+        if (L.owns(&AdmKernels::den_accumulate_s123))
             run_family(ctx, L, "den_accumulate_s123", check_den<std::int32_t>);
     }
 }

@@ -84,19 +84,22 @@ std::vector<Module>& modules() {
 
 Context::Context(Options o) : opts_(std::move(o)) {}
 
+bool Context::level_runs(const Level& level) {
+    if ((cpu_flags() & level.flag) == level.flag) return true;
+    if (std::find(skipped_levels_.begin(), skipped_levels_.end(), level.name) ==
+        skipped_levels_.end()) {
+        skipped_levels_.push_back(level.name);
+        std::printf("  %-34s SKIPPED: this machine (or VMAFPP_CPUMASK) has no %s\n", "",
+                    level.name);
+    }
+    return false;
+}
+
 bool Context::check(const std::string& kernel, const Level& level) {
     const std::string full = kernel + "_" + level.name;
     if (!glob_match(opts_.function_glob, full) && !glob_match(opts_.function_glob, kernel))
         return false;
-    if ((cpu_flags() & level.flag) != level.flag) {
-        if (std::find(skipped_levels_.begin(), skipped_levels_.end(), level.name) ==
-            skipped_levels_.end()) {
-            skipped_levels_.push_back(level.name);
-            std::printf("  %-34s SKIPPED: this machine (or VMAFPP_CPUMASK) has no %s\n", "",
-                        level.name);
-        }
-        return false;
-    }
+    if (!level_runs(level)) return false;
     kernel_ = kernel;
     level_ = level.name;
     failed_ = false;
@@ -314,7 +317,7 @@ int main(int argc, char** argv) {
     install_crash_handler();
     std::printf("checkasm: seed %llu, %d bands per kernel, cpu %s (SIMD level in use: %s)\n",
                 static_cast<unsigned long long>(o.seed), o.bands,
-                describe_cpu().c_str(), vmafpp::simd_level_name().c_str());
+                describe_cpu().c_str(), vmafpp::simd_level_name(vmafpp::simd_level()));
     Context ctx(o);
     for (const auto& m : modules()) {
         std::printf("%s:\n", m.name);

@@ -41,9 +41,11 @@
 #include <string>
 #include <vector>
 
+#include "vmafpp/cpu.hpp"
+
 namespace vmafpp::checkasm {
 
-// A SIMD level and the cpu flag (vmafpp::CpuFlag) it needs.
+// A SIMD level, its name and the cpu flags (vmafpp::CpuFlag) it needs.
 struct Level {
     const char* name;
     unsigned flag;
@@ -62,6 +64,8 @@ public:
     };
     explicit Context(Options o);
 
+    // Whether `level` runs here; if not, says so once (SKIPPED line).
+    bool level_runs(const Level& level);
     // Starts `kernel` at `level`; false if filtered out or not available.
     bool check(const std::string& kernel, const Level& level);
     // This kernel's generator: seeded from --seed and the kernel's name.
@@ -100,6 +104,36 @@ private:
     long long total_bands_ = 0;
     std::vector<std::string> skipped_levels_;
 };
+
+// One SIMD level of a feature's kernel table (<feature>_kernels_for): its
+// table and the table of the level below, which it starts from. A kernel the
+// two share is checked once, at the lower level.
+template <class Table>
+struct TableLevel {
+    Level level;
+    const Table* kernels;
+    const Table* below;
+    // Whether `member` is this level's own twin (not inherited from below).
+    template <class Member>
+    bool owns(Member Table::*member) const {
+        return kernels->*member != below->*member;
+    }
+};
+
+// Every level above scalar (vmafpp::kSimdLevels, the list dispatch uses)
+// that this machine (and VMAFPP_CPUMASK) has, lowest first, each with the
+// table below it; the first level it lacks, and those above, are reported
+// as skipped.
+template <class Table>
+std::vector<TableLevel<Table>> simd_tables(Context& ctx, const Table& (*kernels_for)(SimdLevel)) {
+    std::vector<TableLevel<Table>> out;
+    for (std::size_t i = 1; i < kSimdLevelCount; ++i) {
+        const Level level{simd_level_name(kSimdLevels[i]), simd_level_flags(kSimdLevels[i])};
+        if (!ctx.level_runs(level)) break;
+        out.push_back({level, &kernels_for(kSimdLevels[i]), &kernels_for(kSimdLevels[i - 1])});
+    }
+    return out;
+}
 
 using ModuleFn = void (*)(Context&);
 struct Module {

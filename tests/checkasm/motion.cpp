@@ -23,19 +23,7 @@ using motion::MotionKernels;
 
 constexpr int kMaxWidth = 2100;
 
-struct MotionLevel {
-    Level level;
-    const MotionKernels* kernels;
-};
-
-std::vector<MotionLevel> motion_levels() {
-    std::vector<MotionLevel> out;
-#if VMAFPP_X86_KERNELS
-    out.push_back({{"avx2", kCpuAvx2}, &motion::motion_kernels_avx2()});
-    out.push_back({{"avx512", kCpuAvx2 | kCpuAvx512}, &motion::motion_kernels_avx512()});
-#endif
-    return out;
-}
+using MotionLevel = TableLevel<MotionKernels>;
 
 constexpr int kMaxHeight = 24;
 
@@ -182,9 +170,9 @@ void check_sad(Context& ctx, const MotionLevel& L) {
 }  // namespace
 
 CHECKASM_MODULE(motion) {
-    for (const MotionLevel& L : motion_levels()) {
-        check_sad<std::uint8_t>(ctx, L);
-        check_sad<std::uint16_t>(ctx, L);
+    for (const MotionLevel& L : simd_tables(ctx, &motion::motion_kernels_for)) {
+        if (L.owns(&MotionKernels::sad_u8)) check_sad<std::uint8_t>(ctx, L);
+        if (L.owns(&MotionKernels::sad_u16)) check_sad<std::uint16_t>(ctx, L);
     }
 }
 

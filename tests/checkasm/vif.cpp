@@ -28,25 +28,7 @@ constexpr int kMaxTaps = 2 * kMaxHalf + 1;
 constexpr int kMaxWidth = 2100;  // crosses the scalar's 256-column blocks several times
 constexpr std::int32_t kNsq = 65536 << 1;
 
-struct VifLevel {
-    Level level;
-    const VifKernels* kernels;
-    // The table this level starts from (nullptr: the scalar one); a kernel
-    // the two share is checked once, at that level.
-    const VifKernels* below;
-};
-
-std::vector<VifLevel> vif_levels() {
-    std::vector<VifLevel> out;
-#if VMAFPP_X86_KERNELS
-    out.push_back({{"avx2", kCpuAvx2}, &vif::vif_kernels_avx2(), nullptr});
-    out.push_back({{"avx512", kCpuAvx2 | kCpuAvx512}, &vif::vif_kernels_avx512(),
-                   &vif::vif_kernels_avx2()});
-    out.push_back({{"avx512icl", kCpuAvx2 | kCpuAvx512 | kCpuAvx512Icl},
-                   &vif::vif_kernels_avx512icl(), &vif::vif_kernels_avx512()});
-#endif
-    return out;
-}
+using VifLevel = TableLevel<VifKernels>;
 
 // A filter for one band: one of libvmaf's four, or random taps.
 struct Filter {
@@ -705,10 +687,8 @@ void check_subsample_horizontal(Context& ctx, const VifLevel& L) {
 }  // namespace
 
 CHECKASM_MODULE(vif) {
-    for (const VifLevel& L : vif_levels()) {
-        auto own = [&L](auto member) {
-            return L.below == nullptr || L.kernels->*member != L.below->*member;
-        };
+    for (const VifLevel& L : simd_tables(ctx, &vif::vif_kernels_for)) {
+        auto own = [&L](auto member) { return L.owns(member); };
         if (own(&VifKernels::stat_vertical_u8)) check_stat_vertical_u8(ctx, L);
         if (own(&VifKernels::stat_vertical_u16)) check_stat_vertical_u16(ctx, L);
         if (own(&VifKernels::stat_horizontal)) check_stat_horizontal(ctx, L);

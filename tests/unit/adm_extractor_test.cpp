@@ -111,7 +111,15 @@ TEST(AdmExtractor, ProvidedFeaturesAndAliases) {
         "integer_adm_den", "integer_adm_num_scale0", "integer_adm_den_scale0",
         "integer_adm_num_scale1", "integer_adm_den_scale1", "integer_adm_num_scale2",
         "integer_adm_den_scale2", "integer_adm_num_scale3", "integer_adm_den_scale3"};
-    EXPECT_EQ(adm_info().provided_features, expected);
+    std::vector<std::string> names;
+    for (const auto& p : adm_info().provided) names.push_back(p.name);
+    EXPECT_EQ(names, expected);
+    // libvmaf's aliases are the keys written for the first three.
+    const OptionValues defaults(adm_info().options);
+    EXPECT_EQ(adm_info().key(defaults, "VMAF_integer_feature_adm2_score"), "integer_adm2");
+    EXPECT_EQ(adm_info().key(defaults, "VMAF_integer_feature_aim_score"), "integer_aim");
+    EXPECT_EQ(adm_info().key(defaults, "VMAF_integer_feature_adm3_score"), "integer_adm3");
+    EXPECT_EQ(adm_info().key(defaults, "integer_adm_scale2"), "integer_adm_scale2");
     EXPECT_FALSE(adm_info().temporal);
     EXPECT_EQ(find_feature_providing("VMAF_integer_feature_adm2_score"), &adm_info());
     EXPECT_EQ(find_feature_providing("integer_adm3"), &adm_info());

@@ -347,7 +347,7 @@ TEST(FloatFeatures, ProvideWhatTheFloatModelsNeed) {
                 std::snprintf(buf, sizeof buf, "%g", v.get<double>());
                 EXPECT_NO_THROW(o.set(k, buf)) << model << ": " << k;
             }
-            EXPECT_FALSE(o.key(name).empty());
+            EXPECT_FALSE(f->key(o, name).empty());
         }
     }
 }

@@ -47,7 +47,7 @@ std::vector<std::string> golden_keys(const Model& model,
     for (const auto& f : model.features()) {
         const auto it = expected_keys.find(f.feature_name);
         const std::string expected =
-            it != expected_keys.end() ? it->second : std::string(feature_alias(f.feature_name));
+            it != expected_keys.end() ? it->second : feature_output_name(f.feature_name);
         if (find_feature_providing(f.feature_name)) {
             EXPECT_EQ(f.key, expected) << f.feature_name;
         }
@@ -365,7 +365,7 @@ TEST(ModelConfig, OverrideReachesEveryFeatureOfTheExtractor) {
         ++changed;
         EXPECT_EQ(f.options, (std::vector<std::pair<std::string, std::string>>{
                                  {"vif_enhn_gain_limit", "1"}}));
-        EXPECT_EQ(f.key, std::string(feature_alias(f.feature_name)) + "_egl_1");
+        EXPECT_EQ(f.key, feature_output_name(f.feature_name) + "_egl_1");
     }
     EXPECT_EQ(changed, 4);
 }

@@ -130,8 +130,8 @@ TEST(Motion, RegisteredAsTemporalWithLibvmafOptions) {
     o.set("debug", "true");
     // Suffixes follow the option names' alphabetical order (five < force <
     // fps), as libvmaf sorts them; debug is not a feature parameter.
-    EXPECT_EQ(o.key("VMAF_integer_feature_motion2_score"), "integer_motion2_mffw_force_0_mfw_0.5");
-    EXPECT_EQ(o.key(kSad), std::string(kSad) + "_mffw_force_0_mfw_0.5");
+    EXPECT_EQ(info->key(o, "VMAF_integer_feature_motion2_score"), "integer_motion2_mffw_force_0_mfw_0.5");
+    EXPECT_EQ(info->key(o, kSad), std::string(kSad) + "_mffw_force_0_mfw_0.5");
 }
 
 TEST(Motion, DefaultTemporalSemantics) {

@@ -1,9 +1,9 @@
 // SIMD dispatch: which kernel tables run, and that every level scores
 // exactly like the scalar code, end to end.
 //
-// - The level comes from cpu_flags() (--cpumask / set_cpu_mask, the
-//   VMAFPP_CPUMASK environment variable), and the tables the extractors pick
-//   follow it; `vmafpp --version` names it.
+// - The level comes from a session's cpumask (--cpumask,
+//   ScoreConfig::compute) and the VMAFPP_CPUMASK environment variable, and
+//   the tables the extractors pick follow it; `vmafpp --version` names it.
 // - For every corpus pair, the CLI's JSON at --cpumask 4294967295 (scalar),
 //   --cpumask 48 (AVX-512 off: AVX2 at most), --cpumask 32 (AVX-512 without
 //   the ICL level, on a CPU that has ICL) and the default (the best level
@@ -31,6 +31,7 @@
 #include "support/corpus.hpp"
 #include "support/feature_run.hpp"
 #include "vif/vif_kernels.hpp"
+#include "vmafpp/compute.hpp"
 #include "vmafpp/cpu.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
@@ -61,70 +62,59 @@ SimdLevel best_level_here() {
     return SimdLevel::scalar;
 }
 
-// Restores the process-wide mask when a test ends.
-struct MaskGuard {
-    ~MaskGuard() { set_cpu_mask(0); }
-};
-
-TEST(SimdDispatch, CpuMaskSelectsTheTables) {
-    MaskGuard restore;
-    set_cpu_mask(kScalarMask);
-    EXPECT_EQ(simd_level(), SimdLevel::scalar);
-    EXPECT_EQ(simd_level_name(), "scalar");
-    EXPECT_EQ(&vif::vif_kernels_for(simd_level()), &vif::vif_kernels_scalar());
-    EXPECT_EQ(&motion::motion_kernels_for(simd_level()), &motion::motion_kernels_scalar());
-
-    // Masking AVX2 alone (bit 3) is enough for scalar.
-    set_cpu_mask(kCpuAvx2);
-    EXPECT_EQ(simd_level(), SimdLevel::scalar);
-
-    // Masking AVX2 turns AVX-512 off too, even with bit 4 clear.
-    set_cpu_mask(kCpuAvx2 | kCpuSse2);
-    EXPECT_EQ(simd_level(), SimdLevel::scalar);
-
-    set_cpu_mask(kAvx2Mask);
-    EXPECT_EQ(simd_level(), machine_has_avx2() ? SimdLevel::avx2 : SimdLevel::scalar);
-    set_cpu_mask(kCpuAvx512);
-    EXPECT_EQ(simd_level(), machine_has_avx2() ? SimdLevel::avx2 : SimdLevel::scalar);
-    set_cpu_mask(0);
-    EXPECT_EQ(simd_level(), best_level_here());
+TEST(SimdDispatch, CpuMaskSelectsTheLevel) {
+    EXPECT_EQ(simd_level(kScalarMask), SimdLevel::scalar);
+    EXPECT_STREQ(simd_level_name(simd_level(kScalarMask)), "scalar");
+    // Masking AVX2 alone (bit 3) is enough for scalar, and turns AVX-512 off
+    // too, even with bit 4 clear.
+    EXPECT_EQ(simd_level(kCpuAvx2), SimdLevel::scalar);
+    EXPECT_EQ(simd_level(kCpuAvx2 | kCpuSse2), SimdLevel::scalar);
+    EXPECT_EQ(simd_level(kAvx2Mask), machine_has_avx2() ? SimdLevel::avx2 : SimdLevel::scalar);
+    EXPECT_EQ(simd_level(kCpuAvx512), machine_has_avx2() ? SimdLevel::avx2 : SimdLevel::scalar);
+    EXPECT_EQ(simd_level(0), best_level_here());
+    EXPECT_EQ(Compute::best_cpu().simd, best_level_here());
 #if VMAFPP_X86_KERNELS
-    if (machine_has_avx2()) {
-        set_cpu_mask(kAvx2Mask);
-        EXPECT_EQ(simd_level_name(), "avx2");
-        EXPECT_EQ(&vif::vif_kernels_for(simd_level()), &vif::vif_kernels_avx2());
-        EXPECT_EQ(&motion::motion_kernels_for(simd_level()), &motion::motion_kernels_avx2());
-        EXPECT_NE(&vif::vif_kernels_avx2(), &vif::vif_kernels_scalar());
-    }
-    if (machine_has_avx512()) {
-        set_cpu_mask(kAvx512Mask);
-        EXPECT_EQ(simd_level_name(), "avx512");
-        EXPECT_EQ(&vif::vif_kernels_for(simd_level()), &vif::vif_kernels_avx512());
-        EXPECT_EQ(&motion::motion_kernels_for(simd_level()), &motion::motion_kernels_avx512());
-    } else {
+    if (machine_has_avx512())
+        EXPECT_EQ(simd_level(kAvx512Mask), SimdLevel::avx512);
+    else
         GTEST_LOG_(INFO) << "this machine has no AVX-512: the avx512 level is not checked";
-    }
     if (machine_has_avx512icl()) {
-        set_cpu_mask(0);
-        EXPECT_EQ(simd_level_name(), "avx512icl");
-        EXPECT_EQ(&vif::vif_kernels_for(simd_level()), &vif::vif_kernels_avx512icl());
-        EXPECT_NE(&vif::vif_kernels_avx512icl(), &vif::vif_kernels_avx512());
+        EXPECT_STREQ(simd_level_name(simd_level(0)), "avx512icl");
         // Masking AVX-512 (bit 4) turns the ICL level off too.
-        set_cpu_mask(kCpuAvx512);
-        EXPECT_EQ(simd_level_name(), "avx2");
+        EXPECT_EQ(simd_level(kCpuAvx512), SimdLevel::avx2);
     } else {
         GTEST_LOG_(INFO) << "this machine has no AVX-512 ICL: the avx512icl level is not checked";
     }
 #endif
 }
 
+// The ladder: the scalar level is the scalar table; each level above starts
+// from the level below and replaces only its own twins.
+TEST(SimdDispatch, TablesClimbTheLadder) {
+    const vif::VifKernels& vs = vif::vif_kernels_for(SimdLevel::scalar);
+    EXPECT_EQ(vs.stat_row_u8, vif::vif_kernels_scalar().stat_row_u8);
+    EXPECT_EQ(vs.accumulate, vif::vif_kernels_scalar().accumulate);
+    EXPECT_EQ(motion::motion_kernels_for(SimdLevel::scalar).sad_u8,
+              motion::motion_kernels_scalar().sad_u8);
+#if VMAFPP_X86_KERNELS
+    const vif::VifKernels& v2 = vif::vif_kernels_for(SimdLevel::avx2);
+    const vif::VifKernels& v5 = vif::vif_kernels_for(SimdLevel::avx512);
+    const vif::VifKernels& vi = vif::vif_kernels_for(SimdLevel::avx512icl);
+    EXPECT_NE(v2.stat_row_u8, vs.stat_row_u8);
+    EXPECT_NE(v5.stat_row_u8, v2.stat_row_u8);
+    EXPECT_NE(vi.stat_row_u8, v5.stat_row_u8);
+    EXPECT_EQ(vi.accumulate, v5.accumulate);  // no ICL twin: inherited
+    EXPECT_EQ(vi.subsample_horizontal, v5.subsample_horizontal);
+    const auto& m5 = motion::motion_kernels_for(SimdLevel::avx512);
+    EXPECT_NE(motion::motion_kernels_for(SimdLevel::avx2).sad_u8, motion::motion_kernels_scalar().sad_u8);
+    EXPECT_EQ(motion::motion_kernels_for(SimdLevel::avx512icl).sad_u8, m5.sad_u8);
+#endif
+}
+
 TEST(SimdDispatch, EnvironmentMaskSelectsScalar) {
-    MaskGuard restore;
-    set_cpu_mask(0);
     ASSERT_EQ(setenv("VMAFPP_CPUMASK", "8", 1), 0);
     EXPECT_EQ(simd_level(), SimdLevel::scalar);
-    EXPECT_EQ(&vif::vif_kernels_for(simd_level()), &vif::vif_kernels_scalar());
-    EXPECT_EQ(&motion::motion_kernels_for(simd_level()), &motion::motion_kernels_scalar());
+    EXPECT_EQ(Compute::best_cpu().simd, SimdLevel::scalar);
     ASSERT_EQ(unsetenv("VMAFPP_CPUMASK"), 0);
     EXPECT_EQ(simd_level(), best_level_here());
 }
@@ -282,7 +272,10 @@ struct FeatureValues {
 
 // Every registered extractor (debug on where it has the option, for the
 // extra keys) over `frames` generated frame pairs.
-std::map<std::string, FeatureValues> score_all(int w, int h, int bpc, int frames) {
+std::map<std::string, FeatureValues> score_all(int w, int h, int bpc, int frames, unsigned cpumask) {
+    ComputeConfig config;
+    config.cpumask = cpumask;
+    const Compute compute = resolve_compute(config);
     std::vector<Picture> ref, dis;
     for (int f = 0; f < frames; ++f) {
         ref.push_back(generated(w, h, bpc, f, false, static_cast<std::uint32_t>(w * 16 + bpc)));
@@ -296,7 +289,7 @@ std::map<std::string, FeatureValues> score_all(int w, int h, int bpc, int frames
             if (spec.name == "debug") opts.set("debug", "true");
         test::RecordingSink sink;
         try {
-            auto fex = info.create(opts, FrameGeometry{w, h, bpc, PixelFormat::yuv420});
+            auto fex = info.create(opts, FrameGeometry{w, h, bpc, PixelFormat::yuv420}, compute);
             for (int f = 0; f < frames; ++f) fex->extract(ref[f], dis[f], static_cast<unsigned>(f), sink);
             fex->flush(sink);
         } catch (const Error& e) {
@@ -329,21 +322,15 @@ void expect_same(const std::map<std::string, FeatureValues>& want,
 }
 
 void width_scan(int bpc, int h, int first, int last, int frames) {
-    MaskGuard restore;
     int scored = 0;
     for (int w = first; w <= last; ++w) {
-        set_cpu_mask(kScalarMask);
-        const auto scalar = score_all(w, h, bpc, frames);
-        set_cpu_mask(kAvx2Mask);
-        const auto avx2 = score_all(w, h, bpc, frames);
-        set_cpu_mask(0);
-        const auto best = score_all(w, h, bpc, frames);
+        const auto scalar = score_all(w, h, bpc, frames, kScalarMask);
+        const auto avx2 = score_all(w, h, bpc, frames, kAvx2Mask);
+        const auto best = score_all(w, h, bpc, frames, 0);
         const std::string what = std::to_string(w) + "x" + std::to_string(h) + " " +
                                  std::to_string(bpc) + "-bit";
-        if (machine_has_avx512icl()) {
-            set_cpu_mask(kAvx512Mask);
-            expect_same(scalar, score_all(w, h, bpc, frames), what + " --cpumask 32");
-        }
+        if (machine_has_avx512icl())
+            expect_same(scalar, score_all(w, h, bpc, frames, kAvx512Mask), what + " --cpumask 32");
         expect_same(scalar, avx2, what + " --cpumask 48");
         expect_same(scalar, best, what + " default");
         if (::testing::Test::HasFatalFailure()) return;

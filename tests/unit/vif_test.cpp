@@ -140,10 +140,10 @@ TEST(Vif, RegisteredWithLibvmafOptions) {
     EXPECT_THROW(o.set("vif_enhn_gain_limit", "0.99"), Error);
     EXPECT_THROW(o.set("vif_enhn_gain_limit", "100.5"), Error);
     o.set("debug", "true");  // not a feature parameter: no suffix
-    EXPECT_EQ(o.key("VMAF_integer_feature_vif_scale0_score"), "integer_vif_scale0");
+    EXPECT_EQ(info->key(o, "VMAF_integer_feature_vif_scale0_score"), "integer_vif_scale0");
     o.set("vif_skip_scale0", "true");
     o.set("vif_enhn_gain_limit", "1.5");
-    EXPECT_EQ(o.key("VMAF_integer_feature_vif_scale1_score"), "integer_vif_scale1_egl_1.5_ssclz");
+    EXPECT_EQ(info->key(o, "VMAF_integer_feature_vif_scale1_score"), "integer_vif_scale1_egl_1.5_ssclz");
 }
 
 TEST(Vif, DebugKeysInLibvmafOrderAndConsistent) {

@@ -1,0 +1,58 @@
+// Where a scoring session computes: the backend, its device, and the CPU's
+// SIMD level. Chosen once per session (ScoreConfig::compute) and handed to
+// every extractor's create(); nothing process-wide is changed, so two
+// sessions in one process may run with different choices at the same time.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "vmafpp/cpu.hpp"
+
+namespace vmafpp {
+
+// The compute backends vmafpp knows by name. A device backend runs the
+// extractors that have device twins on that device and the others on the
+// CPU; only the backends listed by built_backends() can be chosen.
+enum class Backend { cpu, vulkan, cuda };
+
+// "cpu", "vulkan", "cuda".
+const char* backend_name(Backend backend);
+// Throws vmafpp::Error for an unknown name or a backend this build lacks,
+// naming the ones it has.
+Backend parse_backend(std::string_view name);
+// The backends this build can run, cpu first.
+std::vector<Backend> built_backends();
+
+// A session's request, in libvmaf's terms.
+struct ComputeConfig {
+    Backend backend = Backend::cpu;
+    // libvmaf --cpumask: a set bit disables that SIMD level (vmafpp::CpuFlag);
+    // the VMAFPP_CPUMASK environment variable disables more.
+    unsigned cpumask = 0;
+    // libvmaf --gpumask: any set bit keeps every extractor off the GPU (libvmaf
+    // then scores on the CPU), whatever `backend` asks for.
+    unsigned gpumask = 0;
+    // Which device of a device backend (0 = the first).
+    unsigned device = 0;
+};
+
+// The resolved choice every extractor of a session is created with.
+struct Compute {
+    Backend backend = Backend::cpu;
+    unsigned device = 0;
+    // The SIMD level CPU kernels run at: the best level with kernels that
+    // the CPU, the session's cpumask and VMAFPP_CPUMASK allow.
+    SimdLevel simd = SimdLevel::scalar;
+
+    // The CPU backend at the best level this machine allows (cpumask 0).
+    static Compute best_cpu();
+};
+
+// Resolves a request: the SIMD level from the cpumask, the backend unless
+// gpumask forbids the GPU. Throws vmafpp::Error for a backend this build
+// lacks.
+Compute resolve_compute(const ComputeConfig& config);
+
+}  // namespace vmafpp

@@ -1,0 +1,68 @@
+#include "vmafpp/compute.hpp"
+
+#include <string>
+
+#include "vmafpp/error.hpp"
+
+namespace vmafpp {
+
+namespace {
+
+constexpr Backend kKnownBackends[] = {Backend::cpu, Backend::vulkan, Backend::cuda};
+
+bool is_built(Backend backend) { return backend == Backend::cpu; }
+
+std::string built_list() {
+    std::string out;
+    for (Backend b : built_backends()) out += (out.empty() ? "" : ", ") + std::string(backend_name(b));
+    return out;
+}
+
+}  // namespace
+
+const char* backend_name(Backend backend) {
+    switch (backend) {
+        case Backend::vulkan: return "vulkan";
+        case Backend::cuda: return "cuda";
+        case Backend::cpu: break;
+    }
+    return "cpu";
+}
+
+std::vector<Backend> built_backends() {
+    std::vector<Backend> out;
+    for (Backend b : kKnownBackends)
+        if (is_built(b)) out.push_back(b);
+    return out;
+}
+
+Backend parse_backend(std::string_view name) {
+    for (Backend b : kKnownBackends) {
+        if (name != backend_name(b)) continue;
+        if (!is_built(b))
+            throw Error("backend " + std::string(name) + " is not built into this vmafpp (built: " +
+                        built_list() + ")");
+        return b;
+    }
+    throw Error("unknown backend \"" + std::string(name) + "\" (built: " + built_list() + ")");
+}
+
+Compute Compute::best_cpu() {
+    Compute c;
+    c.simd = simd_level(0);
+    return c;
+}
+
+Compute resolve_compute(const ComputeConfig& config) {
+    if (!is_built(config.backend))
+        throw Error("backend " + std::string(backend_name(config.backend)) +
+                    " is not built into this vmafpp (built: " + built_list() + ")");
+    Compute c;
+    c.simd = simd_level(config.cpumask);
+    // libvmaf: a non-zero gpumask keeps every extractor on the CPU.
+    c.backend = config.gpumask != 0 ? Backend::cpu : config.backend;
+    c.device = c.backend == Backend::cpu ? 0 : config.device;
+    return c;
+}
+
+}  // namespace vmafpp
