@@ -37,7 +37,4 @@ std::string render_results(const Results& results, OutputFormat format, Precisio
 // for one metric of `results`; "<key>: no pooled value" when it has none.
 std::string summary_line(const Results& results, std::string_view key);
 
-// vmafpp's version, for Results::version.
-std::string_view version_string();
-
 }  // namespace vmafpp

@@ -24,6 +24,7 @@
 
 namespace vmafpp {
 
+// vmafpp's version ("0.1.0"); Results::version of every run.
 std::string version();
 
 struct ScoreConfig {

@@ -7,7 +7,7 @@
 
 namespace vmafpp {
 
-std::string version() { return std::string(version_string()); }
+std::string version() { return VMAFPP_VERSION_STRING; }
 
 ExtractorSpec parse_feature_spec(std::string_view spec) {
     const std::size_t eq = spec.find('=');
@@ -111,7 +111,7 @@ void check_compatible(const VideoInfo& r, const VideoInfo& d) {
 
 Results ScoreRun::results() const {
     Results r;
-    r.version = std::string(version_string());
+    r.version = version();
     r.width = width;
     r.height = height;
     r.fps = seconds > 0 ? frames / seconds : 0.0;

@@ -269,6 +269,4 @@ std::string summary_line(const Results& results, std::string_view key) {
     return std::string(key) + buf;
 }
 
-std::string_view version_string() { return VMAFPP_VERSION_STRING; }
-
 }  // namespace vmafpp
