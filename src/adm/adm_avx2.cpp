@@ -1112,19 +1112,22 @@ void den_accumulate_s123_avx2(const std::int32_t* const band_hvd[3], std::ptrdif
 
 }  // namespace
 
+// Every ADM kernel has a twin at this level (AdmKernels order).
 void adm_init_avx2(AdmKernels& k) {
-    k.dwt_s0_u8 = dwt_s0_u8_avx2;
-    k.dwt_s0_u16 = dwt_s0_u16_avx2;
-    k.dwt_s123 = dwt_s123_avx2;
-    k.dwt_s1 = dwt_s1_avx2;
-    k.decouple_s0 = decouple_s0_avx2;
-    k.decouple_s123 = decouple_s123_avx2;
-    k.csf_s0 = csf_s0_avx2;
-    k.csf_s123 = csf_s123_avx2;
-    k.cm_accumulate_s0 = cm_accumulate_s0_avx2;
-    k.cm_accumulate_s123 = cm_accumulate_s123_avx2;
-    k.den_accumulate_s0 = den_accumulate_s0_avx2;
-    k.den_accumulate_s123 = den_accumulate_s123_avx2;
+    k = AdmKernels{
+        dwt_s0_u8_avx2,
+        dwt_s0_u16_avx2,
+        dwt_s123_avx2,
+        dwt_s1_avx2,
+        decouple_s0_avx2,
+        decouple_s123_avx2,
+        csf_s0_avx2,
+        csf_s123_avx2,
+        cm_accumulate_s0_avx2,
+        cm_accumulate_s123_avx2,
+        den_accumulate_s0_avx2,
+        den_accumulate_s123_avx2,
+    };
 }
 
 }  // namespace vmafpp::adm

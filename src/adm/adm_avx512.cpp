@@ -1351,19 +1351,22 @@ void den_accumulate_s123_avx512(const std::int32_t* const band_hvd[3], std::ptrd
 
 }  // namespace
 
+// Every ADM kernel has a twin at this level (AdmKernels order).
 void adm_init_avx512(AdmKernels& k) {
-    k.dwt_s0_u8 = dwt_s0_u8_avx512;
-    k.dwt_s0_u16 = dwt_s0_u16_avx512;
-    k.dwt_s123 = dwt_s123_avx512;
-    k.dwt_s1 = dwt_s1_avx512;
-    k.decouple_s0 = decouple_s0_avx512;
-    k.decouple_s123 = decouple_s123_avx512;
-    k.csf_s0 = csf_s0_avx512;
-    k.csf_s123 = csf_s123_avx512;
-    k.cm_accumulate_s0 = cm_accumulate_s0_avx512;
-    k.cm_accumulate_s123 = cm_accumulate_s123_avx512;
-    k.den_accumulate_s0 = den_accumulate_s0_avx512;
-    k.den_accumulate_s123 = den_accumulate_s123_avx512;
+    k = AdmKernels{
+        dwt_s0_u8_avx512,
+        dwt_s0_u16_avx512,
+        dwt_s123_avx512,
+        dwt_s1_avx512,
+        decouple_s0_avx512,
+        decouple_s123_avx512,
+        csf_s0_avx512,
+        csf_s123_avx512,
+        cm_accumulate_s0_avx512,
+        cm_accumulate_s123_avx512,
+        den_accumulate_s0_avx512,
+        den_accumulate_s123_avx512,
+    };
 }
 
 }  // namespace vmafpp::adm

@@ -830,16 +830,19 @@ void stat_row_u16_avx2(const std::uint16_t* const* ref_rows, const std::uint16_t
 
 }  // namespace
 
+// Every VIF kernel has a twin at this level (VifKernels order).
 void vif_init_avx2(VifKernels& k) {
-    k.stat_vertical_u8 = stat_vertical_u8_avx2;
-    k.stat_vertical_u16 = stat_vertical_u16_avx2;
-    k.stat_horizontal = stat_horizontal_avx2;
-    k.stat_row_u8 = stat_row_u8_avx2;
-    k.stat_row_u16 = stat_row_u16_avx2;
-    k.accumulate = accumulate_avx2;
-    k.subsample_vertical_u8 = subsample_vertical_u8_avx2;
-    k.subsample_vertical_u16 = subsample_vertical_u16_avx2;
-    k.subsample_horizontal = subsample_horizontal_avx2;
+    k = VifKernels{
+        stat_vertical_u8_avx2,
+        stat_vertical_u16_avx2,
+        stat_horizontal_avx2,
+        stat_row_u8_avx2,
+        stat_row_u16_avx2,
+        accumulate_avx2,
+        subsample_vertical_u8_avx2,
+        subsample_vertical_u16_avx2,
+        subsample_horizontal_avx2,
+    };
 }
 
 }  // namespace vmafpp::vif

@@ -572,16 +572,20 @@ void subsample_horizontal_avx512(const std::uint32_t* ref_in, const std::uint32_
 
 }  // namespace
 
+// Every VIF kernel has a twin at this level (VifKernels order); the
+// statistics ones are vif_stats_avx512.cpp's.
 void vif_init_avx512(VifKernels& k) {
-    k.stat_vertical_u8 = vif_stat_vertical_u8_avx512;
-    k.stat_vertical_u16 = vif_stat_vertical_u16_avx512;
-    k.stat_horizontal = vif_stat_horizontal_avx512;
-    k.stat_row_u8 = vif_stat_row_u8_avx512;
-    k.stat_row_u16 = vif_stat_row_u16_avx512;
-    k.accumulate = accumulate_avx512;
-    k.subsample_vertical_u8 = subsample_vertical_u8_avx512;
-    k.subsample_vertical_u16 = subsample_vertical_u16_avx512;
-    k.subsample_horizontal = subsample_horizontal_avx512;
+    k = VifKernels{
+        vif_stat_vertical_u8_avx512,
+        vif_stat_vertical_u16_avx512,
+        vif_stat_horizontal_avx512,
+        vif_stat_row_u8_avx512,
+        vif_stat_row_u16_avx512,
+        accumulate_avx512,
+        subsample_vertical_u8_avx512,
+        subsample_vertical_u16_avx512,
+        subsample_horizontal_avx512,
+    };
 }
 
 // The AVX-512 statistics kernels built with VNNI; the rest stays AVX-512's.
