@@ -110,18 +110,16 @@ template <int kLanes, class T, class Step>
 std::int32_t vertical_row(const T* const* prev_rows, const T* const* cur_rows, int w,
                           std::int32_t* out, Step step) {
     __m256i any = _mm256_setzero_si256();
-    std::int32_t tail_any = 0;
-    for_steps<kLanes>(w, [&](int j, int n) {
-        if (n == kLanes) {
-            any = _mm256_or_si256(any, step(prev_rows, cur_rows, j, out));
-            return;
-        }
-        const TailRows<T, kLanes> tail(prev_rows, cur_rows, j, n);
-        std::int32_t o[kLanes] = {};
-        step(tail.prev_ptr, tail.cur_ptr, 0, o);
-        tail_any = keep_first(out + j, o, n);
-    });
-    return or_lanes(any) | tail_any;
+    int j = 0;
+    for (; j + kLanes <= w; j += kLanes)
+        any = _mm256_or_si256(any, step(prev_rows, cur_rows, j, out));
+    const std::int32_t result = or_lanes(any);
+    if (j == w) return result;
+    const int n = w - j;
+    const TailRows<T, kLanes> tail(prev_rows, cur_rows, j, n);
+    std::int32_t o[kLanes] = {};
+    step(tail.prev_ptr, tail.cur_ptr, 0, o);
+    return result | keep_first(out + j, o, n);
 }
 
 std::int32_t diff_vertical(const std::uint8_t* const* prev_rows,

@@ -108,7 +108,9 @@ std::int32_t or_lanes(__m512i v) { return _mm512_reduce_or_epi32(v); }
 template <class Step>
 std::int32_t vertical_row(int w, Step step) {
     __m512i any = _mm512_setzero_si512();
-    for_steps<32>(w, [&](int j, int n) { any = _mm512_or_si512(any, step(j, first_lanes32(n))); });
+    int j = 0;
+    for (; j + 32 <= w; j += 32) any = _mm512_or_si512(any, step(j, ~__mmask32{0}));
+    if (j < w) any = _mm512_or_si512(any, step(j, first_lanes32(w - j)));
     return or_lanes(any);
 }
 

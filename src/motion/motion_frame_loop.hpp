@@ -48,16 +48,6 @@
 namespace vmafpp::motion {
 namespace {
 
-// f(j, n) over the steps of kLanes columns covering [0, w): whole steps
-// with n == kLanes (a constant, so that a step's partial-step path folds
-// away), then one partial step of n = w - j < kLanes columns.
-template <int kLanes, class F>
-inline void for_steps(int w, F f) {
-    int j = 0;
-    for (; j + kLanes <= w; j += kLanes) f(j, kLanes);
-    if (j < w) f(j, w - j);
-}
-
 // Row r of the kept copy of cur (none when keep is null).
 template <class T>
 inline T* keep_row(T* keep, int r, int w) {
@@ -106,7 +96,9 @@ struct TapRows {
 template <class Isa, class T>
 inline void diff_row(const T* p, const T* c, int w, std::int16_t* d, T* keep,
                      typename Isa::Vec& wide) {
-    for_steps<Isa::kStep>(w, [&](int j, int n) { Isa::diff_step(p, c, j, n, d, keep, wide); });
+    int j = 0;
+    for (; j + Isa::kStep <= w; j += Isa::kStep) Isa::diff_step(p, c, j, Isa::kStep, d, keep, wide);
+    if (j < w) Isa::diff_step(p, c, j, w - j, d, keep, wide);
 }
 
 // The constants of the int16 vertical pass y = (sum + 2^(s-1)) >> s with
@@ -230,10 +222,15 @@ std::uint64_t sad_int16(const T* prev, std::ptrdiff_t prev_stride, const T* cur,
             T* kr = keep_row(keep, r, w);
             std::int16_t* dr = s.diff(r);
             Vec wide = Isa::zero();
-            for_steps<kStep>(w, [&](int j, int n) {
-                Isa::diff_step(p, c, j, n, dr, kr, wide);
+            int j = 0;
+            for (; j + kStep <= w; j += kStep) {
+                Isa::diff_step(p, c, j, kStep, dr, kr, wide);
                 Isa::vertical_step(d, j, s.y, sh, bits, any);
-            });
+            }
+            if (j < w) {
+                Isa::diff_step(p, c, j, w - j, dr, kr, wide);
+                Isa::vertical_step(d, j, s.y, sh, bits, any);
+            }
             narrow_rows[r % kTaps] = Isa::narrow(wide);
         } else {
             for (int j = 0; j < w; j += kStep) Isa::vertical_step(d, j, s.y, sh, bits, any);
