@@ -57,57 +57,55 @@ inline __mmask32 widen_tail(__mmask16 m) {
     return n == 16 ? ~__mmask32{0} : static_cast<__mmask32>((1u << (2 * n)) - 1);
 }
 
-// Masked loads and stores that take the plain instruction for a full mask
-// (every lane valid, so the full access stays inside the row); only a
-// block's last, partial one takes the masked form.
-inline Z ld_i32x16(__mmask16 m, const void* p) {
-    return m == 0xFFFF ? _mm512_loadu_si512(p) : _mm512_maskz_loadu_epi32(m, p);
+// Every lane of m set: the plain access of the whole vector then stays
+// inside the row.
+template <class M>
+constexpr bool full_mask(M m) {
+    return m == static_cast<M>(~M{0});
 }
-inline void st_i32x16(void* p, __mmask16 m, Z v) {
-    if (m == 0xFFFF)
-        _mm512_storeu_si512(p, v);
-    else
-        _mm512_mask_storeu_epi32(p, m, v);
+
+// Masked loads and stores of kBits-bit elements that take the plain
+// instruction for a full mask; only a block's last, partial access takes
+// the masked form (which never touches the masked-off addresses).
+template <int kBits, class M>
+inline Z load512(M m, const void* p) {
+    if (full_mask(m)) return _mm512_loadu_si512(p);
+    if constexpr (kBits == 16) return _mm512_maskz_loadu_epi16(m, p);
+    else if constexpr (kBits == 32) return _mm512_maskz_loadu_epi32(m, p);
+    else return _mm512_maskz_loadu_epi64(m, p);
 }
-inline Z ld_i64x8(__mmask8 m, const void* p) {
-    return m == 0xFF ? _mm512_loadu_si512(p) : _mm512_maskz_loadu_epi64(m, p);
+template <int kBits, class M>
+inline void store512(void* p, M m, Z v) {
+    if (full_mask(m)) _mm512_storeu_si512(p, v);
+    else if constexpr (kBits == 16) _mm512_mask_storeu_epi16(p, m, v);
+    else if constexpr (kBits == 32) _mm512_mask_storeu_epi32(p, m, v);
+    else _mm512_mask_storeu_epi64(p, m, v);
 }
-inline void st_i64x8(void* p, __mmask8 m, Z v) {
-    if (m == 0xFF)
-        _mm512_storeu_si512(p, v);
-    else
-        _mm512_mask_storeu_epi64(p, m, v);
+template <int kBits, class M>
+inline __m256i load256(M m, const void* p) {
+    if (full_mask(m)) return _mm256_loadu_si256(static_cast<const __m256i*>(p));
+    if constexpr (kBits == 8) return _mm256_maskz_loadu_epi8(m, p);
+    else if constexpr (kBits == 16) return _mm256_maskz_loadu_epi16(m, p);
+    else return _mm256_maskz_loadu_epi32(m, p);
 }
-inline Z ld_i16x32(__mmask32 m, const void* p) {
-    return m == ~__mmask32{0} ? _mm512_loadu_si512(p) : _mm512_maskz_loadu_epi16(m, p);
-}
-inline void st_i16x32(void* p, __mmask32 m, Z v) {
-    if (m == ~__mmask32{0})
-        _mm512_storeu_si512(p, v);
-    else
-        _mm512_mask_storeu_epi16(p, m, v);
-}
-inline __m256i ld_i16x16(__mmask16 m, const void* p) {
-    return m == 0xFFFF ? _mm256_loadu_si256(static_cast<const __m256i*>(p))
-                       : _mm256_maskz_loadu_epi16(m, p);
-}
+inline Z ld_i32x16(__mmask16 m, const void* p) { return load512<32>(m, p); }
+inline void st_i32x16(void* p, __mmask16 m, Z v) { store512<32>(p, m, v); }
+inline Z ld_i64x8(__mmask8 m, const void* p) { return load512<64>(m, p); }
+inline void st_i64x8(void* p, __mmask8 m, Z v) { store512<64>(p, m, v); }
+inline Z ld_i16x32(__mmask32 m, const void* p) { return load512<16>(m, p); }
+inline void st_i16x32(void* p, __mmask32 m, Z v) { store512<16>(p, m, v); }
+inline __m256i ld_i16x16(__mmask16 m, const void* p) { return load256<16>(m, p); }
 inline void st_i16x16(void* p, __mmask16 m, __m256i v) {
-    if (m == 0xFFFF)
+    if (full_mask(m))
         _mm256_storeu_si256(static_cast<__m256i*>(p), v);
     else
         _mm256_mask_storeu_epi16(p, m, v);
 }
-inline __m256i ld_i32x8(__mmask8 m, const void* p) {
-    return m == 0xFF ? _mm256_loadu_si256(static_cast<const __m256i*>(p))
-                     : _mm256_maskz_loadu_epi32(m, p);
-}
-inline __m256i ld_u8x32(__mmask32 m, const void* p) {
-    return m == ~__mmask32{0} ? _mm256_loadu_si256(static_cast<const __m256i*>(p))
-                              : _mm256_maskz_loadu_epi8(m, p);
-}
+inline __m256i ld_i32x8(__mmask8 m, const void* p) { return load256<32>(m, p); }
+inline __m256i ld_u8x32(__mmask32 m, const void* p) { return load256<8>(m, p); }
 // The low dwords of 8 int64 lanes (vpmovqd: the int32 narrowing).
 inline void st_i64x8_as_i32(void* p, __mmask8 m, Z v) {
-    if (m == 0xFF)
+    if (full_mask(m))
         _mm256_storeu_si256(static_cast<__m256i*>(p), _mm512_cvtepi64_epi32(v));
     else
         _mm512_mask_cvtepi64_storeu_epi32(p, m, v);
@@ -588,18 +586,24 @@ inline bool integral_gain(double gain, double limit) {
     return gain >= -limit && gain <= limit && gain == std::trunc(gain);
 }
 
-template <bool kIntegralGain>
-void decouple_s0_rows(const std::int16_t* const ref_hvd[3], const std::int16_t* const dis_hvd[3],
-                      std::ptrdiff_t stride, Rect region, double gain_limit,
-                      std::int16_t* const r_hvd[3], std::int16_t* const a_hvd[3]) {
-    const Reciprocal30 div;
-    const __m512d cos_sq = _mm512_set1_pd(static_cast<double>(cos_1deg_sq_f()));
-    const __m512d gain = _mm512_set1_pd(gain_limit);
-    const Z gain_int = _mm512_set1_epi32(kIntegralGain ? static_cast<std::int32_t>(gain_limit) : 0);
-    const Z zero = _mm512_setzero_si512();
-    const Z round = _mm512_set1_epi32(16384);
-    const Z wrapped = _mm512_set1_epi32(std::numeric_limits<std::int32_t>::min());
-    const __m512 two31 = _mm512_set1_ps(0x1p31f);
+// What both scales' decoupling reads besides the bands.
+struct DecoupleConstants {
+    explicit DecoupleConstants(double gain_limit)
+        : cos_sq(_mm512_set1_pd(static_cast<double>(cos_1deg_sq_f()))),
+          gain(_mm512_set1_pd(gain_limit)) {}
+    Reciprocal30 div;
+    __m512d cos_sq;
+    __m512d gain;
+};
+
+// body(i, m, o, t) for the blocks of 16 samples of each region row: i the
+// samples' index in the bands, m the block's lanes (the last block's only
+// those inside the region; the others are loaded as 0 and not stored), o
+// and t the ref and dis values of h, v and d as int32 (int16 bands
+// sign-extended).
+template <class T, class Body>
+inline void for_decouple_blocks(const T* const ref_hvd[3], const T* const dis_hvd[3],
+                                std::ptrdiff_t stride, Rect region, Body body) {
     for (int y = region.y0; y < region.y1; ++y) {
         const std::ptrdiff_t row = y * stride;
         for (int x = region.x0; x < region.x1; x += 16) {
@@ -607,42 +611,63 @@ void decouple_s0_rows(const std::int16_t* const ref_hvd[3], const std::int16_t* 
             const std::ptrdiff_t i = row + x;
             Z o[3], t[3];
             for (int b = 0; b < 3; ++b) {
-                o[b] = load16_i16_as_i32(ref_hvd[b] + i, m);
-                t[b] = load16_i16_as_i32(dis_hvd[b] + i, m);
+                if constexpr (sizeof(T) == 2) {
+                    o[b] = load16_i16_as_i32(ref_hvd[b] + i, m);
+                    t[b] = load16_i16_as_i32(dis_hvd[b] + i, m);
+                } else {
+                    o[b] = ld_i32x16(m, ref_hvd[b] + i);
+                    t[b] = ld_i32x16(m, dis_hvd[b] + i);
+                }
             }
-            // Sums of two int16 products in int32, by vpmaddwd on (h, v)
-            // pairs. The squared magnitudes are in [0, 2^31] and read as
-            // uint32; the dot product is in [2 * -32768 * 32767, 2^31], where
-            // only 2^31 (two products of 2^30) wraps, to INT32_MIN, which is
-            // therefore read as 2^31.
-            const Z op = _mm512_mask_blend_epi16(0xAAAAAAAA, o[0], _mm512_slli_epi32(o[1], 16));
-            const Z tp = _mm512_mask_blend_epi16(0xAAAAAAAA, t[0], _mm512_slli_epi32(t[1], 16));
-            const Z dot = _mm512_madd_epi16(op, tp);
-            const Z om = _mm512_madd_epi16(op, op);
-            const Z tm = _mm512_madd_epi16(tp, tp);
-            const __m512 fd = _mm512_mask_mov_ps(_mm512_cvtepi32_ps(dot),
-                                                 _mm512_cmpeq_epi32_mask(dot, wrapped), two31);
-            const __m512 fo = _mm512_cvtepu32_ps(om);
-            const __m512 ft = _mm512_cvtepu32_ps(tm);
-            const __mmask16 angle = angle_mask16(fd, fo, ft, cos_sq);
-            for (int b = 0; b < 3; ++b) {
-                const Z k = ratio_q15_s0(o[b], t[b], div);
-                // k <= 2^15, |o| <= 2^15: exact in int32.
-                Z rst = _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(k, o[b]), round), 15);
-                // |rst| <= 2^15, |gain| <= 65535: the integer product fits int32.
-                const Z p =
-                    kIntegralGain ? _mm512_mullo_epi32(rst, gain_int) : gain_product_s0(rst, gain);
-                const Z limited =
-                    _mm512_mask_blend_epi32(_mm512_cmpgt_epi32_mask(o[b], zero),
-                                            _mm512_max_epi32(p, t[b]), _mm512_min_epi32(p, t[b]));
-                const __mmask16 apply = _mm512_mask_cmpneq_epi32_mask(
-                    _mm512_mask_cmpneq_epi32_mask(angle, k, zero), o[b], zero);
-                rst = _mm512_mask_mov_epi32(rst, apply, limited);
-                store16_i16_wrap(r_hvd[b] + i, m, rst);
-                store16_i16_wrap(a_hvd[b] + i, m, _mm512_sub_epi32(t[b], rst));
-            }
+            body(i, m, o, t);
         }
     }
+}
+
+template <bool kIntegralGain>
+void decouple_s0_rows(const std::int16_t* const ref_hvd[3], const std::int16_t* const dis_hvd[3],
+                      std::ptrdiff_t stride, Rect region, double gain_limit,
+                      std::int16_t* const r_hvd[3], std::int16_t* const a_hvd[3]) {
+    const DecoupleConstants c(gain_limit);
+    const Z gain_int = _mm512_set1_epi32(kIntegralGain ? static_cast<std::int32_t>(gain_limit) : 0);
+    const Z zero = _mm512_setzero_si512();
+    const Z round = _mm512_set1_epi32(16384);
+    const Z wrapped = _mm512_set1_epi32(std::numeric_limits<std::int32_t>::min());
+    const __m512 two31 = _mm512_set1_ps(0x1p31f);
+    auto block = [&](std::ptrdiff_t i, __mmask16 m, const Z* o, const Z* t) {
+        // Sums of two int16 products in int32, by vpmaddwd on (h, v)
+        // pairs. The squared magnitudes are in [0, 2^31] and read as
+        // uint32; the dot product is in [2 * -32768 * 32767, 2^31], where
+        // only 2^31 (two products of 2^30) wraps, to INT32_MIN, which is
+        // therefore read as 2^31.
+        const Z op = _mm512_mask_blend_epi16(0xAAAAAAAA, o[0], _mm512_slli_epi32(o[1], 16));
+        const Z tp = _mm512_mask_blend_epi16(0xAAAAAAAA, t[0], _mm512_slli_epi32(t[1], 16));
+        const Z dot = _mm512_madd_epi16(op, tp);
+        const Z om = _mm512_madd_epi16(op, op);
+        const Z tm = _mm512_madd_epi16(tp, tp);
+        const __m512 fd = _mm512_mask_mov_ps(_mm512_cvtepi32_ps(dot),
+                                             _mm512_cmpeq_epi32_mask(dot, wrapped), two31);
+        const __m512 fo = _mm512_cvtepu32_ps(om);
+        const __m512 ft = _mm512_cvtepu32_ps(tm);
+        const __mmask16 angle = angle_mask16(fd, fo, ft, c.cos_sq);
+        for (int b = 0; b < 3; ++b) {
+            const Z k = ratio_q15_s0(o[b], t[b], c.div);
+            // k <= 2^15, |o| <= 2^15: exact in int32.
+            Z rst = _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(k, o[b]), round), 15);
+            // |rst| <= 2^15, |c.gain| <= 65535: the integer product fits int32.
+            const Z p =
+                kIntegralGain ? _mm512_mullo_epi32(rst, gain_int) : gain_product_s0(rst, c.gain);
+            const Z limited =
+                _mm512_mask_blend_epi32(_mm512_cmpgt_epi32_mask(o[b], zero),
+                                        _mm512_max_epi32(p, t[b]), _mm512_min_epi32(p, t[b]));
+            const __mmask16 apply = _mm512_mask_cmpneq_epi32_mask(
+                _mm512_mask_cmpneq_epi32_mask(angle, k, zero), o[b], zero);
+            rst = _mm512_mask_mov_epi32(rst, apply, limited);
+            store16_i16_wrap(r_hvd[b] + i, m, rst);
+            store16_i16_wrap(a_hvd[b] + i, m, _mm512_sub_epi32(t[b], rst));
+        }
+    };
+    for_decouple_blocks(ref_hvd, dis_hvd, stride, region, block);
 }
 
 void decouple_s0_avx512(const std::int16_t* const ref_hvd[3], const std::int16_t* const dis_hvd[3],
@@ -749,42 +774,31 @@ void decouple_s123_avx512(const std::int32_t* const ref_hvd[3],
         decouple_s123(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
         return;
     }
-    const Reciprocal30 div;
-    const __m512d cos_sq = _mm512_set1_pd(static_cast<double>(cos_1deg_sq_f()));
-    const __m512d gain = _mm512_set1_pd(gain_limit);
+    const DecoupleConstants c(gain_limit);
     const Z zero = _mm512_setzero_si512();
-    for (int y = region.y0; y < region.y1; ++y) {
-        const std::ptrdiff_t row = y * stride;
-        for (int x = region.x0; x < region.x1; x += 16) {
-            const __mmask16 m = tail16(region.x1 - x);
-            const std::ptrdiff_t i = row + x;
-            Z o[3], t[3];
-            for (int b = 0; b < 3; ++b) {
-                o[b] = ld_i32x16(m, ref_hvd[b] + i);
-                t[b] = ld_i32x16(m, dis_hvd[b] + i);
-            }
-            const unsigned angle_lo =
-                angle_mask8_s123(lo256(o[0]), lo256(o[1]), lo256(t[0]), lo256(t[1]), cos_sq);
-            const unsigned angle_hi =
-                angle_mask8_s123(hi256(o[0]), hi256(o[1]), hi256(t[0]), hi256(t[1]), cos_sq);
-            const __mmask16 angle = static_cast<__mmask16>(angle_lo | (angle_hi << 8));
-            for (int b = 0; b < 3; ++b) {
-                const Z k = ratio_q15_s123(o[b], t[b], div);
-                Z rst = restore_s123(k, o[b]);
-                const __mmask16 pos = _mm512_cmpgt_epi32_mask(o[b], zero);
-                const __m256i lim_lo =
-                    limit_gain8(lo256(rst), lo256(t[b]), static_cast<__mmask8>(pos), gain);
-                const __m256i lim_hi =
-                    limit_gain8(hi256(rst), hi256(t[b]), static_cast<__mmask8>(pos >> 8), gain);
-                const Z limited = _mm512_inserti64x4(_mm512_castsi256_si512(lim_lo), lim_hi, 1);
-                const __mmask16 apply = _mm512_mask_cmpneq_epi32_mask(
-                    _mm512_mask_cmpneq_epi32_mask(angle, k, zero), o[b], zero);
-                rst = _mm512_mask_mov_epi32(rst, apply, limited);
-                st_i32x16(r_hvd[b] + i, m, rst);
-                st_i32x16(a_hvd[b] + i, m, _mm512_sub_epi32(t[b], rst));  // modulo 2^32
-            }
+    auto block = [&](std::ptrdiff_t i, __mmask16 m, const Z* o, const Z* t) {
+        const unsigned angle_lo =
+            angle_mask8_s123(lo256(o[0]), lo256(o[1]), lo256(t[0]), lo256(t[1]), c.cos_sq);
+        const unsigned angle_hi =
+            angle_mask8_s123(hi256(o[0]), hi256(o[1]), hi256(t[0]), hi256(t[1]), c.cos_sq);
+        const __mmask16 angle = static_cast<__mmask16>(angle_lo | (angle_hi << 8));
+        for (int b = 0; b < 3; ++b) {
+            const Z k = ratio_q15_s123(o[b], t[b], c.div);
+            Z rst = restore_s123(k, o[b]);
+            const __mmask16 pos = _mm512_cmpgt_epi32_mask(o[b], zero);
+            const __m256i lim_lo =
+                limit_gain8(lo256(rst), lo256(t[b]), static_cast<__mmask8>(pos), c.gain);
+            const __m256i lim_hi =
+                limit_gain8(hi256(rst), hi256(t[b]), static_cast<__mmask8>(pos >> 8), c.gain);
+            const Z limited = _mm512_inserti64x4(_mm512_castsi256_si512(lim_lo), lim_hi, 1);
+            const __mmask16 apply = _mm512_mask_cmpneq_epi32_mask(
+                _mm512_mask_cmpneq_epi32_mask(angle, k, zero), o[b], zero);
+            rst = _mm512_mask_mov_epi32(rst, apply, limited);
+            st_i32x16(r_hvd[b] + i, m, rst);
+            st_i32x16(a_hvd[b] + i, m, _mm512_sub_epi32(t[b], rst));  // modulo 2^32
         }
-    }
+    };
+    for_decouple_blocks(ref_hvd, dis_hvd, stride, region, block);
 }
 
 // ---------------------------------------------------------------------------
