@@ -1,7 +1,8 @@
 // Contrast sensitivity factors of integer ADM: the float "rfactor" per scale
 // and orientation class (h/v or d), computed with libvmaf's float/double mix
 // so the values, and the fixed-point factors derived from them, are the same
-// bit for bit.
+// bit for bit. The Watson and Barten models themselves are in src/csf,
+// shared with float ADM.
 #pragma once
 
 #include <cstdint>
