@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "adm/adm.hpp"
+#include "base/extractor_info.hpp"
+#include "adm/adm_options.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
 
@@ -70,14 +72,9 @@ std::vector<ProvidedFeature> adm_provided() {
         {"VMAF_integer_feature_aim_score", "integer_aim"},
         {"VMAF_integer_feature_adm3_score", "integer_adm3"},
     };
-    for (int s = 0; s < adm::kScales; ++s) p.push_back({"integer_adm_scale" + std::to_string(s), ""});
-    p.push_back({"integer_adm", ""});
-    p.push_back({"integer_adm_num", ""});
-    p.push_back({"integer_adm_den", ""});
-    for (int s = 0; s < adm::kScales; ++s) {
-        p.push_back({"integer_adm_num_scale" + std::to_string(s), ""});
-        p.push_back({"integer_adm_den_scale" + std::to_string(s), ""});
-    }
+    append_scale_features(p, adm::kScales, "integer_adm_scale", "");
+    p.insert(p.end(), {{"integer_adm", ""}, {"integer_adm_num", ""}, {"integer_adm_den", ""}});
+    append_num_den_scales(p, adm::kScales, "integer_adm");
     return p;
 }
 
@@ -114,15 +111,10 @@ private:
 
 }  // namespace
 
+std::vector<OptionSpec> adm::integer_adm_options() { return adm_options(); }
+
 FeatureInfo integer_adm_info() {
-    FeatureInfo info;
-    info.name = "adm";
-    info.options = adm_options();
-    info.provided = adm_provided();
-    info.make = [](const ExtractorSetup& setup) {
-        return std::unique_ptr<FeatureExtractor>(new IntegerAdm(setup));
-    };
-    return info;
+    return extractor_info<IntegerAdm>("adm", adm_options(), adm_provided());
 }
 
 }  // namespace vmafpp

@@ -8,6 +8,7 @@
 
 #include "ansnr/float_ansnr_kernels.hpp"
 #include "base/c_macros.hpp"
+#include "base/extractor_info.hpp"
 #include "base/float_image.hpp"
 #include "psnr/float_psnr_kernels.hpp"
 #include "vmafpp/error.hpp"
@@ -19,11 +20,20 @@ namespace {
 
 class FloatAnsnr final : public FeatureExtractor {
 public:
-    FloatAnsnr(const FrameGeometry& g, std::vector<std::string> keys)
-        : keys_(std::move(keys)), w_(g.width), h_(g.height), bpc_(g.bpc), k_(float_psnr::psnr_constants(g.bpc)),
-          ref_(g.width, g.height), dis_(g.width, g.height), ref_f_(g.width, g.height),
-          dis_f_(g.width, g.height),
-          scratch_(static_cast<std::size_t>(float_ansnr::filter2d_scratch_size(5, g.width))) {}
+    static void check(const ExtractorSetup& s) {
+        const FrameGeometry& g = s.geometry;
+        require_float_conversion("float_ansnr", g.bpc);
+        // The 5x5 filter reflects two samples into the picture.
+        if (g.width < 3 || g.height < 3)
+            throw Error("float_ansnr needs a frame of at least 3x3 (got " +
+                        std::to_string(g.width) + "x" + std::to_string(g.height) + ")");
+    }
+
+    explicit FloatAnsnr(const ExtractorSetup& s)
+        : keys_(s.keys), w_(s.geometry.width), h_(s.geometry.height), bpc_(s.geometry.bpc),
+          k_(float_psnr::psnr_constants(bpc_)), ref_(w_, h_), dis_(w_, h_), ref_f_(w_, h_),
+          dis_f_(w_, h_),
+          scratch_(static_cast<std::size_t>(float_ansnr::filter2d_scratch_size(5, w_))) {}
 
     void extract(const Picture& ref, const Picture& dis, unsigned frame,
                  FeatureSink& sink) override {
@@ -58,19 +68,7 @@ private:
 }  // namespace
 
 FeatureInfo float_ansnr_info() {
-    FeatureInfo info;
-    info.name = "float_ansnr";
-    info.provided = {{"float_ansnr", ""}, {"float_anpsnr", ""}};
-    info.make = [](const ExtractorSetup& s) -> std::unique_ptr<FeatureExtractor> {
-        const FrameGeometry& g = s.geometry;
-        require_float_conversion("float_ansnr", g.bpc);
-        // The 5x5 filter reflects two samples into the picture.
-        if (g.width < 3 || g.height < 3)
-            throw Error("float_ansnr needs a frame of at least 3x3 (got " +
-                        std::to_string(g.width) + "x" + std::to_string(g.height) + ")");
-        return std::make_unique<FloatAnsnr>(g, s.keys);
-    };
-    return info;
+    return extractor_info<FloatAnsnr>("float_ansnr", {}, {{"float_ansnr", ""}, {"float_anpsnr", ""}});
 }
 
 }  // namespace vmafpp

@@ -8,9 +8,11 @@
 #include <vector>
 
 #include "base/c_macros.hpp"
+#include "base/extractor_info.hpp"
 #include "base/float_image.hpp"
 #include "float_motion/float_motion_kernels.hpp"
 #include "float_vif/float_vif_kernels.hpp"
+#include "motion/motion_options.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
 
@@ -26,21 +28,22 @@ constexpr float kFilter5NoOp[5] = {0.0f, 0.0f, 1.0f, 0.0f, 0.0f};
 
 std::vector<OptionSpec> motion_options() {
     using T = OptionType;
+    // What libvmaf declares identically for integer motion comes from its
+    // table; only debug's default differs.
+    const std::vector<OptionSpec> twin = motion::integer_motion_options();
+    const auto shared_option = [&](std::string_view name) { return option_from(twin, name); };
+    OptionSpec debug = shared_option("debug");
+    debug.default_value = 1;  // on by default here
     return {
-        {"debug", "", T::boolean, 1, 0, 1, false, "debug mode: enable additional output"},
-        {"motion_force_zero", "force_0", T::boolean, 0, 0, 1, true,
-         "forcing motion score to zero"},
-        {"motion_fps_weight", "mfw", T::number, 1.0, 0.0, 5.0, true,
-         "fps-aware multiplicative weight/correction"},
-        {"motion_blend_factor", "mbf", T::number, 1.0, 0.0, 1.0, true,
-         "blend motion score given an offset"},
-        {"motion_blend_offset", "mbo", T::number, 40.0, 0.0, 1000.0, true,
-         "blend motion score starting from this offset"},
+        debug,
+        shared_option("motion_force_zero"),
+        shared_option("motion_fps_weight"),
+        shared_option("motion_blend_factor"),
+        shared_option("motion_blend_offset"),
         {"motion_add_scale1", "mdc", T::boolean, 0, 0, 1, true, "add motion score from scale1"},
         {"motion_filter_size", "mfs", T::integer, 5, 0, 9, true, "filtering size"},
         {"motion_add_uv", "mau", T::boolean, 0, 0, 1, true, "include U and V terms"},
-        {"motion_max_val", "mmxv", T::number, 10000.0, 0.0, 10000.0, true,
-         "maximum value allowed; larger values will be clipped to this value"},
+        shared_option("motion_max_val"),
     };
 }
 
@@ -92,8 +95,25 @@ struct PlaneState {
 
 class FloatMotion final : public FeatureExtractor {
 public:
-    FloatMotion(const OptionValues& options, const FrameGeometry& g, std::vector<std::string> keys)
-        : p_(read_params(options)), bpc_(g.bpc), keys_(std::move(keys)) {
+    static void check(const ExtractorSetup& s) {
+        const FrameGeometry& g = s.geometry;
+        require_float_conversion("float_motion", g.bpc);
+        const bool uv = s.options.flag("motion_add_uv");
+        if (uv && g.format == PixelFormat::yuv400)
+            throw Error("float_motion: motion_add_uv needs chroma planes (got 4:0:0)");
+        // The 5-tap blur reflects two samples into the picture: every plane it
+        // runs on needs at least 3x3 samples.
+        const ChromaShift cs = chroma_shift(g.format);
+        const int min_w = uv ? g.width >> cs.x : g.width;
+        const int min_h = uv ? g.height >> cs.y : g.height;
+        if (min_w < 3 || min_h < 3)
+            throw Error("float_motion needs planes of at least 3x3 samples (got " +
+                        std::to_string(min_w) + "x" + std::to_string(min_h) + ")");
+    }
+
+    explicit FloatMotion(const ExtractorSetup& s)
+        : p_(read_params(s.options)), bpc_(s.geometry.bpc), keys_(s.keys) {
+        const FrameGeometry& g = s.geometry;
         if (p_.filter_size == 1) {
             filter_ = kFilter5NoOp;
             fw_ = 5;
@@ -219,29 +239,9 @@ private:
 }  // namespace
 
 FeatureInfo float_motion_info() {
-    FeatureInfo info;
-    info.name = "float_motion";
-    info.options = motion_options();
-    info.provided = kProvided;
-    info.temporal = true;
+    FeatureInfo info =
+        extractor_info<FloatMotion>("float_motion", motion_options(), kProvided, /*temporal=*/true);
     info.reads_chroma = [](const OptionValues& o) { return o.flag("motion_add_uv"); };
-    info.make = [](const ExtractorSetup& s) -> std::unique_ptr<FeatureExtractor> {
-        const OptionValues& o = s.options;
-        const FrameGeometry& g = s.geometry;
-        require_float_conversion("float_motion", g.bpc);
-        const bool uv = o.flag("motion_add_uv");
-        if (uv && g.format == PixelFormat::yuv400)
-            throw Error("float_motion: motion_add_uv needs chroma planes (got 4:0:0)");
-        // The 5-tap blur reflects two samples into the picture: every plane it
-        // runs on needs at least 3x3 samples.
-        const ChromaShift cs = chroma_shift(g.format);
-        const int min_w = uv ? g.width >> cs.x : g.width;
-        const int min_h = uv ? g.height >> cs.y : g.height;
-        if (min_w < 3 || min_h < 3)
-            throw Error("float_motion needs planes of at least 3x3 samples (got " +
-                        std::to_string(min_w) + "x" + std::to_string(min_h) + ")");
-        return std::make_unique<FloatMotion>(o, g, s.keys);
-    };
     return info;
 }
 

@@ -7,8 +7,10 @@
 #include <vector>
 
 #include "base/c_macros.hpp"
+#include "base/extractor_info.hpp"
 #include "base/float_image.hpp"
 #include "float_vif/float_vif_kernels.hpp"
+#include "vif/vif_options.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
 
@@ -18,43 +20,36 @@ namespace {
 
 std::vector<OptionSpec> vif_options() {
     using T = OptionType;
-    return {
-        {"debug", "", T::boolean, 0, 0, 1, false, "debug mode: enable additional output"},
-        {"vif_enhn_gain_limit", "egl", T::number, 100.0, 1.0, 100.0, true,
-         "enhancement gain imposed on vif, must be >= 1.0, where 1.0 means the gain is "
-         "completely disabled"},
+    // What libvmaf declares identically for integer VIF comes from its table.
+    const std::vector<OptionSpec> twin = vif::integer_vif_options();
+    const auto shared_option = [&](std::string_view name) { return option_from(twin, name); };
+    std::vector<OptionSpec> o = {
+        shared_option("debug"),
+        shared_option("vif_enhn_gain_limit"),
         {"vif_kernelscale", "ks", T::number, 1.0, 0.1, 4.0, true,
          "scaling factor for the gaussian kernel (2.0 means multiplying the standard "
          "deviation by 2 and enlarge the kernel size accordingly"},
         {"vif_prescale", "ps", T::number, 1.0, 0.1, 4.0, true,
          "scaling factor for the frame (2.0 means making the image twice as large on each "
          "dimension); nearest-neighbour scaling"},
-        {"vif_scale1_min_val", "s1miv", T::number, 0.0, 0.0, 1.0, true,
-         "minimum value allowed; smaller values will be set to this value"},
-        {"vif_scale2_min_val", "s2miv", T::number, 0.0, 0.0, 1.0, true,
-         "minimum value allowed; smaller values will be set to this value"},
-        {"vif_scale3_min_val", "s3miv", T::number, 0.0, 0.0, 1.0, true,
-         "minimum value allowed; smaller values will be set to this value"},
-        {"vif_sigma_nsq", "snsq", T::number, 2.0, 0.0, 5.0, true, "neural noise variance"},
-        {"vif_skip_scale0", "ssclz", T::boolean, 0, 0, 1, true,
-         "when set, skip scale 0 calculations"},
     };
+    for (int s = 1; s <= 3; ++s) {
+        const std::string n = std::to_string(s);
+        o.push_back({"vif_scale" + n + "_min_val", "s" + n + "miv", T::number, 0.0, 0.0, 1.0, true,
+                     "minimum value allowed; smaller values will be set to this value"});
+    }
+    o.push_back({"vif_sigma_nsq", "snsq", T::number, 2.0, 0.0, 5.0, true, "neural noise variance"});
+    o.push_back(shared_option("vif_skip_scale0"));
+    return o;
 }
 
 // The scale scores, then the debug values: vif, its num and den, and the
 // num and den of every scale.
 std::vector<ProvidedFeature> vif_provided() {
     std::vector<ProvidedFeature> p;
-    for (int s = 0; s < 4; ++s)
-        p.push_back({"VMAF_feature_vif_scale" + std::to_string(s) + "_score",
-                     "vif_scale" + std::to_string(s)});
-    p.push_back({"vif", ""});
-    p.push_back({"vif_num", ""});
-    p.push_back({"vif_den", ""});
-    for (int s = 0; s < 4; ++s) {
-        p.push_back({"vif_num_scale" + std::to_string(s), ""});
-        p.push_back({"vif_den_scale" + std::to_string(s), ""});
-    }
+    append_scale_features(p, 4, "VMAF_feature_vif_scale", "_score", "vif_scale");
+    p.insert(p.end(), {{"vif", ""}, {"vif_num", ""}, {"vif_den", ""}});
+    append_num_den_scales(p, 4, "vif");
     return p;
 }
 
@@ -112,11 +107,23 @@ std::string size_problem(int w, int h, float kernelscale) {
 
 class FloatVif final : public FeatureExtractor {
 public:
-    FloatVif(const OptionValues& options, const FrameGeometry& g, std::vector<std::string> keys)
-        : p_(read_params(options)), w_(g.width), h_(g.height), bpc_(g.bpc),
-          sw_(prescaled(g.width, p_.prescale)), sh_(prescaled(g.height, p_.prescale)),
-          prescaling_(sw_ != g.width || sh_ != g.height), ref_(g.width, g.height),
-          dis_(g.width, g.height), keys_(std::move(keys)) {
+    static void check(const ExtractorSetup& s) {
+        const OptionValues& o = s.options;
+        const float ks = static_cast<float>(o.number("vif_kernelscale"));
+        if (!float_vif::valid_kernelscale(ks))
+            throw Error("float_vif: vif_kernelscale " + std::to_string(o.number("vif_kernelscale")) +
+                        " is not one of libvmaf's kernel scales");
+        require_float_conversion("float_vif", s.geometry.bpc);
+        const double ps = o.number("vif_prescale");
+        const std::string problem =
+            size_problem(prescaled(s.geometry.width, ps), prescaled(s.geometry.height, ps), ks);
+        if (!problem.empty()) throw Error(problem);
+    }
+
+    explicit FloatVif(const ExtractorSetup& s)
+        : p_(read_params(s.options)), w_(s.geometry.width), h_(s.geometry.height),
+          bpc_(s.geometry.bpc), sw_(prescaled(w_, p_.prescale)), sh_(prescaled(h_, p_.prescale)),
+          prescaling_(sw_ != w_ || sh_ != h_), ref_(w_, h_), dis_(w_, h_), keys_(s.keys) {
         if (prescaling_) {
             ref_s_ = FloatImage(sw_, sh_);
             dis_s_ = FloatImage(sw_, sh_);
@@ -230,26 +237,7 @@ private:
 }  // namespace
 
 FeatureInfo float_vif_info() {
-    FeatureInfo info;
-    info.name = "float_vif";
-    info.options = vif_options();
-    info.provided = vif_provided();
-    info.temporal = false;
-    info.make = [](const ExtractorSetup& s) -> std::unique_ptr<FeatureExtractor> {
-        const OptionValues& o = s.options;
-        const FrameGeometry& g = s.geometry;
-        const float ks = static_cast<float>(o.number("vif_kernelscale"));
-        if (!float_vif::valid_kernelscale(ks))
-            throw Error("float_vif: vif_kernelscale " + std::to_string(o.number("vif_kernelscale")) +
-                        " is not one of libvmaf's kernel scales");
-        require_float_conversion("float_vif", g.bpc);
-        const double ps = o.number("vif_prescale");
-        const std::string problem =
-            size_problem(prescaled(g.width, ps), prescaled(g.height, ps), ks);
-        if (!problem.empty()) throw Error(problem);
-        return std::make_unique<FloatVif>(o, g, s.keys);
-    };
-    return info;
+    return extractor_info<FloatVif>("float_vif", vif_options(), vif_provided());
 }
 
 }  // namespace vmafpp

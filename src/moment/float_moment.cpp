@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 
+#include "base/extractor_info.hpp"
 #include "base/float_image.hpp"
 #include "moment/float_moment_kernels.hpp"
 #include "vmafpp/error.hpp"
@@ -14,9 +15,13 @@ namespace {
 
 class FloatMoment final : public FeatureExtractor {
 public:
-    FloatMoment(const FrameGeometry& g, std::vector<std::string> keys)
-        : keys_(std::move(keys)), w_(g.width), h_(g.height), bpc_(g.bpc), ref_(g.width, g.height),
-          dis_(g.width, g.height) {}
+    static void check(const ExtractorSetup& s) {
+        require_float_conversion("float_moment", s.geometry.bpc);
+    }
+
+    explicit FloatMoment(const ExtractorSetup& s)
+        : keys_(s.keys), w_(s.geometry.width), h_(s.geometry.height), bpc_(s.geometry.bpc),
+          ref_(w_, h_), dis_(w_, h_) {}
 
     void extract(const Picture& ref, const Picture& dis, unsigned frame,
                  FeatureSink& sink) override {
@@ -38,20 +43,13 @@ private:
 }  // namespace
 
 FeatureInfo float_moment_info() {
-    FeatureInfo info;
-    info.name = "float_moment";
     // libvmaf lists one provided name; the four values below are what it writes.
-    info.provided = {{"float_moment", ""},
-                     {"float_moment_ref1st", ""},
-                     {"float_moment_dis1st", ""},
-                     {"float_moment_ref2nd", ""},
-                     {"float_moment_dis2nd", ""}};
-    info.make = [](const ExtractorSetup& s) -> std::unique_ptr<FeatureExtractor> {
-        const FrameGeometry& g = s.geometry;
-        require_float_conversion("float_moment", g.bpc);
-        return std::make_unique<FloatMoment>(g, s.keys);
-    };
-    return info;
+    return extractor_info<FloatMoment>("float_moment", {},
+                                       {{"float_moment", ""},
+                                        {"float_moment_ref1st", ""},
+                                        {"float_moment_dis1st", ""},
+                                        {"float_moment_ref2nd", ""},
+                                        {"float_moment_dis2nd", ""}});
 }
 
 }  // namespace vmafpp

@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "base/extractor_info.hpp"
+#include "motion/motion_options.hpp"
 #include "base/large_alloc.hpp"
 #include "motion/motion_kernels.hpp"
 #include "vmafpp/cpu.hpp"
@@ -252,21 +254,15 @@ std::vector<OptionSpec> motion_options() {
 
 }  // namespace
 
+std::vector<OptionSpec> motion::integer_motion_options() { return motion_options(); }
+
 FeatureInfo integer_motion_info() {
-    FeatureInfo info;
-    info.name = "motion";
-    info.options = motion_options();
-    info.provided = {
-        {"VMAF_integer_feature_motion_sad_score", ""},
-        {"VMAF_integer_feature_motion_score", "integer_motion"},
-        {"VMAF_integer_feature_motion2_score", "integer_motion2"},
-        {"VMAF_integer_feature_motion3_score", "integer_motion3"},
-    };
-    info.temporal = true;
-    info.make = [](const ExtractorSetup& setup) {
-        return std::unique_ptr<FeatureExtractor>(new IntegerMotion(setup));
-    };
-    return info;
+    return extractor_info<IntegerMotion>("motion", motion_options(),
+                                         {{"VMAF_integer_feature_motion_sad_score", ""},
+                                          {"VMAF_integer_feature_motion_score", "integer_motion"},
+                                          {"VMAF_integer_feature_motion2_score", "integer_motion2"},
+                                          {"VMAF_integer_feature_motion3_score", "integer_motion3"}},
+                                         /*temporal=*/true);
 }
 
 }  // namespace vmafpp

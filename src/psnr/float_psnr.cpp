@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 
+#include "base/extractor_info.hpp"
 #include "base/float_image.hpp"
 #include "psnr/float_psnr_kernels.hpp"
 #include "vmafpp/error.hpp"
@@ -14,9 +15,13 @@ namespace {
 
 class FloatPsnr final : public FeatureExtractor {
 public:
-    FloatPsnr(const FrameGeometry& g, std::string key)
-        : key_(std::move(key)), w_(g.width), h_(g.height), bpc_(g.bpc), k_(float_psnr::psnr_constants(g.bpc)),
-          ref_(g.width, g.height), dis_(g.width, g.height) {}
+    static void check(const ExtractorSetup& s) {
+        require_float_conversion("float_psnr", s.geometry.bpc);
+    }
+
+    explicit FloatPsnr(const ExtractorSetup& s)
+        : key_(s.keys[0]), w_(s.geometry.width), h_(s.geometry.height), bpc_(s.geometry.bpc),
+          k_(float_psnr::psnr_constants(bpc_)), ref_(w_, h_), dis_(w_, h_) {}
 
     void extract(const Picture& ref, const Picture& dis, unsigned frame,
                  FeatureSink& sink) override {
@@ -37,15 +42,7 @@ private:
 }  // namespace
 
 FeatureInfo float_psnr_info() {
-    FeatureInfo info;
-    info.name = "float_psnr";
-    info.provided = {{"float_psnr", ""}};
-    info.make = [](const ExtractorSetup& s) -> std::unique_ptr<FeatureExtractor> {
-        const FrameGeometry& g = s.geometry;
-        require_float_conversion("float_psnr", g.bpc);
-        return std::make_unique<FloatPsnr>(g, s.keys[0]);
-    };
-    return info;
+    return extractor_info<FloatPsnr>("float_psnr", {}, {{"float_psnr", ""}});
 }
 
 }  // namespace vmafpp

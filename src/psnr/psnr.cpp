@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/c_macros.hpp"
+#include "base/extractor_info.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
 
@@ -58,9 +59,20 @@ std::uint64_t plane_sse(const Plane& a, const Plane& b, bool high_depth) {
 
 class Psnr final : public FeatureExtractor {
 public:
-    Psnr(const OptionValues& o, const FrameGeometry& g, std::vector<std::string> keys)
-        : keys_(std::move(keys)), bpc_(g.bpc), enable_mse_(o.flag("enable_mse")),
-          planes_(o.flag("enable_chroma") && g.format != PixelFormat::yuv400 ? 3 : 1) {
+    static void check(const ExtractorSetup& s) {
+        const int bpc = s.geometry.bpc;
+        if (bpc != 8 && bpc != 10 && bpc != 12 && bpc != 16)
+            throw Error("psnr supports 8, 10, 12 and 16 bits per component (got " +
+                        std::to_string(bpc) + ")");
+    }
+
+    explicit Psnr(const ExtractorSetup& s)
+        : keys_(s.keys), bpc_(s.geometry.bpc), enable_mse_(s.options.flag("enable_mse")),
+          planes_(s.options.flag("enable_chroma") && s.geometry.format != PixelFormat::yuv400
+                      ? 3
+                      : 1) {
+        const OptionValues& o = s.options;
+        const FrameGeometry& g = s.geometry;
         // 8-bit uses 255 regardless; above, (2^bpc - 1) or 255 * 2^(bpc-8).
         peak_ = o.flag("reduced_hbd_peak") ? 255u << (g.bpc - 8) : (1u << g.bpc) - 1;
         const double min_sse = o.number("min_sse");
@@ -108,22 +120,13 @@ private:
 }  // namespace
 
 FeatureInfo integer_psnr_info() {
-    FeatureInfo info;
-    info.name = "psnr";
-    info.options = psnr_options();
-    info.provided = {{"psnr_y", ""}, {"psnr_cb", ""}, {"psnr_cr", ""},
-                     {"mse_y", ""},  {"mse_cb", ""},  {"mse_cr", ""}};
     // libvmaf marks psnr temporal only for its APSNR aggregate, which vmafpp
     // does not offer; per-frame values are independent.
-    info.temporal = false;
+    FeatureInfo info = extractor_info<Psnr>("psnr", psnr_options(),
+                                            {{"psnr_y", ""}, {"psnr_cb", ""}, {"psnr_cr", ""},
+                                             {"mse_y", ""}, {"mse_cb", ""}, {"mse_cr", ""}},
+                                            /*temporal=*/false);
     info.reads_chroma = [](const OptionValues& o) { return o.flag("enable_chroma"); };
-    info.make = [](const ExtractorSetup& s) -> std::unique_ptr<FeatureExtractor> {
-        const FrameGeometry& g = s.geometry;
-        if (g.bpc != 8 && g.bpc != 10 && g.bpc != 12 && g.bpc != 16)
-            throw Error("psnr supports 8, 10, 12 and 16 bits per component (got " +
-                        std::to_string(g.bpc) + ")");
-        return std::make_unique<Psnr>(s.options, g, s.keys);
-    };
     return info;
 }
 

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "base/extractor_info.hpp"
+#include "vif/vif_options.hpp"
 #include "base/large_alloc.hpp"
 #include "vif/vif_kernels.hpp"
 #include "vmafpp/cpu.hpp"
@@ -304,16 +306,10 @@ private:
 // and the num and den of every scale.
 std::vector<ProvidedFeature> vif_provided() {
     std::vector<ProvidedFeature> p;
-    for (int s = 0; s < kScales; ++s)
-        p.push_back({"VMAF_integer_feature_vif_scale" + std::to_string(s) + "_score",
-                     "integer_vif_scale" + std::to_string(s)});
-    p.push_back({"integer_vif", ""});
-    p.push_back({"integer_vif_num", ""});
-    p.push_back({"integer_vif_den", ""});
-    for (int s = 0; s < kScales; ++s) {
-        p.push_back({"integer_vif_num_scale" + std::to_string(s), ""});
-        p.push_back({"integer_vif_den_scale" + std::to_string(s), ""});
-    }
+    append_scale_features(p, kScales, "VMAF_integer_feature_vif_scale", "_score",
+                          "integer_vif_scale");
+    p.insert(p.end(), {{"integer_vif", ""}, {"integer_vif_num", ""}, {"integer_vif_den", ""}});
+    append_num_den_scales(p, kScales, "integer_vif");
     return p;
 }
 
@@ -331,15 +327,10 @@ std::vector<OptionSpec> vif_options() {
 
 }  // namespace
 
+std::vector<OptionSpec> vif::integer_vif_options() { return vif_options(); }
+
 FeatureInfo integer_vif_info() {
-    FeatureInfo info;
-    info.name = "vif";
-    info.options = vif_options();
-    info.provided = vif_provided();
-    info.make = [](const ExtractorSetup& setup) {
-        return std::unique_ptr<FeatureExtractor>(new IntegerVif(setup));
-    };
-    return info;
+    return extractor_info<IntegerVif>("vif", vif_options(), vif_provided());
 }
 
 }  // namespace vmafpp
