@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "base/adm_pooling.hpp"
 #include "vmafpp/error.hpp"
 
 namespace vmafpp::adm {
@@ -389,9 +390,7 @@ AdmScores AdmEngine::compute(const Plane& ref, const Plane& dis) {
         s.den_scale[scale] = r.den;
     }
 
-    const double limit = 1e-10 * (width_ * height_) / (1920.0 * 1080.0);
-    num = num < limit ? 0 : num;
-    den = den < limit ? 0 : den;
+    zero_tiny_num_den(num, den, width_, height_);
     if (den == 0.0) {
         s.adm2 = 1.0;
         // libvmaf leaves AIM unset here (it writes an uninitialised double);

@@ -6,8 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "base/adm_pooling.hpp"
 #include "base/c_macros.hpp"
+#include "base/extractor_info.hpp"
 #include "base/float_image.hpp"
+#include "adm/adm_options.hpp"
+#include "csf/csf.hpp"
 #include "float_adm/float_adm_kernels.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
@@ -20,7 +24,6 @@ using float_adm::Bands;
 using float_adm::Region;
 
 constexpr double kBorderFactor = 0.1;
-constexpr double kLuminanceLevel = 100.0;  // cd/m^2, fixed in libvmaf
 
 // Each of the four levels needs bands of at least 2x2 (the 3x3 masking filter
 // reflects row -1 onto row 1): ceil(n / 16) >= 2.
@@ -28,14 +31,14 @@ constexpr int kMinSize = 17;
 
 std::vector<OptionSpec> adm_options() {
     using T = OptionType;
-    return {
-        {"debug", "", T::boolean, 0, 0, 1, false, "debug mode: enable additional output"},
-        {"adm_enhn_gain_limit", "egl", T::number, 100.0, 1.0, 100.0, true,
-         "enhancement gain imposed on adm, must be >= 1.0, where 1.0 means the gain is "
-         "completely disabled"},
-        {"adm_norm_view_dist", "nvd", T::number, 3.0, 0.75, 24.0, true,
-         "normalized viewing distance = viewing distance / ref display's physical height"},
-        {"adm_noise_weight", "nw", T::number, 0.03125, 0.0, 1500.0, true, "noise weight"},
+    // What libvmaf declares identically for integer ADM comes from its table.
+    const std::vector<OptionSpec> twin = adm::integer_adm_options();
+    const auto shared_option = [&](std::string_view name) { return option_from(twin, name); };
+    std::vector<OptionSpec> o = {
+        shared_option("debug"),
+        shared_option("adm_enhn_gain_limit"),
+        shared_option("adm_norm_view_dist"),
+        shared_option("adm_noise_weight"),
         {"adm_csf_scale", "scf", T::number, 1.0, 0.0, 50.0, true, "scale factor for the CSF"},
         {"adm_csf_diag_scale", "scfd", T::number, 1.0, 0.0, 50.0, true,
          "scale factor for the CSF diag"},
@@ -46,22 +49,20 @@ std::vector<OptionSpec> adm_options() {
         {"adm_adm3_apply_hm", "aah", T::boolean, 0, 0, 1, true,
          "apply harmonic mean to combine DLM and AIM"},
         {"adm_p_norm", "apn", T::number, 3.0, 1.0, 20.0, true, "p-norm for energy vector"},
-        {"adm_dlm_weight", "dlmw", T::number, 0.5, 0.0, 1.0, true,
-         "linear weighting between DLM and AIM; 1 corresponds to DLM-only"},
-        {"adm_min_val", "min", T::number, 0.0, 0.0, 1.0, true,
-         "minimum value allowed; lower values will be clipped to this value"},
-        {"adm_f1s0", "f1s0", T::number, -1.0, -1.0, 10.0, true, "factor1 scale0"},
-        {"adm_f1s1", "f1s1", T::number, -1.0, -1.0, 10.0, true, "factor1 scale1"},
-        {"adm_f1s2", "f1s2", T::number, -1.0, -1.0, 10.0, true, "factor1 scale2"},
-        {"adm_f1s3", "f1s3", T::number, -1.0, -1.0, 10.0, true, "factor1 scale3"},
-        {"adm_f2s0", "f2s0", T::number, -1.0, -1.0, 10.0, true, "factor2 scale0"},
-        {"adm_f2s1", "f2s1", T::number, -1.0, -1.0, 10.0, true, "factor2 scale1"},
-        {"adm_f2s2", "f2s2", T::number, -1.0, -1.0, 10.0, true, "factor2 scale2"},
-        {"adm_f2s3", "f2s3", T::number, -1.0, -1.0, 10.0, true, "factor2 scale3"},
-        {"adm_skip_aim_scale", "sasc", T::integer, -1, 0, 3, true,
-         "when set, skip AIM calculations for that scale"},
-        {"adm_skip_scale0", "ssz", T::boolean, 0, 0, 1, true, "skip the calculation of scale 0"},
+        shared_option("adm_dlm_weight"),
+        shared_option("adm_min_val"),
     };
+    // adm_f1s0..3, then adm_f2s0..3: a fixed factor per scale, -1 = the CSF's.
+    for (int f = 1; f <= 2; ++f)
+        for (int s = 0; s < 4; ++s) {
+            const std::string fs = "f" + std::to_string(f) + "s" + std::to_string(s);
+            o.push_back({"adm_" + fs, fs, T::number, -1.0, -1.0, 10.0, true,
+                         "factor" + std::to_string(f) + " scale" + std::to_string(s)});
+        }
+    o.push_back({"adm_skip_aim_scale", "sasc", T::integer, -1, 0, 3, true,
+                 "when set, skip AIM calculations for that scale"});
+    o.push_back(shared_option("adm_skip_scale0"));
+    return o;
 }
 
 // In libvmaf's write order; the debug values follow the scale scores.
@@ -71,16 +72,9 @@ std::vector<ProvidedFeature> adm_provided() {
         {"VMAF_feature_aim_score", "aim"},
         {"VMAF_feature_adm3_score", "adm3"},
     };
-    for (int s = 0; s < 4; ++s)
-        p.push_back({"VMAF_feature_adm_scale" + std::to_string(s) + "_score",
-                     "adm_scale" + std::to_string(s)});
-    p.push_back({"adm_num", ""});
-    p.push_back({"adm_den", ""});
-    p.push_back({"adm_scale0", ""});
-    for (int s = 0; s < 4; ++s) {
-        p.push_back({"adm_num_scale" + std::to_string(s), ""});
-        p.push_back({"adm_den_scale" + std::to_string(s), ""});
-    }
+    append_scale_features(p, 4, "VMAF_feature_adm_scale", "_score", "adm_scale");
+    p.insert(p.end(), {{"adm_num", ""}, {"adm_den", ""}, {"adm_scale0", ""}});
+    append_num_den_scales(p, 4, "adm");
     return p;
 }
 
@@ -130,91 +124,13 @@ AdmParams read_params(const OptionValues& o) {
 
 // ---- Contrast sensitivity: one weight for the h/v bands, one for d --------
 
-// Display resolution in pixels per degree, double product narrowed to float.
-float pixels_per_degree(double norm_view_dist, int ref_display_height) {
-    return static_cast<float>(norm_view_dist * ref_display_height * M_PI / 180.0);
-}
-
-// Watson et al. 1997, "Visibility of wavelet quantization noise": threshold
-// model of the luma channel (7-9 biorthogonal basis), formula (9) and Table V.
-float watson_quant_step(int lambda, int theta, double norm_view_dist, int ref_display_height) {
-    constexpr float a = 0.495f, k = 0.466f, f0 = 0.401f;
-    constexpr float g[4] = {1.501f, 1.0f, 0.534f, 1.0f};
-    constexpr float amplitude[6][4] = {
-        {0.62171f, 0.67234f, 0.72709f, 0.67234f},
-        {0.34537f, 0.41317f, 0.49428f, 0.41317f},
-        {0.18004f, 0.22727f, 0.28688f, 0.22727f},
-        {0.091401f, 0.11792f, 0.15214f, 0.11792f},
-        {0.045943f, 0.059758f, 0.077727f, 0.059758f},
-        {0.023013f, 0.030018f, 0.039156f, 0.030018f},
-    };
-    const float r = pixels_per_degree(norm_view_dist, ref_display_height);
-    const float temp = static_cast<float>(std::log10(std::pow(2.0, lambda + 1) *
-                                                     static_cast<double>(f0) * g[theta] / r));
-    // k * temp * temp is a float product; the rest is double.
-    return static_cast<float>(2.0 * a * std::pow(10.0, static_cast<double>(k * temp * temp)) /
-                              amplitude[lambda][theta]);
-}
-
+// ADM's own CSF (adm_csf_mode 2, float ADM only); Watson and Barten are the
+// models integer ADM uses too (src/csf).
 float adm_native_csf(int lambda, double norm_view_dist, int ref_display_height, int theta) {
-    const float r = pixels_per_degree(norm_view_dist, ref_display_height);
+    const float r = csf::pixels_per_degree(norm_view_dist, ref_display_height);
     float sf = static_cast<float>(r / std::pow(2.0, lambda + 1));
     if (theta == 45) sf = static_cast<float>(sf / 0.7);  // oblique effect
     return static_cast<float>((0.31 + 0.69 * sf) * std::exp(-0.29 * sf));
-}
-
-// Barten's CSF (as in HDR-VDP) at luminance `lum`, interpolated between
-// parameter anchors in log10 luminance; float where libvmaf keeps floats.
-float linear_interpolate(float x0, float y0, float x1, float y1, float x) {
-    return y0 + ((y1 - y0) / (x1 - x0)) * (x - x0);
-}
-
-float barten_csf(int lambda, double norm_view_dist, int ref_display_height, double lum,
-                 double scale) {
-    constexpr float anchors[6] = {0.002f, 0.02f, 0.2f, 2.0f, 20.0f, 150.0f};
-    constexpr float params[6][5] = {
-        {0.0160737f, 0.991265f, 3.74038f, 0.50722f, 4.46044f},
-        {0.383873f, 0.800889f, 3.54104f, 0.682505f, 4.94958f},
-        {0.929301f, 0.476505f, 4.37453f, 0.750315f, 5.28678f},
-        {1.29776f, 0.405782f, 4.40602f, 0.935314f, 5.61425f},
-        {1.49222f, 0.334278f, 3.79542f, 1.07327f, 6.4635f},
-        {1.46213f, 0.394533f, 2.7755f, 1.16577f, 7.45665f},
-    };
-    constexpr float sa[4] = {30.162f, 4.0627f, 1.6596f, 0.2712f};
-    constexpr float mtf_a[4] = {0.424838596301290f, 0.572435103936480f,
-                                0.000167576239164937f, 0.00255872352306433f};
-    constexpr float mtf_b[4] = {0.028f, 0.37f, 37.0f, 360.0f};
-
-    const float r = pixels_per_degree(norm_view_dist, ref_display_height);
-    const float sf = static_cast<float>(r / std::pow(2.0, lambda + 1));
-    const double clamped =
-        lum > anchors[5] ? double{anchors[5]} : (lum < anchors[0] ? double{anchors[0]} : lum);
-    int li = 0, ri = 0;
-    for (int i = 0; i < 5; ++i) {
-        if (clamped >= anchors[i] && clamped <= anchors[i + 1]) {
-            li = i;
-            ri = i + 1;
-            break;
-        }
-    }
-    const float lpos = static_cast<float>(std::log10(anchors[li]));
-    const float rpos = static_cast<float>(std::log10(anchors[ri]));
-    const float pos = static_cast<float>(std::log10(clamped));
-    float p[4];
-    for (int k = 0; k < 4; ++k)
-        p[k] = linear_interpolate(lpos, params[li][k + 1], rpos, params[ri][k + 1], pos);
-    const float a = static_cast<float>(1.0f + std::pow(static_cast<double>(p[0] * sf), p[1]));
-    const float b = static_cast<float>(
-        1.0f / std::pow(1 - std::exp(-std::pow(static_cast<double>(sf / 7), 2)), p[2]));
-    const float csf = static_cast<float>(p[3] / std::pow(static_cast<double>(a * b), 0.5));
-    float mtf = 0.0f;
-    for (int i = 0; i < 4; ++i)
-        mtf = static_cast<float>(mtf + mtf_a[i] * std::exp(static_cast<double>(-mtf_b[i] * sf)));
-    const float lumf = static_cast<float>(lum);
-    const float rod_cone = static_cast<float>(
-        sa[0] * std::pow(std::pow(static_cast<double>(sa[1] / lumf), sa[2]) + 1,
-                         static_cast<double>(-sa[3])));
-    return static_cast<float>(csf * mtf * rod_cone * scale);
 }
 
 struct CsfFactors {
@@ -225,16 +141,17 @@ struct CsfFactors {
 CsfFactors csf_factors(const AdmParams& p, int scale) {
     CsfFactors f;
     if (p.csf_mode == 1) {  // Barten
-        f.hv = barten_csf(scale, p.norm_view_dist, p.ref_display_height, kLuminanceLevel,
-                          p.csf_scale);
-        f.diag = barten_csf(scale, p.norm_view_dist, p.ref_display_height, kLuminanceLevel,
-                            p.csf_diag_scale);
+        f.hv = csf::barten_csf(scale, p.norm_view_dist, p.ref_display_height,
+                               csf::kBartenLuminance, p.csf_scale, csf::AnchorLog::float_log10);
+        f.diag = csf::barten_csf(scale, p.norm_view_dist, p.ref_display_height,
+                                 csf::kBartenLuminance, p.csf_diag_scale,
+                                 csf::AnchorLog::float_log10);
     } else if (p.csf_mode == 2) {  // ADM's own
         f.hv = adm_native_csf(scale, p.norm_view_dist, p.ref_display_height, 0);
         f.diag = adm_native_csf(scale, p.norm_view_dist, p.ref_display_height, 45);
     } else {  // Watson (0 and every other value)
-        f.hv = 1.0f / watson_quant_step(scale, 1, p.norm_view_dist, p.ref_display_height);
-        f.diag = 1.0f / watson_quant_step(scale, 2, p.norm_view_dist, p.ref_display_height);
+        f.hv = 1.0f / csf::watson_quant_step(scale, 1, p.norm_view_dist, p.ref_display_height);
+        f.diag = 1.0f / csf::watson_quant_step(scale, 2, p.norm_view_dist, p.ref_display_height);
     }
     if (p.f1[scale] >= 0) f.hv = static_cast<float>(p.f1[scale]);
     if (p.f2[scale] >= 0) f.diag = static_cast<float>(p.f2[scale]);
@@ -245,9 +162,18 @@ CsfFactors csf_factors(const AdmParams& p, int scale) {
 
 class FloatAdm final : public FeatureExtractor {
 public:
-    FloatAdm(const OptionValues& options, const FrameGeometry& g, std::vector<std::string> keys)
-        : p_(read_params(options)), w_(g.width), h_(g.height), bpc_(g.bpc),
-          ref_(g.width, g.height), dis_(g.width, g.height), keys_(std::move(keys)) {
+    static void check(const ExtractorSetup& s) {
+        const FrameGeometry& g = s.geometry;
+        if (g.width < kMinSize || g.height < kMinSize)
+            throw Error("float_adm needs a frame of at least " + std::to_string(kMinSize) + "x" +
+                        std::to_string(kMinSize) + " (got " + std::to_string(g.width) + "x" +
+                        std::to_string(g.height) + ")");
+        require_float_conversion("float_adm", g.bpc);
+    }
+
+    explicit FloatAdm(const ExtractorSetup& s)
+        : p_(read_params(s.options)), w_(s.geometry.width), h_(s.geometry.height),
+          bpc_(s.geometry.bpc), ref_(w_, h_), dis_(w_, h_), keys_(s.keys) {
         const int bw = (w_ + 1) / 2;
         const int bh = (h_ + 1) / 2;
         band_stride_ = (bw + 15) / 16 * 16;
@@ -357,9 +283,7 @@ private:
             cur_dis = dis_b_.a;
             cur_stride = band_stride_;
         }
-        const double numden_limit = 1e-10 * (w_ * h_) / (1920.0 * 1080.0);
-        num = num < numden_limit ? 0 : num;
-        den = den < numden_limit ? 0 : den;
+        zero_tiny_num_den(num, den, w_, h_);
         if (den == 0.0) {
             // libvmaf leaves AIM unset here (an uninitialised read); vmafpp
             // reports 0, i.e. no additive impairment.
@@ -409,22 +333,7 @@ private:
 }  // namespace
 
 FeatureInfo float_adm_info() {
-    FeatureInfo info;
-    info.name = "float_adm";
-    info.options = adm_options();
-    info.provided = adm_provided();
-    info.temporal = false;
-    info.make = [](const ExtractorSetup& s) -> std::unique_ptr<FeatureExtractor> {
-        const OptionValues& o = s.options;
-        const FrameGeometry& g = s.geometry;
-        if (g.width < kMinSize || g.height < kMinSize)
-            throw Error("float_adm needs a frame of at least " + std::to_string(kMinSize) + "x" +
-                        std::to_string(kMinSize) + " (got " + std::to_string(g.width) + "x" +
-                        std::to_string(g.height) + ")");
-        require_float_conversion("float_adm", g.bpc);
-        return std::make_unique<FloatAdm>(o, g, s.keys);
-    };
-    return info;
+    return extractor_info<FloatAdm>("float_adm", adm_options(), adm_provided());
 }
 
 }  // namespace vmafpp
