@@ -47,9 +47,12 @@ public:
                               scratch_.data());
         const auto sn = float_ansnr::signal_noise(ref_f_.data(), ref_f_.stride(), dis_f_.data(),
                                                   dis_f_.stride(), w_, h_);
-        // sig / noise is a float quotient; the logs are double.
+        // libvmaf's C: a float quotient of the float sums, whose log10 is the
+        // double one (C promotes the argument; C++'s std::log10(float) would
+        // be log10f, which differs in the last float bits).
+        const float ratio = sn.signal / sn.noise;
         const double ansnr =
-            sn.noise == 0 ? k_.psnr_max : 10.0 * std::log10(sn.signal / sn.noise);
+            sn.noise == 0 ? k_.psnr_max : 10.0 * std::log10(static_cast<double>(ratio));
         const double noise = sn.noise;
         const double anpsnr =
             c_min(10 * std::log10(k_.peak * k_.peak * w_ * h_ / c_max(noise, 1e-10)), k_.psnr_max);

@@ -1,5 +1,6 @@
 // libvmaf 3.2.0's float_adm, float_vif and float_motion against the corpus
-// goldens (features_float.json), and the integer psnr against
+// goldens (features_float.json), float_ansnr, float_psnr and float_moment
+// against features_float_extra.json, and the integer psnr against
 // features_other.json, bit for bit.
 #include <gtest/gtest.h>
 
@@ -137,6 +138,20 @@ TEST_P(FloatGolden, FeaturesFloatJsonBitExact) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, FloatGolden, ::testing::ValuesIn(target_pairs()));
+
+// float_ansnr, float_psnr and float_moment against features_float_extra.json
+// (libvmaf's -n --feature float_ansnr --feature float_psnr --feature
+// float_moment).
+class FloatExtraGolden : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(FloatExtraGolden, FeaturesFloatExtraJsonBitExact) {
+    if (!test::has_golden(GetParam(), "features_float_extra.json"))
+        GTEST_SKIP() << "no features_float_extra.json for " << GetParam();
+    const auto c = run_pair(GetParam(), {"float_ansnr", "float_psnr", "float_moment"});
+    expect_golden(GetParam(), "features_float_extra.json", *c);
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, FloatExtraGolden, ::testing::ValuesIn(target_pairs()));
 
 // The integer "psnr" extractor against features_other.json (psnr_y/cb/cr of
 // the same run; the other features of that file belong to other extractors).
