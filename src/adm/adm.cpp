@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "base/adm_pooling.hpp"
+#include "adm/adm_pooling.hpp"
 #include "vmafpp/error.hpp"
 
 namespace vmafpp::adm {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "base/adm_pooling.hpp"
+#include "adm/adm_pooling.hpp"
 #include "base/c_macros.hpp"
 #include "base/extractor_info.hpp"
 #include "base/float_image.hpp"
