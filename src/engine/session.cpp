@@ -1,4 +1,5 @@
 #include <chrono>
+#include <map>
 #include <string>
 
 #include "engine/pipeline.hpp"
@@ -89,6 +90,26 @@ ExtractorSpec spec_for_model_feature(const Model& model, const FeatureRequest& r
     return spec;
 }
 
+// Every model output and every feature key is one column of the results:
+// two models writing "vmaf", or a model named like a feature key, would
+// write one key twice. libvmaf refuses such runs too; say so before any frame
+// is read.
+void check_unique_outputs(const std::vector<Model>& models, const std::vector<ExtractorSpec>& specs) {
+    std::map<std::string, std::string> writer;  // key -> who writes it
+    for (const auto& s : specs) {
+        const std::string suffix = s.options.key_suffix();
+        for (const auto& p : s.info->provided)
+            writer.emplace(p.output_name() + suffix, "feature " + s.info->name);
+    }
+    for (const auto& m : models)
+        for (const auto& out : m.output_names()) {
+            const auto [it, fresh] = writer.emplace(out, "model " + m.label());
+            if (!fresh)
+                throw Error("model " + m.label() + " writes \"" + out + "\", which " + it->second +
+                            " writes too: give each model a unique name (-m ...:name=NAME)");
+        }
+}
+
 void check_compatible(const VideoInfo& r, const VideoInfo& d) {
     auto fmt = [](PixelFormat f) {
         switch (f) {
@@ -156,6 +177,7 @@ ScoreRun score(VideoReader& ref, VideoReader& dis, const ScoreConfig& config) {
     }
     for (const auto& f : config.features) add_unique(specs, parse_feature_spec(f));
     if (specs.empty()) throw Error("nothing to compute: no model and no --feature");
+    check_unique_outputs(run.models, specs);
 
     bool chroma = false;
     for (const auto& s : specs)

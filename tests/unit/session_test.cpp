@@ -68,5 +68,40 @@ TEST(SessionMerge, DifferentFeatureParametersStayTwoInstances) {
     EXPECT_TRUE(has(keys, "integer_adm2_egl_1.2"));
 }
 
+// Two models that write the same name, or a model named like a feature key,
+// would write one key twice: a one-line error before any frame is read.
+ScoreConfig with_models(const std::vector<std::string>& models, std::vector<std::string> features) {
+    ScoreConfig cfg;
+    for (const auto& m : models) cfg.models.push_back(parse_model_config(m));
+    cfg.features = std::move(features);
+    return cfg;
+}
+
+void expect_refused(const ScoreConfig& cfg, const std::string& fragment) {
+    const test::Geometry g{64, 48, PixelFormat::yuv420, 8};
+    auto ref = open_video(test::write_file("session_names_ref.y4m", test::y4m_file(g, 2)));
+    auto dis = open_video(test::write_file("session_names_dis.y4m", test::y4m_file(g, 2)));
+    try {
+        score(*ref, *dis, cfg);
+        ADD_FAILURE() << "accepted";
+    } catch (const Error& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find(fragment), std::string::npos) << what;
+        EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    }
+}
+
+TEST(SessionNames, TwoModelsWithOneNameAreRefused) {
+    expect_refused(with_models({"version=vmaf_v0.6.1", "version=vmaf_v0.6.1"}, {}),
+                   "unique name");
+    expect_refused(with_models({"version=vmaf_v0.6.1", "version=vmaf_v0.6.1neg"}, {}),
+                   "\"vmaf\"");
+}
+
+TEST(SessionNames, AModelNamedLikeAFeatureKeyIsRefused) {
+    expect_refused(with_models({"version=vmaf_v0.6.1:name=psnr_y"}, {"psnr"}), "feature psnr");
+    expect_refused(with_models({"version=vmaf_v0.6.1:name=integer_adm2"}, {}), "feature adm");
+}
+
 }  // namespace
 }  // namespace vmafpp
