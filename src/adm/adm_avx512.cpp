@@ -591,9 +591,9 @@ struct DecoupleConstants {
     explicit DecoupleConstants(double gain_limit)
         : cos_sq(_mm512_set1_pd(static_cast<double>(cos_1deg_sq_f()))),
           gain(_mm512_set1_pd(gain_limit)) {}
-    Reciprocal30 div;
     __m512d cos_sq;
     __m512d gain;
+    Reciprocal30 div;  // computes 2^30 / m instead of reading libvmaf's table
 };
 
 // body(i, m, o, t) for the blocks of 16 samples of each region row: i the
@@ -605,10 +605,9 @@ template <class T, class Body>
 inline void for_decouple_blocks(const T* const ref_hvd[3], const T* const dis_hvd[3],
                                 std::ptrdiff_t stride, Rect region, Body body) {
     for (int y = region.y0; y < region.y1; ++y) {
-        const std::ptrdiff_t row = y * stride;
         for (int x = region.x0; x < region.x1; x += 16) {
             const __mmask16 m = tail16(region.x1 - x);
-            const std::ptrdiff_t i = row + x;
+            const std::ptrdiff_t i = y * stride + x;
             Z o[3], t[3];
             for (int b = 0; b < 3; ++b) {
                 if constexpr (sizeof(T) == 2) {

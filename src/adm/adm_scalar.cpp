@@ -383,17 +383,32 @@ struct AngleSums {
     std::int64_t dot, o_mag_sq, t_mag_sq;
 };
 
-// The decoupling loop of both scales: for each sample of the region,
-// libvmaf's angle test on sums(oh, ov, th, tv) of its ref and dis h and v
-// values, then for each orientation
-// restored(o, d, angle, div), the restored value of ref o and dis d (div:
-// the division table). r gets it and a gets d - r, each narrowed to the
-// band's type (as libvmaf stores them: modulo 2^16 for int16, 2^32 for
-// int32).
-template <class T, class Sums, class Restored>
+// Scale 0: int16 operands, every sum far inside int64.
+inline AngleSums angle_sums_s0(std::int64_t oh, std::int64_t ov, std::int64_t th,
+                               std::int64_t tv) {
+    return AngleSums{oh * th + ov * tv, oh * oh + ov * ov, th * th + tv * tv};
+}
+
+// Scales 1-3: int32 operands, the products summed modulo 2^64.
+inline AngleSums angle_sums_s123(std::int64_t oh, std::int64_t ov, std::int64_t th,
+                                 std::int64_t tv) {
+    return AngleSums{dot2_wrapping(oh, th, ov, tv), dot2_wrapping(oh, oh, ov, ov),
+                     dot2_wrapping(th, th, tv, tv)};
+}
+
+// The decoupling of both scales: for each sample of the region, libvmaf's
+// angle test on sums(oh, ov, th, tv) of its ref and dis h and v values;
+// then for each orientation, ref o and dis d, k = ratio(o, d, div) and the
+// restored value (k * o + 2^14) >> 15 in K (scale 0, K = int32: k <= 2^15
+// and |o| <= 2^15, exact in int32, and the result fits int16; scales 1-3,
+// K = int64: |k * o| <= 2^46 and the result lies in [-2^31, 2^31 - 1]),
+// gain-limited where the angle test passes. r gets it and a gets d - r,
+// each narrowed to the band's type (as libvmaf stores them: modulo 2^16 for
+// int16, 2^32 for int32).
+template <class K, class T, class Sums, class Ratio>
 void decouple_region(const T* const ref_hvd[3], const T* const dis_hvd[3], std::ptrdiff_t stride,
-                     Rect region, T* const r_hvd[3], T* const a_hvd[3], Sums sums,
-                     Restored restored) {
+                     Rect region, double gain_limit, T* const r_hvd[3], T* const a_hvd[3],
+                     Sums sums, Ratio ratio) {
     const std::int32_t* div = div_lookup();
     const float cos_sq = cos_1deg_sq();
     for (int y = region.y0; y < region.y1; ++y) {
@@ -406,7 +421,9 @@ void decouple_region(const T* const ref_hvd[3], const T* const dis_hvd[3], std::
             for (int t = 0; t < 3; ++t) {
                 const std::int32_t o = ref_hvd[t][i];
                 const std::int32_t d = dis_hvd[t][i];
-                const std::int64_t rst = restored(o, d, angle, div);
+                const K k = ratio(o, d, div);
+                std::int64_t rst = (k * o + 16384) >> 15;
+                if (angle) rst = limit_gain(rst, k, o, d, gain_limit);
                 r_hvd[t][i] = static_cast<T>(rst);
                 a_hvd[t][i] = static_cast<T>(d - rst);
             }
@@ -419,38 +436,17 @@ void decouple_region(const T* const ref_hvd[3], const T* const dis_hvd[3], std::
 void decouple_s0(const std::int16_t* const ref_hvd[3], const std::int16_t* const dis_hvd[3],
                  std::ptrdiff_t stride, Rect region, double gain_limit,
                  std::int16_t* const r_hvd[3], std::int16_t* const a_hvd[3]) {
-    decouple_region(
-        ref_hvd, dis_hvd, stride, region, r_hvd, a_hvd,
-        [](std::int64_t oh, std::int64_t ov, std::int64_t th, std::int64_t tv) {
-            // int16 operands: every sum is far inside int64.
-            return AngleSums{oh * th + ov * tv, oh * oh + ov * ov, th * th + tv * tv};
-        },
-        [&](std::int32_t o, std::int32_t d, bool angle, const std::int32_t* div) {
-            const std::int32_t k = ratio_q15_s0(o, d, div);
-            // k <= 2^15 and |o| <= 2^15: exact in int32; fits int16.
-            std::int64_t rst = (k * o + 16384) >> 15;
-            if (angle) rst = limit_gain(rst, k, o, d, gain_limit);
-            return rst;
-        });
+    decouple_region<std::int32_t>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd,
+                                  [](auto... v) { return angle_sums_s0(v...); },
+                                  [](auto... v) { return ratio_q15_s0(v...); });
 }
 
 void decouple_s123(const std::int32_t* const ref_hvd[3], const std::int32_t* const dis_hvd[3],
                    std::ptrdiff_t stride, Rect region, double gain_limit,
                    std::int32_t* const r_hvd[3], std::int32_t* const a_hvd[3]) {
-    decouple_region(
-        ref_hvd, dis_hvd, stride, region, r_hvd, a_hvd,
-        [](std::int64_t oh, std::int64_t ov, std::int64_t th, std::int64_t tv) {
-            return AngleSums{dot2_wrapping(oh, th, ov, tv), dot2_wrapping(oh, oh, ov, ov),
-                             dot2_wrapping(th, th, tv, tv)};
-        },
-        [&](std::int32_t o, std::int32_t d, bool angle, const std::int32_t* div) {
-            const std::int64_t k = ratio_q15_s123(o, d, div);
-            // k <= 2^15, |o| <= 2^31: |k * o| <= 2^46; the result is in
-            // [-2^31, 2^31 - 1].
-            std::int64_t rst = (k * o + 16384) >> 15;
-            if (angle) rst = limit_gain(rst, k, o, d, gain_limit);
-            return rst;
-        });
+    decouple_region<std::int64_t>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd,
+                                  [](auto... v) { return angle_sums_s123(v...); },
+                                  [](auto... v) { return ratio_q15_s123(v...); });
 }
 
 namespace {
