@@ -16,4 +16,5 @@
     X(float_psnr_info)      /* src/psnr */       \
     X(float_ansnr_info)     /* src/ansnr */      \
     X(float_moment_info)    /* src/moment */     \
-    X(integer_psnr_info)    /* src/psnr ("psnr") */
+    X(integer_psnr_info)    /* src/psnr ("psnr") */ \
+    X(psnr_hvs_info)        /* src/psnr_hvs */
