@@ -17,4 +17,5 @@
     X(float_ansnr_info)     /* src/ansnr */      \
     X(float_moment_info)    /* src/moment */     \
     X(integer_psnr_info)    /* src/psnr ("psnr") */ \
+    X(ciede_info)           /* src/ciede */      \
     X(psnr_hvs_info)        /* src/psnr_hvs */

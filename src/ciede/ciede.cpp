@@ -1,0 +1,140 @@
+// libvmaf's "ciede" extractor: 45 - 20 log10 of the mean CIEDE2000
+// difference of the pictures' pixels, chroma expanded to the luma size the
+// way libvmaf expands it.
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/extractor_info.hpp"
+#include "ciede/ciede_kernels.hpp"
+#include "vmafpp/error.hpp"
+#include "vmafpp/feature.hpp"
+
+namespace vmafpp {
+
+namespace {
+
+// libvmaf expands 4:2:0 and 4:2:2 chroma by reading its own picture layout:
+// chroma planes of w >> sx by h >> sy samples, rows S = align32(w >> sx)
+// samples apart with zeroed padding, the V plane right after the U plane.
+// Output row i, column j reads linear position (i >> 1) * S + c with
+// c = j >> 1 for 4:2:0 but c = j for 4:2:2 (libvmaf halves the row index for
+// both and the column only for 4:2:0), so a 4:2:2 row runs on into the next
+// chroma row. This reproduces those reads: past a row's samples the padding
+// gives 0, past the U plane the V plane follows. Only past the V plane
+// (odd heights of 4:2:0, where libvmaf reads outside its buffer) is the
+// value vmafpp's own: the last V row again.
+class ChromaExpander {
+public:
+    explicit ChromaExpander(const FrameGeometry& g)
+        : w_(g.width), cw_(g.width >> chroma_shift(g.format).x),
+          ch_(g.height >> chroma_shift(g.format).y), stride_((cw_ + 31) & ~31),
+          halve_column_(g.format == PixelFormat::yuv420) {}
+
+    // Row i of chroma plane p (1 or 2) at full width.
+    template <class T>
+    void row(const Picture& pic, int p, int i, std::uint16_t* out) const {
+        const std::int64_t base = static_cast<std::int64_t>(i >> 1) * stride_;
+        for (int j = 0; j < w_; ++j) {
+            const std::int64_t pos = base + (halve_column_ ? j >> 1 : j);
+            int r = static_cast<int>(pos / stride_);
+            const int c = static_cast<int>(pos % stride_);
+            if (c >= cw_) {
+                out[j] = 0;
+                continue;
+            }
+            int plane = p;
+            if (r >= ch_ && plane == 1) {
+                r -= ch_;
+                plane = 2;
+            }
+            if (r >= ch_) r = ch_ - 1;
+            out[j] = pic.planes[plane].row<T>(r)[c];
+        }
+    }
+
+private:
+    int w_, cw_, ch_, stride_;
+    bool halve_column_;
+};
+
+class Ciede final : public FeatureExtractor {
+public:
+    static void check(const ExtractorSetup& s) {
+        const FrameGeometry& g = s.geometry;
+        if (g.format == PixelFormat::yuv400)
+            throw Error("ciede needs chroma planes; 4:0:0 has none");
+        if (g.bpc != 8 && g.bpc != 10 && g.bpc != 12 && g.bpc != 16)
+            throw Error("ciede supports 8, 10, 12 and 16 bits per component (got " +
+                        std::to_string(g.bpc) + ")");
+        const ChromaShift cs = chroma_shift(g.format);
+        if ((g.width >> cs.x) < 1 || (g.height >> cs.y) < 1)
+            throw Error("ciede needs chroma planes of at least 1x1 (" + std::to_string(g.width) +
+                        "x" + std::to_string(g.height) + " has none)");
+    }
+
+    explicit Ciede(const ExtractorSetup& s)
+        : key_(s.keys[0]), geo_(s.geometry), k_(ciede_kernels_for(s.compute.simd)),
+          expander_(s.geometry), rows_(6 * static_cast<std::size_t>(geo_.width)),
+          de_(static_cast<std::size_t>(geo_.width)) {}
+
+    void extract(const Picture& ref, const Picture& dis, unsigned frame,
+                 FeatureSink& sink) override {
+        const double sum = geo_.bpc > 8 ? de_sum<std::uint16_t>(ref, dis)
+                                        : de_sum<std::uint8_t>(ref, dis);
+        const double pixels =
+            static_cast<unsigned>(geo_.width) * static_cast<unsigned>(geo_.height);
+        sink.append(key_, frame, 45. - 20. * std::log10(sum / pixels));
+    }
+
+private:
+    // One row of plane p at full resolution into out.
+    template <class T>
+    void load_row(const Picture& pic, int p, int i, std::uint16_t* out) const {
+        if (p == 0 || geo_.format == PixelFormat::yuv444) {
+            const T* src = pic.planes[p].row<T>(i);
+            for (int j = 0; j < geo_.width; ++j) out[j] = src[j];
+        } else {
+            expander_.row<T>(pic, p, i, out);
+        }
+    }
+
+    // The double sum of every pixel's difference, row-major, as libvmaf
+    // accumulates it.
+    template <class T>
+    double de_sum(const Picture& ref, const Picture& dis) {
+        const std::size_t w = static_cast<std::size_t>(geo_.width);
+        const std::uint16_t* r[3] = {rows_.data(), rows_.data() + w, rows_.data() + 2 * w};
+        const std::uint16_t* d[3] = {rows_.data() + 3 * w, rows_.data() + 4 * w,
+                                     rows_.data() + 5 * w};
+        double sum = 0.;
+        for (int i = 0; i < geo_.height; ++i) {
+            for (int p = 0; p < 3; ++p) {
+                load_row<T>(ref, p, i, rows_.data() + p * w);
+                load_row<T>(dis, p, i, rows_.data() + (3 + p) * w);
+            }
+            k_.row(r, d, geo_.width, geo_.bpc, de_.data());
+            for (float v : de_) sum += v;
+        }
+        return sum;
+    }
+
+    std::string key_;
+    FrameGeometry geo_;
+    const CiedeKernels& k_;
+    ChromaExpander expander_;
+    std::vector<std::uint16_t> rows_;  // ref Y, U, V, then dis Y, U, V
+    std::vector<float> de_;
+};
+
+}  // namespace
+
+FeatureInfo ciede_info() {
+    FeatureInfo info = extractor_info<Ciede>("ciede", {}, {{"ciede2000", ""}});
+    info.reads_chroma = [](const OptionValues&) { return true; };
+    return info;
+}
+
+}  // namespace vmafpp

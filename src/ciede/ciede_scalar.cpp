@@ -1,0 +1,178 @@
+// Scalar ciede kernels: the reference arithmetic. libvmaf's C rounds to
+// float wherever a value is stored in a float (locals, parameters, return
+// values of its float helpers) and computes in double wherever an operand
+// or a math function (sqrt, pow, sin, cos, atan2, exp) is double; every
+// cast below marks one of those roundings.
+#include <cmath>
+#include <cstdint>
+
+#include "ciede/ciede_kernels.hpp"
+
+namespace vmafpp {
+
+namespace ciede {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;  // M_PI
+
+// sRGB transfer to linear light.
+double linearize(double c) {
+    if (c > 10. / 255.) return std::pow((c + 0.055) * (1.0 / 1.055), 2.4);
+    return c * (1.0 / 12.92);
+}
+
+// CIELAB's f(t), rounded to float.
+float lab_f(double t) {
+    const double kappa = 24389.0 / 27.0;
+    const double epsilon = 216.0 / 24389.0;
+    if (t > epsilon) return static_cast<float>(std::pow(t, 1.0 / 3.0));
+    return static_cast<float>((kappa * t + 16.0) * (1.0 / 116.0));
+}
+
+// Hue angle in [0, 2 pi) of (a, b) = (y, x); 0 for the origin.
+float hue_angle(float x, float y) {
+    if (x == 0.0 && y == 0.0) return 0.0f;
+    float h = static_cast<float>(std::atan2(static_cast<double>(x), static_cast<double>(y)));
+    if (h < 0.0) h = static_cast<float>(h + 2. * kPi);
+    return h;
+}
+
+float hue_difference(float c1, float c2, float h1, float h2) {
+    if (c1 == 0.0 || c2 == 0.0) return 0.0f;
+    const float d = h2 - h1;
+    if (std::fabs(h1 - h2) <= kPi) return d;  // fabsf: a float difference
+    if (h2 <= h1) return static_cast<float>(d + 2. * kPi);
+    return static_cast<float>(d - 2. * kPi);
+}
+
+float mean_hue(float h1, float h2) {
+    const float sum = h1 + h2;
+    if (std::fabs(static_cast<double>(h1 - h2)) > kPi)
+        return static_cast<float>((sum + 2.0 * kPi) / 2.0);
+    return static_cast<float>(sum / 2.0);
+}
+
+float hue_weight_t(float hbar) {
+    const double h = hbar;
+    return static_cast<float>(1.0 - 0.17 * std::cos(h - kPi / 6.0) + 0.24 * std::cos(2.0 * h) +
+                              0.32 * std::cos(3.0 * h + kPi / 30.0) -
+                              0.20 * std::cos(4.0 * h - 7.0 * kPi / 20.0));
+}
+
+float to_degrees(float radians) { return static_cast<float>(radians * (180.0 / kPi)); }
+float to_radians(float degrees) { return static_cast<float>(degrees * (kPi / 180.0)); }
+
+// The rotation term R_T, from float powers (powf(25, 7) is 6103515648 in
+// float; powf(x, 2) is x * x).
+float rotation_term(float cbar, float hbar) {
+    const float d = static_cast<float>((to_degrees(hbar) - 275.0) * (1.0 / 25.0));
+    const float c7 = std::pow(cbar, 7.0f);
+    const float ratio = c7 / (c7 + 6103515648.0f);
+    const float angle = to_radians(static_cast<float>(60.0 * std::exp(-static_cast<double>(d * d))));
+    return static_cast<float>(-2.0 * std::sqrt(static_cast<double>(ratio)) *
+                              std::sin(static_cast<double>(angle)));
+}
+
+// sqrt(x^2 + y^2) of two floats, squared in double, rounded to float.
+float hypot_f(float x, float y) {
+    const double dx = x, dy = y;
+    return static_cast<float>(std::sqrt(dx * dx + dy * dy));
+}
+
+}  // namespace
+
+Lab lab_from_yuv(double y, double u, double v, int bpc) {
+    const double scale = 1 << (bpc - 8);
+    y = (y - 16. * scale) * (1. / (219. * scale));
+    u = (u - 128. * scale) * (1. / (224. * scale));
+    v = (v - 128. * scale) * (1. / (224. * scale));
+
+    // BT.709 Y'CbCr to R'G'B'.
+    const double r = linearize(y + 1.28033 * v);
+    const double g = linearize(y - 0.21482 * u - 0.38059 * v);
+    const double b = linearize(y + 2.12798 * u);
+
+    // Linear RGB to XYZ, normalised to the D65 white, through f.
+    const double x =
+        lab_f((r * 0.4124564390896921 + g * 0.357576077643909 + b * 0.18043748326639894) *
+              (1.0 / 0.95047));
+    const double yy =
+        lab_f(r * 0.21267285140562248 + g * 0.715152155287818 + b * 0.07217499330655958);
+    const double z =
+        lab_f((r * 0.019333895582329317 + g * 0.119192025881303 + b * 0.9503040785363677) *
+              (1.0 / 1.08883));
+
+    Lab lab;
+    lab.l = static_cast<float>((116.0 * yy) - 16.0);
+    lab.a = static_cast<float>(500.0 * (x - yy));
+    lab.b = static_cast<float>(200.0 * (yy - z));
+    return lab;
+}
+
+float delta_e_2000(const Lab& c1, const Lab& c2) {
+    // The weights kL, kC, kH: floats from double constants.
+    const float k_l = static_cast<float>(0.65), k_c = static_cast<float>(1.0),
+                k_h = static_cast<float>(4.0);
+
+    const float delta_l = c2.l - c1.l;
+    const float l_bar = (c1.l + c2.l) / 2;
+    const float chroma1 = hypot_f(c1.a, c1.b);
+    const float chroma2 = hypot_f(c2.a, c2.b);
+    const float c_bar = (chroma1 + chroma2) / 2;
+
+    // a' = a (1 + G) with G = (1 - sqrt(c^7 / (c^7 + 25^7))) / 2, in double.
+    const double c_bar7 = std::pow(static_cast<double>(c_bar), 7.0);
+    const double g = 1 - std::sqrt(c_bar7 / (c_bar7 + 6103515625.0));
+    const float a1 = static_cast<float>(c1.a + (c1.a / 2) * g);
+    const float a2 = static_cast<float>(c2.a + (c2.a / 2) * g);
+
+    const float cp1 = hypot_f(a1, c1.b);
+    const float cp2 = hypot_f(a2, c2.b);
+    const float cp_bar = (cp1 + cp2) / 2;
+    const float delta_c = cp2 - cp1;
+
+    const double lm = static_cast<double>(l_bar - 50);
+    const double lm2 = lm * lm;
+    const float s_l = static_cast<float>(1. + ((0.015 * lm2) / std::sqrt(20 + lm2)));
+    const float s_c = static_cast<float>(1. + 0.045 * cp_bar);
+
+    const float h1 = hue_angle(c1.b, a1);
+    const float h2 = hue_angle(c2.b, a2);
+    const float dh = hue_difference(chroma1, chroma2, h1, h2);
+    const float delta_h = static_cast<float>(2.0 * std::sqrt(static_cast<double>(cp1 * cp2)) *
+                                             std::sin(dh / 2.0));
+    const float h_bar = mean_hue(h1, h2);
+    const float t = hue_weight_t(h_bar);
+    const float s_h = static_cast<float>(1.0 + 0.015 * cp_bar * t);
+    const float r_t = rotation_term(cp_bar, h_bar);
+
+    const float lightness = delta_l / (k_l * s_l);
+    const float chroma = delta_c / (k_c * s_c);
+    const float hue = delta_h / (k_h * s_h);
+    const double dl = lightness, dc = chroma, dhh = hue;
+    return static_cast<float>(
+        std::sqrt(dl * dl + dc * dc + dhh * dhh + static_cast<double>(r_t * chroma * hue)));
+}
+
+}  // namespace ciede
+
+namespace {
+
+void row_scalar(const std::uint16_t* const ref[3], const std::uint16_t* const dis[3], int w,
+                int bpc, float* out) {
+    for (int x = 0; x < w; ++x) {
+        const ciede::Lab a = ciede::lab_from_yuv(ref[0][x], ref[1][x], ref[2][x], bpc);
+        const ciede::Lab b = ciede::lab_from_yuv(dis[0][x], dis[1][x], dis[2][x], bpc);
+        out[x] = ciede::delta_e_2000(a, b);
+    }
+}
+
+}  // namespace
+
+const CiedeKernels& ciede_kernels_scalar() {
+    static const CiedeKernels k{&row_scalar};
+    return k;
+}
+
+}  // namespace vmafpp

@@ -1,0 +1,213 @@
+// libvmaf 3.2.0's ciede extractor: ciede2000 of features_other.json bit for
+// bit on every target pair that has it, and its behaviour outside the
+// corpus (identical pictures, chroma expansion, refusals).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "ciede/ciede_kernels.hpp"
+#include "support/feature_run.hpp"
+#include "vmafpp/error.hpp"
+#include "vmafpp/feature.hpp"
+
+namespace vmafpp {
+namespace {
+
+std::string g17(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return buf;
+}
+
+// Pairs whose features_other.json has ciede2000 (p20 does not: libvmaf
+// reads past its chroma planes there).
+std::vector<std::string> ciede_pairs() {
+    std::vector<std::string> out;
+    for (const auto& p : test::target_pairs())
+        if (test::has_golden(p, "features_other.json") &&
+            test::golden(p, "features_other.json")["frames"][0]["metrics"].contains("ciede2000"))
+            out.push_back(p);
+    return out;
+}
+
+class CiedeGolden : public ::testing::TestWithParam<std::string> {};
+
+// Every frame's ciede2000; libvmaf writes a non-finite value (identical
+// frames: log10(0)) as null.
+TEST_P(CiedeGolden, Ciede2000OfFeaturesOtherJsonBitExact) {
+    const auto sink = test::run_pair(GetParam(), "ciede");
+    const auto golden = test::golden(GetParam(), "features_other.json");
+    const auto& got = sink.values.at("ciede2000");
+    ASSERT_EQ(got.size(), golden["frames"].size());
+    int compared = 0;
+    for (const auto& f : golden["frames"]) {
+        const unsigned n = f["frameNum"];
+        const auto& want = f["metrics"]["ciede2000"];
+        ASSERT_TRUE(got.count(n)) << "frame " << n;
+        const double v = got.at(n);
+        if (want.is_null())
+            EXPECT_TRUE(std::isinf(v) && v > 0) << "ciede2000 frame " << n << ": got " << g17(v)
+                                                << " want null (+inf)";
+        else
+            EXPECT_EQ(v, want.get<double>()) << "ciede2000 frame " << n << ": got " << g17(v)
+                                             << " want " << g17(want.get<double>());
+        ++compared;
+    }
+    EXPECT_GT(compared, 0);
+    RecordProperty("values_compared", compared);
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, CiedeGolden, ::testing::ValuesIn(ciede_pairs()));
+
+Picture filled(int w, int h, int bpc, PixelFormat fmt, unsigned seed) {
+    Picture p(w, h, bpc, fmt);
+    unsigned s = seed;
+    const unsigned mask = (1u << bpc) - 1;
+    for (int k = 0; k < p.plane_count(); ++k) {
+        Plane& pl = p.planes[k];
+        for (int y = 0; y < pl.height(); ++y)
+            for (int x = 0; x < pl.width(); ++x) {
+                s = s * 1664525u + 1013904223u;
+                const unsigned v = (s >> 8) & mask;
+                if (bpc > 8)
+                    pl.row<std::uint16_t>(y)[x] = static_cast<std::uint16_t>(v);
+                else
+                    pl.row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>(v);
+            }
+    }
+    return p;
+}
+
+double score_one(const Picture& ref, const Picture& dis) {
+    const FeatureInfo* info = find_feature("ciede");
+    auto fex = info->create(OptionValues(info->options),
+                            FrameGeometry{ref.width, ref.height, ref.bpc, ref.format});
+    test::RecordingSink sink;
+    fex->extract(ref, dis, 0, sink);
+    return sink.values.at("ciede2000").at(0);
+}
+
+TEST(Ciede, RegisteredWithLibvmafNamesAndReadsChroma) {
+    const FeatureInfo* info = find_feature("ciede");
+    ASSERT_NE(info, nullptr);
+    ASSERT_EQ(info->provided.size(), 1u);
+    EXPECT_EQ(info->provided[0].output_name(), "ciede2000");
+    EXPECT_EQ(find_feature_providing("ciede2000"), info);
+    ASSERT_TRUE(info->reads_chroma);
+    EXPECT_TRUE(info->reads_chroma(OptionValues(info->options)));
+    EXPECT_FALSE(info->temporal);
+}
+
+TEST(Ciede, IdenticalPicturesScorePlusInfinity) {
+    for (PixelFormat fmt : {PixelFormat::yuv420, PixelFormat::yuv422, PixelFormat::yuv444})
+        for (int bpc : {8, 10, 12, 16}) {
+            const Picture p = filled(40, 24, bpc, fmt, 7);
+            const double v = score_one(p, p);
+            EXPECT_TRUE(std::isinf(v) && v > 0) << "bpc " << bpc << ": " << g17(v);
+        }
+}
+
+TEST(Ciede, DifferentPicturesScoreFinite) {
+    for (PixelFormat fmt : {PixelFormat::yuv420, PixelFormat::yuv422, PixelFormat::yuv444})
+        for (int bpc : {8, 10, 12, 16}) {
+            const double v =
+                score_one(filled(40, 24, bpc, fmt, 1), filled(40, 24, bpc, fmt, 2));
+            EXPECT_TRUE(std::isfinite(v)) << "bpc " << bpc << ": " << g17(v);
+        }
+}
+
+// libvmaf's 4:2:2 expansion halves the row index and keeps the column, so
+// output row i reads chroma rows i/2 and i/2 + 1 only: the last chroma rows
+// of a 4:2:2 picture never count, the first ones do.
+TEST(Ciede, ChromaExpansionOf422FollowsLibvmaf) {
+    const int w = 64, h = 16;  // chroma 32x16, libvmaf stride 32
+    const Picture ref = filled(w, h, 8, PixelFormat::yuv422, 3);
+    Picture last = ref;
+    last.planes[1].row<std::uint8_t>(h - 1)[5] ^= 0x40;  // row 15: never read
+    last.planes[2].row<std::uint8_t>(h - 2)[7] ^= 0x40;  // row 14: never read
+    const double untouched = score_one(ref, last);
+    EXPECT_TRUE(std::isinf(untouched)) << g17(untouched);
+    Picture next = ref;
+    // Row 8, column 0 of U is what output rows 14 and 15 read at column 32.
+    next.planes[1].row<std::uint8_t>(8)[0] ^= 0x40;
+    EXPECT_TRUE(std::isfinite(score_one(ref, next)));
+}
+
+TEST(Ciede, RefusesWhatLibvmafCannotScore) {
+    const FeatureInfo* info = find_feature("ciede");
+    const OptionValues o(info->options);
+    auto refuses = [&](FrameGeometry g, const std::string& needle) {
+        try {
+            info->create(o, g);
+            ADD_FAILURE() << "accepted " << g.width << "x" << g.height << " bpc " << g.bpc;
+        } catch (const Error& e) {
+            const std::string msg = e.what();
+            EXPECT_NE(msg.find(needle), std::string::npos) << msg;
+            EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+        }
+    };
+    refuses({64, 64, 8, PixelFormat::yuv400}, "4:0:0");
+    refuses({64, 64, 9, PixelFormat::yuv420}, "8, 10, 12 and 16");
+    refuses({64, 64, 14, PixelFormat::yuv444}, "8, 10, 12 and 16");
+    refuses({1, 64, 8, PixelFormat::yuv420}, "at least 1x1");
+    refuses({64, 1, 8, PixelFormat::yuv420}, "at least 1x1");
+    EXPECT_NO_THROW(info->create(o, {1, 1, 8, PixelFormat::yuv444}));
+    EXPECT_NO_THROW(info->create(o, {2, 2, 8, PixelFormat::yuv420}));
+}
+
+// The same luma with other chroma gives another value (what
+// FeatureRegistry.ChromaDeclarations checks of a chroma reader).
+TEST(Ciede, ValueDependsOnChroma) {
+    const Picture ref = filled(176, 144, 8, PixelFormat::yuv420, 21);
+    Picture dis = filled(176, 144, 8, PixelFormat::yuv420, 22);
+    Picture dis2 = filled(176, 144, 8, PixelFormat::yuv420, 23);
+    dis2.planes[0] = dis.planes[0];
+    EXPECT_NE(score_one(ref, dis), score_one(ref, dis2));
+}
+
+// Odd 4:2:0 sizes, where libvmaf reads past its V plane on the last row:
+// vmafpp's value is its own but deterministic.
+TEST(Ciede, OddSizesAreDeterministic) {
+    const Picture a = filled(33, 19, 8, PixelFormat::yuv420, 11);
+    const Picture b = filled(33, 19, 8, PixelFormat::yuv420, 12);
+    const double v1 = score_one(a, b), v2 = score_one(a, b);
+    EXPECT_TRUE(std::isfinite(v1));
+    EXPECT_EQ(v1, v2);
+}
+
+TEST(CiedeKernels, LabOfWhiteBlackAndGrey) {
+    // Limited-range white, black and mid grey at each depth.
+    for (int bpc : {8, 10, 12, 16}) {
+        const double s = 1 << (bpc - 8);
+        const ciede::Lab white = ciede::lab_from_yuv(235 * s, 128 * s, 128 * s, bpc);
+        EXPECT_NEAR(white.l, 100.0, 0.05) << bpc;
+        EXPECT_NEAR(white.a, 0.0, 0.05) << bpc;
+        EXPECT_NEAR(white.b, 0.0, 0.05) << bpc;
+        const ciede::Lab black = ciede::lab_from_yuv(16 * s, 128 * s, 128 * s, bpc);
+        EXPECT_NEAR(black.l, 0.0, 1e-4) << bpc;
+        const ciede::Lab grey = ciede::lab_from_yuv(125.5 * s, 128 * s, 128 * s, bpc);
+        EXPECT_GT(grey.l, 50.0);
+        EXPECT_LT(grey.l, 60.0);
+    }
+}
+
+TEST(CiedeKernels, DeltaEIsZeroForEqualColoursAndGrowsWithLightness) {
+    const ciede::Lab a{50.0f, 10.0f, -20.0f};
+    EXPECT_EQ(ciede::delta_e_2000(a, a), 0.0f);
+    const ciede::Lab b{51.0f, 10.0f, -20.0f}, c{55.0f, 10.0f, -20.0f};
+    const float db = ciede::delta_e_2000(a, b), dc = ciede::delta_e_2000(a, c);
+    EXPECT_GT(db, 0.0f);
+    EXPECT_GT(dc, db);
+    // Pure lightness difference: |dL| / (kL * S_L), kL = 0.65.
+    const double lm = 50.5 - 50.0;
+    const double s_l = 1 + 0.015 * lm * lm / std::sqrt(20 + lm * lm);
+    EXPECT_NEAR(db, 1.0 / (0.65 * s_l), 1e-5);
+}
+
+}  // namespace
+}  // namespace vmafpp
