@@ -251,8 +251,11 @@ TEST(Motion, PipelineWithThreadsAndSubsampleMatchesGolden) {
         auto dis = open_video(test::clip(pair, "dis").string());
         const VideoInfo& vi = ref->info();
         FeatureCollector out;
+        PipelineOptions popts;
+        popts.threads = threads;
+        popts.subsample = 3;
         FramePipeline p({{info, OptionValues(info->options)}},
-                        FrameGeometry{vi.width, vi.height, vi.bpc, vi.format}, {threads, 3}, out);
+                        FrameGeometry{vi.width, vi.height, vi.bpc, vi.format}, popts, out);
         for (;;) {
             auto slot = p.acquire();
             if (!ref->read(slot->ref)) break;
