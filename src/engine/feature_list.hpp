@@ -17,5 +17,7 @@
     X(float_ansnr_info)     /* src/ansnr */      \
     X(float_moment_info)    /* src/moment */     \
     X(integer_psnr_info)    /* src/psnr ("psnr") */ \
+    X(float_ssim_info)      /* src/ssim */       \
+    X(float_ms_ssim_info)   /* src/ssim */       \
     X(ciede_info)           /* src/ciede */      \
     X(psnr_hvs_info)        /* src/psnr_hvs */

@@ -1,0 +1,126 @@
+// libvmaf's "float_ms_ssim" extractor: Wang's multi-scale SSIM of the luma
+// (scaled to the 8-bit range, no offset) over five scales, each the previous
+// one low-passed (9/7 wavelet table) and decimated by 2.
+#include <array>
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/extractor_info.hpp"
+#include "base/float_image.hpp"
+#include "base/large_alloc.hpp"
+#include "ssim/ssim_db.hpp"
+#include "ssim/ssim_kernels.hpp"
+#include "vmafpp/error.hpp"
+#include "vmafpp/feature.hpp"
+
+namespace vmafpp {
+
+namespace {
+
+constexpr int kScales = 5;
+// The exponents of each scale's luminance, contrast and structure means
+// (float, as libvmaf declares them; contrast and structure share theirs).
+constexpr float kAlpha[kScales] = {0.0f, 0.0f, 0.0f, 0.0f, 0.1333f};
+constexpr float kBetaGamma[kScales] = {0.0448f, 0.2856f, 0.3001f, 0.2363f, 0.1333f};
+
+// libvmaf's size check: every scale, halved by truncation, must hold the
+// 11-tap window (both dimensions at least 11 * 2^4 = 176).
+bool scales_fit(int w, int h) {
+    for (int i = 0; i < kScales; ++i) {
+        if (w < ssim::kWindow || h < ssim::kWindow) return false;
+        w /= 2;
+        h /= 2;
+    }
+    return true;
+}
+
+class FloatMsSsim final : public FeatureExtractor {
+public:
+    static void check(const ExtractorSetup& s) {
+        require_float_conversion("float_ms_ssim", s.geometry.bpc);
+        if (!scales_fit(s.geometry.width, s.geometry.height))
+            throw Error(
+                "float_ms_ssim needs at least 176x176 luma samples (5 scales of an "
+                "11x11 window; got " +
+                std::to_string(s.geometry.width) + "x" + std::to_string(s.geometry.height) + ")");
+    }
+
+    explicit FloatMsSsim(const ExtractorSetup& s)
+        : keys_(s.keys),
+          k_(ssim::ssim_kernels_for(s.compute.simd)),
+          bpc_(s.geometry.bpc),
+          enable_lcs_(s.options.flag("enable_lcs")),
+          enable_db_(s.options.flag("enable_db")),
+          max_db_(
+              ssim::max_db(s.options.flag("clip_db"), bpc_, s.geometry.width, s.geometry.height)),
+          scratch_(s.geometry.width, s.geometry.height) {
+        int w = s.geometry.width, h = s.geometry.height;
+        for (int i = 0; i < kScales; ++i) {
+            w_[i] = w;
+            h_[i] = h;
+            const std::size_t n = static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
+            ref_[i] = detail::make_large_array<float>(n);
+            dis_[i] = detail::make_large_array<float>(n);
+            w = ssim::decimated_size(w, 2);
+            h = ssim::decimated_size(h, 2);
+        }
+    }
+
+    void extract(const Picture& ref, const Picture& dis, unsigned frame,
+                 FeatureSink& sink) override {
+        plane_to_float(ref.luma(), bpc_, 0.0f, ref_[0].get(), w_[0]);
+        plane_to_float(dis.luma(), bpc_, 0.0f, dis_[0].get(), w_[0]);
+        for (int i = 1; i < kScales; ++i) {
+            k_.decimate(ref_[i - 1].get(), w_[i - 1], h_[i - 1], 2, ssim::kLowPass.data(),
+                        ssim::kLowPassTaps, ref_[i].get());
+            k_.decimate(dis_[i - 1].get(), w_[i - 1], h_[i - 1], 2, ssim::kLowPass.data(),
+                        ssim::kLowPassTaps, dis_[i].get());
+        }
+        double msssim = 1.0;
+        std::array<ssim::SsimResult, kScales> r;
+        for (int i = 0; i < kScales; ++i) {
+            r[i] = ssim::ssim_pass(k_, ref_[i].get(), dis_[i].get(), w_[i], h_[i], scratch_);
+            // C's pow of floats: the double one.
+            const double weighted =
+                std::pow(static_cast<double>(r[i].l), static_cast<double>(kAlpha[i])) *
+                std::pow(static_cast<double>(r[i].c), static_cast<double>(kBetaGamma[i])) *
+                std::pow(static_cast<double>(r[i].s), static_cast<double>(kBetaGamma[i]));
+            msssim *= weighted;
+        }
+        double score = msssim;
+        if (enable_db_) score = ssim::to_db(score, max_db_);
+        sink.append(keys_[0], frame, score);
+        if (!enable_lcs_) return;
+        for (int i = 0; i < kScales; ++i) sink.append(keys_[1 + i], frame, r[i].l);
+        for (int i = 0; i < kScales; ++i) sink.append(keys_[1 + kScales + i], frame, r[i].c);
+        for (int i = 0; i < kScales; ++i) sink.append(keys_[1 + 2 * kScales + i], frame, r[i].s);
+    }
+
+private:
+    std::vector<std::string> keys_;  // in float_ms_ssim_info()'s provided order
+    const ssim::SsimKernels& k_;
+    int bpc_;
+    bool enable_lcs_, enable_db_;
+    double max_db_;
+    ssim::SsimScratch scratch_;  // sized for scale 0, reused by every scale
+    int w_[kScales], h_[kScales];
+    std::unique_ptr<float[], detail::LargeFree> ref_[kScales], dis_[kScales];  // compact
+};
+
+}  // namespace
+
+FeatureInfo float_ms_ssim_info() {
+    // libvmaf lists one provided name; with enable_lcs the l, c and s means
+    // of every scale follow it, all l first, then all c, then all s.
+    std::vector<ProvidedFeature> provided = {{"float_ms_ssim", ""}};
+    for (const char* part : {"l", "c", "s"})
+        for (int i = 0; i < kScales; ++i)
+            provided.push_back(
+                {"float_ms_ssim_" + std::string(part) + "_scale" + std::to_string(i), ""});
+    return extractor_info<FloatMsSsim>(
+        "float_ms_ssim", ssim::lcs_db_options("write MS-SSIM values as dB"), std::move(provided));
+}
+
+}  // namespace vmafpp

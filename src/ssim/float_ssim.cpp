@@ -1,0 +1,120 @@
+// libvmaf's "float_ssim" extractor: SSIM of the luma (scaled to the 8-bit
+// range, no offset) with an 11-tap Gaussian window, after an optional box
+// downscaling by an integer factor (0 = chosen from the resolution).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/extractor_info.hpp"
+#include "base/float_image.hpp"
+#include "base/large_alloc.hpp"
+#include "ssim/ssim_db.hpp"
+#include "ssim/ssim_kernels.hpp"
+#include "vmafpp/error.hpp"
+#include "vmafpp/feature.hpp"
+
+namespace vmafpp {
+
+namespace {
+
+// IQA's _round: half away from zero, decided on the float's fraction.
+int iqa_round(float a) {
+    const int sign = a > 0.0f ? 1 : -1;
+    const int t = static_cast<int>(a);
+    return a - t >= 0.5 ? t + sign : t;
+}
+
+// The downscaling factor: the option, or max(1, round(min(w, h) / 256)).
+int scale_factor(int option, int w, int h) {
+    if (option > 0) return option;
+    const int r = iqa_round(static_cast<float>(w < h ? w : h) / 256.0f);
+    return r > 1 ? r : 1;
+}
+
+class FloatSsim final : public FeatureExtractor {
+public:
+    static void check(const ExtractorSetup& s) {
+        require_float_conversion("float_ssim", s.geometry.bpc);
+        const int w = s.geometry.width, h = s.geometry.height;
+        const int f = scale_factor(s.options.integer("scale"), w, h);
+        const int sw = f > 1 ? ssim::decimated_size(w, f) : w;
+        const int sh = f > 1 ? ssim::decimated_size(h, f) : h;
+        if (sw < ssim::kWindow || sh < ssim::kWindow)
+            throw Error("float_ssim needs at least " + std::to_string(ssim::kWindow) + "x" +
+                        std::to_string(ssim::kWindow) + " luma samples after its downscaling by " +
+                        std::to_string(f) + " (got " + std::to_string(w) + "x" + std::to_string(h) +
+                        ", scaled to " + std::to_string(sw) + "x" + std::to_string(sh) + ")");
+    }
+
+    explicit FloatSsim(const ExtractorSetup& s)
+        : keys_(s.keys),
+          k_(ssim::ssim_kernels_for(s.compute.simd)),
+          w_(s.geometry.width),
+          h_(s.geometry.height),
+          bpc_(s.geometry.bpc),
+          factor_(scale_factor(s.options.integer("scale"), w_, h_)),
+          enable_lcs_(s.options.flag("enable_lcs")),
+          enable_db_(s.options.flag("enable_db")),
+          max_db_(ssim::max_db(s.options.flag("clip_db"), bpc_, w_, h_)),
+          ref_(detail::make_large_array<float>(samples())),
+          dis_(detail::make_large_array<float>(samples())),
+          scratch_(factor_ > 1 ? ssim::decimated_size(w_, factor_) : w_,
+                   factor_ > 1 ? ssim::decimated_size(h_, factor_) : h_) {
+        if (factor_ > 1)
+            box_.assign(static_cast<std::size_t>(factor_ * factor_),
+                        1.0f / static_cast<float>(factor_ * factor_));
+    }
+
+    void extract(const Picture& ref, const Picture& dis, unsigned frame,
+                 FeatureSink& sink) override {
+        plane_to_float(ref.luma(), bpc_, 0.0f, ref_.get(), w_);
+        plane_to_float(dis.luma(), bpc_, 0.0f, dis_.get(), w_);
+        int w = w_, h = h_;
+        if (factor_ > 1) {
+            // In place, as libvmaf does.
+            k_.decimate(ref_.get(), w, h, factor_, box_.data(), factor_, ref_.get());
+            k_.decimate(dis_.get(), w, h, factor_, box_.data(), factor_, dis_.get());
+            w = ssim::decimated_size(w, factor_);
+            h = ssim::decimated_size(h, factor_);
+        }
+        const ssim::SsimResult r = ssim::ssim_pass(k_, ref_.get(), dis_.get(), w, h, scratch_);
+        double score = r.ssim;
+        if (enable_db_) score = ssim::to_db(score, max_db_);
+        sink.append(keys_[0], frame, score);
+        if (enable_lcs_) {
+            sink.append(keys_[1], frame, r.l);
+            sink.append(keys_[2], frame, r.c);
+            sink.append(keys_[3], frame, r.s);
+        }
+    }
+
+private:
+    std::size_t samples() const {
+        return static_cast<std::size_t>(w_) * static_cast<std::size_t>(h_);
+    }
+
+    std::vector<std::string> keys_;  // in float_ssim_info()'s provided order
+    const ssim::SsimKernels& k_;
+    int w_, h_, bpc_;
+    int factor_;
+    bool enable_lcs_, enable_db_;
+    double max_db_;
+    std::unique_ptr<float[], detail::LargeFree> ref_, dis_;  // compact w x h
+    ssim::SsimScratch scratch_;
+    std::vector<float> box_;  // factor x factor taps of 1 / factor^2
+};
+
+}  // namespace
+
+FeatureInfo float_ssim_info() {
+    std::vector<OptionSpec> options = ssim::lcs_db_options("write SSIM values as dB");
+    options.push_back({"scale", "", OptionType::integer, 0.0, 0.0, 10.0, false,
+                       "decimation scale factor (0=auto, 1=no downscaling, 2-10=explicit)"});
+    // libvmaf lists one provided name; the l, c and s means follow it with
+    // enable_lcs.
+    return extractor_info<FloatSsim>(
+        "float_ssim", std::move(options),
+        {{"float_ssim", ""}, {"float_ssim_l", ""}, {"float_ssim_c", ""}, {"float_ssim_s", ""}});
+}
+
+}  // namespace vmafpp
