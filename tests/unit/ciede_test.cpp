@@ -18,70 +18,25 @@
 namespace vmafpp {
 namespace {
 
-std::string g17(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
-}
+using test::g17;
 
 // Pairs whose features_other.json has ciede2000 (p20 does not: libvmaf
 // reads past its chroma planes there).
-std::vector<std::string> ciede_pairs() {
-    std::vector<std::string> out;
-    for (const auto& p : test::target_pairs())
-        if (test::has_golden(p, "features_other.json") &&
-            test::golden(p, "features_other.json")["frames"][0]["metrics"].contains("ciede2000"))
-            out.push_back(p);
-    return out;
-}
+std::vector<std::string> ciede_pairs() { return test::pairs_with_key("features_other.json", "ciede2000"); }
 
 class CiedeGolden : public ::testing::TestWithParam<std::string> {};
 
 // Every frame's ciede2000; libvmaf writes a non-finite value (identical
 // frames: log10(0)) as null.
 TEST_P(CiedeGolden, Ciede2000OfFeaturesOtherJsonBitExact) {
-    const auto sink = test::run_pair(GetParam(), "ciede");
-    const auto golden = test::golden(GetParam(), "features_other.json");
-    const auto& got = sink.values.at("ciede2000");
-    ASSERT_EQ(got.size(), golden["frames"].size());
-    int compared = 0;
-    for (const auto& f : golden["frames"]) {
-        const unsigned n = f["frameNum"];
-        const auto& want = f["metrics"]["ciede2000"];
-        ASSERT_TRUE(got.count(n)) << "frame " << n;
-        const double v = got.at(n);
-        if (want.is_null())
-            EXPECT_TRUE(std::isinf(v) && v > 0) << "ciede2000 frame " << n << ": got " << g17(v)
-                                                << " want null (+inf)";
-        else
-            EXPECT_EQ(v, want.get<double>()) << "ciede2000 frame " << n << ": got " << g17(v)
-                                             << " want " << g17(want.get<double>());
-        ++compared;
-    }
+    const int compared = test::expect_golden_keys(test::run_pair(GetParam(), "ciede"), GetParam(),
+                                                  "features_other.json", {"ciede2000"});
     EXPECT_GT(compared, 0);
     RecordProperty("values_compared", compared);
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, CiedeGolden, ::testing::ValuesIn(ciede_pairs()));
 
-Picture filled(int w, int h, int bpc, PixelFormat fmt, unsigned seed) {
-    Picture p(w, h, bpc, fmt);
-    unsigned s = seed;
-    const unsigned mask = (1u << bpc) - 1;
-    for (int k = 0; k < p.plane_count(); ++k) {
-        Plane& pl = p.planes[k];
-        for (int y = 0; y < pl.height(); ++y)
-            for (int x = 0; x < pl.width(); ++x) {
-                s = s * 1664525u + 1013904223u;
-                const unsigned v = (s >> 8) & mask;
-                if (bpc > 8)
-                    pl.row<std::uint16_t>(y)[x] = static_cast<std::uint16_t>(v);
-                else
-                    pl.row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>(v);
-            }
-    }
-    return p;
-}
 
 double score_one(const Picture& ref, const Picture& dis) {
     const FeatureInfo* info = find_feature("ciede");
@@ -106,7 +61,7 @@ TEST(Ciede, RegisteredWithLibvmafNamesAndReadsChroma) {
 TEST(Ciede, IdenticalPicturesScorePlusInfinity) {
     for (PixelFormat fmt : {PixelFormat::yuv420, PixelFormat::yuv422, PixelFormat::yuv444})
         for (int bpc : {8, 10, 12, 16}) {
-            const Picture p = filled(40, 24, bpc, fmt, 7);
+            const Picture p = test::noise_picture(40, 24, bpc, fmt, 7);
             const double v = score_one(p, p);
             EXPECT_TRUE(std::isinf(v) && v > 0) << "bpc " << bpc << ": " << g17(v);
         }
@@ -116,7 +71,7 @@ TEST(Ciede, DifferentPicturesScoreFinite) {
     for (PixelFormat fmt : {PixelFormat::yuv420, PixelFormat::yuv422, PixelFormat::yuv444})
         for (int bpc : {8, 10, 12, 16}) {
             const double v =
-                score_one(filled(40, 24, bpc, fmt, 1), filled(40, 24, bpc, fmt, 2));
+                score_one(test::noise_picture(40, 24, bpc, fmt, 1), test::noise_picture(40, 24, bpc, fmt, 2));
             EXPECT_TRUE(std::isfinite(v)) << "bpc " << bpc << ": " << g17(v);
         }
 }
@@ -126,7 +81,7 @@ TEST(Ciede, DifferentPicturesScoreFinite) {
 // of a 4:2:2 picture never count, the first ones do.
 TEST(Ciede, ChromaExpansionOf422FollowsLibvmaf) {
     const int w = 64, h = 16;  // chroma 32x16, libvmaf stride 32
-    const Picture ref = filled(w, h, 8, PixelFormat::yuv422, 3);
+    const Picture ref = test::noise_picture(w, h, 8, PixelFormat::yuv422, 3);
     Picture last = ref;
     last.planes[1].row<std::uint8_t>(h - 1)[5] ^= 0x40;  // row 15: never read
     last.planes[2].row<std::uint8_t>(h - 2)[7] ^= 0x40;  // row 14: never read
@@ -142,14 +97,7 @@ TEST(Ciede, RefusesWhatLibvmafCannotScore) {
     const FeatureInfo* info = find_feature("ciede");
     const OptionValues o(info->options);
     auto refuses = [&](FrameGeometry g, const std::string& needle) {
-        try {
-            info->create(o, g);
-            ADD_FAILURE() << "accepted " << g.width << "x" << g.height << " bpc " << g.bpc;
-        } catch (const Error& e) {
-            const std::string msg = e.what();
-            EXPECT_NE(msg.find(needle), std::string::npos) << msg;
-            EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
-        }
+        test::expect_refused(*info, o, g, needle);
     };
     refuses({64, 64, 8, PixelFormat::yuv400}, "4:0:0");
     refuses({64, 64, 9, PixelFormat::yuv420}, "8, 10, 12 and 16");
@@ -163,9 +111,9 @@ TEST(Ciede, RefusesWhatLibvmafCannotScore) {
 // The same luma with other chroma gives another value (what
 // FeatureRegistry.ChromaDeclarations checks of a chroma reader).
 TEST(Ciede, ValueDependsOnChroma) {
-    const Picture ref = filled(176, 144, 8, PixelFormat::yuv420, 21);
-    Picture dis = filled(176, 144, 8, PixelFormat::yuv420, 22);
-    Picture dis2 = filled(176, 144, 8, PixelFormat::yuv420, 23);
+    const Picture ref = test::noise_picture(176, 144, 8, PixelFormat::yuv420, 21);
+    Picture dis = test::noise_picture(176, 144, 8, PixelFormat::yuv420, 22);
+    Picture dis2 = test::noise_picture(176, 144, 8, PixelFormat::yuv420, 23);
     dis2.planes[0] = dis.planes[0];
     EXPECT_NE(score_one(ref, dis), score_one(ref, dis2));
 }
@@ -173,8 +121,8 @@ TEST(Ciede, ValueDependsOnChroma) {
 // Odd 4:2:0 sizes, where libvmaf reads past its V plane on the last row:
 // vmafpp's value is its own but deterministic.
 TEST(Ciede, OddSizesAreDeterministic) {
-    const Picture a = filled(33, 19, 8, PixelFormat::yuv420, 11);
-    const Picture b = filled(33, 19, 8, PixelFormat::yuv420, 12);
+    const Picture a = test::noise_picture(33, 19, 8, PixelFormat::yuv420, 11);
+    const Picture b = test::noise_picture(33, 19, 8, PixelFormat::yuv420, 12);
     const double v1 = score_one(a, b), v2 = score_one(a, b);
     EXPECT_TRUE(std::isfinite(v1));
     EXPECT_EQ(v1, v2);

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "support/corpus.hpp"
+#include "support/feature_run.hpp"
 #include "vmafpp/collector.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
@@ -26,11 +27,7 @@
 namespace vmafpp {
 namespace {
 
-std::string g17(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
-}
+using test::g17;
 
 // Runs the named extractors (default options) over a whole corpus pair in
 // frame order, one instance each, as a single-threaded pipeline would.
@@ -89,12 +86,7 @@ void expect_golden(const std::string& pair, const std::string& file,
     EXPECT_GT(compared, 0);
 }
 
-std::vector<std::string> target_pairs() {
-    std::vector<std::string> out;
-    for (const auto& p : test::corpus_pairs())
-        if (p.rfind("p21_", 0) != 0) out.push_back(p);  // 18x18 is not a target
-    return out;
-}
+using test::target_pairs;
 
 // float_adm divides with rcpss plus one Newton step, as libvmaf does on x86.
 // rcpss is a CPU-specific table: Intel and AMD return different bits, so

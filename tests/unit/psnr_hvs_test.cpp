@@ -19,22 +19,11 @@ namespace {
 
 const std::vector<std::string> kKeys = {"psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs"};
 
-std::string g17(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
-}
+using test::g17;
 
 // Pairs whose features_other.json has the psnr_hvs keys (p15 does not:
 // libvmaf refuses 16 bits).
-std::vector<std::string> psnr_hvs_pairs() {
-    std::vector<std::string> out;
-    for (const auto& p : test::target_pairs())
-        if (test::has_golden(p, "features_other.json") &&
-            test::golden(p, "features_other.json")["frames"][0]["metrics"].contains("psnr_hvs"))
-            out.push_back(p);
-    return out;
-}
+std::vector<std::string> psnr_hvs_pairs() { return test::pairs_with_key("features_other.json", "psnr_hvs"); }
 
 class PsnrHvsGolden : public ::testing::TestWithParam<std::string> {};
 
@@ -43,48 +32,12 @@ class PsnrHvsGolden : public ::testing::TestWithParam<std::string> {};
 TEST_P(PsnrHvsGolden, PsnrHvsKeysOfFeaturesOtherJsonBitExact) {
     const auto sink = test::run_pair(GetParam(), "psnr_hvs");
     EXPECT_EQ(sink.order, kKeys);
-    const auto golden = test::golden(GetParam(), "features_other.json");
-    int compared = 0;
-    for (const auto& key : kKeys) {
-        const auto& got = sink.values.at(key);
-        ASSERT_EQ(got.size(), golden["frames"].size()) << key;
-        for (const auto& f : golden["frames"]) {
-            const unsigned n = f["frameNum"];
-            const auto& want = f["metrics"][key];
-            ASSERT_TRUE(got.count(n)) << key << " frame " << n;
-            const double v = got.at(n);
-            if (want.is_null())
-                EXPECT_TRUE(std::isinf(v) && v > 0)
-                    << key << " frame " << n << ": got " << g17(v) << " want null (+inf)";
-            else
-                EXPECT_EQ(v, want.get<double>()) << key << " frame " << n << ": got " << g17(v)
-                                                 << " want " << g17(want.get<double>());
-            ++compared;
-        }
-    }
+    const int compared = test::expect_golden_keys(sink, GetParam(), "features_other.json", kKeys);
     RecordProperty("values_compared", compared);
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, PsnrHvsGolden, ::testing::ValuesIn(psnr_hvs_pairs()));
 
-Picture filled(int w, int h, int bpc, PixelFormat fmt, unsigned seed) {
-    Picture p(w, h, bpc, fmt);
-    unsigned s = seed;
-    const unsigned mask = (1u << bpc) - 1;
-    for (int k = 0; k < p.plane_count(); ++k) {
-        Plane& pl = p.planes[k];
-        for (int y = 0; y < pl.height(); ++y)
-            for (int x = 0; x < pl.width(); ++x) {
-                s = s * 1664525u + 1013904223u;
-                const unsigned v = (s >> 8) & mask;
-                if (bpc > 8)
-                    pl.row<std::uint16_t>(y)[x] = static_cast<std::uint16_t>(v);
-                else
-                    pl.row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>(v);
-            }
-    }
-    return p;
-}
 
 test::RecordingSink score_one(const Picture& ref, const Picture& dis) {
     const FeatureInfo* info = find_feature("psnr_hvs");
@@ -110,7 +63,7 @@ TEST(PsnrHvs, RegisteredWithLibvmafNamesAndReadsChroma) {
 TEST(PsnrHvs, IdenticalPicturesScorePlusInfinity) {
     for (PixelFormat fmt : {PixelFormat::yuv420, PixelFormat::yuv422, PixelFormat::yuv444})
         for (int bpc : {8, 9, 10, 12}) {
-            const Picture p = filled(32, 24, bpc, fmt, 5);
+            const Picture p = test::noise_picture(32, 24, bpc, fmt, 5);
             const auto sink = score_one(p, p);
             for (const auto& key : kKeys) {
                 const double v = sink.values.at(key).at(0);
@@ -121,8 +74,8 @@ TEST(PsnrHvs, IdenticalPicturesScorePlusInfinity) {
 
 // psnr_hvs = -10 log10(0.8 y + 0.1 (cb + cr)) of the planes' raw scores.
 TEST(PsnrHvs, CombinedValueWeighsThePlanes) {
-    const Picture a = filled(48, 32, 8, PixelFormat::yuv420, 1);
-    const Picture b = filled(48, 32, 8, PixelFormat::yuv420, 2);
+    const Picture a = test::noise_picture(48, 32, 8, PixelFormat::yuv420, 1);
+    const Picture b = test::noise_picture(48, 32, 8, PixelFormat::yuv420, 2);
     const auto sink = score_one(a, b);
     double raw[3];
     for (int p = 0; p < 3; ++p) raw[p] = std::pow(10.0, -sink.values.at(kKeys[p]).at(0) / 10);
@@ -134,14 +87,7 @@ TEST(PsnrHvs, RefusesWhatLibvmafCannotScore) {
     const FeatureInfo* info = find_feature("psnr_hvs");
     const OptionValues o(info->options);
     auto refuses = [&](FrameGeometry g, const std::string& needle) {
-        try {
-            info->create(o, g);
-            ADD_FAILURE() << "accepted " << g.width << "x" << g.height << " bpc " << g.bpc;
-        } catch (const Error& e) {
-            const std::string msg = e.what();
-            EXPECT_NE(msg.find(needle), std::string::npos) << msg;
-            EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
-        }
+        test::expect_refused(*info, o, g, needle);
     };
     refuses({176, 144, 16, PixelFormat::yuv420}, "at most 12 bits");
     refuses({176, 144, 13, PixelFormat::yuv444}, "at most 12 bits");
@@ -156,8 +102,8 @@ TEST(PsnrHvs, RefusesWhatLibvmafCannotScore) {
 }
 
 TEST(PsnrHvs, SmallestPlanesScoreFinite) {
-    const Picture a = filled(16, 16, 8, PixelFormat::yuv420, 3);
-    const Picture b = filled(16, 16, 8, PixelFormat::yuv420, 4);
+    const Picture a = test::noise_picture(16, 16, 8, PixelFormat::yuv420, 3);
+    const Picture b = test::noise_picture(16, 16, 8, PixelFormat::yuv420, 4);
     const auto sink = score_one(a, b);
     for (const auto& key : kKeys) EXPECT_TRUE(std::isfinite(sink.values.at(key).at(0))) << key;
 }
@@ -165,9 +111,9 @@ TEST(PsnrHvs, SmallestPlanesScoreFinite) {
 // The same luma with other chroma gives other chroma values (what
 // FeatureRegistry.ChromaDeclarations checks of a chroma reader).
 TEST(PsnrHvs, ValuesDependOnChroma) {
-    const Picture ref = filled(176, 144, 8, PixelFormat::yuv420, 21);
-    Picture dis = filled(176, 144, 8, PixelFormat::yuv420, 22);
-    Picture dis2 = filled(176, 144, 8, PixelFormat::yuv420, 23);
+    const Picture ref = test::noise_picture(176, 144, 8, PixelFormat::yuv420, 21);
+    Picture dis = test::noise_picture(176, 144, 8, PixelFormat::yuv420, 22);
+    Picture dis2 = test::noise_picture(176, 144, 8, PixelFormat::yuv420, 23);
     dis2.planes[0] = dis.planes[0];
     const auto a = score_one(ref, dis), b = score_one(ref, dis2);
     EXPECT_EQ(a.values.at("psnr_hvs_y").at(0), b.values.at("psnr_hvs_y").at(0));

@@ -23,11 +23,7 @@
 namespace vmafpp {
 namespace {
 
-std::string g17(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
-}
+using test::g17;
 
 // The keys extractor `name` writes: `name` and `name`_<component>.
 bool written_by(const std::string& name, const std::string& key) {
