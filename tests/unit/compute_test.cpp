@@ -3,6 +3,7 @@
 // sessions with different choices can run side by side.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <string>
