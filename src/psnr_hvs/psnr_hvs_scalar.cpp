@@ -68,80 +68,11 @@ const Table8x8 kCsfCr = {
      0.330555063063, 0.285345396658},
 };
 
-namespace {
-
-// (a + (a < 0)) >> 1: halves toward zero (a negative a gets one added
-// before the arithmetic shift).
-inline std::int32_t half(std::int32_t a) { return (a + (a < 0 ? 1 : 0)) >> 1; }
-
-// (u * c + 2^(s-1)) >> s. The product is formed in 64 bits: for samples of
-// up to 12 bits it fits 32 bits, as libvmaf's int arithmetic assumes.
-inline std::int32_t lift(std::int32_t u, std::int32_t c, int s) {
-    return static_cast<std::int32_t>((static_cast<std::int64_t>(u) * c + (std::int64_t{1} << (s - 1))) >>
-                                     s);
-}
-
-}  // namespace
-
 void fdct8(std::int32_t out[8], const std::int32_t* x, int stride) {
-    // Inputs in the order the butterflies pair them.
-    std::int32_t t0 = x[0];
-    std::int32_t t4 = x[stride];
-    std::int32_t t2 = x[2 * stride];
-    std::int32_t t6 = x[3 * stride];
-    std::int32_t t7 = x[4 * stride];
-    std::int32_t t3 = x[5 * stride];
-    std::int32_t t5 = x[6 * stride];
-    std::int32_t t1 = x[7 * stride];
-
-    // Sum/difference butterflies.
-    t1 = t0 - t1;
-    const std::int32_t t1h = half(t1);
-    t0 -= t1h;
-    t4 += t5;
-    const std::int32_t t4h = half(t4);
-    t5 -= t4h;
-    t3 = t2 - t3;
-    t2 -= half(t3);
-    t6 += t7;
-    const std::int32_t t6h = half(t6);
-    t7 = t6h - t7;
-
-    // Even half: a 4-point DCT (a 2-point DCT and a 2-point DST).
-    t0 += t6h;
-    t6 = t0 - t6;
-    t2 = t4h - t2;
-    t4 = t2 - t4;
-    t0 -= lift(t4, 13573, 15);
-    t4 += lift(t0, 11585, 14);
-    t0 -= lift(t4, 13573, 15);
-    t6 -= lift(t2, 21895, 15);
-    t2 += lift(t6, 15137, 14);
-    t6 -= lift(t2, 21895, 15);
-
-    // Odd half: a 4-point DST.
-    t3 += lift(t5, 19195, 15);
-    t5 += lift(t3, 11585, 14);
-    t3 -= lift(t5, 7489, 13);
-    t7 = half(t5) - t7;
-    t5 -= t7;
-    t3 = t1h - t3;
-    t1 -= t3;
-    t7 += lift(t1, 3227, 15);
-    t1 -= lift(t7, 6393, 15);
-    t7 += lift(t1, 3227, 15);
-    t5 += lift(t3, 2485, 13);
-    t3 -= lift(t5, 18205, 15);
-    t5 += lift(t3, 2485, 13);
-
-    out[0] = t0;
-    out[1] = t1;
-    out[2] = t2;
-    out[3] = t3;
-    out[4] = t4;
-    out[5] = t5;
-    out[6] = t6;
-    out[7] = t7;
+    std::int32_t t[8];
+    for (int i = 0; i < 8; ++i) t[i] = x[i * stride];
+    fdct8_lifting<ScalarDctOps>(t);
+    for (int i = 0; i < 8; ++i) out[i] = t[i];
 }
 
 void fdct8x8(std::int32_t block[64]) {
@@ -215,40 +146,41 @@ float masking(const BlockStats& b, const Table8x8& mask) {
     return static_cast<float>(std::sqrt(static_cast<double>(m * b.var_ratio)) / 32.f);
 }
 
+// The errors of the block at (x, y), added to sum coefficient by coefficient.
+template <class T>
+void add_block(const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
+               std::ptrdiff_t dis_stride, int x, int y, const Table8x8& mask,
+               const Table8x8& csf, float& sum) {
+    BlockStats s, d;
+    load_block<T>(ref, ref_stride, x, y, s);
+    load_block<T>(dis, dis_stride, x, y, d);
+    psnr_hvs::fdct8x8(s.coef);
+    psnr_hvs::fdct8x8(d.coef);
+    float threshold = masking(s, mask);
+    const float d_mask = masking(d, mask);
+    if (d_mask > threshold) threshold = d_mask;
+    for (int i = 0; i < 8; ++i)
+        for (int j = 0; j < 8; ++j) {
+            float err = static_cast<float>(std::abs(s.coef[i * 8 + j] - d.coef[i * 8 + j]));
+            if (i != 0 || j != 0) {
+                const float t = threshold / mask[i][j];
+                err = err < t ? 0 : err - t;
+            }
+            sum += (err * csf[i][j]) * (err * csf[i][j]);
+        }
+}
+
 template <class T>
 float plane_error(const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
                   std::ptrdiff_t dis_stride, int w, int h, int bpc, const Table8x8& csf) {
     Table8x8 mask;
     psnr_hvs::mask_table(csf, mask);
-    constexpr int step = 7;
     float sum = 0.0f;
-    int coefficients = 0;
-    BlockStats s, d;
-    for (int y = 0; y < h - 7; y += step) {
-        for (int x = 0; x < w - 7; x += step) {
-            load_block<T>(ref, ref_stride, x, y, s);
-            load_block<T>(dis, dis_stride, x, y, d);
-            psnr_hvs::fdct8x8(s.coef);
-            psnr_hvs::fdct8x8(d.coef);
-            float threshold = masking(s, mask);
-            const float d_mask = masking(d, mask);
-            if (d_mask > threshold) threshold = d_mask;
-            for (int i = 0; i < 8; ++i)
-                for (int j = 0; j < 8; ++j) {
-                    float err = static_cast<float>(std::abs(s.coef[i * 8 + j] - d.coef[i * 8 + j]));
-                    if (i != 0 || j != 0) {
-                        const float t = threshold / mask[i][j];
-                        err = err < t ? 0 : err - t;
-                    }
-                    sum += (err * csf[i][j]) * (err * csf[i][j]);
-                    ++coefficients;
-                }
-        }
-    }
-    sum /= static_cast<float>(coefficients);
-    const std::int32_t peak = (std::int32_t{1} << bpc) - 1;
-    sum /= static_cast<float>(peak * peak);
-    return sum;
+    int blocks = 0;
+    for (int y = 0; y < h - 7; y += psnr_hvs::kStep)
+        for (int x = 0; x < w - 7; x += psnr_hvs::kStep, ++blocks)
+            add_block<T>(ref, ref_stride, dis, dis_stride, x, y, mask, csf, sum);
+    return psnr_hvs::normalised_error(sum, blocks, bpc);
 }
 
 float plane_scalar(const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
@@ -258,6 +190,27 @@ float plane_scalar(const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std
 }
 
 }  // namespace
+
+namespace psnr_hvs {
+
+void add_block_error(const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
+                     std::ptrdiff_t dis_stride, int x, int y, int bpc, const Table8x8& mask,
+                     const Table8x8& csf, float& sum) {
+    if (bpc > 8)
+        add_block<std::uint16_t>(ref, ref_stride, dis, dis_stride, x, y, mask, csf, sum);
+    else
+        add_block<std::uint8_t>(ref, ref_stride, dis, dis_stride, x, y, mask, csf, sum);
+}
+
+float normalised_error(float sum, int blocks, int bpc) {
+    // libvmaf counts coefficients in an int and divides in float.
+    sum /= static_cast<float>(blocks * 64);
+    const std::int32_t peak = (std::int32_t{1} << bpc) - 1;
+    sum /= static_cast<float>(peak * peak);
+    return sum;
+}
+
+}  // namespace psnr_hvs
 
 const PsnrHvsKernels& psnr_hvs_kernels_scalar() {
     static const PsnrHvsKernels k{&plane_scalar};

@@ -29,10 +29,17 @@ class PsnrHvsGolden : public ::testing::TestWithParam<std::string> {};
 
 // Every frame's four values; libvmaf writes a non-finite value (a plane
 // without error: -log10(0)) as null.
+// At the scalar level and at AVX2 (whose twin the AVX-512 levels inherit).
 TEST_P(PsnrHvsGolden, PsnrHvsKeysOfFeaturesOtherJsonBitExact) {
-    const auto sink = test::run_pair(GetParam(), "psnr_hvs");
-    EXPECT_EQ(sink.order, kKeys);
-    const int compared = test::expect_golden_keys(sink, GetParam(), "features_other.json", kKeys);
+    std::vector<SimdLevel> levels{SimdLevel::scalar};
+    const unsigned avx2 = simd_level_flags(SimdLevel::avx2);
+    if ((detected_cpu_flags() & avx2) == avx2) levels.push_back(SimdLevel::avx2);
+    int compared = 0;
+    for (const SimdLevel level : levels) {
+        const auto sink = test::run_pair(GetParam(), "psnr_hvs", {}, level);
+        EXPECT_EQ(sink.order, kKeys);
+        compared += test::expect_golden_keys(sink, GetParam(), "features_other.json", kKeys);
+    }
     RecordProperty("values_compared", compared);
 }
 
