@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Installs the build tree into a fresh prefix, then builds programs against
+# that prefix only: the C++ consumer with CMake (shared and static) and with
+# pkg-config, and the C API test with the installed libvmaf.pc.
+#   run_install_test.sh BUILD_DIR SOURCE_DIR WORK_DIR
+set -euo pipefail
+build=$1 src=$2 work=$3
+rm -rf "$work"
+mkdir -p "$work"
+prefix=$work/prefix
+cmake --install "$build" --prefix "$prefix" > "$work/install.log"
+
+# Nothing of the source or build tree may be needed from here on.
+for f in include/vmafpp/vmafpp.hpp include/vmafpp/scorer.hpp bin/vmafpp; do
+  test -e "$prefix/$f" || { echo "missing after install: $f"; exit 1; }
+done
+libdir=$(dirname "$(find "$prefix" -name vmafpp.pc)")/..
+test -e "$libdir/libvmafpp.a" && test -e "$libdir/libvmafpp.so" || { echo "libvmafpp.a/.so missing"; exit 1; }
+if grep -rn '#include "\(engine\|base\|io\|model\|output\|dispatch\)/' "$prefix/include/vmafpp"; then
+  echo "an installed header includes a private src/ header"; exit 1
+fi
+
+cmake -S "$src/tests/install/consumer" -B "$work/cmake" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$prefix" > "$work/cmake.log"
+cmake --build "$work/cmake" > "$work/cmake-build.log"
+shared=$("$work/cmake/consumer_shared")
+static=$("$work/cmake/consumer_static")
+echo "cmake shared: $shared"
+echo "cmake static: $static"
+ldd "$work/cmake/consumer_shared" | grep -q "$prefix.*libvmafpp.so" || { echo "consumer_shared does not use the installed libvmafpp.so"; exit 1; }
+
+export PKG_CONFIG_PATH=$libdir/pkgconfig
+c++ -O2 -o "$work/consumer_pc" "$src/tests/install/consumer/consumer.cpp" \
+  $(pkg-config --cflags --libs vmafpp) -Wl,-rpath,"$(pkg-config --variable=libdir vmafpp)"
+viapc=$("$work/consumer_pc")
+echo "pkg-config: $viapc"
+[ "$shared" = "$static" ] && [ "$shared" = "$viapc" ] || { echo "the three consumers disagree"; exit 1; }
+
+if [ -e "$libdir/pkgconfig/libvmaf.pc" ]; then
+  [ "$(pkg-config --modversion libvmaf)" = 3.2.0 ] || { echo "libvmaf.pc: version is not 3.2.0"; exit 1; }
+  # FFmpeg's configure: require_pkg_config libvmaf "libvmaf >= 2.0.0" libvmaf.h vmaf_init
+  pkg-config --exists "libvmaf >= 2.0.0"
+  cc -std=c11 -Wall -Wextra -Werror -O2 -o "$work/vmaf_capi_test" "$src/tests/capi/vmaf_capi_test.c" \
+    $(pkg-config --cflags --libs libvmaf) -Wl,-rpath,"$(pkg-config --variable=libdir libvmaf)"
+  # Only the C API is exported.
+  if nm -D --defined-only "$libdir/libvmaf.so" | awk '{print $3}' | grep -v '^vmaf_' | grep -q .; then
+    echo "libvmaf.so exports more than vmaf_*:"; nm -D --defined-only "$libdir/libvmaf.so" | grep -v ' vmaf_' | head; exit 1
+  fi
+  echo "libvmaf.pc: built $work/vmaf_capi_test"
+fi
+echo "install test: ok"
