@@ -53,4 +53,14 @@ if [ -e "$libdir/pkgconfig/libvmaf.pc" ]; then
   fi
   echo "libvmaf.pc: built $work/vmaf_capi_test"
 fi
+site=$(find "$prefix" -path '*/site-packages/vmafpp' -type d | head -1)
+if [ -n "$site" ]; then
+  # The installed Python package, away from the build tree.
+  (cd "$work" && PYTHONPATH=$(dirname "$site") /usr/bin/python3 -c '
+import numpy as np, vmafpp
+assert vmafpp.__file__.startswith("'"$prefix"'"), vmafpp.__file__
+a = np.arange(2 * 48 * 64, dtype=np.uint16).reshape(2, 48, 64) % 1024
+r = vmafpp.score(a, a, bitdepth=10)
+print("python:", vmafpp.version(), "vmaf", repr(r["pooled_metrics"]["vmaf"]["mean"]))')
+fi
 echo "install test: ok"
