@@ -13,14 +13,22 @@ import os
 import subprocess
 import sys
 
-# (pair, extra feature): odd sizes, 4:2:0, 4:2:2, 4:4:4, 8 and 10 bit; psnr
-# reads chroma, so the chroma rows are copied and checked too.
+# (pair, CLI options, the same for vmaf_capi_test): odd sizes, 4:2:0, 4:2:2,
+# 4:4:4, 8 and 10 bit; psnr reads chroma, so the chroma rows are copied and
+# checked too; a bootstrap model collection, a model feature overload and
+# subsampling.
 RUNS = [
-    ("p08_brick_176x144_420p8_bilinear2x", None),
-    ("p20_coffee_333x187_420p8_x264crf30_odd", "psnr"),
-    ("p09_astronaut_576x324_422p8_gblur", "psnr"),
-    ("p12_gravel_576x324_420p10_x265crf28", "float_ssim"),
-    ("p13_moon_352x288_444p10_x264crf30", "psnr"),
+    ("p08_brick_176x144_420p8_bilinear2x", [], []),
+    ("p20_coffee_333x187_420p8_x264crf30_odd", ["--feature", "psnr"], ["--feature", "psnr"]),
+    ("p09_astronaut_576x324_422p8_gblur", ["--feature", "psnr"], ["--feature", "psnr"]),
+    ("p12_gravel_576x324_420p10_x265crf28", ["--feature", "float_ssim"], ["--feature", "float_ssim"]),
+    ("p13_moon_352x288_444p10_x264crf30", ["--feature", "psnr"], ["--feature", "psnr"]),
+    ("p16_testsrc2_352x288_420p8_x264crf30", ["-m", "version=vmaf_b_v0.6.3"],
+     ["--model", "vmaf_b_v0.6.3", "--collection"]),
+    ("p17_mandelbrot_176x144_420p8_vp9crf55", ["-m", "version=vmaf_v0.6.1:adm.adm_enhn_gain_limit=1.2",
+                                               "--feature", "motion=motion_force_zero=true"],
+     ["--overload", "adm=adm_enhn_gain_limit=1.2", "--feature", "motion=motion_force_zero=true"]),
+    ("p18_life_176x144_420p8_x264crf35", ["--subsample", "3"], ["--subsample", "3"]),
 ]
 
 
@@ -50,13 +58,11 @@ def without_fps(doc):
 
 def compare(cli, capi, corpus, work):
     compared = 0
-    for pair, feature in RUNS:
+    for pair, cli_opts, capi_opts in RUNS:
         ref, dis = clip(corpus, work, pair, "ref"), clip(corpus, work, pair, "dis")
         for threads in (0, 2):
             tag = f"{pair} threads={threads}"
-            base = [cli, "-r", ref, "-d", dis, "--json", "--threads", str(threads), "-q"]
-            if feature:
-                base += ["--feature", feature]
+            base = [cli, "-r", ref, "-d", dis, "--json", "--threads", str(threads), "-q"] + cli_opts
             cli_max, cli_legacy = (os.path.join(work, f"{pair}_{threads}_cli_{k}.json")
                                    for k in ("max", "legacy"))
             run(base + ["--precision", "max", "-o", cli_max])
@@ -65,16 +71,18 @@ def compare(cli, capi, corpus, work):
                 expect = json.load(f)
             keys = list(expect["frames"][0]["metrics"])
             out = os.path.join(work, f"{pair}_{threads}_capi.json")
-            args = [capi, ref, dis, str(threads), out] + ([feature] if feature else [])
+            args = [capi, ref, dis, str(threads), out] + capi_opts
             lines = run(args + ["--print"] + keys).splitlines()
 
-            pooled = lines[0].split()
-            want = repr(expect["pooled_metrics"]["vmaf"]["mean"])
-            if float(pooled[2]) != float(want):
-                sys.exit(f"{tag}: pooled vmaf {pooled[2]} != CLI {want}")
-            compared += 1
             got = {}
-            for line in lines[1:]:
+            for line in lines:
+                if line.startswith("pooled "):
+                    _, key, value = line.split()
+                    want = expect["pooled_metrics"][key]["mean"]
+                    if float(value) != want:
+                        sys.exit(f"{tag}: pooled {key} {value} != CLI {want!r}")
+                    compared += 1
+                    continue
                 key, frame, value = line.split()
                 got[(key, int(frame))] = float(value)
             for fr in expect["frames"]:
@@ -93,7 +101,8 @@ def compare(cli, capi, corpus, work):
             if without_fps(mine) != without_fps(theirs):
                 sys.exit(f"{tag}: vmaf_write_output's JSON differs from the CLI's ({out} vs {cli_legacy})")
             compared += sum(len(fr["metrics"]) for fr in theirs["frames"])
-            print(f"{tag}: pooled vmaf {pooled[2]}, {len(got)} per-frame values and the JSON file equal")
+            print(f"{tag}: pooled vmaf {expect['pooled_metrics']['vmaf']['mean']!r}, "
+                  f"{len(got)} per-frame values and the JSON file equal")
     print(f"capi_matches_cli: {compared} values compared, all equal")
 
 

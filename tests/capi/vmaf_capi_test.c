@@ -6,8 +6,9 @@
  * NULL/NULL flush, vmaf_score_pooled over 0..frame_cnt-1, vmaf_write_output,
  * destroy, close. Built against the installed libvmaf.pc only.
  *
- *   vmaf_capi_test REF.y4m DIS.y4m THREADS OUT.json [FEATURE[=k=v:k=v]] [--print KEY...]
- *     prints "pooled vmaf <%.17g>" and, for each KEY, "KEY FRAME <%.17g>".
+ *   vmaf_capi_test REF.y4m DIS.y4m THREADS OUT.json [options] [--print KEY...]
+ *     prints "pooled vmaf <%.17g>" (and a collection's pooled bootstrap
+ *     scores) and, for each KEY and scored frame, "KEY FRAME <%.17g>".
  *   vmaf_capi_test --invalid REF.y4m
  *     checks that invalid calls return negative codes; prints "invalid: ok".
  */
@@ -229,11 +230,28 @@ static int invalid_calls(const char *ref_path)
     return 0;
 }
 
+/* "name=k=v:k=v" into a dictionary; the name stays in spec. */
+static int parse_options(char *spec, VmafFeatureDictionary **dict)
+{
+    char *opts = strchr(spec, '=');
+    if (opts) *opts++ = '\0';
+    for (char *kv = opts ? strtok(opts, ":") : NULL; kv; kv = strtok(NULL, ":")) {
+        char *eq = strchr(kv, '=');
+        if (!eq) return -EINVAL;
+        *eq = '\0';
+        int err = vmaf_feature_dictionary_set(dict, kv, eq + 1);
+        if (err) return err;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 3 && !strcmp(argv[1], "--invalid")) return invalid_calls(argv[2]);
     if (argc < 5) {
-        fprintf(stderr, "usage: %s REF DIS THREADS OUT.json [FEATURE] [--print KEY...]\n", argv[0]);
+        fprintf(stderr, "usage: %s REF DIS THREADS OUT.json [--model VERSION] [--collection]\n"
+                        "  [--overload EXTRACTOR=k=v] [--feature NAME=k=v:k=v] [--subsample N] [--print KEY...]\n",
+                argv[0]);
         return 2;
     }
     Y4m ref, dis;
@@ -241,12 +259,22 @@ int main(int argc, char **argv)
         fprintf(stderr, "cannot read the Y4M inputs\n");
         return 1;
     }
-    int argi = 5;
-    const char *feature = argi < argc && strcmp(argv[argi], "--print") ? argv[argi++] : NULL;
+    const char *version = "vmaf_v0.6.1", *feature = NULL, *overload = NULL;
+    int collection = 0, argi = 5;
+    unsigned subsample = 1;
+    for (; argi < argc && strcmp(argv[argi], "--print"); argi++) {
+        if (!strcmp(argv[argi], "--collection")) collection = 1;
+        else if (argi + 1 >= argc) return 2;
+        else if (!strcmp(argv[argi], "--model")) version = argv[++argi];
+        else if (!strcmp(argv[argi], "--feature")) feature = argv[++argi];
+        else if (!strcmp(argv[argi], "--overload")) overload = argv[++argi];
+        else if (!strcmp(argv[argi], "--subsample")) subsample = (unsigned)atoi(argv[++argi]);
+        else return 2;
+    }
 
     VmafConfiguration cfg = {
         .log_level = VMAF_LOG_LEVEL_ERROR,
-        .n_subsample = 1,
+        .n_subsample = subsample,
         .n_threads = (unsigned)atoi(argv[3]),
     };
     VmafContext *vmaf = NULL;
@@ -254,23 +282,29 @@ int main(int argc, char **argv)
 
     VmafModelConfig model_cfg = {.name = "vmaf", .flags = VMAF_MODEL_FLAGS_DEFAULT};
     VmafModel *model = NULL;
-    VmafModelCollection *collection = NULL;
-    if (vmaf_model_load(&model, &model_cfg, "vmaf_v0.6.1"))
-        CHECK_OK(vmaf_model_collection_load(&model, &collection, &model_cfg, "vmaf_v0.6.1"));
-    CHECK_OK(vmaf_use_features_from_model(vmaf, model));
-
-    if (feature) { /* "name=k=v:k=v", FFmpeg's feature option */
+    VmafModelCollection *model_collection = NULL;
+    if (collection)
+        CHECK_OK(vmaf_model_collection_load(&model, &model_collection, &model_cfg, version));
+    else
+        CHECK_OK(vmaf_model_load(&model, &model_cfg, version));
+    if (overload) { /* "adm=adm_enhn_gain_limit=1.2", the filter's model option "adm.x=y" */
         char spec[256];
-        snprintf(spec, sizeof(spec), "%s", feature);
-        char *opts = strchr(spec, '=');
         VmafFeatureDictionary *dict = NULL;
-        if (opts) *opts++ = '\0';
-        for (char *kv = opts ? strtok(opts, ":") : NULL; kv; kv = strtok(NULL, ":")) {
-            char *eq = strchr(kv, '=');
-            if (!eq) return 2;
-            *eq = '\0';
-            CHECK_OK(vmaf_feature_dictionary_set(&dict, kv, eq + 1));
-        }
+        snprintf(spec, sizeof(spec), "%s", overload);
+        CHECK_OK(parse_options(spec, &dict));
+        if (model_collection)
+            CHECK_OK(vmaf_model_collection_feature_overload(model, &model_collection, spec, dict));
+        else
+            CHECK_OK(vmaf_model_feature_overload(model, spec, dict));
+    }
+    CHECK_OK(vmaf_use_features_from_model(vmaf, model));
+    if (model_collection) CHECK_OK(vmaf_use_features_from_model_collection(vmaf, model_collection));
+
+    if (feature) { /* FFmpeg's feature option */
+        char spec[256];
+        VmafFeatureDictionary *dict = NULL;
+        snprintf(spec, sizeof(spec), "%s", feature);
+        CHECK_OK(parse_options(spec, &dict));
         CHECK_OK(vmaf_use_feature(vmaf, spec, dict));
     }
 
@@ -289,17 +323,26 @@ int main(int argc, char **argv)
     double vmaf_score;
     CHECK_OK(vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_MEAN, &vmaf_score, 0, frame_cnt - 1));
     printf("pooled vmaf %.17g\n", vmaf_score);
+    if (model_collection) {
+        VmafModelCollectionScore cs;
+        CHECK_OK(vmaf_score_pooled_model_collection(vmaf, model_collection, VMAF_POOL_METHOD_MEAN,
+                                                    &cs, 0, frame_cnt - 1));
+        printf("pooled vmaf_bagging %.17g\n", cs.bootstrap.bagging_score);
+        printf("pooled vmaf_stddev %.17g\n", cs.bootstrap.stddev);
+        printf("pooled vmaf_ci_p95_lo %.17g\n", cs.bootstrap.ci.p95.lo);
+        printf("pooled vmaf_ci_p95_hi %.17g\n", cs.bootstrap.ci.p95.hi);
+    }
     CHECK_OK(vmaf_write_output(vmaf, argv[4], VMAF_OUTPUT_FORMAT_JSON));
 
     for (int i = argi + 1; argi < argc && i < argc; i++)
-        for (unsigned f = 0; f < frame_cnt; f++) {
+        for (unsigned f = 0; f < frame_cnt; f += subsample) {
             double v;
             CHECK_OK(vmaf_feature_score_at_index(vmaf, argv[i], &v, f));
             printf("%s %u %.17g\n", argv[i], f, v);
         }
 
     vmaf_model_destroy(model);
-    if (collection) vmaf_model_collection_destroy(collection);
+    if (model_collection) vmaf_model_collection_destroy(model_collection);
     CHECK_OK(vmaf_close(vmaf));
     return 0;
 }
