@@ -5,7 +5,7 @@ the pooled VMAF at 17 digits, every per-frame value of every key at 17 digits
 (the CLI's --precision max JSON), and the JSON file vmaf_write_output()
 writes against the CLI's default JSON (all but fps).
 
-  compare_with_cli.py compare|invalid CLI CAPI_TEST CORPUS_DIR WORK_DIR
+  compare_with_cli.py compare|invalid|valgrind CLI CAPI_TEST CORPUS_DIR WORK_DIR
 """
 import json
 import lzma
@@ -111,6 +111,15 @@ def main():
     os.makedirs(work, exist_ok=True)
     if mode == "invalid":
         print(run([capi, "--invalid", clip(corpus, work, RUNS[0][0], "ref")]), end="")
+    elif mode == "valgrind":
+        # Invalid calls and a threaded run with a collection and chroma, under memcheck.
+        vg = ["valgrind", "-q", "--error-exitcode=9", "--leak-check=full",
+              "--errors-for-leak-kinds=definite"]
+        pair = RUNS[0][0]
+        print(run(vg + [capi, "--invalid", clip(corpus, work, pair, "ref")]), end="")
+        print(run(vg + [capi, clip(corpus, work, pair, "ref"), clip(corpus, work, pair, "dis"), "2",
+                        os.path.join(work, "valgrind.json"), "--model", "vmaf_b_v0.6.3",
+                        "--collection", "--feature", "psnr"]), end="")
     else:
         compare(cli, capi, corpus, work)
 

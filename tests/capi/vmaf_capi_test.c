@@ -83,6 +83,12 @@ static int y4m_read(Y4m *y)
     return 1;
 }
 
+static void y4m_close(Y4m *y)
+{
+    for (int i = 0; i < 3; i++) free(y->frame.data[i]);
+    if (y->f) fclose(y->f);
+}
+
 /* vf_libvmaf.c's copy_picture_data: a fresh picture, filled row by row. */
 static int copy_picture_data(const Frame *src, VmafPicture *dst)
 {
@@ -226,6 +232,7 @@ static int invalid_calls(const char *ref_path)
     vmaf_model_destroy(model);
     CHECK_OK(vmaf_close(vmaf));
     if (strncmp(vmaf_version(), "3.2.0", 5)) return 1;
+    y4m_close(&in);
     printf("invalid: ok\n");
     return 0;
 }
@@ -344,5 +351,7 @@ int main(int argc, char **argv)
     vmaf_model_destroy(model);
     if (model_collection) vmaf_model_collection_destroy(model_collection);
     CHECK_OK(vmaf_close(vmaf));
+    y4m_close(&ref);
+    y4m_close(&dis);
     return 0;
 }
