@@ -225,7 +225,7 @@ vmafpp::ScoreRun score_arrays(const py::object& ref, const py::object& dis, std:
 
 py::dict score(const py::object& reference, const py::object& distorted, const py::object& model,
                const std::vector<std::string>& features, unsigned threads, unsigned subsample,
-               std::optional<int> bitdepth) {
+               std::optional<int> bitdepth, int width, int height, const std::string& pixel_format) {
     const vmafpp::ScoreConfig cfg = make_config(model, features, threads, subsample);
     const auto is_path = [](const py::object& o) {
         return py::isinstance<py::str>(o) || py::hasattr(o, "__fspath__");
@@ -236,11 +236,19 @@ py::dict score(const py::object& reference, const py::object& distorted, const p
     const auto fspath = py::module_::import("os").attr("fspath");
     const std::string rp = fspath(reference).cast<std::string>();
     const std::string dp = fspath(distorted).cast<std::string>();
+    // Raw YUV files when width and height are given (the CLI's -w -h -p -b).
+    vmafpp::RawFormat raw;
+    if (width > 0 || height > 0) {
+        raw.width = width;
+        raw.height = height;
+        raw.bpc = bitdepth ? *bitdepth : 8;
+        raw.format = parse_format(pixel_format);
+    }
     vmafpp::ScoreRun run;
     {
         py::gil_scoped_release nogil;
-        auto r = vmafpp::open_video(rp);
-        auto d = vmafpp::open_video(dp);
+        auto r = vmafpp::open_video(rp, raw);
+        auto d = vmafpp::open_video(dp, raw);
         run = vmafpp::score(*r, *d, cfg);
     }
     return to_dict(run);
@@ -302,11 +310,12 @@ PYBIND11_MODULE(_vmafpp, m) {
     m.def("score", &score, py::arg("reference"), py::arg("distorted"),
           py::arg("model") = "vmaf_v0.6.1", py::arg("features") = std::vector<std::string>{},
           py::arg("threads") = 0u, py::arg("subsample") = 1u, py::arg("bitdepth") = py::none(),
+          py::arg("width") = 0, py::arg("height") = 0, py::arg("pixel_format") = "420",
           R"(Scores distorted against reference; returns the JSON output as a dict.
 
-reference, distorted: Y4M/YUV file paths, or numpy frames: an (N, H, W) luma
-array or a (Y, U, V) tuple of (N, h, w) arrays, uint8, or uint16 with
-bitdepth=. model: a builtin version, a .json path, a -m string, a list of
+reference, distorted: Y4M file paths (raw YUV with width=, height=,
+pixel_format=, bitdepth=), or numpy frames: an (N, H, W) luma array or a
+(Y, U, V) tuple of (N, h, w) arrays, uint8, or uint16 with bitdepth=. model: a builtin version, a .json path, a -m string, a list of
 them, or None. features: --feature strings ("psnr", "adm=debug=true").)");
     py::class_<PyScorer>(m, "Scorer", "Scores frame pairs pushed one by one")
         .def(py::init<int, int, int, const std::string&, const py::object&,

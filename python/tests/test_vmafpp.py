@@ -96,6 +96,22 @@ class ScoreMatchesCli(unittest.TestCase):
                                    threads=threads)
                 self.assertGreater(self.assert_same(got, cli_json(pair, threads, features)), 100)
 
+    def test_raw_yuv_paths(self):
+        # The Y4M's frames without headers, read as raw 4:2:0 with the CLI's -w -h -p -b.
+        ref, bpc = read_y4m(clip(PAIR10, "ref"))
+        dis, _ = read_y4m(clip(PAIR10, "dis"))
+        paths = []
+        for name, planes in (("ref", ref), ("dis", dis)):
+            path = os.path.join(WORK, f"{PAIR10}_{name}.yuv")
+            with open(path, "wb") as f:
+                for n in range(planes[0].shape[0]):
+                    for p in planes:
+                        f.write(p[n].tobytes())
+            paths.append(path)
+        h, w = ref[0].shape[1:]
+        got = vmafpp.score(paths[0], paths[1], width=w, height=h, pixel_format="420", bitdepth=bpc)
+        self.assert_same(got, cli_json(PAIR10))
+
     def test_numpy_luma(self):
         for pair in (PAIR8, PAIR10):
             with self.subTest(pair=pair):
