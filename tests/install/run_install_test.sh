@@ -14,7 +14,7 @@ cmake --install "$build" --prefix "$prefix" > "$work/install.log"
 for f in include/vmafpp/vmafpp.hpp include/vmafpp/scorer.hpp bin/vmafpp; do
   test -e "$prefix/$f" || { echo "missing after install: $f"; exit 1; }
 done
-libdir=$(dirname "$(find "$prefix" -name vmafpp.pc)")/..
+libdir=$(dirname "$(find "$prefix" -name vmafpp.pc -print -quit)")/..
 test -e "$libdir/libvmafpp.a" || { echo "libvmafpp.a missing"; exit 1; }
 if grep -rn '#include "\(engine\|base\|io\|model\|output\|dispatch\)/' "$prefix/include/vmafpp"; then
   echo "an installed header includes a private src/ header"; exit 1
@@ -28,7 +28,9 @@ static=$("$work/cmake/consumer_static")
 echo "cmake shared: $shared"
 echo "cmake static: $static"
 # With VMAFPP_BUILD_SHARED=OFF vmafpp::vmafpp and -lvmafpp are the static library.
-if [ -e "$libdir/libvmafpp.so" ] && ! ldd "$work/cmake/consumer_shared" | grep -q "$prefix.*libvmafpp.so"; then
+# (No `cmd | grep -q` under pipefail: grep quitting early can SIGPIPE cmd.)
+deps=$(ldd "$work/cmake/consumer_shared")
+if [ -e "$libdir/libvmafpp.so" ] && ! grep -q "$prefix.*libvmafpp.so" <<< "$deps"; then
   echo "consumer_shared does not use the installed libvmafpp.so"; exit 1
 fi
 
@@ -48,12 +50,13 @@ if [ -e "$libdir/pkgconfig/libvmaf.pc" ]; then
   cc -std=c11 -Wall -Wextra -Werror -O2 -o "$work/vmaf_capi_test" "$src/tests/capi/vmaf_capi_test.c" \
     $(pkg-config --cflags --libs libvmaf) -Wl,-rpath,"$(pkg-config --variable=libdir libvmaf)"
   # Only the C API is exported.
-  if nm -D --defined-only "$libdir/libvmaf.so" | awk '{print $3}' | grep -v '^vmaf_' | grep -q .; then
-    echo "libvmaf.so exports more than vmaf_*:"; nm -D --defined-only "$libdir/libvmaf.so" | grep -v ' vmaf_' | head; exit 1
+  others=$(nm -D --defined-only "$libdir/libvmaf.so" | awk '{print $3}' | grep -v '^vmaf_' || true)
+  if [ -n "$others" ]; then
+    echo "libvmaf.so exports more than vmaf_*: $others"; exit 1
   fi
   echo "libvmaf.pc: built $work/vmaf_capi_test"
 fi
-site=$(find "$prefix" -path '*/site-packages/vmafpp' -type d | head -1)
+site=$(find "$prefix" -path '*/site-packages/vmafpp' -type d -print -quit)
 if [ -n "$site" ]; then
   # The installed Python package, away from the build tree.
   (cd "$work" && PYTHONPATH=$(dirname "$site") /usr/bin/python3 -c '
