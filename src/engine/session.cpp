@@ -3,6 +3,7 @@
 #include <string>
 
 #include "engine/pipeline.hpp"
+#include "engine/session_plan.hpp"
 #include "vmafpp/output.hpp"
 #include "vmafpp/vmafpp.hpp"
 
@@ -157,6 +158,51 @@ void leave_out_unscorable(std::vector<ExtractorSpec>& specs, std::size_t model_s
 
 }  // namespace
 
+namespace detail {
+
+RunPlan plan_run(const ScoreConfig& config, const FrameGeometry& geometry, const Compute& compute) {
+    RunPlan plan;
+    std::vector<ExtractorSpec>& specs = plan.specs;
+    if (!config.no_prediction) {
+        std::vector<ModelConfig> models = config.models;
+        if (models.empty()) {
+            ModelConfig def;
+            def.version = "vmaf_v0.6.1";
+            models.push_back(def);
+        }
+        for (const auto& mc : models) plan.models.push_back(Model::load(mc));
+        for (const auto& m : plan.models)
+            for (const auto& req : m.features()) add_unique(specs, spec_for_model_feature(m, req));
+    }
+    const std::size_t model_specs = specs.size();
+    for (const auto& f : config.features) add_unique(specs, parse_feature_spec(f));
+    if (specs.empty()) throw Error("nothing to compute: no model and no --feature");
+    check_unique_outputs(plan.models, specs);
+    leave_out_unscorable(specs, model_specs, geometry, compute, config.on_warning);
+    for (const auto& s : specs)
+        plan.chroma = plan.chroma || (s.info->reads_chroma && s.info->reads_chroma(s.options));
+    return plan;
+}
+
+void predict_models(ScoreRun& run) {
+    for (const auto& m : run.models) {
+        std::vector<double> x(m.features().size());
+        for (unsigned f = 0; f < run.frames; ++f) {
+            if (!run.scored(f)) continue;
+            for (std::size_t k = 0; k < x.size(); ++k) {
+                const auto v = run.values.value(m.features()[k].key, f);
+                if (!v)
+                    throw Error("internal error: feature " + m.features()[k].key +
+                                " missing at frame " + std::to_string(f));
+                x[k] = *v;
+            }
+            for (const auto& out : m.predict(x)) run.values.append(out.name, f, out.value);
+        }
+    }
+}
+
+}  // namespace detail
+
 Results ScoreRun::results() const {
     Results r;
     r.version = version();
@@ -191,32 +237,12 @@ ScoreRun score(VideoReader& ref, VideoReader& dis, const ScoreConfig& config) {
     run.compute = compute;
     run.subsample = config.subsample == 0 ? 1 : config.subsample;
 
-    std::vector<ExtractorSpec> specs;
-    if (!config.no_prediction) {
-        std::vector<ModelConfig> models = config.models;
-        if (models.empty()) {
-            ModelConfig def;
-            def.version = "vmaf_v0.6.1";
-            models.push_back(def);
-        }
-        for (const auto& mc : models) run.models.push_back(Model::load(mc));
-        for (const auto& m : run.models)
-            for (const auto& req : m.features()) add_unique(specs, spec_for_model_feature(m, req));
-    }
-    const std::size_t model_specs = specs.size();
-    for (const auto& f : config.features) add_unique(specs, parse_feature_spec(f));
-    if (specs.empty()) throw Error("nothing to compute: no model and no --feature");
-    check_unique_outputs(run.models, specs);
-
     const VideoInfo& info = ref.info();
     const FrameGeometry geometry{info.width, info.height, info.bpc, info.format};
-    leave_out_unscorable(specs, model_specs, geometry, compute, config.on_warning);
-
-    bool chroma = false;
-    for (const auto& s : specs)
-        chroma = chroma || (s.info->reads_chroma && s.info->reads_chroma(s.options));
-    ref.set_luma_only(!chroma);
-    dis.set_luma_only(!chroma);
+    detail::RunPlan plan = detail::plan_run(config, geometry, compute);
+    run.models = std::move(plan.models);
+    ref.set_luma_only(!plan.chroma);
+    dis.set_luma_only(!plan.chroma);
 
     run.width = unsigned(info.width);
     run.height = unsigned(info.height);
@@ -224,7 +250,7 @@ ScoreRun score(VideoReader& ref, VideoReader& dis, const ScoreConfig& config) {
     popts.threads = config.threads;
     popts.subsample = run.subsample;
     popts.compute = compute;
-    FramePipeline pipeline(std::move(specs), geometry, popts, run.values);
+    FramePipeline pipeline(std::move(plan.specs), geometry, popts, run.values);
 
     if (ref.skip(config.frame_skip_ref) != config.frame_skip_ref)
         throw Error("--frame_skip_ref " + std::to_string(config.frame_skip_ref) +
@@ -258,20 +284,7 @@ ScoreRun score(VideoReader& ref, VideoReader& dis, const ScoreConfig& config) {
     if (run.frames == 0) throw Error("no frames to score: the inputs are empty");
     pipeline.finish();
 
-    for (const auto& m : run.models) {
-        std::vector<double> x(m.features().size());
-        for (unsigned f = 0; f < run.frames; ++f) {
-            if (!run.scored(f)) continue;
-            for (std::size_t k = 0; k < x.size(); ++k) {
-                const auto v = run.values.value(m.features()[k].key, f);
-                if (!v)
-                    throw Error("internal error: feature " + m.features()[k].key +
-                                " missing at frame " + std::to_string(f));
-                x[k] = *v;
-            }
-            for (const auto& out : m.predict(x)) run.values.append(out.name, f, out.value);
-        }
-    }
+    detail::predict_models(run);
     run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return run;
 }

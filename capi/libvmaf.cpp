@@ -1,0 +1,658 @@
+// libvmaf 3.2.0's C API over vmafpp. Pictures pushed by the caller go through
+// vmafpp::Scorer (the CLI's extractors and pipeline), so the values are the
+// CLI's bits. No C++ exception leaves this file: every entry point catches and
+// returns libvmaf's negative errno codes.
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <new>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "libvmaf/libvmaf.h"
+#include "vmafpp/output.hpp"
+#include "vmafpp/scorer.hpp"
+#include "vmafpp/vmafpp.hpp"
+
+struct VmafFeatureDictionary {
+    std::vector<std::pair<std::string, std::string>> entries;
+};
+
+namespace {
+
+// A model as loaded, with the overloads applied so far. A collection and
+// the model vmaf_model_collection_load() returns with it share one state: the
+// collection's outputs (members, bagging, stddev, CI) come from one predict().
+struct ModelState {
+    vmafpp::ModelConfig config;
+    vmafpp::Model model;
+};
+
+}  // namespace
+
+struct VmafModel {
+    std::shared_ptr<ModelState> state;
+};
+struct VmafModelCollection {
+    std::shared_ptr<ModelState> state;
+};
+struct VmafRef {
+    std::atomic<long> count{1};
+};
+
+namespace {
+
+struct PicturePool {
+    VmafPictureConfiguration cfg{};
+    std::atomic<unsigned> outstanding{0};
+};
+
+// What VmafPicture::priv points to for pictures this library allocated.
+struct PicturePriv {
+    void* buffer = nullptr;
+    std::shared_ptr<PicturePool> pool;  // set for preallocated pictures
+};
+
+}  // namespace
+
+struct VmafContext {
+    VmafConfiguration cfg{};
+    std::vector<std::string> features;                // extractor specs, in order of use
+    std::vector<std::shared_ptr<ModelState>> mounted;  // scored at flush, in order of use
+    std::optional<vmafpp::FrameGeometry> geometry;
+    std::unique_ptr<vmafpp::Scorer> scorer;
+    std::optional<vmafpp::ScoreRun> run;              // after the flush
+    std::vector<std::tuple<std::string, unsigned, double>> imported;  // before the flush
+    std::shared_ptr<PicturePool> pool;
+    unsigned pic_cnt = 0;
+    bool flushed = false;
+};
+
+namespace {
+
+void log_error(VmafContext* vmaf, const char* what) {
+    if (!vmaf || vmaf->cfg.log_level >= VMAF_LOG_LEVEL_ERROR)
+        std::fprintf(stderr, "libvmaf (vmafpp): %s\n", what);
+}
+
+// Runs `body`, turning exceptions into libvmaf's codes.
+template <class F>
+int guarded(VmafContext* vmaf, F&& body) noexcept {
+    try {
+        return body();
+    } catch (const std::bad_alloc&) {
+        log_error(vmaf, "out of memory");
+        return -ENOMEM;
+    } catch (const std::exception& e) {
+        log_error(vmaf, e.what());
+        return -EINVAL;
+    } catch (...) {
+        return -EINVAL;
+    }
+}
+
+vmafpp::PixelFormat to_format(VmafPixelFormat f) {
+    switch (f) {
+        case VMAF_PIX_FMT_YUV420P: return vmafpp::PixelFormat::yuv420;
+        case VMAF_PIX_FMT_YUV422P: return vmafpp::PixelFormat::yuv422;
+        case VMAF_PIX_FMT_YUV444P: return vmafpp::PixelFormat::yuv444;
+        default: return vmafpp::PixelFormat::yuv400;
+    }
+}
+
+bool valid_format(int f) { return f >= VMAF_PIX_FMT_YUV420P && f <= VMAF_PIX_FMT_YUV400P; }
+
+// libvmaf's plane sizes: chroma floor(w/2) (and floor(h/2) for 4:2:0).
+void plane_sizes(VmafPixelFormat fmt, unsigned w, unsigned h, unsigned (&pw)[3], unsigned (&ph)[3]) {
+    const unsigned sx = fmt != VMAF_PIX_FMT_YUV444P, sy = fmt == VMAF_PIX_FMT_YUV420P;
+    pw[0] = w;
+    ph[0] = h;
+    pw[1] = pw[2] = fmt == VMAF_PIX_FMT_YUV400P ? 0 : w >> sx;
+    ph[1] = ph[2] = fmt == VMAF_PIX_FMT_YUV400P ? 0 : h >> sy;
+}
+
+int alloc_picture(VmafPicture* pic, VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h,
+                  std::shared_ptr<PicturePool> pool) {
+    if (!pic || !valid_format(fmt) || bpc < 8 || bpc > 16 || w == 0 || h == 0 ||
+        w > (1u << 16) || h > (1u << 16))
+        return -EINVAL;
+    std::memset(pic, 0, sizeof(*pic));
+    pic->pix_fmt = fmt;
+    pic->bpc = bpc;
+    plane_sizes(fmt, w, h, pic->w, pic->h);
+    constexpr std::size_t kAlign = 32;  // libvmaf's DATA_ALIGN
+    const std::size_t bps = bpc > 8 ? 2 : 1;
+    std::size_t offset[3] = {}, total = 0;
+    for (int p = 0; p < 3; ++p) {
+        pic->stride[p] = std::ptrdiff_t((pic->w[p] + kAlign - 1) / kAlign * kAlign * bps);
+        offset[p] = total;
+        total += std::size_t(pic->stride[p]) * pic->h[p];
+    }
+    void* buffer = std::aligned_alloc(kAlign, (total + kAlign - 1) / kAlign * kAlign);
+    if (!buffer) return -ENOMEM;
+    std::memset(buffer, 0, total);
+    auto* priv = new (std::nothrow) PicturePriv{buffer, std::move(pool)};
+    auto* ref = new (std::nothrow) VmafRef;
+    if (!priv || !ref) {
+        delete priv;
+        delete ref;
+        std::free(buffer);
+        return -ENOMEM;
+    }
+    for (int p = 0; p < 3; ++p)
+        pic->data[p] = pic->h[p] ? static_cast<std::uint8_t*>(buffer) + offset[p] : nullptr;
+    pic->priv = priv;
+    pic->ref = ref;
+    if (priv->pool) ++priv->pool->outstanding;
+    return 0;
+}
+
+// Copies a caller's picture into a vmafpp one; -EINVAL when it does not
+// match the session or lacks a plane the extractors read.
+int copy_picture(const VmafPicture& in, const vmafpp::Scorer& scorer, vmafpp::Picture& out) {
+    const vmafpp::FrameGeometry& g = scorer.geometry();
+    if (int(in.w[0]) != g.width || int(in.h[0]) != g.height || int(in.bpc) != g.bpc ||
+        to_format(in.pix_fmt) != g.format)
+        return -EINVAL;
+    out = scorer.make_picture();
+    const std::size_t bps = in.bpc > 8 ? 2 : 1;
+    const int planes = out.has_chroma() ? 3 : 1;
+    for (int p = 0; p < planes; ++p) {
+        vmafpp::Plane& dst = out.planes[p];
+        const std::size_t row_bytes = std::size_t(dst.width()) * bps;
+        if (!in.data[p] || in.w[p] != unsigned(dst.width()) || in.h[p] != unsigned(dst.height()) ||
+            in.stride[p] < std::ptrdiff_t(row_bytes))
+            return -EINVAL;
+        for (int y = 0; y < dst.height(); ++y)
+            std::memcpy(dst.row<std::uint8_t>(y),
+                        static_cast<const std::uint8_t*>(in.data[p]) + std::ptrdiff_t(y) * in.stride[p],
+                        row_bytes);
+    }
+    return 0;
+}
+
+int start_session(VmafContext* vmaf, const VmafPicture& ref) {
+    if (!valid_format(ref.pix_fmt) || ref.bpc < 8 || ref.bpc > 16 || ref.w[0] == 0 || ref.h[0] == 0)
+        return -EINVAL;
+    vmafpp::ScoreConfig cfg;
+    cfg.no_prediction = true;  // models are scored here, at the flush or on request
+    cfg.features = vmaf->features;
+    cfg.threads = vmaf->cfg.n_threads;
+    cfg.subsample = vmaf->cfg.n_subsample;
+    cfg.compute.cpumask = unsigned(vmaf->cfg.cpumask);
+    cfg.compute.gpumask = vmaf->cfg.gpumask ? 1u : 0u;
+    const vmafpp::FrameGeometry g{int(ref.w[0]), int(ref.h[0]), int(ref.bpc), to_format(ref.pix_fmt)};
+    vmaf->scorer = std::make_unique<vmafpp::Scorer>(cfg, g);
+    vmaf->geometry = g;
+    return 0;
+}
+
+unsigned subsample_of(const VmafContext* vmaf) {
+    return vmaf->cfg.n_subsample > 1 ? vmaf->cfg.n_subsample : 1;
+}
+
+bool has_value(const VmafContext* vmaf, const std::string& key, unsigned index) {
+    return vmaf->run && vmaf->run->values.value(key, index).has_value();
+}
+
+// Predicts a model at one frame from the collected features and stores its
+// outputs (libvmaf's collector does the same); -EINVAL when a feature is
+// missing there.
+int predict_at(VmafContext* vmaf, const ModelState& st, unsigned index) {
+    if (!vmaf->run) return -EINVAL;
+    if (has_value(vmaf, st.config.name, index)) return 0;
+    std::vector<double> x;
+    for (const auto& req : st.model.features()) {
+        const auto v = vmaf->run->values.value(req.key, index);
+        if (!v) return -EINVAL;
+        x.push_back(*v);
+    }
+    for (const auto& out : st.model.predict(x))
+        if (!has_value(vmaf, out.name, index)) vmaf->run->values.append(out.name, index, out.value);
+    return 0;
+}
+
+int flush(VmafContext* vmaf) {
+    if (vmaf->scorer) {
+        vmaf->run.emplace(vmaf->scorer->finish());
+        vmaf->scorer.reset();
+    }
+    vmaf->flushed = true;
+    if (!vmaf->run) return 0;  // nothing was read
+    for (const auto& [key, index, value] : vmaf->imported)
+        if (!has_value(vmaf, key, index)) vmaf->run->values.append(key, index, value);
+    // The mounted models over every scored frame, model by model: the CLI's
+    // order of output keys.
+    for (const auto& st : vmaf->mounted)
+        for (unsigned f = 0; f < vmaf->run->frames; f += subsample_of(vmaf)) {
+            const int err = predict_at(vmaf, *st, f);
+            if (err) return err;
+        }
+    return 0;
+}
+
+int feature_value(VmafContext* vmaf, const std::string& key, double* score, unsigned index) {
+    if (!has_value(vmaf, key, index)) return -EINVAL;
+    *score = *vmaf->run->values.value(key, index);
+    return 0;
+}
+
+// libvmaf's vmaf_feature_score_pooled: frames index_low..index_high that
+// subsampling keeps, min/max starting at index_low.
+int pool_feature(VmafContext* vmaf, const std::string& key, VmafPoolingMethod method,
+                 double* score, unsigned low, unsigned high) {
+    if (low > high || method <= VMAF_POOL_METHOD_UNKNOWN || method >= VMAF_POOL_METHOD_NB)
+        return -EINVAL;
+    unsigned count = 0;
+    double min = 0., max = 0., sum = 0., inverse_sum = 0.;
+    for (std::uint64_t j = low; j <= high; ++j) {  // 64-bit: high may be UINT_MAX
+        const unsigned i = unsigned(j);
+        if (subsample_of(vmaf) > 1 && i % subsample_of(vmaf)) continue;
+        ++count;
+        double s;
+        if (const int err = feature_value(vmaf, key, &s, i)) return err;
+        sum += s;
+        inverse_sum += 1. / (s + 1.);
+        if (i == low || s < min) min = s;
+        if (i == low || s > max) max = s;
+    }
+    switch (method) {
+        case VMAF_POOL_METHOD_MIN: *score = min; break;
+        case VMAF_POOL_METHOD_MAX: *score = max; break;
+        case VMAF_POOL_METHOD_MEAN: *score = sum / count; break;
+        default: *score = count / inverse_sum - 1.0; break;
+    }
+    return 0;
+}
+
+int load_model(VmafModel** model, VmafModelCollection** collection, const VmafModelConfig* cfg,
+               const char* version, const char* path) {
+    if (!model || (!version && !path)) return -EINVAL;
+    vmafpp::ModelConfig mc;
+    if (version) mc.version = version;
+    if (path) mc.path = path;
+    if (cfg && cfg->name) mc.name = cfg->name;
+    const std::uint64_t flags = cfg ? cfg->flags : 0;
+    mc.disable_clip = flags & VMAF_MODEL_FLAG_DISABLE_CLIP;
+    mc.enable_transform = flags & VMAF_MODEL_FLAG_ENABLE_TRANSFORM;
+    // vmafpp applies a model's transform when the model enables it; turning
+    // an enabled one off is not implemented, so refuse rather than score wrong.
+    if (flags & VMAF_MODEL_FLAG_DISABLE_TRANSFORM)
+        throw vmafpp::Error("VMAF_MODEL_FLAG_DISABLE_TRANSFORM is not supported");
+    auto st = std::make_shared<ModelState>(ModelState{mc, vmafpp::Model::load(mc)});
+    if (collection && !st->model.is_collection())
+        throw vmafpp::Error("model " + mc.label() + " is not a model collection");
+    *model = new VmafModel{st};
+    if (collection) *collection = new VmafModelCollection{st};
+    return 0;
+}
+
+// Applies dict as overloads of `extractor`'s options; a model that takes no
+// feature from that extractor is left alone, as libvmaf does.
+void overload(ModelState& st, const std::string& extractor, const VmafFeatureDictionary& dict) {
+    bool used = false;
+    for (const auto& req : st.model.features()) used = used || req.extractor == extractor;
+    if (!used) return;
+    vmafpp::ModelConfig mc = st.config;
+    for (const auto& [k, v] : dict.entries) mc.overrides.push_back({extractor, k, v});
+    st.model = vmafpp::Model::load(mc);
+    st.config = std::move(mc);
+}
+
+// An extractor spec string as --feature takes it: "name=opt=val:opt=val".
+std::string feature_spec(const std::string& name,
+                         const std::vector<std::pair<std::string, std::string>>& options) {
+    std::string spec = name;
+    for (std::size_t i = 0; i < options.size(); ++i) {
+        const auto& [k, v] = options[i];
+        if (k.find_first_of(":=") != std::string::npos || v.find_first_of(":=") != std::string::npos)
+            throw vmafpp::Error("feature " + name + ": option " + k + "=" + v +
+                                " contains ':' or '='");
+        spec += (i ? ":" : "=") + k + "=" + v;
+    }
+    return spec;
+}
+
+int use_model(VmafContext* vmaf, const std::shared_ptr<ModelState>& st) {
+    if (vmaf->scorer || vmaf->flushed) return -EINVAL;  // extractors are fixed by then
+    std::vector<std::string> specs;
+    for (const auto& req : st->model.features()) {
+        if (req.extractor.empty())
+            throw vmafpp::Error("model " + st->model.label() + ": no feature extractor provides \"" +
+                                req.feature_name + "\"");
+        specs.push_back(feature_spec(req.extractor, req.options));
+    }
+    for (auto& s : specs) vmafpp::parse_feature_spec(s);  // validates before any change
+    vmaf->features.insert(vmaf->features.end(), specs.begin(), specs.end());
+    for (const auto& m : vmaf->mounted)
+        if (m == st) return 0;
+    vmaf->mounted.push_back(st);
+    return 0;
+}
+
+void release_picture(VmafPicture* pic) {
+    auto* priv = static_cast<PicturePriv*>(pic->priv);
+    if (pic->ref->count.fetch_sub(1) == 1) {
+        if (priv) {
+            std::free(priv->buffer);
+            if (priv->pool) --priv->pool->outstanding;
+            delete priv;
+        }
+        delete pic->ref;
+    }
+    std::memset(pic, 0, sizeof(*pic));
+}
+
+}  // namespace
+
+extern "C" {
+
+int vmaf_feature_dictionary_set(VmafFeatureDictionary** dict, const char* key, const char* val) {
+    if (!dict || !key || !val) return -EINVAL;
+    return guarded(nullptr, [&] {
+        if (!*dict) *dict = new VmafFeatureDictionary;
+        for (auto& [k, v] : (*dict)->entries)
+            if (k == key) {
+                v = val;
+                return 0;
+            }
+        (*dict)->entries.emplace_back(key, val);
+        return 0;
+    });
+}
+
+int vmaf_feature_dictionary_free(VmafFeatureDictionary** dict) {
+    if (!dict) return -EINVAL;
+    delete *dict;
+    *dict = nullptr;
+    return 0;
+}
+
+int vmaf_model_load(VmafModel** model, VmafModelConfig* cfg, const char* version) {
+    if (!version) return -EINVAL;
+    return guarded(nullptr, [&] { return load_model(model, nullptr, cfg, version, nullptr); });
+}
+
+int vmaf_model_load_from_path(VmafModel** model, VmafModelConfig* cfg, const char* path) {
+    if (!path) return -EINVAL;
+    return guarded(nullptr, [&] { return load_model(model, nullptr, cfg, nullptr, path); });
+}
+
+int vmaf_model_feature_overload(VmafModel* model, const char* feature_name,
+                                VmafFeatureDictionary* opts_dict) {
+    if (!model || !feature_name || !opts_dict) return -EINVAL;
+    const int err = guarded(nullptr, [&] {
+        overload(*model->state, feature_name, *opts_dict);
+        return 0;
+    });
+    vmaf_feature_dictionary_free(&opts_dict);
+    return err;
+}
+
+void vmaf_model_destroy(VmafModel* model) { delete model; }
+
+int vmaf_model_collection_load(VmafModel** model, VmafModelCollection** model_collection,
+                               VmafModelConfig* cfg, const char* version) {
+    if (!model_collection || !version) return -EINVAL;
+    return guarded(nullptr, [&] { return load_model(model, model_collection, cfg, version, nullptr); });
+}
+
+int vmaf_model_collection_load_from_path(VmafModel** model, VmafModelCollection** model_collection,
+                                         VmafModelConfig* cfg, const char* path) {
+    if (!model_collection || !path) return -EINVAL;
+    return guarded(nullptr, [&] { return load_model(model, model_collection, cfg, nullptr, path); });
+}
+
+int vmaf_model_collection_feature_overload(VmafModel* model, VmafModelCollection** model_collection,
+                                           const char* feature_name,
+                                           VmafFeatureDictionary* opts_dict) {
+    if (!model_collection || !*model_collection || !feature_name || !opts_dict) return -EINVAL;
+    const int err = guarded(nullptr, [&] {
+        overload(*(*model_collection)->state, feature_name, *opts_dict);
+        if (model && model->state != (*model_collection)->state)
+            overload(*model->state, feature_name, *opts_dict);
+        return 0;
+    });
+    vmaf_feature_dictionary_free(&opts_dict);
+    return err;
+}
+
+void vmaf_model_collection_destroy(VmafModelCollection* model_collection) { delete model_collection; }
+
+int vmaf_picture_alloc(VmafPicture* pic, VmafPixelFormat pix_fmt, unsigned bpc, unsigned w,
+                       unsigned h) {
+    return guarded(nullptr, [&] { return alloc_picture(pic, pix_fmt, bpc, w, h, nullptr); });
+}
+
+int vmaf_picture_unref(VmafPicture* pic) {
+    if (!pic || !pic->ref) return -EINVAL;
+    release_picture(pic);
+    return 0;
+}
+
+int vmaf_init(VmafContext** vmaf, VmafConfiguration cfg) {
+    if (!vmaf) return -EINVAL;
+    return guarded(nullptr, [&] {
+        *vmaf = new VmafContext;
+        (*vmaf)->cfg = cfg;
+        return 0;
+    });
+}
+
+int vmaf_close(VmafContext* vmaf) {
+    if (!vmaf) return -EINVAL;
+    // The pipeline's destructor waits for frames in flight and drops their errors.
+    delete vmaf;
+    return 0;
+}
+
+int vmaf_use_features_from_model(VmafContext* vmaf, VmafModel* model) {
+    if (!vmaf || !model) return -EINVAL;
+    return guarded(vmaf, [&] { return use_model(vmaf, model->state); });
+}
+
+int vmaf_use_features_from_model_collection(VmafContext* vmaf, VmafModelCollection* model_collection) {
+    if (!vmaf || !model_collection) return -EINVAL;
+    return guarded(vmaf, [&] { return use_model(vmaf, model_collection->state); });
+}
+
+int vmaf_use_feature(VmafContext* vmaf, const char* feature_name, VmafFeatureDictionary* opts_dict) {
+    if (!vmaf || !feature_name) return -EINVAL;
+    if (vmaf->scorer || vmaf->flushed) return -EINVAL;
+    // As libvmaf: an unknown extractor leaves the dictionary to the caller;
+    // otherwise it is consumed.
+    if (!vmafpp::find_feature(feature_name)) {
+        log_error(vmaf, (std::string("unknown feature extractor \"") + feature_name + "\"").c_str());
+        return -EINVAL;
+    }
+    const int err = guarded(vmaf, [&] {
+        const std::string spec =
+            feature_spec(feature_name, opts_dict ? opts_dict->entries
+                                                 : std::vector<std::pair<std::string, std::string>>{});
+        vmafpp::parse_feature_spec(spec);
+        vmaf->features.push_back(spec);
+        return 0;
+    });
+    vmaf_feature_dictionary_free(&opts_dict);
+    return err;
+}
+
+int vmaf_import_feature_score(VmafContext* vmaf, const char* feature_name, double value,
+                              unsigned index) {
+    if (!vmaf || !feature_name) return -EINVAL;
+    return guarded(vmaf, [&] {
+        if (vmaf->run) {
+            if (has_value(vmaf, feature_name, index)) return -EINVAL;
+            vmaf->run->values.append(feature_name, index, value);
+        } else {
+            for (const auto& [k, i, v] : vmaf->imported)
+                if (k == feature_name && i == index) return -EINVAL;
+            vmaf->imported.emplace_back(feature_name, index, value);
+        }
+        return 0;
+    });
+}
+
+int vmaf_read_pictures(VmafContext* vmaf, VmafPicture* ref, VmafPicture* dist, unsigned index) {
+    if (!vmaf || vmaf->flushed) return -EINVAL;
+    if (!ref != !dist) return -EINVAL;
+    return guarded(vmaf, [&] {
+        if (!ref) return flush(vmaf);
+        // Frames are scored in order: temporal features need the previous ones.
+        if (index != vmaf->pic_cnt) return -EINVAL;
+        if (ref->w[0] != dist->w[0] || ref->h[0] != dist->h[0] || ref->bpc != dist->bpc ||
+            ref->pix_fmt != dist->pix_fmt)
+            return -EINVAL;
+        if (!vmaf->scorer)
+            if (const int err = start_session(vmaf, *ref)) return err;
+        vmafpp::Picture r, d;
+        if (const int err = copy_picture(*ref, *vmaf->scorer, r)) return err;
+        if (const int err = copy_picture(*dist, *vmaf->scorer, d)) return err;
+        vmaf->scorer->push(std::move(r), std::move(d));
+        ++vmaf->pic_cnt;
+        if (ref->ref) release_picture(ref);
+        if (dist->ref) release_picture(dist);
+        return 0;
+    });
+}
+
+int vmaf_score_at_index(VmafContext* vmaf, VmafModel* model, double* score, unsigned index) {
+    if (!vmaf || !model || !score) return -EINVAL;
+    return guarded(vmaf, [&] {
+        if (const int err = predict_at(vmaf, *model->state, index)) return err;
+        return feature_value(vmaf, model->state->config.name, score, index);
+    });
+}
+
+int vmaf_score_at_index_model_collection(VmafContext* vmaf, VmafModelCollection* model_collection,
+                                         VmafModelCollectionScore* score, unsigned index) {
+    if (!vmaf || !model_collection || !score) return -EINVAL;
+    return guarded(vmaf, [&] {
+        const ModelState& st = *model_collection->state;
+        if (const int err = predict_at(vmaf, st, index)) return err;
+        const std::string& n = st.config.name;
+        VmafModelCollectionScore s{};
+        s.type = VMAF_MODEL_COLLECTION_SCORE_BOOTSTRAP;
+        int err = feature_value(vmaf, n + "_bagging", &s.bootstrap.bagging_score, index);
+        err = err ? err : feature_value(vmaf, n + "_stddev", &s.bootstrap.stddev, index);
+        err = err ? err : feature_value(vmaf, n + "_ci_p95_lo", &s.bootstrap.ci.p95.lo, index);
+        err = err ? err : feature_value(vmaf, n + "_ci_p95_hi", &s.bootstrap.ci.p95.hi, index);
+        if (!err) *score = s;
+        return err;
+    });
+}
+
+int vmaf_feature_score_at_index(VmafContext* vmaf, const char* feature_name, double* score,
+                                unsigned index) {
+    if (!vmaf || !feature_name || !score) return -EINVAL;
+    return guarded(vmaf, [&] { return feature_value(vmaf, feature_name, score, index); });
+}
+
+int vmaf_score_pooled(VmafContext* vmaf, VmafModel* model, VmafPoolingMethod pool_method,
+                      double* score, unsigned index_low, unsigned index_high) {
+    if (!vmaf || !model || !score || index_low > index_high) return -EINVAL;
+    return guarded(vmaf, [&] {
+        for (std::uint64_t i = index_low; i <= index_high; ++i)
+            if (i % subsample_of(vmaf) == 0)
+                if (const int err = predict_at(vmaf, *model->state, unsigned(i))) return err;
+        return pool_feature(vmaf, model->state->config.name, pool_method, score, index_low,
+                            index_high);
+    });
+}
+
+int vmaf_score_pooled_model_collection(VmafContext* vmaf, VmafModelCollection* model_collection,
+                                       VmafPoolingMethod pool_method,
+                                       VmafModelCollectionScore* score, unsigned index_low,
+                                       unsigned index_high) {
+    if (!vmaf || !model_collection || !score || index_low > index_high) return -EINVAL;
+    return guarded(vmaf, [&] {
+        const ModelState& st = *model_collection->state;
+        for (std::uint64_t i = index_low; i <= index_high; ++i)
+            if (i % subsample_of(vmaf) == 0)
+                if (const int err = predict_at(vmaf, st, unsigned(i))) return err;
+        const std::string& n = st.config.name;
+        VmafModelCollectionScore s{};
+        s.type = VMAF_MODEL_COLLECTION_SCORE_BOOTSTRAP;
+        int err = pool_feature(vmaf, n + "_bagging", pool_method, &s.bootstrap.bagging_score,
+                               index_low, index_high);
+        err = err ? err : pool_feature(vmaf, n + "_stddev", pool_method, &s.bootstrap.stddev, index_low, index_high);
+        err = err ? err : pool_feature(vmaf, n + "_ci_p95_lo", pool_method, &s.bootstrap.ci.p95.lo, index_low, index_high);
+        err = err ? err : pool_feature(vmaf, n + "_ci_p95_hi", pool_method, &s.bootstrap.ci.p95.hi, index_low, index_high);
+        if (!err) *score = s;
+        return err;
+    });
+}
+
+int vmaf_feature_score_pooled(VmafContext* vmaf, const char* feature_name,
+                              VmafPoolingMethod pool_method, double* score, unsigned index_low,
+                              unsigned index_high) {
+    if (!vmaf || !feature_name || !score) return -EINVAL;
+    return guarded(vmaf, [&] {
+        return pool_feature(vmaf, feature_name, pool_method, score, index_low, index_high);
+    });
+}
+
+int vmaf_preallocate_pictures(VmafContext* vmaf, VmafPictureConfiguration cfg) {
+    if (!vmaf || vmaf->pool || cfg.pic_cnt == 0 || !valid_format(cfg.pic_params.pix_fmt) ||
+        cfg.pic_params.bpc < 8 || cfg.pic_params.bpc > 16 || cfg.pic_params.w == 0 ||
+        cfg.pic_params.h == 0)
+        return -EINVAL;
+    return guarded(vmaf, [&] {
+        vmaf->pool = std::make_shared<PicturePool>();
+        vmaf->pool->cfg = cfg;
+        return 0;
+    });
+}
+
+// libvmaf waits for a picture to come back to its pool. Here pictures come
+// back as soon as vmaf_read_pictures() has copied them, so a pool that is
+// empty can only refill through the caller: -EAGAIN instead of waiting forever.
+int vmaf_fetch_preallocated_picture(VmafContext* vmaf, VmafPicture* pic) {
+    if (!vmaf || !pic || !vmaf->pool) return -EINVAL;
+    return guarded(vmaf, [&] {
+        const VmafPictureConfiguration& c = vmaf->pool->cfg;
+        if (vmaf->pool->outstanding >= c.pic_cnt) return -EAGAIN;
+        return alloc_picture(pic, c.pic_params.pix_fmt, c.pic_params.bpc, c.pic_params.w,
+                             c.pic_params.h, vmaf->pool);
+    });
+}
+
+int vmaf_write_output(VmafContext* vmaf, const char* output_path, VmafOutputFormat fmt) {
+    if (!vmaf || !output_path) return -EINVAL;
+    return guarded(vmaf, [&] {
+        vmafpp::OutputFormat f;
+        switch (fmt) {
+            case VMAF_OUTPUT_FORMAT_XML: f = vmafpp::OutputFormat::xml; break;
+            case VMAF_OUTPUT_FORMAT_JSON: f = vmafpp::OutputFormat::json; break;
+            case VMAF_OUTPUT_FORMAT_CSV: f = vmafpp::OutputFormat::csv; break;
+            case VMAF_OUTPUT_FORMAT_SUB: f = vmafpp::OutputFormat::sub; break;
+            default: return -EINVAL;
+        }
+        if (!vmaf->run) {
+            log_error(vmaf, "vmaf_write_output: no scores yet (flush with vmaf_read_pictures(vmaf, NULL, NULL, 0))");
+            return -EINVAL;
+        }
+        std::ofstream out(output_path, std::ios::binary);
+        if (!out) {
+            log_error(vmaf, (std::string("could not open file: ") + output_path).c_str());
+            return -EINVAL;
+        }
+        vmafpp::write_results(out, vmaf->run->results(), f, vmafpp::Precision::legacy());
+        out.close();
+        return out ? 0 : -EIO;
+    });
+}
+
+const char* vmaf_version(void) {
+    static const std::string v = "3.2.0-vmafpp-" + vmafpp::version();
+    return v.c_str();
+}
+
+}  // extern "C"

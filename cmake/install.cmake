@@ -1,0 +1,51 @@
+# `cmake --install build --prefix P`: libvmafpp.a and libvmafpp.so, the
+# public headers include/vmafpp/*.hpp, the CLI, a CMake package
+# (find_package(vmafpp) -> vmafpp::vmafpp, the shared library, or
+# vmafpp::vmafpp_static) and vmafpp.pc. Models are embedded in the library.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(VMAFPP_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/vmafpp)
+set_target_properties(vmafpp PROPERTIES EXPORT_NAME vmafpp_static)
+set(VMAFPP_INSTALL_TARGETS vmafpp)
+
+if(VMAFPP_BUILD_SHARED)
+  # Every object of the static library, so the shared one has the whole API.
+  add_library(vmafpp_shared SHARED ${CMAKE_CURRENT_LIST_DIR}/shared_library.cpp)
+  target_link_libraries(vmafpp_shared PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,vmafpp>")
+  target_link_libraries(vmafpp_shared PUBLIC Threads::Threads)
+  target_include_directories(vmafpp_shared PUBLIC
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:include>)
+  target_compile_definitions(vmafpp_shared PUBLIC VMAFPP_X86_KERNELS=$<BOOL:${VMAFPP_X86_KERNELS}>)
+  target_compile_features(vmafpp_shared PUBLIC cxx_std_20)
+  set_target_properties(vmafpp_shared PROPERTIES
+    OUTPUT_NAME vmafpp EXPORT_NAME vmafpp
+    VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR})
+  list(APPEND VMAFPP_INSTALL_TARGETS vmafpp_shared)
+endif()
+target_compile_features(vmafpp PUBLIC cxx_std_20)
+
+install(TARGETS ${VMAFPP_INSTALL_TARGETS} EXPORT vmafppTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/vmafpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+  FILES_MATCHING PATTERN "*.hpp")
+install(TARGETS vmafpp_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+
+install(EXPORT vmafppTargets NAMESPACE vmafpp:: DESTINATION ${VMAFPP_CMAKE_DIR})
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/vmafppConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/vmafppConfig.cmake INSTALL_DESTINATION ${VMAFPP_CMAKE_DIR})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/vmafppConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/vmafppConfig.cmake ${PROJECT_BINARY_DIR}/vmafppConfigVersion.cmake
+  DESTINATION ${VMAFPP_CMAKE_DIR})
+
+# pkg-config: -lvmafpp picks the shared library; `pkg-config --static`
+# adds what libvmafpp.a needs.
+# Relative to the .pc file, so `cmake --install --prefix P` (decided after
+# configuring) still gives the right paths.
+file(RELATIVE_PATH VMAFPP_PC_PREFIX "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p")
+set(VMAFPP_PC_PREFIX "\${pcfiledir}/${VMAFPP_PC_PREFIX}")
+configure_file(${CMAKE_CURRENT_LIST_DIR}/vmafpp.pc.in ${PROJECT_BINARY_DIR}/vmafpp.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/vmafpp.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

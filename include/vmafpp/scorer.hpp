@@ -1,0 +1,52 @@
+// Push-style scoring: the caller hands frame pairs in one by one (as a
+// decoder produces them) instead of score() reading two VideoReaders. Same
+// extractors, same pipeline, same values as score() for the same frames.
+//
+//   vmafpp::Scorer s(cfg, {1920, 1080, 8, vmafpp::PixelFormat::yuv420});
+//   while (...) {
+//       vmafpp::Picture ref = s.make_picture(), dis = s.make_picture();
+//       ... fill ref.planes[p].row<uint8_t>(y) ...
+//       s.push(std::move(ref), std::move(dis));
+//   }
+//   vmafpp::ScoreRun run = s.finish();
+#pragma once
+
+#include <memory>
+
+#include "vmafpp/vmafpp.hpp"
+
+namespace vmafpp {
+
+class Scorer {
+public:
+    // Loads the models and creates every extractor for `geometry`; throws
+    // vmafpp::Error for bad options or a geometry an extractor refuses.
+    // frame_cnt, frame_skip_* and on_warning of the config do not apply.
+    Scorer(const ScoreConfig& config, const FrameGeometry& geometry);
+    ~Scorer();
+    Scorer(const Scorer&) = delete;
+    Scorer& operator=(const Scorer&) = delete;
+
+    const FrameGeometry& geometry() const;
+    // Whether push() needs chroma planes (an extractor reads them);
+    // otherwise only luma is read and chroma planes may be empty.
+    bool reads_chroma() const;
+    // A zeroed picture of the session's geometry, chroma only when read.
+    Picture make_picture() const;
+
+    // Scores the next frame pair. Throws vmafpp::Error for a picture of
+    // another geometry or bit depth, a sample above the bit depth, after
+    // finish(), or an error an extractor raised.
+    void push(Picture ref, Picture dis);
+    unsigned frames() const;
+
+    // Waits for every frame, flushes temporal extractors and predicts the
+    // models. Once; throws vmafpp::Error when no frame was pushed.
+    ScoreRun finish();
+
+private:
+    class Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace vmafpp

@@ -1,0 +1,357 @@
+/* Drives libvmaf's C API the way FFmpeg's libavfilter/vf_libvmaf.c (5.1 and
+ * later) does: vmaf_init, model load (collection load as the fallback),
+ * vmaf_use_features_from_model, a --feature-like dictionary with
+ * vmaf_use_feature, one vmaf_picture_alloc per frame filled row by row from
+ * a frame with its own line size, vmaf_read_pictures(..., frame_cnt++), the
+ * NULL/NULL flush, vmaf_score_pooled over 0..frame_cnt-1, vmaf_write_output,
+ * destroy, close. Built against the installed libvmaf.pc only.
+ *
+ *   vmaf_capi_test REF.y4m DIS.y4m THREADS OUT.json [options] [--print KEY...]
+ *     prints "pooled vmaf <%.17g>" (and a collection's pooled bootstrap
+ *     scores) and, for each KEY and scored frame, "KEY FRAME <%.17g>".
+ *   vmaf_capi_test --invalid REF.y4m
+ *     checks that invalid calls return negative codes; prints "invalid: ok".
+ */
+#include <libvmaf.h>
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A decoded frame as FFmpeg hands it to the filter: planes with line sizes
+ * (chroma ceil(w/2) like AVFrame), not libvmaf's layout. */
+typedef struct Frame {
+    int w, h, bpc, cw, ch;
+    enum VmafPixelFormat fmt;
+    uint8_t *data[3];
+    int linesize[3];
+} Frame;
+
+typedef struct Y4m {
+    FILE *f;
+    Frame frame;
+} Y4m;
+
+static int y4m_open(Y4m *y, const char *path)
+{
+    char header[512];
+    memset(y, 0, sizeof(*y));
+    y->f = fopen(path, "rb");
+    if (!y->f || !fgets(header, sizeof(header), y->f) || strncmp(header, "YUV4MPEG2 ", 10))
+        return -1;
+    Frame *fr = &y->frame;
+    fr->bpc = 8;
+    fr->fmt = VMAF_PIX_FMT_YUV420P;
+    for (char *tok = strtok(header + 10, " \n"); tok; tok = strtok(NULL, " \n")) {
+        if (tok[0] == 'W') fr->w = atoi(tok + 1);
+        if (tok[0] == 'H') fr->h = atoi(tok + 1);
+        if (tok[0] == 'C') {
+            if (!strncmp(tok + 1, "444", 3)) fr->fmt = VMAF_PIX_FMT_YUV444P;
+            else if (!strncmp(tok + 1, "422", 3)) fr->fmt = VMAF_PIX_FMT_YUV422P;
+            else if (!strncmp(tok + 1, "mono", 4)) fr->fmt = VMAF_PIX_FMT_YUV400P;
+            const char *p = strchr(tok, 'p');
+            if (p && p[1] >= '0' && p[1] <= '9') fr->bpc = atoi(p + 1);
+        }
+    }
+    const int sx = fr->fmt != VMAF_PIX_FMT_YUV444P, sy = fr->fmt == VMAF_PIX_FMT_YUV420P;
+    fr->cw = fr->fmt == VMAF_PIX_FMT_YUV400P ? 0 : (fr->w + sx) >> sx;
+    fr->ch = fr->fmt == VMAF_PIX_FMT_YUV400P ? 0 : (fr->h + sy) >> sy;
+    const int bps = fr->bpc > 8 ? 2 : 1;
+    for (int i = 0; i < 3; i++) {
+        const int w = i ? fr->cw : fr->w, h = i ? fr->ch : fr->h;
+        fr->linesize[i] = (w * bps + 63) / 64 * 64 + 64; /* padded, as decoders do */
+        fr->data[i] = calloc((size_t)fr->linesize[i] * (h ? h : 1), 1);
+    }
+    return fr->w > 0 && fr->h > 0 ? 0 : -1;
+}
+
+static int y4m_read(Y4m *y)
+{
+    char line[256];
+    if (!fgets(line, sizeof(line), y->f)) return 0;
+    if (strncmp(line, "FRAME", 5)) return -1;
+    Frame *fr = &y->frame;
+    const int bps = fr->bpc > 8 ? 2 : 1;
+    for (int i = 0; i < 3; i++) {
+        const int w = i ? fr->cw : fr->w, h = i ? fr->ch : fr->h;
+        for (int r = 0; r < h; r++)
+            if (fread(fr->data[i] + (size_t)r * fr->linesize[i], bps, w, y->f) != (size_t)w)
+                return -1;
+    }
+    return 1;
+}
+
+static void y4m_close(Y4m *y)
+{
+    for (int i = 0; i < 3; i++) free(y->frame.data[i]);
+    if (y->f) fclose(y->f);
+}
+
+/* vf_libvmaf.c's copy_picture_data: a fresh picture, filled row by row. */
+static int copy_picture_data(const Frame *src, VmafPicture *dst)
+{
+    const int bytes_per_value = src->bpc > 8 ? 2 : 1;
+    int err = vmaf_picture_alloc(dst, src->fmt, src->bpc, src->w, src->h);
+    if (err) return err;
+    for (unsigned i = 0; i < 3; i++) {
+        uint8_t *src_data = src->data[i];
+        uint8_t *dst_data = dst->data[i];
+        for (unsigned j = 0; j < dst->h[i]; j++) {
+            memcpy(dst_data, src_data, bytes_per_value * dst->w[i]);
+            src_data += src->linesize[i];
+            dst_data += dst->stride[i];
+        }
+    }
+    return 0;
+}
+
+#define CHECK_NEG(call)                                                    \
+    do {                                                                   \
+        int r_ = (call);                                                   \
+        if (r_ >= 0) {                                                     \
+            fprintf(stderr, "%s:%d: %s returned %d, expected < 0\n",       \
+                    __FILE__, __LINE__, #call, r_);                        \
+            return 1;                                                      \
+        }                                                                  \
+    } while (0)
+#define CHECK_OK(call)                                                     \
+    do {                                                                   \
+        int r_ = (call);                                                   \
+        if (r_ < 0) {                                                      \
+            fprintf(stderr, "%s:%d: %s returned %d\n", __FILE__, __LINE__, \
+                    #call, r_);                                            \
+            return 1;                                                      \
+        }                                                                  \
+    } while (0)
+
+static int invalid_calls(const char *ref_path)
+{
+    Y4m in;
+    if (y4m_open(&in, ref_path) || y4m_read(&in) != 1) return 1;
+    const Frame *fr = &in.frame;
+    VmafConfiguration cfg = {.log_level = VMAF_LOG_LEVEL_NONE};
+    VmafContext *vmaf = NULL;
+    VmafModel *model = NULL;
+    VmafModelConfig mcfg = {.name = "vmaf"};
+    VmafPicture a, b;
+    double score;
+
+    CHECK_NEG(vmaf_init(NULL, cfg));
+    CHECK_NEG(vmaf_model_load(&model, &mcfg, "no_such_model"));
+    CHECK_NEG(vmaf_model_load_from_path(&model, &mcfg, "/nonexistent/model.json"));
+    CHECK_NEG(vmaf_model_load(NULL, &mcfg, "vmaf_v0.6.1"));
+    CHECK_NEG(vmaf_picture_alloc(NULL, VMAF_PIX_FMT_YUV420P, 8, 16, 16));
+    CHECK_NEG(vmaf_picture_alloc(&a, VMAF_PIX_FMT_UNKNOWN, 8, 16, 16));
+    CHECK_NEG(vmaf_picture_alloc(&a, VMAF_PIX_FMT_YUV420P, 17, 16, 16));
+    CHECK_NEG(vmaf_picture_unref(NULL));
+    CHECK_NEG(vmaf_feature_dictionary_set(NULL, "a", "b"));
+    CHECK_NEG(vmaf_close(NULL));
+    CHECK_NEG(vmaf_read_pictures(NULL, NULL, NULL, 0));
+
+    CHECK_OK(vmaf_init(&vmaf, cfg));
+    CHECK_OK(vmaf_model_load(&model, &mcfg, "vmaf_v0.6.1"));
+    CHECK_NEG(vmaf_use_features_from_model(vmaf, NULL));
+    CHECK_OK(vmaf_use_features_from_model(vmaf, model));
+    CHECK_NEG(vmaf_use_feature(vmaf, "no_such_feature", NULL));
+    VmafFeatureDictionary *d = NULL;
+    CHECK_OK(vmaf_feature_dictionary_set(&d, "no_such_option", "1"));
+    CHECK_NEG(vmaf_use_feature(vmaf, "psnr", d)); /* consumed, as libvmaf */
+
+    /* Scores before any picture, and a write before the flush. */
+    CHECK_NEG(vmaf_score_at_index(vmaf, model, &score, 0));
+    CHECK_NEG(vmaf_feature_score_at_index(vmaf, "vif_scale0", &score, 0));
+    CHECK_NEG(vmaf_write_output(vmaf, "/dev/null", VMAF_OUTPUT_FORMAT_JSON));
+
+    /* One picture without the other; pictures of different sizes; out of order. */
+    CHECK_OK(copy_picture_data(fr, &a));
+    CHECK_NEG(vmaf_read_pictures(vmaf, &a, NULL, 0));
+    CHECK_OK(vmaf_picture_alloc(&b, fr->fmt, fr->bpc, fr->w - 2, fr->h));
+    CHECK_NEG(vmaf_read_pictures(vmaf, &a, &b, 0));
+    CHECK_OK(vmaf_picture_unref(&b));
+    CHECK_OK(vmaf_picture_alloc(&b, fr->fmt, fr->bpc == 8 ? 10 : 8, fr->w, fr->h));
+    CHECK_NEG(vmaf_read_pictures(vmaf, &a, &b, 0));
+    CHECK_OK(vmaf_picture_unref(&b));
+    CHECK_OK(copy_picture_data(fr, &b));
+    CHECK_NEG(vmaf_read_pictures(vmaf, &a, &b, 5));
+    /* A caller's own picture with a missing plane. */
+    VmafPicture bare = a;
+    bare.data[0] = NULL;
+    bare.ref = NULL;
+    CHECK_NEG(vmaf_read_pictures(vmaf, &bare, &b, 0));
+    /* Too small a stride. */
+    bare = a;
+    bare.stride[0] = 1;
+    bare.ref = NULL;
+    CHECK_NEG(vmaf_read_pictures(vmaf, &bare, &b, 0));
+
+    CHECK_OK(vmaf_read_pictures(vmaf, &a, &b, 0)); /* both released */
+    if (a.ref || b.ref || a.data[0]) {
+        fprintf(stderr, "pictures not released by vmaf_read_pictures\n");
+        return 1;
+    }
+    /* A picture of another size after the first one. */
+    CHECK_OK(vmaf_picture_alloc(&a, fr->fmt, fr->bpc, fr->w + 2, fr->h));
+    CHECK_OK(vmaf_picture_alloc(&b, fr->fmt, fr->bpc, fr->w + 2, fr->h));
+    CHECK_NEG(vmaf_read_pictures(vmaf, &a, &b, 1));
+    CHECK_OK(vmaf_picture_unref(&a));
+    CHECK_OK(vmaf_picture_unref(&b));
+    CHECK_NEG(vmaf_picture_unref(&a)); /* already released */
+
+    CHECK_OK(vmaf_read_pictures(vmaf, NULL, NULL, 0));
+    /* Reading, or flushing again, after the flush. */
+    CHECK_OK(copy_picture_data(fr, &a));
+    CHECK_OK(copy_picture_data(fr, &b));
+    CHECK_NEG(vmaf_read_pictures(vmaf, &a, &b, 1));
+    CHECK_NEG(vmaf_read_pictures(vmaf, NULL, NULL, 0));
+    CHECK_OK(vmaf_picture_unref(&a));
+    CHECK_OK(vmaf_picture_unref(&b));
+
+    CHECK_OK(vmaf_score_at_index(vmaf, model, &score, 0));
+    CHECK_NEG(vmaf_score_at_index(vmaf, model, &score, 1)); /* no such frame */
+    CHECK_NEG(vmaf_score_at_index(vmaf, model, NULL, 0));
+    CHECK_NEG(vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_MEAN, &score, 1, 0));
+    CHECK_NEG(vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_UNKNOWN, &score, 0, 0));
+    CHECK_NEG(vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_NB, &score, 0, 0));
+    CHECK_NEG(vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_MEAN, &score, 0, 4294967295u));
+    CHECK_NEG(vmaf_feature_score_pooled(vmaf, "no_such_key", VMAF_POOL_METHOD_MEAN, &score, 0, 0));
+    CHECK_NEG(vmaf_write_output(vmaf, NULL, VMAF_OUTPUT_FORMAT_JSON));
+    CHECK_NEG(vmaf_write_output(vmaf, "/dev/null", VMAF_OUTPUT_FORMAT_NONE));
+    CHECK_NEG(vmaf_write_output(vmaf, "/nonexistent/dir/x.json", VMAF_OUTPUT_FORMAT_JSON));
+    CHECK_NEG(vmaf_import_feature_score(vmaf, "integer_vif_scale0", 1.0, 0)); /* already written */
+    CHECK_NEG(vmaf_preallocate_pictures(vmaf, (VmafPictureConfiguration){{0, 0, 8, VMAF_PIX_FMT_YUV420P}, 1}));
+    CHECK_NEG(vmaf_fetch_preallocated_picture(vmaf, &a)); /* no pool */
+    CHECK_OK(vmaf_preallocate_pictures(vmaf, (VmafPictureConfiguration){{16, 16, 8, VMAF_PIX_FMT_YUV420P}, 1}));
+    CHECK_OK(vmaf_fetch_preallocated_picture(vmaf, &a));
+    CHECK_NEG(vmaf_fetch_preallocated_picture(vmaf, &b)); /* pool of one, taken */
+    CHECK_OK(vmaf_picture_unref(&a));
+    CHECK_OK(vmaf_fetch_preallocated_picture(vmaf, &a));
+    CHECK_OK(vmaf_picture_unref(&a));
+
+    vmaf_model_destroy(model);
+    CHECK_OK(vmaf_close(vmaf));
+    if (strncmp(vmaf_version(), "3.2.0", 5)) return 1;
+    y4m_close(&in);
+    printf("invalid: ok\n");
+    return 0;
+}
+
+/* "name=k=v:k=v" into a dictionary; the name stays in spec. */
+static int parse_options(char *spec, VmafFeatureDictionary **dict)
+{
+    char *opts = strchr(spec, '=');
+    if (opts) *opts++ = '\0';
+    for (char *kv = opts ? strtok(opts, ":") : NULL; kv; kv = strtok(NULL, ":")) {
+        char *eq = strchr(kv, '=');
+        if (!eq) return -EINVAL;
+        *eq = '\0';
+        int err = vmaf_feature_dictionary_set(dict, kv, eq + 1);
+        if (err) return err;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 3 && !strcmp(argv[1], "--invalid")) return invalid_calls(argv[2]);
+    if (argc < 5) {
+        fprintf(stderr, "usage: %s REF DIS THREADS OUT.json [--model VERSION] [--collection]\n"
+                        "  [--overload EXTRACTOR=k=v] [--feature NAME=k=v:k=v] [--subsample N] [--print KEY...]\n",
+                argv[0]);
+        return 2;
+    }
+    Y4m ref, dis;
+    if (y4m_open(&ref, argv[1]) || y4m_open(&dis, argv[2])) {
+        fprintf(stderr, "cannot read the Y4M inputs\n");
+        return 1;
+    }
+    const char *version = "vmaf_v0.6.1", *feature = NULL, *overload = NULL;
+    int collection = 0, argi = 5;
+    unsigned subsample = 1;
+    for (; argi < argc && strcmp(argv[argi], "--print"); argi++) {
+        if (!strcmp(argv[argi], "--collection")) collection = 1;
+        else if (argi + 1 >= argc) return 2;
+        else if (!strcmp(argv[argi], "--model")) version = argv[++argi];
+        else if (!strcmp(argv[argi], "--feature")) feature = argv[++argi];
+        else if (!strcmp(argv[argi], "--overload")) overload = argv[++argi];
+        else if (!strcmp(argv[argi], "--subsample")) subsample = (unsigned)atoi(argv[++argi]);
+        else return 2;
+    }
+
+    VmafConfiguration cfg = {
+        .log_level = VMAF_LOG_LEVEL_ERROR,
+        .n_subsample = subsample,
+        .n_threads = (unsigned)atoi(argv[3]),
+    };
+    VmafContext *vmaf = NULL;
+    CHECK_OK(vmaf_init(&vmaf, cfg));
+
+    VmafModelConfig model_cfg = {.name = "vmaf", .flags = VMAF_MODEL_FLAGS_DEFAULT};
+    VmafModel *model = NULL;
+    VmafModelCollection *model_collection = NULL;
+    if (collection)
+        CHECK_OK(vmaf_model_collection_load(&model, &model_collection, &model_cfg, version));
+    else
+        CHECK_OK(vmaf_model_load(&model, &model_cfg, version));
+    if (overload) { /* "adm=adm_enhn_gain_limit=1.2", the filter's model option "adm.x=y" */
+        char spec[256];
+        VmafFeatureDictionary *dict = NULL;
+        snprintf(spec, sizeof(spec), "%s", overload);
+        CHECK_OK(parse_options(spec, &dict));
+        if (model_collection)
+            CHECK_OK(vmaf_model_collection_feature_overload(model, &model_collection, spec, dict));
+        else
+            CHECK_OK(vmaf_model_feature_overload(model, spec, dict));
+    }
+    CHECK_OK(vmaf_use_features_from_model(vmaf, model));
+    if (model_collection) CHECK_OK(vmaf_use_features_from_model_collection(vmaf, model_collection));
+
+    if (feature) { /* FFmpeg's feature option */
+        char spec[256];
+        VmafFeatureDictionary *dict = NULL;
+        snprintf(spec, sizeof(spec), "%s", feature);
+        CHECK_OK(parse_options(spec, &dict));
+        CHECK_OK(vmaf_use_feature(vmaf, spec, dict));
+    }
+
+    unsigned frame_cnt = 0;
+    for (;;) {
+        const int r = y4m_read(&ref), d = y4m_read(&dis);
+        if (r < 0 || d < 0 || r != d) return 1;
+        if (!r) break;
+        VmafPicture pic_ref, pic_dist;
+        CHECK_OK(copy_picture_data(&ref.frame, &pic_ref));
+        CHECK_OK(copy_picture_data(&dis.frame, &pic_dist));
+        CHECK_OK(vmaf_read_pictures(vmaf, &pic_ref, &pic_dist, frame_cnt++));
+    }
+    CHECK_OK(vmaf_read_pictures(vmaf, NULL, NULL, 0));
+
+    double vmaf_score;
+    CHECK_OK(vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_MEAN, &vmaf_score, 0, frame_cnt - 1));
+    printf("pooled vmaf %.17g\n", vmaf_score);
+    if (model_collection) {
+        VmafModelCollectionScore cs;
+        CHECK_OK(vmaf_score_pooled_model_collection(vmaf, model_collection, VMAF_POOL_METHOD_MEAN,
+                                                    &cs, 0, frame_cnt - 1));
+        printf("pooled vmaf_bagging %.17g\n", cs.bootstrap.bagging_score);
+        printf("pooled vmaf_stddev %.17g\n", cs.bootstrap.stddev);
+        printf("pooled vmaf_ci_p95_lo %.17g\n", cs.bootstrap.ci.p95.lo);
+        printf("pooled vmaf_ci_p95_hi %.17g\n", cs.bootstrap.ci.p95.hi);
+    }
+    CHECK_OK(vmaf_write_output(vmaf, argv[4], VMAF_OUTPUT_FORMAT_JSON));
+
+    for (int i = argi + 1; argi < argc && i < argc; i++)
+        for (unsigned f = 0; f < frame_cnt; f += subsample) {
+            double v;
+            CHECK_OK(vmaf_feature_score_at_index(vmaf, argv[i], &v, f));
+            printf("%s %u %.17g\n", argv[i], f, v);
+        }
+
+    vmaf_model_destroy(model);
+    if (model_collection) vmaf_model_collection_destroy(model_collection);
+    CHECK_OK(vmaf_close(vmaf));
+    y4m_close(&ref);
+    y4m_close(&dis);
+    return 0;
+}
