@@ -3,8 +3,10 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
+#include <algorithm>
+#include <functional>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +15,7 @@
 #include "vmafpp/cpu.hpp"
 #include "vmafpp/output.hpp"
 #include "vmafpp/vmafpp.hpp"
+#include "output_file.hpp"
 
 namespace {
 
@@ -27,6 +30,7 @@ struct Settings {
     std::string backend = "cpu";
     unsigned frame_cnt = 0, frame_skip_ref = 0, frame_skip_dist = 0;
     bool no_prediction = false, quiet = false;
+    bool output_given = false;  // -o '' is an error, not "no output"
 };
 
 vmafpp::PixelFormat parse_pixel_format(const std::string& p) {
@@ -75,39 +79,77 @@ void apply_ctc(Settings& s, const std::string& which, const std::string& v) {
     s.models.push_back("version=vmaf_v0.6.1neg:name=vmaf_neg");
 }
 
+// One line on a terminal's stderr: frames done (of the total when known),
+// speed, elapsed time and ETA, redrawn a few times a second.
 class Progress {
 public:
-    explicit Progress(bool enabled) : enabled_(enabled), t0_(std::chrono::steady_clock::now()) {}
+    Progress(bool enabled, long long total)
+        : enabled_(enabled), total_(total), t0_(std::chrono::steady_clock::now()) {}
     void operator()(unsigned frames) {
         if (!enabled_) return;
-        const double s =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
-        if (frames % 10 != 0 && frames > 1) return;
-        std::fprintf(stderr, "\r%u frame%s %.2f FPS\033[K", frames, frames == 1 ? " " : "s",
-                     s > 0 ? frames / s : 0.0);
-        std::fflush(stderr);
+        const auto now = std::chrono::steady_clock::now();
+        if (frames > 1 && now - last_ < std::chrono::milliseconds(250)) return;
+        last_ = now;
+        draw(frames, std::chrono::duration<double>(now - t0_).count());
     }
-    void done() {
-        if (enabled_) std::fputc('\n', stderr);
+    void done(unsigned frames) {
+        if (!enabled_) return;
+        draw(frames, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count());
+        std::fputc('\n', stderr);
     }
 
 private:
+    static std::string clock_text(double seconds) {
+        const long s = long(seconds + 0.5);
+        char buf[32];
+        if (s >= 3600)
+            std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+        else
+            std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
+        return buf;
+    }
+    void draw(unsigned frames, double seconds) {
+        const double fps = seconds > 0 ? frames / seconds : 0.0;
+        std::string line = std::to_string(frames);
+        if (total_ > 0) line += "/" + std::to_string(total_);
+        line += frames == 1 ? " frame" : " frames";
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "  %.2f fps", fps);
+        line += buf;
+        line += "  elapsed " + clock_text(seconds);
+        if (total_ > 0 && fps > 0 && frames <= total_)
+            line += "  ETA " + clock_text(double(total_ - frames) / fps);
+        std::fprintf(stderr, "\r%s\033[K", line.c_str());
+        std::fflush(stderr);
+    }
+
     bool enabled_;
-    std::chrono::steady_clock::time_point t0_;
+    long long total_;
+    std::chrono::steady_clock::time_point t0_, last_{};
 };
 
-void write_output(const std::string& path, const vmafpp::Results& results,
-                  vmafpp::OutputFormat format, vmafpp::Precision precision) {
-    if (path == "-") {
-        vmafpp::write_results(std::cout, results, format, precision);
-        std::cout.flush();
-        return;
-    }
-    std::ofstream out(path, std::ios::binary);
-    if (!out) throw vmafpp::Error("cannot write output file " + path);
-    vmafpp::write_results(out, results, format, precision);
-    out.close();
-    if (!out) throw vmafpp::Error("error writing output file " + path);
+// Frames each side has left after its skip, when both files say; -1 otherwise.
+long long frames_after(const vmafpp::VideoInfo& info, unsigned skip) {
+    return info.frames < 0 ? -1 : std::max(0LL, info.frames - (long long)skip);
+}
+
+// The one-line notes before scoring: unequal lengths or frame rates.
+// Returns whether unequal lengths were reported (score() need not repeat it).
+bool warn_mismatches(const Settings& s, const vmafpp::VideoInfo& r, const vmafpp::VideoInfo& d,
+                     const std::function<void(const std::string&)>& warn) {
+    const long long nr = frames_after(r, s.frame_skip_ref), nd = frames_after(d, s.frame_skip_dist);
+    const bool lengths = nr > 0 && nd > 0 && nr != nd &&
+                         !(s.frame_cnt && nr >= s.frame_cnt && nd >= s.frame_cnt);
+    if (lengths)
+        warn("the reference has " + std::to_string(nr) + " frames to score and the distorted video " +
+             std::to_string(nd) + ": only the first " + std::to_string(std::min(nr, nd)) +
+             " pairs are scored (--frame_skip_ref/--frame_skip_dist align them)");
+    if (r.fps_num > 0 && d.fps_num > 0 &&
+        (long long)r.fps_num * d.fps_den != (long long)d.fps_num * r.fps_den)
+        warn("frame rates differ: reference " + std::to_string(r.fps_num) + "/" +
+             std::to_string(r.fps_den) + ", distorted " + std::to_string(d.fps_num) + "/" +
+             std::to_string(d.fps_den) + " fps (frames are paired by number)");
+    return lengths;
 }
 
 // The pooled model scores; for a bootstrap collection its bagged score and
@@ -144,20 +186,49 @@ int run(const Settings& s) {
     cfg.frame_skip_ref = s.frame_skip_ref;
     cfg.frame_skip_dist = s.frame_skip_dist;
 
+    // One stream cannot feed both readers: each would take every other chunk.
+    if (s.ref == "-" && s.dis == "-")
+        throw vmafpp::Error("standard input (-) can feed only one of --reference and --distorted");
+    // Checked before the first frame: a bad -o must not cost the scores.
+    std::optional<vmafpp::cli::OutputFile> output;
+    if (s.output_given) output.emplace(s.output, std::vector<std::string>{s.ref, s.dis});
+    if (s.format == vmafpp::OutputFormat::xml && output)
+        for (const auto& m : cfg.models)
+            if (!vmafpp::is_xml_name(m.name))
+                throw vmafpp::Error("model name \"" + m.name +
+                                    "\" cannot name an XML attribute (use letters, digits, '_', "
+                                    "'-' and '.', starting with a letter or '_'), or write --json");
+
     auto ref = vmafpp::open_video(s.ref, raw);
     auto dis = vmafpp::open_video(s.dis, raw);
 
-    Progress progress(isatty(STDERR_FILENO) && !s.quiet);
+    const auto warn = [](const std::string& w) {
+        std::fprintf(stderr, "vmafpp: warning: %s\n", w.c_str());
+    };
+    const bool lengths_told = warn_mismatches(s, ref->info(), dis->info(), warn);
+    long long total = std::min(frames_after(ref->info(), s.frame_skip_ref),
+                               frames_after(dis->info(), s.frame_skip_dist));
+    if (s.frame_cnt && (total < 0 || total > s.frame_cnt)) total = s.frame_cnt;
+    const bool show_progress = isatty(STDERR_FILENO) && !s.quiet;
+    Progress progress(show_progress, total);
     cfg.on_frame = [&](unsigned n) { progress(n); };
-    cfg.on_warning = [](const std::string& w) { std::fprintf(stderr, "vmafpp: warning: %s\n", w.c_str()); };
+    cfg.on_warning = [&](const std::string& w) {
+        // The end of the shorter input, already told before scoring.
+        if (lengths_told && w.find(" ended after ") != std::string::npos) return;
+        if (show_progress) std::fputc('\n', stderr);
+        warn(w);
+    };
     vmafpp::ScoreRun run = vmafpp::score(*ref, *dis, cfg);
-    progress.done();
+    progress.done(run.frames);
 
     const vmafpp::Results results = run.results();
-    if (!s.output.empty()) write_output(s.output, results, s.format, precision);
+    if (output) output->commit(vmafpp::render_results(results, s.format, precision));
     // Scripts read the pooled scores from stdout unless the results go there.
-    if (s.output != "-" && s.output != "/dev/stdout")
-        for (const auto& line : summary_lines(run, results)) std::printf("%s\n", line.c_str());
+    if (!output || !output->is_stdout()) {
+        std::string summary;
+        for (const auto& line : summary_lines(run, results)) summary += line + "\n";
+        vmafpp::cli::write_all(STDOUT_FILENO, summary, "standard output");
+    }
     return 0;
 }
 
@@ -178,7 +249,8 @@ int main(int argc, char** argv) {
     app.add_option("-m,--model", s.models,
                    "model, colon-delimited: version=NAME | path=FILE, name=, disable_clip, "
                    "enable_transform, <feature>.<option>=value (repeatable)");
-    app.add_option("-o,--output", s.output, "output file (- for stdout)");
+    app.add_option("-o,--output", s.output, "output file (- for stdout)")
+        ->each([&](const std::string&) { s.output_given = true; });
     app.add_flag_callback("--xml", [&] { s.format = vmafpp::OutputFormat::xml; }, "XML output (default)");
     app.add_flag_callback("--json", [&] { s.format = vmafpp::OutputFormat::json; }, "JSON output");
     app.add_flag_callback("--csv", [&] { s.format = vmafpp::OutputFormat::csv; }, "CSV output");

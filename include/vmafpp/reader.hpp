@@ -24,6 +24,14 @@ struct VideoInfo {
     int bpc = 8;
     PixelFormat format = PixelFormat::yuv420;
     std::string header;  // the Y4M header line without its newline; empty for raw
+    // Frame rate when the file says (Y4M's F field, a container's rate);
+    // 0/0 when unknown (raw YUV).
+    int fps_num = 0;
+    int fps_den = 0;
+    // Frames in the file when known before reading (a regular file of whole
+    // frames, a container that records it); -1 otherwise. A hint for the
+    // progress line and mismatch warnings, never used to frame the file.
+    long long frames = -1;
 };
 
 // Streams one picture at a time; memory does not grow with clip length.
