@@ -2,6 +2,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <algorithm>
 #include <functional>
@@ -31,6 +33,8 @@ struct Settings {
     unsigned frame_cnt = 0, frame_skip_ref = 0, frame_skip_dist = 0;
     bool no_prediction = false, quiet = false;
     bool output_given = false;  // -o '' is an error, not "no output"
+    std::string scale, scaler = "bicubic";
+    unsigned find_offset = 0;
 };
 
 vmafpp::PixelFormat parse_pixel_format(const std::string& p) {
@@ -134,6 +138,104 @@ long long frames_after(const vmafpp::VideoInfo& info, unsigned skip) {
 }
 
 // The one-line notes before scoring: unequal lengths or frame rates.
+// --scale ref | WxH; without it, unequal sizes are an error that names it.
+void apply_scale(const Settings& s, std::unique_ptr<vmafpp::VideoReader>& ref,
+                 std::unique_ptr<vmafpp::VideoReader>& dis) {
+    const vmafpp::VideoInfo r = ref->info(), d = dis->info();
+    if (s.scale.empty()) {
+        if (r.width != d.width || r.height != d.height)
+            throw vmafpp::Error("picture sizes differ: the reference is " + std::to_string(r.width) + "x" +
+                                std::to_string(r.height) + ", the distorted video " +
+                                std::to_string(d.width) + "x" + std::to_string(d.height) +
+                                " (--scale ref scales the distorted video to the reference's size)");
+        return;
+    }
+    if (s.scale == "ref") {
+        dis = vmafpp::scale_video(std::move(dis), r.width, r.height, s.scaler, s.dis);
+        return;
+    }
+    int w = 0, h = 0;
+    char tail = 0;
+    if (std::sscanf(s.scale.c_str(), "%dx%d%c", &w, &h, &tail) != 2 || w <= 0 || h <= 0)
+        throw vmafpp::Error("--scale: \"" + s.scale + "\" is not ref or WIDTHxHEIGHT (e.g. 1920x1080)");
+    ref = vmafpp::scale_video(std::move(ref), w, h, s.scaler, s.ref);
+    dis = vmafpp::scale_video(std::move(dis), w, h, s.scaler, s.dis);
+}
+
+// Mean squared difference of two pictures' luma.
+double luma_mse(const vmafpp::Picture& a, const vmafpp::Picture& b) {
+    const vmafpp::Plane& pa = a.luma();
+    const vmafpp::Plane& pb = b.luma();
+    double sum = 0;
+    for (int y = 0; y < pa.height(); ++y) {
+        std::uint64_t row = 0;
+        for (int x = 0; x < pa.width(); ++x) {
+            const int d = a.bpc > 8 ? int(pa.row<std::uint16_t>(y)[x]) - int(pb.row<std::uint16_t>(y)[x])
+                                    : int(pa.row<std::uint8_t>(y)[x]) - int(pb.row<std::uint8_t>(y)[x]);
+            row += std::uint64_t(std::int64_t(d) * d);
+        }
+        sum += double(row);
+    }
+    return sum / (double(pa.width()) * pa.height());
+}
+
+// --find-offset K: for each offset o in -K..K, the mean luma PSNR of the
+// first frames with distorted frame i + o against reference frame i; prints
+// every offset and the best, which --frame_skip_dist o (o > 0) or
+// --frame_skip_ref -o (o < 0) applies.
+int report_offset(const Settings& s, vmafpp::VideoReader& ref, vmafpp::VideoReader& dis) {
+    constexpr unsigned kMaxOffset = 250, kCompared = 10;
+    if (s.find_offset > kMaxOffset)
+        throw vmafpp::Error("--find-offset " + std::to_string(s.find_offset) + " is more than " +
+                            std::to_string(kMaxOffset));
+    const int k = int(s.find_offset);
+    ref.set_luma_only(true);
+    dis.set_luma_only(true);
+    auto load = [&](vmafpp::VideoReader& r) {
+        std::vector<vmafpp::Picture> v;
+        for (unsigned i = 0; i < unsigned(k) + kCompared; ++i) {
+            vmafpp::Picture p;
+            if (!r.read(p)) break;
+            v.push_back(std::move(p));
+        }
+        return v;
+    };
+    const std::vector<vmafpp::Picture> r = load(ref), d = load(dis);
+    const double peak = double((1 << ref.info().bpc) - 1);
+    int best = 0;
+    double best_psnr = -1;
+    std::string table;
+    for (int o = -k; o <= k; ++o) {
+        double total = 0;
+        unsigned n = 0;
+        for (unsigned i = 0; i < kCompared; ++i) {
+            const std::size_t ri = i + std::size_t(std::max(0, -o)), di = i + std::size_t(std::max(0, o));
+            if (ri >= r.size() || di >= d.size()) break;
+            const double mse = luma_mse(r[ri], d[di]);
+            total += mse > 0 ? std::min(100.0, 10 * std::log10(peak * peak / mse)) : 100.0;
+            ++n;
+        }
+        if (n == 0) continue;
+        const double psnr = total / n;
+        char line[128];
+        std::snprintf(line, sizeof line, "offset %+d: luma PSNR %.3f dB over %u frames\n", o, psnr, n);
+        table += line;
+        if (psnr > best_psnr + 1e-9) {
+            best_psnr = psnr;
+            best = o;
+        }
+    }
+    if (best_psnr < 0) throw vmafpp::Error("--find-offset: an input has no frames");
+    char line[192];
+    const std::string flag = best > 0   ? " (score with --frame_skip_dist " + std::to_string(best) + ")"
+                             : best < 0 ? " (score with --frame_skip_ref " + std::to_string(-best) + ")"
+                                        : " (the inputs are aligned)";
+    std::snprintf(line, sizeof line, "best offset: %+d, luma PSNR %.3f dB%s\n", best, best_psnr, flag.c_str());
+    table += line;
+    vmafpp::cli::write_all(STDOUT_FILENO, table, "standard output");
+    return 0;
+}
+
 // Returns whether unequal lengths were reported (score() need not repeat it).
 bool warn_mismatches(const Settings& s, const vmafpp::VideoInfo& r, const vmafpp::VideoInfo& d,
                      const std::function<void(const std::string&)>& warn) {
@@ -201,6 +303,8 @@ int run(const Settings& s) {
 
     auto ref = vmafpp::open_video(s.ref, raw);
     auto dis = vmafpp::open_video(s.dis, raw);
+    apply_scale(s, ref, dis);
+    if (s.find_offset) return report_offset(s, *ref, *dis);
 
     const auto warn = [](const std::string& w) {
         std::fprintf(stderr, "vmafpp: warning: %s\n", w.c_str());
@@ -274,6 +378,12 @@ int main(int argc, char** argv) {
     app.add_option("--frame_cnt", s.frame_cnt, "score at most N frames");
     app.add_option("--frame_skip_ref", s.frame_skip_ref, "skip the first N reference frames");
     app.add_option("--frame_skip_dist", s.frame_skip_dist, "skip the first N distorted frames");
+    app.add_option("--scale", s.scale,
+                   "ref: scale the distorted video to the reference's size; WxH: scale both");
+    app.add_option("--scaler", s.scaler,
+                   "scaling filter: bicubic (default), bilinear, lanczos, spline, neighbor");
+    app.add_option("--find-offset", s.find_offset,
+                   "report the frame offset in -K..K that best aligns the inputs (luma PSNR), then exit");
     app.add_flag("-n,--no_prediction", s.no_prediction, "features only, no model score");
     app.add_flag("-q,--quiet", s.quiet, "no progress meter");
     bool show_version = false;

@@ -67,7 +67,15 @@ struct RawFormat {
 // pixels. Raw: any format of PixelFormat, 8..16 bits.
 std::unique_ptr<VideoReader> open_y4m(const std::string& path);
 std::unique_ptr<VideoReader> open_raw_yuv(const std::string& path, const RawFormat& format);
-// Raw YUV when `raw` has a size (libvmaf's CLI: -w/-h given), otherwise Y4M.
+// Raw YUV when `raw` has a size (libvmaf's CLI: -w/-h given), otherwise Y4M
+// (by its signature) or, for anything else, FFmpeg's libraries.
 std::unique_ptr<VideoReader> open_video(const std::string& path, const RawFormat& raw = {});
+
+// Scales every picture of `in` to width x height with libswscale (`scaler`:
+// bicubic, bilinear, lanczos, spline, neighbor, ...; the same filter as
+// `ffmpeg -vf scale=W:H:flags=<scaler>`); `in` itself when its size is that
+// already. `what` names the input in errors. Needs FFmpeg in the build.
+std::unique_ptr<VideoReader> scale_video(std::unique_ptr<VideoReader> in, int width, int height,
+                                         const std::string& scaler, const std::string& what);
 
 }  // namespace vmafpp

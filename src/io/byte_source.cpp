@@ -32,7 +32,12 @@ ByteSource::ByteSource(const std::string& path, std::size_t buffer_size)
     // Standard input redirected from a file seeks too; a pipe, terminal or
     // device reads through.
     struct stat st {};
-    seekable_ = ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode);
+    const bool known = ::fstat(fd_, &st) == 0;
+    seekable_ = known && S_ISREG(st.st_mode);
+    if (known && S_ISDIR(st.st_mode)) {
+        if (owns_fd_) ::close(fd_);
+        throw Error(path + " is a directory, not a video file");
+    }
     storage_ = std::make_unique<std::uint8_t[]>(buffer_size_);
     storage_size_ = buffer_size_;
     buf_ = storage_.get();
@@ -208,10 +213,15 @@ std::size_t ByteSource::available(std::size_t n) {
         const std::size_t rest = st.st_size > at ? std::size_t(st.st_size - at) : 0;
         return std::min(n, buffered + rest);
     }
-    // A pipe: keep reading into the buffer, doubling it only when full, so
-    // memory follows the bytes that really arrived.
-    std::size_t have = buffered;
-    while (have < n) {
+    return fill_ahead(n);
+}
+
+// Reads into the buffer until n bytes are buffered or the source ends,
+// doubling the buffer only when full, so memory follows the bytes that
+// really arrived.
+std::size_t ByteSource::fill_ahead(std::size_t n) {
+    std::size_t have = end_ - pos_;
+    while (have < n && fd_ >= 0) {
         if (end_ == storage_size_) {
             const std::size_t grown = std::min(std::max(storage_size_ * 2, have + buffer_size_), n);
             auto bigger = std::make_unique<std::uint8_t[]>(grown);
@@ -228,6 +238,11 @@ std::size_t ByteSource::available(std::size_t n) {
         have += k;
     }
     return std::min(n, have);
+}
+
+bool ByteSource::starts_with(std::string_view prefix) {
+    return fill_ahead(prefix.size()) == prefix.size() &&
+           std::memcmp(buf_ + pos_, prefix.data(), prefix.size()) == 0;
 }
 
 long long ByteSource::size_left() const {

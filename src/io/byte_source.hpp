@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace vmafpp::io {
 
@@ -49,6 +50,8 @@ public:
     // pipe reads ahead into a buffer grown as data arrives. Lets a reader
     // check that a frame is there before allocating a picture for it.
     std::size_t available(std::size_t n);
+    // Whether the next bytes are `prefix` (read ahead, not consumed).
+    bool starts_with(std::string_view prefix);
     // Bytes left to read when known without reading them (a regular file or
     // a memory source), else -1.
     long long size_left() const;
@@ -59,6 +62,7 @@ public:
 private:
     bool refill();  // false at EOF
     std::size_t read_fd(std::uint8_t* dst, std::size_t n);
+    std::size_t fill_ahead(std::size_t n);
     std::size_t read_fd_some(std::uint8_t* dst, std::size_t n);  // one read(2), 0 at EOF
     std::size_t readv_rows(std::uint8_t* dst, std::ptrdiff_t stride, std::size_t row_bytes,
                            std::size_t rows);
