@@ -112,7 +112,7 @@ public:
         av_log_set_level(AV_LOG_QUIET);  // errors reach the user as our one line
         AVFormatContext* fmt = nullptr;
         int err = avformat_open_input(&fmt, path.c_str(), nullptr, nullptr);
-        if (err < 0) fail("FFmpeg cannot open it: " + av_error_text(err));
+        if (err < 0) fail("not a Y4M file, and FFmpeg cannot open it: " + av_error_text(err));
         fmt_.reset(fmt);
         err = avformat_find_stream_info(fmt, nullptr);
         if (err < 0) fail("cannot read its streams: " + av_error_text(err));
