@@ -279,5 +279,22 @@ TEST(CliSafety, WriteErrorsExitNonZero) {
     }
 }
 
+// Item 4 of the "What to build": on a terminal (script(1) gives the
+// CLI one) a progress line with frames done/total, fps, elapsed time and ETA;
+// nothing with -q or when stderr is not a terminal.
+TEST(CliProgress, OnATerminalOnly) {
+    if (test::run_command("command -v script") != 0) GTEST_SKIP() << "script(1) is not installed";
+    const fs::path r = y4m("r9.y4m", 64, 64, 5);
+    const std::string run = kCli + " -r " + q(r) + " -d " + q(r);
+    std::string tty, quiet, piped;
+    ASSERT_EQ(test::run_command("script -qec \"" + run + "\" /dev/null", &tty), 0) << tty;
+    EXPECT_NE(tty.find("\r5/5 frames  "), std::string::npos) << tty;
+    EXPECT_NE(tty.find(" fps  elapsed 0:00  ETA 0:00\033[K"), std::string::npos) << tty;
+    ASSERT_EQ(test::run_command("script -qec \"" + run + " -q\" /dev/null", &quiet), 0) << quiet;
+    EXPECT_EQ(quiet.find("frames"), std::string::npos) << quiet;
+    ASSERT_EQ(test::run_command(run, &piped), 0) << piped;
+    EXPECT_EQ(piped.find("frames"), std::string::npos) << piped;
+}
+
 }  // namespace
 }  // namespace vmafpp
