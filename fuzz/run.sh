@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs one harness for a number of seconds:  fuzz/run.sh <y4m|raw|options|model|pipeline> <seconds> [build-dir]
+# Runs one harness for a number of seconds:  fuzz/run.sh <y4m|raw|options|model|pipeline|ffmpeg> <seconds> [build-dir]
 # The build dir (default build-fuzz) must have been configured with
 # -DVMAFPP_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++ (see fuzz/README.md). New
 # inputs go to <build-dir>/fuzz-work/<name>, crashes to <build-dir>/fuzz-crash-<name>-*.

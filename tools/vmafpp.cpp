@@ -2,9 +2,13 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
-#include <fstream>
+#include <algorithm>
+#include <functional>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +18,7 @@
 #include "vmafpp/output.hpp"
 #include "vmafpp/presets.hpp"
 #include "vmafpp/vmafpp.hpp"
+#include "output_file.hpp"
 
 namespace {
 
@@ -28,6 +33,9 @@ struct Settings {
     std::string backend = "cpu";
     unsigned frame_cnt = 0, frame_skip_ref = 0, frame_skip_dist = 0;
     bool no_prediction = false, quiet = false;
+    bool output_given = false;  // -o '' is an error, not "no output"
+    std::string scale, scaler = "bicubic";
+    unsigned find_offset = 0;
 };
 
 vmafpp::PixelFormat parse_pixel_format(const std::string& p) {
@@ -68,39 +76,175 @@ void apply_ctc(Settings& s, const std::string& family, const std::string& versio
     s.features.insert(s.features.begin(), p.features.begin(), p.features.end());
 }
 
+// One line on a terminal's stderr: frames done (of the total when known),
+// speed, elapsed time and ETA, redrawn a few times a second.
 class Progress {
 public:
-    explicit Progress(bool enabled) : enabled_(enabled), t0_(std::chrono::steady_clock::now()) {}
+    Progress(bool enabled, long long total)
+        : enabled_(enabled), total_(total), t0_(std::chrono::steady_clock::now()) {}
     void operator()(unsigned frames) {
         if (!enabled_) return;
-        const double s =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
-        if (frames % 10 != 0 && frames > 1) return;
-        std::fprintf(stderr, "\r%u frame%s %.2f FPS\033[K", frames, frames == 1 ? " " : "s",
-                     s > 0 ? frames / s : 0.0);
-        std::fflush(stderr);
+        const auto now = std::chrono::steady_clock::now();
+        if (frames > 1 && now - last_ < std::chrono::milliseconds(250)) return;
+        last_ = now;
+        draw(frames, std::chrono::duration<double>(now - t0_).count());
     }
-    void done() {
-        if (enabled_) std::fputc('\n', stderr);
+    void done(unsigned frames) {
+        if (!enabled_) return;
+        draw(frames, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count());
+        std::fputc('\n', stderr);
     }
 
 private:
+    static std::string clock_text(double seconds) {
+        const long s = long(seconds + 0.5);
+        char buf[32];
+        if (s >= 3600)
+            std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+        else
+            std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
+        return buf;
+    }
+    void draw(unsigned frames, double seconds) {
+        const double fps = seconds > 0 ? frames / seconds : 0.0;
+        std::string line = std::to_string(frames);
+        if (total_ > 0) line += "/" + std::to_string(total_);
+        line += frames == 1 ? " frame" : " frames";
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "  %.2f fps", fps);
+        line += buf;
+        line += "  elapsed " + clock_text(seconds);
+        if (total_ > 0 && fps > 0 && frames <= total_)
+            line += "  ETA " + clock_text(double(total_ - frames) / fps);
+        std::fprintf(stderr, "\r%s\033[K", line.c_str());
+        std::fflush(stderr);
+    }
+
     bool enabled_;
-    std::chrono::steady_clock::time_point t0_;
+    long long total_;
+    std::chrono::steady_clock::time_point t0_, last_{};
 };
 
-void write_output(const std::string& path, const vmafpp::Results& results,
-                  vmafpp::OutputFormat format, vmafpp::Precision precision) {
-    if (path == "-") {
-        vmafpp::write_results(std::cout, results, format, precision);
-        std::cout.flush();
+// Frames each side has left after its skip, when both files say; -1 otherwise.
+long long frames_after(const vmafpp::VideoInfo& info, unsigned skip) {
+    return info.frames < 0 ? -1 : std::max(0LL, info.frames - (long long)skip);
+}
+
+// The one-line notes before scoring: unequal lengths or frame rates.
+// --scale ref | WxH; without it, unequal sizes are an error that names it.
+void apply_scale(const Settings& s, std::unique_ptr<vmafpp::VideoReader>& ref,
+                 std::unique_ptr<vmafpp::VideoReader>& dis) {
+    const vmafpp::VideoInfo r = ref->info(), d = dis->info();
+    if (s.scale.empty()) {
+        if (r.width != d.width || r.height != d.height)
+            throw vmafpp::Error("picture sizes differ: the reference is " + std::to_string(r.width) + "x" +
+                                std::to_string(r.height) + ", the distorted video " +
+                                std::to_string(d.width) + "x" + std::to_string(d.height) +
+                                " (--scale ref scales the distorted video to the reference's size)");
         return;
     }
-    std::ofstream out(path, std::ios::binary);
-    if (!out) throw vmafpp::Error("cannot write output file " + path);
-    vmafpp::write_results(out, results, format, precision);
-    out.close();
-    if (!out) throw vmafpp::Error("error writing output file " + path);
+    if (s.scale == "ref") {
+        dis = vmafpp::scale_video(std::move(dis), r.width, r.height, s.scaler, s.dis);
+        return;
+    }
+    int w = 0, h = 0;
+    char tail = 0;
+    if (std::sscanf(s.scale.c_str(), "%dx%d%c", &w, &h, &tail) != 2 || w <= 0 || h <= 0)
+        throw vmafpp::Error("--scale: \"" + s.scale + "\" is not ref or WIDTHxHEIGHT (e.g. 1920x1080)");
+    ref = vmafpp::scale_video(std::move(ref), w, h, s.scaler, s.ref);
+    dis = vmafpp::scale_video(std::move(dis), w, h, s.scaler, s.dis);
+}
+
+// Mean squared difference of two pictures' luma.
+double luma_mse(const vmafpp::Picture& a, const vmafpp::Picture& b) {
+    const vmafpp::Plane& pa = a.luma();
+    const vmafpp::Plane& pb = b.luma();
+    double sum = 0;
+    for (int y = 0; y < pa.height(); ++y) {
+        std::uint64_t row = 0;
+        for (int x = 0; x < pa.width(); ++x) {
+            const int d = a.bpc > 8 ? int(pa.row<std::uint16_t>(y)[x]) - int(pb.row<std::uint16_t>(y)[x])
+                                    : int(pa.row<std::uint8_t>(y)[x]) - int(pb.row<std::uint8_t>(y)[x]);
+            row += std::uint64_t(std::int64_t(d) * d);
+        }
+        sum += double(row);
+    }
+    return sum / (double(pa.width()) * pa.height());
+}
+
+// --find-offset K: for each offset o in -K..K, the mean luma PSNR of the
+// first frames with distorted frame i + o against reference frame i; prints
+// every offset and the best, which --frame_skip_dist o (o > 0) or
+// --frame_skip_ref -o (o < 0) applies.
+int report_offset(const Settings& s, vmafpp::VideoReader& ref, vmafpp::VideoReader& dis) {
+    constexpr unsigned kMaxOffset = 250, kCompared = 10;
+    if (s.find_offset > kMaxOffset)
+        throw vmafpp::Error("--find-offset " + std::to_string(s.find_offset) + " is more than " +
+                            std::to_string(kMaxOffset));
+    const int k = int(s.find_offset);
+    ref.set_luma_only(true);
+    dis.set_luma_only(true);
+    auto load = [&](vmafpp::VideoReader& r) {
+        std::vector<vmafpp::Picture> v;
+        for (unsigned i = 0; i < unsigned(k) + kCompared; ++i) {
+            vmafpp::Picture p;
+            if (!r.read(p)) break;
+            v.push_back(std::move(p));
+        }
+        return v;
+    };
+    const std::vector<vmafpp::Picture> r = load(ref), d = load(dis);
+    const double peak = double((1 << ref.info().bpc) - 1);
+    int best = 0;
+    double best_psnr = -1;
+    std::string table;
+    for (int o = -k; o <= k; ++o) {
+        double total = 0;
+        unsigned n = 0;
+        for (unsigned i = 0; i < kCompared; ++i) {
+            const std::size_t ri = i + std::size_t(std::max(0, -o)), di = i + std::size_t(std::max(0, o));
+            if (ri >= r.size() || di >= d.size()) break;
+            const double mse = luma_mse(r[ri], d[di]);
+            total += mse > 0 ? std::min(100.0, 10 * std::log10(peak * peak / mse)) : 100.0;
+            ++n;
+        }
+        if (n == 0) continue;
+        const double psnr = total / n;
+        char line[128];
+        std::snprintf(line, sizeof line, "offset %+d: luma PSNR %.3f dB over %u frames\n", o, psnr, n);
+        table += line;
+        if (psnr > best_psnr + 1e-9) {
+            best_psnr = psnr;
+            best = o;
+        }
+    }
+    if (best_psnr < 0) throw vmafpp::Error("--find-offset: an input has no frames");
+    char line[192];
+    const std::string flag = best > 0   ? " (score with --frame_skip_dist " + std::to_string(best) + ")"
+                             : best < 0 ? " (score with --frame_skip_ref " + std::to_string(-best) + ")"
+                                        : " (the inputs are aligned)";
+    std::snprintf(line, sizeof line, "best offset: %+d, luma PSNR %.3f dB%s\n", best, best_psnr, flag.c_str());
+    table += line;
+    vmafpp::cli::write_all(STDOUT_FILENO, table, "standard output");
+    return 0;
+}
+
+// Returns whether unequal lengths were reported (score() need not repeat it).
+bool warn_mismatches(const Settings& s, const vmafpp::VideoInfo& r, const vmafpp::VideoInfo& d,
+                     const std::function<void(const std::string&)>& warn) {
+    const long long nr = frames_after(r, s.frame_skip_ref), nd = frames_after(d, s.frame_skip_dist);
+    const bool lengths = nr > 0 && nd > 0 && nr != nd &&
+                         !(s.frame_cnt && nr >= s.frame_cnt && nd >= s.frame_cnt);
+    if (lengths)
+        warn("the reference has " + std::to_string(nr) + " frames to score and the distorted video " +
+             std::to_string(nd) + ": only the first " + std::to_string(std::min(nr, nd)) +
+             " pairs are scored (--frame_skip_ref/--frame_skip_dist align them)");
+    if (r.fps_num > 0 && d.fps_num > 0 &&
+        (long long)r.fps_num * d.fps_den != (long long)d.fps_num * r.fps_den)
+        warn("frame rates differ: reference " + std::to_string(r.fps_num) + "/" +
+             std::to_string(r.fps_den) + ", distorted " + std::to_string(d.fps_num) + "/" +
+             std::to_string(d.fps_den) + " fps (frames are paired by number)");
+    return lengths;
 }
 
 // The pooled model scores; for a bootstrap collection its bagged score and
@@ -137,20 +281,51 @@ int run(const Settings& s) {
     cfg.frame_skip_ref = s.frame_skip_ref;
     cfg.frame_skip_dist = s.frame_skip_dist;
 
+    // One stream cannot feed both readers: each would take every other chunk.
+    if (s.ref == "-" && s.dis == "-")
+        throw vmafpp::Error("standard input (-) can feed only one of --reference and --distorted");
+    // Checked before the first frame: a bad -o must not cost the scores.
+    std::optional<vmafpp::cli::OutputFile> output;
+    if (s.output_given) output.emplace(s.output, std::vector<std::string>{s.ref, s.dis});
+    if (s.format == vmafpp::OutputFormat::xml && output)
+        for (const auto& m : cfg.models)
+            if (!vmafpp::is_xml_name(m.name))
+                throw vmafpp::Error("model name \"" + m.name +
+                                    "\" cannot name an XML attribute (use letters, digits, '_', "
+                                    "'-' and '.', starting with a letter or '_'), or write --json");
+
     auto ref = vmafpp::open_video(s.ref, raw);
     auto dis = vmafpp::open_video(s.dis, raw);
+    apply_scale(s, ref, dis);
+    if (s.find_offset) return report_offset(s, *ref, *dis);
 
-    Progress progress(isatty(STDERR_FILENO) && !s.quiet);
+    const auto warn = [](const std::string& w) {
+        std::fprintf(stderr, "vmafpp: warning: %s\n", w.c_str());
+    };
+    const bool lengths_told = warn_mismatches(s, ref->info(), dis->info(), warn);
+    long long total = std::min(frames_after(ref->info(), s.frame_skip_ref),
+                               frames_after(dis->info(), s.frame_skip_dist));
+    if (s.frame_cnt && (total < 0 || total > s.frame_cnt)) total = s.frame_cnt;
+    const bool show_progress = isatty(STDERR_FILENO) && !s.quiet;
+    Progress progress(show_progress, total);
     cfg.on_frame = [&](unsigned n) { progress(n); };
-    cfg.on_warning = [](const std::string& w) { std::fprintf(stderr, "vmafpp: warning: %s\n", w.c_str()); };
+    cfg.on_warning = [&](const std::string& w) {
+        // The end of the shorter input, already told before scoring.
+        if (lengths_told && w.find(" ended after ") != std::string::npos) return;
+        if (show_progress) std::fputc('\n', stderr);
+        warn(w);
+    };
     vmafpp::ScoreRun run = vmafpp::score(*ref, *dis, cfg);
-    progress.done();
+    progress.done(run.frames);
 
     const vmafpp::Results results = run.results();
-    if (!s.output.empty()) write_output(s.output, results, s.format, precision);
+    if (output) output->commit(vmafpp::render_results(results, s.format, precision));
     // Scripts read the pooled scores from stdout unless the results go there.
-    if (s.output != "-" && s.output != "/dev/stdout")
-        for (const auto& line : summary_lines(run, results)) std::printf("%s\n", line.c_str());
+    if (!output || !output->is_stdout()) {
+        std::string summary;
+        for (const auto& line : summary_lines(run, results)) summary += line + "\n";
+        vmafpp::cli::write_all(STDOUT_FILENO, summary, "standard output");
+    }
     return 0;
 }
 
@@ -171,7 +346,8 @@ int main(int argc, char** argv) {
     app.add_option("-m,--model", s.models,
                    "model, colon-delimited: version=NAME | path=FILE, name=, disable_clip, "
                    "enable_transform, <feature>.<option>=value (repeatable)");
-    app.add_option("-o,--output", s.output, "output file (- for stdout)");
+    app.add_option("-o,--output", s.output, "output file (- for stdout)")
+        ->each([&](const std::string&) { s.output_given = true; });
     app.add_flag_callback("--xml", [&] { s.format = vmafpp::OutputFormat::xml; }, "XML output (default)");
     app.add_flag_callback("--json", [&] { s.format = vmafpp::OutputFormat::json; }, "JSON output");
     app.add_flag_callback("--csv", [&] { s.format = vmafpp::OutputFormat::csv; }, "CSV output");
@@ -195,6 +371,12 @@ int main(int argc, char** argv) {
     app.add_option("--frame_cnt", s.frame_cnt, "score at most N frames");
     app.add_option("--frame_skip_ref", s.frame_skip_ref, "skip the first N reference frames");
     app.add_option("--frame_skip_dist", s.frame_skip_dist, "skip the first N distorted frames");
+    app.add_option("--scale", s.scale,
+                   "ref: scale the distorted video to the reference's size; WxH: scale both");
+    app.add_option("--scaler", s.scaler,
+                   "scaling filter: bicubic (default), bilinear, lanczos, spline, neighbor");
+    app.add_option("--find-offset", s.find_offset,
+                   "report the frame offset in -K..K that best aligns the inputs (luma PSNR), then exit");
     app.add_flag("-n,--no_prediction", s.no_prediction, "features only, no model score");
     app.add_flag("-q,--quiet", s.quiet, "no progress meter");
     bool show_version = false;

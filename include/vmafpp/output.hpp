@@ -21,6 +21,10 @@ struct Precision {
     static Precision max() { return {17}; }
 };
 
+// Whether `name` can name an XML attribute as the XML writer needs for every
+// key (letters, digits, '_', '-', '.', not starting with a digit, '-' or '.').
+bool is_xml_name(std::string_view name);
+
 // "xml", "json", "csv", "sub"; throws vmafpp::Error otherwise.
 OutputFormat parse_output_format(std::string_view name);
 // "legacy", "max" or 1..17; throws vmafpp::Error otherwise.

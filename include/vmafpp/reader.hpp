@@ -24,6 +24,14 @@ struct VideoInfo {
     int bpc = 8;
     PixelFormat format = PixelFormat::yuv420;
     std::string header;  // the Y4M header line without its newline; empty for raw
+    // Frame rate when the file says (Y4M's F field, a container's rate);
+    // 0/0 when unknown (raw YUV).
+    int fps_num = 0;
+    int fps_den = 0;
+    // Frames in the file when known before reading (a regular file of whole
+    // frames, a container that records it); -1 otherwise. A hint for the
+    // progress line and mismatch warnings, never used to frame the file.
+    long long frames = -1;
 };
 
 // Streams one picture at a time; memory does not grow with clip length.
@@ -59,7 +67,15 @@ struct RawFormat {
 // pixels. Raw: any format of PixelFormat, 8..16 bits.
 std::unique_ptr<VideoReader> open_y4m(const std::string& path);
 std::unique_ptr<VideoReader> open_raw_yuv(const std::string& path, const RawFormat& format);
-// Raw YUV when `raw` has a size (libvmaf's CLI: -w/-h given), otherwise Y4M.
+// Raw YUV when `raw` has a size (libvmaf's CLI: -w/-h given), otherwise Y4M
+// (by its signature) or, for anything else, FFmpeg's libraries.
 std::unique_ptr<VideoReader> open_video(const std::string& path, const RawFormat& raw = {});
+
+// Scales every picture of `in` to width x height with libswscale (`scaler`:
+// bicubic, bilinear, lanczos, spline, neighbor, ...; the same filter as
+// `ffmpeg -vf scale=W:H:flags=<scaler>`); `in` itself when its size is that
+// already. `what` names the input in errors. Needs FFmpeg in the build.
+std::unique_ptr<VideoReader> scale_video(std::unique_ptr<VideoReader> in, int width, int height,
+                                         const std::string& scaler, const std::string& what);
 
 }  // namespace vmafpp

@@ -24,6 +24,10 @@ ExtractorSpec parse_feature_spec(std::string_view spec) {
     ExtractorSpec out{info, OptionValues(info->options)};
     if (eq == std::string_view::npos) return out;
     std::string_view rest = spec.substr(eq + 1);
+    // "adm=" names no option: refused like "adm=:", not read as plain "adm".
+    if (rest.empty())
+        throw Error("feature " + name + ": no option after \"=\" (expected " + name +
+                    "=option=value)");
     while (!rest.empty()) {
         const std::size_t colon = rest.find(':');
         const std::string_view item = rest.substr(0, colon);
@@ -259,29 +263,39 @@ ScoreRun score(VideoReader& ref, VideoReader& dis, const ScoreConfig& config) {
         throw Error("--frame_skip_dist " + std::to_string(config.frame_skip_dist) +
                     " skips past the end of the distorted video");
 
+    int no_frames_in = 0;  // 1: the reference, 2: the distorted video had no frame left
     for (unsigned i = 0; config.frame_cnt == 0 || i < config.frame_cnt; ++i) {
         auto slot = pipeline.acquire();
         const bool got_ref = ref.read(slot->ref);
         const bool got_dis = dis.read(slot->dis);
         if (!got_ref && !got_dis) break;
         if (got_ref != got_dis) {
+            // As libvmaf's CLI: the common frames are scored and the shorter
+            // input is named in a warning.
             const std::string shorter = got_ref ? "the distorted video" : "the reference";
-            const std::string longer = got_ref ? "reference" : "distorted video";
-            // Unequal skips make unequal lengths expected: score the common
-            // part, as libvmaf does. Otherwise the inputs do not belong together.
-            if (config.frame_skip_ref == config.frame_skip_dist)
-                throw Error(shorter + " ended after " + std::to_string(i) + " frames, before the " +
-                            longer + " (use --frame_cnt to score a common prefix)");
-            if (config.on_warning)
+            const std::string longer = got_ref ? "the reference" : "the distorted video";
+            if (config.on_warning && i > 0)
                 config.on_warning(shorter + " ended after " + std::to_string(i) +
-                                  " frames; scored the frames both inputs have");
+                                  " frames, before " + longer + "; scored the " +
+                                  std::to_string(i) + " frames both have");
+            if (i == 0) no_frames_in = got_ref ? 2 : 1;
             break;
         }
         pipeline.submit(std::move(slot));
         ++run.frames;
         if (config.on_frame) config.on_frame(run.frames);
     }
-    if (run.frames == 0) throw Error("no frames to score: the inputs are empty");
+    if (run.frames == 0) {
+        const bool in_dis = no_frames_in == 2;
+        const unsigned skipped = in_dis ? config.frame_skip_dist : config.frame_skip_ref;
+        std::string why = no_frames_in == 0 ? "the inputs have no frames"
+                          : in_dis          ? "the distorted video has no frames"
+                                            : "the reference has no frames";
+        if (no_frames_in != 0 && skipped > 0)
+            why += " after --frame_skip_" + std::string(in_dis ? "dist " : "ref ") +
+                   std::to_string(skipped);
+        throw Error("no frames to score: " + why);
+    }
     pipeline.finish();
 
     detail::predict_models(run);

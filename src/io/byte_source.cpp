@@ -32,8 +32,14 @@ ByteSource::ByteSource(const std::string& path, std::size_t buffer_size)
     // Standard input redirected from a file seeks too; a pipe, terminal or
     // device reads through.
     struct stat st {};
-    seekable_ = ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode);
+    const bool known = ::fstat(fd_, &st) == 0;
+    seekable_ = known && S_ISREG(st.st_mode);
+    if (known && S_ISDIR(st.st_mode)) {
+        if (owns_fd_) ::close(fd_);
+        throw Error(path + " is a directory, not a video file");
+    }
     storage_ = std::make_unique<std::uint8_t[]>(buffer_size_);
+    storage_size_ = buffer_size_;
     buf_ = storage_.get();
 }
 
@@ -62,10 +68,24 @@ std::size_t ByteSource::read_fd(std::uint8_t* dst, std::size_t n) {
     return done;
 }
 
+std::size_t ByteSource::read_fd_some(std::uint8_t* dst, std::size_t n) {
+    for (;;) {
+        const ssize_t k = ::read(fd_, dst, n);
+        if (k >= 0) return std::size_t(k);
+        if (errno != EINTR) throw_read_error();
+    }
+}
+
 bool ByteSource::refill() {
     if (fd_ < 0) return false;
     pos_ = 0;
     end_ = 0;
+    if (storage_size_ != buffer_size_) {
+        // The read-ahead of available() is consumed: back to the usual size.
+        storage_ = std::make_unique<std::uint8_t[]>(buffer_size_);
+        storage_size_ = buffer_size_;
+        buf_ = storage_.get();
+    }
     for (;;) {
         const ssize_t k = ::read(fd_, storage_.get(), buffer_size_);
         if (k < 0) {
@@ -181,6 +201,58 @@ std::size_t ByteSource::seek_forward(std::size_t n) {
     const off_t got = st.st_size > start ? st.st_size - start : 0;
     if (::lseek(fd_, start + got, SEEK_SET) < 0) throw_read_error();
     return std::size_t(got);
+}
+
+std::size_t ByteSource::available(std::size_t n) {
+    const std::size_t buffered = end_ - pos_;
+    if (buffered >= n || fd_ < 0) return std::min(n, buffered);
+    if (seekable_) {
+        const off_t at = ::lseek(fd_, 0, SEEK_CUR);
+        struct stat st {};
+        if (at < 0 || ::fstat(fd_, &st) != 0) throw_read_error();
+        const std::size_t rest = st.st_size > at ? std::size_t(st.st_size - at) : 0;
+        return std::min(n, buffered + rest);
+    }
+    return fill_ahead(n);
+}
+
+// Reads into the buffer until n bytes are buffered or the source ends,
+// doubling the buffer only when full, so memory follows the bytes that
+// really arrived.
+std::size_t ByteSource::fill_ahead(std::size_t n) {
+    std::size_t have = end_ - pos_;
+    while (have < n && fd_ >= 0) {
+        if (end_ == storage_size_) {
+            const std::size_t grown = std::min(std::max(storage_size_ * 2, have + buffer_size_), n);
+            auto bigger = std::make_unique<std::uint8_t[]>(grown);
+            std::memcpy(bigger.get(), buf_ + pos_, have);
+            storage_ = std::move(bigger);
+            storage_size_ = grown;
+            buf_ = storage_.get();
+            pos_ = 0;
+            end_ = have;
+        }
+        const std::size_t k = read_fd_some(storage_.get() + end_, storage_size_ - end_);
+        if (k == 0) break;
+        end_ += k;
+        have += k;
+    }
+    return std::min(n, have);
+}
+
+bool ByteSource::starts_with(std::string_view prefix) {
+    return fill_ahead(prefix.size()) == prefix.size() &&
+           std::memcmp(buf_ + pos_, prefix.data(), prefix.size()) == 0;
+}
+
+long long ByteSource::size_left() const {
+    const long long buffered = (long long)(end_ - pos_);
+    if (fd_ < 0) return buffered;
+    if (!seekable_) return -1;
+    const off_t at = ::lseek(fd_, 0, SEEK_CUR);
+    struct stat st {};
+    if (at < 0 || ::fstat(fd_, &st) != 0) return -1;
+    return buffered + (st.st_size > at ? (long long)(st.st_size - at) : 0);
 }
 
 int ByteSource::peek() {

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace vmafpp::io {
 
@@ -44,6 +45,16 @@ public:
     // before any byte (a last line without '\n' is ok). too_long: no '\n' in
     // the first max_len bytes (`line` holds them, the rest stays unread).
     Line read_line(std::string& line, std::size_t max_len);
+    // How many of the next n bytes exist (n, or fewer where the source ends
+    // first), without consuming them: a regular file compares its size, a
+    // pipe reads ahead into a buffer grown as data arrives. Lets a reader
+    // check that a frame is there before allocating a picture for it.
+    std::size_t available(std::size_t n);
+    // Whether the next bytes are `prefix` (read ahead, not consumed).
+    bool starts_with(std::string_view prefix);
+    // Bytes left to read when known without reading them (a regular file or
+    // a memory source), else -1.
+    long long size_left() const;
     // The next byte without consuming it, or -1 at EOF.
     int peek();
     const std::string& path() const { return path_; }
@@ -51,6 +62,8 @@ public:
 private:
     bool refill();  // false at EOF
     std::size_t read_fd(std::uint8_t* dst, std::size_t n);
+    std::size_t fill_ahead(std::size_t n);
+    std::size_t read_fd_some(std::uint8_t* dst, std::size_t n);  // one read(2), 0 at EOF
     std::size_t readv_rows(std::uint8_t* dst, std::ptrdiff_t stride, std::size_t row_bytes,
                            std::size_t rows);
     std::size_t seek_forward(std::size_t n);
@@ -62,6 +75,7 @@ private:
     bool seekable_ = false;  // a regular file: skip() may lseek past bytes
     std::size_t buffer_size_ = 0;
     std::unique_ptr<std::uint8_t[]> storage_;
+    std::size_t storage_size_ = 0;  // buffer_size_, or more after available() grew it
     const std::uint8_t* buf_ = nullptr;
     std::size_t pos_ = 0;
     std::size_t end_ = 0;

@@ -47,6 +47,25 @@ std::size_t PlanarReader::frame_bytes() const {
     return n;
 }
 
+void PlanarReader::inspect(std::size_t per_frame_extra) {
+    const long long left = src_->size_left();
+    const std::size_t each = frame_bytes() + per_frame_extra;
+    if (left >= 0 && each > 0 && std::size_t(left) % each == 0)
+        info_.frames = (long long)(std::size_t(left) / each);
+    // The header's size is only a claim: before anyone allocates pictures of
+    // that size (the session's pool, the extractors), the first frame must be
+    // there (a 1 KB file saying 16384x16384 would cost gigabytes). A pipe
+    // reads it ahead into memory that grows only as bytes arrive.
+    if (src_->peek() < 0) return;  // no frames at all: an empty input
+    // Only a clear shortfall is reported here; a frame short of its Y4M FRAME
+    // line or a few bytes gets read()'s more precise message.
+    const std::size_t there = src_->available(each);
+    if (there < frame_bytes())
+        throw Error(src_->path() + ": frame 0 is truncated: the file ends after " +
+                    std::to_string(there > per_frame_extra ? there - per_frame_extra : 0) +
+                    " of its " + std::to_string(frame_bytes()) + " bytes (frames count from 0)");
+}
+
 std::string PlanarReader::frame_context() const {
     return src_->path() + ": frame " + std::to_string(frames_read_);
 }
@@ -85,8 +104,16 @@ bool PlanarReader::read(Picture& pic) {
     if (!begin_frame()) return false;
     const bool chroma = plane_count_ == 3 && !luma_only_;
     if (pic.width != info_.width || pic.height != info_.height || pic.bpc != info_.bpc ||
-        pic.format != info_.format || pic.has_chroma() != chroma)
+        pic.format != info_.format || pic.has_chroma() != chroma) {
+        // The header's size is only a claim: a short file must not cost a
+        // picture of that size (a 1 KB file saying 16384x16384 would).
+        const std::size_t there = src_->available(frame_bytes());
+        if (there < frame_bytes()) {
+            std::size_t offset = 0;
+            check_read(there, frame_bytes(), offset);
+        }
         pic = Picture(info_.width, info_.height, info_.bpc, info_.format, chroma);
+    }
 
     std::size_t offset = 0;
     const int filled = chroma ? plane_count_ : 1;

@@ -31,6 +31,11 @@ public:
 
     // Bytes of samples in one file frame (without a Y4M FRAME line).
     std::size_t frame_bytes() const;
+    // Called once the header is read, each frame taking frame_bytes() +
+    // `per_frame_extra` bytes: sets info().frames when the source's size is
+    // known and a whole number of frames, and throws unless the first frame's
+    // bytes are there (or the input has no frame at all).
+    void inspect(std::size_t per_frame_extra);
 
 protected:
     // Consumes whatever precedes a frame's samples; false at a clean end of

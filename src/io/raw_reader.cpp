@@ -30,8 +30,10 @@ std::unique_ptr<VideoReader> open_raw_source(std::unique_ptr<ByteSource> src, co
     const PlaneLayout luma{f.width, f.height};
     const PlaneLayout chroma{f.width >> s.x, f.height >> s.y};
     const int planes = f.format == PixelFormat::yuv400 ? 1 : 3;
-    return std::make_unique<RawReader>(std::move(src), std::move(info),
-                                       std::array<PlaneLayout, 3>{luma, chroma, chroma}, planes);
+    auto reader = std::make_unique<RawReader>(std::move(src), std::move(info),
+                                              std::array<PlaneLayout, 3>{luma, chroma, chroma}, planes);
+    reader->inspect(0);
+    return reader;
 }
 
 }  // namespace vmafpp::io

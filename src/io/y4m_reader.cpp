@@ -8,6 +8,7 @@
 // Y4M (it loses framing); its goldens for them were made from raw YUV with the
 // chroma cropped the same way, which this reader reproduces.
 #include <charconv>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -110,12 +111,17 @@ std::unique_ptr<VideoReader> open_y4m_source(std::unique_ptr<ByteSource> src) {
     const auto status = src->read_line(header, kMaxHeaderLine);
     if (status == ByteSource::Line::eof) throw Error(path + ": empty file, not a Y4M stream");
     const std::string_view h(header);
+    if (status == ByteSource::Line::too_long && h.substr(0, kSignature.size() + 1) == "YUV4MPEG2 ")
+        throw Error(path + ": the Y4M header line is longer than " +
+                    std::to_string(kMaxHeaderLine) + " bytes (no newline in its first " +
+                    std::to_string(kMaxHeaderLine) + ")");
     if (status == ByteSource::Line::too_long || h.substr(0, kSignature.size()) != kSignature ||
         (h.size() > kSignature.size() && h[kSignature.size()] != ' '))
         throw Error(path + ": not a Y4M file (it does not start with \"YUV4MPEG2 \")");
 
     long long width = -1, height = -1;
     ChromaTag chroma;
+    std::string_view fps;
     std::string_view rest = h.substr(kSignature.size());
     while (!rest.empty()) {
         const auto space = rest.find(' ');
@@ -132,6 +138,7 @@ std::unique_ptr<VideoReader> open_y4m_source(std::unique_ptr<ByteSource> src) {
                 break;
             case 'F':
                 if (!is_ratio(value)) bad_field(path, token, "F<num>:<den>");
+                fps = value;
                 break;
             case 'A':
                 if (!is_ratio(value)) bad_field(path, token, "A<num>:<den>");
@@ -166,9 +173,20 @@ std::unique_ptr<VideoReader> open_y4m_source(std::unique_ptr<ByteSource> src) {
     const PlaneLayout luma{info.width, info.height};
     const PlaneLayout chroma_plane{(info.width + s.x) >> s.x, (info.height + s.y) >> s.y};
     const int planes = chroma.format == PixelFormat::yuv400 ? 1 : 3;
-    return std::make_unique<Y4mReader>(std::move(src), std::move(info),
-                                       std::array<PlaneLayout, 3>{luma, chroma_plane, chroma_plane},
-                                       planes);
+    if (!fps.empty()) {
+        long long n = 0, d = 0;
+        const auto colon = fps.find(':');
+        if (parse_decimal(fps.substr(0, colon), n) && parse_decimal(fps.substr(colon + 1), d) &&
+            n > 0 && d > 0 && n <= INT32_MAX && d <= INT32_MAX) {
+            info.fps_num = int(n);
+            info.fps_den = int(d);
+        }
+    }
+    auto reader = std::make_unique<Y4mReader>(
+        std::move(src), std::move(info),
+        std::array<PlaneLayout, 3>{luma, chroma_plane, chroma_plane}, planes);
+    reader->inspect(kFrameTag.size() + 1);
+    return reader;
 }
 
 }  // namespace vmafpp::io

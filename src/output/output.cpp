@@ -60,6 +60,39 @@ std::string json_string(std::string_view s) {
     return out;
 }
 
+// Attribute text: a model's name= is the user's, and may hold any byte.
+std::string xml_attr(std::string_view s) {
+    std::string out;
+    for (char c : s) {
+        switch (c) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            case '\'': out += "&apos;"; break;
+            default:
+                if (static_cast<unsigned char>(c) < 0x20) {
+                    char buf[8];
+                    std::snprintf(buf, sizeof buf, "&#%u;", static_cast<unsigned>(c));
+                    out += buf;
+                } else {
+                    out += c;
+                }
+        }
+    }
+    return out;
+}
+
+// A frame's values are attributes named by their keys; an attribute name
+// cannot be escaped, so a key that is not an XML name is refused (the CLI
+// checks model names before scoring, so no scores are lost to this).
+const std::string& xml_name(const std::string& key) {
+    if (!is_xml_name(key))
+        throw Error("the name \"" + key + "\" cannot be an XML attribute name (use letters, "
+                    "digits, '_', '-' and '.', starting with a letter or '_'), or write --json");
+    return key;
+}
+
 std::string json_number(double v, Precision p) {
     return is_finite(v) ? format_number(v, p) : "null";
 }
@@ -100,7 +133,7 @@ double pooled_value(const Pooled& p, int method) {
 }
 
 void write_xml(std::ostream& out, const Results& r, Precision p) {
-    out << "<VMAF version=\"" << r.version << "\">\n";
+    out << "<VMAF version=\"" << xml_attr(r.version) << "\">\n";
     out << "  <params qualityWidth=\"" << r.width << "\" qualityHeight=\"" << r.height
         << "\" />\n";
     out << "  <fyi fps=\"" << fps_text(r.fps) << "\" />\n";
@@ -108,13 +141,13 @@ void write_xml(std::ostream& out, const Results& r, Precision p) {
     for_each_frame(r, [&](std::size_t i) {
         out << "    <frame frameNum=\"" << i << "\" ";
         for (const auto& m : r.metrics)
-            if (has_value(m, i)) out << m.key << "=\"" << format_number(*m.values[i], p) << "\" ";
+            if (has_value(m, i)) out << xml_name(m.key) << "=\"" << format_number(*m.values[i], p) << "\" ";
         out << "/>\n";
     });
     out << "  </frames>\n";
     out << "  <pooled_metrics>\n";
     for (const auto& m : r.metrics) {
-        out << "    <metric name=\"" << m.key << "\" ";
+        out << "    <metric name=\"" << xml_attr(m.key) << "\" ";
         if (const auto pooled = r.pooled(m))
             for (int j = 0; j < 4; ++j)
                 out << kPoolNames[j] << "=\"" << format_number(pooled_value(*pooled, j), p)
@@ -124,7 +157,7 @@ void write_xml(std::ostream& out, const Results& r, Precision p) {
     out << "  </pooled_metrics>\n";
     out << "  <aggregate_metrics ";
     for (const auto& [name, value] : r.aggregate)
-        out << name << "=\"" << format_number(value, p) << "\" ";
+        out << xml_name(name) << "=\"" << format_number(value, p) << "\" ";
     out << "/>\n";
     out << "</VMAF>\n";
 }
@@ -213,6 +246,14 @@ void write_sub(std::ostream& out, const Results& r, Precision p) {
 }
 
 }  // namespace
+
+bool is_xml_name(std::string_view s) {
+    auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+    if (s.empty() || !letter(s[0])) return false;
+    for (char c : s)
+        if (!letter(c) && !(c >= '0' && c <= '9') && c != '-' && c != '.') return false;
+    return true;
+}
 
 OutputFormat parse_output_format(std::string_view name) {
     if (name == "xml") return OutputFormat::xml;

@@ -1,0 +1,370 @@
+#include "io/ffmpeg_reader.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include "io/planar_reader.hpp"
+#include "vmafpp/error.hpp"
+
+extern "C" {
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
+}
+
+namespace vmafpp::io {
+namespace {
+
+std::string av_error_text(int err) {
+    char buf[AV_ERROR_MAX_STRING_SIZE] = {};
+    av_strerror(err, buf, sizeof buf);
+    return buf;
+}
+
+struct FormatCloser {
+    void operator()(AVFormatContext* c) const { avformat_close_input(&c); }
+};
+struct CodecCloser {
+    void operator()(AVCodecContext* c) const { avcodec_free_context(&c); }
+};
+struct FrameFree {
+    void operator()(AVFrame* f) const { av_frame_free(&f); }
+};
+struct PacketFree {
+    void operator()(AVPacket* p) const { av_packet_free(&p); }
+};
+struct SwsFree {
+    void operator()(SwsContext* s) const { sws_freeContext(s); }
+};
+using FramePtr = std::unique_ptr<AVFrame, FrameFree>;
+
+// The scorer's layout of a decoded pixel format, if it reads it as is.
+struct Layout {
+    PixelFormat format = PixelFormat::yuv420;
+    int bpc = 8;
+};
+
+bool direct_layout(AVPixelFormat f, Layout& out) {
+    const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(f);
+    if (!d) return false;
+    const unsigned bad = AV_PIX_FMT_FLAG_BE | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BITSTREAM |
+                         AV_PIX_FMT_FLAG_HWACCEL | AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_ALPHA |
+                         AV_PIX_FMT_FLAG_FLOAT | AV_PIX_FMT_FLAG_BAYER;
+    if ((d->flags & bad) || (!(d->flags & AV_PIX_FMT_FLAG_PLANAR) && d->nb_components != 1)) return false;
+    const int depth = d->comp[0].depth;
+    if (depth < 8 || depth > 16) return false;
+    // Each component in its own plane, samples in the low bits of 1 or 2 bytes.
+    for (int c = 0; c < d->nb_components; ++c)
+        if (d->comp[c].plane != c || d->comp[c].shift != 0 || d->comp[c].depth != depth ||
+            d->comp[c].step != (depth > 8 ? 2 : 1))
+            return false;
+    if (d->nb_components == 1) {
+        out = {PixelFormat::yuv400, depth};
+        return true;
+    }
+    if (d->nb_components != 3) return false;
+    if (d->log2_chroma_w == 1 && d->log2_chroma_h == 1) out = {PixelFormat::yuv420, depth};
+    else if (d->log2_chroma_w == 1 && d->log2_chroma_h == 0) out = {PixelFormat::yuv422, depth};
+    else if (d->log2_chroma_w == 0 && d->log2_chroma_h == 0) out = {PixelFormat::yuv444, depth};
+    else return false;
+    return true;
+}
+
+// The planar format a frame of `f` is converted to when the scorer cannot
+// read `f` itself: same subsampling, same depth rounded up to 8/10/12/16.
+AVPixelFormat planar_target(AVPixelFormat f, Layout& out) {
+    const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(f);
+    const int depth = d ? d->comp[0].depth : 8;
+    const int bpc = depth <= 8 ? 8 : depth <= 10 ? 10 : depth <= 12 ? 12 : 16;
+    const bool gray = d && d->nb_components <= 2 && !(d->flags & AV_PIX_FMT_FLAG_RGB);
+    const int cw = d && !(d->flags & AV_PIX_FMT_FLAG_RGB) ? d->log2_chroma_w : 0;
+    const int ch = d && !(d->flags & AV_PIX_FMT_FLAG_RGB) ? d->log2_chroma_h : 0;
+    if (gray) {
+        out = {PixelFormat::yuv400, bpc};
+        return bpc == 8 ? AV_PIX_FMT_GRAY8 : bpc == 10 ? AV_PIX_FMT_GRAY10LE
+               : bpc == 12 ? AV_PIX_FMT_GRAY12LE : AV_PIX_FMT_GRAY16LE;
+    }
+    if (cw == 1 && ch == 1) {
+        out = {PixelFormat::yuv420, bpc};
+        return bpc == 8 ? AV_PIX_FMT_YUV420P : bpc == 10 ? AV_PIX_FMT_YUV420P10LE
+               : bpc == 12 ? AV_PIX_FMT_YUV420P12LE : AV_PIX_FMT_YUV420P16LE;
+    }
+    if (cw == 1 && ch == 0) {
+        out = {PixelFormat::yuv422, bpc};
+        return bpc == 8 ? AV_PIX_FMT_YUV422P : bpc == 10 ? AV_PIX_FMT_YUV422P10LE
+               : bpc == 12 ? AV_PIX_FMT_YUV422P12LE : AV_PIX_FMT_YUV422P16LE;
+    }
+    out = {PixelFormat::yuv444, bpc};
+    return bpc == 8 ? AV_PIX_FMT_YUV444P : bpc == 10 ? AV_PIX_FMT_YUV444P10LE
+           : bpc == 12 ? AV_PIX_FMT_YUV444P12LE : AV_PIX_FMT_YUV444P16LE;
+}
+
+class FfmpegReader final : public VideoReader {
+public:
+    explicit FfmpegReader(const std::string& path) : path_(path) {
+        av_log_set_level(AV_LOG_QUIET);  // errors reach the user as our one line
+        AVFormatContext* fmt = nullptr;
+        int err = avformat_open_input(&fmt, path.c_str(), nullptr, nullptr);
+        if (err < 0) fail("not a Y4M file, and FFmpeg cannot open it: " + av_error_text(err));
+        fmt_.reset(fmt);
+        err = avformat_find_stream_info(fmt, nullptr);
+        if (err < 0) fail("cannot read its streams: " + av_error_text(err));
+        const AVCodec* codec = nullptr;
+        stream_ = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+        if (stream_ == AVERROR_STREAM_NOT_FOUND) fail("no video stream");
+        const AVStream* st = fmt->streams[stream_ < 0 ? 0 : stream_];
+        if (stream_ == AVERROR_DECODER_NOT_FOUND || !codec)
+            fail(std::string("no decoder for its video codec (") +
+                 avcodec_get_name(st->codecpar->codec_id) + ") in this FFmpeg");
+        if (stream_ < 0) fail("no video stream: " + av_error_text(stream_));
+        codec_.reset(avcodec_alloc_context3(codec));
+        if (!codec_) fail("out of memory");
+        err = avcodec_parameters_to_context(codec_.get(), st->codecpar);
+        if (err < 0) fail("bad codec parameters: " + av_error_text(err));
+        codec_->thread_count = 0;  // FFmpeg picks (frame and slice threads)
+        err = avcodec_open2(codec_.get(), codec, nullptr);
+        if (err < 0) fail(std::string("cannot open its ") + codec->name + " decoder: " + av_error_text(err));
+
+        const AVPixelFormat pf = AVPixelFormat(st->codecpar->format);
+        if (pf == AV_PIX_FMT_NONE)
+            fail("its video stream has no pixel format (a truncated or damaged file?)");
+        Layout layout;
+        src_format_ = pf;
+        if (!direct_layout(pf, layout)) convert_to_ = planar_target(pf, layout);
+        check_dimensions(path, st->codecpar->width, st->codecpar->height, layout.bpc);
+        info_.width = st->codecpar->width;
+        info_.height = st->codecpar->height;
+        info_.bpc = layout.bpc;
+        info_.format = layout.format;
+        const AVRational rate = st->avg_frame_rate.num > 0 ? st->avg_frame_rate : st->r_frame_rate;
+        if (rate.num > 0 && rate.den > 0) {
+            info_.fps_num = rate.num;
+            info_.fps_den = rate.den;
+        }
+        if (st->nb_frames > 0) info_.frames = st->nb_frames;
+        decoder_ = std::thread([this] { decode_loop(); });
+    }
+
+    ~FfmpegReader() override {
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            stop_ = true;
+        }
+        space_.notify_all();
+        if (decoder_.joinable()) decoder_.join();
+    }
+
+    const VideoInfo& info() const override { return info_; }
+    void set_luma_only(bool luma_only) override { luma_only_ = luma_only; }
+
+    bool read(Picture& pic) override {
+        FramePtr f = next();
+        if (!f) return false;
+        const bool chroma = info_.format != PixelFormat::yuv400 && !luma_only_;
+        if (pic.width != info_.width || pic.height != info_.height || pic.bpc != info_.bpc ||
+            pic.format != info_.format || pic.has_chroma() != chroma)
+            pic = Picture(info_.width, info_.height, info_.bpc, info_.format, chroma);
+        const int planes = chroma ? 3 : 1;
+        const int bytes = info_.bpc > 8 ? 2 : 1;
+        for (int p = 0; p < planes; ++p) {
+            Plane& dst = pic.planes[p];
+            const std::size_t row = std::size_t(dst.width()) * bytes;
+            for (int y = 0; y < dst.height(); ++y)
+                std::memcpy(dst.row<std::uint8_t>(y), f->data[p] + std::ptrdiff_t(y) * f->linesize[p], row);
+        }
+        ++frames_read_;
+        return true;
+    }
+
+    unsigned skip(unsigned n) override {
+        unsigned i = 0;
+        for (; i < n; ++i) {
+            if (!next()) break;
+            ++frames_read_;
+        }
+        return i;
+    }
+
+private:
+    [[noreturn]] void fail(const std::string& what) const { throw Error(path_ + ": " + what); }
+
+    // The next decoded frame from the queue; null at the end of the stream.
+    FramePtr next() {
+        std::unique_lock<std::mutex> lock(mu_);
+        ready_.wait(lock, [&] { return !queue_.empty() || done_; });
+        if (queue_.empty()) {
+            if (!error_.empty()) throw Error(error_);
+            return nullptr;
+        }
+        FramePtr f = std::move(queue_.front());
+        queue_.pop_front();
+        lock.unlock();
+        space_.notify_one();
+        return f;
+    }
+
+    // Runs on the decoding thread: queues frames (at most kQueue ahead).
+    void decode_loop() {
+        try {
+            std::unique_ptr<AVPacket, PacketFree> pkt(av_packet_alloc());
+            FramePtr frame(av_frame_alloc());
+            if (!pkt || !frame) throw Error(path_ + ": out of memory");
+            bool flushing = false;
+            unsigned decoded = 0;
+            for (;;) {
+                if (!flushing) {
+                    const int err = av_read_frame(fmt_.get(), pkt.get());
+                    if (err == AVERROR_EOF) {
+                        flushing = true;
+                        avcodec_send_packet(codec_.get(), nullptr);
+                    } else if (err < 0) {
+                        throw Error(path_ + ": cannot read the file after " + std::to_string(decoded) +
+                                    " frames: " + av_error_text(err));
+                    } else {
+                        if (pkt->stream_index != stream_) {
+                            av_packet_unref(pkt.get());
+                            continue;
+                        }
+                        // A demuxer marks a packet the file cuts short.
+                        if (pkt->flags & AV_PKT_FLAG_CORRUPT)
+                            throw Error(path_ + ": after " + std::to_string(decoded) +
+                                        " frames, its data is cut short or damaged (a truncated file?)");
+                        const int s = avcodec_send_packet(codec_.get(), pkt.get());
+                        av_packet_unref(pkt.get());
+                        if (s < 0 && s != AVERROR(EAGAIN))
+                            throw Error(path_ + ": frame " + std::to_string(decoded) +
+                                        " cannot be decoded: " + av_error_text(s));
+                    }
+                }
+                for (;;) {
+                    const int r = avcodec_receive_frame(codec_.get(), frame.get());
+                    if (r == AVERROR(EAGAIN)) break;
+                    if (r == AVERROR_EOF) {
+                        check_complete(decoded);
+                        return finish("");
+                    }
+                    if (r < 0)
+                        throw Error(path_ + ": frame " + std::to_string(decoded) +
+                                    " cannot be decoded: " + av_error_text(r));
+                    if (frame->decode_error_flags || (frame->flags & AV_FRAME_FLAG_CORRUPT))
+                        throw Error(path_ + ": frame " + std::to_string(decoded) +
+                                    " is corrupt (damaged or truncated data)");
+                    if (frame->best_effort_timestamp != AV_NOPTS_VALUE)
+                        last_pts_ = std::max(last_pts_, frame->best_effort_timestamp);
+                    FramePtr ready = prepare(frame.get(), decoded);
+                    ++decoded;
+                    std::unique_lock<std::mutex> lock(mu_);
+                    space_.wait(lock, [&] { return queue_.size() < kQueue || stop_; });
+                    if (stop_) return;
+                    queue_.push_back(std::move(ready));
+                    lock.unlock();
+                    ready_.notify_one();
+                }
+            }
+        } catch (const Error& e) {
+            finish(e.what());
+        } catch (const std::exception& e) {
+            finish(path_ + ": decoding failed: " + e.what());
+        }
+    }
+
+    // A container cut short (Matroska, WebM) simply ends early; its header
+    // still says how long the video is. Frames missing from the end by more
+    // than two frame durations mean a truncated file, not a shorter video.
+    void check_complete(unsigned decoded) const {
+        const AVStream* st = fmt_->streams[stream_];
+        const AVRational rate = st->avg_frame_rate.num > 0 ? st->avg_frame_rate : st->r_frame_rate;
+        // The stream's own duration, or the file's when the video is all it
+        // holds (an audio track may be longer than the video).
+        std::int64_t duration = 0;
+        if (st->duration > 0 && st->duration != AV_NOPTS_VALUE)
+            duration = av_rescale_q(st->duration, st->time_base, AVRational{1, AV_TIME_BASE});
+        else if (fmt_->nb_streams == 1 && fmt_->duration > 0)
+            duration = fmt_->duration;
+        if (duration <= 0 || last_pts_ == AV_NOPTS_VALUE || rate.num <= 0 || rate.den <= 0) return;
+        const std::int64_t start = st->start_time != AV_NOPTS_VALUE ? st->start_time : 0;
+        const std::int64_t frame_us = av_rescale(AV_TIME_BASE, rate.den, rate.num);
+        const std::int64_t end_us =
+            av_rescale_q(last_pts_ - start, st->time_base, AVRational{1, AV_TIME_BASE}) + frame_us;
+        if (end_us + 2 * frame_us < duration)
+            throw Error(path_ + ": the video ends after " + std::to_string(decoded) + " frames (" +
+                        std::to_string(end_us / 1000) + " ms) of the " +
+                        std::to_string(duration / 1000) + " ms its header gives: a truncated file?");
+    }
+
+    void finish(const std::string& error) {
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            done_ = true;
+            error_ = error;
+        }
+        ready_.notify_all();
+    }
+
+    // A frame of the stream's geometry in a format the scorer reads.
+    FramePtr prepare(AVFrame* frame, unsigned index) {
+        if (frame->width != info_.width || frame->height != info_.height ||
+            frame->format != src_format_)
+            throw Error(path_ + ": frame " + std::to_string(index) + " changes the size or pixel format (" +
+                        std::to_string(frame->width) + "x" + std::to_string(frame->height) +
+                        "); vmafpp scores one geometry per input");
+        FramePtr out(av_frame_alloc());
+        if (!out) throw Error(path_ + ": out of memory");
+        if (convert_to_ == AV_PIX_FMT_NONE) {
+            av_frame_move_ref(out.get(), frame);
+            return out;
+        }
+        if (!sws_) {
+            sws_.reset(sws_getContext(info_.width, info_.height, src_format_, info_.width, info_.height,
+                                      convert_to_, SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT,
+                                      nullptr, nullptr, nullptr));
+            if (!sws_) throw Error(path_ + ": cannot convert its pixel format " +
+                                   av_get_pix_fmt_name(src_format_));
+        }
+        out->format = convert_to_;
+        out->width = info_.width;
+        out->height = info_.height;
+        if (av_frame_get_buffer(out.get(), 0) < 0) throw Error(path_ + ": out of memory");
+        sws_scale(sws_.get(), frame->data, frame->linesize, 0, info_.height, out->data, out->linesize);
+        av_frame_unref(frame);
+        return out;
+    }
+
+    static constexpr std::size_t kQueue = 4;
+
+    std::string path_;
+    std::unique_ptr<AVFormatContext, FormatCloser> fmt_;
+    std::unique_ptr<AVCodecContext, CodecCloser> codec_;
+    std::unique_ptr<SwsContext, SwsFree> sws_;
+    int stream_ = -1;
+    AVPixelFormat src_format_ = AV_PIX_FMT_NONE;
+    AVPixelFormat convert_to_ = AV_PIX_FMT_NONE;
+    VideoInfo info_;
+    bool luma_only_ = false;
+    unsigned frames_read_ = 0;
+    std::int64_t last_pts_ = AV_NOPTS_VALUE;  // decoding thread only
+
+    std::mutex mu_;
+    std::condition_variable ready_, space_;
+    std::deque<FramePtr> queue_;
+    bool done_ = false, stop_ = false;
+    std::string error_;
+    std::thread decoder_;  // last: starts after every member it uses exists
+};
+
+}  // namespace
+
+bool ffmpeg_available() { return true; }
+
+std::unique_ptr<VideoReader> open_ffmpeg(const std::string& path) {
+    return std::make_unique<FfmpegReader>(path);
+}
+
+}  // namespace vmafpp::io
