@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "support/feature_run.hpp"
+#include "support/simd_run.hpp"
 #include "vmafpp/cpu.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
@@ -22,36 +23,11 @@ using Opts = std::vector<std::pair<std::string, std::string>>;
 const std::vector<std::string> kChromaKeys = {"speed_chroma_u", "speed_chroma_v",
                                               "speed_chroma_uv"};
 
-// The levels this machine runs (scalar always).
-std::vector<SimdLevel> machine_levels() {
-    std::vector<SimdLevel> out;
-    const unsigned have = detected_cpu_flags();
-    for (SimdLevel l : kSimdLevels)
-        if ((have & simd_level_flags(l)) == simd_level_flags(l)) out.push_back(l);
-    return out;
-}
+using test::machine_levels;
 
-// run_pair at one SIMD level.
 test::RecordingSink run_at(const std::string& pair, const std::string& feature, const Opts& set,
                            SimdLevel level) {
-    const FeatureInfo* info = find_feature(feature);
-    if (!info) throw Error("no feature " + feature);
-    auto ref = open_video(test::clip(pair, "ref").string());
-    auto dis = open_video(test::clip(pair, "dis").string());
-    const VideoInfo& vi = ref->info();
-    Compute c;
-    c.simd = level;
-    auto fex = info->create(test::options_for(*info, set),
-                            FrameGeometry{vi.width, vi.height, vi.bpc, vi.format}, c);
-    test::RecordingSink sink;
-    Picture r, d;
-    unsigned frame = 0;
-    while (ref->read(r)) {
-        if (!dis->read(d)) throw Error("distorted clip is shorter");
-        fex->extract(r, d, frame++, sink);
-    }
-    fex->flush(sink);
-    return sink;
+    return test::run_pair_at(pair, feature, set, level);
 }
 
 std::vector<std::string> speed_pairs() {
