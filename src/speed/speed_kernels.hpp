@@ -35,8 +35,8 @@ Dimensions dimensions(int w, int h, double prescale);
 }  // namespace speed
 
 // The 25 means and the 25x25 covariance matrix of the block positions of a
-// decimated picture `d` (stride in floats; at least sub_w + 4 + 8 floats of
-// each row of sub_h + 4 rows are readable):
+// decimated picture `d` (stride in floats; sub_h + 4 rows of sub_w + 4
+// samples, and 3 more readable floats after each row for the vector twins):
 //   mean[r * 5 + c] = float sum, row-major, of d[r + i][c + j] over the
 //     sub_w x sub_h window, divided (float) by its size;
 //   cov[x][y] = (double sum, row-major, of (double(d at x) - mean_x) *
