@@ -93,11 +93,12 @@ void check_plane(const char* name, const OptionValues& o, int bpc, int w, int h,
     constexpr int kMin = speed::kBlock << speed::kScales;  // 80
     if (d.trunc_w == 0 || d.trunc_h == 0)
         throw Error(std::string(name) + " needs a " + plane + " of at least " +
-                    size_text(kMin, kMin) + " samples after speed_prescale (got " +
+                    size_text(kMin, kMin) +
+                    " samples after speed_prescale (the minimum for one 5x5 block after "
+                    "decimation by 16); got " +
                     size_text(w, h) +
                     (speed::prescale_is_identity(ps) ? "" : ", scaled to " +
-                                                               size_text(d.scaled_w, d.scaled_h)) +
-                    ")");
+                                                               size_text(d.scaled_w, d.scaled_h)));
 }
 
 class SpeedChroma final : public FeatureExtractor {

@@ -49,17 +49,22 @@ struct Outcome {
     std::string error;
 };
 
-Outcome score_size(int w, int h, unsigned threads) {
+// The default model and the float extractors, or (speed) SpEED alone.
+Outcome score_size(int w, int h, unsigned threads, bool speed = false) {
     SyntheticReader ref(w, h, 3, false), dis(w, h, 3, true);
     ScoreConfig cfg;
     cfg.threads = threads;
     cfg.features = {"float_adm", "float_vif", "float_motion", "float_psnr", "float_ansnr",
                     "float_moment"};
+    if (speed) {
+        cfg.no_prediction = true;
+        cfg.features = {"speed_chroma", "speed_temporal"};
+    }
     Outcome o;
     try {
         const ScoreRun run = score(ref, dis, cfg);
         o.scored = true;
-        o.vmaf_mean = run.pooled("vmaf")->mean;
+        o.vmaf_mean = run.pooled(speed ? "speed_chroma_uv" : "vmaf")->mean;
         for (const auto& key : run.values.keys())
             for (unsigned f = 0; f < run.frames; ++f) {
                 const auto v = run.values.value(key, f);
@@ -90,6 +95,26 @@ TEST_P(Size, ScoresOrRefusesWithTheMinimum) {
     EXPECT_EQ(a.vmaf_mean, b.vmaf_mean) << w << "x" << h << " differs with threads";
 }
 
+// SpEED decimates by 16 and needs one 5x5 block: 80x80 luma samples for
+// speed_temporal, 80x80 chroma samples (160x160 4:2:0) for speed_chroma.
+// libvmaf logs "image too small" and crashes below that.
+TEST_P(Size, SpeedScoresOrRefusesWithTheMinimum) {
+    const auto [w, h] = GetParam();
+    const Outcome a = score_size(w, h, 0, true);
+    if (!a.scored) {
+        EXPECT_NE(a.error.find("minimum"), std::string::npos) << w << "x" << h << ": " << a.error;
+        EXPECT_NE(a.error.find("80x80"), std::string::npos) << a.error;
+        EXPECT_EQ(a.error.find('\n'), std::string::npos) << a.error;
+        EXPECT_LT(std::min(w, h), 160) << "refused a size libvmaf handles: " << a.error;
+        return;
+    }
+    EXPECT_GE(std::min(w, h), 160);
+    EXPECT_TRUE(std::isfinite(a.vmaf_mean)) << w << "x" << h;
+    const Outcome b = score_size(w, h, 2, true);
+    ASSERT_TRUE(b.scored) << b.error;
+    EXPECT_EQ(a.vmaf_mean, b.vmaf_mean) << w << "x" << h << " differs with threads";
+}
+
 std::vector<std::pair<int, int>> sizes() {
     std::vector<std::pair<int, int>> out;
     for (int s = 1; s <= 64; ++s) out.push_back({s, s});
@@ -99,7 +124,8 @@ std::vector<std::pair<int, int>> sizes() {
         out.push_back({s, 40});
         out.push_back({40, s});
     }
-    for (auto wh : {std::pair{333, 187}, {65, 33}, {33, 65}, {99, 17}, {17, 99}, {127, 45}})
+    for (auto wh : {std::pair{333, 187}, {65, 33}, {33, 65}, {99, 17}, {17, 99}, {127, 45},
+                    {159, 160}, {160, 159}, {160, 160}, {161, 175}, {176, 144}})
         out.push_back(wh);
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
