@@ -142,18 +142,12 @@ private:
     // libvmaf's MIN(float score, double max): the double of the smaller.
     double clip(float v) const { return v < max_val_ ? static_cast<double>(v) : max_val_; }
 
-    void to_float(const Plane& p, FloatImage& img) {
-        if (img.width() != p.width() || img.height() != p.height())
-            img = FloatImage(p.width(), p.height());
-        plane_to_float(p, bpc_, -128.0f, img.data(), img.stride());
-    }
+    Gsm::Samples samples(const Plane& p) const { return {p.data(), p.stride(), nullptr, 0, bpc_}; }
 
     // speed_extract_score of one plane pair; true when either was singular.
     bool channel(const Plane& r, const Plane& d, float& score) {
-        to_float(r, ref_img_);
-        gsm_.analyse(ref_img_.data(), ref_img_.stride(), ref_);
-        to_float(d, dis_img_);
-        gsm_.analyse(dis_img_.data(), dis_img_.stride(), dis_);
+        gsm_.analyse(samples(r), ref_);
+        gsm_.analyse(samples(d), dis_);
         score = ref_.singular != dis_.singular ? 0.0f : gsm_.score(ref_, dis_);
         return ref_.singular || dis_.singular;
     }
@@ -162,7 +156,6 @@ private:
     int bpc_;
     double max_val_;
     Gsm gsm_;
-    FloatImage ref_img_, dis_img_;
     speed::BlockStats ref_, dis_;
 };
 
@@ -177,48 +170,36 @@ public:
         : key_(s.keys[0]), bpc_(s.geometry.bpc), ref_diff_(s.options.flag("speed_use_ref_diff")),
           gsm_(speed::dimensions(s.geometry.width, s.geometry.height,
                                  s.options.number("speed_prescale")),
-               read_params(s.options, false), speed_kernels_for(s.compute.simd)),
-          prev_ref_(s.geometry.width, s.geometry.height), prev_dis_(s.geometry.width, s.geometry.height),
-          cur_ref_(s.geometry.width, s.geometry.height), cur_dis_(s.geometry.width, s.geometry.height) {}
+               read_params(s.options, false), speed_kernels_for(s.compute.simd)) {}
 
     void extract(const Picture& ref, const Picture& dis, unsigned frame,
                  FeatureSink& sink) override {
-        plane_to_float(ref.planes[0], bpc_, -128.0f, cur_ref_.data(), cur_ref_.stride());
-        plane_to_float(dis.planes[0], bpc_, -128.0f, cur_dis_.data(), cur_dis_.stride());
-        if (!started_) {
-            started_ = true;
-            std::swap(prev_ref_, cur_ref_);
-            std::swap(prev_dis_, cur_dis_);
+        const Plane& cur_ref = ref.planes[0];
+        const Plane& cur_dis = dis.planes[0];
+        if (started_) {
+            // previous - current (the distorted difference takes the
+            // reference's current frame with speed_use_ref_diff).
+            const Plane& dis_now = ref_diff_ ? cur_ref : cur_dis;
+            gsm_.analyse({prev_ref_.data(), prev_ref_.stride(), cur_ref.data(), cur_ref.stride(), bpc_},
+                         ref_);
+            gsm_.analyse({prev_dis_.data(), prev_dis_.stride(), dis_now.data(), dis_now.stride(), bpc_},
+                         dis_);
+            const float score = ref_.singular != dis_.singular ? 0.0f : gsm_.score(ref_, dis_);
+            sink.append(key_, frame, score);
+        } else {
             sink.append(key_, frame, 0.0);
-            return;
+            started_ = true;
         }
-        // previous - current, in the previous frame's buffer as libvmaf does
-        // (the distorted difference takes the reference's current frame with
-        // speed_use_ref_diff).
-        subtract(prev_ref_, cur_ref_);
-        subtract(prev_dis_, ref_diff_ ? cur_ref_ : cur_dis_);
-        gsm_.analyse(prev_ref_.data(), prev_ref_.stride(), ref_);
-        gsm_.analyse(prev_dis_.data(), prev_dis_.stride(), dis_);
-        const float score = ref_.singular != dis_.singular ? 0.0f : gsm_.score(ref_, dis_);
-        std::swap(prev_ref_, cur_ref_);
-        std::swap(prev_dis_, cur_dis_);
-        sink.append(key_, frame, score);
+        prev_ref_ = cur_ref;
+        prev_dis_ = cur_dis;
     }
 
 private:
-    static void subtract(FloatImage& a, const FloatImage& b) {
-        for (int y = 0; y < a.height(); ++y) {
-            float* pa = a.row(y);
-            const float* pb = b.row(y);
-            for (int x = 0; x < a.width(); ++x) pa[x] -= pb[x];
-        }
-    }
-
     std::string key_;
     int bpc_;
     bool ref_diff_;
     Gsm gsm_;
-    FloatImage prev_ref_, prev_dis_, cur_ref_, cur_dis_;
+    Plane prev_ref_, prev_dis_;  // the previous frame's luma
     speed::BlockStats ref_, dis_;
     bool started_ = false;
 };

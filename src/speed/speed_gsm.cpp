@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <utility>
 
 #include "float_vif/float_vif_kernels.hpp"
 
@@ -34,18 +36,66 @@ void gaussian(float* out, int size, float stdev) {
     for (int i = 0; i < size; ++i) out[i] /= sum;
 }
 
+// Samples as libvmaf's picture_copy makes them floats: 8 bits
+// float(v) + -128, more bits float(v) / 2^(bpc-8) + -128 (float), and the
+// temporal difference of two such floats. add(mid, y, j0, j1, c) adds
+// c * sample(y, j) to mid[j] for j in [j0, j1); value(y, j) is the sample.
+struct FloatRows {
+    const float* p;
+    std::ptrdiff_t stride;
+    float value(int y, int j) const { return p[y * stride + j]; }
+    void add(float* mid, int y, int j0, int j1, float c) const {
+        const float* s = p + y * stride;
+        for (int j = j0; j < j1; ++j) mid[j] += c * s[j];
+    }
+};
+
+template <class T>
+struct PlaneRows {
+    const std::uint8_t* p;
+    std::ptrdiff_t stride;  // bytes
+    float scaler;           // 2^(bpc-8), unused for 8 bits
+    float conv(T v) const {
+        if constexpr (sizeof(T) == 1)
+            return static_cast<float>(v) + -128.0f;
+        else
+            return static_cast<float>(v) / scaler + -128.0f;
+    }
+    const T* row(int y) const { return reinterpret_cast<const T*>(p + y * stride); }
+    float value(int y, int j) const { return conv(row(y)[j]); }
+    void add(float* mid, int y, int j0, int j1, float c) const {
+        const T* s = row(y);
+        for (int j = j0; j < j1; ++j) mid[j] += c * conv(s[j]);
+    }
+};
+
+template <class T>
+struct DiffRows {
+    PlaneRows<T> a, b;
+    float value(int y, int j) const { return a.value(y, j) - b.value(y, j); }
+    void add(float* mid, int y, int j0, int j1, float c) const {
+        const T* sa = a.row(y);
+        const T* sb = b.row(y);
+        for (int j = j0; j < j1; ++j) mid[j] += c * (a.conv(sa[j]) - b.conv(sb[j]));
+    }
+};
+
 // vif_filter1d_s followed by vif_dec16_s: only the samples at (16i, 16j)
-// are computed (the same floats). `row` holds w + fw floats.
-void blur_decimate16(const float* f, int fw, const float* src, std::ptrdiff_t stride, int w,
-                     int h, float* dst, std::ptrdiff_t dst_stride, float* row) {
+// are computed (the same floats), and the vertical pass only in the columns
+// the horizontal taps of those samples read (`runs`, half-open ranges).
+// `row` holds w + fw floats.
+template <class Rows>
+void blur_decimate16(const float* f, int fw, const Rows& src, int w, int h,
+                     const std::vector<std::pair<int, int>>& runs, float* dst,
+                     std::ptrdiff_t dst_stride, float* row) {
     const int r = fw / 2;
     float* mid = row + r;
     for (int i = 0; i < h / 16; ++i) {
-        for (int j = 0; j < w; ++j) mid[j] = 0;
+        for (const auto& [j0, j1] : runs)
+            for (int j = j0; j < j1; ++j) mid[j] = 0;
         for (int k = 0; k < fw; ++k) {
-            const float c = f[k];
-            const float* s = src + float_vif::reflect(16 * i - r + k, h) * stride;
-            for (int j = 0; j < w; ++j) mid[j] += c * s[j];
+            const int y = float_vif::reflect(16 * i - r + k, h);
+            for (const auto& [j0, j1] : runs) src.add(mid, y, j0, j1, f[k]);
         }
         for (int m = 1; m <= r; ++m) {
             row[r - m] = mid[m];
@@ -57,6 +107,26 @@ void blur_decimate16(const float* f, int fw, const float* src, std::ptrdiff_t st
             dst[i * dst_stride + o] = acc;
         }
     }
+}
+
+// The columns the horizontal pass of blur_decimate16 reads, as runs.
+std::vector<std::pair<int, int>> needed_columns(int w, int fw) {
+    const int r = fw / 2;
+    std::vector<char> need(static_cast<std::size_t>(w), 0);
+    for (int o = 0; o < w / 16; ++o)
+        for (int k = 0; k < fw; ++k) need[static_cast<std::size_t>(float_vif::reflect(16 * o - r + k, w))] = 1;
+    std::vector<std::pair<int, int>> runs;
+    for (int j = 0; j < w;) {
+        if (!need[static_cast<std::size_t>(j)]) {
+            ++j;
+            continue;
+        }
+        int e = j;
+        while (e < w && need[static_cast<std::size_t>(e)]) ++e;
+        runs.push_back({j, e});
+        j = e;
+    }
+    return runs;
 }
 
 // libvmaf's mirror() on floats.
@@ -371,7 +441,11 @@ Gsm::Gsm(const Dimensions& dims, const Params& params, const SpeedKernels& kerne
              static_cast<float>(std::sqrt(kScales) * (aa_width_ / 5.0f)));
     dc_width_ = float_vif::filter_width(kScales, p_.kernelscale);
     float_vif::gaussian_filter(dc_filter_, kScales, p_.kernelscale);
-    if (!prescale_is_identity(p_.prescale)) scaled_ = FloatImage(dims_.scaled_w, dims_.scaled_h);
+    if (!prescale_is_identity(p_.prescale)) {
+        full_ = FloatImage(dims_.width, dims_.height);
+        scaled_ = FloatImage(dims_.scaled_w, dims_.scaled_h);
+    }
+    runs_ = needed_columns(dims_.scaled_w, aa_width_);
     // Eight floats of slack after each row: the vector kernels load 8
     // consecutive samples from the last columns.
     low_ = FloatImage(dims_.op_w + 8, dims_.op_h);
@@ -386,37 +460,44 @@ Gsm::Gsm(const Dimensions& dims, const Params& params, const SpeedKernels& kerne
     work_.assign(5 * n * n + n * nb + 4 * n, 0.0f);
 }
 
-void Gsm::prepare(const float* picture, std::ptrdiff_t stride) {
+template <class Rows>
+void Gsm::prepare(const Rows& src) {
     const int sw = dims_.scaled_w, sh = dims_.scaled_h;
-    const float* src = picture;
-    std::ptrdiff_t src_stride = stride;
-    if (!prescale_is_identity(p_.prescale)) {
+    if (prescale_is_identity(p_.prescale)) {
+        blur_decimate16(aa_filter_, aa_width_, src, sw, sh, runs_, low_.data(), low_.stride(),
+                        row_.data());
+    } else {
+        // libvmaf scales the whole float picture first.
+        const int w = dims_.width, h = dims_.height;
+        for (int y = 0; y < h; ++y) {
+            float* out = full_.row(y);
+            for (int j = 0; j < w; ++j) out[j] = src.value(y, j);
+        }
+        const float* in = full_.data();
+        const std::ptrdiff_t is = full_.stride();
         float* dst = scaled_.data();
         const std::ptrdiff_t ds = scaled_.stride();
-        const int w = dims_.width, h = dims_.height;
         if (w == sw && h == sh) {
-            for (int y = 0; y < h; ++y) std::memcpy(dst + y * ds, picture + y * stride, sizeof(float) * w);
+            for (int y = 0; y < h; ++y) std::memcpy(dst + y * ds, in + y * is, sizeof(float) * w);
         } else {
             switch (p_.method) {
                 case ScaleMethod::nearest:
-                    float_vif::scale_nearest(picture, stride, w, h, dst, ds, sw, sh);
+                    float_vif::scale_nearest(in, is, w, h, dst, ds, sw, sh);
                     break;
                 case ScaleMethod::bilinear:
-                    float_vif::scale_bilinear(picture, stride, w, h, dst, ds, sw, sh);
+                    float_vif::scale_bilinear(in, is, w, h, dst, ds, sw, sh);
                     break;
                 case ScaleMethod::bicubic:
-                    scale_with(picture, stride, w, h, dst, ds, sw, sh, bicubic_at);
+                    scale_with(in, is, w, h, dst, ds, sw, sh, bicubic_at);
                     break;
                 case ScaleMethod::lanczos4:
-                    scale_with(picture, stride, w, h, dst, ds, sw, sh, lanczos_at);
+                    scale_with(in, is, w, h, dst, ds, sw, sh, lanczos_at);
                     break;
             }
         }
-        src = dst;
-        src_stride = ds;
+        blur_decimate16(aa_filter_, aa_width_, FloatRows{dst, ds}, sw, sh, runs_, low_.data(),
+                        low_.stride(), row_.data());
     }
-    blur_decimate16(aa_filter_, aa_width_, src, src_stride, sw, sh, low_.data(), low_.stride(),
-                    row_.data());
     const int ow = dims_.op_w, oh = dims_.op_h;
     float_vif::blur(dc_filter_, dc_width_, low_.data(), low_.stride(), low_blur_.data(),
                     low_blur_.stride(), ow, oh, row_.data());
@@ -471,8 +552,21 @@ void Gsm::estimate(BlockStats& out) {
     out.variance.assign(sol_.begin(), sol_.begin() + nb);
 }
 
-void Gsm::analyse(const float* picture, std::ptrdiff_t stride, BlockStats& out) {
-    prepare(picture, stride);
+void Gsm::analyse(const Samples& s, BlockStats& out) {
+    const float scaler = static_cast<float>(1 << (s.bpc > 8 ? s.bpc - 8 : 0));
+    if (s.bpc == 8) {
+        const PlaneRows<std::uint8_t> a{s.a, s.a_stride, scaler};
+        if (s.b)
+            prepare(DiffRows<std::uint8_t>{a, {s.b, s.b_stride, scaler}});
+        else
+            prepare(a);
+    } else {
+        const PlaneRows<std::uint16_t> a{s.a, s.a_stride, scaler};
+        if (s.b)
+            prepare(DiffRows<std::uint16_t>{a, {s.b, s.b_stride, scaler}});
+        else
+            prepare(a);
+    }
     estimate(out);
 }
 

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "base/float_image.hpp"
@@ -33,9 +35,18 @@ class Gsm {
 public:
     Gsm(const Dimensions& dims, const Params& params, const SpeedKernels& kernels);
 
-    // filter_and_downscale then est_params: `picture` is the float plane
-    // (width x height of dims, stride in floats). Fills `out`.
-    void analyse(const float* picture, std::ptrdiff_t stride, BlockStats& out);
+    // A plane as libvmaf's picture_copy makes it float (sample / 2^(bpc-8)
+    // - 128), or the difference of two such planes (speed_temporal), read
+    // in place: width x height of dims from (0, 0).
+    struct Samples {
+        const std::uint8_t* a = nullptr;
+        std::ptrdiff_t a_stride = 0;  // bytes
+        const std::uint8_t* b = nullptr;  // subtracted when not null
+        std::ptrdiff_t b_stride = 0;
+        int bpc = 8;  // 8, 10, 12 or 16
+    };
+    // filter_and_downscale then est_params. Fills `out`.
+    void analyse(const Samples& s, BlockStats& out);
 
     // get_speed_score of two analysed pictures.
     float score(const BlockStats& ref, const BlockStats& dis) const;
@@ -43,7 +54,8 @@ public:
     const Dimensions& dims() const { return dims_; }
 
 private:
-    void prepare(const float* picture, std::ptrdiff_t stride);
+    template <class Rows>
+    void prepare(const Rows& src);
     void estimate(BlockStats& out);
 
     Dimensions dims_;
@@ -52,7 +64,8 @@ private:
     int aa_width_ = 0, dc_width_ = 0;  // antialias and local-mean filter taps
     float aa_filter_[128] = {};
     float dc_filter_[128] = {};
-    FloatImage scaled_;                // the prescaled picture (prescale != 1)
+    std::vector<std::pair<int, int>> runs_;  // columns the antialias blur needs
+    FloatImage full_, scaled_;         // the float and prescaled pictures (prescale != 1)
     FloatImage low_;                   // decimated picture (op_w x op_h)
     FloatImage low_blur_;
     std::vector<float> row_;           // one padded row of the blurs
