@@ -50,33 +50,23 @@ struct FloatRows {
     }
 };
 
-template <class T>
+// Integer planes (b, when not null, subtracted: the temporal difference),
+// whose vertical pass is the kernel table's.
 struct PlaneRows {
-    const std::uint8_t* p;
-    std::ptrdiff_t stride;  // bytes
-    float scaler;           // 2^(bpc-8), unused for 8 bits
-    float conv(T v) const {
-        if constexpr (sizeof(T) == 1)
-            return static_cast<float>(v) + -128.0f;
-        else
-            return static_cast<float>(v) / scaler + -128.0f;
+    const std::uint8_t* a;
+    std::ptrdiff_t a_stride;  // bytes
+    const std::uint8_t* b;
+    std::ptrdiff_t b_stride;
+    int bpc;
+    const SpeedKernels* k;
+    float conv(const std::uint8_t* p, std::ptrdiff_t stride, int y, int j) const {
+        if (bpc == 8) return static_cast<float>(p[y * stride + j]) + -128.0f;
+        const auto v = reinterpret_cast<const std::uint16_t*>(p + y * stride)[j];
+        return static_cast<float>(v) / static_cast<float>(1 << (bpc - 8)) + -128.0f;
     }
-    const T* row(int y) const { return reinterpret_cast<const T*>(p + y * stride); }
-    float value(int y, int j) const { return conv(row(y)[j]); }
-    void add(float* mid, int y, int j0, int j1, float c) const {
-        const T* s = row(y);
-        for (int j = j0; j < j1; ++j) mid[j] += c * conv(s[j]);
-    }
-};
-
-template <class T>
-struct DiffRows {
-    PlaneRows<T> a, b;
-    float value(int y, int j) const { return a.value(y, j) - b.value(y, j); }
-    void add(float* mid, int y, int j0, int j1, float c) const {
-        const T* sa = a.row(y);
-        const T* sb = b.row(y);
-        for (int j = j0; j < j1; ++j) mid[j] += c * (a.conv(sa[j]) - b.conv(sb[j]));
+    float value(int y, int j) const {
+        const float v = conv(a, a_stride, y, j);
+        return b ? v - conv(b, b_stride, y, j) : v;
     }
 };
 
@@ -84,6 +74,32 @@ struct DiffRows {
 // are computed (the same floats), and the vertical pass only in the columns
 // the horizontal taps of those samples read (`runs`, half-open ranges).
 // `row` holds w + fw floats.
+// The vertical pass of output row 16i into mid[] over the runs.
+void vertical(const FloatRows& src, const float* f, int fw, int i, int h,
+              const std::vector<std::pair<int, int>>& runs, float* mid) {
+    const int r = fw / 2;
+    for (const auto& [j0, j1] : runs)
+        for (int j = j0; j < j1; ++j) mid[j] = 0;
+    for (int k = 0; k < fw; ++k) {
+        const int y = float_vif::reflect(16 * i - r + k, h);
+        for (const auto& [j0, j1] : runs) src.add(mid, y, j0, j1, f[k]);
+    }
+}
+
+void vertical(const PlaneRows& src, const float* f, int fw, int i, int h,
+              const std::vector<std::pair<int, int>>& runs, float* mid) {
+    const int r = fw / 2;
+    const std::uint8_t* a[128];
+    const std::uint8_t* b[128];
+    for (int k = 0; k < fw; ++k) {
+        const int y = float_vif::reflect(16 * i - r + k, h);
+        a[k] = src.a + y * src.a_stride;
+        b[k] = src.b ? src.b + y * src.b_stride : nullptr;
+    }
+    for (const auto& [j0, j1] : runs)
+        src.k->vertical(f, fw, a, src.b ? b : nullptr, src.bpc, j0, j1, mid);
+}
+
 template <class Rows>
 void blur_decimate16(const float* f, int fw, const Rows& src, int w, int h,
                      const std::vector<std::pair<int, int>>& runs, float* dst,
@@ -91,12 +107,7 @@ void blur_decimate16(const float* f, int fw, const Rows& src, int w, int h,
     const int r = fw / 2;
     float* mid = row + r;
     for (int i = 0; i < h / 16; ++i) {
-        for (const auto& [j0, j1] : runs)
-            for (int j = j0; j < j1; ++j) mid[j] = 0;
-        for (int k = 0; k < fw; ++k) {
-            const int y = float_vif::reflect(16 * i - r + k, h);
-            for (const auto& [j0, j1] : runs) src.add(mid, y, j0, j1, f[k]);
-        }
+        vertical(src, f, fw, i, h, runs, mid);
         for (int m = 1; m <= r; ++m) {
             row[r - m] = mid[m];
             mid[w - 1 + m] = mid[w - 1 - m];
@@ -553,20 +564,7 @@ void Gsm::estimate(BlockStats& out) {
 }
 
 void Gsm::analyse(const Samples& s, BlockStats& out) {
-    const float scaler = static_cast<float>(1 << (s.bpc > 8 ? s.bpc - 8 : 0));
-    if (s.bpc == 8) {
-        const PlaneRows<std::uint8_t> a{s.a, s.a_stride, scaler};
-        if (s.b)
-            prepare(DiffRows<std::uint8_t>{a, {s.b, s.b_stride, scaler}});
-        else
-            prepare(a);
-    } else {
-        const PlaneRows<std::uint16_t> a{s.a, s.a_stride, scaler};
-        if (s.b)
-            prepare(DiffRows<std::uint16_t>{a, {s.b, s.b_stride, scaler}});
-        else
-            prepare(a);
-    }
+    prepare(PlaneRows{s.a, s.a_stride, s.b, s.b_stride, s.bpc, &k_});
     estimate(out);
 }
 

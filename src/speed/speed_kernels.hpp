@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "vmafpp/cpu.hpp"
 
@@ -44,8 +45,20 @@ Dimensions dimensions(int w, int h, double prescale);
 using SpeedCovarianceFn = void (*)(const float* d, std::ptrdiff_t stride, int sub_w, int sub_h,
                                    float* mean, float* cov);
 
+// The vertical pass of SpEED's antialias blur for columns [j0, j1), read in
+// place from integer planes: mid[j] = float sum over taps k, from 0, k
+// ascending, of f[k] * sample_k(j), where sample_k(j) is libvmaf's
+// picture_copy float of a[k][j] (float(v) + -128 at 8 bits, float(v) /
+// 2^(bpc-8) + -128 above), minus that of b[k][j] when b is not null (the
+// temporal difference). a[k], b[k] point at the rows of tap k (uint8_t
+// samples at bpc 8, uint16_t at 10, 12, 16).
+using SpeedVerticalFn = void (*)(const float* f, int fw, const std::uint8_t* const* a,
+                                 const std::uint8_t* const* b, int bpc, int j0, int j1,
+                                 float* mid);
+
 struct SpeedKernels {
     SpeedCovarianceFn covariance = nullptr;
+    SpeedVerticalFn vertical = nullptr;
 };
 
 const SpeedKernels& speed_kernels_scalar();

@@ -61,10 +61,42 @@ void covariance_scalar(const float* d, std::ptrdiff_t stride, int sub_w, int sub
     }
 }
 
+template <class T>
+float picture_float(const std::uint8_t* row, int j, float scaler) {
+    const T v = reinterpret_cast<const T*>(row)[j];
+    if constexpr (sizeof(T) == 1)
+        return static_cast<float>(v) + -128.0f;
+    else
+        return static_cast<float>(v) / scaler + -128.0f;
+}
+
+template <class T>
+void vertical_generic(const float* f, int fw, const std::uint8_t* const* a,
+                      const std::uint8_t* const* b, float scaler, int j0, int j1, float* mid) {
+    for (int j = j0; j < j1; ++j) {
+        float acc = 0;
+        for (int k = 0; k < fw; ++k) {
+            float v = picture_float<T>(a[k], j, scaler);
+            if (b) v = v - picture_float<T>(b[k], j, scaler);
+            acc += f[k] * v;
+        }
+        mid[j] = acc;
+    }
+}
+
+void vertical_scalar(const float* f, int fw, const std::uint8_t* const* a,
+                     const std::uint8_t* const* b, int bpc, int j0, int j1, float* mid) {
+    if (bpc == 8)
+        vertical_generic<std::uint8_t>(f, fw, a, b, 1.0f, j0, j1, mid);
+    else
+        vertical_generic<std::uint16_t>(f, fw, a, b, static_cast<float>(1 << (bpc - 8)), j0, j1,
+                                        mid);
+}
+
 }  // namespace
 
 const SpeedKernels& speed_kernels_scalar() {
-    static const SpeedKernels k{&covariance_scalar};
+    static const SpeedKernels k{&covariance_scalar, &vertical_scalar};
     return k;
 }
 
