@@ -1,7 +1,9 @@
 // libvmaf's "speed_chroma" (SpEED of the U and V planes) and
 // "speed_temporal" (SpEED of the luma frame differences) extractors.
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <utility>
@@ -190,11 +192,22 @@ public:
             sink.append(key_, frame, 0.0);
             started_ = true;
         }
-        prev_ref_ = cur_ref;
-        prev_dis_ = cur_dis;
+        keep(prev_ref_, cur_ref);
+        keep(prev_dis_, cur_dis);
     }
 
 private:
+    // Copies the plane into `dst`, reusing its storage (Plane's assignment
+    // allocates afresh, and fresh pages cost more than the copy).
+    static void keep(Plane& dst, const Plane& src) {
+        if (dst.width() != src.width() || dst.height() != src.height() ||
+            dst.bytes_per_sample() != src.bytes_per_sample())
+            dst = Plane(src.width(), src.height(), src.bytes_per_sample());
+        const std::size_t row = static_cast<std::size_t>(src.width()) * src.bytes_per_sample();
+        for (int y = 0; y < src.height(); ++y)
+            std::memcpy(dst.row<std::uint8_t>(y), src.row<std::uint8_t>(y), row);
+    }
+
     std::string key_;
     int bpc_;
     bool ref_diff_;

@@ -120,7 +120,9 @@ void blur_decimate16(const float* f, int fw, const Rows& src, int w, int h,
     }
 }
 
-// The columns the horizontal pass of blur_decimate16 reads, as runs.
+// The columns the horizontal pass of blur_decimate16 reads, as runs; runs
+// less than 16 columns apart are joined (computing a few unread columns
+// costs less than splitting the vector loops of the vertical pass).
 std::vector<std::pair<int, int>> needed_columns(int w, int fw) {
     const int r = fw / 2;
     std::vector<char> need(static_cast<std::size_t>(w), 0);
@@ -134,7 +136,10 @@ std::vector<std::pair<int, int>> needed_columns(int w, int fw) {
         }
         int e = j;
         while (e < w && need[static_cast<std::size_t>(e)]) ++e;
-        runs.push_back({j, e});
+        if (!runs.empty() && j - runs.back().second < 16)
+            runs.back().second = e;
+        else
+            runs.push_back({j, e});
         j = e;
     }
     return runs;
