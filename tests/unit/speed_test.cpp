@@ -4,10 +4,12 @@
 // speed_prescale=0.5 with bilinear scaling), and the refusals.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "support/corpus.hpp"
 #include "support/feature_run.hpp"
 #include "support/simd_run.hpp"
 #include "vmafpp/cpu.hpp"
@@ -57,6 +59,47 @@ TEST_P(SpeedGolden, TemporalKeyOfFeaturesSpeedJsonBitExactAtEveryLevel) {
         const auto sink = run_at(GetParam(), "speed_temporal", {}, level);
         compared +=
             test::expect_golden_keys(sink, GetParam(), "features_speed.json", {"speed_temporal"});
+    }
+    RecordProperty("values_compared", compared);
+}
+
+// Through the CLI, as libvmaf's golden was made, at every dispatch level
+// (--cpumask 4294967295 = scalar, 48 = AVX2 at most, default): every
+// per-frame and pooled value of features_speed.json, bit for bit.
+TEST_P(SpeedGolden, FeaturesSpeedJsonThroughTheCliAtEveryMask) {
+    using nlohmann::json;
+    const json want = test::golden(GetParam(), "features_speed.json");
+    int compared = 0;
+    for (const char* mask : {"4294967295", "48", ""}) {
+        SCOPED_TRACE(std::string("--cpumask ") + mask);
+        const auto out = test::work_dir() / (GetParam() + ".speed.mask" + mask + ".json");
+        const std::string cmd =
+            std::string(VMAFPP_CLI) + " -r '" + test::clip(GetParam(), "ref").string() + "' -d '" +
+            test::clip(GetParam(), "dis").string() +
+            "' -q --json --precision max --threads 1 -n --feature speed_chroma --feature "
+            "speed_temporal -o '" + out.string() + "'" +
+            (*mask ? std::string(" --cpumask ") + mask : std::string());
+        std::string log;
+        ASSERT_EQ(test::run_command(cmd, &log), 0) << cmd << "\n" << log;
+        std::ifstream in(out);
+        const json got = json::parse(in);
+        ASSERT_EQ(got["frames"].size(), want["frames"].size());
+        for (std::size_t i = 0; i < want["frames"].size(); ++i) {
+            const json& w = want["frames"][i]["metrics"];
+            const json& g = got["frames"][i]["metrics"];
+            EXPECT_EQ(g.size(), w.size()) << "frame " << i;
+            for (const auto& [key, value] : w.items()) {
+                ASSERT_TRUE(g.contains(key)) << "frame " << i << " lacks " << key;
+                EXPECT_EQ(g[key].get<double>(), value.get<double>()) << "frame " << i << " " << key;
+                ++compared;
+            }
+        }
+        for (const auto& [key, pooled] : want["pooled_metrics"].items())
+            for (const auto& [method, value] : pooled.items()) {
+                EXPECT_EQ(got["pooled_metrics"][key][method].get<double>(), value.get<double>())
+                    << "pooled " << key << " " << method;
+                ++compared;
+            }
     }
     RecordProperty("values_compared", compared);
 }
