@@ -12,6 +12,7 @@
 
 #include "vmafpp/cpu.hpp"
 #include "vmafpp/output.hpp"
+#include "vmafpp/presets.hpp"
 #include "vmafpp/vmafpp.hpp"
 
 namespace {
@@ -59,20 +60,12 @@ std::string built_backend_names() {
     return out;
 }
 
-// --aom_ctc / --nflx_ctc presets expand into models and features, as libvmaf's.
-void apply_ctc(Settings& s, const std::string& which, const std::string& v) {
-    if (which == "nflx") {
-        if (v != "v1.0") throw vmafpp::Error("--nflx_ctc: unknown version \"" + v + "\" (v1.0)");
-        s.models.push_back("version=vmaf_4k_v0.6.1:name=vmaf");
-        s.models.push_back("version=vmaf_4k_v0.6.1neg:name=vmaf_neg");
-        return;
-    }
-    static const char* kVersions[] = {"v1.0", "v2.0", "v3.0", "v4.0", "v5.0", "v6.0", "v7.0"};
-    bool known = false;
-    for (const char* k : kVersions) known |= v == k;
-    if (!known) throw vmafpp::Error("--aom_ctc: unknown version \"" + v + "\" (v1.0 .. v7.0)");
-    s.models.push_back("version=vmaf_v0.6.1:name=vmaf");
-    s.models.push_back("version=vmaf_v0.6.1neg:name=vmaf_neg");
+// --aom_ctc / --nflx_ctc: libvmaf's presets (vmafpp/presets.hpp). Their
+// models and features come before those of -m and --feature.
+void apply_ctc(Settings& s, const std::string& family, const std::string& version) {
+    const vmafpp::Preset p = vmafpp::ctc_preset(family, version);
+    s.models.insert(s.models.begin(), p.models.begin(), p.models.end());
+    s.features.insert(s.features.begin(), p.features.begin(), p.features.end());
 }
 
 class Progress {
@@ -195,10 +188,10 @@ int main(int argc, char** argv) {
                    "as libvmaf: any set bit keeps every extractor off the GPU (CPU scoring)");
     app.add_option("--backend", s.backend, "where to compute: " + built_backend_names());
     app.add_option("--device", s.device, "device index of a device backend (0 = the first)");
-    app.add_option_function<std::string>("--aom_ctc", [&](const std::string& v) { apply_ctc(s, "aom", v); },
-                                         "AOM CTC preset (models of v1.0 .. v7.0)");
-    app.add_option_function<std::string>("--nflx_ctc", [&](const std::string& v) { apply_ctc(s, "nflx", v); },
-                                         "Netflix CTC preset (v1.0 models)");
+    app.add_option_function<std::string>("--aom_ctc", [&](const std::string& v) { apply_ctc(s, "aom_ctc", v); },
+                                         "AOM CTC preset v1.0 .. v7.0: its models and features, as libvmaf");
+    app.add_option_function<std::string>("--nflx_ctc", [&](const std::string& v) { apply_ctc(s, "nflx_ctc", v); },
+                                         "Netflix CTC preset v1.0: its models and features, as libvmaf");
     app.add_option("--frame_cnt", s.frame_cnt, "score at most N frames");
     app.add_option("--frame_skip_ref", s.frame_skip_ref, "skip the first N reference frames");
     app.add_option("--frame_skip_dist", s.frame_skip_dist, "skip the first N distorted frames");

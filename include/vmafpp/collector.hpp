@@ -8,6 +8,7 @@
 #include <string_view>
 #include <tuple>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "vmafpp/feature.hpp"
@@ -15,22 +16,27 @@
 namespace vmafpp {
 
 // Collects values written by extractors running on any thread. The order of
-// keys is deterministic: by the frame whose extract() call first wrote the key,
-// then the extractor's rank (temporal extractors first, as libvmaf runs them
-// before queueing a frame for its workers), then the order of writes in that
-// call (flush comes after every frame). It is therefore the same for any
-// --threads.
+// keys is deterministic, whatever the worker scheduling: by the phase of the
+// extract() call that first wrote the key, then its frame, then the
+// extractor's rank, then the order of writes in that call; flush() calls come
+// after every frame. The pipeline chooses phases and ranks so that this is
+// libvmaf's order for the session's --threads (see FramePipeline).
 class FeatureCollector {
 public:
     // A FeatureSink for one extract()/flush() call of one extractor.
     class CallSink final : public FeatureSink {
     public:
-        CallSink(FeatureCollector& owner, std::uint32_t call_frame, std::uint32_t extractor)
-            : owner_(owner), call_frame_(call_frame), extractor_(extractor) {}
+        // `phase` 0 puts the call's new keys before those of every phase-1
+        // call of any frame.
+        CallSink(FeatureCollector& owner, std::uint32_t call_frame, std::uint32_t extractor,
+                 std::uint32_t phase = 1)
+            : owner_(owner), phase_(phase), call_frame_(call_frame), extractor_(extractor) {}
         void append(std::string_view key, unsigned frame, double value) override;
+        void set_aggregate(std::string_view key, double value) override;
 
     private:
         FeatureCollector& owner_;
+        std::uint32_t phase_;
         std::uint32_t call_frame_;
         std::uint32_t extractor_;
         std::uint32_t sequence_ = 0;
@@ -50,12 +56,15 @@ public:
 
     // Keys in their deterministic order.
     std::vector<std::string> keys() const;
+    // Aggregates in the order first set (libvmaf's); setting one again
+    // replaces its value in place.
+    std::vector<std::pair<std::string, double>> aggregates() const;
     std::optional<double> value(std::string_view key, unsigned frame) const;
     // One past the highest frame index written.
     unsigned frame_count() const;
 
 private:
-    using Order = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>;
+    using Order = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>;
     struct Column {
         std::string key;
         Order order;
@@ -67,6 +76,7 @@ private:
     mutable std::mutex mutex_;
     std::vector<Column> columns_;
     std::unordered_map<std::string, std::size_t> index_;
+    std::vector<std::pair<std::string, double>> aggregates_;
     unsigned frame_count_ = 0;
 };
 

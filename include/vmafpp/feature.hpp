@@ -22,6 +22,10 @@ class FeatureSink {
 public:
     virtual ~FeatureSink() = default;
     virtual void append(std::string_view key, unsigned frame, double value) = 0;
+    // A value of the whole run (libvmaf's aggregate_metrics, e.g. psnr's
+    // apsnr_y), written by a temporal extractor's flush(). Sinks that do not
+    // collect aggregates throw: a dropped value would be a silent loss.
+    virtual void set_aggregate(std::string_view key, double value);
 };
 
 struct FrameGeometry {
@@ -75,6 +79,13 @@ struct FeatureInfo {
     // find the extractor by these names (or aliases).
     std::vector<ProvidedFeature> provided;
     bool temporal = false;
+    // libvmaf's VMAF_FEATURE_EXTRACTOR_TEMPORAL flag, which decides where its
+    // keys go in the output: with worker threads libvmaf runs such an
+    // extractor on the reading thread before it queues the frame, so its keys
+    // come before those of every other extractor (psnr, float_motion). Not
+    // the same as `temporal` (vmafpp's integer motion is temporal, libvmaf's
+    // is not, and is written after adm).
+    bool runs_first = false;
     // Whether an instance with these options reads planes[1] and [2]; empty
     // means luma only. When no active extractor reads chroma, the readers skip
     // it and pictures have no chroma storage (see Picture): a wrong "luma

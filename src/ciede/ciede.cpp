@@ -77,7 +77,8 @@ public:
 
     explicit Ciede(const ExtractorSetup& s)
         : key_(s.keys[0]), geo_(s.geometry), k_(ciede_kernels_for(s.compute.simd)),
-          expander_(s.geometry), rows_(6 * static_cast<std::size_t>(geo_.width)),
+          expander_(s.geometry), labs_(s.geometry.bpc),
+          rows_(6 * static_cast<std::size_t>(geo_.width)),
           de_(static_cast<std::size_t>(geo_.width)) {}
 
     void extract(const Picture& ref, const Picture& dis, unsigned frame,
@@ -115,7 +116,7 @@ private:
                 load_row<T>(ref, p, i, rows_.data() + p * w);
                 load_row<T>(dis, p, i, rows_.data() + (3 + p) * w);
             }
-            k_.row(r, d, geo_.width, geo_.bpc, de_.data());
+            k_.row(r, d, geo_.width, labs_, de_.data());
             for (float v : de_) sum += v;
         }
         return sum;
@@ -125,6 +126,7 @@ private:
     FrameGeometry geo_;
     const CiedeKernels& k_;
     ChromaExpander expander_;
+    ciede::LabCache labs_;  // per instance: workers never share it
     std::vector<std::uint16_t> rows_;  // ref Y, U, V, then dis Y, U, V
     std::vector<float> de_;
 };

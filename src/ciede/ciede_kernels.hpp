@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "vmafpp/cpu.hpp"
 
@@ -30,13 +31,44 @@ Lab lab_from_yuv(double y, double u, double v, int bpc);
 // double constants), in libvmaf's order.
 float delta_e_2000(const Lab& c1, const Lab& c2);
 
+// lab_from_yuv of one bit depth, remembered: a direct-mapped table keyed by
+// the (y, u, v) triple. The conversion is a pure function of the triple, so
+// a remembered value has the bits of a computed one; a frame of natural
+// video has about 130 000 distinct triples in 2 million pixels (1080p), so
+// most pixels skip its six pow() calls.
+class LabCache {
+public:
+    explicit LabCache(int bpc) : bpc_(bpc), slots_(std::size_t{1} << kBits) {}
+    Lab lab(std::uint16_t y, std::uint16_t u, std::uint16_t v) {
+        const std::uint64_t key = kValid | y | (std::uint64_t{u} << 16) | (std::uint64_t{v} << 32);
+        // Multiplicative hash: the top kBits bits of key * an odd constant.
+        Slot& s = slots_[(key * 0x9E3779B97F4A7C15ull) >> (64 - kBits)];
+        if (s.key != key) {
+            s.key = key;
+            s.lab = lab_from_yuv(y, u, v, bpc_);
+        }
+        return s.lab;
+    }
+    int bpc() const { return bpc_; }
+
+private:
+    static constexpr int kBits = 18;  // 256 Ki slots, 4 MiB
+    static constexpr std::uint64_t kValid = std::uint64_t{1} << 48;
+    struct Slot {
+        std::uint64_t key = 0;  // 0: empty (a real key has kValid set)
+        Lab lab;
+    };
+    int bpc_;
+    std::vector<Slot> slots_;
+};
+
 }  // namespace ciede
 
 // delta_e_2000 of each pixel of one row: ref[k] and dis[k] are the Y, U and
 // V samples (k = 0, 1, 2) of w pixels at full resolution (chroma already
-// expanded), of bit depth bpc (8, 10, 12 or 16); writes w floats.
+// expanded), of bit depth labs.bpc() (8, 10, 12 or 16); writes w floats.
 using CiedeRowFn = void (*)(const std::uint16_t* const ref[3], const std::uint16_t* const dis[3],
-                            int w, int bpc, float* out);
+                            int w, ciede::LabCache& labs, float* out);
 
 struct CiedeKernels {
     CiedeRowFn row = nullptr;

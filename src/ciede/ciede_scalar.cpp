@@ -159,11 +159,21 @@ float delta_e_2000(const Lab& c1, const Lab& c2) {
 
 namespace {
 
+// A pixel whose reference and distorted triples are equal differs by +0:
+// every difference in delta_e_2000 is then +0 (dL, dC, and dH = 2 sqrt(.)
+// sin(+0 / 2)), every divisor (kL SL, kC SC, kH SH) is positive, the
+// rotation term times +0 is -0, and sqrt(+0 + ... + -0) = sqrt(+0) = +0 (no
+// Lab value is NaN or infinite: the conversion's inputs are bounded).
+// CiedeIdentical (tests/unit/ciede_test.cpp) checks it on random triples.
 void row_scalar(const std::uint16_t* const ref[3], const std::uint16_t* const dis[3], int w,
-                int bpc, float* out) {
+                ciede::LabCache& labs, float* out) {
     for (int x = 0; x < w; ++x) {
-        const ciede::Lab a = ciede::lab_from_yuv(ref[0][x], ref[1][x], ref[2][x], bpc);
-        const ciede::Lab b = ciede::lab_from_yuv(dis[0][x], dis[1][x], dis[2][x], bpc);
+        if (ref[0][x] == dis[0][x] && ref[1][x] == dis[1][x] && ref[2][x] == dis[2][x]) {
+            out[x] = 0.0f;
+            continue;
+        }
+        const ciede::Lab a = labs.lab(ref[0][x], ref[1][x], ref[2][x]);
+        const ciede::Lab b = labs.lab(dis[0][x], dis[1][x], dis[2][x]);
         out[x] = ciede::delta_e_2000(a, b);
     }
 }

@@ -15,16 +15,32 @@ FeatureCollector& FeatureCollector::operator=(FeatureCollector&& other) noexcept
     std::scoped_lock lock(mutex_, other.mutex_);
     columns_ = std::move(other.columns_);
     index_ = std::move(other.index_);
+    aggregates_ = std::move(other.aggregates_);
     frame_count_ = other.frame_count_;
     return *this;
 }
 
 void FeatureCollector::CallSink::append(std::string_view key, unsigned frame, double value) {
-    owner_.put(key, frame, value, {call_frame_, extractor_, sequence_++});
+    owner_.put(key, frame, value, {phase_, call_frame_, extractor_, sequence_++});
+}
+
+void FeatureCollector::CallSink::set_aggregate(std::string_view key, double value) {
+    std::lock_guard<std::mutex> lock(owner_.mutex_);
+    for (auto& [k, v] : owner_.aggregates_)
+        if (k == key) {
+            v = value;
+            return;
+        }
+    owner_.aggregates_.emplace_back(std::string(key), value);
+}
+
+std::vector<std::pair<std::string, double>> FeatureCollector::aggregates() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return aggregates_;
 }
 
 void FeatureCollector::append(std::string_view key, unsigned frame, double value) {
-    put(key, frame, value, {kFlushCall, 0xffffffffu, 0});
+    put(key, frame, value, {2, kFlushCall, 0xffffffffu, 0});
 }
 
 void FeatureCollector::put(std::string_view key, unsigned frame, double value, Order order) {

@@ -48,6 +48,24 @@ private:
     FrameGeometry geometry_;
     PipelineOptions options_;
     FeatureCollector& out_;
+    // libvmaf's key order, which depends on whether it has worker threads.
+    // Without, it runs every extractor in registration order, frame by frame.
+    // With, the reading thread runs the TEMPORAL-flagged extractors
+    // (runs_first) of each frame before queueing the frame for a worker, which
+    // runs the rest in registration order. The reading thread is ahead of the
+    // workers (its picture pool holds several frames), so a key such an
+    // extractor first writes at frame 1 (float_motion's motion3) still comes
+    // before the workers' keys of frame 0: those calls get phase 0. Flush
+    // keeps the registration order with the runs_first group first, as
+    // libvmaf's threaded flush does.
+    std::vector<std::uint32_t> rank_;  // per spec
+    bool runs_first(std::size_t spec) const {
+        return options_.threads > 0 && specs_[spec].info->runs_first;
+    }
+    std::uint32_t write_rank(std::size_t spec) const {
+        return std::uint32_t(runs_first(spec) ? 0 : specs_.size()) + std::uint32_t(spec);
+    }
+    std::uint32_t phase(std::size_t spec) const { return runs_first(spec) ? 0 : 1; }
     std::vector<std::size_t> temporal_;   // indices into specs_
     std::vector<std::size_t> stateless_;  // indices into specs_
     unsigned max_slots_ = 1;
@@ -74,8 +92,10 @@ FramePipeline::Impl::Impl(std::vector<ExtractorSpec> extractors, const FrameGeom
                           const PipelineOptions& options, FeatureCollector& out)
     : specs_(std::move(extractors)), geometry_(geometry), options_(options), out_(out) {
     if (options_.subsample == 0) options_.subsample = 1;
-    for (std::size_t i = 0; i < specs_.size(); ++i)
+    for (std::size_t i = 0; i < specs_.size(); ++i) {
         (specs_[i].info->temporal ? temporal_ : stateless_).push_back(i);
+        rank_.push_back(write_rank(i));
+    }
 
     for (std::size_t i : temporal_)
         temporal_instances_.push_back(specs_[i].info->create(specs_[i].options, geometry_, options_.compute));
@@ -141,9 +161,8 @@ void FramePipeline::Impl::run_stateless(Instances& instances, const Slot& slot) 
         instances.push_back(s.info->create(s.options, geometry_, options_.compute));
     }
     for (std::size_t k = 0; k < stateless_.size(); ++k) {
-        // Temporal extractors rank first within a frame: libvmaf runs them on the
-        // reading thread before it queues the frame for its workers.
-        FeatureCollector::CallSink sink(out_, slot.frame, std::uint32_t(temporal_.size() + k));
+        FeatureCollector::CallSink sink(out_, slot.frame, rank_[stateless_[k]],
+                                        phase(stateless_[k]));
         instances[k]->extract(slot.ref, slot.dis, slot.frame, sink);
     }
 }
@@ -156,7 +175,8 @@ void FramePipeline::Impl::submit(std::unique_ptr<Slot> slot) {
     slot->frame = next_frame_++;
     try {
         for (std::size_t k = 0; k < temporal_.size(); ++k) {
-            FeatureCollector::CallSink sink(out_, slot->frame, std::uint32_t(k));
+            FeatureCollector::CallSink sink(out_, slot->frame, rank_[temporal_[k]],
+                                            phase(temporal_[k]));
             temporal_instances_[k]->extract(slot->ref, slot->dis, slot->frame, sink);
         }
         if (workers_.empty()) run_stateless(worker_instances_[0], *slot);
@@ -220,7 +240,7 @@ void FramePipeline::Impl::finish() {
         if (error_) std::rethrow_exception(error_);
     }
     for (std::size_t k = 0; k < temporal_.size(); ++k) {
-        FeatureCollector::CallSink sink(out_, FeatureCollector::kFlushCall, std::uint32_t(k));
+        FeatureCollector::CallSink sink(out_, FeatureCollector::kFlushCall, rank_[temporal_[k]]);
         temporal_instances_[k]->flush(sink);
     }
 }

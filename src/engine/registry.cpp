@@ -52,6 +52,10 @@ std::string FeatureInfo::key(const OptionValues& values, std::string_view featur
     return p->output_name() + values.key_suffix();
 }
 
+void FeatureSink::set_aggregate(std::string_view key, double /*value*/) {
+    throw Error("internal error: aggregate " + std::string(key) + " written to a sink without aggregates");
+}
+
 std::unique_ptr<FeatureExtractor> FeatureInfo::create(const OptionValues& values,
                                                       const FrameGeometry& geometry,
                                                       const Compute& compute) const {

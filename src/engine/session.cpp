@@ -128,6 +128,33 @@ void check_compatible(const VideoInfo& r, const VideoInfo& d) {
                     ", distorted is " + describe(d));
 }
 
+// A --feature whose extractor cannot score this input (float_ms_ssim below
+// 176x176, psnr_hvs above 12 bits, ...) is left out with a warning, as
+// libvmaf's CLI leaves it out (with worker threads it drops the extractor and
+// writes every other key), so that a preset or a list of features gives
+// libvmaf's output. A model's features cannot be left out: the first
+// `model_specs` entries fail the run. Nothing left to compute is an error.
+void leave_out_unscorable(std::vector<ExtractorSpec>& specs, std::size_t model_specs,
+                          const FrameGeometry& geometry, const Compute& compute,
+                          const std::function<void(const std::string&)>& on_warning) {
+    std::vector<ExtractorSpec> kept;
+    std::string last_reason;
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+        if (i >= model_specs) {
+            try {
+                specs[i].info->create(specs[i].options, geometry, compute);
+            } catch (const Error& e) {
+                last_reason = e.what();
+                if (on_warning) on_warning(last_reason + "; " + specs[i].info->name + " left out");
+                continue;
+            }
+        }
+        kept.push_back(std::move(specs[i]));
+    }
+    if (kept.empty()) throw Error(last_reason);
+    specs = std::move(kept);
+}
+
 }  // namespace
 
 Results ScoreRun::results() const {
@@ -145,6 +172,7 @@ Results ScoreRun::results() const {
             if (scored(f)) m.values[f] = values.value(key, f);
         r.metrics.push_back(std::move(m));
     }
+    r.aggregate = values.aggregates();
     return r;
 }
 
@@ -175,9 +203,14 @@ ScoreRun score(VideoReader& ref, VideoReader& dis, const ScoreConfig& config) {
         for (const auto& m : run.models)
             for (const auto& req : m.features()) add_unique(specs, spec_for_model_feature(m, req));
     }
+    const std::size_t model_specs = specs.size();
     for (const auto& f : config.features) add_unique(specs, parse_feature_spec(f));
     if (specs.empty()) throw Error("nothing to compute: no model and no --feature");
     check_unique_outputs(run.models, specs);
+
+    const VideoInfo& info = ref.info();
+    const FrameGeometry geometry{info.width, info.height, info.bpc, info.format};
+    leave_out_unscorable(specs, model_specs, geometry, compute, config.on_warning);
 
     bool chroma = false;
     for (const auto& s : specs)
@@ -185,10 +218,8 @@ ScoreRun score(VideoReader& ref, VideoReader& dis, const ScoreConfig& config) {
     ref.set_luma_only(!chroma);
     dis.set_luma_only(!chroma);
 
-    const VideoInfo& info = ref.info();
     run.width = unsigned(info.width);
     run.height = unsigned(info.height);
-    const FrameGeometry geometry{info.width, info.height, info.bpc, info.format};
     PipelineOptions popts;
     popts.threads = config.threads;
     popts.subsample = run.subsample;

@@ -242,6 +242,7 @@ FeatureInfo float_motion_info() {
     FeatureInfo info =
         extractor_info<FloatMotion>("float_motion", motion_options(), kProvided, /*temporal=*/true);
     info.reads_chroma = [](const OptionValues& o) { return o.flag("motion_add_uv"); };
+    info.runs_first = true;  // libvmaf flags float_motion TEMPORAL
     return info;
 }
 

@@ -23,6 +23,7 @@ std::vector<OptionSpec> psnr_options() {
     return {
         {"enable_chroma", "", T::boolean, 1, 0, 1, false, "enable calculation for chroma channels"},
         {"enable_mse", "", T::boolean, 0, 0, 1, false, "enable MSE calculation"},
+        {"enable_apsnr", "", T::boolean, 0, 0, 1, false, "enable APSNR calculation"},
         {"reduced_hbd_peak", "", T::boolean, 0, 0, 1, false,
          "reduce hbd peak value to align with scaled 8-bit content"},
         {"min_sse", "", T::number, 0.0, 0.0, std::numeric_limits<double>::max(), false,
@@ -68,6 +69,7 @@ public:
 
     explicit Psnr(const ExtractorSetup& s)
         : keys_(s.keys), bpc_(s.geometry.bpc), enable_mse_(s.options.flag("enable_mse")),
+          enable_apsnr_(s.options.flag("enable_apsnr")),
           planes_(s.options.flag("enable_chroma") && s.geometry.format != PixelFormat::yuv400
                       ? 3
                       : 1) {
@@ -101,6 +103,10 @@ public:
             const Plane& a = ref.planes[p];
             const std::uint64_t sse = plane_sse(a, dis.planes[p], high);
             const unsigned n = static_cast<unsigned>(a.width()) * static_cast<unsigned>(a.height());
+            if (enable_apsnr_) {
+                apsnr_sse_[p] += sse;
+                apsnr_pixels_[p] += n;
+            }
             const double mse = static_cast<double>(sse) / n;
             sink.append(keys_[p], frame,
                         c_min(10. * std::log10(peak_sq / c_max(mse, 1e-16)), psnr_max_[p]));
@@ -108,10 +114,36 @@ public:
         }
     }
 
+    // libvmaf's APSNR: the PSNR of the whole run's summed SSE per plane,
+    // written as an aggregate. All three planes are written even when only
+    // luma was scored (libvmaf's loop runs to 3): 0/0 pixels give
+    // NaN in the difference of logs and -inf as the cap, and its MIN macro
+    // (NaN < x is false) then yields the cap.
+    void flush(FeatureSink& sink) override {
+        if (!enable_apsnr_) return;
+        static const char* const kNames[3] = {"apsnr_y", "apsnr_cb", "apsnr_cr"};
+        for (int p = 0; p < 3; ++p) {
+            // uint32 square, as libvmaf's `s->peak * s->peak`.
+            const std::uint32_t peak_sq = peak_ * peak_;
+            const double apsnr =
+                10 * (std::log10(static_cast<double>(peak_sq)) +
+                      std::log10(static_cast<double>(apsnr_pixels_[p])) -
+                      std::log10(static_cast<double>(apsnr_sse_[p])));
+            // The product is uint64 arithmetic (it wraps past 2^64, as
+            // libvmaf's does, after about 10^9 pixels at 16 bits).
+            const std::uint64_t cap_arg = std::uint64_t{peak_sq} * apsnr_pixels_[p] * 2;
+            const double max_apsnr = std::ceil(10 * std::log10(static_cast<double>(cap_arg)));
+            sink.set_aggregate(kNames[p], c_min(apsnr, max_apsnr));
+        }
+    }
+
 private:
     std::vector<std::string> keys_;  // psnr_y, _cb, _cr, then mse_y, _cb, _cr
     int bpc_;
     bool enable_mse_;
+    bool enable_apsnr_;
+    std::uint64_t apsnr_sse_[3] = {};
+    std::uint64_t apsnr_pixels_[3] = {};
     int planes_;
     std::uint32_t peak_ = 255;
     double psnr_max_[3] = {};
@@ -120,12 +152,14 @@ private:
 }  // namespace
 
 FeatureInfo integer_psnr_info() {
-    // libvmaf marks psnr temporal only for its APSNR aggregate, which vmafpp
-    // does not offer; per-frame values are independent.
+    // Temporal for the APSNR sums, which one instance accumulates over every
+    // frame. libvmaf flags it TEMPORAL too, so with worker threads its keys
+    // come first (runs_first).
     FeatureInfo info = extractor_info<Psnr>("psnr", psnr_options(),
                                             {{"psnr_y", ""}, {"psnr_cb", ""}, {"psnr_cr", ""},
                                              {"mse_y", ""}, {"mse_cb", ""}, {"mse_cr", ""}},
-                                            /*temporal=*/false);
+                                            /*temporal=*/true);
+    info.runs_first = true;
     info.reads_chroma = [](const OptionValues& o) { return o.flag("enable_chroma"); };
     return info;
 }

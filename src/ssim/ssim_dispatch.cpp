@@ -1,6 +1,5 @@
 // The SSIM kernel tables of every level, built by the one ladder of
-// dispatch/kernel_table.hpp. There are no SIMD twins yet: every level gets
-// the scalar table.
+// dispatch/kernel_table.hpp.
 #include "dispatch/kernel_table.hpp"
 #include "ssim/ssim_kernels.hpp"
 
@@ -8,7 +7,7 @@ namespace vmafpp::ssim {
 
 const SsimKernels& ssim_kernels_for(SimdLevel level) {
     static const KernelTables<SsimKernels> tables(ssim_kernels_scalar(),
-                                                  {nullptr, nullptr, nullptr});
+                                                  {VMAFPP_X86_INIT(ssim_init_avx2), nullptr, nullptr});
     return tables[level];
 }
 

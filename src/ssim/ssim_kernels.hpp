@@ -115,9 +115,10 @@ struct SsimKernels {
 };
 
 const SsimKernels& ssim_kernels_scalar();
-// The table for a SIMD level (the scalar one at every level until twins
-// exist).
+// The table for a SIMD level (dispatch/kernel_table.hpp): AVX2 has twins of
+// convolve and decimate; the AVX-512 levels inherit them.
 const SsimKernels& ssim_kernels_for(SimdLevel level);
+void ssim_init_avx2(SsimKernels& k);
 
 // The output size of DecimateFn along one dimension.
 constexpr int decimated_size(int n, int factor) { return n / factor + (n & 1); }

@@ -8,11 +8,13 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "support/corpus.hpp"
+#include "vmafpp/compute.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
 #include "vmafpp/reader.hpp"
@@ -51,14 +53,17 @@ inline OptionValues options_for(const FeatureInfo& info,
 // Feeds every frame of the pair (reference and distorted Y4M) to one instance,
 // in order, then flushes it.
 inline RecordingSink run_pair(const std::string& pair, const std::string& feature,
-                              const std::vector<std::pair<std::string, std::string>>& set = {}) {
+                              const std::vector<std::pair<std::string, std::string>>& set = {},
+                              std::optional<SimdLevel> level = std::nullopt) {
     const FeatureInfo* info = find_feature(feature);
     if (!info) throw Error("no feature " + feature);
     auto ref = open_video(clip(pair, "ref").string());
     auto dis = open_video(clip(pair, "dis").string());
     const VideoInfo& vi = ref->info();
+    Compute compute = Compute::best_cpu();
+    if (level) compute.simd = *level;
     auto fex = info->create(options_for(*info, set),
-                            FrameGeometry{vi.width, vi.height, vi.bpc, vi.format});
+                            FrameGeometry{vi.width, vi.height, vi.bpc, vi.format}, compute);
     RecordingSink sink;
     Picture r, d;
     unsigned frame = 0;

@@ -1,5 +1,5 @@
-// Runs one feature extractor over a corpus pair at a chosen SIMD level, for
-// golden tests that hold every level this machine has to libvmaf's values.
+// Every SIMD level this machine has, and run_pair at one of them, for golden
+// tests that hold every level to libvmaf's values.
 #pragma once
 
 #include <string>
@@ -25,24 +25,7 @@ inline std::vector<SimdLevel> machine_levels() {
 inline RecordingSink run_pair_at(const std::string& pair, const std::string& feature,
                                  const std::vector<std::pair<std::string, std::string>>& set,
                                  SimdLevel level) {
-    const FeatureInfo* info = find_feature(feature);
-    if (!info) throw Error("no feature " + feature);
-    auto ref = open_video(clip(pair, "ref").string());
-    auto dis = open_video(clip(pair, "dis").string());
-    const VideoInfo& vi = ref->info();
-    Compute c;
-    c.simd = level;
-    auto fex = info->create(options_for(*info, set),
-                            FrameGeometry{vi.width, vi.height, vi.bpc, vi.format}, c);
-    RecordingSink sink;
-    Picture r, d;
-    unsigned frame = 0;
-    while (ref->read(r)) {
-        if (!dis->read(d)) throw Error("distorted clip is shorter");
-        fex->extract(r, d, frame++, sink);
-    }
-    fex->flush(sink);
-    return sink;
+    return run_pair(pair, feature, set, level);
 }
 
 }  // namespace vmafpp::test

@@ -3,10 +3,12 @@
 // corpus (identical pictures, chroma expansion, refusals).
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -155,6 +157,48 @@ TEST(CiedeKernels, DeltaEIsZeroForEqualColoursAndGrowsWithLightness) {
     const double lm = 50.5 - 50.0;
     const double s_l = 1 + 0.015 * lm * lm / std::sqrt(20 + lm * lm);
     EXPECT_NEAR(db, 1.0 / (0.65 * s_l), 1e-5);
+}
+
+}  // namespace
+}  // namespace vmafpp
+
+namespace vmafpp {
+namespace {
+
+// The shortcut of the row kernel: delta_e_2000 of a colour with itself is
+// +0 (bitwise), for random triples of every bit depth, including samples
+// outside the nominal range (the whole 0 .. 2^bpc - 1).
+TEST(CiedeIdentical, DeltaEOfAColourWithItselfIsPlusZero) {
+    std::mt19937_64 rng(20261203);
+    for (int bpc : {8, 10, 12, 16}) {
+        const std::uint32_t max = (1u << bpc) - 1;
+        for (int i = 0; i < 200000; ++i) {
+            const auto y = rng() % (max + 1), u = rng() % (max + 1), v = rng() % (max + 1);
+            const ciede::Lab c = ciede::lab_from_yuv(double(y), double(u), double(v), bpc);
+            const float d = ciede::delta_e_2000(c, c);
+            ASSERT_EQ(std::bit_cast<std::uint32_t>(d), 0u)
+                << "bpc " << bpc << " yuv " << y << " " << u << " " << v << ": " << d;
+        }
+    }
+}
+
+// The remembered conversion has the computed one's bits, also after
+// collisions replace slots (a narrow range of triples, many repeats).
+TEST(CiedeIdentical, LabCacheGivesTheComputedBits) {
+    std::mt19937_64 rng(7);
+    for (int bpc : {8, 16}) {
+        ciede::LabCache cache(bpc);
+        const std::uint32_t max = (1u << bpc) - 1;
+        for (int i = 0; i < 300000; ++i) {
+            const auto y = std::uint16_t(rng() % (max + 1));
+            const auto u = std::uint16_t(rng() % 64), v = std::uint16_t(rng() % (max + 1));
+            const ciede::Lab want = ciede::lab_from_yuv(y, u, v, bpc);
+            const ciede::Lab got = cache.lab(y, u, v);
+            ASSERT_EQ(std::bit_cast<std::uint32_t>(got.l), std::bit_cast<std::uint32_t>(want.l));
+            ASSERT_EQ(std::bit_cast<std::uint32_t>(got.a), std::bit_cast<std::uint32_t>(want.a));
+            ASSERT_EQ(std::bit_cast<std::uint32_t>(got.b), std::bit_cast<std::uint32_t>(want.b));
+        }
+    }
 }
 
 }  // namespace

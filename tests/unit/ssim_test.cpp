@@ -73,14 +73,24 @@ std::vector<std::string> extractors_in(const std::string& pair, const std::strin
 
 class SsimGolden : public ::testing::TestWithParam<std::string> {};
 
+// The levels with their own SSIM kernels: scalar, and AVX2 (whose twins the
+// AVX-512 levels inherit) where the CPU has it.
+std::vector<SimdLevel> ssim_levels() {
+    std::vector<SimdLevel> out{SimdLevel::scalar};
+    const unsigned avx2 = simd_level_flags(SimdLevel::avx2);
+    if ((detected_cpu_flags() & avx2) == avx2) out.push_back(SimdLevel::avx2);
+    return out;
+}
+
 TEST_P(SsimGolden, FeaturesOtherJsonBitExact) {
     const std::string pair = GetParam();
     const auto names = extractors_in(pair, "features_other.json");
     ASSERT_FALSE(names.empty());
     int compared = 0;
-    for (const auto& name : names)
-        compared +=
-            expect_ssim_golden(pair, "features_other.json", name, test::run_pair(pair, name));
+    for (const SimdLevel level : ssim_levels())
+        for (const auto& name : names)
+            compared += expect_ssim_golden(pair, "features_other.json", name,
+                                           test::run_pair(pair, name, {}, level));
     EXPECT_GT(compared, 0);
 }
 
@@ -89,9 +99,10 @@ TEST_P(SsimGolden, FeaturesOtherOptsJsonBitExact) {
     const auto names = extractors_in(pair, "features_other_opts.json");
     ASSERT_FALSE(names.empty());
     int compared = 0;
-    for (const auto& name : names)
-        compared += expect_ssim_golden(pair, "features_other_opts.json", name,
-                                       test::run_pair(pair, name, {{"enable_lcs", "true"}}));
+    for (const SimdLevel level : ssim_levels())
+        for (const auto& name : names)
+            compared += expect_ssim_golden(pair, "features_other_opts.json", name,
+                                           test::run_pair(pair, name, {{"enable_lcs", "true"}}, level));
     EXPECT_GT(compared, 0);
 }
 

@@ -1,0 +1,175 @@
+// checkasm module "ssim": the SSIM kernel twins (convolve, decimate) of every
+// SIMD level against ssim_kernels_scalar(), bit for bit (memcmp per float:
+// -0 and +0, and NaN payloads, count as different). Images: every width from
+// the tap count up to 64 and random wider ones, heights near the tap count;
+// samples as float_ssim feeds them (0..65535 integers scaled), arbitrary
+// floats of any magnitude with mixed signs, tiny (subnormal products) and
+// huge (double sums past float's range, stored as inf) values. Taps: the
+// Gaussian window and the 9/7 low-pass, or random ones of any odd count
+// (convolve) and any count 1..12 (decimate, even counts too).
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "checkasm/checkasm.hpp"
+#include "ssim/ssim_kernels.hpp"
+
+namespace vmafpp::checkasm {
+namespace {
+
+using ssim::SsimKernels;
+using SsimLevel = TableLevel<SsimKernels>;
+
+constexpr int kMaxSide = 160;
+
+float random_sample(Rng& rng, int kind) {
+    const double u = static_cast<double>(rng() % (1u << 24)) / (1u << 24);
+    switch (kind) {
+        case 0: return static_cast<float>(rng() % 65536) / 257.0f;   // pixel-like
+        case 1: return static_cast<float>((u - 0.5) * 1e6);          // mixed signs
+        case 2: return static_cast<float>((u - 0.5) * 1e-36);        // subnormal products
+        case 3: return static_cast<float>((u - 0.5) * 6e37);         // sums past FLT_MAX
+        default: return static_cast<float>(rng() % 256);
+    }
+}
+
+void fill_image(Rng& rng, std::vector<float>& img, std::size_t n) {
+    const int kind = static_cast<int>(rng() % 5);
+    img.resize(n);
+    for (std::size_t i = 0; i < n; ++i) img[i] = random_sample(rng, kind);
+}
+
+bool same_bits(const float* a, const float* b, std::size_t n, long long* where) {
+    for (std::size_t i = 0; i < n; ++i)
+        if (std::memcmp(a + i, b + i, sizeof(float)) != 0) {
+            *where = static_cast<long long>(i);
+            return false;
+        }
+    return true;
+}
+
+// Outputs and canaries of both calls; fails the band on the first difference.
+bool compare(Context& ctx, int band, const std::string& what, const Canaried<float>& want,
+             const Canaried<float>& got, std::size_t n, const char* level) {
+    long long where = 0;
+    if (!got.canaries_intact(&where, n)) {
+        ctx.fail(band) << what << ": wrote [" << where << "] outside [0, " << n << ")";
+        return false;
+    }
+    if (!want.canaries_intact(&where, n)) {
+        ctx.fail(band) << what << ": the SCALAR kernel wrote [" << where << "] outside";
+        return false;
+    }
+    if (same_bits(want.data(), got.data(), n, &where)) return true;
+    ctx.fail(band) << what << ": [" << where << "] scalar " << want[where] << ", " << level << " "
+                   << got[where];
+    return false;
+}
+
+void check_convolve(Context& ctx, const SsimLevel& L) {
+    if (!ctx.check("ssim_convolve", L.level)) return;
+    Rng rng = ctx.rng();
+    std::vector<float> src, taps;
+    Canaried<float> want(kMaxSide * kMaxSide), got(kMaxSide * kMaxSide);
+    std::vector<float> cache(kMaxSide * kMaxSide);
+    for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
+        const bool gaussian = rng() % 2 == 0;
+        const int n = gaussian ? ssim::kWindow : 1 + 2 * static_cast<int>(rng() % 8);
+        taps.assign(ssim::kGaussianTaps.begin(), ssim::kGaussianTaps.end());
+        if (!gaussian) {
+            taps.resize(n);
+            for (float& t : taps) t = random_sample(rng, static_cast<int>(rng() % 4));
+        }
+        const int w = band < 64 ? n + band % (65 - n > 0 ? 65 - n : 1)
+                                : n + static_cast<int>(rng() % (kMaxSide - n));
+        const int h = n + static_cast<int>(rng() % 12);
+        fill_image(rng, src, static_cast<std::size_t>(w) * h);
+        const std::size_t on = static_cast<std::size_t>(w - n + 1) * (h - n + 1);
+        const std::string what = "w=" + std::to_string(w) + " h=" + std::to_string(h) +
+                                 " taps=" + std::to_string(n);
+        ctx.at_band(band, what);
+        want.poison();
+        got.poison();
+        ssim::ssim_kernels_scalar().convolve(src.data(), w, h, taps.data(), n, want.data(),
+                                             cache.data());
+        L.kernels->convolve(src.data(), w, h, taps.data(), n, got.data(), cache.data());
+        ctx.band();
+        compare(ctx, band, what, want, got, on, L.level.name);
+    }
+    if (ctx.benching()) {
+        std::vector<float> big(1920 * 64);
+        for (float& v : big) v = static_cast<float>(rng() % 256);
+        std::vector<float> out(1920 * 64), c(1920 * 64);
+        ctx.bench(
+            [&] {
+                ssim::ssim_kernels_scalar().convolve(big.data(), 1920, 64,
+                                                     ssim::kGaussianTaps.data(), ssim::kWindow,
+                                                     out.data(), c.data());
+            },
+            [&] {
+                L.kernels->convolve(big.data(), 1920, 64, ssim::kGaussianTaps.data(),
+                                    ssim::kWindow, out.data(), c.data());
+            });
+    }
+    ctx.done();
+}
+
+void check_decimate(Context& ctx, const SsimLevel& L) {
+    if (!ctx.check("ssim_decimate", L.level)) return;
+    Rng rng = ctx.rng();
+    std::vector<float> src, kernel;
+    Canaried<float> want(kMaxSide * kMaxSide), got(kMaxSide * kMaxSide);
+    for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
+        const bool lowpass = rng() % 2 == 0;
+        const int kw = lowpass ? ssim::kLowPassTaps : 1 + static_cast<int>(rng() % 12);
+        kernel.assign(ssim::kLowPass.begin(), ssim::kLowPass.end());
+        if (!lowpass) {
+            kernel.resize(static_cast<std::size_t>(kw) * kw);
+            for (float& t : kernel) t = random_sample(rng, static_cast<int>(rng() % 4));
+        }
+        const int factor = rng() % 4 == 0 ? 1 + static_cast<int>(rng() % 4) : 2;
+        const int w = band < 64 ? 1 + band : 1 + static_cast<int>(rng() % (kMaxSide - 1));
+        const int h = 1 + static_cast<int>(rng() % 40);
+        fill_image(rng, src, static_cast<std::size_t>(w) * h);
+        const std::size_t on = static_cast<std::size_t>(ssim::decimated_size(w, factor)) *
+                               ssim::decimated_size(h, factor);
+        const std::string what = "w=" + std::to_string(w) + " h=" + std::to_string(h) +
+                                 " kw=" + std::to_string(kw) + " factor=" + std::to_string(factor);
+        ctx.at_band(band, what);
+        want.poison();
+        got.poison();
+        ssim::ssim_kernels_scalar().decimate(src.data(), w, h, factor, kernel.data(), kw,
+                                             want.data());
+        L.kernels->decimate(src.data(), w, h, factor, kernel.data(), kw, got.data());
+        ctx.band();
+        compare(ctx, band, what, want, got, on, L.level.name);
+    }
+    if (ctx.benching()) {
+        std::vector<float> big(1920 * 64), out(960 * 32);
+        for (float& v : big) v = static_cast<float>(rng() % 256);
+        ctx.bench(
+            [&] {
+                ssim::ssim_kernels_scalar().decimate(big.data(), 1920, 64, 2,
+                                                     ssim::kLowPass.data(), ssim::kLowPassTaps,
+                                                     out.data());
+            },
+            [&] {
+                L.kernels->decimate(big.data(), 1920, 64, 2, ssim::kLowPass.data(),
+                                    ssim::kLowPassTaps, out.data());
+            });
+    }
+    ctx.done();
+}
+
+}  // namespace
+
+CHECKASM_MODULE(ssim) {
+    for (const SsimLevel& L : simd_tables(ctx, &ssim::ssim_kernels_for)) {
+        if (L.owns(&SsimKernels::convolve)) check_convolve(ctx, L);
+        if (L.owns(&SsimKernels::decimate)) check_decimate(ctx, L);
+    }
+}
+
+}  // namespace vmafpp::checkasm
