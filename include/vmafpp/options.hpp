@@ -7,7 +7,10 @@
 
 namespace vmafpp {
 
-enum class OptionType { boolean, integer, number };
+// `choice`: one of the spec's `choices` strings (libvmaf's string options
+// with a fixed set of values, e.g. speed_prescale_method); its value is the
+// index into `choices`, so values compare as numbers do.
+enum class OptionType { boolean, integer, number, choice };
 
 struct OptionSpec {
     std::string name;   // e.g. "adm_enhn_gain_limit"
@@ -27,6 +30,8 @@ struct OptionSpec {
     // differ only in such options are served by one instance with the more
     // complete setting of each.
     bool true_is_more_complete = true;
+    // The strings a `choice` option accepts; default_value indexes the default.
+    std::vector<std::string> choices = {};
 };
 
 // The values of one extractor instance: defaults from its specs, overridden by
@@ -42,6 +47,8 @@ public:
     double number(std::string_view name) const;
     int integer(std::string_view name) const;
     bool flag(std::string_view name) const;
+    // The string of a `choice` option.
+    const std::string& text(std::string_view name) const;
     bool is_default(std::string_view name) const;
 
     const std::vector<OptionSpec>& specs() const { return specs_; }

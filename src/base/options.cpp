@@ -93,10 +93,23 @@ void OptionValues::set(std::string_view name, std::string_view value) {
             ok = parse_number(value, parsed);
             expect = "a finite number";
             break;
+        case OptionType::choice: {
+            const auto it = std::find(s.choices.begin(), s.choices.end(), value);
+            ok = it != s.choices.end();
+            parsed = static_cast<double>(it - s.choices.begin());
+            if (!ok) {
+                std::string list;
+                for (const std::string& c : s.choices) list += (list.empty() ? "" : ", ") + c;
+                throw Error("option " + s.name + ": \"" + std::string(value) + "\" is not one of " +
+                            list);
+            }
+            break;
+        }
     }
     if (!ok)
         throw Error("option " + s.name + ": \"" + std::string(value) + "\" is not " + expect);
-    if (s.type != OptionType::boolean && (parsed < s.min_value || parsed > s.max_value))
+    if ((s.type == OptionType::integer || s.type == OptionType::number) &&
+        (parsed < s.min_value || parsed > s.max_value))
         throw Error("option " + s.name + ": " + std::string(value) + " is outside [" +
                     format_g(s.min_value) + ", " + format_g(s.max_value) + "]");
     values_[i] = parsed;
@@ -112,6 +125,11 @@ int OptionValues::integer(std::string_view name) const {
 }
 
 bool OptionValues::flag(std::string_view name) const { return number(name) != 0.0; }
+
+const std::string& OptionValues::text(std::string_view name) const {
+    const OptionSpec& s = spec(name);
+    return s.choices.at(static_cast<std::size_t>(values_[static_cast<std::size_t>(&s - specs_.data())]));
+}
 
 bool OptionValues::is_default(std::string_view name) const {
     const OptionSpec& s = spec(name);
@@ -134,6 +152,9 @@ std::string OptionValues::key_suffix() const {
                 out += "_" + tag + "_" + std::to_string(static_cast<int>(values_[i]));
                 break;
             case OptionType::number: out += "_" + tag + "_" + format_g(values_[i]); break;
+            case OptionType::choice:
+                out += "_" + tag + "_" + s.choices.at(static_cast<std::size_t>(values_[i]));
+                break;
         }
     }
     return out;

@@ -20,4 +20,6 @@
     X(float_ssim_info)      /* src/ssim */       \
     X(float_ms_ssim_info)   /* src/ssim */       \
     X(ciede_info)           /* src/ciede */      \
-    X(psnr_hvs_info)        /* src/psnr_hvs */
+    X(psnr_hvs_info)        /* src/psnr_hvs */   \
+    X(speed_chroma_info)    /* src/speed */      \
+    X(speed_temporal_info)  /* src/speed */

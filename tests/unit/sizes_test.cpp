@@ -49,17 +49,26 @@ struct Outcome {
     std::string error;
 };
 
-Outcome score_size(int w, int h, unsigned threads) {
+// The default model and the float extractors, or only the extractor
+// `only` (its key `key` pooled instead of vmaf).
+Outcome score_size(int w, int h, unsigned threads, const char* only = nullptr,
+                   const char* key = "vmaf") {
     SyntheticReader ref(w, h, 3, false), dis(w, h, 3, true);
     ScoreConfig cfg;
     cfg.threads = threads;
     cfg.features = {"float_adm", "float_vif", "float_motion", "float_psnr", "float_ansnr",
                     "float_moment"};
+    if (only) {
+        cfg.no_prediction = true;
+        cfg.features = {only};
+    }
     Outcome o;
     try {
         const ScoreRun run = score(ref, dis, cfg);
         o.scored = true;
-        o.vmaf_mean = run.pooled("vmaf")->mean;
+        const auto pooled = run.pooled(key);
+        if (!pooled) throw Error(std::string("no ") + key + " written");
+        o.vmaf_mean = pooled->mean;
         for (const auto& key : run.values.keys())
             for (unsigned f = 0; f < run.frames; ++f) {
                 const auto v = run.values.value(key, f);
@@ -90,6 +99,35 @@ TEST_P(Size, ScoresOrRefusesWithTheMinimum) {
     EXPECT_EQ(a.vmaf_mean, b.vmaf_mean) << w << "x" << h << " differs with threads";
 }
 
+// SpEED decimates by 16 and needs one 5x5 block: 80x80 luma samples for
+// speed_temporal, 80x80 chroma samples (160x160 4:2:0) for speed_chroma.
+// libvmaf logs "image too small" and crashes below that.
+TEST_P(Size, SpeedScoresOrRefusesWithTheMinimum) {
+    const auto [w, h] = GetParam();
+    struct Speed {
+        const char* name;
+        const char* key;
+        int min;
+    };
+    for (const Speed s : {Speed{"speed_chroma", "speed_chroma_uv", 160},
+                          Speed{"speed_temporal", "speed_temporal", 80}}) {
+        SCOPED_TRACE(s.name);
+        const Outcome a = score_size(w, h, 0, s.name, s.key);
+        if (!a.scored) {
+            EXPECT_NE(a.error.find("minimum"), std::string::npos) << w << "x" << h << ": " << a.error;
+            EXPECT_NE(a.error.find("80x80"), std::string::npos) << a.error;
+            EXPECT_EQ(a.error.find('\n'), std::string::npos) << a.error;
+            EXPECT_LT(std::min(w, h), s.min) << "refused a size libvmaf handles: " << a.error;
+            continue;
+        }
+        EXPECT_GE(std::min(w, h), s.min);
+        EXPECT_TRUE(std::isfinite(a.vmaf_mean)) << w << "x" << h;
+        const Outcome b = score_size(w, h, 2, s.name, s.key);
+        ASSERT_TRUE(b.scored) << b.error;
+        EXPECT_EQ(a.vmaf_mean, b.vmaf_mean) << w << "x" << h << " differs with threads";
+    }
+}
+
 std::vector<std::pair<int, int>> sizes() {
     std::vector<std::pair<int, int>> out;
     for (int s = 1; s <= 64; ++s) out.push_back({s, s});
@@ -99,7 +137,9 @@ std::vector<std::pair<int, int>> sizes() {
         out.push_back({s, 40});
         out.push_back({40, s});
     }
-    for (auto wh : {std::pair{333, 187}, {65, 33}, {33, 65}, {99, 17}, {17, 99}, {127, 45}})
+    for (auto wh : {std::pair{333, 187}, {65, 33}, {33, 65}, {99, 17}, {17, 99}, {127, 45},
+                    {79, 80}, {80, 79}, {80, 80}, {159, 160}, {160, 159}, {160, 160},
+                    {161, 175}, {176, 144}})
         out.push_back(wh);
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());

@@ -1,0 +1,15 @@
+// The SpEED kernel tables of every level (dispatch/kernel_table.hpp):
+// AVX2 and AVX-512 twins of the covariance kernel.
+#include "dispatch/kernel_table.hpp"
+#include "speed/speed_kernels.hpp"
+
+namespace vmafpp {
+
+const SpeedKernels& speed_kernels_for(SimdLevel level) {
+    static const KernelTables<SpeedKernels> tables(
+        speed_kernels_scalar(),
+        {VMAFPP_X86_INIT(speed_init_avx2), VMAFPP_X86_INIT(speed_init_avx512), nullptr});
+    return tables[level];
+}
+
+}  // namespace vmafpp

@@ -1,0 +1,78 @@
+// SpEED's model fit and score (libvmaf speed.c est_params, get_speed_score)
+// and its picture preparation (filter_and_downscale).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "base/float_image.hpp"
+#include "speed/speed_kernels.hpp"
+
+namespace vmafpp::speed {
+
+// libvmaf's frame scaling methods (vif_scale_frame_s).
+enum class ScaleMethod { nearest, bilinear, bicubic, lanczos4 };
+
+struct Params {
+    float kernelscale = 1.0f;
+    double prescale = 1.0;
+    ScaleMethod method = ScaleMethod::nearest;
+    float sigma_nn = 0.29f;
+    float nn_floor = 0.0f;
+    int weight_var_mode = 0;
+};
+
+// Entropy and variance of every block of one picture.
+struct BlockStats {
+    std::vector<float> entropy;
+    std::vector<float> variance;
+    bool singular = false;  // libvmaf's est_params error: zero solution used
+};
+
+class Gsm {
+public:
+    Gsm(const Dimensions& dims, const Params& params, const SpeedKernels& kernels);
+
+    // A plane as libvmaf's picture_copy makes it float (sample / 2^(bpc-8)
+    // - 128), or the difference of two such planes (speed_temporal), read
+    // in place: width x height of dims from (0, 0).
+    struct Samples {
+        const std::uint8_t* a = nullptr;
+        std::ptrdiff_t a_stride = 0;  // bytes
+        const std::uint8_t* b = nullptr;  // subtracted when not null
+        std::ptrdiff_t b_stride = 0;
+        int bpc = 8;  // 8, 10, 12 or 16
+    };
+    // filter_and_downscale then est_params. Fills `out`.
+    void analyse(const Samples& s, BlockStats& out);
+
+    // get_speed_score of two analysed pictures.
+    float score(const BlockStats& ref, const BlockStats& dis) const;
+
+    const Dimensions& dims() const { return dims_; }
+
+private:
+    template <class Rows>
+    void prepare(const Rows& src);
+    void estimate(BlockStats& out);
+
+    Dimensions dims_;
+    Params p_;
+    const SpeedKernels& k_;
+    int aa_width_ = 0, dc_width_ = 0;  // antialias and local-mean filter taps
+    float aa_filter_[128] = {};
+    float dc_filter_[128] = {};
+    std::vector<std::pair<int, int>> runs_;  // columns the antialias blur needs
+    FloatImage full_, scaled_;         // the float and prescaled pictures (prescale != 1)
+    FloatImage low_;                   // decimated picture (op_w x op_h)
+    FloatImage low_blur_;
+    std::vector<float> row_;           // one padded row of the blurs
+    std::vector<float> mean_, cov_, eig_, indep_, sol_, work_;
+};
+
+// The picture's prescale leaves it unchanged (libvmaf: |prescale - 1| < 1e-3).
+bool prescale_is_identity(double prescale);
+
+}  // namespace vmafpp::speed
