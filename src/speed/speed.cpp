@@ -230,9 +230,11 @@ FeatureInfo speed_chroma_info() {
 }
 
 FeatureInfo speed_temporal_info() {
-    return extractor_info<SpeedTemporal>(
+    FeatureInfo info = extractor_info<SpeedTemporal>(
         "speed_temporal", temporal_options(),
         {{"Speed_temporal_feature_speed_temporal_score", "speed_temporal"}}, /*temporal=*/true);
+    info.runs_first = true;  // libvmaf flags speed_temporal TEMPORAL
+    return info;
 }
 
 }  // namespace vmafpp
