@@ -1,4 +1,5 @@
 #include "io/ffmpeg_reader.hpp"
+#include "io/ffmpeg_api.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -24,24 +25,24 @@ namespace {
 
 std::string av_error_text(int err) {
     char buf[AV_ERROR_MAX_STRING_SIZE] = {};
-    av_strerror(err, buf, sizeof buf);
+    av().av_strerror(err, buf, sizeof buf);
     return buf;
 }
 
 struct FormatCloser {
-    void operator()(AVFormatContext* c) const { avformat_close_input(&c); }
+    void operator()(AVFormatContext* c) const { av().avformat_close_input(&c); }
 };
 struct CodecCloser {
-    void operator()(AVCodecContext* c) const { avcodec_free_context(&c); }
+    void operator()(AVCodecContext* c) const { av().avcodec_free_context(&c); }
 };
 struct FrameFree {
-    void operator()(AVFrame* f) const { av_frame_free(&f); }
+    void operator()(AVFrame* f) const { av().av_frame_free(&f); }
 };
 struct PacketFree {
-    void operator()(AVPacket* p) const { av_packet_free(&p); }
+    void operator()(AVPacket* p) const { av().av_packet_free(&p); }
 };
 struct SwsFree {
-    void operator()(SwsContext* s) const { sws_freeContext(s); }
+    void operator()(SwsContext* s) const { av().sws_freeContext(s); }
 };
 using FramePtr = std::unique_ptr<AVFrame, FrameFree>;
 
@@ -52,7 +53,7 @@ struct Layout {
 };
 
 bool direct_layout(AVPixelFormat f, Layout& out) {
-    const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(f);
+    const AVPixFmtDescriptor* d = av().av_pix_fmt_desc_get(f);
     if (!d) return false;
     const unsigned bad = AV_PIX_FMT_FLAG_BE | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BITSTREAM |
                          AV_PIX_FMT_FLAG_HWACCEL | AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_ALPHA |
@@ -80,7 +81,7 @@ bool direct_layout(AVPixelFormat f, Layout& out) {
 // The planar format a frame of `f` is converted to when the scorer cannot
 // read `f` itself: same subsampling, same depth rounded up to 8/10/12/16.
 AVPixelFormat planar_target(AVPixelFormat f, Layout& out) {
-    const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(f);
+    const AVPixFmtDescriptor* d = av().av_pix_fmt_desc_get(f);
     const int depth = d ? d->comp[0].depth : 8;
     const int bpc = depth <= 8 ? 8 : depth <= 10 ? 10 : depth <= 12 ? 12 : 16;
     const bool gray = d && d->nb_components <= 2 && !(d->flags & AV_PIX_FMT_FLAG_RGB);
@@ -109,27 +110,28 @@ AVPixelFormat planar_target(AVPixelFormat f, Layout& out) {
 class FfmpegReader final : public VideoReader {
 public:
     explicit FfmpegReader(const std::string& path) : path_(path) {
-        av_log_set_level(AV_LOG_QUIET);  // errors reach the user as our one line
+        ffmpeg_api(path);  // loads FFmpeg's libraries, or says they are missing
+        av().av_log_set_level(AV_LOG_QUIET);  // errors reach the user as our one line
         AVFormatContext* fmt = nullptr;
-        int err = avformat_open_input(&fmt, path.c_str(), nullptr, nullptr);
+        int err = av().avformat_open_input(&fmt, path.c_str(), nullptr, nullptr);
         if (err < 0) fail("not a Y4M file, and FFmpeg cannot open it: " + av_error_text(err));
         fmt_.reset(fmt);
-        err = avformat_find_stream_info(fmt, nullptr);
+        err = av().avformat_find_stream_info(fmt, nullptr);
         if (err < 0) fail("cannot read its streams: " + av_error_text(err));
         const AVCodec* codec = nullptr;
-        stream_ = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+        stream_ = av().av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
         if (stream_ == AVERROR_STREAM_NOT_FOUND) fail("no video stream");
         const AVStream* st = fmt->streams[stream_ < 0 ? 0 : stream_];
         if (stream_ == AVERROR_DECODER_NOT_FOUND || !codec)
             fail(std::string("no decoder for its video codec (") +
-                 avcodec_get_name(st->codecpar->codec_id) + ") in this FFmpeg");
+                 av().avcodec_get_name(st->codecpar->codec_id) + ") in this FFmpeg");
         if (stream_ < 0) fail("no video stream: " + av_error_text(stream_));
-        codec_.reset(avcodec_alloc_context3(codec));
+        codec_.reset(av().avcodec_alloc_context3(codec));
         if (!codec_) fail("out of memory");
-        err = avcodec_parameters_to_context(codec_.get(), st->codecpar);
+        err = av().avcodec_parameters_to_context(codec_.get(), st->codecpar);
         if (err < 0) fail("bad codec parameters: " + av_error_text(err));
         codec_->thread_count = 0;  // FFmpeg picks (frame and slice threads)
-        err = avcodec_open2(codec_.get(), codec, nullptr);
+        err = av().avcodec_open2(codec_.get(), codec, nullptr);
         if (err < 0) fail(std::string("cannot open its ") + codec->name + " decoder: " + av_error_text(err));
 
         const AVPixelFormat pf = AVPixelFormat(st->codecpar->format);
@@ -213,38 +215,38 @@ private:
     // Runs on the decoding thread: queues frames (at most kQueue ahead).
     void decode_loop() {
         try {
-            std::unique_ptr<AVPacket, PacketFree> pkt(av_packet_alloc());
-            FramePtr frame(av_frame_alloc());
+            std::unique_ptr<AVPacket, PacketFree> pkt(av().av_packet_alloc());
+            FramePtr frame(av().av_frame_alloc());
             if (!pkt || !frame) throw Error(path_ + ": out of memory");
             bool flushing = false;
             unsigned decoded = 0;
             for (;;) {
                 if (!flushing) {
-                    const int err = av_read_frame(fmt_.get(), pkt.get());
+                    const int err = av().av_read_frame(fmt_.get(), pkt.get());
                     if (err == AVERROR_EOF) {
                         flushing = true;
-                        avcodec_send_packet(codec_.get(), nullptr);
+                        av().avcodec_send_packet(codec_.get(), nullptr);
                     } else if (err < 0) {
                         throw Error(path_ + ": cannot read the file after " + std::to_string(decoded) +
                                     " frames: " + av_error_text(err));
                     } else {
                         if (pkt->stream_index != stream_) {
-                            av_packet_unref(pkt.get());
+                            av().av_packet_unref(pkt.get());
                             continue;
                         }
                         // A demuxer marks a packet the file cuts short.
                         if (pkt->flags & AV_PKT_FLAG_CORRUPT)
                             throw Error(path_ + ": after " + std::to_string(decoded) +
                                         " frames, its data is cut short or damaged (a truncated file?)");
-                        const int s = avcodec_send_packet(codec_.get(), pkt.get());
-                        av_packet_unref(pkt.get());
+                        const int s = av().avcodec_send_packet(codec_.get(), pkt.get());
+                        av().av_packet_unref(pkt.get());
                         if (s < 0 && s != AVERROR(EAGAIN))
                             throw Error(path_ + ": frame " + std::to_string(decoded) +
                                         " cannot be decoded: " + av_error_text(s));
                     }
                 }
                 for (;;) {
-                    const int r = avcodec_receive_frame(codec_.get(), frame.get());
+                    const int r = av().avcodec_receive_frame(codec_.get(), frame.get());
                     if (r == AVERROR(EAGAIN)) break;
                     if (r == AVERROR_EOF) {
                         check_complete(decoded);
@@ -285,14 +287,14 @@ private:
         // holds (an audio track may be longer than the video).
         std::int64_t duration = 0;
         if (st->duration > 0 && st->duration != AV_NOPTS_VALUE)
-            duration = av_rescale_q(st->duration, st->time_base, AVRational{1, AV_TIME_BASE});
+            duration = av().av_rescale_q(st->duration, st->time_base, AVRational{1, AV_TIME_BASE});
         else if (fmt_->nb_streams == 1 && fmt_->duration > 0)
             duration = fmt_->duration;
         if (duration <= 0 || last_pts_ == AV_NOPTS_VALUE || rate.num <= 0 || rate.den <= 0) return;
         const std::int64_t start = st->start_time != AV_NOPTS_VALUE ? st->start_time : 0;
-        const std::int64_t frame_us = av_rescale(AV_TIME_BASE, rate.den, rate.num);
+        const std::int64_t frame_us = av().av_rescale(AV_TIME_BASE, rate.den, rate.num);
         const std::int64_t end_us =
-            av_rescale_q(last_pts_ - start, st->time_base, AVRational{1, AV_TIME_BASE}) + frame_us;
+            av().av_rescale_q(last_pts_ - start, st->time_base, AVRational{1, AV_TIME_BASE}) + frame_us;
         if (end_us + 2 * frame_us < duration)
             throw Error(path_ + ": the video ends after " + std::to_string(decoded) + " frames (" +
                         std::to_string(end_us / 1000) + " ms) of the " +
@@ -315,25 +317,25 @@ private:
             throw Error(path_ + ": frame " + std::to_string(index) + " changes the size or pixel format (" +
                         std::to_string(frame->width) + "x" + std::to_string(frame->height) +
                         "); vmafpp scores one geometry per input");
-        FramePtr out(av_frame_alloc());
+        FramePtr out(av().av_frame_alloc());
         if (!out) throw Error(path_ + ": out of memory");
         if (convert_to_ == AV_PIX_FMT_NONE) {
-            av_frame_move_ref(out.get(), frame);
+            av().av_frame_move_ref(out.get(), frame);
             return out;
         }
         if (!sws_) {
-            sws_.reset(sws_getContext(info_.width, info_.height, src_format_, info_.width, info_.height,
+            sws_.reset(av().sws_getContext(info_.width, info_.height, src_format_, info_.width, info_.height,
                                       convert_to_, SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT,
                                       nullptr, nullptr, nullptr));
             if (!sws_) throw Error(path_ + ": cannot convert its pixel format " +
-                                   av_get_pix_fmt_name(src_format_));
+                                   av().av_get_pix_fmt_name(src_format_));
         }
         out->format = convert_to_;
         out->width = info_.width;
         out->height = info_.height;
-        if (av_frame_get_buffer(out.get(), 0) < 0) throw Error(path_ + ": out of memory");
-        sws_scale(sws_.get(), frame->data, frame->linesize, 0, info_.height, out->data, out->linesize);
-        av_frame_unref(frame);
+        if (av().av_frame_get_buffer(out.get(), 0) < 0) throw Error(path_ + ": out of memory");
+        av().sws_scale(sws_.get(), frame->data, frame->linesize, 0, info_.height, out->data, out->linesize);
+        av().av_frame_unref(frame);
         return out;
     }
 

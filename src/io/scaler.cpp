@@ -3,6 +3,7 @@
 // scaled input scores as the same clip scaled by the ffmpeg CLI would.
 #include <cstring>
 
+#include "io/ffmpeg_api.hpp"
 #include "io/ffmpeg_reader.hpp"
 #include "io/planar_reader.hpp"
 #include "vmafpp/error.hpp"
@@ -14,6 +15,9 @@ extern "C" {
 
 namespace vmafpp {
 namespace {
+
+using io::av;
+using io::ffmpeg_api;
 
 // The libswscale format of a picture layout; NONE where it has none.
 AVPixelFormat sws_format(PixelFormat f, int bpc) {
@@ -44,6 +48,7 @@ class ScalingReader final : public VideoReader {
 public:
     ScalingReader(std::unique_ptr<VideoReader> in, int width, int height, int flags, std::string what)
         : in_(std::move(in)), info_(in_->info()) {
+        ffmpeg_api(what);  // loads libswscale, or says it is missing
         const VideoInfo& src = in_->info();
         const AVPixelFormat f = sws_format(src.format, src.bpc);
         if (f == AV_PIX_FMT_NONE)
@@ -52,14 +57,14 @@ public:
         io::check_dimensions(what, width, height, src.bpc);
         info_.width = width;
         info_.height = height;
-        sws_ = sws_getContext(src.width, src.height, f, width, height, f, flags, nullptr, nullptr, nullptr);
+        sws_ = av().sws_getContext(src.width, src.height, f, width, height, f, flags, nullptr, nullptr, nullptr);
         if (!sws_) throw Error(what + ": libswscale cannot scale it to " + std::to_string(width) + "x" +
                                std::to_string(height));
         // Chroma is scaled with luma whatever the scorer reads: libswscale's
         // luma result must not depend on whether chroma comes along.
         in_->set_luma_only(false);
     }
-    ~ScalingReader() override { sws_freeContext(sws_); }
+    ~ScalingReader() override { av().sws_freeContext(sws_); }
 
     const VideoInfo& info() const override { return info_; }
     void set_luma_only(bool luma_only) override { luma_only_ = luma_only; }
@@ -85,7 +90,7 @@ public:
             dst[p] = out.planes[p].data();
             dst_stride[p] = int(out.planes[p].stride());
         }
-        sws_scale(sws_, in, in_stride, 0, src_.height, dst, dst_stride);
+        av().sws_scale(sws_, in, in_stride, 0, src_.height, dst, dst_stride);
         // A Plane's bytes after its width stay zero (SIMD kernels read them).
         const int bytes = info_.bpc > 8 ? 2 : 1;
         for (int p = 0; p < planes; ++p) {
