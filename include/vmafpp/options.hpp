@@ -7,7 +7,9 @@
 
 namespace vmafpp {
 
-enum class OptionType { boolean, integer, number };
+// text: a string kept as given (libvmaf's VMAF_OPT_TYPE_STRING: cambi's eotf,
+// heatmaps_path); its default is OptionSpec::default_text.
+enum class OptionType { boolean, integer, number, text };
 
 struct OptionSpec {
     std::string name;   // e.g. "adm_enhn_gain_limit"
@@ -27,6 +29,7 @@ struct OptionSpec {
     // differ only in such options are served by one instance with the more
     // complete setting of each.
     bool true_is_more_complete = true;
+    std::string default_text = "";  // the default of a text option
 };
 
 // The values of one extractor instance: defaults from its specs, overridden by
@@ -43,18 +46,24 @@ public:
     int integer(std::string_view name) const;
     bool flag(std::string_view name) const;
     bool is_default(std::string_view name) const;
+    // The value of a text option (std::logic_error for another type).
+    const std::string& text(std::string_view name) const;
+    // Whether option `name` has the same value here and in `other` (of the
+    // same specs): what the session compares to share one instance.
+    bool same_value(const OptionValues& other, std::string_view name) const;
 
     const std::vector<OptionSpec>& specs() const { return specs_; }
 
     // libvmaf's suffix for non-default feature parameters, options in
     // alphabetical order of their names: "_<alias>_<%g value>" for numbers,
-    // "_<alias>" for booleans. Empty when every parameter has its default.
+    // "_<alias>_<text>" for text, "_<alias>" for booleans. Empty when every parameter has its default.
     std::string key_suffix() const;
 
 private:
     const OptionSpec& spec(std::string_view name) const;
     std::vector<OptionSpec> specs_;
     std::vector<double> values_;
+    std::vector<std::string> texts_;  // text options' values ("" for others)
 };
 
 }  // namespace vmafpp

@@ -20,4 +20,5 @@
     X(float_ssim_info)      /* src/ssim */       \
     X(float_ms_ssim_info)   /* src/ssim */       \
     X(ciede_info)           /* src/ciede */      \
-    X(psnr_hvs_info)        /* src/psnr_hvs */
+    X(psnr_hvs_info)        /* src/psnr_hvs */   \
+    X(cambi_info)           /* src/cambi */

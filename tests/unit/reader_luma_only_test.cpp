@@ -271,10 +271,10 @@ TEST(ByteSourceSkip, SeeksExactlyAndStopsAtTheEnd) {
 // flipped: one whose reads_chroma says "luma only" writes the same values
 // whatever the chroma planes hold; one that says it reads chroma writes
 // different values for different chroma (the declaration is not stale).
-// 192x176: the smallest size every extractor scores with default options
-// (float_ms_ssim needs 176 in each direction, as in libvmaf).
+// 224x176: a size every extractor scores with default options
+// (float_ms_ssim needs 176 in each direction, cambi 216 in one, as in libvmaf).
 TEST(FeatureRegistry, ChromaDeclarations) {
-    const FrameGeometry geo{192, 176, 8, PixelFormat::yuv420};
+    const FrameGeometry geo{224, 176, 8, PixelFormat::yuv420};
     const int frames = 4;
     auto make_frames = [&](unsigned chroma_seed) {
         std::vector<Picture> out;
@@ -332,7 +332,7 @@ TEST(FeatureRegistry, ChromaDeclarations) {
             try {
                 a = run(info, o, ref_a, dis_a);
             } catch (const Error& e) {
-                ASSERT_NE(v, 0u) << "default options must work at 192x176: " << e.what();
+                ASSERT_NE(v, 0u) << "default options must work at 224x176: " << e.what();
                 continue;  // an option this geometry does not support
             }
             b = run(info, o, ref_b, dis_b);
