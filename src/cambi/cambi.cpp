@@ -120,41 +120,6 @@ int mask_threshold(int w, int h) {
     return ((f * f + 3 * (ceil_log2(blocks) - 11) - 1) >> 1) & 0xffff;
 }
 
-// libvmaf's quick_select: afterwards arr[0, k) holds the k largest values,
-// in the order its swaps leave them (which the pooled sum depends on).
-void quick_select(float* arr, int n, int k) {
-    if (n == k) return;
-    int left = 0, right = n - 1;
-    while (left < right) {
-        const float pivot = arr[k];
-        int i = left, j = right;
-        do {
-            while (arr[i] > pivot) ++i;
-            while (arr[j] < pivot) --j;
-            if (i <= j) {
-                const float t = arr[i];
-                arr[i] = arr[j];
-                arr[j] = t;
-                ++i;
-                --j;
-            }
-        } while (i <= j);
-        if (j < k) left = i;
-        if (k < i) right = j;
-    }
-}
-
-// The mean of the top `topk` share of the w x h c-values (at least one).
-double spatial_pooling(float* c, double topk, int w, int h) {
-    const int n = w * h;
-    int k = static_cast<int>(topk * n);
-    k = k < 1 ? 1 : (k > n ? n : k);
-    quick_select(c, n, k);
-    double sum = 0;
-    for (int i = 0; i < k; ++i) sum += c[i];
-    return sum / k;
-}
-
 // The five heatmap files of one path, shared by every instance that writes
 // there (the engine runs several instances at once): each frame's rows go
 // to their own offset, so the order of the writes does not matter.
@@ -350,7 +315,8 @@ public:
         c_values_ = detail::make_large_array<float>(static_cast<std::size_t>(plan_.alloc_w) *
                                                     plan_.alloc_h);
         histograms_ = detail::make_large_array<std::uint16_t>(
-            static_cast<std::size_t>(plan_.alloc_w) * static_cast<std::size_t>(setup_.band_size));
+            static_cast<std::size_t>(plan_.alloc_w) * static_cast<std::size_t>(setup_.band_size) +
+            cambi::kHistogramPadding);
         mask_scratch_.resize(cambi::spatial_mask_scratch(plan_.alloc_w));
         mode_buffer_.resize(static_cast<std::size_t>(3) * plan_.alloc_w);
         if (o.text("heatmaps_path").size()) {
@@ -469,7 +435,7 @@ private:
             k_.c_values(image, mask, stride_, w, h, window, setup_, c_values_.get(),
                         histograms_.get());
             if (heatmaps) write_heatmap(s, frame, w, h);
-            scores[s] = spatial_pooling(c_values_.get(), plan_.topk, w, h);
+            scores[s] = cambi::spatial_pooling(c_values_.get(), plan_.topk, w, h, pool_scratch_);
         }
         double sum = 0.0;
         for (int s = 0; s < kScales; ++s) sum += scores[s] * kScaleWeights[s];
@@ -499,6 +465,7 @@ private:
     std::unique_ptr<float[], detail::LargeFree> c_values_;
     std::vector<std::uint32_t> mask_scratch_;
     std::vector<std::uint16_t> mode_buffer_;
+    std::vector<float> pool_scratch_;
     std::shared_ptr<HeatmapFiles> heatmaps_;
     double heatmap_scale_ = 0;
 };

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "vmafpp/cpu.hpp"
 
@@ -14,6 +15,7 @@ namespace vmafpp::cambi {
 // The side of the square window whose count of flat pixels decides the mask.
 inline constexpr int kMaskFilterSize = 7;
 inline constexpr int kScales = 5;
+inline constexpr int kHistogramPadding = 64;
 
 // libvmaf's reciprocal table (cambi.h): entry i is the float nearest to the
 // 9-significant-digit decimal of 1/i, which is not 1.0f / i for 42 entries;
@@ -41,7 +43,9 @@ using SpatialMaskFn = void (*)(const std::uint16_t* image, std::ptrdiff_t stride
                                std::uint16_t* mask, int w, int h, int threshold,
                                std::uint32_t* scratch);
 // The scratch that SpatialMaskFn needs, in uint32_t, for width w.
-inline std::size_t spatial_mask_scratch(int w) { return static_cast<std::size_t>(w) * 2 + 64; }
+inline std::size_t spatial_mask_scratch(int w) {
+    return static_cast<std::size_t>(w) * (kMaskFilterSize + 2) + 2 * kMaskFilterSize;
+}
 
 // image[y][x] = image[2y][2x] for the w x h top-left corner, in place.
 using DecimateFn = void (*)(std::uint16_t* image, std::ptrdiff_t stride, int w, int h);
@@ -58,11 +62,20 @@ using FilterModeFn = void (*)(std::uint16_t* image, std::ptrdiff_t stride, int w
 // around it (pad = window >> 1, clipped to the picture) and p0 = H[v0],
 // the largest over d of weight[d] * p0 * p / (p0 + p) in float, p the larger
 // of H[v0 + d + 1] and H[v0 - d - 1], for each d whose tvi allows v0. w and
-// h must exceed pad. `histograms` holds band_size * w counts.
+// h must exceed pad. `histograms` holds band_size * w + kHistogramPadding
+// counts (a SIMD twin may read and write back cells past the last row).
 using CValuesFn = void (*)(const std::uint16_t* image, const std::uint16_t* mask,
                            std::ptrdiff_t stride, int w, int h, int window,
                            const ContrastSetup& setup, float* c_values,
                            std::uint16_t* histograms);
+
+// libvmaf's spatial_pooling: the mean of the k = clip(int(topk * w * h), 1,
+// w * h) largest of the w x h c-values, summed in double in the order its
+// quick_select leaves them. spatial_pooling returns the same bits faster
+// when it can prove the order does not matter, else calls the reference
+// (pooling_quick_select); both reorder `c`. `scratch` is resized as needed.
+double spatial_pooling(float* c, double topk, int w, int h, std::vector<float>& scratch);
+double pooling_quick_select(float* c, double topk, int w, int h);
 
 struct CambiKernels {
     SpatialMaskFn spatial_mask = nullptr;
@@ -72,6 +85,9 @@ struct CambiKernels {
 };
 
 const CambiKernels& cambi_kernels_scalar();
+// Each level's twins (cambi_<isa>.cpp), put into the table of the level below.
+void cambi_init_avx2(CambiKernels& k);
+void cambi_init_avx512(CambiKernels& k);
 const CambiKernels& cambi_kernels_for(SimdLevel level);
 
 }  // namespace vmafpp::cambi

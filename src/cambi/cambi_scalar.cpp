@@ -1,9 +1,11 @@
 // Scalar cambi kernels: the reference arithmetic (libvmaf's cambi.c).
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
+#include "cambi/cambi_c_values_loop.hpp"
 #include "cambi/cambi_kernels.hpp"
 
 namespace vmafpp::cambi {
@@ -32,40 +34,44 @@ void flat_row(const std::uint16_t* image, std::ptrdiff_t stride, int w, int h, i
               std::uint32_t* out) {
     const std::uint16_t* row = image + y * stride;
     const std::uint16_t* below = y == h - 1 ? row : row + stride;
-    for (int x = 0; x < w; ++x) {
-        const bool right = x == w - 1 || row[x] == row[x + 1];
-        out[x] = right && row[x] == below[x] ? 1u : 0u;
-    }
+    for (int x = 0; x < w - 1; ++x)
+        out[x] = (row[x] == row[x + 1]) & (row[x] == below[x]) ? 1u : 0u;
+    out[w - 1] = row[w - 1] == below[w - 1] ? 1u : 0u;
 }
 
-// The 7x7 box count as column sums over the window's rows, kept by adding
-// the row entering and removing the row leaving, then summed across.
+// The 7x7 box count as column sums over the window's rows (a ring of the
+// last 8 flat rows: the row entering is added, the row leaving subtracted),
+// then the 7 column sums around each pixel, zeros beyond the edges.
 void spatial_mask_scalar(const std::uint16_t* image, std::ptrdiff_t stride, std::uint16_t* mask,
                          int w, int h, int threshold, std::uint32_t* scratch) {
     constexpr int pad = kMaskFilterSize / 2;
-    std::uint32_t* cols = scratch;
-    std::uint32_t* flat = scratch + w;
-    std::memset(cols, 0, sizeof(std::uint32_t) * static_cast<std::size_t>(w));
+    constexpr int ring = kMaskFilterSize + 1;
+    std::uint32_t* padded = scratch;  // [pad zeros, w column sums, pad zeros]
+    std::uint32_t* cols = padded + pad;
+    std::uint32_t* flat = padded + w + 2 * pad;  // ring rows of w
+    std::memset(padded, 0, sizeof(std::uint32_t) * static_cast<std::size_t>(w + 2 * pad));
+    auto flat_of = [&](int y) { return flat + static_cast<std::ptrdiff_t>(y % ring) * w; };
     for (int y = 0; y < pad && y < h; ++y) {
-        flat_row(image, stride, w, h, y, flat);
-        for (int x = 0; x < w; ++x) cols[x] += flat[x];
+        std::uint32_t* f = flat_of(y);
+        flat_row(image, stride, w, h, y, f);
+        for (int x = 0; x < w; ++x) cols[x] += f[x];
     }
+    const std::uint32_t t = static_cast<std::uint32_t>(threshold);
     for (int y = 0; y < h; ++y) {
         if (y + pad < h) {
-            flat_row(image, stride, w, h, y + pad, flat);
-            for (int x = 0; x < w; ++x) cols[x] += flat[x];
+            std::uint32_t* f = flat_of(y + pad);
+            flat_row(image, stride, w, h, y + pad, f);
+            for (int x = 0; x < w; ++x) cols[x] += f[x];
         }
         if (y - pad - 1 >= 0) {
-            flat_row(image, stride, w, h, y - pad - 1, flat);
-            for (int x = 0; x < w; ++x) cols[x] -= flat[x];
+            const std::uint32_t* f = flat_of(y - pad - 1);
+            for (int x = 0; x < w; ++x) cols[x] -= f[x];
         }
-        std::uint32_t sum = 0;
-        for (int x = 0; x < pad && x < w; ++x) sum += cols[x];
         std::uint16_t* out = mask + y * stride;
         for (int x = 0; x < w; ++x) {
-            if (x + pad < w) sum += cols[x + pad];
-            if (x - pad - 1 >= 0) sum -= cols[x - pad - 1];
-            out[x] = sum > static_cast<std::uint32_t>(threshold) ? 1 : 0;
+            const std::uint32_t* p = padded + x;
+            const std::uint32_t sum = p[0] + p[1] + p[2] + p[3] + p[4] + p[5] + p[6];
+            out[x] = sum > t ? 1 : 0;
         }
     }
 }
@@ -106,102 +112,105 @@ void filter_mode_scalar(std::uint16_t* image, std::ptrdiff_t stride, int w, int 
     }
 }
 
-// The histograms: row (v - band_base) counts, for each column x, the
-// masked pixels of value v in the columns [x - pad, x + pad] (clipped) of the
-// picture rows currently in the window.
-struct Histograms {
-    std::uint16_t* h;
-    int w, pad, band_base, band_size;
-
-    // The histogram row of a masked pixel in the band, else nullptr.
-    std::uint16_t* row_of(std::uint16_t mask, std::uint16_t v) const {
-        if (!mask) return nullptr;
-        const unsigned compact = static_cast<std::uint16_t>(v - band_base);
-        if (compact >= static_cast<unsigned>(band_size)) return nullptr;
-        return h + static_cast<std::ptrdiff_t>(compact) * w;
+// Ranges counted up and down one sample at a time.
+struct ScalarIsa {
+    static void inc(std::uint16_t* row, int n) {
+        for (int i = 0; i < n; ++i) ++row[i];
     }
-    int left(int x) const { return x - pad > 0 ? x - pad : 0; }
-    int right(int x) const { return x + pad + 1 < w ? x + pad + 1 : w; }
-
-    void add_row(const std::uint16_t* image, const std::uint16_t* mask) const {
-        for (int x = 0; x < w; ++x)
-            if (std::uint16_t* r = row_of(mask[x], image[x]))
-                for (int i = left(x); i < right(x); ++i) ++r[i];
-    }
-    void remove_row(const std::uint16_t* image, const std::uint16_t* mask) const {
-        for (int x = 0; x < w; ++x)
-            if (std::uint16_t* r = row_of(mask[x], image[x]))
-                for (int i = left(x); i < right(x); ++i) --r[i];
-    }
-    // remove_row(old) then add_row(new), skipping a column whose two pixels
-    // cancel.
-    void slide(const std::uint16_t* old_image, const std::uint16_t* old_mask,
-               const std::uint16_t* new_image, const std::uint16_t* new_mask) const {
-        for (int x = 0; x < w; ++x) {
-            std::uint16_t* out = row_of(old_mask[x], old_image[x]);
-            std::uint16_t* in = row_of(new_mask[x], new_image[x]);
-            if (out == in) continue;
-            const int l = left(x), r = right(x);
-            if (out)
-                for (int i = l; i < r; ++i) --out[i];
-            if (in)
-                for (int i = l; i < r; ++i) ++in[i];
-        }
+    static void dec(std::uint16_t* row, int n) {
+        for (int i = 0; i < n; ++i) --row[i];
     }
 };
-
-// libvmaf's c_value_pixel: v is the 10-bit value plus num_diffs.
-inline float c_value_pixel(const std::uint16_t* hist, int w, int x, int v, const ContrastSetup& s,
-                           const float* recip) {
-    const int compact = v - (s.band_base + s.num_diffs);
-    if (static_cast<unsigned>(compact) >= static_cast<unsigned>(s.band_size)) return 0.0f;
-    const std::uint16_t p0 = hist[compact * w + x];
-    float c = 0.0f;
-    for (int d = 0; d < s.num_diffs; ++d) {
-        if (v > s.tvi[d] || v + d + 1 <= s.vlt_luma) continue;
-        const int up = compact + d + 1, down = compact - d - 1;
-        const std::uint16_t p1 = hist[up * w + x];
-        const std::uint16_t p2 = down >= 0 ? hist[down * w + x] : 0;
-        const std::uint16_t p = p1 > p2 ? p1 : p2;
-        const float val = static_cast<float>(s.weights[d] * p0 * p) * recip[p + p0];
-        if (val > c) c = val;
-    }
-    return c;
-}
-
-void c_values_row(const std::uint16_t* image, const std::uint16_t* mask, int w,
-                  const ContrastSetup& s, const std::uint16_t* hist, const float* recip,
-                  float* out) {
-    for (int x = 0; x < w; ++x)
-        if (mask[x]) out[x] = c_value_pixel(hist, w, x, image[x] + s.num_diffs, s, recip);
-}
 
 void c_values_scalar(const std::uint16_t* image, const std::uint16_t* mask, std::ptrdiff_t stride,
                      int w, int h, int window, const ContrastSetup& s, float* c_values,
                      std::uint16_t* histograms) {
-    const int pad = window >> 1;
-    const float* recip = reciprocal_table();
-    std::memset(c_values, 0, sizeof(float) * static_cast<std::size_t>(w) * h);
-    std::memset(histograms, 0, sizeof(std::uint16_t) * static_cast<std::size_t>(w) * s.band_size);
-    const Histograms hist{histograms, w, pad, s.band_base, s.band_size};
-    // Rows [0, pad) first; then row y enters the window when y - pad is
-    // scored and leaves after y + pad is.
-    for (int y = 0; y < pad; ++y) hist.add_row(image + y * stride, mask + y * stride);
-    for (int y = 0; y < h; ++y) {
-        const int in = y + pad, out = y - pad - 1;
-        if (in < h && out >= 0)
-            hist.slide(image + out * stride, mask + out * stride, image + in * stride,
-                       mask + in * stride);
-        else if (in < h)
-            hist.add_row(image + in * stride, mask + in * stride);
-        else if (out >= 0)
-            hist.remove_row(image + out * stride, mask + out * stride);
-        c_values_row(image + y * stride, mask + y * stride, w, s, histograms, recip,
-                     c_values + static_cast<std::ptrdiff_t>(y) * w);
-    }
+    c_values_loop<ScalarIsa>(image, mask, stride, w, h, window, s, c_values, histograms);
 }
 
 }  // namespace
+
+namespace {
+
+// libvmaf's quick_select: afterwards arr[0, k) holds the k largest values,
+// in the order its swaps leave them.
+void quick_select(float* arr, int n, int k) {
+    if (n == k) return;
+    int left = 0, right = n - 1;
+    while (left < right) {
+        const float pivot = arr[k];
+        int i = left, j = right;
+        do {
+            while (arr[i] > pivot) ++i;
+            while (arr[j] < pivot) --j;
+            if (i <= j) {
+                const float t = arr[i];
+                arr[i] = arr[j];
+                arr[j] = t;
+                ++i;
+                --j;
+            }
+        } while (i <= j);
+        if (j < k) left = i;
+        if (k < i) right = j;
+    }
+}
+
+int topk_count(double topk, int n) {
+    const int k = static_cast<int>(topk * n);
+    return k < 1 ? 1 : (k > n ? n : k);
+}
+
+}  // namespace
+
+double pooling_quick_select(float* c, double topk, int w, int h) {
+    const int n = w * h;
+    const int k = topk_count(topk, n);
+    quick_select(c, n, k);
+    double sum = 0;
+    for (int i = 0; i < k; ++i) sum += c[i];
+    return sum / k;
+}
+
+// Every c-value is 0 or at least 0.5 (weight * p0 * p / (p0 + p) with
+// counts >= 1), so a multiple of 2^-24. When the sum of all of them is
+// below 2^29, every partial sum of a subset is a multiple of 2^-24 below
+// 2^29, exact in a double: libvmaf's sum of its top k is then the exact sum
+// of the k largest values in any order. Zeros add nothing, so with at most
+// k nonzero values that is the sum of all; otherwise the k largest come from
+// nth_element over the nonzero values. Anything else (a value under 0.5 but
+// above 0, a larger sum) takes libvmaf's quick_select.
+double spatial_pooling(float* c, double topk, int w, int h, std::vector<float>& scratch) {
+    const int n = w * h;
+    const int k = topk_count(topk, n);
+    constexpr double unit = 16777216.0;  // 2^24
+    constexpr std::int64_t limit = std::int64_t{1} << 53;
+    std::int64_t total = 0;
+    int nonzero = 0;
+    bool exact = true;
+    for (int i = 0; i < n; ++i) {
+        const float v = c[i];
+        if (v == 0.0f) continue;
+        if (!(v >= 0.5f) || !(v < 65536.0f)) {
+            exact = false;
+            break;
+        }
+        total += static_cast<std::int64_t>(static_cast<double>(v) * unit);
+        ++nonzero;
+    }
+    if (!exact || total >= limit) return pooling_quick_select(c, topk, w, h);
+    if (nonzero > k) {
+        scratch.resize(static_cast<std::size_t>(nonzero));
+        float* nz = scratch.data();
+        int m = 0;
+        for (int i = 0; i < n; ++i)
+            if (c[i] != 0.0f) nz[m++] = c[i];
+        std::nth_element(nz, nz + k, nz + m, [](float a, float b) { return a > b; });
+        total = 0;
+        for (int i = 0; i < k; ++i) total += static_cast<std::int64_t>(static_cast<double>(nz[i]) * unit);
+    }
+    return static_cast<double>(total) / unit / k;
+}
 
 const CambiKernels& cambi_kernels_scalar() {
     static const CambiKernels k{&spatial_mask_scalar, &decimate_scalar, &filter_mode_scalar,

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -281,6 +282,41 @@ TEST(Cambi, LevelsAgreeWithScalarOnGeneratedPictures) {
             }
         }
     }
+}
+
+// The fast pooling returns the reference's bits: c-values as the kernel
+// makes them (weight * p0 * p in float times the reciprocal), many zeros or
+// few, every topk; and values it cannot prove exact take the reference.
+TEST(CambiKernels, PoolingMatchesLibvmafsQuickSelect) {
+    const float* recip = cambi::reciprocal_table();
+    std::mt19937 rng(5);
+    int cases = 0;
+    for (int round = 0; round < 300; ++round) {
+        const int w = 1 + static_cast<int>(rng() % 300), h = 1 + static_cast<int>(rng() % 200);
+        const int zero_percent = static_cast<int>(rng() % 101);
+        const int max_count = 1 + static_cast<int>(rng() % 2000);
+        std::vector<float> c(static_cast<std::size_t>(w) * h);
+        for (float& v : c) {
+            if (static_cast<int>(rng() % 100) < zero_percent) {
+                v = 0.0f;
+                continue;
+            }
+            const int wt = 1 + static_cast<int>(rng() % 9);
+            const int p0 = 1 + static_cast<int>(rng() % max_count);
+            const int p = 1 + static_cast<int>(rng() % max_count);
+            v = static_cast<float>(wt * p0 * p) * recip[(p0 + p) % cambi::kReciprocalCount];
+        }
+        if (round % 50 == 7) c[rng() % c.size()] = 0.25f;  // not provably exact
+        for (double topk : {0.0001, 0.2, 0.6, 1.0, static_cast<double>(rng() % 1000) / 1000 + 0.0001}) {
+            std::vector<float> a = c, b = c, scratch;
+            const double fast = cambi::spatial_pooling(a.data(), topk, w, h, scratch);
+            const double ref = cambi::pooling_quick_select(b.data(), topk, w, h);
+            ASSERT_EQ(fast, ref) << w << "x" << h << " topk " << topk << ": " << g17(fast) << " vs "
+                                 << g17(ref);
+            ++cases;
+        }
+    }
+    RecordProperty("cases", cases);
 }
 
 TEST(CambiKernels, ReciprocalTableIsLibvmafs) {
