@@ -5,6 +5,7 @@
 // k; the scales weighted 16, 8, 4, 2, 1. Not temporal: each frame is scored
 // on its own. With full_ref the reference is scored too (cambi_source) and
 // cambi_full_reference = max(0, cambi - cambi_source).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -305,7 +306,9 @@ public:
         setup_.vlt_luma = vlt_luma(o.number("cambi_vis_lum_threshold"), plan_.eotf);
         const int lo = setup_.vlt_luma - 3 * nd + 1;
         setup_.band_base = lo > 0 ? lo : 0;
-        setup_.band_size = tvi_.back() + 1 - setup_.band_base;
+        // An empty band (every tvi below the visibility threshold) leaves
+        // every c-value 0, as libvmaf's wrapped uint16 size does.
+        setup_.band_size = std::max(0, tvi_.back() + 1 - setup_.band_base);
 
         const std::size_t pixels = static_cast<std::size_t>(stride_) * plan_.alloc_h;
         image_ = detail::make_large_array<std::uint16_t>(pixels);

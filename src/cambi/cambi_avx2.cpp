@@ -7,6 +7,7 @@
 
 #include "cambi/cambi_c_values_loop.hpp"
 #include "cambi/cambi_kernels.hpp"
+#include "cambi/cambi_mode_loop.hpp"
 
 namespace vmafpp::cambi {
 
@@ -54,8 +55,34 @@ void c_values_avx2(const std::uint16_t* image, const std::uint16_t* mask, std::p
     c_values_loop<Avx2Isa>(image, mask, stride, w, h, window, s, c_values, histograms);
 }
 
+// mode3 of 16 columns: the smallest, replaced by b where b == c, then by a
+// where a equals b or c (the order of mode3's tests).
+struct Avx2ModeIsa {
+    static constexpr int kLanes = 16;
+    static void mode3(std::uint16_t* out, const std::uint16_t* a, const std::uint16_t* b,
+                      const std::uint16_t* c) {
+        const __m256i va = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a));
+        const __m256i vb = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
+        const __m256i vc = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c));
+        const __m256i a_shared =
+            _mm256_or_si256(_mm256_cmpeq_epi16(va, vb), _mm256_cmpeq_epi16(va, vc));
+        __m256i r = _mm256_min_epu16(_mm256_min_epu16(va, vb), vc);
+        r = _mm256_blendv_epi8(r, vb, _mm256_cmpeq_epi16(vb, vc));
+        r = _mm256_blendv_epi8(r, va, a_shared);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), r);
+    }
+};
+
+void filter_mode_avx2(std::uint16_t* image, std::ptrdiff_t stride, int w, int h,
+                    std::uint16_t* buffer) {
+    filter_mode_loop<Avx2ModeIsa>(image, stride, w, h, buffer);
+}
+
 }  // namespace
 
-void cambi_init_avx2(CambiKernels& k) { k.c_values = &c_values_avx2; }
+void cambi_init_avx2(CambiKernels& k) {
+    k.c_values = &c_values_avx2;
+    k.filter_mode = &filter_mode_avx2;
+}
 
 }  // namespace vmafpp::cambi

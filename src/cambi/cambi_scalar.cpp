@@ -7,6 +7,7 @@
 
 #include "cambi/cambi_c_values_loop.hpp"
 #include "cambi/cambi_kernels.hpp"
+#include "cambi/cambi_mode_loop.hpp"
 
 namespace vmafpp::cambi {
 
@@ -81,35 +82,17 @@ void decimate_scalar(std::uint16_t* image, std::ptrdiff_t stride, int w, int h) 
         for (int x = 0; x < w; ++x) image[y * stride + x] = image[2 * y * stride + 2 * x];
 }
 
-inline std::uint16_t min3(std::uint16_t a, std::uint16_t b, std::uint16_t c) {
-    if (a <= b && a <= c) return a;
-    return b <= c ? b : c;
-}
+struct ScalarModeIsa {
+    static constexpr int kLanes = 1;
+    static void mode3(std::uint16_t* out, const std::uint16_t* a, const std::uint16_t* b,
+                      const std::uint16_t* c) {
+        out[0] = mode3_scalar(a[0], b[0], c[0]);
+    }
+};
 
-inline std::uint16_t mode3(std::uint16_t a, std::uint16_t b, std::uint16_t c) {
-    if (a == b || a == c) return a;
-    if (b == c) return b;
-    return min3(a, b, c);
-}
-
-// Rows are filtered across into a ring of three lines; once three are
-// there, the middle picture row gets the mode down the ring (mode3 does not
-// depend on the order of its arguments).
 void filter_mode_scalar(std::uint16_t* image, std::ptrdiff_t stride, int w, int h,
                         std::uint16_t* buffer) {
-    int line = 0;
-    for (int y = 0; y < h; ++y) {
-        const std::uint16_t* row = image + y * stride;
-        std::uint16_t* out = buffer + line * w;
-        out[0] = row[0];
-        for (int x = 1; x < w - 1; ++x) out[x] = mode3(row[x - 1], row[x], row[x + 1]);
-        out[w - 1] = row[w - 1];
-        if (y > 1) {
-            std::uint16_t* dst = image + (y - 1) * stride;
-            for (int x = 0; x < w; ++x) dst[x] = mode3(buffer[x], buffer[w + x], buffer[2 * w + x]);
-        }
-        line = line == 2 ? 0 : line + 1;
-    }
+    filter_mode_loop<ScalarModeIsa>(image, stride, w, h, buffer);
 }
 
 // Ranges counted up and down one sample at a time.

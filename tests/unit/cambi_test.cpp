@@ -260,6 +260,16 @@ TEST(Cambi, HeatmapsAreWrittenPerScaleAndFrame) {
     }
 }
 
+// A visibility threshold above every tvi leaves no value whose banding
+// counts (libvmaf's band size wraps around): 0, not a crash.
+TEST(Cambi, VisibilityAboveEveryThresholdScoresZero) {
+    OptionValues o(cambi_info_ref().options);
+    o.set("tvi_threshold", "1");
+    o.set("cambi_vis_lum_threshold", "100");
+    const Picture b = banded(320, 240, 10, 24);
+    EXPECT_EQ(score_one(o, b, b).values.at("cambi_vlt_100_tvit_1").at(0), 0.0);
+}
+
 TEST(Cambi, RejectsSamplesAboveTheBitDepth) {
     const OptionValues o(cambi_info_ref().options);
     Picture b = banded(320, 240, 10, 24);
