@@ -89,7 +89,7 @@ inline void c_values_row(const std::uint16_t* image, const std::uint16_t* mask, 
                          const ContrastSetup& s, const std::uint16_t* hist, const float* recip,
                          float* out) {
     for (int x = 0; x < w; ++x)
-        if (mask[x]) out[x] = c_value_pixel(hist, w, x, image[x] + s.num_diffs, s, recip);
+        out[x] = mask[x] ? c_value_pixel(hist, w, x, image[x] + s.num_diffs, s, recip) : 0.0f;
 }
 
 // libvmaf's calculate_c_values: rows [0, pad) enter first; then row y + pad
@@ -100,7 +100,6 @@ void c_values_loop(const std::uint16_t* image, const std::uint16_t* mask, std::p
                    std::uint16_t* histograms) {
     const int pad = window >> 1;
     const float* recip = reciprocal_table();
-    std::memset(c_values, 0, sizeof(float) * static_cast<std::size_t>(w) * h);
     std::memset(histograms, 0, sizeof(std::uint16_t) * static_cast<std::size_t>(w) * s.band_size);
     const Histograms<Isa> hist{histograms, w, pad, s.band_base, s.band_size};
     for (int y = 0; y < pad; ++y) hist.add_row(image + y * stride, mask + y * stride);
