@@ -4,6 +4,7 @@
 // (refusals, options, heatmaps).
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -94,6 +95,46 @@ TEST_P(CambiOptsGolden, FullReferenceWithOptionsBitExactAtEveryLevel) {
 
 INSTANTIATE_TEST_SUITE_P(Corpus, CambiOptsGolden,
                          ::testing::ValuesIn(test::pairs_with_key("cambi_opts.json", kOptsKey)));
+
+// The options the vmaf_v1.0.16 models give cambi (1080p and larger take the
+// high-resolution speed-up), against the cambi values of those models'
+// goldens.
+const std::string kModelKey = "cambi_hrs_1080_cmxv_17_vlt_0.06";
+
+struct ModelGolden {
+    std::string pair, file;
+};
+
+std::vector<ModelGolden> model_goldens() {
+    std::vector<ModelGolden> out;
+    for (const char* f : {"model_vmaf_v1.0.16_3d0h.json", "model_vmaf_v1.0.16_3d0h_2160.json",
+                          "model_vmaf_v1.0.16_hfr_3d0h.json"})
+        for (const auto& p : test::pairs_with_key(f, kModelKey)) out.push_back({p, f});
+    return out;
+}
+
+class CambiModelGolden : public ::testing::TestWithParam<ModelGolden> {};
+
+TEST_P(CambiModelGolden, V1016ModelOptionsBitExactAtEveryLevel) {
+    int compared = 0;
+    for (SimdLevel l : levels()) {
+        SCOPED_TRACE(simd_level_name(l));
+        const auto sink = run_at(GetParam().pair, l,
+                                 {{"cambi_high_res_speedup", "1080"},
+                                  {"cambi_vis_lum_threshold", "0.06"},
+                                  {"cambi_max_val", "17.0"}});
+        compared += test::expect_golden_keys(sink, GetParam().pair, GetParam().file, {kModelKey});
+    }
+    RecordProperty("values_compared", compared);
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, CambiModelGolden, ::testing::ValuesIn(model_goldens()),
+                         [](const auto& info) {
+                             std::string n = info.param.pair.substr(0, 3) + "_" + info.param.file;
+                             for (char& c : n)
+                                 if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                             return n;
+                         });
 
 const FeatureInfo& cambi_info_ref() {
     const FeatureInfo* info = find_feature("cambi");
