@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -15,7 +16,11 @@ namespace vmafpp {
 
 OptionValues::OptionValues(std::vector<OptionSpec> specs) : specs_(std::move(specs)) {
     values_.reserve(specs_.size());
-    for (const auto& s : specs_) values_.push_back(s.default_value);
+    texts_.reserve(specs_.size());
+    for (const auto& s : specs_) {
+        values_.push_back(s.default_value);
+        texts_.push_back(s.type == OptionType::text ? s.default_text : std::string());
+    }
 }
 
 const OptionSpec& OptionValues::spec(std::string_view name) const {
@@ -105,6 +110,9 @@ void OptionValues::set(std::string_view name, std::string_view value) {
             }
             break;
         }
+        case OptionType::text:
+            texts_[i] = std::string(value);
+            return;
     }
     if (!ok)
         throw Error("option " + s.name + ": \"" + std::string(value) + "\" is not " + expect);
@@ -126,20 +134,32 @@ int OptionValues::integer(std::string_view name) const {
 
 bool OptionValues::flag(std::string_view name) const { return number(name) != 0.0; }
 
-const std::string& OptionValues::text(std::string_view name) const {
-    const OptionSpec& s = spec(name);
-    return s.choices.at(static_cast<std::size_t>(values_[static_cast<std::size_t>(&s - specs_.data())]));
-}
-
 bool OptionValues::is_default(std::string_view name) const {
     const OptionSpec& s = spec(name);
-    return values_[static_cast<std::size_t>(&s - specs_.data())] == s.default_value;
+    const std::size_t i = static_cast<std::size_t>(&s - specs_.data());
+    if (s.type == OptionType::text) return texts_[i] == s.default_text;
+    return values_[i] == s.default_value;
+}
+
+const std::string& OptionValues::text(std::string_view name) const {
+    const OptionSpec& s = spec(name);
+    const std::size_t i = static_cast<std::size_t>(&s - specs_.data());
+    if (s.type == OptionType::choice) return s.choices.at(static_cast<std::size_t>(values_[i]));
+    if (s.type != OptionType::text)
+        throw std::logic_error("option " + s.name + " is not a text option");
+    return texts_[i];
+}
+
+bool OptionValues::same_value(const OptionValues& other, std::string_view name) const {
+    const OptionSpec& s = spec(name);
+    if (s.type == OptionType::text) return text(name) == other.text(name);
+    return number(name) == other.number(name);
 }
 
 std::string OptionValues::key_suffix() const {
     std::vector<std::size_t> order;
     for (std::size_t i = 0; i < specs_.size(); ++i)
-        if (specs_[i].feature_param && values_[i] != specs_[i].default_value) order.push_back(i);
+        if (specs_[i].feature_param && !is_default(specs_[i].name)) order.push_back(i);
     std::sort(order.begin(), order.end(),
               [&](std::size_t a, std::size_t b) { return specs_[a].name < specs_[b].name; });
     std::string out;
@@ -155,6 +175,7 @@ std::string OptionValues::key_suffix() const {
             case OptionType::choice:
                 out += "_" + tag + "_" + s.choices.at(static_cast<std::size_t>(values_[i]));
                 break;
+            case OptionType::text: out += "_" + tag + "_" + texts_[i]; break;
         }
     }
     return out;

@@ -21,5 +21,6 @@
     X(float_ms_ssim_info)   /* src/ssim */       \
     X(ciede_info)           /* src/ciede */      \
     X(psnr_hvs_info)        /* src/psnr_hvs */   \
+    X(cambi_info)           /* src/cambi */      \
     X(speed_chroma_info)    /* src/speed */      \
     X(speed_temporal_info)  /* src/speed */

@@ -57,7 +57,7 @@ namespace {
 bool same_values(const ExtractorSpec& a, const ExtractorSpec& b) {
     if (a.info != b.info) return false;
     for (const auto& s : a.info->options)
-        if (s.feature_param && a.options.number(s.name) != b.options.number(s.name)) return false;
+        if (s.feature_param && !a.options.same_value(b.options, s.name)) return false;
     return true;
 }
 
@@ -67,8 +67,7 @@ bool same_values(const ExtractorSpec& a, const ExtractorSpec& b) {
 void merge_outputs(ExtractorSpec& into, const ExtractorSpec& other) {
     for (const auto& s : into.info->options) {
         if (s.feature_param) continue;
-        const double a = into.options.number(s.name), b = other.options.number(s.name);
-        if (a == b) continue;
+        if (into.options.same_value(other.options, s.name)) continue;
         if (s.type != OptionType::boolean)
             throw Error("feature " + into.info->name + " is requested twice with different " +
                         s.name + " values");

@@ -272,7 +272,7 @@ TEST(ByteSourceSkip, SeeksExactlyAndStopsAtTheEnd) {
 // whatever the chroma planes hold; one that says it reads chroma writes
 // different values for different chroma (the declaration is not stale).
 // 320x320: every extractor scores it with default options (float_ms_ssim
-// needs 176 in each direction, as in libvmaf) and speed_chroma's 160x160
+// needs 176 in each direction and cambi 216 in one, as in libvmaf) and speed_chroma's 160x160
 // chroma planes decimate to 10x10, enough samples for a regular 25x25
 // covariance (with fewer, SpEED scores 0 whatever the planes hold).
 TEST(FeatureRegistry, ChromaDeclarations) {

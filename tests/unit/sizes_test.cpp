@@ -152,3 +152,69 @@ INSTANTIATE_TEST_SUITE_P(All, Size, ::testing::ValuesIn(sizes()), [](const auto&
 
 }  // namespace
 }  // namespace vmafpp
+
+namespace vmafpp {
+namespace {
+
+// cambi (-n --feature cambi=full_ref=true): a finite score the same with 0
+// and 2 threads, or a one-line refusal naming the minimum. libvmaf refuses
+// pictures under 216 in both directions and reads outside the picture when
+// the coarsest scale is not larger than half its window.
+Outcome score_cambi(int w, int h, unsigned threads) {
+    SyntheticReader ref(w, h, 3, false), dis(w, h, 3, true);
+    ScoreConfig cfg;
+    cfg.threads = threads;
+    cfg.no_prediction = true;
+    cfg.features = {"cambi=full_ref=true"};
+    Outcome o;
+    try {
+        const ScoreRun run = score(ref, dis, cfg);
+        o.scored = true;
+        o.vmaf_mean = run.pooled("cambi")->mean;
+        for (const auto& key : run.values.keys())
+            for (unsigned f = 0; f < run.frames; ++f) {
+                const auto v = run.values.value(key, f);
+                if (!v || !std::isfinite(*v))
+                    ADD_FAILURE() << w << "x" << h << " " << key << " frame " << f;
+            }
+    } catch (const Error& e) {
+        o.error = e.what();
+    }
+    return o;
+}
+
+class CambiSize : public ::testing::TestWithParam<std::pair<int, int>> {};
+
+TEST_P(CambiSize, ScoresOrRefusesWithTheMinimum) {
+    const auto [w, h] = GetParam();
+    const Outcome a = score_cambi(w, h, 0);
+    if (!a.scored) {
+        EXPECT_NE(a.error.find("minimum"), std::string::npos) << w << "x" << h << ": " << a.error;
+        EXPECT_EQ(a.error.find('\n'), std::string::npos) << a.error;
+        EXPECT_TRUE(std::max(w, h) < 216 || std::min(w, h) < 32)
+            << "refused a size libvmaf handles: " << a.error;
+        return;
+    }
+    EXPECT_TRUE(std::isfinite(a.vmaf_mean)) << w << "x" << h;
+    const Outcome b = score_cambi(w, h, 2);
+    ASSERT_TRUE(b.scored) << b.error;
+    EXPECT_EQ(a.vmaf_mean, b.vmaf_mean) << w << "x" << h << " differs with threads";
+}
+
+std::vector<std::pair<int, int>> cambi_sizes() {
+    std::vector<std::pair<int, int>> out = sizes();
+    // Around the 216 minimum and the coarsest-scale limit, odd sizes.
+    for (auto wh : {std::pair{215, 215}, {216, 1}, {1, 216}, {216, 17}, {17, 216}, {216, 31},
+                    {217, 33}, {33, 217}, {333, 187}, {1023, 7}, {301, 65}})
+        out.push_back(wh);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(All, CambiSize, ::testing::ValuesIn(cambi_sizes()), [](const auto& info) {
+    return std::to_string(info.param.first) + "x" + std::to_string(info.param.second);
+});
+
+}  // namespace
+}  // namespace vmafpp

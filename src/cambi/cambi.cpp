@@ -1,0 +1,523 @@
+// libvmaf's "cambi" extractor (Contrast Aware Multiscale Banding Index):
+// the luma converted to 10 bits (resized to the encoding or source size),
+// a mask of flat areas, then at five scales a 3x3 mode filter, the c-values
+// of the masked pixels from windowed histograms, and the mean of their top
+// k; the scales weighted 16, 8, 4, 2, 1. Not temporal: each frame is scored
+// on its own. With full_ref the reference is scored too (cambi_source) and
+// cambi_full_reference = max(0, cambi - cambi_source).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "base/extractor_info.hpp"
+#include "base/large_alloc.hpp"
+#include "cambi/cambi_kernels.hpp"
+#include "vmafpp/error.hpp"
+#include "vmafpp/feature.hpp"
+
+namespace vmafpp {
+
+namespace {
+
+using cambi::kScales;
+
+constexpr int kMinSide = 216;  // CAMBI_MIN_WIDTH_HEIGHT
+constexpr double kDefaultTopk = 0.6;
+constexpr int kScaleWeights[kScales] = {16, 8, 4, 2, 1};
+constexpr int kContrastWeights[32] = {1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8,
+                                      8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
+// 10-bit limited range, where libvmaf evaluates the EOTF.
+constexpr int kFoot = 64, kHead = 940;
+
+using Eotf = double (*)(double);
+
+double bt1886_eotf(double v) {
+    constexpr double gamma = 2.4, lw = 300.0, lb = 0.01;
+    const double a = std::pow(std::pow(lw, 1.0 / gamma) - std::pow(lb, 1.0 / gamma), gamma);
+    const double b = std::pow(lb, 1.0 / gamma) /
+                     (std::pow(lw, 1.0 / gamma) - std::pow(lb, 1.0 / gamma));
+    const double x = v + b;
+    return a * std::pow(x > 0 ? x : 0, gamma);
+}
+
+double pq_eotf(double v) {
+    const double m1 = 0.1593017578125, m2 = 78.84375;
+    const double c1 = 0.8359375, c2 = 18.8515625, c3 = 18.6875;
+    const double num = std::pow(v, 1.0 / m2) - c1;
+    const double den = c2 - c3 * std::pow(v, 1.0 / m2);
+    return 10000 * std::pow((num > 0 ? num : 0) / den, 1.0 / m1);
+}
+
+double luminance(int sample, Eotf eotf) {
+    const int c = sample < kFoot ? kFoot : (sample > kHead ? kHead : sample);
+    return eotf(static_cast<double>(c - kFoot) / (kHead - kFoot));
+}
+
+// Whether a step of `diff` above `sample` is visible.
+bool visible(int sample, int diff, double tvi, Eotf eotf) {
+    const double mean = luminance(sample, eotf);
+    return luminance(sample + diff, eotf) - mean > tvi * mean;
+}
+
+enum class Bisect { too_small, correct, too_big };
+
+Bisect tvi_bisect(int sample, int diff, double tvi, Eotf eotf) {
+    if (!visible(sample, diff, tvi, eotf)) return Bisect::too_big;
+    if (visible(sample + 1, diff, tvi, eotf)) return Bisect::too_small;
+    return Bisect::correct;
+}
+
+// The highest 10-bit value at which a step of `diff` is still visible
+// (libvmaf's bisection, its answers at the ends included).
+int tvi_for_diff(int diff, double tvi, Eotf eotf) {
+    int foot = kFoot, head = kHead - diff - 1;
+    Bisect b = tvi_bisect(foot, diff, tvi, eotf);
+    if (b == Bisect::too_big) return 0;
+    if (b == Bisect::correct) return foot;
+    b = tvi_bisect(head, diff, tvi, eotf);
+    if (b == Bisect::too_small) return 1023;
+    if (b == Bisect::correct) return head;
+    for (;;) {
+        const int mid = foot + (head - foot) / 2;
+        b = tvi_bisect(mid, diff, tvi, eotf);
+        if (b == Bisect::too_big)
+            head = mid;
+        else if (b == Bisect::too_small)
+            foot = mid;
+        else
+            return mid;
+    }
+}
+
+// The window after libvmaf's scaling by (w + h) / (3840 + 2160), halved with
+// the high-resolution speed-up, made odd.
+int scaled_window(int window, int w, int h, bool speedup) {
+    unsigned ws = (static_cast<unsigned>(window) * static_cast<unsigned>(w + h) / 375u) >> 4;
+    ws &= 0xffffu;  // a uint16_t in libvmaf
+    if (speedup) ws = (ws + 1) >> 1;
+    return static_cast<int>(ws | 1u);
+}
+
+int ceil_log2(std::uint32_t n) {
+    if (n == 0) return 0;
+    int shift = 0;
+    for (std::uint32_t t = n - 1; t > 0; t >>= 1) ++shift;
+    return shift;
+}
+
+// How many of the 7x7 window's pixels must be flat for the mask: more for
+// larger pictures.
+int mask_threshold(int w, int h) {
+    const std::uint32_t blocks = static_cast<std::uint32_t>(w >> 6) * static_cast<std::uint32_t>(h >> 6);
+    constexpr int f = cambi::kMaskFilterSize;
+    return ((f * f + 3 * (ceil_log2(blocks) - 11) - 1) >> 1) & 0xffff;
+}
+
+// The five heatmap files of one path, shared by every instance that writes
+// there (the engine runs several instances at once): each frame's rows go
+// to their own offset, so the order of the writes does not matter.
+class HeatmapFiles {
+public:
+    static std::shared_ptr<HeatmapFiles> open(const std::string& dir, int w, int h) {
+        static std::mutex registry_mu;
+        static std::map<std::string, std::weak_ptr<HeatmapFiles>> registry;
+        std::lock_guard<std::mutex> lock(registry_mu);
+        const std::string key = dir + "|" + std::to_string(w) + "x" + std::to_string(h);
+        if (auto live = registry[key].lock()) return live;
+        auto files = std::shared_ptr<HeatmapFiles>(new HeatmapFiles(dir, w, h));
+        registry[key] = files;
+        return files;
+    }
+    ~HeatmapFiles() {
+        for (std::FILE* f : files_)
+            if (f) std::fclose(f);
+    }
+    HeatmapFiles(const HeatmapFiles&) = delete;
+    HeatmapFiles& operator=(const HeatmapFiles&) = delete;
+
+    // Row y of frame `frame` at `scale`: 16-bit samples (host order, as
+    // libvmaf writes them) at ((frame * h + y) * w) samples.
+    void write(int scale, unsigned frame, int w, int h, const std::uint16_t* rows) {
+        std::lock_guard<std::mutex> lock(mu_);
+        std::FILE* f = files_[scale];
+        const long long offset = (static_cast<long long>(frame) * h) * w * 2;
+        if (std::fseek(f, static_cast<long>(offset), SEEK_SET) != 0 ||
+            std::fwrite(rows, sizeof(std::uint16_t), static_cast<std::size_t>(w) * h, f) !=
+                static_cast<std::size_t>(w) * h ||
+            std::fflush(f) != 0)
+            throw Error("cambi: could not write the heatmap of scale " + std::to_string(scale) +
+                        " under " + dir_);
+    }
+
+private:
+    HeatmapFiles(const std::string& dir, int w, int h) : dir_(dir) {
+        std::error_code ec;
+        std::filesystem::create_directories(dir, ec);
+        if (ec) throw Error("cambi: could not create heatmaps_path " + dir + ": " + ec.message());
+        for (int s = 0; s < kScales; ++s) {
+            const std::string path = dir + "/cambi_heatmap_scale_" + std::to_string(s) + "_" +
+                                     std::to_string(w) + "x" + std::to_string(h) + "_16b.gray";
+            files_[s] = std::fopen(path.c_str(), "wb");
+            if (!files_[s]) throw Error("cambi: could not open heatmap file " + path);
+            w = (w + 1) >> 1;
+            h = (h + 1) >> 1;
+        }
+    }
+    std::string dir_;
+    std::FILE* files_[kScales] = {};
+    std::mutex mu_;
+};
+
+// What init() derives from the options and the picture size.
+struct Plan {
+    int enc_w = 0, enc_h = 0, src_w = 0, src_h = 0, enc_bitdepth = 8;
+    bool speedup = false;
+    int window = 0, src_window = 0;
+    int alloc_w = 0, alloc_h = 0;
+    int num_diffs = 4;
+    Eotf eotf = bt1886_eotf;
+    double topk = kDefaultTopk;
+};
+
+// The picture sizes each scale works on, for a w x h input.
+void scale_sizes(int w, int h, bool speedup, int sw[kScales], int sh[kScales]) {
+    for (int s = 0; s < kScales; ++s) {
+        if (s > 0 || speedup) {
+            w = (w + 1) >> 1;
+            h = (h + 1) >> 1;
+        }
+        sw[s] = w;
+        sh[s] = h;
+    }
+}
+
+std::string size_text(int w, int h) { return std::to_string(w) + "x" + std::to_string(h); }
+
+Plan make_plan(const ExtractorSetup& setup) {
+    const OptionValues& o = setup.options;
+    const int w = setup.geometry.width, h = setup.geometry.height;
+    Plan p;
+    p.enc_bitdepth = o.integer("enc_bitdepth") ? o.integer("enc_bitdepth") : setup.geometry.bpc;
+    p.enc_w = o.integer("enc_width");
+    p.enc_h = o.integer("enc_height");
+    if (p.enc_w == 0 || p.enc_h == 0) p.enc_w = w, p.enc_h = h;
+    p.src_w = o.integer("src_width");
+    p.src_h = o.integer("src_height");
+    if (p.src_w == 0 || p.src_h == 0) p.src_w = w, p.src_h = h;
+    // A downscaled encode is not scaled back up.
+    if (p.enc_h > h || p.enc_w > w) p.enc_w = w, p.enc_h = h;
+    if (p.enc_w < kMinSide && p.enc_h < kMinSide)
+        throw Error("cambi needs a minimum of " + std::to_string(kMinSide) +
+                    " luma samples in width or height (encoding size " +
+                    size_text(p.enc_w, p.enc_h) + ")");
+    if (p.src_w < kMinSide && p.src_h < kMinSide)
+        throw Error("cambi needs a minimum of " + std::to_string(kMinSide) +
+                    " luma samples in width or height (source size " +
+                    size_text(p.src_w, p.src_h) + ")");
+    if ((p.src_w > p.enc_w && p.src_h < p.enc_h) || (p.src_w < p.enc_w && p.src_h > p.enc_h))
+        throw Error("cambi: the source size " + size_text(p.src_w, p.src_h) +
+                    " and the encoding size " + size_text(p.enc_w, p.enc_h) +
+                    " must not be larger in different dimensions");
+
+    const long long enc_pix = static_cast<long long>(p.enc_w) * p.enc_h;
+    switch (o.integer("cambi_high_res_speedup")) {
+        case 1080: p.speedup = enc_pix >= 1920LL * 1080; break;
+        case 1440: p.speedup = enc_pix >= 2560LL * 1440; break;
+        case 2160: p.speedup = enc_pix >= 3840LL * 2160; break;
+        default: p.speedup = false;
+    }
+    const bool full_ref = o.flag("full_ref");
+    p.alloc_w = full_ref ? std::max(p.src_w, p.enc_w) : p.enc_w;
+    p.alloc_h = full_ref ? std::max(p.src_h, p.enc_h) : p.enc_h;
+    p.num_diffs = 1 << o.integer("max_log_contrast");
+
+    const std::string& eotf =
+        o.is_default("cambi_eotf") ? o.text("eotf") : o.text("cambi_eotf");
+    if (eotf == "bt1886")
+        p.eotf = bt1886_eotf;
+    else if (eotf == "pq")
+        p.eotf = pq_eotf;
+    else
+        throw Error("cambi: unknown eotf \"" + eotf + "\" (bt1886 or pq)");
+
+    const int window = o.integer("window_size");
+    p.window = scaled_window(window, p.enc_w, p.enc_h, p.speedup);
+    p.src_window = scaled_window(window, p.src_w, p.src_h, p.speedup);
+    const int max_window = std::max(p.window, p.src_window);
+    if (max_window * max_window >= cambi::kReciprocalCount)
+        throw Error("cambi: window_size " + std::to_string(window) + " scales to " +
+                    std::to_string(max_window) + " at this size, above the maximum of 65");
+    p.topk = o.number("topk") != kDefaultTopk ? o.number("topk") : o.number("cambi_topk");
+
+    // libvmaf reads its histogram window past a scale's picture when the
+    // picture is not wider and taller than half the window (memory left by
+    // the scale before, or outside its buffer): refuse those sizes.
+    auto check_scales = [&](int sw0, int sh0, int win, const char* what) {
+        int sw[kScales], sh[kScales];
+        scale_sizes(sw0, sh0, p.speedup, sw, sh);
+        const int pad = win >> 1;
+        if (sw[kScales - 1] <= pad || sh[kScales - 1] <= pad)
+            throw Error("cambi: the " + std::string(what) + " size " + size_text(sw0, sh0) +
+                        " is " + size_text(sw[kScales - 1], sh[kScales - 1]) +
+                        " at its coarsest scale, below the minimum of " +
+                        std::to_string(pad + 1) + " per side for its window of " +
+                        std::to_string(win));
+    };
+    check_scales(p.enc_w, p.enc_h, p.window, "encoding");
+    if (full_ref) check_scales(p.src_w, p.src_h, p.src_window, "source");
+    return p;
+}
+
+class Cambi final : public FeatureExtractor {
+public:
+    static void check(const ExtractorSetup& s) { make_plan(s); }
+
+    explicit Cambi(const ExtractorSetup& s)
+        : key_(s.keys[0]),
+          k_(cambi::cambi_kernels_for(s.compute.simd)),
+          plan_(make_plan(s)),
+          in_w_(s.geometry.width),
+          in_h_(s.geometry.height),
+          bpc_(s.geometry.bpc),
+          full_ref_(s.options.flag("full_ref")),
+          max_val_(s.options.number("cambi_max_val")),
+          stride_((plan_.alloc_w + 31) & ~31) {
+        const OptionValues& o = s.options;
+        const int nd = plan_.num_diffs;
+        tvi_.resize(static_cast<std::size_t>(nd));
+        weights_.resize(static_cast<std::size_t>(nd));
+        const double tvi = o.number("tvi_threshold");
+        for (int d = 0; d < nd; ++d) {
+            tvi_[static_cast<std::size_t>(d)] =
+                static_cast<std::uint16_t>(tvi_for_diff(d + 1, tvi, plan_.eotf) + nd);
+            weights_[static_cast<std::size_t>(d)] = kContrastWeights[d];
+        }
+        setup_.num_diffs = nd;
+        setup_.tvi = tvi_.data();
+        setup_.weights = weights_.data();
+        setup_.vlt_luma = vlt_luma(o.number("cambi_vis_lum_threshold"), plan_.eotf);
+        const int lo = setup_.vlt_luma - 3 * nd + 1;
+        setup_.band_base = lo > 0 ? lo : 0;
+        // An empty band (every tvi below the visibility threshold) leaves
+        // every c-value 0, as libvmaf's wrapped uint16 size does.
+        setup_.band_size = std::max(0, tvi_.back() + 1 - setup_.band_base);
+
+        const std::size_t pixels = static_cast<std::size_t>(stride_) * plan_.alloc_h;
+        image_ = detail::make_large_array<std::uint16_t>(pixels);
+        mask_ = detail::make_large_array<std::uint16_t>(pixels);
+        std::memset(image_.get(), 0, pixels * sizeof(std::uint16_t));
+        std::memset(mask_.get(), 0, pixels * sizeof(std::uint16_t));
+        c_values_ = detail::make_large_array<float>(static_cast<std::size_t>(plan_.alloc_w) *
+                                                    plan_.alloc_h);
+        histograms_ = detail::make_large_array<std::uint16_t>(
+            static_cast<std::size_t>(plan_.alloc_w) * static_cast<std::size_t>(setup_.band_size) +
+            cambi::kHistogramPadding);
+        mask_scratch_.resize(cambi::spatial_mask_scratch(plan_.alloc_w));
+        mode_buffer_.resize(static_cast<std::size_t>(3) * plan_.alloc_w);
+        if (o.text("heatmaps_path").size()) {
+            heatmaps_ = HeatmapFiles::open(o.text("heatmaps_path"), plan_.enc_w, plan_.enc_h);
+            // The largest c-value, 16 bits in the files: max weight * window^2 / 4.
+            int max_weight = weights_[0];
+            for (int wgt : weights_) max_weight = std::max(max_weight, wgt);
+            const int max_c = max_weight * plan_.window * plan_.window / 4;
+            heatmap_scale_ = static_cast<double>((1 << 16) - 1) / max_c;
+        }
+    }
+
+    void extract(const Picture& ref, const Picture& dis, unsigned frame,
+                 FeatureSink& sink) override {
+        const double dist = score(dis.luma(), plan_.enc_w, plan_.enc_h, plan_.window,
+                                  heatmaps_ != nullptr, frame);
+        sink.append(key_, frame, std::min(dist, max_val_));
+        if (!full_ref_) return;
+        const double src = score(ref.luma(), plan_.src_w, plan_.src_h, plan_.src_window, false,
+                                 frame);
+        sink.append("cambi_source", frame, std::min(src, max_val_));
+        sink.append("cambi_full_reference", frame, std::min(std::max(0.0, dist - src), max_val_));
+    }
+
+private:
+    // The lowest 10-bit value whose luminance reaches the threshold (0 when
+    // the foot already does).
+    static int vlt_luma(double threshold, Eotf eotf) {
+        int sample = kFoot;
+        while (luminance(sample, eotf) < threshold) {
+            if (++sample > 1023)
+                throw Error("cambi: cambi_vis_lum_threshold " + std::to_string(threshold) +
+                            " is above the peak luminance of the eotf");
+        }
+        return sample == kFoot ? 0 : sample;
+    }
+
+    template <class T>
+    void to_10_bits(const Plane& luma, int w, int h) {
+        const int peak = (1 << bpc_) - 1;
+        if (bpc_ != 8 && bpc_ != 16)
+            for (int y = 0; y < in_h_; ++y) {
+                const T* row = luma.row<T>(y);
+                for (int x = 0; x < in_w_; ++x)
+                    if (row[x] > peak)
+                        throw Error("cambi: the input has the value " + std::to_string(row[x]) +
+                                    ", above the maximum of " + std::to_string(peak) + " for " +
+                                    std::to_string(bpc_) + " bits");
+            }
+        const int down = bpc_ > 10 ? bpc_ - 10 : 0;
+        const int up = bpc_ < 10 ? 10 - bpc_ : 0;
+        const int round = down ? 1 << (down - 1) : 0;
+        auto convert = [&](T v) {
+            return static_cast<std::uint16_t>(down ? (v + round) >> down : v << up);
+        };
+        std::uint16_t* out = image_.get();
+        if (w == in_w_ && h == in_h_) {
+            for (int y = 0; y < h; ++y) {
+                const T* row = luma.row<T>(y);
+                std::uint16_t* o = out + static_cast<std::ptrdiff_t>(y) * stride_;
+                for (int x = 0; x < w; ++x) o[x] = convert(row[x]);
+            }
+            return;
+        }
+        // Nearest neighbour, the positions stepped in float as libvmaf does.
+        const float rx = static_cast<float>(in_w_) / static_cast<float>(w);
+        const float ry = static_cast<float>(in_h_) / static_cast<float>(h);
+        const float start_x = static_cast<float>(rx / 2 - 0.5);
+        float fy = static_cast<float>(ry / 2 - 0.5);
+        for (int y = 0; y < h; ++y) {
+            const T* row = luma.row<T>(static_cast<int>(fy + 0.5));
+            std::uint16_t* o = out + static_cast<std::ptrdiff_t>(y) * stride_;
+            float fx = start_x;
+            for (int x = 0; x < w; ++x) {
+                o[x] = convert(row[static_cast<int>(fx + 0.5)]);
+                fx += rx;
+            }
+            fy += ry;
+        }
+    }
+
+    // Each pixel the mean of its 2x2 block (the last row and column of the
+    // pairs they have), in place: rows and columns ahead are still unread.
+    void anti_dither(int w, int h) {
+        std::uint16_t* d = image_.get();
+        const std::ptrdiff_t s = stride_;
+        for (int y = 0; y < h - 1; ++y) {
+            std::uint16_t* r = d + y * s;
+            for (int x = 0; x < w - 1; ++x)
+                r[x] = static_cast<std::uint16_t>((r[x] + r[x + 1] + r[s + x] + r[s + x + 1]) >> 2);
+            r[w - 1] = static_cast<std::uint16_t>((r[w - 1] + r[s + w - 1]) >> 1);
+        }
+        std::uint16_t* r = d + (h - 1) * s;
+        for (int x = 0; x < w - 1; ++x) r[x] = static_cast<std::uint16_t>((r[x] + r[x + 1]) >> 1);
+    }
+
+    double score(const Plane& luma, int w, int h, int window, bool heatmaps, unsigned frame) {
+        if (bpc_ > 8)
+            to_10_bits<std::uint16_t>(luma, w, h);
+        else
+            to_10_bits<std::uint8_t>(luma, w, h);
+        if (plan_.enc_bitdepth < 10) anti_dither(w, h);
+
+        std::uint16_t* image = image_.get();
+        std::uint16_t* mask = mask_.get();
+        k_.spatial_mask(image, stride_, mask, w, h, mask_threshold(w, h), mask_scratch_.data());
+        double scores[kScales];
+        for (int s = 0; s < kScales; ++s) {
+            if (s > 0 || plan_.speedup) {
+                w = (w + 1) >> 1;
+                h = (h + 1) >> 1;
+                k_.decimate(image, stride_, w, h);
+                k_.decimate(mask, stride_, w, h);
+            }
+            k_.filter_mode(image, stride_, w, h, mode_buffer_.data());
+            k_.c_values(image, mask, stride_, w, h, window, setup_, c_values_.get(),
+                        histograms_.get());
+            if (heatmaps) write_heatmap(s, frame, w, h);
+            scores[s] = cambi::spatial_pooling(c_values_.get(), plan_.topk, w, h, pool_scratch_);
+        }
+        double sum = 0.0;
+        for (int s = 0; s < kScales; ++s) sum += scores[s] * kScaleWeights[s];
+        const int odd = 2 * (window >> 1) + 1;
+        return sum / static_cast<std::uint16_t>(odd * odd);
+    }
+
+    void write_heatmap(int scale, unsigned frame, int w, int h) {
+        std::vector<std::uint16_t> rows(static_cast<std::size_t>(w) * h);
+        const float* c = c_values_.get();
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            rows[i] = static_cast<std::uint16_t>(heatmap_scale_ * c[i]);
+        heatmaps_->write(scale, frame, w, h, rows.data());
+    }
+
+    std::string key_;
+    const cambi::CambiKernels& k_;
+    Plan plan_;
+    int in_w_, in_h_, bpc_;
+    bool full_ref_;
+    double max_val_;
+    std::ptrdiff_t stride_;
+    std::vector<std::uint16_t> tvi_;
+    std::vector<int> weights_;
+    cambi::ContrastSetup setup_;
+    std::unique_ptr<std::uint16_t[], detail::LargeFree> image_, mask_, histograms_;
+    std::unique_ptr<float[], detail::LargeFree> c_values_;
+    std::vector<std::uint32_t> mask_scratch_;
+    std::vector<std::uint16_t> mode_buffer_;
+    std::vector<float> pool_scratch_;
+    std::shared_ptr<HeatmapFiles> heatmaps_;
+    double heatmap_scale_ = 0;
+};
+
+}  // namespace
+
+FeatureInfo cambi_info() {
+    using T = OptionType;
+    std::vector<OptionSpec> options = {
+        {"cambi_max_val", "cmxv", T::number, 1000.0, 0.0, 1000.0, true,
+         "maximum value allowed; larger values will be clipped to this value"},
+        {"enc_width", "encw", T::integer, 0, 180, 7680, true, "Encoding width"},
+        {"enc_height", "ench", T::integer, 0, 150, 7680, true, "Encoding height"},
+        {"enc_bitdepth", "encbd", T::integer, 0, 6, 16, true, "Encoding bitdepth"},
+        {"src_width", "srcw", T::integer, 0, 320, 7680, true,
+         "Source width. Only used when full_ref=true."},
+        {"src_height", "srch", T::integer, 0, 200, 4320, true,
+         "Source height. Only used when full_ref=true."},
+        {"window_size", "ws", T::integer, 65, 15, 127, true,
+         "Window size to compute CAMBI: 65 corresponds to ~1 degree at 4k"},
+        {"topk", "", T::number, kDefaultTopk, 0.0001, 1.0, true,
+         "Ratio of pixels for the spatial pooling computation, must be 0 < topk <= 1.0"},
+        {"cambi_topk", "ctpk", T::number, kDefaultTopk, 0.0001, 1.0, true,
+         "Ratio of pixels for the spatial pooling computation, must be 0 < cambi_topk <= 1.0"},
+        {"tvi_threshold", "tvit", T::number, 0.019, 0.0001, 1.0, true,
+         "Visibilty threshold for luminance ΔL < tvi_threshold*L_mean"},
+        {"cambi_vis_lum_threshold", "vlt", T::number, 0.0, 0.0, 300.0, true,
+         "Luminance value below which we assume any banding is not visible"},
+        {"max_log_contrast", "mlc", T::integer, 2, 0, 5, true,
+         "Maximum contrast in log luma level (2^max_log_contrast) at 10-bits"},
+        {"heatmaps_path", "", T::text, 0, 0, 0, false, "Path where heatmaps will be dumped."},
+        {"full_ref", "", T::boolean, 0, 0, 1, false,
+         "If true, CAMBI will be run in full-reference mode and will be computed on both the "
+         "reference and distorted inputs"},
+        {"eotf", "", T::text, 0, 0, 0, true,
+         "Determines the EOTF used to compute the visibility thresholds: bt1886 or pq"},
+        {"cambi_eotf", "ceot", T::text, 0, 0, 0, true,
+         "The EOTF, as eotf; takes precedence when not bt1886"},
+        {"cambi_high_res_speedup", "hrs", T::integer, 0, 0, 2160, true,
+         "Speed up by downsampling after the spatial mask from this resolution on: 1080, 1440, "
+         "2160 or 0 (not applied)"},
+    };
+    for (auto& o : options)
+        if (o.name == "eotf" || o.name == "cambi_eotf") o.default_text = "bt1886";
+    // libvmaf names only the first; the other two are written with full_ref.
+    return extractor_info<Cambi>("cambi", std::move(options),
+                                 {{"Cambi_feature_cambi_score", "cambi"},
+                                  {"cambi_source", ""},
+                                  {"cambi_full_reference", ""}});
+}
+
+}  // namespace vmafpp

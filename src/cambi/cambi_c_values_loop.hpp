@@ -1,0 +1,121 @@
+// The c-value loop of cambi (CValuesFn), written once and compiled once per
+// instruction set: cambi_scalar.cpp, cambi_avx2.cpp and cambi_avx512.cpp
+// each include this header and instantiate c_values_loop with their own
+// `Isa` policy, which only counts a range of histogram cells up or down:
+//   Isa::inc(row, n), Isa::dec(row, n)   row[0, n) += 1, -= 1 (n <= 255);
+//                                        may read and write back unchanged
+//                                        cells up to kHistogramPadding past
+//                                        row + n
+// Integer counts are exact in any order, and the float c-values are the
+// same source in every instance (-ffp-contract=off), so every instance
+// returns the scalar's bits.
+//
+// Everything sits in an anonymous namespace and every Isa type in its file's
+// anonymous namespace: each instance has internal linkage, so the linker can
+// never hand an AVX-512 instance to another caller. No standard-library
+// template is used.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "cambi/cambi_kernels.hpp"
+
+namespace vmafpp::cambi {
+namespace {
+
+// The histograms: row (v - band_base) counts, for each column x, the masked
+// pixels of value v in the columns [x - pad, x + pad] (clipped) of the
+// picture rows currently in the window.
+template <class Isa>
+struct Histograms {
+    std::uint16_t* h;
+    int w, pad, band_base, band_size;
+
+    // The histogram row of a masked pixel in the band, else nullptr.
+    std::uint16_t* row_of(std::uint16_t mask, std::uint16_t v) const {
+        if (!mask) return nullptr;
+        const unsigned compact = static_cast<std::uint16_t>(v - band_base);
+        if (compact >= static_cast<unsigned>(band_size)) return nullptr;
+        return h + static_cast<std::ptrdiff_t>(compact) * w;
+    }
+    int left(int x) const { return x - pad > 0 ? x - pad : 0; }
+    int right(int x) const { return x + pad + 1 < w ? x + pad + 1 : w; }
+
+    void add_row(const std::uint16_t* image, const std::uint16_t* mask) const {
+        for (int x = 0; x < w; ++x)
+            if (std::uint16_t* r = row_of(mask[x], image[x])) Isa::inc(r + left(x), right(x) - left(x));
+    }
+    void remove_row(const std::uint16_t* image, const std::uint16_t* mask) const {
+        for (int x = 0; x < w; ++x)
+            if (std::uint16_t* r = row_of(mask[x], image[x])) Isa::dec(r + left(x), right(x) - left(x));
+    }
+    // remove_row(old) then add_row(new), skipping a column whose two pixels
+    // cancel.
+    void slide(const std::uint16_t* old_image, const std::uint16_t* old_mask,
+               const std::uint16_t* new_image, const std::uint16_t* new_mask) const {
+        for (int x = 0; x < w; ++x) {
+            std::uint16_t* out = row_of(old_mask[x], old_image[x]);
+            std::uint16_t* in = row_of(new_mask[x], new_image[x]);
+            if (out == in) continue;
+            const int l = left(x), n = right(x) - l;
+            if (out) Isa::dec(out + l, n);
+            if (in) Isa::inc(in + l, n);
+        }
+    }
+};
+
+// libvmaf's c_value_pixel: v is the 10-bit value plus num_diffs.
+inline float c_value_pixel(const std::uint16_t* hist, int w, int x, int v, const ContrastSetup& s,
+                           const float* recip) {
+    const int compact = v - (s.band_base + s.num_diffs);
+    if (static_cast<unsigned>(compact) >= static_cast<unsigned>(s.band_size)) return 0.0f;
+    const std::uint16_t p0 = hist[compact * w + x];
+    float c = 0.0f;
+    for (int d = 0; d < s.num_diffs; ++d) {
+        if (v > s.tvi[d] || v + d + 1 <= s.vlt_luma) continue;
+        const int up = compact + d + 1, down = compact - d - 1;
+        const std::uint16_t p1 = hist[up * w + x];
+        const std::uint16_t p2 = down >= 0 ? hist[down * w + x] : 0;
+        const std::uint16_t p = p1 > p2 ? p1 : p2;
+        const float val = static_cast<float>(s.weights[d] * p0 * p) * recip[p + p0];
+        if (val > c) c = val;
+    }
+    return c;
+}
+
+inline void c_values_row(const std::uint16_t* image, const std::uint16_t* mask, int w,
+                         const ContrastSetup& s, const std::uint16_t* hist, const float* recip,
+                         float* out) {
+    for (int x = 0; x < w; ++x)
+        out[x] = mask[x] ? c_value_pixel(hist, w, x, image[x] + s.num_diffs, s, recip) : 0.0f;
+}
+
+// libvmaf's calculate_c_values: rows [0, pad) enter first; then row y + pad
+// enters the window when row y is scored, and row y - pad - 1 leaves.
+template <class Isa>
+void c_values_loop(const std::uint16_t* image, const std::uint16_t* mask, std::ptrdiff_t stride,
+                   int w, int h, int window, const ContrastSetup& s, float* c_values,
+                   std::uint16_t* histograms) {
+    const int pad = window >> 1;
+    const float* recip = reciprocal_table();
+    std::memset(histograms, 0, sizeof(std::uint16_t) * static_cast<std::size_t>(w) * s.band_size);
+    const Histograms<Isa> hist{histograms, w, pad, s.band_base, s.band_size};
+    for (int y = 0; y < pad; ++y) hist.add_row(image + y * stride, mask + y * stride);
+    for (int y = 0; y < h; ++y) {
+        const int in = y + pad, out = y - pad - 1;
+        if (in < h && out >= 0)
+            hist.slide(image + out * stride, mask + out * stride, image + in * stride,
+                       mask + in * stride);
+        else if (in < h)
+            hist.add_row(image + in * stride, mask + in * stride);
+        else if (out >= 0)
+            hist.remove_row(image + out * stride, mask + out * stride);
+        c_values_row(image + y * stride, mask + y * stride, w, s, histograms, recip,
+                     c_values + static_cast<std::ptrdiff_t>(y) * w);
+    }
+}
+
+}  // namespace
+}  // namespace vmafpp::cambi

@@ -1,0 +1,15 @@
+// The cambi kernel tables of every level (dispatch/kernel_table.hpp). No
+// cambi kernel gains from the ICL extensions.
+#include "cambi/cambi_kernels.hpp"
+#include "dispatch/kernel_table.hpp"
+
+namespace vmafpp::cambi {
+
+const CambiKernels& cambi_kernels_for(SimdLevel level) {
+    static const KernelTables<CambiKernels> tables(
+        cambi_kernels_scalar(),
+        {VMAFPP_X86_INIT(cambi_init_avx2), VMAFPP_X86_INIT(cambi_init_avx512), nullptr});
+    return tables[level];
+}
+
+}  // namespace vmafpp::cambi

@@ -1,0 +1,93 @@
+// The kernel contract of libvmaf's cambi (CAMBI banding detection,
+// libvmaf/src/feature/cambi.c): the per-scale steps on 10-bit luma kept in
+// one buffer and changed in place, as libvmaf does (a scale's picture is the
+// top-left corner of the previous one's). Strides are in samples.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "vmafpp/cpu.hpp"
+
+namespace vmafpp::cambi {
+
+// The side of the square window whose count of flat pixels decides the mask.
+inline constexpr int kMaskFilterSize = 7;
+inline constexpr int kScales = 5;
+inline constexpr int kHistogramPadding = 64;
+
+// libvmaf's reciprocal table (cambi.h): entry i is the float nearest to the
+// 9-significant-digit decimal of 1/i, which is not 1.0f / i for 42 entries;
+// entry 0 is 0. Its size bounds window_size^2 after the resolution scaling.
+inline constexpr int kReciprocalCount = 4226;
+const float* reciprocal_table();
+
+// What the c-value of a pixel depends on besides the histograms (see
+// c_values below); every luma value is 10-bit.
+struct ContrastSetup {
+    int num_diffs = 4;                  // 2^max_log_contrast
+    const std::uint16_t* tvi = nullptr;  // [num_diffs]: highest value + num_diffs per diff
+    const int* weights = nullptr;        // [num_diffs]: the contrast weights
+    int vlt_luma = 0;                    // lowest visible luma (0: none)
+    // The only values whose histogram rows are ever read: [band_base,
+    // band_base + band_size), libvmaf's v_band; pixels outside are not counted.
+    int band_base = 0;
+    int band_size = 0;
+};
+
+// mask[y][x] = 1 where more than `threshold` pixels of the 7x7 window around
+// (x, y), clipped to the picture, are "flat" (equal to their right and
+// lower neighbours; the last column and row compare as equal), else 0.
+using SpatialMaskFn = void (*)(const std::uint16_t* image, std::ptrdiff_t stride,
+                               std::uint16_t* mask, int w, int h, int threshold,
+                               std::uint32_t* scratch);
+// The scratch that SpatialMaskFn needs, in uint32_t, for width w.
+inline std::size_t spatial_mask_scratch(int w) {
+    return static_cast<std::size_t>(w) * (kMaskFilterSize + 2) + 2 * kMaskFilterSize;
+}
+
+// image[y][x] = image[2y][2x] for the w x h top-left corner, in place.
+using DecimateFn = void (*)(std::uint16_t* image, std::ptrdiff_t stride, int w, int h);
+
+// The 3x3 mode filter in place: the mode of three of each row (first and
+// last column kept), then the mode of three of those down each column for
+// rows 1..h-2 (first and last row kept); mode3 is the value two share, else
+// the smallest. `buffer` holds 3 * w samples.
+using FilterModeFn = void (*)(std::uint16_t* image, std::ptrdiff_t stride, int w, int h,
+                              std::uint16_t* buffer);
+
+// The c-value of every pixel whose mask is set (others 0): with the
+// histogram H[v][x] of masked pixels of value v in the window x 2*pad+1 rows
+// around it (pad = window >> 1, clipped to the picture) and p0 = H[v0],
+// the largest over d of weight[d] * p0 * p / (p0 + p) in float, p the larger
+// of H[v0 + d + 1] and H[v0 - d - 1], for each d whose tvi allows v0. w and
+// h must exceed pad. `histograms` holds band_size * w + kHistogramPadding
+// counts (a SIMD twin may read and write back cells past the last row).
+using CValuesFn = void (*)(const std::uint16_t* image, const std::uint16_t* mask,
+                           std::ptrdiff_t stride, int w, int h, int window,
+                           const ContrastSetup& setup, float* c_values,
+                           std::uint16_t* histograms);
+
+// libvmaf's spatial_pooling: the mean of the k = clip(int(topk * w * h), 1,
+// w * h) largest of the w x h c-values, summed in double in the order its
+// quick_select leaves them. spatial_pooling returns the same bits faster
+// when it can prove the order does not matter, else calls the reference
+// (pooling_quick_select); both reorder `c`. `scratch` is resized as needed.
+double spatial_pooling(float* c, double topk, int w, int h, std::vector<float>& scratch);
+double pooling_quick_select(float* c, double topk, int w, int h);
+
+struct CambiKernels {
+    SpatialMaskFn spatial_mask = nullptr;
+    DecimateFn decimate = nullptr;
+    FilterModeFn filter_mode = nullptr;
+    CValuesFn c_values = nullptr;
+};
+
+const CambiKernels& cambi_kernels_scalar();
+// Each level's twins (cambi_<isa>.cpp), put into the table of the level below.
+void cambi_init_avx2(CambiKernels& k);
+void cambi_init_avx512(CambiKernels& k);
+const CambiKernels& cambi_kernels_for(SimdLevel level);
+
+}  // namespace vmafpp::cambi

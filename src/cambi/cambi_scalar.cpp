@@ -1,0 +1,204 @@
+// Scalar cambi kernels: the reference arithmetic (libvmaf's cambi.c).
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "cambi/cambi_c_values_loop.hpp"
+#include "cambi/cambi_kernels.hpp"
+#include "cambi/cambi_mode_loop.hpp"
+
+namespace vmafpp::cambi {
+
+const float* reciprocal_table() {
+    // libvmaf's table was printed with 9 significant digits and read back
+    // as float literals: reproduce that round trip rather than 1.0f / i.
+    static const auto* table = [] {
+        static float t[kReciprocalCount];
+        t[0] = 0.0f;
+        for (int i = 1; i < kReciprocalCount; ++i) {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%.9g", 1.0 / i);
+            t[i] = std::strtof(buf, nullptr);
+        }
+        return t;
+    }();
+    return table;
+}
+
+namespace {
+
+// 1 where a pixel equals its right and lower neighbours (edges count as
+// equal).
+void flat_row(const std::uint16_t* image, std::ptrdiff_t stride, int w, int h, int y,
+              std::uint32_t* out) {
+    const std::uint16_t* row = image + y * stride;
+    const std::uint16_t* below = y == h - 1 ? row : row + stride;
+    for (int x = 0; x < w - 1; ++x)
+        out[x] = (row[x] == row[x + 1]) & (row[x] == below[x]) ? 1u : 0u;
+    out[w - 1] = row[w - 1] == below[w - 1] ? 1u : 0u;
+}
+
+// The 7x7 box count as column sums over the window's rows (a ring of the
+// last 8 flat rows: the row entering is added, the row leaving subtracted),
+// then the 7 column sums around each pixel, zeros beyond the edges.
+void spatial_mask_scalar(const std::uint16_t* image, std::ptrdiff_t stride, std::uint16_t* mask,
+                         int w, int h, int threshold, std::uint32_t* scratch) {
+    constexpr int pad = kMaskFilterSize / 2;
+    constexpr int ring = kMaskFilterSize + 1;
+    std::uint32_t* padded = scratch;  // [pad zeros, w column sums, pad zeros]
+    std::uint32_t* cols = padded + pad;
+    std::uint32_t* flat = padded + w + 2 * pad;  // ring rows of w
+    std::memset(padded, 0, sizeof(std::uint32_t) * static_cast<std::size_t>(w + 2 * pad));
+    auto flat_of = [&](int y) { return flat + static_cast<std::ptrdiff_t>(y % ring) * w; };
+    for (int y = 0; y < pad && y < h; ++y) {
+        std::uint32_t* f = flat_of(y);
+        flat_row(image, stride, w, h, y, f);
+        for (int x = 0; x < w; ++x) cols[x] += f[x];
+    }
+    const std::uint32_t t = static_cast<std::uint32_t>(threshold);
+    for (int y = 0; y < h; ++y) {
+        if (y + pad < h) {
+            std::uint32_t* f = flat_of(y + pad);
+            flat_row(image, stride, w, h, y + pad, f);
+            for (int x = 0; x < w; ++x) cols[x] += f[x];
+        }
+        if (y - pad - 1 >= 0) {
+            const std::uint32_t* f = flat_of(y - pad - 1);
+            for (int x = 0; x < w; ++x) cols[x] -= f[x];
+        }
+        std::uint16_t* out = mask + y * stride;
+        for (int x = 0; x < w; ++x) {
+            const std::uint32_t* p = padded + x;
+            const std::uint32_t sum = p[0] + p[1] + p[2] + p[3] + p[4] + p[5] + p[6];
+            out[x] = sum > t ? 1 : 0;
+        }
+    }
+}
+
+void decimate_scalar(std::uint16_t* image, std::ptrdiff_t stride, int w, int h) {
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) image[y * stride + x] = image[2 * y * stride + 2 * x];
+}
+
+struct ScalarModeIsa {
+    static constexpr int kLanes = 1;
+    static void mode3(std::uint16_t* out, const std::uint16_t* a, const std::uint16_t* b,
+                      const std::uint16_t* c) {
+        out[0] = mode3_scalar(a[0], b[0], c[0]);
+    }
+};
+
+void filter_mode_scalar(std::uint16_t* image, std::ptrdiff_t stride, int w, int h,
+                        std::uint16_t* buffer) {
+    filter_mode_loop<ScalarModeIsa>(image, stride, w, h, buffer);
+}
+
+// Ranges counted up and down one sample at a time.
+struct ScalarIsa {
+    static void inc(std::uint16_t* row, int n) {
+        for (int i = 0; i < n; ++i) ++row[i];
+    }
+    static void dec(std::uint16_t* row, int n) {
+        for (int i = 0; i < n; ++i) --row[i];
+    }
+};
+
+void c_values_scalar(const std::uint16_t* image, const std::uint16_t* mask, std::ptrdiff_t stride,
+                     int w, int h, int window, const ContrastSetup& s, float* c_values,
+                     std::uint16_t* histograms) {
+    c_values_loop<ScalarIsa>(image, mask, stride, w, h, window, s, c_values, histograms);
+}
+
+}  // namespace
+
+namespace {
+
+// libvmaf's quick_select: afterwards arr[0, k) holds the k largest values,
+// in the order its swaps leave them.
+void quick_select(float* arr, int n, int k) {
+    if (n == k) return;
+    int left = 0, right = n - 1;
+    while (left < right) {
+        const float pivot = arr[k];
+        int i = left, j = right;
+        do {
+            while (arr[i] > pivot) ++i;
+            while (arr[j] < pivot) --j;
+            if (i <= j) {
+                const float t = arr[i];
+                arr[i] = arr[j];
+                arr[j] = t;
+                ++i;
+                --j;
+            }
+        } while (i <= j);
+        if (j < k) left = i;
+        if (k < i) right = j;
+    }
+}
+
+int topk_count(double topk, int n) {
+    const int k = static_cast<int>(topk * n);
+    return k < 1 ? 1 : (k > n ? n : k);
+}
+
+}  // namespace
+
+double pooling_quick_select(float* c, double topk, int w, int h) {
+    const int n = w * h;
+    const int k = topk_count(topk, n);
+    quick_select(c, n, k);
+    double sum = 0;
+    for (int i = 0; i < k; ++i) sum += c[i];
+    return sum / k;
+}
+
+// Every c-value is 0 or at least 0.5 (weight * p0 * p / (p0 + p) with
+// counts >= 1), so a multiple of 2^-24. When the sum of all of them is
+// below 2^29, every partial sum of a subset is a multiple of 2^-24 below
+// 2^29, exact in a double: libvmaf's sum of its top k is then the exact sum
+// of the k largest values in any order. Zeros add nothing, so with at most
+// k nonzero values that is the sum of all; otherwise the k largest come from
+// nth_element over the nonzero values. Anything else (a value under 0.5 but
+// above 0, a larger sum) takes libvmaf's quick_select.
+double spatial_pooling(float* c, double topk, int w, int h, std::vector<float>& scratch) {
+    const int n = w * h;
+    const int k = topk_count(topk, n);
+    constexpr double unit = 16777216.0;  // 2^24
+    constexpr std::int64_t limit = std::int64_t{1} << 53;
+    std::int64_t total = 0;
+    int nonzero = 0;
+    bool exact = true;
+    for (int i = 0; i < n; ++i) {
+        const float v = c[i];
+        if (v == 0.0f) continue;
+        if (!(v >= 0.5f) || !(v < 65536.0f)) {
+            exact = false;
+            break;
+        }
+        total += static_cast<std::int64_t>(static_cast<double>(v) * unit);
+        ++nonzero;
+    }
+    if (!exact || total >= limit) return pooling_quick_select(c, topk, w, h);
+    if (nonzero > k) {
+        scratch.resize(static_cast<std::size_t>(nonzero));
+        float* nz = scratch.data();
+        int m = 0;
+        for (int i = 0; i < n; ++i)
+            if (c[i] != 0.0f) nz[m++] = c[i];
+        std::nth_element(nz, nz + k, nz + m, [](float a, float b) { return a > b; });
+        total = 0;
+        for (int i = 0; i < k; ++i) total += static_cast<std::int64_t>(static_cast<double>(nz[i]) * unit);
+    }
+    return static_cast<double>(total) / unit / k;
+}
+
+const CambiKernels& cambi_kernels_scalar() {
+    static const CambiKernels k{&spatial_mask_scalar, &decimate_scalar, &filter_mode_scalar,
+                                &c_values_scalar};
+    return k;
+}
+
+}  // namespace vmafpp::cambi
