@@ -10,7 +10,10 @@ namespace {
 
 constexpr Backend kKnownBackends[] = {Backend::cpu, Backend::vulkan, Backend::cuda};
 
-bool is_built(Backend backend) { return backend == Backend::cpu; }
+bool is_built(Backend backend) {
+    // The Vulkan backend is optional (src/vulkan/CMakeLists.txt).
+    return backend == Backend::cpu || (backend == Backend::vulkan && VMAFPP_HAVE_VULKAN);
+}
 
 std::string built_list() {
     std::string out;
