@@ -1,6 +1,7 @@
 #include "vulkan/vk_twins.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <mutex>
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "adm/adm_gain_limit.hpp"
 #include "vmafpp/error.hpp"
 #include "vulkan/vk_context.hpp"
 
@@ -192,7 +194,126 @@ private:
     const Kernel& reduce_h_;
 };
 
+// Push constants of the ADM shaders.
+struct AdmDwtParams {
+    std::int32_t in_w, in_h, out_w, out_h, scale, kind, bpc, base0, base1;
+};
+struct AdmDecoupleParams {
+    std::int32_t n, scale;
+    std::uint32_t gain_m_lo, gain_m_hi;
+    std::int32_t gain_s;
+    std::uint32_t cos_sq_bits;
+};
+struct AdmRowParams {
+    std::int32_t w, h, x0, x1, y0, y1, scale;
+    std::uint32_t rfactor[3];
+    std::int32_t sub[3], sq[3], cub[3];
+};
+struct AdmDenParams {
+    std::int32_t w, h, x0, x1, y0, y1, scale, sq, cub;
+};
+
+class VulkanAdm final : public AdmTwin {
+public:
+    VulkanAdm(unsigned device, int w, int h, int bpc, const adm::AdmDeviceParams scales[adm::kScales],
+              double gain_limit, bool skip_scale0, bool skip_aim)
+        : ctx_(context_for(device)),
+          w_(w),
+          h_(h),
+          bpc_(bpc),
+          bytes_(bpc > 8 ? 2 : 1),
+          skip_scale0_(skip_scale0),
+          skip_aim_(skip_aim),
+          stream_(ctx_),
+          dwt_(ctx_->kernel("adm_dwt", 2, sizeof(AdmDwtParams))),
+          decouple_(ctx_->kernel("adm_decouple", 2, sizeof(AdmDecoupleParams))),
+          cm_(ctx_->kernel("adm_cm", 2, sizeof(AdmRowParams))),
+          den_(ctx_->kernel("adm_den", 2, sizeof(AdmDenParams))) {
+        const adm::GainLimitFixed g = adm::gain_limit_fixed(gain_limit);
+        gain_m_ = g.m;
+        gain_s_ = g.s;
+        // The float the scalar angle test uses: cos(1 deg)^2 in double, then float.
+        const float cos_sq = static_cast<float>(std::cos(1.0 * M_PI / 180.0) *
+                                                std::cos(1.0 * M_PI / 180.0));
+        std::memcpy(&cos_sq_bits_, &cos_sq, 4);
+        dis_base_ = aligned_samples(w * h);
+        pics_ = std::make_unique<Buffer>(ctx_, 2 * static_cast<std::size_t>(dis_base_) * bytes_);
+        for (int s = 0; s < adm::kScales; ++s) {
+            p_[s] = scales[s];
+            const std::size_t n = static_cast<std::size_t>(p_[s].bw) * p_[s].bh;
+            bands_[s] = std::make_unique<Buffer>(ctx_, 8 * n * 4);
+            dec_[s] = std::make_unique<Buffer>(ctx_, 6 * n * 4);
+            rows_[s] = std::make_unique<Buffer>(ctx_, 9 * static_cast<std::size_t>(p_[s].region.height()) * 8);
+        }
+    }
+
+    void run(const void* ref, std::ptrdiff_t ref_stride, const void* dis, std::ptrdiff_t dis_stride) override {
+        auto t0 = Clock::now();
+        char* base = pics_->as<char>();
+        pack_rows(base, ref, ref_stride, w_, h_, bytes_);
+        pack_rows(base + static_cast<std::size_t>(dis_base_) * bytes_, dis, dis_stride, w_, h_, bytes_);
+        times.upload += seconds_since(t0);
+
+        t0 = Clock::now();
+        stream_.begin();
+        for (int s = 0; s < adm::kScales; ++s) {
+            const adm::AdmDeviceParams& q = p_[s];
+            const int in_w = s == 0 ? w_ : p_[s - 1].bw, in_h = s == 0 ? h_ : p_[s - 1].bh;
+            const std::int32_t n_in = s == 0 ? dis_base_ : 4 * in_w * in_h;
+            const AdmDwtParams dp{in_w, in_h, q.bw, q.bh, s, s == 0 ? (bytes_ == 1 ? 0 : 1) : 2,
+                                  bpc_, 0, n_in};
+            stream_.dispatch(dwt_, {s == 0 ? pics_.get() : bands_[s - 1].get(), bands_[s].get()}, &dp,
+                             groups(q.bw, 64), q.bh, 2);
+            if (s == 0 && skip_scale0_) continue;
+            const AdmDecoupleParams cp{q.bw * q.bh, s, static_cast<std::uint32_t>(gain_m_),
+                                       static_cast<std::uint32_t>(gain_m_ >> 32), gain_s_,
+                                       cos_sq_bits_};
+            stream_.dispatch(decouple_, {bands_[s].get(), dec_[s].get()}, &cp,
+                             groups(q.bw * q.bh, 64));
+            const adm::Rect r = q.region;
+            const AdmDenParams np{q.bw, q.bh, r.x0, r.x1, r.y0, r.y1, s, q.den_sq, q.den_cub};
+            stream_.dispatch(den_, {bands_[s].get(), rows_[s].get()}, &np, r.height(), 1, 3);
+            AdmRowParams rp{q.bw, q.bh, r.x0, r.x1, r.y0, r.y1, s, {}, {}, {}, {}};
+            for (int t = 0; t < 3; ++t) {
+                rp.rfactor[t] = q.rfactor[t];
+                rp.sub[t] = q.shifts[t].sub;
+                rp.sq[t] = q.shifts[t].sq;
+                rp.cub[t] = q.shifts[t].cub;
+            }
+            stream_.dispatch(cm_, {dec_[s].get(), rows_[s].get()}, &rp, r.height(), 1,
+                             skip_aim_ ? 1 : 2);
+        }
+        stream_.submit_and_wait();
+        times.compute += seconds_since(t0);
+        ++times.frames;
+    }
+
+    const std::int64_t* rows(int s) const override { return rows_[s]->as<std::int64_t>(); }
+
+private:
+    std::shared_ptr<Context> ctx_;
+    int w_, h_, bpc_, bytes_;
+    bool skip_scale0_, skip_aim_;
+    std::uint64_t gain_m_ = 0;
+    int gain_s_ = 0;
+    std::uint32_t cos_sq_bits_ = 0;
+    std::int32_t dis_base_ = 0;
+    adm::AdmDeviceParams p_[adm::kScales];
+    std::unique_ptr<Buffer> pics_, bands_[adm::kScales], dec_[adm::kScales], rows_[adm::kScales];
+    Stream stream_;
+    const Kernel& dwt_;
+    const Kernel& decouple_;
+    const Kernel& cm_;
+    const Kernel& den_;
+};
+
 }  // namespace
+
+std::unique_ptr<AdmTwin> make_adm_twin(unsigned device, int w, int h, int bpc,
+                                       const adm::AdmDeviceParams scales[adm::kScales],
+                                       double gain_limit, bool skip_scale0, bool skip_aim) {
+    return std::make_unique<VulkanAdm>(device, w, h, bpc, scales, gain_limit, skip_scale0, skip_aim);
+}
 
 std::unique_ptr<MotionTwin> make_motion_twin(unsigned device, int w, int h, int bpc) {
     return std::make_unique<VulkanMotion>(device, w, h, bpc);
@@ -202,7 +323,9 @@ std::unique_ptr<VifTwin> make_vif_twin(unsigned device, int w, int h, int bpc) {
     return std::make_unique<VulkanVif>(device, w, h, bpc);
 }
 
-bool has_device_twin(std::string_view feature) { return feature == "motion" || feature == "vif"; }
+bool has_device_twin(std::string_view feature) {
+    return feature == "motion" || feature == "vif" || feature == "adm";
+}
 
 void note_cpu_fallback(std::string_view feature) {
     static std::mutex mutex;

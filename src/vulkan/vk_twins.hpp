@@ -10,6 +10,8 @@
 #include <memory>
 #include <string_view>
 
+#include "adm/adm.hpp"
+
 namespace vmafpp::vk {
 
 // Seconds spent per stage since the twin was made (bench/vulkan_bench).
@@ -48,6 +50,25 @@ public:
     TwinTimes times;
 };
 std::unique_ptr<VifTwin> make_vif_twin(unsigned device, int w, int h, int bpc);
+
+// Integer ADM's integer stages for a w x h picture pair: per scale the DWT
+// of both pictures, the decoupling (angle test, ratio, gain limit), and the
+// pooling region's raw row sums of the denominator and of the DLM and AIM
+// masking, which AdmEngine::compute_from_rows folds and finalises on the
+// host exactly as its own kernels' sums. `scales` holds
+// AdmEngine::device_params(s) of each scale.
+class AdmTwin {
+public:
+    virtual ~AdmTwin() = default;
+    virtual void run(const void* ref, std::ptrdiff_t ref_stride, const void* dis,
+                     std::ptrdiff_t dis_stride) = 0;
+    // After run(): scale s's rows, [den, dlm, aim][h, v, d][region row].
+    virtual const std::int64_t* rows(int s) const = 0;
+    TwinTimes times;
+};
+std::unique_ptr<AdmTwin> make_adm_twin(unsigned device, int w, int h, int bpc,
+                                       const adm::AdmDeviceParams scales[adm::kScales],
+                                       double gain_limit, bool skip_scale0, bool skip_aim);
 
 // Whether the extractor named `feature` runs on the Vulkan device.
 bool has_device_twin(std::string_view feature);

@@ -134,9 +134,11 @@ TEST(VulkanGolden, CliOutputEqualsTheGoldens) {
 }
 
 // Two noise frames through `feature` on the CPU scalar and on the device.
-int expect_device_equals_cpu(const std::string& feature, int w, int h, int bpc) {
+int expect_device_equals_cpu(const std::string& feature, int w, int h, int bpc,
+                             const std::string& gain = "") {
     const FeatureInfo* info = find_feature(feature);
-    const OptionValues opts = test::options_for(*info, {{"debug", "true"}});
+    OptionValues opts = test::options_for(*info, {{"debug", "true"}});
+    if (!gain.empty()) opts.set("adm_enhn_gain_limit", gain);
     const FrameGeometry geo{w, h, bpc, PixelFormat::yuv420};
     Compute cpu;
     cpu.simd = SimdLevel::scalar;
@@ -173,7 +175,18 @@ int expect_device_equals_cpu(const std::string& feature, int w, int h, int bpc) 
 // 8-bit pictures; every seventh size at 10, 12 and 16 bits (the
 // shaders' bit-depth branches do not depend on the size). VMAFPP_SLOW_TESTS
 // runs every size at every depth.
-TEST(VulkanSizes, MotionAndVifEqualTheCpuScalar) {
+// ADM at the gain limits 1, 1.2, 1.5 and 100 over a coarser size scan.
+TEST(VulkanSizes, AdmGainLimitsEqualTheCpuScalar) {
+    VMAFPP_NEED_DEVICE();
+    const auto keep = vk::context_for(0);
+    int compared = 0;
+    for (const char* gain : {"1", "1.2", "1.5", "100"})
+        for (int bpc : {8, 10, 12, 16})
+            for (int w = 17; w <= 260; w += 27) compared += expect_device_equals_cpu("adm", w, 40, bpc, gain);
+    RecordProperty("values", std::to_string(compared));
+}
+
+TEST(VulkanSizes, MotionVifAndAdmEqualTheCpuScalar) {
     VMAFPP_NEED_DEVICE();
     // One device and its compiled pipelines for every size.
     const auto keep = vk::context_for(0);
@@ -182,9 +195,9 @@ TEST(VulkanSizes, MotionAndVifEqualTheCpuScalar) {
     for (int bpc : {8, 10, 12, 16}) {
         const int step = bpc == 8 || all ? 1 : 7;
         for (int w = 17; w <= 260; w += step)
-            for (const char* f : {"vif", "motion"}) compared += expect_device_equals_cpu(f, w, 64, bpc);
+            for (const char* f : {"vif", "motion", "adm"}) compared += expect_device_equals_cpu(f, w, 64, bpc);
         for (int h = 17; h <= 80; h += step)
-            for (const char* f : {"vif", "motion"}) compared += expect_device_equals_cpu(f, 64, h, bpc);
+            for (const char* f : {"vif", "motion", "adm"}) compared += expect_device_equals_cpu(f, 64, h, bpc);
     }
     RecordProperty("values", std::to_string(compared));
 }
