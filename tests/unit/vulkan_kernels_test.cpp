@@ -306,9 +306,16 @@ enum class Trap { flat_patches, stripes, impulses, blocks, contrast };
 std::uint16_t trap_sample(Trap trap, int x, int y, int w, int top, bool dis, std::mt19937& rng) {
     const int mid = top / 2;
     switch (trap) {
-        case Trap::flat_patches:
+        case Trap::flat_patches: {
+            // 8x8 patches of one-sample lines every fourth row, column or
+            // both: the h and v bands reach 64 * top * 0.84 * 1.41 (about
+            // 19300 at 8 bits), whose scale-0 csf (x 36453 / 2^15) passes
+            // 15360, where an int16 centre tap would wrap (research-1402).
             if (!dis) return static_cast<std::uint16_t>(mid);
-            return static_cast<std::uint16_t>(((x / 3 + y / 3) % 3 == 0) ? ((x + y) & 1 ? top : 0) : mid);
+            const int kind = (x / 8 + y / 8) % 4;
+            const bool on = kind == 0 ? y % 4 == 1 : kind == 1 ? x % 4 == 1 : kind == 2 ? (x % 4 == 1 || y % 4 == 1) : false;
+            return static_cast<std::uint16_t>(kind == 3 ? mid : (on ? top : 0));
+        }
         case Trap::stripes: {
             const int shift = dis && y % 3 == 0 ? 1 : 0;
             return static_cast<std::uint16_t>(((x + shift) & 1) ? top : 0);
