@@ -64,11 +64,17 @@ bool at_least(Scaled a, Scaled b) {
 // (D / 4096 >= 0) && (D/4096)^2 >= (double)cos_sq * (O/4096) * (T/4096) in
 // double. D^2 is exact in double (48 bits); cos_sq * O is exact (48 bits);
 // only the product with T rounds, to 53 bits. The common 2^-24 cancels.
+//
+// The squared magnitudes are sums modulo 2^64 and can be negative (two
+// samples of -2^31 give 2^63, read as -2^63): a negative right-hand side
+// (one of O, T negative) or a zero one makes the test pass for D >= 0.
 bool angle_within_1deg(int64_t dot, int64_t o_mag_sq, int64_t t_mag_sq) {
     if (dot < 0) return false;
+    if (o_mag_sq == 0 || t_mag_sq == 0 || ((o_mag_sq < 0) != (t_mag_sq < 0))) return true;
     const Scaled d = round_to_bits(uint64_t(dot), 0, 24);
-    const Scaled o = round_to_bits(uint64_t(o_mag_sq), 0, 24);
-    const Scaled t = round_to_bits(uint64_t(t_mag_sq), 0, 24);
+    // |v| as uint64 (2^63 for -2^63); rounding is symmetric in the sign.
+    const Scaled o = round_to_bits(o_mag_sq < 0 ? 0ul - uint64_t(o_mag_sq) : uint64_t(o_mag_sq), 0, 24);
+    const Scaled t = round_to_bits(t_mag_sq < 0 ? 0ul - uint64_t(t_mag_sq) : uint64_t(t_mag_sq), 0, 24);
     const uint cb = p.cos_sq_bits;
     const Scaled c = Scaled(uint64_t((cb & 0x7fffffu) | 0x800000u), int((cb >> 23) & 0xffu) - 150);
     const Scaled lhs = Scaled(d.m * d.m, 2 * d.e);

@@ -265,32 +265,51 @@ public:
             stream_.dispatch(dwt_, {s == 0 ? pics_.get() : bands_[s - 1].get(), bands_[s].get()}, &dp,
                              groups(q.bw, 64), q.bh, 2);
             if (s == 0 && skip_scale0_) continue;
-            const AdmDecoupleParams cp{q.bw * q.bh, s, static_cast<std::uint32_t>(gain_m_),
-                                       static_cast<std::uint32_t>(gain_m_ >> 32), gain_s_,
-                                       cos_sq_bits_};
-            stream_.dispatch(decouple_, {bands_[s].get(), dec_[s].get()}, &cp,
-                             groups(q.bw * q.bh, 64));
-            const adm::Rect r = q.region;
-            const AdmDenParams np{q.bw, q.bh, r.x0, r.x1, r.y0, r.y1, s, q.den_sq, q.den_cub};
-            stream_.dispatch(den_, {bands_[s].get(), rows_[s].get()}, &np, r.height(), 1, 3);
-            AdmRowParams rp{q.bw, q.bh, r.x0, r.x1, r.y0, r.y1, s, {}, {}, {}, {}};
-            for (int t = 0; t < 3; ++t) {
-                rp.rfactor[t] = q.rfactor[t];
-                rp.sub[t] = q.shifts[t].sub;
-                rp.sq[t] = q.shifts[t].sq;
-                rp.cub[t] = q.shifts[t].cub;
-            }
-            stream_.dispatch(cm_, {dec_[s].get(), rows_[s].get()}, &rp, r.height(), 1,
-                             skip_aim_ ? 1 : 2);
+            record_pooling(s);
         }
         stream_.submit_and_wait();
         times.compute += seconds_since(t0);
         ++times.frames;
     }
 
+    void run_on_bands(int s, const std::int32_t* const ref_hvd[3],
+                      const std::int32_t* const dis_hvd[3]) override {
+        const std::size_t n = static_cast<std::size_t>(p_[s].bw) * p_[s].bh;
+        std::int32_t* b = bands_[s]->as<std::int32_t>();
+        for (int t = 0; t < 3; ++t) {
+            std::memcpy(b + (1 + t) * n, ref_hvd[t], n * 4);
+            std::memcpy(b + (5 + t) * n, dis_hvd[t], n * 4);
+        }
+        stream_.begin();
+        record_pooling(s);
+        stream_.submit_and_wait();
+    }
+
     const std::int64_t* rows(int s) const override { return rows_[s]->as<std::int64_t>(); }
 
 private:
+    // Decouple, denominator and masking of scale s, from its bands.
+    void record_pooling(int s) {
+        const adm::AdmDeviceParams& q = p_[s];
+        const AdmDecoupleParams cp{q.bw * q.bh, s, static_cast<std::uint32_t>(gain_m_),
+                                   static_cast<std::uint32_t>(gain_m_ >> 32), gain_s_,
+                                   cos_sq_bits_};
+        stream_.dispatch(decouple_, {bands_[s].get(), dec_[s].get()}, &cp,
+                         groups(q.bw * q.bh, 64));
+        const adm::Rect r = q.region;
+        const AdmDenParams np{q.bw, q.bh, r.x0, r.x1, r.y0, r.y1, s, q.den_sq, q.den_cub};
+        stream_.dispatch(den_, {bands_[s].get(), rows_[s].get()}, &np, r.height(), 1, 3);
+        AdmRowParams rp{q.bw, q.bh, r.x0, r.x1, r.y0, r.y1, s, {}, {}, {}, {}};
+        for (int t = 0; t < 3; ++t) {
+            rp.rfactor[t] = q.rfactor[t];
+            rp.sub[t] = q.shifts[t].sub;
+            rp.sq[t] = q.shifts[t].sq;
+            rp.cub[t] = q.shifts[t].cub;
+        }
+        stream_.dispatch(cm_, {dec_[s].get(), rows_[s].get()}, &rp, r.height(), 1,
+                         skip_aim_ ? 1 : 2);
+    }
+
     std::shared_ptr<Context> ctx_;
     int w_, h_, bpc_, bytes_;
     bool skip_scale0_, skip_aim_;

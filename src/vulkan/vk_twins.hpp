@@ -64,6 +64,12 @@ public:
                      std::ptrdiff_t dis_stride) = 0;
     // After run(): scale s's rows, [den, dlm, aim][h, v, d][region row].
     virtual const std::int64_t* rows(int s) const = 0;
+    // For the kernel harness: the stages after the DWT (decouple, masking,
+    // denominator) of scale s on given reference and distorted h, v, d
+    // bands (band-sized, rows bw apart; int16 values at scale 0); rows(s)
+    // then holds their row sums.
+    virtual void run_on_bands(int s, const std::int32_t* const ref_hvd[3],
+                              const std::int32_t* const dis_hvd[3]) = 0;
     TwinTimes times;
 };
 std::unique_ptr<AdmTwin> make_adm_twin(unsigned device, int w, int h, int bpc,

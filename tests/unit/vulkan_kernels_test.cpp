@@ -13,7 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "adm/adm.hpp"
 #include "adm/adm_gain_limit.hpp"
+#include "adm/adm_kernels.hpp"
 #include "motion/motion_kernels.hpp"
 #include "vif/vif_kernels.hpp"
 #include "support/feature_run.hpp"
@@ -389,6 +391,172 @@ TEST(VulkanAdm, SeedsPicturesMatchTheCpuScalar) {
                     }
                 }
     RecordProperty("values", std::to_string(compared));
+}
+
+// Hostile bands for the ADM stages after the DWT (research-1402 and -1413):
+// dense fills of either sign and non-negative ones over the band type's
+// whole range, one full-range event among zeros, 3x4 blocks of the
+// extremes, h = v = -32768 in the distorted bands (the angle test's int32
+// wrap), and distorted = 2 x reference (the angle test passes, the gain
+// limit acts) and = reference x 0.8.
+enum class BandFill { dense, positive, event, blocks, min_hv, doubled, shrunk };
+
+void fill_bands(BandFill fill, int scale, int bw, int bh, std::mt19937_64& rng,
+                std::vector<std::int32_t> (&ref)[3], std::vector<std::int32_t> (&dis)[3]) {
+    const std::int64_t lo = scale == 0 ? -32768 : INT32_MIN, hi = scale == 0 ? 32767 : INT32_MAX;
+    const std::size_t n = static_cast<std::size_t>(bw) * bh;
+    auto any = [&](std::int64_t a, std::int64_t b) {
+        return static_cast<std::int32_t>(a + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(b - a + 1)));
+    };
+    const std::int64_t typical = scale == 0 ? 4000 : (std::int64_t{1} << 24);
+    for (int t = 0; t < 3; ++t) {
+        ref[t].assign(n, 0);
+        dis[t].assign(n, 0);
+        for (std::size_t i = 0; i < n; ++i) {
+            switch (fill) {
+                case BandFill::dense: ref[t][i] = any(lo, hi); dis[t][i] = any(lo, hi); break;
+                case BandFill::positive: ref[t][i] = any(0, hi); dis[t][i] = any(0, hi); break;
+                case BandFill::event: break;
+                case BandFill::blocks:
+                case BandFill::min_hv:
+                    ref[t][i] = any(-typical, typical);
+                    dis[t][i] = any(-typical, typical);
+                    break;
+                case BandFill::doubled:
+                case BandFill::shrunk:
+                    ref[t][i] = any(-typical, typical);
+                    dis[t][i] = static_cast<std::int32_t>(std::clamp<std::int64_t>(
+                        fill == BandFill::doubled ? 2 * std::int64_t{ref[t][i]} + any(-3, 3)
+                                                  : ref[t][i] * 4 / 5,
+                        lo, hi));
+                    break;
+            }
+        }
+    }
+    const std::size_t at = rng() % n;
+    switch (fill) {
+        case BandFill::event:
+            (rng() & 1 ? ref : dis)[rng() % 3][at] = static_cast<std::int32_t>(rng() & 1 ? lo : hi);
+            break;
+        case BandFill::blocks:
+            for (int x0 = 0; x0 < bw; x0 += 5)
+                for (int y = 0; y < std::min(bh, 4); ++y)
+                    for (int x = x0; x < std::min(bw, x0 + 3); ++x)
+                        dis[(x0 / 5) % 3][static_cast<std::size_t>(y) * bw + x] =
+                            static_cast<std::int32_t>((x0 / 5) & 1 ? lo : hi);
+            break;
+        case BandFill::min_hv:
+            for (std::size_t i = 0; i < n; i += 3) dis[0][i] = dis[1][i] = static_cast<std::int32_t>(lo);
+            break;
+        default: break;
+    }
+}
+
+// The ADM twin's decouple, denominator and masking shaders on hostile
+// bands of every scale against the scalar kernels (decouple_*,
+// den_accumulate_*, cm_accumulate_* over one region row at a time with no
+// row shift, which is the raw row sum), at gain limits 1, 1.2, 1.5, 100.
+TEST(VulkanAdm, StagesOnHostileBandsMatchTheScalarKernels) {
+    VMAFPP_NEED_DEVICE();
+    std::mt19937_64 rng(1402);
+    int rows_compared = 0;
+    const int sizes[][2] = {{48, 24}, {134, 42}};
+    for (const auto& wh : sizes)
+        for (const double gain : {1.0, 1.2, 1.5, 100.0}) {
+            adm::AdmOptions options;
+            options.gain_limit = gain;
+            const adm::AdmEngine engine(wh[0], wh[1], 8, options);
+            adm::AdmDeviceParams params[adm::kScales];
+            for (int s = 0; s < adm::kScales; ++s) params[s] = engine.device_params(s);
+            const auto twin = vk::make_adm_twin(0, wh[0], wh[1], 8, params, gain, false, false);
+            for (int s = 0; s < adm::kScales; ++s)
+                for (BandFill fill : {BandFill::dense, BandFill::positive, BandFill::event,
+                                      BandFill::blocks, BandFill::min_hv, BandFill::doubled,
+                                      BandFill::shrunk}) {
+                    const adm::AdmDeviceParams& q = params[s];
+                    const int bw = q.bw, bh = q.bh;
+                    const std::size_t n = static_cast<std::size_t>(bw) * bh;
+                    std::vector<std::int32_t> ref[3], dis[3];
+                    fill_bands(fill, s, bw, bh, rng, ref, dis);
+                    const std::int32_t* rp[3] = {ref[0].data(), ref[1].data(), ref[2].data()};
+                    const std::int32_t* dp[3] = {dis[0].data(), dis[1].data(), dis[2].data()};
+                    twin->run_on_bands(s, rp, dp);
+                    const std::int64_t* rows = twin->rows(s);
+                    const adm::Rect reg = q.region;
+                    const int rh = reg.height();
+                    ASSERT_LE(rh, 64);
+                    const std::string what = "scale " + std::to_string(s) + " " +
+                                             std::to_string(bw) + "x" + std::to_string(bh) +
+                                             " gain " + std::to_string(gain) + " fill " +
+                                             std::to_string(static_cast<int>(fill));
+                    std::int64_t want[3][3][64];  // [den, dlm, aim][t][row]
+                    if (s == 0) {
+                        std::vector<std::int16_t> r16[3], d16[3], r[3], a[3];
+                        std::int16_t *rq[3], *dq[3], *ro[3], *ao[3];
+                        for (int t = 0; t < 3; ++t) {
+                            r16[t].assign(ref[t].begin(), ref[t].end());
+                            d16[t].assign(dis[t].begin(), dis[t].end());
+                            r[t].assign(n, 0);
+                            a[t].assign(n, 0);
+                            rq[t] = r16[t].data(), dq[t] = d16[t].data();
+                            ro[t] = r[t].data(), ao[t] = a[t].data();
+                        }
+                        adm::decouple_s0(rq, dq, bw, adm::Rect{0, 0, bw, bh}, gain, ro, ao);
+                        const std::uint16_t rf[3] = {static_cast<std::uint16_t>(q.rfactor[0]),
+                                                     static_cast<std::uint16_t>(q.rfactor[1]),
+                                                     static_cast<std::uint16_t>(q.rfactor[2])};
+                        std::vector<std::int32_t> thr(bw);
+                        for (int y = reg.y0; y < reg.y1; ++y) {
+                            const adm::Rect row{reg.x0, y, reg.x1, y + 1};
+                            std::uint64_t den[3] = {};
+                            std::int64_t dlm[3] = {}, aim[3] = {};
+                            adm::den_accumulate_s0(rq, bw, row, 0, den);
+                            adm::cm_accumulate_s0(ro, ao, bw, bw, bh, row, rf, q.shifts, 0, thr.data(), dlm);
+                            adm::cm_accumulate_s0(ao, ro, bw, bw, bh, row, rf, q.shifts, 0, thr.data(), aim);
+                            for (int t = 0; t < 3; ++t) {
+                                want[0][t][y - reg.y0] = static_cast<std::int64_t>(den[t]);
+                                want[1][t][y - reg.y0] = dlm[t];
+                                want[2][t][y - reg.y0] = aim[t];
+                            }
+                        }
+                    } else {
+                        std::vector<std::int32_t> r[3], a[3];
+                        std::int32_t *ro[3], *ao[3];
+                        for (int t = 0; t < 3; ++t) {
+                            r[t].assign(n, 0);
+                            a[t].assign(n, 0);
+                            ro[t] = r[t].data(), ao[t] = a[t].data();
+                        }
+                        adm::decouple_s123(rp, dp, bw, adm::Rect{0, 0, bw, bh}, gain, ro, ao);
+                        std::vector<std::int64_t> thr(bw);
+                        for (int y = reg.y0; y < reg.y1; ++y) {
+                            const adm::Rect row{reg.x0, y, reg.x1, y + 1};
+                            std::uint64_t den[3] = {};
+                            std::int64_t dlm[3] = {}, aim[3] = {};
+                            adm::den_accumulate_s123(rp, bw, row, q.den_sq, q.den_cub, 0, den);
+                            adm::cm_accumulate_s123(ro, ao, bw, bw, bh, row, q.rfactor, q.shifts[0], 0, thr.data(), dlm);
+                            adm::cm_accumulate_s123(ao, ro, bw, bw, bh, row, q.rfactor, q.shifts[0], 0, thr.data(), aim);
+                            for (int t = 0; t < 3; ++t) {
+                                want[0][t][y - reg.y0] = static_cast<std::int64_t>(den[t]);
+                                want[1][t][y - reg.y0] = dlm[t];
+                                want[2][t][y - reg.y0] = aim[t];
+                            }
+                        }
+                    }
+                    int bad = 0;
+                    for (int k = 0; k < 3; ++k)
+                        for (int t = 0; t < 3; ++t)
+                            for (int y = 0; y < rh; ++y) {
+                                ++rows_compared;
+                                if (rows[(k * 3 + t) * rh + y] != want[k][t][y] && bad++ < 2)
+                                    ADD_FAILURE() << what << " " << (k == 0 ? "den" : k == 1 ? "dlm" : "aim")
+                                                  << " orientation " << t << " row " << y + reg.y0
+                                                  << ": device " << rows[(k * 3 + t) * rh + y]
+                                                  << " scalar " << want[k][t][y];
+                            }
+                }
+        }
+    RecordProperty("rows", std::to_string(rows_compared));
 }
 
 #else
