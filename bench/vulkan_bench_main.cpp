@@ -1,5 +1,5 @@
 // The Vulkan device benchmark: frames per second of the integer extractors
-// with device twins (vif, motion) on the device and on the CPU in the same
+// with device twins (adm, vif, motion) on the device and on the CPU in the same
 // run, and the share of the device time spent uploading the pictures,
 // computing (recording, submission, fence) and reading back (including the
 // host's part of VIF: vif_accumulate and the finalisation).
@@ -106,7 +106,7 @@ int main(int argc, char** argv) {
         vmafpp::Compute dev = scalar;
         dev.backend = vmafpp::Backend::vulkan;
         dev.device = device;
-        for (const char* name : {"vif", "motion"}) {
+        for (const char* name : {"adm", "vif", "motion"}) {
             const double s_dev = run(name, dev, ref, dis, frames);
             const double s_scalar = run(name, scalar, ref, dis, frames);
             const double s_cpu = run(name, cpu, ref, dis, frames);
@@ -117,9 +117,15 @@ int main(int argc, char** argv) {
         // The stage shares, from the twins themselves.
         const vmafpp::Picture& r = ref[0];
         const vmafpp::Picture& d = dis[0];
+        vmafpp::adm::AdmDeviceParams params[vmafpp::adm::kScales];
+        const vmafpp::adm::AdmEngine engine(w, h, bpc, vmafpp::adm::AdmOptions{});
+        for (int s = 0; s < vmafpp::adm::kScales; ++s) params[s] = engine.device_params(s);
+        auto adm = vmafpp::vk::make_adm_twin(device, w, h, bpc, params, 100.0, false, false);
         auto vif = vmafpp::vk::make_vif_twin(device, w, h, bpc);
         auto motion = vmafpp::vk::make_motion_twin(device, w, h, bpc);
         for (int f = 0; f < frames; ++f) {
+            adm->run(r.luma().row<std::uint8_t>(0), r.luma().stride(), d.luma().row<std::uint8_t>(0),
+                     d.luma().stride());
             vif->run(r.luma().row<std::uint8_t>(0), r.luma().stride(), d.luma().row<std::uint8_t>(0),
                      d.luma().stride(), false);
             motion->sad(r.luma().row<std::uint8_t>(0), r.luma().stride(),
@@ -128,6 +134,7 @@ int main(int argc, char** argv) {
         // The host's VIF part (vif_accumulate over every scale) is timed by
         // the extractor run above as part of its fps; here the shares of the
         // twin's own stages.
+        shares("adm", adm->times, 0.0);
         shares("vif", vif->times, 0.0);
         shares("motion", motion->times, 0.0);
     } catch (const vmafpp::Error& e) {
