@@ -6,6 +6,7 @@
 // depth, all keys (debug on), bit for bit.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -131,6 +132,31 @@ TEST(VulkanGolden, CliOutputEqualsTheGoldens) {
     }
     RecordProperty("values", std::to_string(compared));
     EXPECT_GT(compared, 1000);
+}
+
+// The CLI's device errors and notes: --list-devices lists device 0, a
+// missing device index is refused with one line and a non-zero exit, and a
+// feature without a device twin runs on the CPU with one note on stderr.
+TEST(VulkanCli, ListsDevicesRefusesMissingOnesAndNotesCpuFallbackOnce) {
+    VMAFPP_NEED_DEVICE();
+    std::string out;
+    EXPECT_EQ(test::run_command(std::string(VMAFPP_CLI) + " --backend vulkan --list-devices", &out), 0);
+    EXPECT_EQ(out.rfind("0: ", 0), 0u) << out;
+
+    const std::string pair = "p22_rocket_48x48_420p8_x264crf32_small";
+    const std::string io = " -r '" + test::clip(pair, "ref").string() + "' -d '" +
+                           test::clip(pair, "dis").string() + "' -q --json -o '" +
+                           (test::work_dir() / "vulkan_cli.json").string() + "'";
+    EXPECT_NE(test::run_command(std::string(VMAFPP_CLI) + " --backend vulkan --device 99" + io, &out), 0);
+    EXPECT_NE(out.find("vulkan: no device 99"), std::string::npos) << out;
+    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+
+    EXPECT_EQ(test::run_command(std::string(VMAFPP_CLI) + " --backend vulkan --threads 2 -n "
+                                "--feature psnr --feature vif" + io, &out), 0) << out;
+    const std::string note = "vmafpp: psnr has no vulkan twin; it runs on the CPU";
+    ASSERT_NE(out.find(note), std::string::npos) << out;
+    EXPECT_EQ(out.find(note), out.rfind(note)) << "noted more than once: " << out;
+    EXPECT_EQ(out.find("vif has no vulkan twin"), std::string::npos) << out;
 }
 
 // Two noise frames through `feature` on the CPU scalar and on the device.
