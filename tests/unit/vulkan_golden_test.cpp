@@ -101,7 +101,7 @@ struct DeviceRun {
 };
 
 // 8, 10, 12 and 16 bits, 4:2:0 and 4:4:4, a 48x48 picture, the gain-limit
-// runs (ADM on the CPU beside the device) and the 4k and neg models.
+// runs and the 4k, neg and bootstrap models.
 const DeviceRun kRuns[] = {
     {"p08_brick_176x144_420p8_bilinear2x", "default.json", "--threads 1"},
     {"p08_brick_176x144_420p8_bilinear2x", "gain_1.2.json",
@@ -116,6 +116,8 @@ const DeviceRun kRuns[] = {
      "--threads 2 -m version=vmaf_v0.6.1neg"},
     {"p01_astronaut_576x324_420p8_x264crf23", "model_vmaf_4k_v0.6.1.json",
      "--threads 2 -m version=vmaf_4k_v0.6.1"},
+    {"p01_astronaut_576x324_420p8_x264crf23", "model_vmaf_b_v0.6.3.json",
+     "--threads 2 -m version=vmaf_b_v0.6.3"},
 };
 
 TEST(VulkanGolden, CliOutputEqualsTheGoldens) {
