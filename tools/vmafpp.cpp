@@ -380,6 +380,8 @@ int main(int argc, char** argv) {
     app.add_flag("-n,--no_prediction", s.no_prediction, "features only, no model score");
     app.add_flag("-q,--quiet", s.quiet, "no progress meter");
     bool show_version = false;
+    bool list_devices = false;
+    app.add_flag("--list-devices", list_devices, "list the devices of --backend (their --device index), then exit");
     app.add_flag("-v,--version", show_version, "print the version and SIMD level, then exit");
 
     try {
@@ -394,6 +396,15 @@ int main(int argc, char** argv) {
     } catch (const vmafpp::Error& e) {
         std::fprintf(stderr, "vmafpp: %s\n", e.what());
         return 1;
+    }
+    if (list_devices) {
+        try {
+            std::fputs(vmafpp::describe_devices(vmafpp::parse_backend(s.backend)).c_str(), stdout);
+            return 0;
+        } catch (const vmafpp::Error& e) {
+            std::fprintf(stderr, "vmafpp: %s\n", e.what());
+            return 1;
+        }
     }
     if (show_version) {
         // --cpumask (and VMAFPP_CPUMASK) change the level: name the one a run

@@ -25,6 +25,11 @@ Backend parse_backend(std::string_view name);
 // The backends this build can run, cpu first.
 std::vector<Backend> built_backends();
 
+// One line per device of a device backend ("<index>: <name> (<type>, ...)"),
+// the --device index first. Throws vmafpp::Error when the backend is not
+// built or its driver cannot be loaded.
+std::string describe_devices(Backend backend);
+
 // A session's request, in libvmaf's terms.
 struct ComputeConfig {
     Backend backend = Backend::cpu;

@@ -139,6 +139,25 @@ T* const* strip_rows(T* const* strips, int y0, std::optional<int> base, std::ptr
     return out;
 }
 
+// A device's row sums of one scale, [den, dlm, aim][h, v, d][row], folded
+// as the kernels fold theirs: den += (row + round) >> den_shift in uint64,
+// dlm and aim += (row + round) >> row_shift modulo 2^64, arithmetic shift.
+void fold_device_rows(const std::int64_t* rows, int n, int den_shift, int row_shift, bool aim,
+                      std::uint64_t den[3], std::int64_t num[3], std::int64_t aim_acc[3]) {
+    const std::uint64_t den_round = den_shift > 0 ? std::uint64_t{1} << (den_shift - 1) : 0;
+    const std::uint64_t round = row_shift > 0 ? std::uint64_t{1} << (row_shift - 1) : 0;
+    auto fold = [&](std::int64_t acc, std::int64_t row) {
+        const auto r = static_cast<std::int64_t>(static_cast<std::uint64_t>(row) + round) >> row_shift;
+        return static_cast<std::int64_t>(static_cast<std::uint64_t>(acc) + static_cast<std::uint64_t>(r));
+    };
+    for (int t = 0; t < 3; ++t)
+        for (int y = 0; y < n; ++y) {
+            den[t] += (static_cast<std::uint64_t>(rows[t * n + y]) + den_round) >> den_shift;
+            num[t] = fold(num[t], rows[(3 + t) * n + y]);
+            if (aim) aim_acc[t] = fold(aim_acc[t], rows[(6 + t) * n + y]);
+        }
+}
+
 }  // namespace
 
 AdmEngine::AdmEngine(int width, int height, int bpc, const AdmOptions& options,
@@ -236,7 +255,8 @@ void AdmEngine::dwt_s123_rows(int scale, int in_w, int in_h, int y0, int y1,
     }
 }
 
-AdmEngine::ScaleResult AdmEngine::scale0(const Plane& ref_pic, const Plane& dis_pic) {
+AdmEngine::ScaleResult AdmEngine::scale0(const Plane* ref_pic, const Plane* dis_pic,
+                                          const std::int64_t* device_rows) {
     const int w = (width_ + 1) / 2, h = (height_ + 1) / 2;
     const Rect region = pooling_region(w, h);
     const Rect halo = halo_region(region, w, h);
@@ -262,10 +282,14 @@ AdmEngine::ScaleResult AdmEngine::scale0(const Plane& ref_pic, const Plane& dis_
     // additive part masked by the restored part's. The masking kernel
     // derives the masker's csf / flt rows itself.
     std::int16_t** const sets[4] = {ref0_, dis0_, r0_, a0_};
+    if (device_rows)
+        fold_device_rows(device_rows, region.height(), den_shift, row_shift, !opt_.skip_aim, den_acc,
+                         num_acc, aim_acc);
+    else
     for_each_strip(
         region, halo, h, stride_, sets,
         [&](int y0, int y1, std::optional<int> base) {
-            dwt_scale0_rows(ref_pic, dis_pic, y0, y1, base);
+            dwt_scale0_rows(*ref_pic, *dis_pic, y0, y1, base);
         },
         [&](Rect rows) { k_.decouple_s0(ref0_, dis0_, stride_, rows, opt_.gain_limit, r0_, a0_); },
         [&](Rect rows, int base) {
@@ -296,7 +320,8 @@ AdmEngine::ScaleResult AdmEngine::scale0(const Plane& ref_pic, const Plane& dis_
     return out;
 }
 
-AdmEngine::ScaleResult AdmEngine::scale123(int scale, int in_w, int in_h) {
+AdmEngine::ScaleResult AdmEngine::scale123(int scale, int in_w, int in_h,
+                                            const std::int64_t* device_rows) {
     const int w = (in_w + 1) / 2, h = (in_h + 1) / 2;
     const Rect region = pooling_region(w, h);
     const Rect halo = halo_region(region, w, h);
@@ -322,6 +347,10 @@ AdmEngine::ScaleResult AdmEngine::scale123(int scale, int in_w, int in_h) {
 
     // The strips of scale0(), on int32 bands.
     std::int32_t** const sets[4] = {ref_, dis_, r_, a_};
+    if (device_rows)
+        fold_device_rows(device_rows, region.height(), den_row, row_shift, !opt_.skip_aim, den_acc,
+                         num_acc, aim_acc);
+    else
     for_each_strip(
         region, halo, h, stride1_, sets,
         [&](int y0, int y1, std::optional<int> base) {
@@ -362,6 +391,43 @@ AdmEngine::ScaleResult AdmEngine::scale123(int scale, int in_w, int in_h) {
 }
 
 AdmScores AdmEngine::compute(const Plane& ref, const Plane& dis) {
+    return compute_scales(&ref, &dis, nullptr);
+}
+
+AdmScores AdmEngine::compute_from_rows(const std::int64_t* const rows[kScales]) {
+    return compute_scales(nullptr, nullptr, rows);
+}
+
+AdmDeviceParams AdmEngine::device_params(int scale) const {
+    AdmDeviceParams p;
+    int w = (width_ + 1) / 2, h = (height_ + 1) / 2;
+    for (int s = 0; s < scale; ++s) {
+        w = (w + 1) / 2;
+        h = (h + 1) / 2;
+    }
+    p.bw = w;
+    p.bh = h;
+    p.region = pooling_region(w, h);
+    // The shifts of scale0() and scale123(), computed the same way.
+    if (scale == 0) {
+        const int cub_hv = ceil_log2(w, -4.0), cub_d = ceil_log2(w, -3.0);
+        p.shifts[0] = p.shifts[1] = {10, 29, cub_hv};
+        p.shifts[2] = {12, 30, cub_d};
+        for (int t = 0; t < 3; ++t) p.rfactor[t] = rfactor_s0_[t];
+    } else {
+        static constexpr int kDenSq[3] = {31, 30, 31};
+        for (int t = 0; t < 3; ++t) {
+            p.shifts[t] = {0, 30, ceil_log2(w)};
+            p.rfactor[t] = rfactor_s123_[scale][t];
+        }
+        p.den_sq = kDenSq[scale - 1];
+        p.den_cub = ceil_log2(p.region.width());
+    }
+    return p;
+}
+
+AdmScores AdmEngine::compute_scales(const Plane* ref, const Plane* dis,
+                                    const std::int64_t* const* rows) {
     AdmScores s;
     double num = 0.0, den = 0.0, aim_num = 0.0;
 
@@ -372,13 +438,13 @@ AdmScores AdmEngine::compute(const Plane& ref, const Plane& dis) {
         ScaleResult r;
         if (scale == 0) {
             if (opt_.skip_scale0) {
-                dwt_scale0_rows(ref, dis, 0, h, std::nullopt);
+                if (!rows) dwt_scale0_rows(*ref, *dis, 0, h, std::nullopt);
                 r.den = 1e-10f;  // libvmaf's guard against 0 / 0
             } else {
-                r = scale0(ref, dis);
+                r = scale0(ref, dis, rows ? rows[0] : nullptr);
             }
         } else {
-            r = scale123(scale, w, h);
+            r = scale123(scale, w, h, rows ? rows[scale] : nullptr);
             w = (w + 1) / 2;
             h = (h + 1) / 2;
         }

@@ -53,6 +53,18 @@ struct AdmScores {
     double den_scale[kScales] = {};
 };
 
+// What a device twin needs to compute one scale's row sums (AdmEngine::
+// device_params): the band size, the pooling region, the CSF factors and
+// the cube shifts of the masking (per orientation h, v, d) and of the
+// denominator.
+struct AdmDeviceParams {
+    int bw = 0, bh = 0;
+    Rect region;
+    std::uint32_t rfactor[3] = {};
+    CubeShifts shifts[3];
+    int den_sq = 0, den_cub = 0;  // scales 1-3
+};
+
 class AdmEngine {
 public:
     // Throws vmafpp::Error when the geometry is below kMinSize or the
@@ -61,6 +73,14 @@ public:
               const AdmKernels& kernels = adm_kernels_scalar());
 
     AdmScores compute(const Plane& ref, const Plane& dis);
+
+    // The parameters of `scale` for a device twin.
+    AdmDeviceParams device_params(int scale) const;
+    // compute() from row sums a device made: per scale (scale 0 only without
+    // skip_scale0), the pooling region's raw row sums as
+    // [den, dlm, aim][h, v, d][region row] (den as uint64 bits; aim unused
+    // with skip_aim), folded and finalised exactly as compute() does.
+    AdmScores compute_from_rows(const std::int64_t* const rows[kScales]);
 
 private:
     // Left uninitialised on purpose: every sample a kernel reads was written
@@ -86,8 +106,10 @@ private:
     // The same for scale 1-3 of the previous scale's in_w x in_h
     // approximations.
     void dwt_s123_rows(int scale, int in_w, int in_h, int y0, int y1, std::optional<int> base);
-    ScaleResult scale0(const Plane& ref, const Plane& dis);
-    ScaleResult scale123(int scale, int in_w, int in_h);
+    // With `device_rows` (a device's row sums), the strips are not run.
+    ScaleResult scale0(const Plane* ref, const Plane* dis, const std::int64_t* device_rows);
+    ScaleResult scale123(int scale, int in_w, int in_h, const std::int64_t* device_rows);
+    AdmScores compute_scales(const Plane* ref, const Plane* dis, const std::int64_t* const* rows);
 
     int width_, height_, bpc_;
     AdmOptions opt_;

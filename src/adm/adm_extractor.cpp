@@ -9,6 +9,9 @@
 #include "adm/adm_options.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
+#if VMAFPP_HAVE_VULKAN
+#include "vulkan/vk_twins.hpp"
+#endif
 
 namespace vmafpp {
 
@@ -84,11 +87,23 @@ public:
         : engine_(setup.geometry.width, setup.geometry.height, setup.geometry.bpc,
                   engine_options(setup.options), adm::adm_kernels_for(setup.compute.simd)),
           debug_(setup.options.flag("debug")),
-          keys_(setup.keys) {}
+          keys_(setup.keys) {
+#if VMAFPP_HAVE_VULKAN
+        // The integer stages on the device; the engine folds and finalises.
+        if (setup.compute.backend == Backend::vulkan) {
+            const adm::AdmOptions o = engine_options(setup.options);
+            adm::AdmDeviceParams p[adm::kScales];
+            for (int s = 0; s < adm::kScales; ++s) p[s] = engine_.device_params(s);
+            device_ = vk::make_adm_twin(setup.compute.device, setup.geometry.width,
+                                        setup.geometry.height, setup.geometry.bpc, p,
+                                        o.gain_limit, o.skip_scale0, o.skip_aim);
+        }
+#endif
+    }
 
     void extract(const Picture& ref, const Picture& dis, unsigned frame,
                  FeatureSink& sink) override {
-        const adm::AdmScores s = engine_.compute(ref.luma(), dis.luma());
+        const adm::AdmScores s = scores(ref.luma(), dis.luma());
         sink.append(keys_[kAdm2], frame, s.adm2);
         sink.append(keys_[kAim], frame, s.aim);
         sink.append(keys_[kAdm3], frame, s.adm3);
@@ -104,7 +119,23 @@ public:
     }
 
 private:
+    adm::AdmScores scores(const Plane& ref, const Plane& dis) {
+#if VMAFPP_HAVE_VULKAN
+        if (device_) {
+            device_->run(ref.row<std::uint8_t>(0), ref.stride(), dis.row<std::uint8_t>(0),
+                         dis.stride());
+            const std::int64_t* rows[adm::kScales];
+            for (int s = 0; s < adm::kScales; ++s) rows[s] = device_->rows(s);
+            return engine_.compute_from_rows(rows);
+        }
+#endif
+        return engine_.compute(ref, dis);
+    }
+
     adm::AdmEngine engine_;
+#if VMAFPP_HAVE_VULKAN
+    std::unique_ptr<vk::AdmTwin> device_;
+#endif
     bool debug_;
     std::vector<std::string> keys_;
 };

@@ -3,6 +3,9 @@
 #include <string>
 
 #include "vmafpp/error.hpp"
+#if VMAFPP_HAVE_VULKAN
+#include "vulkan/vk_context.hpp"
+#endif
 
 namespace vmafpp {
 
@@ -10,7 +13,10 @@ namespace {
 
 constexpr Backend kKnownBackends[] = {Backend::cpu, Backend::vulkan, Backend::cuda};
 
-bool is_built(Backend backend) { return backend == Backend::cpu; }
+bool is_built(Backend backend) {
+    // The Vulkan backend is optional (src/vulkan/CMakeLists.txt).
+    return backend == Backend::cpu || (backend == Backend::vulkan && VMAFPP_HAVE_VULKAN);
+}
 
 std::string built_list() {
     std::string out;
@@ -45,6 +51,16 @@ Backend parse_backend(std::string_view name) {
         return b;
     }
     throw Error("unknown backend \"" + std::string(name) + "\" (built: " + built_list() + ")");
+}
+
+std::string describe_devices(Backend backend) {
+    if (!is_built(backend))
+        throw Error("backend " + std::string(backend_name(backend)) +
+                    " is not built into this vmafpp (built: " + built_list() + ")");
+#if VMAFPP_HAVE_VULKAN
+    if (backend == Backend::vulkan) return vk::describe_devices();
+#endif
+    return "0: the CPU\n";
 }
 
 Compute Compute::best_cpu() {

@@ -29,6 +29,9 @@
 #include "vmafpp/cpu.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
+#if VMAFPP_HAVE_VULKAN
+#include "vulkan/vk_twins.hpp"
+#endif
 
 namespace vmafpp {
 
@@ -51,7 +54,13 @@ double cap(double v, double max) { return v < max ? v : max; }
 class IntegerMotion final : public FeatureExtractor {
 public:
     explicit IntegerMotion(const ExtractorSetup& setup)
-        : IntegerMotion(setup.options, setup.geometry, setup.compute.simd, setup.keys) {}
+        : IntegerMotion(setup.options, setup.geometry, setup.compute.simd, setup.keys) {
+#if VMAFPP_HAVE_VULKAN
+        // The SAD on the device; the history stays on the host.
+        if (setup.compute.backend == Backend::vulkan && !force_zero_)
+            device_ = vk::make_motion_twin(setup.compute.device, w_, h_, bpc_);
+#endif
+    }
 
     // keys in motion_provided() order: sad, motion, motion2, motion3.
     IntegerMotion(const OptionValues& opts, const FrameGeometry& geo, SimdLevel simd,
@@ -182,6 +191,14 @@ private:
         const T* past = reinterpret_cast<const T*>(prev.samples.data());
         T* kept = reinterpret_cast<T*>(keep.samples.data());
         const T* cur = cur_plane.row<T>(0);
+#if VMAFPP_HAVE_VULKAN
+        if (device_) {
+            const std::uint64_t sad = device_->sad(past, std::ptrdiff_t{w_} * std::ptrdiff_t{sizeof(T)},
+                                                   cur, cur_plane.stride());
+            remember(cur_plane, keep);
+            return sad;
+        }
+#endif
         const std::ptrdiff_t cur_stride = cur_plane.stride() / std::ptrdiff_t{sizeof(T)};
         if constexpr (sizeof(T) == 1)
             return kernels_->sad_u8(past, w_, cur, cur_stride, w_, h_, kept, scratch_.data());
@@ -217,6 +234,9 @@ private:
     }
 
     const motion::MotionKernels* kernels_;
+#if VMAFPP_HAVE_VULKAN
+    std::unique_ptr<vk::MotionTwin> device_;
+#endif
     int w_, h_, bpc_;
     int sample_bytes_ = 1;
     bool force_zero_;

@@ -21,6 +21,9 @@
 #include "vmafpp/cpu.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
+#if VMAFPP_HAVE_VULKAN
+#include "vulkan/vk_twins.hpp"
+#endif
 
 namespace vmafpp {
 
@@ -56,7 +59,12 @@ struct ScaleSize {
 class IntegerVif final : public FeatureExtractor {
 public:
     explicit IntegerVif(const ExtractorSetup& setup)
-        : IntegerVif(setup.options, setup.geometry, setup.compute.simd, setup.keys) {}
+        : IntegerVif(setup.options, setup.geometry, setup.compute.simd, setup.keys) {
+#if VMAFPP_HAVE_VULKAN
+        if (setup.compute.backend == Backend::vulkan)
+            device_ = vk::make_vif_twin(setup.compute.device, size_[0].w, size_[0].h, bpc_);
+#endif
+    }
 
     IntegerVif(const OptionValues& opts, const FrameGeometry& geo, SimdLevel simd,
                const std::vector<std::string>& keys)
@@ -108,6 +116,13 @@ public:
         if (!matches(ref) || !matches(dis))
             throw Error("vif: picture geometry differs from the one the extractor was made for");
         std::array<float, kScales> num{}, den{};
+#if VMAFPP_HAVE_VULKAN
+        if (device_) {
+            device_scales(ref.luma(), dis.luma(), num, den);
+            write(num, den, frame, sink);
+            return;
+        }
+#endif
         if (bpc_ == 8)
             run_scales<std::uint8_t>(ref.luma(), dis.luma(), num, den);
         else
@@ -149,6 +164,28 @@ private:
             if (s + 1 < kScales) reduce(r, st, d, st, s, 16);
         }
     }
+
+#if VMAFPP_HAVE_VULKAN
+    // The scales' statistics on the device, then the same row-by-row
+    // accumulation and finalisation as the CPU path.
+    void device_scales(const Plane& ref, const Plane& dis, std::array<float, kScales>& num,
+                       std::array<float, kScales>& den) {
+        device_->run(ref.row<std::uint8_t>(0), ref.stride(), dis.row<std::uint8_t>(0), dis.stride(),
+                     skip_scale0_);
+        for (int s = skip_scale0_ ? 1 : 0; s < kScales; ++s) {
+            const int w = size_[s].w;
+            const std::size_t n = static_cast<std::size_t>(w) * size_[s].h;
+            const std::int32_t* s1 = device_->sigma(s);
+            VifSums sums;
+            for (int i = 0; i < size_[s].h; ++i) {
+                const std::size_t o = static_cast<std::size_t>(i) * w;
+                kernels_->accumulate(s1 + o, s1 + n + o, s1 + 2 * n + o, w, log2_table_,
+                                     gain_limit_, &sums);
+            }
+            to_num_den(sums, num[s], den[s]);
+        }
+    }
+#endif
 
     // The four information sums of scale s, whose samples are ref/dis.
     template <class T>
@@ -281,6 +318,9 @@ private:
     }
 
     const vif::VifKernels* kernels_;
+#if VMAFPP_HAVE_VULKAN
+    std::unique_ptr<vk::VifTwin> device_;
+#endif
     const std::uint16_t* log2_table_;
     double gain_limit_;
     bool skip_scale0_;

@@ -1,0 +1,378 @@
+#include "vulkan/vk_twins.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "adm/adm_gain_limit.hpp"
+#include "vmafpp/error.hpp"
+#include "vulkan/vk_context.hpp"
+
+namespace vmafpp::vk {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Copies h rows of w samples of `bytes` each into dst, rows w apart.
+void pack_rows(void* dst, const void* src, std::ptrdiff_t stride, int w, int h, int bytes) {
+    const std::size_t row = static_cast<std::size_t>(w) * bytes;
+    for (int y = 0; y < h; ++y)
+        std::memcpy(static_cast<char*>(dst) + y * row, static_cast<const char*>(src) + y * stride, row);
+}
+
+// Samples per 32-bit word, rounded so that the second picture starts on a word.
+int aligned_samples(int n) { return (n + 3) / 4 * 4; }
+
+// The push constants of motion.comp.
+struct MotionParams {
+    std::int32_t w, h, bpc, cur_base;
+};
+
+class VulkanMotion final : public MotionTwin {
+public:
+    VulkanMotion(unsigned device, int w, int h, int bpc)
+        : ctx_(context_for(device)),
+          w_(w),
+          h_(h),
+          bpc_(bpc),
+          bytes_(bpc > 8 ? 2 : 1),
+          cur_base_(aligned_samples(w * h)),
+          pics_(ctx_, static_cast<std::size_t>(2 * cur_base_) * bytes_),
+          rows_(ctx_, static_cast<std::size_t>(h) * 4),
+          stream_(ctx_),
+          kernel_(ctx_->kernel("motion", 2, sizeof(MotionParams))) {}
+
+    std::uint64_t sad(const void* prev, std::ptrdiff_t prev_stride, const void* cur,
+                      std::ptrdiff_t cur_stride) override {
+        auto t0 = Clock::now();
+        char* base = pics_.as<char>();
+        pack_rows(base, prev, prev_stride, w_, h_, bytes_);
+        pack_rows(base + static_cast<std::size_t>(cur_base_) * bytes_, cur, cur_stride, w_, h_, bytes_);
+        std::memset(rows_.data(), 0, rows_.size());
+        times.upload += seconds_since(t0);
+
+        t0 = Clock::now();
+        const MotionParams params{w_, h_, bpc_, cur_base_};
+        stream_.begin();
+        stream_.dispatch(kernel_, {&pics_, &rows_}, &params, groups(w_, 64), h_);
+        stream_.submit_and_wait();
+        times.compute += seconds_since(t0);
+
+        t0 = Clock::now();
+        // Row by row in uint64, as the scalar adds its uint32 row sums.
+        std::uint64_t total = 0;
+        const std::uint32_t* rows = rows_.as<std::uint32_t>();
+        for (int i = 0; i < h_; ++i) total += rows[i];
+        times.readback += seconds_since(t0);
+        ++times.frames;
+        return total;
+    }
+
+private:
+    std::shared_ptr<Context> ctx_;
+    int w_, h_, bpc_, bytes_, cur_base_;
+    Buffer pics_, rows_;
+    Stream stream_;
+    const Kernel& kernel_;
+};
+
+// Push constants of the VIF shaders.
+struct VifStatParams {
+    std::int32_t w, h, kind, ref_base, dis_base, scale, shift_mu, shift_sq;
+};
+struct VifSigmaParams {
+    std::int32_t w, h, scale, out_base;
+};
+struct VifReduceParams {
+    std::int32_t w, h, kind, ref_base, dis_base, scale, shift, out_h;
+};
+struct VifReduceRowParams {
+    std::int32_t w, out_w, out_h, scale;
+};
+
+constexpr int kVifScales = 4;
+
+class VulkanVif final : public VifTwin {
+public:
+    VulkanVif(unsigned device, int w, int h, int bpc)
+        : ctx_(context_for(device)),
+          bpc_(bpc),
+          bytes_(bpc > 8 ? 2 : 1),
+          stream_(ctx_),
+          stat_v_(ctx_->kernel("vif_stat_vertical", 2, sizeof(VifStatParams))),
+          stat_h_(ctx_->kernel("vif_stat_horizontal", 2, sizeof(VifSigmaParams))),
+          reduce_v_(ctx_->kernel("vif_reduce_vertical", 2, sizeof(VifReduceParams))),
+          reduce_h_(ctx_->kernel("vif_reduce_horizontal", 2, sizeof(VifReduceRowParams))) {
+        w_[0] = w;
+        h_[0] = h;
+        std::size_t sigma_words = 0;
+        for (int s = 0; s < kVifScales; ++s) {
+            if (s > 0) {
+                w_[s] = w_[s - 1] / 2;
+                h_[s] = h_[s - 1] / 2;
+            }
+            sigma_base_[s] = sigma_words;
+            sigma_words += 3 * static_cast<std::size_t>(w_[s]) * h_[s];
+        }
+        dis_base_ = aligned_samples(w * h);
+        const std::size_t n0 = static_cast<std::size_t>(w) * h;
+        pics_ = std::make_unique<Buffer>(ctx_, 2 * static_cast<std::size_t>(dis_base_) * bytes_);
+        moments_ = std::make_unique<Buffer>(ctx_, 5 * n0 * 4);
+        conv_ = std::make_unique<Buffer>(ctx_, 2 * static_cast<std::size_t>(w) * h_[1] * 4);
+        sigma_ = std::make_unique<Buffer>(ctx_, sigma_words * 4);
+        for (int s = 1; s < kVifScales; ++s)
+            scaled_[s] = std::make_unique<Buffer>(ctx_, 2 * static_cast<std::size_t>(w_[s]) * h_[s] * 4);
+    }
+
+    void run(const void* ref, std::ptrdiff_t ref_stride, const void* dis, std::ptrdiff_t dis_stride,
+             bool skip_scale0) override {
+        auto t0 = Clock::now();
+        char* base = pics_->as<char>();
+        pack_rows(base, ref, ref_stride, w_[0], h_[0], bytes_);
+        pack_rows(base + static_cast<std::size_t>(dis_base_) * bytes_, dis, dis_stride, w_[0], h_[0],
+                  bytes_);
+        times.upload += seconds_since(t0);
+
+        t0 = Clock::now();
+        stream_.begin();
+        for (int s = 0; s < kVifScales; ++s) {
+            // Scale 0 is the uploaded picture (bytes or uint16), later scales
+            // one sample per word: ref plane, then dis plane.
+            const Buffer* src = s == 0 ? pics_.get() : scaled_[s].get();
+            const std::int32_t kind = s == 0 ? (bytes_ == 1 ? 0 : 1) : 2;
+            const std::int32_t ref_base = 0;
+            const std::int32_t dis_base = s == 0 ? dis_base_ : w_[s] * h_[s];
+            const std::uint32_t gx = groups(w_[s], 64);
+            if (s > 0 || !skip_scale0) {
+                // Scale 0 keeps its bit depth (means by bpc bits, moments by
+                // 2 (bpc - 8)); later scales are 16-bit and shift 16, 16.
+                const VifStatParams sp{w_[s], h_[s], kind, ref_base, dis_base, s,
+                                       s == 0 ? bpc_ : 16, s == 0 ? 2 * (bpc_ - 8) : 16};
+                stream_.dispatch(stat_v_, {src, moments_.get()}, &sp, gx, h_[s]);
+                const VifSigmaParams hp{w_[s], h_[s], s, static_cast<std::int32_t>(sigma_base_[s])};
+                stream_.dispatch(stat_h_, {moments_.get(), sigma_.get()}, &hp, gx, h_[s]);
+            }
+            if (s + 1 < kVifScales) {
+                const VifReduceParams rp{w_[s], h_[s], kind, ref_base, dis_base, s,
+                                         s == 0 ? bpc_ : 16, h_[s + 1]};
+                stream_.dispatch(reduce_v_, {src, conv_.get()}, &rp, gx, h_[s + 1]);
+                const VifReduceRowParams rr{w_[s], w_[s + 1], h_[s + 1], s};
+                stream_.dispatch(reduce_h_, {conv_.get(), scaled_[s + 1].get()}, &rr,
+                                 groups(w_[s + 1], 64), h_[s + 1]);
+            }
+        }
+        stream_.submit_and_wait();
+        times.compute += seconds_since(t0);
+        ++times.frames;
+    }
+
+    const std::int32_t* sigma(int s) const override {
+        return sigma_->as<std::int32_t>() + sigma_base_[s];
+    }
+
+private:
+    std::shared_ptr<Context> ctx_;
+    int bpc_, bytes_;
+    int w_[kVifScales] = {}, h_[kVifScales] = {};
+    std::size_t sigma_base_[kVifScales] = {};
+    std::int32_t dis_base_ = 0;
+    std::unique_ptr<Buffer> pics_, moments_, conv_, sigma_, scaled_[kVifScales];
+    Stream stream_;
+    const Kernel& stat_v_;
+    const Kernel& stat_h_;
+    const Kernel& reduce_v_;
+    const Kernel& reduce_h_;
+};
+
+// Push constants of the ADM shaders.
+struct AdmDwtParams {
+    std::int32_t in_w, in_h, out_w, out_h, scale, kind, bpc, base0, base1;
+};
+struct AdmDecoupleParams {
+    std::int32_t n, scale;
+    std::uint32_t gain_m_lo, gain_m_hi;
+    std::int32_t gain_s;
+    std::uint32_t cos_sq_bits;
+};
+struct AdmRowParams {
+    std::int32_t w, h, x0, x1, y0, y1, scale;
+    std::uint32_t rfactor[3];
+    std::int32_t sub[3], sq[3], cub[3];
+};
+struct AdmDenParams {
+    std::int32_t w, h, x0, x1, y0, y1, scale, sq, cub;
+};
+
+class VulkanAdm final : public AdmTwin {
+public:
+    VulkanAdm(unsigned device, int w, int h, int bpc, const adm::AdmDeviceParams scales[adm::kScales],
+              double gain_limit, bool skip_scale0, bool skip_aim)
+        : ctx_(context_for(device)),
+          w_(w),
+          h_(h),
+          bpc_(bpc),
+          bytes_(bpc > 8 ? 2 : 1),
+          skip_scale0_(skip_scale0),
+          skip_aim_(skip_aim),
+          stream_(ctx_),
+          dwt_(ctx_->kernel("adm_dwt", 2, sizeof(AdmDwtParams))),
+          decouple_(ctx_->kernel("adm_decouple", 2, sizeof(AdmDecoupleParams))),
+          cm_(ctx_->kernel("adm_cm", 2, sizeof(AdmRowParams))),
+          den_(ctx_->kernel("adm_den", 2, sizeof(AdmDenParams))) {
+        const adm::GainLimitFixed g = adm::gain_limit_fixed(gain_limit);
+        gain_m_ = g.m;
+        gain_s_ = g.s;
+        // The float the scalar angle test uses: cos(1 deg)^2 in double, then float.
+        const float cos_sq = static_cast<float>(std::cos(1.0 * M_PI / 180.0) *
+                                                std::cos(1.0 * M_PI / 180.0));
+        std::memcpy(&cos_sq_bits_, &cos_sq, 4);
+        dis_base_ = aligned_samples(w * h);
+        pics_ = std::make_unique<Buffer>(ctx_, 2 * static_cast<std::size_t>(dis_base_) * bytes_);
+        for (int s = 0; s < adm::kScales; ++s) {
+            p_[s] = scales[s];
+            const std::size_t n = static_cast<std::size_t>(p_[s].bw) * p_[s].bh;
+            bands_[s] = std::make_unique<Buffer>(ctx_, 8 * n * 4);
+            dec_[s] = std::make_unique<Buffer>(ctx_, 6 * n * 4);
+            rows_[s] = std::make_unique<Buffer>(ctx_, 9 * static_cast<std::size_t>(p_[s].region.height()) * 8);
+        }
+    }
+
+    void run(const void* ref, std::ptrdiff_t ref_stride, const void* dis, std::ptrdiff_t dis_stride) override {
+        auto t0 = Clock::now();
+        char* base = pics_->as<char>();
+        pack_rows(base, ref, ref_stride, w_, h_, bytes_);
+        pack_rows(base + static_cast<std::size_t>(dis_base_) * bytes_, dis, dis_stride, w_, h_, bytes_);
+        times.upload += seconds_since(t0);
+
+        t0 = Clock::now();
+        stream_.begin();
+        for (int s = 0; s < adm::kScales; ++s) {
+            const adm::AdmDeviceParams& q = p_[s];
+            const int in_w = s == 0 ? w_ : p_[s - 1].bw, in_h = s == 0 ? h_ : p_[s - 1].bh;
+            const std::int32_t n_in = s == 0 ? dis_base_ : 4 * in_w * in_h;
+            const AdmDwtParams dp{in_w, in_h, q.bw, q.bh, s, s == 0 ? (bytes_ == 1 ? 0 : 1) : 2,
+                                  bpc_, 0, n_in};
+            stream_.dispatch(dwt_, {s == 0 ? pics_.get() : bands_[s - 1].get(), bands_[s].get()}, &dp,
+                             groups(q.bw, 64), q.bh, 2);
+            if (s == 0 && skip_scale0_) continue;
+            record_pooling(s);
+        }
+        stream_.submit_and_wait();
+        times.compute += seconds_since(t0);
+        ++times.frames;
+    }
+
+    void run_on_bands(int s, const std::int32_t* const ref_hvd[3],
+                      const std::int32_t* const dis_hvd[3]) override {
+        const std::size_t n = static_cast<std::size_t>(p_[s].bw) * p_[s].bh;
+        std::int32_t* b = bands_[s]->as<std::int32_t>();
+        for (int t = 0; t < 3; ++t) {
+            std::memcpy(b + (1 + t) * n, ref_hvd[t], n * 4);
+            std::memcpy(b + (5 + t) * n, dis_hvd[t], n * 4);
+        }
+        stream_.begin();
+        record_pooling(s);
+        stream_.submit_and_wait();
+    }
+
+    const std::int64_t* rows(int s) const override { return rows_[s]->as<std::int64_t>(); }
+
+private:
+    // Decouple, denominator and masking of scale s, from its bands.
+    void record_pooling(int s) {
+        const adm::AdmDeviceParams& q = p_[s];
+        const AdmDecoupleParams cp{q.bw * q.bh, s, static_cast<std::uint32_t>(gain_m_),
+                                   static_cast<std::uint32_t>(gain_m_ >> 32), gain_s_,
+                                   cos_sq_bits_};
+        stream_.dispatch(decouple_, {bands_[s].get(), dec_[s].get()}, &cp,
+                         groups(q.bw * q.bh, 64));
+        const adm::Rect r = q.region;
+        const AdmDenParams np{q.bw, q.bh, r.x0, r.x1, r.y0, r.y1, s, q.den_sq, q.den_cub};
+        stream_.dispatch(den_, {bands_[s].get(), rows_[s].get()}, &np, r.height(), 1, 3);
+        AdmRowParams rp{q.bw, q.bh, r.x0, r.x1, r.y0, r.y1, s, {}, {}, {}, {}};
+        for (int t = 0; t < 3; ++t) {
+            rp.rfactor[t] = q.rfactor[t];
+            rp.sub[t] = q.shifts[t].sub;
+            rp.sq[t] = q.shifts[t].sq;
+            rp.cub[t] = q.shifts[t].cub;
+        }
+        stream_.dispatch(cm_, {dec_[s].get(), rows_[s].get()}, &rp, r.height(), 1,
+                         skip_aim_ ? 1 : 2);
+    }
+
+    std::shared_ptr<Context> ctx_;
+    int w_, h_, bpc_, bytes_;
+    bool skip_scale0_, skip_aim_;
+    std::uint64_t gain_m_ = 0;
+    int gain_s_ = 0;
+    std::uint32_t cos_sq_bits_ = 0;
+    std::int32_t dis_base_ = 0;
+    adm::AdmDeviceParams p_[adm::kScales];
+    std::unique_ptr<Buffer> pics_, bands_[adm::kScales], dec_[adm::kScales], rows_[adm::kScales];
+    Stream stream_;
+    const Kernel& dwt_;
+    const Kernel& decouple_;
+    const Kernel& cm_;
+    const Kernel& den_;
+};
+
+}  // namespace
+
+std::unique_ptr<AdmTwin> make_adm_twin(unsigned device, int w, int h, int bpc,
+                                       const adm::AdmDeviceParams scales[adm::kScales],
+                                       double gain_limit, bool skip_scale0, bool skip_aim) {
+    return std::make_unique<VulkanAdm>(device, w, h, bpc, scales, gain_limit, skip_scale0, skip_aim);
+}
+
+std::unique_ptr<MotionTwin> make_motion_twin(unsigned device, int w, int h, int bpc) {
+    return std::make_unique<VulkanMotion>(device, w, h, bpc);
+}
+
+std::unique_ptr<VifTwin> make_vif_twin(unsigned device, int w, int h, int bpc) {
+    return std::make_unique<VulkanVif>(device, w, h, bpc);
+}
+
+bool has_device_twin(std::string_view feature) {
+    return feature == "motion" || feature == "vif" || feature == "adm";
+}
+
+void note_cpu_fallback(std::string_view feature) {
+    static std::mutex mutex;
+    static std::set<std::string, std::less<>> noted;
+    std::lock_guard lock(mutex);
+    if (!noted.insert(std::string(feature)).second) return;
+    std::fprintf(stderr, "vmafpp: %.*s has no vulkan twin; it runs on the CPU\n",
+                 static_cast<int>(feature.size()), feature.data());
+}
+
+struct GainParams {
+    std::uint32_t m_lo, m_hi;
+    std::int32_t s, n;
+};
+
+void gain_products_on_device(unsigned device, const std::int32_t* rst, std::size_t n,
+                             std::uint64_t m, int s, std::int64_t* out) {
+    auto ctx = context_for(device);
+    const Kernel& k = ctx->kernel("adm_gain_limit", 2, sizeof(GainParams));
+    Buffer in(ctx, n * 4), products(ctx, n * 8);
+    std::memcpy(in.data(), rst, n * 4);
+    Stream stream(ctx);
+    const GainParams params{static_cast<std::uint32_t>(m), static_cast<std::uint32_t>(m >> 32), s,
+                            static_cast<std::int32_t>(n)};
+    stream.begin();
+    stream.dispatch(k, {&in, &products}, &params, groups(static_cast<std::uint32_t>(n), 64));
+    stream.submit_and_wait();
+    std::memcpy(out, products.data(), n * 8);
+}
+
+}  // namespace vmafpp::vk
