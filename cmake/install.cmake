@@ -47,9 +47,5 @@ install(FILES ${PROJECT_BINARY_DIR}/vmafppConfig.cmake ${PROJECT_BINARY_DIR}/vma
 # configuring) still gives the right paths.
 file(RELATIVE_PATH VMAFPP_PC_PREFIX "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p")
 set(VMAFPP_PC_PREFIX "\${pcfiledir}/${VMAFPP_PC_PREFIX}")
-set(VMAFPP_PC_PRIVATE_LIBS "")
-if(VMAFPP_WITH_VULKAN)
-  set(VMAFPP_PC_PRIVATE_LIBS "-lvulkan")
-endif()
 configure_file(${CMAKE_CURRENT_LIST_DIR}/vmafpp.pc.in ${PROJECT_BINARY_DIR}/vmafpp.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/vmafpp.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
