@@ -144,7 +144,8 @@ json run_model(const std::string& pair, const std::string& version, const std::s
     std::string log;
     const std::string cmd = std::string(VMAFPP_CLI) + " -r '" + ref.string() + "' -d '" +
                             dis.string() + "' -q --json --precision max --threads 1 -m version=" +
-                            version + " -o '" + out.string() + "'";
+                            version + " -o '" + out.string() + "'" +
+                            (mask.empty() ? std::string() : " --cpumask " + mask);
     const int rc = test::run_command(cmd, &log);
     EXPECT_EQ(rc, 0) << cmd << "\n" << log;
     std::ifstream in(out);
