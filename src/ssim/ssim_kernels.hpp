@@ -101,7 +101,9 @@ using StatsFn = SsimSums (*)(const float* mu_r, const float* mu_c, const float* 
 // row, each float(sample * tap) added to a double that starts at 0, stored
 // as float. Where the kernel would leave the image (the sample is within
 // kw/2 of an edge, or beyond it) samples are mirrored: -1 - i and
-// 2 * w - 1 - i. dst may be src: outputs are written in row order as they
+// 2 * w - 1 - i, once: w and h must be at least kw (the extractors' are:
+// float_ssim's box is `factor` wide and leaves at least 11 samples,
+// float_ms_ssim's 9-tap low-pass runs on 11 samples or more). dst may be src: outputs are written in row order as they
 // are computed, and later outputs read what was written (libvmaf's
 // in-place decimation of float_ssim).
 using DecimateFn = void (*)(const float* src, int w, int h, int factor, const float* kernel, int kw,

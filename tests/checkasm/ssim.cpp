@@ -130,8 +130,10 @@ void check_decimate(Context& ctx, const SsimLevel& L) {
             for (float& t : kernel) t = random_sample(rng, static_cast<int>(rng() % 4));
         }
         const int factor = rng() % 4 == 0 ? 1 + static_cast<int>(rng() % 4) : 2;
-        const int w = band < 64 ? 1 + band : 1 + static_cast<int>(rng() % (kMaxSide - 1));
-        const int h = 1 + static_cast<int>(rng() % 40);
+        // The contract's sizes: at least kw each way (one reflection then
+        // stays inside the picture).
+        const int w = band < 64 ? kw + band % (65 - kw) : kw + static_cast<int>(rng() % (kMaxSide - kw));
+        const int h = kw + static_cast<int>(rng() % 40);
         fill_image(rng, src, static_cast<std::size_t>(w) * h);
         const std::size_t on = static_cast<std::size_t>(ssim::decimated_size(w, factor)) *
                                ssim::decimated_size(h, factor);
