@@ -289,13 +289,14 @@ FeatureInfo integer_motion_info() {
     // window, sad[i - 1] (frames i-3, i-1), which must also be at least
     // `first` frames into the run to be taken, as in the whole run: 1 or 3
     // frames before. The moving average adds the previous frame's motion2.
-    // Nothing else carries over: the flush's stamp only serves frames below
-    // `first`, which a range starting there reads from frame 0.
+    // The flush's stamp, sad[first], serves the frames below `first` (and
+    // frame `first`'s moving average): a range starting there reads from
+    // frame 0, and up to frame `first`, so `first` frames after.
     info.context = [](const OptionValues& o) {
+        const bool five = o.flag("motion_five_frame_window");
         FrameContext c;
-        c.before = (o.flag("motion_five_frame_window") ? 3u : 1u) +
-                   (o.flag("motion_moving_average") ? 1u : 0u);
-        c.after = 1;
+        c.before = (five ? 3u : 1u) + (o.flag("motion_moving_average") ? 1u : 0u);
+        c.after = five ? 2u : 1u;
         return c;
     };
     return info;
