@@ -93,6 +93,22 @@ TEST(ChunkMergeModels, V1016ModelsFiveFrameWindow) {
     }
 }
 
+// Each temporal extractor alone: a run takes the widest context of its
+// extractors, so together one's declaration could hide another's.
+TEST(ChunkMergeModels, EachTemporalExtractorAlone) {
+    for (const char* feature :
+         {"motion", "motion=motion_five_frame_window=true",
+          "motion=motion_moving_average=true",
+          "motion=motion_five_frame_window=true:motion_moving_average=true", "float_motion",
+          "speed_temporal", "psnr"}) {
+        SCOPED_TRACE(feature);
+        ScoreConfig cfg;
+        cfg.no_prediction = true;
+        cfg.features = {feature};
+        check_chunkings("p16_testsrc2_352x288_420p8_x264crf30", cfg, {1, 2, 3, 7, 0});
+    }
+}
+
 // Subsample counts from the pair's frame 0, not a chunk's.
 TEST(ChunkMergeModels, Subsample3) {
     ScoreConfig cfg;
