@@ -208,8 +208,8 @@ def score(pairs, client=None, chunk_frames=None, model=None, features=(), subsam
             r, d, out = pairs[i]
             try:
                 results[i] = f.result()
-            except Exception as ex:  # noqa: BLE001
-                failures[i] = "%s vs %s: %s" % (r, d, ex)
+            except Exception as ex:  # noqa: BLE001 - names the pair already
+                failures[i] = str(ex)
                 continue
             if out:
                 write_atomically(out, results[i])
