@@ -7,6 +7,9 @@
 // parse_chunk), so the file is lossless too. In-process, for speed.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -175,6 +178,61 @@ TEST(ChunkMergeErrors, GapsOverlapsAndMismatches) {
     expect_error([&] { merge_chunks({c0, other, c2}); }, "has another scoring options");
     expect_error([&] { parse_chunk("{\"vmafpp_chunk\": 1}", "x.chunk"); }, "x.chunk: malformed");
     expect_error([&] { parse_chunk("not json", "x.chunk"); }, "x.chunk: not a vmafpp chunk file");
+}
+
+// The same through the CLI: --count-frames, --frame_range/--chunk_out, and
+// vmafpp merge writing the default XML; bad ranges and bad sets of chunks
+// end with one line on stderr and a non-zero exit.
+std::string slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+std::string without_fps(const std::string& xml) {
+    return std::regex_replace(xml, std::regex("fps=\"[^\"]*\""), "fps");
+}
+
+TEST(ChunkMergeCli, ChunksMergeToTheSingleRunAndBadInputIsOneLine) {
+    const std::string pair = "p08_brick_176x144_420p8_bilinear2x";  // 24 frames
+    const std::string cli = VMAFPP_CLI;
+    const std::string io = " -r '" + test::clip(pair, "ref").string() + "' -d '" +
+                           test::clip(pair, "dis").string() + "' -q --feature psnr";
+    const std::string dir = (test::work_dir() / "chunk_cli_").string();
+    std::string out;
+    ASSERT_EQ(test::run_command(cli + io + " --count-frames", &out), 0) << out;
+    EXPECT_EQ(out, "24\n");
+    ASSERT_EQ(test::run_command(cli + io + " -o " + dir + "whole.xml", &out), 0) << out;
+    std::string chunks;
+    for (unsigned a = 0; a < 24; a += 10) {
+        const std::string range = std::to_string(a) + ":" + std::to_string(std::min(24u, a + 10));
+        const std::string file = dir + std::to_string(a) + ".chunk";
+        ASSERT_EQ(test::run_command(cli + io + " --frame_range " + range + " --chunk_out " + file, &out), 0) << out;
+        chunks = " " + file + chunks;  // given out of order
+    }
+    ASSERT_EQ(test::run_command(cli + " merge" + chunks + " -o " + dir + "merged.xml", &out), 0) << out;
+    EXPECT_EQ(without_fps(slurp(dir + "merged.xml")), without_fps(slurp(dir + "whole.xml")));
+
+    auto expect_one_line_error = [&](const std::string& args, const std::string& needle) {
+        std::string log;
+        EXPECT_NE(test::run_command(cli + args, &log), 0) << args;
+        EXPECT_NE(log.find(needle), std::string::npos) << args << "\n" << log;
+        EXPECT_EQ(std::count(log.begin(), log.end(), '\n'), 1) << args << "\n" << log;
+    };
+    const std::string c = " " + dir;
+    expect_one_line_error(io + " --frame_range 5:5 --chunk_out " + dir + "x", "is empty");
+    expect_one_line_error(io + " --frame_range 9:3 --chunk_out " + dir + "x", "is empty");
+    expect_one_line_error(io + " --frame_range 3-9 --chunk_out " + dir + "x", "is not A:B");
+    expect_one_line_error(io + " --frame_range 20:25 --chunk_out " + dir + "x", "which has 24 frames");
+    expect_one_line_error(io + " --frame_range 0:5", "give --chunk_out");
+    expect_one_line_error(" merge" + c + "0.chunk" + c + "20.chunk -o " + dir + "m.xml",
+                          "frames 10..19 are missing");
+    expect_one_line_error(" merge" + c + "0.chunk" + c + "10.chunk -o " + dir + "m.xml",
+                          "frames from 20 on are missing");
+    expect_one_line_error(" merge" + c + "0.chunk" + c + "10.chunk" + c + "10.chunk" + c +
+                              "20.chunk -o " + dir + "m.xml",
+                          "overlap at frames 10..19");
+    expect_one_line_error(" merge" + c + "whole.xml -o " + dir + "m.xml", "not a vmafpp chunk file");
+    EXPECT_FALSE(std::filesystem::exists(dir + "m.xml"));
 }
 
 }  // namespace
