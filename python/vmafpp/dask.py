@@ -269,8 +269,13 @@ def main(argv=None):
     p.add_argument("--progress", action="store_true", help="Dask's progress bar")
     p.add_argument("-v", "--verbose", action="store_true", help="log each chunk")
     a, passthrough = p.parse_known_args(argv)
-    logging.basicConfig(level=logging.INFO if a.verbose else logging.WARNING,
-                        format="vmafpp-dask: %(message)s")
+    # Our own handler: the root logger would also print every INFO record
+    # distributed's loggers pass up.
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("vmafpp-dask: %(message)s"))
+    log.addHandler(handler)
+    log.setLevel(logging.INFO if a.verbose else logging.WARNING)
+    log.propagate = False
     if not (len(a.reference) == len(a.distorted) == len(a.output)):
         p.error("give -r, -d and -o the same number of times (one triple per pair)")
     pairs = list(zip(a.reference, a.distorted, a.output))
