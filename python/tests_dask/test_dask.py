@@ -8,6 +8,7 @@ import faulthandler
 import lzma
 import os
 import re
+import shutil
 import signal
 import stat
 import subprocess
@@ -132,6 +133,7 @@ class DaskCluster(unittest.TestCase):
     def tearDownClass(cls):
         cls.client.close()
         cls.cluster.close(timeout=30)
+        shutil.rmtree(cls.tmp, ignore_errors=True)
 
     def score(self, pairs, cli=CLI, chunk_frames=10, retries=2):
         import vmafpp.dask
@@ -171,10 +173,12 @@ class DaskCluster(unittest.TestCase):
         self.assertTrue(os.path.exists(marker), "the marked chunk never started")
         with open(marker, encoding="utf-8") as f:
             worker_pid, wrapper_pid = (int(x) for x in f.read().split())
-        worker_pids = set(self.client.run(os.getpid).values())
-        self.assertIn(worker_pid, worker_pids, "the chunk's parent is not a Dask worker")
-        os.kill(worker_pid, signal.SIGKILL)
-        os.kill(wrapper_pid, signal.SIGKILL)  # the orphaned chunk process
+        try:
+            worker_pids = set(self.client.run(os.getpid).values())
+            self.assertIn(worker_pid, worker_pids, "the chunk's parent is not a Dask worker")
+            os.kill(worker_pid, signal.SIGKILL)
+        finally:
+            os.kill(wrapper_pid, signal.SIGKILL)  # the orphaned chunk process
         t.join(180)
         self.assertFalse(t.is_alive(), "the job did not finish after the worker was killed")
         self.assertNotIn("error", result, result.get("error"))
