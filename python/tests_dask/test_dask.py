@@ -115,6 +115,10 @@ class DaskCluster(unittest.TestCase):
         from distributed import Client, LocalCluster
 
         cls.tmp = tempfile.mkdtemp(prefix="vmafpp-dask-test-")
+        # The workers' temporary files too (a killed worker leaves its
+        # chunk's folder behind), removed with it.
+        cls.saved_tmpdir = os.environ.get("TMPDIR")
+        os.environ["TMPDIR"] = cls.tmp
         cls.cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                    protocol="tcp", host="127.0.0.1", dashboard_address=None)
         try:
@@ -133,6 +137,10 @@ class DaskCluster(unittest.TestCase):
     def tearDownClass(cls):
         cls.client.close()
         cls.cluster.close(timeout=30)
+        if cls.saved_tmpdir is None:
+            os.environ.pop("TMPDIR", None)
+        else:
+            os.environ["TMPDIR"] = cls.saved_tmpdir
         shutil.rmtree(cls.tmp, ignore_errors=True)
 
     def score(self, pairs, cli=CLI, chunk_frames=10, retries=2):
