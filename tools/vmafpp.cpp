@@ -409,7 +409,7 @@ int merge_main(int argc, char** argv) {
     std::string out, precision = "legacy";
     vmafpp::OutputFormat format = vmafpp::OutputFormat::xml;
     CLI::App app{"vmafpp merge: join the --chunk_out files of one pair into its output, byte for "
-                 "byte that of a single run except fps"};
+                 "byte that of a single run except fps", "vmafpp merge"};
     app.set_help_flag("--help", "print this help and exit");
     app.add_option("chunks", inputs, "chunk files (any order)")->required();
     app.add_option("-o,--output", out, "output file (- for stdout)")->required();
