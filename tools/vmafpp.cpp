@@ -4,7 +4,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <algorithm>
 #include <functional>
 #include <iostream>
@@ -14,6 +16,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "vmafpp/chunk.hpp"
 #include "vmafpp/cpu.hpp"
 #include "vmafpp/output.hpp"
 #include "vmafpp/presets.hpp"
@@ -36,6 +39,8 @@ struct Settings {
     bool output_given = false;  // -o '' is an error, not "no output"
     std::string scale, scaler = "bicubic";
     unsigned find_offset = 0;
+    std::string frame_range, chunk_out;  // chunked scoring (see chunk_config)
+    bool count_frames = false;
 };
 
 vmafpp::PixelFormat parse_pixel_format(const std::string& p) {
@@ -260,6 +265,47 @@ std::vector<std::string> summary_lines(const vmafpp::ScoreRun& run, const vmafpp
     return lines;
 }
 
+// --frame_range A:B -> frames A..B-1.
+vmafpp::FrameRange parse_frame_range(const std::string& text) {
+    unsigned a = 0, b = 0;
+    char tail = 0;
+    if (std::sscanf(text.c_str(), "%u:%u%c", &a, &b, &tail) != 2 || text[0] == '-' ||
+        text.find(":-") != std::string::npos)
+        throw vmafpp::Error("--frame_range: \"" + text + "\" is not A:B (frames A..B-1, from 0)");
+    if (a >= b)
+        throw vmafpp::Error("--frame_range " + text + " is empty: A:B scores frames A..B-1, A < B");
+    return {a, b};
+}
+
+// What every chunk of one run must share for `vmafpp merge` to accept them:
+// each option that changes a value or the key order (--threads only by
+// whether it is 0). Not where or how fast it runs (cpumask, backend).
+std::string chunk_config(const Settings& s) {
+    std::string c;
+    for (const auto& m : s.models) c += "model=" + m + ";";
+    for (const auto& f : s.features) c += "feature=" + f + ";";
+    c += "no_prediction=" + std::to_string(s.no_prediction) + ";subsample=" +
+         std::to_string(s.subsample) + ";threaded=" + std::to_string(s.threads > 0) +
+         ";frame_skip=" + std::to_string(s.frame_skip_ref) + "," + std::to_string(s.frame_skip_dist) +
+         ";raw=" + std::to_string(s.width) + "x" + std::to_string(s.height) + "," + s.pixel_format +
+         "," + std::to_string(s.bitdepth) + ";scale=" + s.scale + "," + s.scaler;
+    return c;
+}
+
+// --count-frames: the frames the pair has to score (after the skips).
+int count_frames(const Settings& s, vmafpp::VideoReader& ref, vmafpp::VideoReader& dis) {
+    auto count = [](vmafpp::VideoReader& r, unsigned skip) -> long long {
+        if (r.info().frames >= 0) return std::max(0LL, r.info().frames - (long long)skip);
+        r.set_luma_only(true);
+        long long n = 0;
+        n += r.skip(0xffffffffu);
+        return std::max(0LL, n - (long long)skip);
+    };
+    const long long n = std::min(count(ref, s.frame_skip_ref), count(dis, s.frame_skip_dist));
+    vmafpp::cli::write_all(STDOUT_FILENO, std::to_string(n) + "\n", "standard output");
+    return 0;
+}
+
 int run(const Settings& s) {
     // Each worker holds its own extractor buffers (tens of MB at 2160p).
     if (s.threads > 256)
@@ -280,6 +326,14 @@ int run(const Settings& s) {
     cfg.frame_cnt = s.frame_cnt;
     cfg.frame_skip_ref = s.frame_skip_ref;
     cfg.frame_skip_dist = s.frame_skip_dist;
+    if (!s.frame_range.empty()) {
+        if (s.chunk_out.empty())
+            throw vmafpp::Error("--frame_range writes a chunk: give --chunk_out FILE (vmafpp merge "
+                                "joins the chunks)");
+        cfg.frame_range = parse_frame_range(s.frame_range);
+    }
+    if (!s.chunk_out.empty() && s.output_given)
+        throw vmafpp::Error("--chunk_out and -o cannot be combined (vmafpp merge CHUNK... -o OUT)");
 
     // One stream cannot feed both readers: each would take every other chunk.
     if (s.ref == "-" && s.dis == "-")
@@ -287,6 +341,7 @@ int run(const Settings& s) {
     // Checked before the first frame: a bad -o must not cost the scores.
     std::optional<vmafpp::cli::OutputFile> output;
     if (s.output_given) output.emplace(s.output, std::vector<std::string>{s.ref, s.dis});
+    if (!s.chunk_out.empty()) output.emplace(s.chunk_out, std::vector<std::string>{s.ref, s.dis});
     if (s.format == vmafpp::OutputFormat::xml && output)
         for (const auto& m : cfg.models)
             if (!vmafpp::is_xml_name(m.name))
@@ -298,6 +353,7 @@ int run(const Settings& s) {
     auto dis = vmafpp::open_video(s.dis, raw);
     apply_scale(s, ref, dis);
     if (s.find_offset) return report_offset(s, *ref, *dis);
+    if (s.count_frames) return count_frames(s, *ref, *dis);
 
     const auto warn = [](const std::string& w) {
         std::fprintf(stderr, "vmafpp: warning: %s\n", w.c_str());
@@ -317,6 +373,10 @@ int run(const Settings& s) {
     };
     vmafpp::ScoreRun run = vmafpp::score(*ref, *dis, cfg);
     progress.done(run.frames);
+    if (!s.chunk_out.empty()) {
+        output->commit(vmafpp::render_chunk(vmafpp::make_chunk(run, s.ref, s.dis, chunk_config(s))));
+        return 0;
+    }
 
     const vmafpp::Results results = run.results();
     if (output) output->commit(vmafpp::render_results(results, s.format, precision));
@@ -329,9 +389,66 @@ int run(const Settings& s) {
     return 0;
 }
 
+std::string read_file(const std::string& path) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) throw vmafpp::Error(path + ": cannot open (" + std::strerror(errno) + ")");
+    std::string data;
+    char buf[1 << 16];
+    std::size_t k;
+    while ((k = std::fread(buf, 1, sizeof buf, f)) > 0) data.append(buf, k);
+    const bool failed = std::ferror(f);
+    std::fclose(f);
+    if (failed) throw vmafpp::Error(path + ": read error");
+    return data;
+}
+
+// vmafpp merge CHUNK... -o OUT [--xml|--json|--csv|--sub] [--precision P]:
+// the output of a run over the whole pair (fps aside) from its chunks.
+int merge_main(int argc, char** argv) {
+    std::vector<std::string> inputs;
+    std::string out, precision = "legacy";
+    vmafpp::OutputFormat format = vmafpp::OutputFormat::xml;
+    CLI::App app{"vmafpp merge: join the --chunk_out files of one pair into its output, byte for "
+                 "byte that of a single run except fps", "vmafpp merge"};
+    app.set_help_flag("--help", "print this help and exit");
+    app.add_option("chunks", inputs, "chunk files (any order)")->required();
+    app.add_option("-o,--output", out, "output file (- for stdout)")->required();
+    app.add_flag_callback("--xml", [&] { format = vmafpp::OutputFormat::xml; }, "XML output (default)");
+    app.add_flag_callback("--json", [&] { format = vmafpp::OutputFormat::json; }, "JSON output");
+    app.add_flag_callback("--csv", [&] { format = vmafpp::OutputFormat::csv; }, "CSV output");
+    app.add_flag_callback("--sub", [&] { format = vmafpp::OutputFormat::sub; }, "subtitle output");
+    app.add_option("--precision", precision, "legacy (default), max or 1-17, as vmafpp's");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+        std::cout << app.help();
+        return 0;
+    } catch (const CLI::ParseError& e) {
+        std::fprintf(stderr, "vmafpp merge: %s (see --help)\n", e.what());
+        return 1;
+    }
+    try {
+        const vmafpp::Precision p = vmafpp::parse_precision(precision);
+        vmafpp::cli::OutputFile output(out, inputs);
+        std::vector<vmafpp::Chunk> chunks;
+        for (const auto& path : inputs) chunks.push_back(vmafpp::parse_chunk(read_file(path), path));
+        const vmafpp::Results r = vmafpp::merge_chunks(std::move(chunks));
+        output.commit(vmafpp::render_results(r, format, p));
+        return 0;
+    } catch (const vmafpp::Error& e) {
+        std::fprintf(stderr, "vmafpp: %s\n", e.what());
+        return 1;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "vmafpp merge: out of memory\n");
+        return 1;
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+    // `vmafpp merge ...` is a command of its own; every other use is libvmaf's.
+    if (argc >= 2 && std::string(argv[1]) == "merge") return merge_main(argc - 1, argv + 1);
     Settings s;
     CLI::App app{"vmafpp " + vmafpp::version() +
                  ": VMAF video quality, drop-in compatible with libvmaf's vmaf tool"};
@@ -377,6 +494,12 @@ int main(int argc, char** argv) {
                    "scaling filter: bicubic (default), bilinear, lanczos, spline, neighbor");
     app.add_option("--find-offset", s.find_offset,
                    "report the frame offset in -K..K that best aligns the inputs (luma PSNR), then exit");
+    app.add_option("--frame_range", s.frame_range,
+                   "A:B: score frames A..B-1 (from 0, after the skips) of the pair into --chunk_out, "
+                   "reading the context frames motion needs so every value is the whole run's");
+    app.add_option("--chunk_out", s.chunk_out,
+                   "write the run (or --frame_range) as a lossless chunk for `vmafpp merge CHUNK... -o OUT`");
+    app.add_flag("--count-frames", s.count_frames, "print the number of frame pairs to score, then exit");
     app.add_flag("-n,--no_prediction", s.no_prediction, "features only, no model score");
     app.add_flag("-q,--quiet", s.quiet, "no progress meter");
     bool show_version = false;

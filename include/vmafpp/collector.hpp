@@ -50,6 +50,12 @@ public:
     FeatureCollector(FeatureCollector&& other) noexcept;
     FeatureCollector& operator=(FeatureCollector&& other) noexcept;
 
+    // A frame-range run: extractors' values of frames lead .. lead + count - 1
+    // are kept, as frames 0 .. count - 1; those of the context frames around
+    // them are dropped (so they take no part in the key order either). Call
+    // before any value is written.
+    void keep_frames(unsigned lead, unsigned count);
+
     // Values written from outside any extractor (model scores): ordered after
     // every feature, in the order of their first append.
     void append(std::string_view key, unsigned frame, double value);
@@ -78,6 +84,8 @@ private:
     std::unordered_map<std::string, std::size_t> index_;
     std::vector<std::pair<std::string, double>> aggregates_;
     unsigned frame_count_ = 0;
+    unsigned keep_lead_ = 0;
+    unsigned keep_count_ = 0xffffffffu;
 };
 
 }  // namespace vmafpp

@@ -72,6 +72,17 @@ struct ExtractorSetup {
     std::vector<std::string> keys;
 };
 
+// The frames around frame n whose pictures an extractor must have seen (from
+// its first extract() call on) for frame n's values to be those of a run over
+// the whole input: what a --frame_range run reads beyond its range.
+struct FrameContext {
+    unsigned before = 0;
+    unsigned after = 0;
+    // Some value depends on every frame of the run (an aggregate such as
+    // psnr's apsnr): the run cannot be split into frame ranges.
+    bool whole_run = false;
+};
+
 struct FeatureInfo {
     std::string name;  // libvmaf's extractor name: "adm", "vif", "motion", ...
     std::vector<OptionSpec> options;
@@ -92,6 +103,10 @@ struct FeatureInfo {
     // only" would crash or score empty planes. FeatureRegistry.
     // ChromaDeclarations (tests/unit) checks every entry.
     std::function<bool(const OptionValues&)> reads_chroma;
+    // The context an instance with these options needs (temporal extractors;
+    // empty means none). ChunkMerge tests (tests/unit/chunk_merge_test.cpp)
+    // check it: a range run must equal the whole run on its frames.
+    std::function<FrameContext(const OptionValues&)> context;
     // Builds an instance. Throws vmafpp::Error when the geometry is
     // unsupported (e.g. too small), with a message that states the limit.
     std::function<std::unique_ptr<FeatureExtractor>(const ExtractorSetup&)> make;

@@ -21,9 +21,10 @@ struct Pooled {
 // libvmaf's pooling over the frames 0..frame_count-1 that `subsample` keeps
 // (every frame when subsample <= 1, else those with frame % subsample == 0).
 // nullopt when no frame is kept or a kept frame has no value (libvmaf then
-// leaves the pooled entry out).
+// leaves the pooled entry out). values[i] is input frame first_frame + i
+// (a frame-range run's results).
 std::optional<Pooled> pool(std::span<const std::optional<double>> values,
-                           unsigned frame_count, unsigned subsample);
+                           unsigned frame_count, unsigned subsample, unsigned first_frame = 0);
 
 struct Results {
     struct Metric {
@@ -37,6 +38,7 @@ struct Results {
     unsigned height = 0;
     unsigned subsample = 1;
     unsigned frame_count = 0;  // frames read; pooling covers 0..frame_count-1
+    unsigned first_frame = 0;  // input frame of frame 0 (a frame-range run)
     // In order of first appearance, which is the order libvmaf writes.
     std::vector<Metric> metrics;
     std::vector<std::pair<std::string, double>> aggregate;
@@ -45,7 +47,7 @@ struct Results {
     void set(std::string_view key, unsigned frame, double value);
     const Metric* find(std::string_view key) const;
     std::optional<Pooled> pooled(const Metric& m) const {
-        return pool(m.values, frame_count, subsample);
+        return pool(m.values, frame_count, subsample, first_frame);
     }
 };
 

@@ -27,6 +27,12 @@ namespace vmafpp {
 // vmafpp's version ("0.1.0"); Results::version of every run.
 std::string version();
 
+// Frames begin .. end - 1 of a pair (counted from 0, after the skips).
+struct FrameRange {
+    unsigned begin = 0;
+    unsigned end = 0;
+};
+
 struct ScoreConfig {
     // No model and !no_prediction: vmaf_v0.6.1, as libvmaf's CLI.
     std::vector<ModelConfig> models;
@@ -41,6 +47,13 @@ struct ScoreConfig {
     unsigned frame_cnt = 0;  // 0: all frames
     unsigned frame_skip_ref = 0;
     unsigned frame_skip_dist = 0;
+    // Score only these frames, each with the values a run over the whole
+    // pair gives it: the run also reads the context frames its temporal
+    // extractors need around the range (FeatureInfo::context; seeking to the
+    // first by skipping). Not with frame_cnt; refused (vmafpp::Error) for an
+    // extractor whose values depend on the whole run (psnr's enable_apsnr),
+    // an empty range, or one that reaches past the end of the pair.
+    std::optional<FrameRange> frame_range;
     // Called after each frame pair is handed to the pipeline.
     std::function<void(unsigned frames_read)> on_frame;
     // Non-fatal conditions worth telling a user (one line, no newline).
@@ -53,11 +66,16 @@ struct ScoreRun {
     unsigned frames = 0;      // frames read from each input
     unsigned width = 0, height = 0;
     unsigned subsample = 1;
+    // The input frame number of values' frame 0 (frame_range's begin; 0 for
+    // a whole run), and whether the pair has no frame after the last one
+    // scored.
+    unsigned first_frame = 0;
+    bool ends_input = true;
     Compute compute;          // where this session's extractors ran
     double seconds = 0;       // wall-clock time of reading and scoring
 
     // Frames that have scores: 0, subsample, 2 * subsample, ...
-    bool scored(unsigned frame) const { return frame % subsample == 0; }
+    bool scored(unsigned frame) const { return (first_frame + frame) % subsample == 0; }
     // The writers' input: every key in collector order, fps from `seconds`.
     Results results() const;
     // libvmaf's pooling over the scored frames; nullopt when a scored frame

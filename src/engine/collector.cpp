@@ -17,11 +17,20 @@ FeatureCollector& FeatureCollector::operator=(FeatureCollector&& other) noexcept
     index_ = std::move(other.index_);
     aggregates_ = std::move(other.aggregates_);
     frame_count_ = other.frame_count_;
+    keep_lead_ = other.keep_lead_;
+    keep_count_ = other.keep_count_;
     return *this;
 }
 
 void FeatureCollector::CallSink::append(std::string_view key, unsigned frame, double value) {
-    owner_.put(key, frame, value, {phase_, call_frame_, extractor_, sequence_++});
+    const std::uint32_t sequence = sequence_++;
+    if (frame < owner_.keep_lead_ || frame - owner_.keep_lead_ >= owner_.keep_count_) return;
+    owner_.put(key, frame - owner_.keep_lead_, value, {phase_, call_frame_, extractor_, sequence});
+}
+
+void FeatureCollector::keep_frames(unsigned lead, unsigned count) {
+    keep_lead_ = lead;
+    keep_count_ = count;
 }
 
 void FeatureCollector::CallSink::set_aggregate(std::string_view key, double value) {

@@ -155,7 +155,8 @@ void FramePipeline::Impl::release_locked(std::unique_ptr<Slot> slot) {
 }
 
 void FramePipeline::Impl::run_stateless(Instances& instances, const Slot& slot) const {
-    if (slot.frame % options_.subsample != 0) return;
+    if (slot.frame < options_.keep_begin || slot.frame >= options_.keep_end) return;
+    if ((options_.first_frame + slot.frame) % options_.subsample != 0) return;
     for (std::size_t k = instances.size(); k < stateless_.size(); ++k) {
         const ExtractorSpec& s = specs_[stateless_[k]];
         instances.push_back(s.info->create(s.options, geometry_, options_.compute));

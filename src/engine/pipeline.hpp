@@ -18,6 +18,13 @@ struct PipelineOptions {
     // Non-temporal extractors score frames 0, n, 2n, ...; temporal ones see
     // every frame (libvmaf's --subsample).
     unsigned subsample = 1;
+    // A frame-range run: the pipeline's frame 0 is frame `first_frame` of the
+    // input (subsample counts from the input's frame 0), and non-temporal
+    // extractors score only frames keep_begin .. keep_end - 1 of the
+    // pipeline; the others are context for the temporal ones.
+    unsigned first_frame = 0;
+    unsigned keep_begin = 0;
+    unsigned keep_end = 0xffffffffu;
     // Where every extractor of this pipeline runs (one scoring session's
     // choice), handed to each create().
     Compute compute;

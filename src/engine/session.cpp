@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <string>
@@ -159,6 +160,47 @@ void leave_out_unscorable(std::vector<ExtractorSpec>& specs, std::size_t model_s
     specs = std::move(kept);
 }
 
+// The frames a range run reads: `lead` context frames before the range,
+// `count` in it, up to `after` after it.
+struct ReadWindow {
+    unsigned start = 0;  // input frame of the first frame read
+    unsigned lead = 0;
+    unsigned count = 0xffffffffu;
+    unsigned after = 0;
+};
+
+std::string range_text(const FrameRange& r) {
+    return std::to_string(r.begin) + ":" + std::to_string(r.end);
+}
+
+// The widest context the extractors need; refuses extractors whose values
+// depend on the whole run.
+ReadWindow read_window(const ScoreConfig& config, const std::vector<ExtractorSpec>& specs) {
+    ReadWindow w;
+    if (!config.frame_range) return w;
+    const FrameRange& r = *config.frame_range;
+    if (r.begin >= r.end)
+        throw Error("--frame_range " + range_text(r) + " is empty: A:B scores frames A..B-1, A < B");
+    if (config.frame_cnt)
+        throw Error("--frame_range and --frame_cnt cannot be combined (the range says which frames)");
+    FrameContext need;
+    for (const auto& s : specs) {
+        if (!s.info->context) continue;
+        const FrameContext c = s.info->context(s.options);
+        if (c.whole_run)
+            throw Error("feature " + s.info->name +
+                        " with these options has a value of the whole run (e.g. psnr's "
+                        "enable_apsnr): it cannot be scored in frame ranges");
+        need.before = std::max(need.before, c.before);
+        need.after = std::max(need.after, c.after);
+    }
+    w.lead = std::min(r.begin, need.before);
+    w.start = r.begin - w.lead;
+    w.count = r.end - r.begin;
+    w.after = need.after;
+    return w;
+}
+
 }  // namespace
 
 namespace detail {
@@ -214,6 +256,7 @@ Results ScoreRun::results() const {
     r.fps = seconds > 0 ? frames / seconds : 0.0;
     r.subsample = subsample;
     r.frame_count = frames;
+    r.first_frame = first_frame;
     for (const auto& key : values.keys()) {
         Results::Metric m{key, {}};
         m.values.resize(frames);
@@ -228,8 +271,50 @@ Results ScoreRun::results() const {
 std::optional<Pooled> ScoreRun::pooled(std::string_view key) const {
     std::vector<std::optional<double>> v(frames);
     for (unsigned f = 0; f < frames; ++f) v[f] = values.value(key, f);
-    return pool(v, frames, subsample);
+    return pool(v, frames, subsample, first_frame);
 }
+
+namespace {
+
+// The rest of score() for a frame range: skips to the window, reads it, and
+// keeps the range's values. Either input ending is the end of the pair.
+ScoreRun score_range(VideoReader& ref, VideoReader& dis, const ScoreConfig& config,
+                     const ReadWindow& window, FramePipeline& pipeline, ScoreRun& run,
+                     std::chrono::steady_clock::time_point t0) {
+    const FrameRange& r = *config.frame_range;
+    const unsigned skipped = std::min(ref.skip(window.start), dis.skip(window.start));
+    unsigned read = 0;
+    const unsigned wanted = window.lead + window.count + window.after;
+    bool ended = skipped < window.start;
+    while (!ended && read < wanted) {
+        auto slot = pipeline.acquire();
+        if (!ref.read(slot->ref) || !dis.read(slot->dis)) {
+            ended = true;
+            break;
+        }
+        pipeline.submit(std::move(slot));
+        ++read;
+        if (config.on_frame) config.on_frame(read);
+    }
+    if (read < window.lead + window.count) {
+        const unsigned frames = skipped < window.start ? skipped : window.start + read;
+        throw Error("--frame_range " + range_text(r) + " reaches past the end of the pair, which has " +
+                    std::to_string(frames) + " frames");
+    }
+    // Is there a frame after the range? Known when the window reached past
+    // it; else one more frame header tells.
+    if (!ended && read == window.lead + window.count)
+        ended = ref.skip(1) == 0 || dis.skip(1) == 0;
+    run.ends_input = ended && read == window.lead + window.count;
+    pipeline.finish();
+    run.frames = window.count;
+    run.first_frame = r.begin;
+    detail::predict_models(run);
+    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return std::move(run);
+}
+
+}  // namespace
 
 ScoreRun score(VideoReader& ref, VideoReader& dis, const ScoreConfig& config) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -249,10 +334,17 @@ ScoreRun score(VideoReader& ref, VideoReader& dis, const ScoreConfig& config) {
 
     run.width = unsigned(info.width);
     run.height = unsigned(info.height);
+    const ReadWindow window = read_window(config, plan.specs);
     PipelineOptions popts;
     popts.threads = config.threads;
     popts.subsample = run.subsample;
     popts.compute = compute;
+    if (config.frame_range) {
+        popts.first_frame = window.start;
+        popts.keep_begin = window.lead;
+        popts.keep_end = window.lead + window.count;
+        run.values.keep_frames(window.lead, window.count);
+    }
     FramePipeline pipeline(std::move(plan.specs), geometry, popts, run.values);
 
     if (ref.skip(config.frame_skip_ref) != config.frame_skip_ref)
@@ -261,6 +353,7 @@ ScoreRun score(VideoReader& ref, VideoReader& dis, const ScoreConfig& config) {
     if (dis.skip(config.frame_skip_dist) != config.frame_skip_dist)
         throw Error("--frame_skip_dist " + std::to_string(config.frame_skip_dist) +
                     " skips past the end of the distorted video");
+    if (config.frame_range) return score_range(ref, dis, config, window, pipeline, run, t0);
 
     int no_frames_in = 0;  // 1: the reference, 2: the distorted video had no frame left
     for (unsigned i = 0; config.frame_cnt == 0 || i < config.frame_cnt; ++i) {

@@ -243,6 +243,9 @@ FeatureInfo float_motion_info() {
         extractor_info<FloatMotion>("float_motion", motion_options(), kProvided, /*temporal=*/true);
     info.reads_chroma = [](const OptionValues& o) { return o.flag("motion_add_uv"); };
     info.runs_first = true;  // libvmaf flags float_motion TEMPORAL
+    // motion2/motion3 of frame n are min(sad(n-1, n), sad(n, n+1)); the
+    // special cases of frames 0 and 1 only reach a range that starts there.
+    info.context = [](const OptionValues&) { return FrameContext{1, 1, false}; };
     return info;
 }
 

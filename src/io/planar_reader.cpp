@@ -50,8 +50,10 @@ std::size_t PlanarReader::frame_bytes() const {
 void PlanarReader::inspect(std::size_t per_frame_extra) {
     const long long left = src_->size_left();
     const std::size_t each = frame_bytes() + per_frame_extra;
-    if (left >= 0 && each > 0 && std::size_t(left) % each == 0)
+    if (left >= 0 && each > 0 && std::size_t(left) % each == 0) {
         info_.frames = (long long)(std::size_t(left) / each);
+        frame_extra_ = per_frame_extra;
+    }
     // The header's size is only a claim: before anyone allocates pictures of
     // that size (the session's pool, the extractors), the first frame must be
     // there (a 1 KB file saying 16384x16384 would cost gigabytes). A pipe
@@ -152,6 +154,21 @@ void PlanarReader::check_sample_range(const Picture& pic) const {
 }
 
 unsigned PlanarReader::skip(unsigned n) {
+    // A regular file of whole frames (info().frames known, each frame
+    // preceded by the same `per_frame_extra` bytes: Y4M's "FRAME\n"): one
+    // seek to the byte offset instead of a read per frame, which is what a
+    // --frame_range deep into a long file needs. A Y4M whose FRAME lines
+    // carry parameters gets here only if its size happens to divide; the
+    // next read() then finds no FRAME line and says so.
+    if (info_.frames >= 0 && src_->size_left() >= 0 && n > 1) {
+        const long long left = info_.frames - (long long)frames_read_;
+        const unsigned k = left <= 0 ? 0u : (unsigned)std::min<long long>(n, left);
+        const std::size_t bytes = std::size_t(k) * (frame_bytes() + frame_extra_);
+        std::size_t offset = 0;
+        if (bytes) check_read(src_->skip(bytes), bytes, offset);
+        frames_read_ += k;
+        return k;
+    }
     unsigned i = 0;
     for (; i < n && begin_frame(); ++i) {
         std::size_t offset = 0;

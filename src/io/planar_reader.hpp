@@ -60,6 +60,7 @@ private:
     int bytes_per_sample_;
     bool luma_only_ = false;
     unsigned frames_read_ = 0;
+    std::size_t frame_extra_ = 0;  // bytes before each frame when info_.frames is known
     std::vector<std::uint8_t> scratch_;  // only for file rows wider than the picture's
 };
 

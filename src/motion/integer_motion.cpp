@@ -277,12 +277,29 @@ std::vector<OptionSpec> motion_options() {
 std::vector<OptionSpec> motion::integer_motion_options() { return motion_options(); }
 
 FeatureInfo integer_motion_info() {
-    return extractor_info<IntegerMotion>("motion", motion_options(),
-                                         {{"VMAF_integer_feature_motion_sad_score", ""},
-                                          {"VMAF_integer_feature_motion_score", "integer_motion"},
-                                          {"VMAF_integer_feature_motion2_score", "integer_motion2"},
-                                          {"VMAF_integer_feature_motion3_score", "integer_motion3"}},
-                                         /*temporal=*/true);
+    FeatureInfo info =
+        extractor_info<IntegerMotion>("motion", motion_options(),
+                                      {{"VMAF_integer_feature_motion_sad_score", ""},
+                                       {"VMAF_integer_feature_motion_score", "integer_motion"},
+                                       {"VMAF_integer_feature_motion2_score", "integer_motion2"},
+                                       {"VMAF_integer_feature_motion3_score", "integer_motion3"}},
+                                      /*temporal=*/true);
+    // motion2[i] takes sad[i + 1] (one frame after) and, from `first` on,
+    // sad[i - stride + 1]: sad[i] (frames i-1, i) or, with the five-frame
+    // window, sad[i - 1] (frames i-3, i-1), which must also be at least
+    // `first` frames into the run to be taken, as in the whole run: 1 or 3
+    // frames before. The moving average adds the previous frame's motion2.
+    // The flush's stamp, sad[first], serves the frames below `first` (and
+    // frame `first`'s moving average): a range starting there reads from
+    // frame 0, and up to frame `first`, so `first` frames after.
+    info.context = [](const OptionValues& o) {
+        const bool five = o.flag("motion_five_frame_window");
+        FrameContext c;
+        c.before = (five ? 3u : 1u) + (o.flag("motion_moving_average") ? 1u : 0u);
+        c.after = five ? 2u : 1u;
+        return c;
+    };
+    return info;
 }
 
 }  // namespace vmafpp

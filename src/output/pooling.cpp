@@ -5,19 +5,19 @@ namespace vmafpp {
 // Summed in frame order in double; the harmonic mean is libvmaf's
 // n / sum(1 / (s + 1)) - 1, which stays finite for scores of 0.
 std::optional<Pooled> pool(std::span<const std::optional<double>> values,
-                           unsigned frame_count, unsigned subsample) {
+                           unsigned frame_count, unsigned subsample, unsigned first_frame) {
     unsigned count = 0;
     double min = 0., max = 0., sum = 0., inverse_sum = 0.;
     for (unsigned i = 0; i < frame_count; ++i) {
-        if (subsample > 1 && i % subsample) continue;
+        if (subsample > 1 && (first_frame + i) % subsample) continue;
         if (i >= values.size() || !values[i]) return std::nullopt;
         ++count;
         const double s = *values[i];
         sum += s;
         inverse_sum += 1. / (s + 1.);
         // Comparisons, not std::min: a NaN in frame 0 sticks, as in libvmaf.
-        if (i == 0 || s < min) min = s;
-        if (i == 0 || s > max) max = s;
+        if (count == 1 || s < min) min = s;
+        if (count == 1 || s > max) max = s;
     }
     if (count == 0) return std::nullopt;
     Pooled p;

@@ -160,6 +160,10 @@ FeatureInfo integer_psnr_info() {
                                              {"mse_y", ""}, {"mse_cb", ""}, {"mse_cr", ""}},
                                             /*temporal=*/true);
     info.runs_first = true;
+    // Per-frame values need no other frame; APSNR sums every frame's SSE.
+    info.context = [](const OptionValues& o) {
+        return FrameContext{0, 0, o.flag("enable_apsnr")};
+    };
     info.reads_chroma = [](const OptionValues& o) { return o.flag("enable_chroma"); };
     return info;
 }

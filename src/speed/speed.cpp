@@ -234,6 +234,8 @@ FeatureInfo speed_temporal_info() {
         "speed_temporal", temporal_options(),
         {{"Speed_temporal_feature_speed_temporal_score", "speed_temporal"}}, /*temporal=*/true);
     info.runs_first = true;  // libvmaf flags speed_temporal TEMPORAL
+    // The difference of the previous frame and this one; frame 0 scores 0.
+    info.context = [](const OptionValues&) { return FrameContext{1, 0, false}; };
     return info;
 }
 

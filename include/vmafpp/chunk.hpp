@@ -1,0 +1,53 @@
+// A frame range's results in a lossless file, and the merge of the ranges of
+// one pair into the results of a run over the whole pair (what
+// `vmafpp --frame_range A:B --chunk_out FILE` and `vmafpp merge` do).
+//
+// Each frame's values are those a whole run gives (score() reads the context
+// the temporal extractors need), so merging is concatenation: the frames in
+// frame order and the keys in the order of their first appearance, which is
+// the whole run's order because every extractor and model writes each key at
+// frame 0 (a scored frame under any subsample). Pooling then runs once, in
+// the writers, over the merged frames: the same arithmetic as a single run.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "vmafpp/results.hpp"
+
+namespace vmafpp {
+
+struct ScoreRun;
+
+struct Chunk {
+    std::string version;
+    // What the merge compares: the pair as named by the caller and a
+    // description of the scoring options (the same for every chunk of a run).
+    std::string reference, distorted, config;
+    unsigned width = 0, height = 0, subsample = 1;
+    unsigned begin = 0, end = 0;  // frames begin .. end - 1
+    bool ends_input = false;      // no frame of the pair after end - 1
+    double seconds = 0.0;         // wall-clock time of scoring the chunk
+    // Keys in this chunk's order; values[i] is frame begin + i, null when
+    // the frame has no value (not scored under subsample).
+    std::vector<Results::Metric> metrics;
+};
+
+// The chunk of a frame-range run (or of a whole run: 0 .. frames). Throws
+// vmafpp::Error when the run has aggregates, which chunks cannot carry.
+Chunk make_chunk(const ScoreRun& run, std::string reference, std::string distorted,
+                 std::string config);
+
+// JSON; every number printed so that it reads back to the same double (17
+// significant digits), non-finite values as strings ("nan", "inf", "-inf").
+std::string render_chunk(const Chunk& chunk);
+// Throws vmafpp::Error naming `what` (a path) on anything malformed.
+Chunk parse_chunk(std::string_view text, const std::string& what);
+
+// The results of the whole pair; fps is frames / the chunks' summed seconds.
+// Throws vmafpp::Error with one line when the chunks are of different pairs,
+// options or versions, or leave a gap, overlap, or miss the pair's end.
+Results merge_chunks(std::vector<Chunk> chunks);
+
+}  // namespace vmafpp
