@@ -228,6 +228,11 @@ __global__ void adm_cm(adm::dev::PoolParams p, const std::int32_t* dec, std::int
     }
 }
 
+__global__ void gain_products(const std::int32_t* rst, std::int64_t n, double gain, std::int64_t* out) {
+    const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = adm::dev::gain_product(rst[i], gain);
+}
+
 // ---------------------------------------------------------------------------
 // Twins
 
@@ -560,6 +565,19 @@ std::unique_ptr<device::AdmTwin> make_adm_twin(unsigned device, int w, int h, in
                                                const adm::AdmDeviceParams scales[adm::kScales],
                                                double gain_limit, bool skip_scale0, bool skip_aim) {
     return std::make_unique<CudaAdm>(device, w, h, bpc, scales, gain_limit, skip_scale0, skip_aim);
+}
+
+void gain_products_on_device(unsigned device, const std::int32_t* rst, std::size_t n, double gain,
+                             std::int64_t* out) {
+    select_device(device);
+    const Stream stream;
+    DeviceArray<std::int32_t> in(n);
+    DeviceArray<std::int64_t> products(n);
+    check(cudaMemcpyAsync(in.get(), rst, n * 4, cudaMemcpyHostToDevice, stream.get()), "upload");
+    gain_products<<<groups(static_cast<long long>(n), kBlock), kBlock, 0, stream.get()>>>(
+        in.get(), static_cast<std::int64_t>(n), gain, products.get());
+    check(cudaMemcpyAsync(out, products.get(), n * 8, cudaMemcpyDeviceToHost, stream.get()), "readback");
+    stream.sync("gain products");
 }
 
 }  // namespace vmafpp::cuda

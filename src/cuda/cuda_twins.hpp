@@ -10,6 +10,8 @@
 // every call (the current device is per host thread).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -28,5 +30,11 @@ std::unique_ptr<device::VifTwin> make_vif_twin(unsigned device, int w, int h, in
 std::unique_ptr<device::AdmTwin> make_adm_twin(unsigned device, int w, int h, int bpc,
                                                const adm::AdmDeviceParams scales[adm::kScales],
                                                double gain_limit, bool skip_scale0, bool skip_aim);
+
+// The gain product of the decouple kernel (adm_cuda_math.cuh gain_product)
+// on the device, for the test that sweeps it against the host's double
+// product: out[i] = trunc(fl(rst[i] * gain)).
+void gain_products_on_device(unsigned device, const std::int32_t* rst, std::size_t n, double gain,
+                             std::int64_t* out);
 
 }  // namespace vmafpp::cuda

@@ -7,11 +7,14 @@
 //   where the build lacks the backend or the machine a CUDA device.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "adm/adm.hpp"
+#include "adm/adm_gain_limit.hpp"
 #include "support/cuda_grid_emulation.hpp"
 #include "support/device_checks.hpp"
 #include "support/device_inputs.hpp"
@@ -132,6 +135,43 @@ bool device_ready(std::string* why) {
         std::string why_;                                              \
         if (!device_ready(&why_)) GTEST_SKIP() << "skipped: " << why_; \
     } while (0)
+
+// The decouple kernel's gain product on the device against
+// (int64_t)((double)rst * gain) on the host, on the seeds' sweep: every
+// sample in [-300000, 300000] at 1.2, 1.5, 100, 1 and the neighbours of 1,
+// and random limits in [1, 100) with random samples over the int32 range.
+TEST(CudaDevice, GainProductMatchesTheHostDoubleProduct) {
+    VMAFPP_NEED_CUDA();
+    std::vector<std::int32_t> dense;
+    for (int r = -300000; r <= 300000; ++r) dense.push_back(r);
+    std::vector<std::int64_t> got;
+    std::uint64_t compared = 0;
+    auto check = [&](const std::vector<std::int32_t>& rst, double gain) {
+        got.assign(rst.size(), 0);
+        cuda::gain_products_on_device(0, rst.data(), rst.size(), gain, got.data());
+        int bad = 0;
+        for (std::size_t i = 0; i < rst.size(); ++i) {
+            ++compared;
+            const std::int64_t want = adm::gain_product_double(rst[i], gain);
+            if (got[i] != want && bad++ < 3)
+                ADD_FAILURE() << "rst " << rst[i] << " gain " << test::g17(gain) << " device "
+                              << got[i] << " host " << want;
+        }
+    };
+    for (double g : {1.2, 1.5, 100.0, 1.0, std::nextafter(1.0, 0.0), std::nextafter(1.0, 2.0)})
+        check(dense, g);
+    std::mt19937_64 rng(1413);
+    std::uniform_real_distribution<double> limit(1.0, 100.0);
+    std::uniform_int_distribution<std::int32_t> sample(INT32_MIN, INT32_MAX);
+    for (int k = 0; k < 40; ++k) {
+        std::vector<std::int32_t> rst(20000);
+        for (auto& r : rst) r = sample(rng);
+        rst[0] = INT32_MIN;
+        rst[1] = INT32_MAX;
+        check(rst, limit(rng));
+    }
+    RecordProperty("pairs", std::to_string(compared));
+}
 
 TEST(CudaDevice, MotionSadMatchesTheScalarKernel) {
     VMAFPP_NEED_CUDA();
