@@ -10,11 +10,13 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "adm/adm_cuda_math.cuh"
 #include "motion/motion_cuda_math.cuh"
 #include "vif/vif_cuda_math.cuh"
+#include "vif/vif_kernels.hpp"
 #include "vmafpp/error.hpp"
 
 namespace vmafpp::cuda {
@@ -167,6 +169,21 @@ __global__ void vif_stat_h(const std::uint32_t* mom, int w, int h, int scale, st
     if (x < w) vif::dev::stat_horizontal(mom, w, h, scale, x, blockIdx.y, sigma);
 }
 
+// vif_accumulate's sums of one scale's n samples into sums[0..3]
+// (num_log, den_log, num_non_log, den_non_log), added modulo 2^64: the
+// integer total whatever the order.
+__global__ void vif_accumulate(const std::int32_t* sigma, std::int64_t n, const std::uint16_t* table,
+                               double gain_limit, unsigned long long* sums) {
+    std::int64_t acc[4] = {0, 0, 0, 0};
+    const std::int64_t step = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+    for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += step)
+        vif::dev::accumulate_sample(sigma[i], sigma[n + i], sigma[2 * n + i], table, gain_limit, acc);
+    for (int k = 0; k < 4; ++k) {
+        const unsigned long long total = block_sum(static_cast<unsigned long long>(acc[k]));
+        if (threadIdx.x == 0) atomicAdd(sums + k, total);
+    }
+}
+
 template <class T>
 __global__ void vif_reduce_v(const T* ref, const T* dis, int w, int h, int scale, int shift, int out_h,
                              std::uint32_t* conv) {
@@ -299,8 +316,8 @@ constexpr int kVifScales = 4;
 
 class CudaVif final : public device::VifTwin {
 public:
-    CudaVif(unsigned device, int w, int h, int bpc)
-        : device_(device), bpc_(bpc), bytes_(bpc > 8 ? 2 : 1) {
+    CudaVif(unsigned device, int w, int h, int bpc, std::optional<double> accumulate_gain_limit)
+        : device_(device), bpc_(bpc), bytes_(bpc > 8 ? 2 : 1), gain_(accumulate_gain_limit) {
         select_device(device_);
         stream_ = std::make_unique<Stream>();
         w_[0] = w;
@@ -320,6 +337,14 @@ public:
         sigma_host_ = PinnedArray<std::int32_t>(sigma_n);
         for (int s = 1; s < kVifScales; ++s)
             scaled_[s] = DeviceArray<std::uint16_t>(2 * static_cast<std::size_t>(w_[s]) * h_[s]);
+        if (gain_) {
+            constexpr std::size_t kTable = 32769;
+            log2_ = DeviceArray<std::uint16_t>(kTable);
+            check(cudaMemcpy(log2_.get(), vif::vif_log2_table(), kTable * 2, cudaMemcpyHostToDevice),
+                  "upload");
+            sums_ = DeviceArray<unsigned long long>(4 * kVifScales);
+            sums_host_ = PinnedArray<unsigned long long>(4 * kVifScales);
+        }
     }
 
     void run(const void* ref, std::ptrdiff_t ref_stride, const void* dis, std::ptrdiff_t dis_stride,
@@ -335,6 +360,7 @@ public:
         times.upload += seconds_since(t0);
 
         t0 = Clock::now();
+        if (gain_) check(cudaMemsetAsync(sums_.get(), 0, sums_.bytes(), stream_->get()), "cudaMemsetAsync");
         if (bytes_ == 1)
             scale(0, pics_.get(), pics_.get() + plane, bpc_, skip_scale0);
         else
@@ -344,16 +370,31 @@ public:
             const std::size_t n = static_cast<std::size_t>(w_[s]) * h_[s];
             scale(s, scaled_[s].get(), scaled_[s].get() + n, 16, false);
         }
-        const std::size_t first = skip_scale0 ? sigma_base_[1] : 0;
-        check(cudaMemcpyAsync(sigma_host_.get() + first, sigma_.get() + first,
-                              sigma_.bytes() - first * 4, cudaMemcpyDeviceToHost, stream_->get()),
-              "readback");
+        if (gain_) {
+            check(cudaMemcpyAsync(sums_host_.get(), sums_.get(), sums_.bytes(), cudaMemcpyDeviceToHost,
+                                  stream_->get()), "readback");
+        } else {
+            const std::size_t first = skip_scale0 ? sigma_base_[1] : 0;
+            check(cudaMemcpyAsync(sigma_host_.get() + first, sigma_.get() + first,
+                                  sigma_.bytes() - first * 4, cudaMemcpyDeviceToHost, stream_->get()),
+                  "readback");
+        }
         stream_->sync("vif");
         times.compute += seconds_since(t0);
         ++times.frames;
     }
 
     const std::int32_t* sigma(int s) const override { return sigma_host_.get() + sigma_base_[s]; }
+
+    bool sums(int s, vif::VifSums* out) const override {
+        if (!gain_) return false;
+        const unsigned long long* v = sums_host_.get() + 4 * s;
+        out->num_log = static_cast<std::int64_t>(v[0]);
+        out->den_log = static_cast<std::int64_t>(v[1]);
+        out->num_non_log = static_cast<std::int64_t>(v[2]);
+        out->den_non_log = static_cast<std::int64_t>(v[3]);
+        return true;
+    }
 
 private:
     // Scale s's statistics (unless skipped) and its reduction to s + 1.
@@ -366,6 +407,12 @@ private:
             vif_stat_v<<<grid, kBlock, 0, st>>>(ref, dis, w, h, s, shift, s == 0 ? 2 * (bpc_ - 8) : 16,
                                                 mom_.get());
             vif_stat_h<<<grid, kBlock, 0, st>>>(mom_.get(), w, h, s, sigma_.get() + sigma_base_[s]);
+            if (gain_) {
+                const std::int64_t n = static_cast<std::int64_t>(w) * h;
+                const unsigned blocks = groups(n, kBlock) < 1024 ? groups(n, kBlock) : 1024;
+                vif_accumulate<<<blocks, kBlock, 0, st>>>(sigma_.get() + sigma_base_[s], n, log2_.get(),
+                                                          *gain_, sums_.get() + 4 * s);
+            }
         }
         if (s + 1 == kVifScales) return;
         const int out_w = w_[s + 1], out_h = h_[s + 1];
@@ -386,6 +433,10 @@ private:
     DeviceArray<std::int32_t> sigma_;
     PinnedArray<std::int32_t> sigma_host_;
     DeviceArray<std::uint16_t> scaled_[kVifScales];
+    std::optional<double> gain_;  // accumulate on the device with this gain limit
+    DeviceArray<std::uint16_t> log2_;
+    DeviceArray<unsigned long long> sums_;
+    PinnedArray<unsigned long long> sums_host_;
 };
 
 adm::dev::PoolParams pool_params(const adm::AdmDeviceParams& q, int s) {
@@ -557,8 +608,9 @@ std::unique_ptr<device::MotionTwin> make_motion_twin(unsigned device, int w, int
     return std::make_unique<CudaMotion>(device, w, h, bpc);
 }
 
-std::unique_ptr<device::VifTwin> make_vif_twin(unsigned device, int w, int h, int bpc) {
-    return std::make_unique<CudaVif>(device, w, h, bpc);
+std::unique_ptr<device::VifTwin> make_vif_twin(unsigned device, int w, int h, int bpc,
+                                               std::optional<double> accumulate_gain_limit) {
+    return std::make_unique<CudaVif>(device, w, h, bpc, accumulate_gain_limit);
 }
 
 std::unique_ptr<device::AdmTwin> make_adm_twin(unsigned device, int w, int h, int bpc,

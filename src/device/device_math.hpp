@@ -43,6 +43,14 @@ VMAFPP_HD int count_leading_zeros(std::uint32_t v) {
 #endif
 }
 
+VMAFPP_HD int count_leading_zeros64(std::uint64_t v) {
+#if defined(__CUDA_ARCH__)
+    return __clzll(static_cast<long long>(v));
+#else
+    return __builtin_clzll(v);
+#endif
+}
+
 // A product of two int64 modulo 2^64 (no signed overflow).
 VMAFPP_HD std::int64_t mul_wrapping(std::int64_t a, std::int64_t b) {
     return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b));

@@ -25,14 +25,16 @@ std::unique_ptr<MotionTwin> make_motion_twin(const Compute& compute, int w, int 
     return nullptr;
 }
 
-std::unique_ptr<VifTwin> make_vif_twin(const Compute& compute, int w, int h, int bpc) {
+std::unique_ptr<VifTwin> make_vif_twin(const Compute& compute, int w, int h, int bpc,
+                                       std::optional<double> accumulate_gain_limit) {
 #if VMAFPP_HAVE_VULKAN
     if (compute.backend == Backend::vulkan) return vk::make_vif_twin(compute.device, w, h, bpc);
 #endif
 #if VMAFPP_HAVE_CUDA
-    if (compute.backend == Backend::cuda) return cuda::make_vif_twin(compute.device, w, h, bpc);
+    if (compute.backend == Backend::cuda)
+        return cuda::make_vif_twin(compute.device, w, h, bpc, accumulate_gain_limit);
 #endif
-    (void)compute, (void)w, (void)h, (void)bpc;
+    (void)compute, (void)w, (void)h, (void)bpc, (void)accumulate_gain_limit;
     return nullptr;
 }
 

@@ -10,9 +10,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string_view>
 
 #include "adm/adm.hpp"
+#include "vif/vif_kernels.hpp"
 #include "vmafpp/compute.hpp"
 
 namespace vmafpp::device {
@@ -38,7 +40,8 @@ public:
 // The integer stages of integer VIF for a w x h picture pair: per scale,
 // the statistics sigma1_sq, sigma2_sq, sigma12 of every sample (what
 // vif_stat_row_* give the extractor row by row) and the reductions between
-// scales. The host then runs vif_accumulate on the rows.
+// scales. The host then runs vif_accumulate on the rows, unless the twin
+// accumulates on the device (sums()).
 class VifTwin {
 public:
     virtual ~VifTwin() = default;
@@ -48,6 +51,14 @@ public:
     // After run(): the three planes of scale s, each w_s * h_s int32, rows
     // w_s apart, in the order sigma1_sq, sigma2_sq, sigma12.
     virtual const std::int32_t* sigma(int s) const = 0;
+    // A twin made with a gain limit to accumulate with may compute
+    // vif_accumulate's sums of every scale on the device: then, after run(),
+    // this writes scale s's sums and returns true, and sigma() is not read
+    // back. false: the host accumulates sigma().
+    virtual bool sums(int s, vif::VifSums* out) const {
+        (void)s, (void)out;
+        return false;
+    }
     TwinTimes times;
 };
 
@@ -75,7 +86,10 @@ public:
 
 // The twin of `compute`'s backend and device, or nullptr on the CPU.
 std::unique_ptr<MotionTwin> make_motion_twin(const Compute& compute, int w, int h, int bpc);
-std::unique_ptr<VifTwin> make_vif_twin(const Compute& compute, int w, int h, int bpc);
+// `accumulate_gain_limit`: vif_enhn_gain_limit, for a twin that accumulates
+// on the device (sums()); without it every twin returns sigma().
+std::unique_ptr<VifTwin> make_vif_twin(const Compute& compute, int w, int h, int bpc,
+                                       std::optional<double> accumulate_gain_limit = std::nullopt);
 std::unique_ptr<AdmTwin> make_adm_twin(const Compute& compute, int w, int h, int bpc,
                                        const adm::AdmDeviceParams scales[adm::kScales],
                                        double gain_limit, bool skip_scale0, bool skip_aim);

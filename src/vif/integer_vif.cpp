@@ -58,7 +58,7 @@ class IntegerVif final : public FeatureExtractor {
 public:
     explicit IntegerVif(const ExtractorSetup& setup)
         : IntegerVif(setup.options, setup.geometry, setup.compute.simd, setup.keys) {
-        device_ = device::make_vif_twin(setup.compute, size_[0].w, size_[0].h, bpc_);
+        device_ = device::make_vif_twin(setup.compute, size_[0].w, size_[0].h, bpc_, gain_limit_);
     }
 
     IntegerVif(const OptionValues& opts, const FrameGeometry& geo, SimdLevel simd,
@@ -159,7 +159,8 @@ private:
     }
 
     // The scales' statistics on the device, then the same row-by-row
-    // accumulation and finalisation as the CPU path.
+    // accumulation (or the device's integer sums of it) and finalisation as
+    // the CPU path.
     void device_scales(const Plane& ref, const Plane& dis, std::array<float, kScales>& num,
                        std::array<float, kScales>& den) {
         device_->run(ref.row<std::uint8_t>(0), ref.stride(), dis.row<std::uint8_t>(0), dis.stride(),
@@ -167,8 +168,12 @@ private:
         for (int s = skip_scale0_ ? 1 : 0; s < kScales; ++s) {
             const int w = size_[s].w;
             const std::size_t n = static_cast<std::size_t>(w) * size_[s].h;
-            const std::int32_t* s1 = device_->sigma(s);
             VifSums sums;
+            if (device_->sums(s, &sums)) {
+                to_num_den(sums, num[s], den[s]);
+                continue;
+            }
+            const std::int32_t* s1 = device_->sigma(s);
             for (int i = 0; i < size_[s].h; ++i) {
                 const std::size_t o = static_cast<std::size_t>(i) * w;
                 kernels_->accumulate(s1 + o, s1 + n + o, s1 + 2 * n + o, w, log2_table_,

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "adm/adm.hpp"
@@ -18,6 +19,7 @@
 #include "device/device_twins.hpp"
 #include "motion/motion_cuda_math.cuh"
 #include "vif/vif_cuda_math.cuh"
+#include "vif/vif_kernels.hpp"
 
 namespace vmafpp::devtest {
 
@@ -56,7 +58,8 @@ private:
 
 class EmulatedVif final : public device::VifTwin {
 public:
-    EmulatedVif(int w, int h, int bpc) : bpc_(bpc) {
+    EmulatedVif(int w, int h, int bpc, std::optional<double> accumulate_gain_limit = std::nullopt)
+        : bpc_(bpc), gain_(accumulate_gain_limit) {
         w_[0] = w;
         h_[0] = h;
         for (int s = 1; s < 4; ++s) w_[s] = w_[s - 1] / 2, h_[s] = h_[s - 1] / 2;
@@ -75,6 +78,18 @@ public:
         }
     }
     const std::int32_t* sigma(int s) const override { return sigma_[s].data(); }
+
+    // The device's vif_accumulate: every sample of the scale's sigma planes.
+    bool sums(int s, vif::VifSums* out) const override {
+        if (!gain_) return false;
+        const std::int64_t n = std::int64_t{w_[s]} * h_[s];
+        const std::int32_t* p = sigma_[s].data();
+        std::int64_t acc[4] = {};
+        for (std::int64_t i = 0; i < n; ++i)
+            vif::dev::accumulate_sample(p[i], p[n + i], p[2 * n + i], vif::vif_log2_table(), *gain_, acc);
+        *out = vif::VifSums{acc[0], acc[1], acc[2], acc[3]};
+        return true;
+    }
 
 private:
     template <class T>
@@ -110,6 +125,7 @@ private:
         scaled_ = std::move(next);
     }
     int bpc_;
+    std::optional<double> gain_;
     int w_[4] = {}, h_[4] = {};
     std::vector<std::int32_t> sigma_[4];
     std::vector<std::uint16_t> scaled_;

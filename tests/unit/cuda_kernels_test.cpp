@@ -7,6 +7,7 @@
 //   where the build lacks the backend or the machine a CUDA device.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -19,6 +20,7 @@
 #include "support/device_checks.hpp"
 #include "support/device_inputs.hpp"
 #include "support/feature_run.hpp"
+#include "vif/vif_kernels.hpp"
 #include "vmafpp/error.hpp"
 
 #if VMAFPP_HAVE_CUDA
@@ -109,6 +111,90 @@ TEST(CudaEmulation, VifStatisticsAndReductionsMatchTheScalarKernels) {
     check_vif_twins(emulated_vif());
 }
 
+// vif_accumulate's per-sample double arithmetic (accumulate_sample) on
+// hostile sigma rows, summed, against the scalar vif_accumulate of the row:
+// the whole int32 range of all three planes, sigma1_sq around sigma_nsq
+// (2^17) and near INT32_MAX, sigma12 of either sign, at gain limits 1, 1.2,
+// 100 and 1e6.
+TEST(CudaEmulation, VifAccumulateSampleMatchesTheScalar) {
+    std::mt19937_64 rng(1301);
+    const std::uint16_t* table = vif::vif_log2_table();
+    int rows = 0;
+    for (double gain : {1.0, 1.2, 100.0, 1e6})
+        for (int kind = 0; kind < 4; ++kind) {
+            constexpr int w = 997;
+            std::vector<std::int32_t> s1(w), s2(w), s12(w);
+            for (int j = 0; j < w; ++j) {
+                auto any = [&] { return static_cast<std::int32_t>(rng()); };
+                auto near = [&](std::int64_t c, std::int64_t r) {
+                    return static_cast<std::int32_t>(std::clamp<std::int64_t>(
+                        c + static_cast<std::int64_t>(rng() % (2 * r + 1)) - r, INT32_MIN, INT32_MAX));
+                };
+                switch (kind) {
+                    case 0: s1[j] = any(), s2[j] = any(), s12[j] = any(); break;
+                    case 1: s1[j] = near(1 << 17, 64), s2[j] = near(1 << 20, 1 << 20), s12[j] = near(0, 1 << 20); break;
+                    case 2: s1[j] = near(INT32_MAX, 1000), s2[j] = near(INT32_MAX, 1000), s12[j] = any(); break;
+                    default: s1[j] = near(1 << 24, 1 << 24), s2[j] = near(1 << 24, 1 << 24), s12[j] = near(1 << 23, 1 << 24); break;
+                }
+            }
+            vif::VifSums want;
+            vif::vif_kernels_scalar().accumulate(s1.data(), s2.data(), s12.data(), w, table, gain, &want);
+            std::int64_t acc[4] = {};
+            for (int j = 0; j < w; ++j) vif::dev::accumulate_sample(s1[j], s2[j], s12[j], table, gain, acc);
+            ++rows;
+            EXPECT_EQ(acc[0], want.num_log) << "gain " << gain << " kind " << kind;
+            EXPECT_EQ(acc[1], want.den_log) << "gain " << gain << " kind " << kind;
+            EXPECT_EQ(acc[2], want.num_non_log) << "gain " << gain << " kind " << kind;
+            EXPECT_EQ(acc[3], want.den_non_log) << "gain " << gain << " kind " << kind;
+        }
+    RecordProperty("rows", std::to_string(rows));
+}
+
+// A VIF twin that accumulates on the device (sums()) against the host's
+// vif_accumulate over the emulated sigma planes (which equal the scalar's,
+// VifStatisticsAndReductionsMatchTheScalarKernels), every scale, at 8, 10,
+// 12 and 16 bits, skipping scale 0 or not.
+void check_vif_sums(const VifMaker& make_sums) {
+    std::mt19937 rng(77);
+    int compared = 0;
+    const int sizes[][2] = {{16, 16}, {67, 21}, {130, 35}};
+    for (int bpc : {8, 10, 12, 16})
+        for (const auto& wh : sizes)
+            for (Pattern pat : kPatterns)
+                for (bool skip0 : {false, true}) {
+                    const int w = wh[0], h = wh[1];
+                    const Samples ref = as_samples(make_plane(pat, w, h, bpc, false, rng), bpc);
+                    const Samples dis = as_samples(make_plane(pat, w, h, bpc, true, rng), bpc);
+                    const std::ptrdiff_t stride = std::ptrdiff_t{w} * (bpc > 8 ? 2 : 1);
+                    EmulatedVif host(w, h, bpc);
+                    host.run(ref.data(), stride, dis.data(), stride, skip0);
+                    const auto twin = make_sums(w, h, bpc);
+                    twin->run(ref.data(), stride, dis.data(), stride, skip0);
+                    int sw = w, sh = h;
+                    for (int s = 0; s < vif::kScales; ++s, sw /= 2, sh /= 2) {
+                        if (s == 0 && skip0) continue;
+                        vif::VifSums want, got;
+                        const std::size_t n = static_cast<std::size_t>(sw) * sh;
+                        for (int i = 0; i < sh; ++i) {
+                            const std::int32_t* p = host.sigma(s) + static_cast<std::size_t>(i) * sw;
+                            vif::vif_kernels_scalar().accumulate(p, p + n, p + 2 * n, sw, vif::vif_log2_table(),
+                                                                 100.0, &want);
+                        }
+                        ASSERT_TRUE(twin->sums(s, &got));
+                        ++compared;
+                        EXPECT_TRUE(got.num_log == want.num_log && got.den_log == want.den_log &&
+                                    got.num_non_log == want.num_non_log && got.den_non_log == want.den_non_log)
+                            << w << "x" << h << " bpc " << bpc << " scale " << s << ": num_log " << got.num_log
+                            << " / " << want.num_log << ", den_log " << got.den_log << " / " << want.den_log;
+                    }
+                }
+    ::testing::Test::RecordProperty("scales", std::to_string(compared));
+}
+
+TEST(CudaEmulation, VifDeviceSumsMatchTheHostAccumulate) {
+    check_vif_sums([](int w, int h, int bpc) { return std::make_unique<EmulatedVif>(w, h, bpc, 100.0); });
+}
+
 TEST(CudaEmulation, AdmStagesOnHostileBandsMatchTheScalarKernels) {
     check_adm_twins_on_bands(emulated_adm());
 }
@@ -181,6 +267,11 @@ TEST(CudaDevice, MotionSadMatchesTheScalarKernel) {
 TEST(CudaDevice, VifStatisticsAndReductionsMatchTheScalarKernels) {
     VMAFPP_NEED_CUDA();
     check_vif_twins([](int w, int h, int bpc) { return cuda::make_vif_twin(0, w, h, bpc); });
+}
+
+TEST(CudaDevice, VifDeviceSumsMatchTheHostAccumulate) {
+    VMAFPP_NEED_CUDA();
+    check_vif_sums([](int w, int h, int bpc) { return cuda::make_vif_twin(0, w, h, bpc, 100.0); });
 }
 
 AdmMaker cuda_adm() {
