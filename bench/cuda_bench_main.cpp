@@ -117,7 +117,7 @@ int main(int argc, char** argv) {
         const vmafpp::adm::AdmEngine engine(w, h, bpc, vmafpp::adm::AdmOptions{});
         for (int s = 0; s < vmafpp::adm::kScales; ++s) params[s] = engine.device_params(s);
         auto adm = vmafpp::cuda::make_adm_twin(device, w, h, bpc, params, 100.0, false, false);
-        auto vif = vmafpp::cuda::make_vif_twin(device, w, h, bpc);
+        auto vif = vmafpp::cuda::make_vif_twin(device, w, h, bpc, 100.0);  // as the extractor: sums on the device
         auto motion = vmafpp::cuda::make_motion_twin(device, w, h, bpc);
         for (int f = 0; f < frames; ++f) {
             adm->run(r.luma().row<std::uint8_t>(0), r.luma().stride(), d.luma().row<std::uint8_t>(0),

@@ -334,7 +334,8 @@ public:
         mom_ = DeviceArray<std::uint32_t>(5 * n0);
         conv_ = DeviceArray<std::uint32_t>(2 * static_cast<std::size_t>(w) * h_[1]);
         sigma_ = DeviceArray<std::int32_t>(sigma_n);
-        sigma_host_ = PinnedArray<std::int32_t>(sigma_n);
+        // Pinned room for the sigma planes only where the host accumulates them.
+        if (!gain_) sigma_host_ = PinnedArray<std::int32_t>(sigma_n);
         for (int s = 1; s < kVifScales; ++s)
             scaled_[s] = DeviceArray<std::uint16_t>(2 * static_cast<std::size_t>(w_[s]) * h_[s]);
         if (gain_) {
@@ -384,7 +385,9 @@ public:
         ++times.frames;
     }
 
-    const std::int32_t* sigma(int s) const override { return sigma_host_.get() + sigma_base_[s]; }
+    const std::int32_t* sigma(int s) const override {
+        return sigma_host_.get() ? sigma_host_.get() + sigma_base_[s] : nullptr;
+    }
 
     bool sums(int s, vif::VifSums* out) const override {
         if (!gain_) return false;

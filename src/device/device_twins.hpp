@@ -54,7 +54,7 @@ public:
     // A twin made with a gain limit to accumulate with may compute
     // vif_accumulate's sums of every scale on the device: then, after run(),
     // this writes scale s's sums and returns true, and sigma() is not read
-    // back. false: the host accumulates sigma().
+    // back (it may return nullptr). false: the host accumulates sigma().
     virtual bool sums(int s, vif::VifSums* out) const {
         (void)s, (void)out;
         return false;
