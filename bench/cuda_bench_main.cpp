@@ -13,13 +13,13 @@
 #include <string>
 #include <vector>
 
+#include "cuda/cuda_twins.hpp"
+#include "device/device_twins.hpp"
 #include "vmafpp/compute.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
 #include "vmafpp/options.hpp"
 #include "vmafpp/picture.hpp"
-#include "cuda/cuda_twins.hpp"
-#include "device/device_twins.hpp"
 
 namespace {
 
@@ -48,8 +48,9 @@ vmafpp::Picture noise(int w, int h, int bpc, unsigned seed) {
 }
 
 // Seconds for `frames` frames of one extractor on `compute`.
-double run(const char* name, const vmafpp::Compute& compute, const std::vector<vmafpp::Picture>& ref,
-           const std::vector<vmafpp::Picture>& dis, int frames) {
+double run(const char* name, const vmafpp::Compute& compute,
+           const std::vector<vmafpp::Picture>& ref, const std::vector<vmafpp::Picture>& dis,
+           int frames) {
     const vmafpp::FeatureInfo* info = vmafpp::find_feature(name);
     const vmafpp::OptionValues opts(info->options);
     const vmafpp::Picture& p = ref[0];
@@ -58,7 +59,8 @@ double run(const char* name, const vmafpp::Compute& compute, const std::vector<v
     // One frame of warm-up (pipelines, first-touch of buffers).
     ex->extract(ref[0], dis[0], 0, sink);
     const auto t0 = Clock::now();
-    for (int f = 1; f <= frames; ++f) ex->extract(ref[f % ref.size()], dis[f % dis.size()], f, sink);
+    for (int f = 1; f <= frames; ++f)
+        ex->extract(ref[f % ref.size()], dis[f % dis.size()], f, sink);
     return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
@@ -77,11 +79,16 @@ int main(int argc, char** argv) {
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string a = argv[i];
         const int v = std::atoi(argv[i + 1]);
-        if (a == "--width") w = v;
-        else if (a == "--height") h = v;
-        else if (a == "--bpc") bpc = v;
-        else if (a == "--frames") frames = v;
-        else if (a == "--device") device = static_cast<unsigned>(v);
+        if (a == "--width")
+            w = v;
+        else if (a == "--height")
+            h = v;
+        else if (a == "--bpc")
+            bpc = v;
+        else if (a == "--frames")
+            frames = v;
+        else if (a == "--device")
+            device = static_cast<unsigned>(v);
         else {
             std::fprintf(stderr, "vmafpp_cuda_bench: unknown option %s\n", a.c_str());
             return 2;
@@ -105,10 +112,11 @@ int main(int argc, char** argv) {
             const double s_dev = run(name, dev, ref, dis, frames);
             const double s_scalar = run(name, scalar, ref, dis, frames);
             const double s_cpu = run(name, cpu, ref, dis, frames);
-            std::printf("%-7s cuda %8.2f fps | cpu scalar %8.2f fps | cpu best SIMD %8.2f fps | "
-                        "cuda / scalar %.2fx | cuda / best SIMD %.2fx\n",
-                        name, frames / s_dev, frames / s_scalar, frames / s_cpu, s_scalar / s_dev,
-                        s_cpu / s_dev);
+            std::printf(
+                "%-7s cuda %8.2f fps | cpu scalar %8.2f fps | cpu best SIMD %8.2f fps | "
+                "cuda / scalar %.2fx | cuda / best SIMD %.2fx\n",
+                name, frames / s_dev, frames / s_scalar, frames / s_cpu, s_scalar / s_dev,
+                s_cpu / s_dev);
         }
         // The stage shares, from the twins themselves.
         const vmafpp::Picture& r = ref[0];
@@ -117,13 +125,14 @@ int main(int argc, char** argv) {
         const vmafpp::adm::AdmEngine engine(w, h, bpc, vmafpp::adm::AdmOptions{});
         for (int s = 0; s < vmafpp::adm::kScales; ++s) params[s] = engine.device_params(s);
         auto adm = vmafpp::cuda::make_adm_twin(device, w, h, bpc, params, 100.0, false, false);
-        auto vif = vmafpp::cuda::make_vif_twin(device, w, h, bpc, 100.0);  // as the extractor: sums on the device
+        auto vif = vmafpp::cuda::make_vif_twin(device, w, h, bpc,
+                                               100.0);  // as the extractor: sums on the device
         auto motion = vmafpp::cuda::make_motion_twin(device, w, h, bpc);
         for (int f = 0; f < frames; ++f) {
-            adm->run(r.luma().row<std::uint8_t>(0), r.luma().stride(), d.luma().row<std::uint8_t>(0),
-                     d.luma().stride());
-            vif->run(r.luma().row<std::uint8_t>(0), r.luma().stride(), d.luma().row<std::uint8_t>(0),
-                     d.luma().stride(), false);
+            adm->run(r.luma().row<std::uint8_t>(0), r.luma().stride(),
+                     d.luma().row<std::uint8_t>(0), d.luma().stride());
+            vif->run(r.luma().row<std::uint8_t>(0), r.luma().stride(),
+                     d.luma().row<std::uint8_t>(0), d.luma().stride(), false);
             motion->sad(r.luma().row<std::uint8_t>(0), r.luma().stride(),
                         d.luma().row<std::uint8_t>(0), d.luma().stride());
         }

@@ -146,8 +146,8 @@ VMAFPP_HD std::int64_t gain_product(std::int32_t rst, double gain) {
 // ratio, the restored value (k * o + 2^14) >> 15, the gain limit where the
 // angle test passes, and r, a = d - r narrowed to the band's type (int16 at
 // scale 0, int32 after), into dec[r, a][h, v, d][n].
-VMAFPP_HD void decouple_sample(const std::int32_t* bands, std::int64_t n, int scale,
-                               std::int64_t i, double gain, float cos_sq, std::int32_t* dec) {
+VMAFPP_HD void decouple_sample(const std::int32_t* bands, std::int64_t n, int scale, std::int64_t i,
+                               double gain, float cos_sq, std::int32_t* dec) {
     using vmafpp::dev::add_wrapping;
     using vmafpp::dev::mul_wrapping;
     const std::int64_t oh = bands[n + i], ov = bands[2 * n + i];
@@ -188,14 +188,17 @@ VMAFPP_HD void csf_flt(const PoolParams& p, std::int32_t v, int t, std::int64_t*
     if (p.scale == 0) {
         const int shift = t == 2 ? 17 : 15;
         const std::int32_t round = t == 2 ? 65535 : 16384;
-        const std::int32_t c = narrow16((static_cast<std::int32_t>(p.rfactor[t]) * v + round) >> shift);
+        const std::int32_t c =
+            narrow16((static_cast<std::int32_t>(p.rfactor[t]) * v + round) >> shift);
         *csf = c;
         *flt = narrow16((4369 * (c < 0 ? -c : c) + 2048) >> 12);
         return;
     }
-    const auto c = static_cast<std::int32_t>((std::int64_t{v} * p.rfactor[t] + (std::int64_t{1} << 27)) >> 28);
+    const auto c =
+        static_cast<std::int32_t>((std::int64_t{v} * p.rfactor[t] + (std::int64_t{1} << 27)) >> 28);
     *csf = c;
-    *flt = static_cast<std::int32_t>((143165577 * std::int64_t{magnitude(c)} - (std::int64_t{1} << 31)) >> 32);
+    *flt = static_cast<std::int32_t>(
+        (143165577 * std::int64_t{magnitude(c)} - (std::int64_t{1} << 31)) >> 32);
 }
 
 // The centre tap of the threshold from the csf value: scale 0 in int32
@@ -203,8 +206,10 @@ VMAFPP_HD void csf_flt(const PoolParams& p, std::int32_t v, int t, std::int64_t*
 // int32 rounding term -2^31.
 VMAFPP_HD std::int64_t centre_tap(const PoolParams& p, std::int64_t c) {
     if (p.scale == 0) return (8738 * static_cast<std::int32_t>(c < 0 ? -c : c) + 2048) >> 12;
-    return static_cast<std::int32_t>((286331153 * std::int64_t{magnitude(static_cast<std::int32_t>(c))} -
-                                      (std::int64_t{1} << 31)) >> 32);
+    return static_cast<std::int32_t>(
+        (286331153 * std::int64_t{magnitude(static_cast<std::int32_t>(c))} -
+         (std::int64_t{1} << 31)) >>
+        32);
 }
 
 // The masking of column x of row y for pass 0 (DLM: r measured, a masks)
@@ -226,7 +231,8 @@ VMAFPP_HD void cm_cubes(const PoolParams& p, const std::int32_t* dec, int pass, 
     std::int64_t thr = 0;
     for (int t = 0; t < 3; ++t) {
         const std::int32_t* m = masker + t * n;
-        const std::int64_t at[8] = {ya + xl, ya + x, ya + xr, yc + xl, yc + xr, yb + xl, yb + x, yb + xr};
+        const std::int64_t at[8] = {ya + xl, ya + x,  ya + xr, yc + xl,
+                                    yc + xr, yb + xl, yb + x,  yb + xr};
         std::int64_t c = 0, f = 0, ring = 0;
         for (int k = 0; k < 8; ++k) {
             csf_flt(p, m[at[k]], t, &c, &f);
@@ -243,7 +249,8 @@ VMAFPP_HD void cm_cubes(const PoolParams& p, const std::int32_t* dec, int pass, 
             const std::int32_t xv = v * static_cast<std::int32_t>(p.rfactor[t]);
             e = std::int64_t{xv < 0 ? -xv : xv} - thr * (std::int64_t{1} << p.sub[t]);
         } else {
-            const auto xv = static_cast<std::int32_t>((std::int64_t{v} * p.rfactor[t] + (std::int64_t{1} << 27)) >> 28);
+            const auto xv = static_cast<std::int32_t>(
+                (std::int64_t{v} * p.rfactor[t] + (std::int64_t{1} << 27)) >> 28);
             e = std::int64_t{magnitude(xv)} - thr;
         }
         e = clamp64(e, 0, 2147483647);
@@ -255,12 +262,14 @@ VMAFPP_HD void cm_cubes(const PoolParams& p, const std::int32_t* dec, int pass, 
 // The denominator term of column x of row y, orientation t, of the
 // reference band: |b|^3 (scale 0), ((((b^2 + 2^sq) >> sq) * b) + round) >>
 // cub (scales 1-3), in uint64.
-VMAFPP_HD std::uint64_t den_cube(const PoolParams& p, const std::int32_t* bands, int t, int x, int y) {
+VMAFPP_HD std::uint64_t den_cube(const PoolParams& p, const std::int32_t* bands, int t, int x,
+                                 int y) {
     const std::int64_t n = static_cast<std::int64_t>(p.w) * p.h;
     const std::uint64_t m = magnitude(bands[(1 + t) * n + static_cast<std::int64_t>(y) * p.w + x]);
     if (p.scale == 0) return m * m * m;
     return ((((m * m + (std::uint64_t{1} << p.den_sq)) >> p.den_sq) * m) +
-            static_cast<std::uint64_t>(round_term(p.den_cub))) >> p.den_cub;
+            static_cast<std::uint64_t>(round_term(p.den_cub))) >>
+           p.den_cub;
 }
 
 }  // namespace vmafpp::adm::dev

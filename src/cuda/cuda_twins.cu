@@ -2,8 +2,6 @@
 // grid of one stage and calls that stage's per-thread function; the row
 // sums are reduced per block in uint64 / uint32 additions, which wrap and
 // are associative, so any order gives the scalar's sums.
-#include "cuda/cuda_twins.hpp"
-
 #include <cuda_runtime.h>
 
 #include <chrono>
@@ -14,6 +12,7 @@
 #include <string>
 
 #include "adm/adm_cuda_math.cuh"
+#include "cuda/cuda_twins.hpp"
 #include "motion/motion_cuda_math.cuh"
 #include "vif/vif_cuda_math.cuh"
 #include "vif/vif_kernels.hpp"
@@ -83,7 +82,8 @@ class PinnedArray {
 public:
     PinnedArray() = default;
     explicit PinnedArray(std::size_t n) : n_(n) {
-        check(cudaMallocHost(reinterpret_cast<void**>(&p_), (n ? n : 1) * sizeof(T)), "cudaMallocHost");
+        check(cudaMallocHost(reinterpret_cast<void**>(&p_), (n ? n : 1) * sizeof(T)),
+              "cudaMallocHost");
     }
     PinnedArray(const PinnedArray&) = delete;
     PinnedArray& operator=(const PinnedArray&) = delete;
@@ -105,7 +105,9 @@ private:
 
 class Stream {
 public:
-    explicit Stream() { check(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking), "cudaStreamCreate"); }
+    explicit Stream() {
+        check(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking), "cudaStreamCreate");
+    }
     Stream(const Stream&) = delete;
     Stream& operator=(const Stream&) = delete;
     ~Stream() { cudaStreamDestroy(s_); }
@@ -124,8 +126,8 @@ unsigned groups(long long n, unsigned per) { return static_cast<unsigned>((n + p
 // Copies h rows of `row_bytes` from a strided plane into dst, rows packed.
 void pack_rows(void* dst, const void* src, std::ptrdiff_t stride, std::size_t row_bytes, int h) {
     for (int y = 0; y < h; ++y)
-        std::memcpy(static_cast<char*>(dst) + y * row_bytes, static_cast<const char*>(src) + y * stride,
-                    row_bytes);
+        std::memcpy(static_cast<char*>(dst) + y * row_bytes,
+                    static_cast<const char*>(src) + y * stride, row_bytes);
 }
 
 constexpr unsigned kBlock = 128;
@@ -149,7 +151,8 @@ __device__ T block_sum(T v) {
 // Kernels: block (x = column group), grid y = row.
 
 template <class T>
-__global__ void motion_rows(const T* prev, const T* cur, int w, int h, int bpc, std::uint32_t* rows) {
+__global__ void motion_rows(const T* prev, const T* cur, int w, int h, int bpc,
+                            std::uint32_t* rows) {
     const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
     const int y = static_cast<int>(blockIdx.y);
     const std::uint32_t v = x < w ? motion::dev::abs_filtered(prev, cur, w, h, bpc, x, y) : 0u;
@@ -161,7 +164,8 @@ template <class T>
 __global__ void vif_stat_v(const T* ref, const T* dis, int w, int h, int scale, int shift_mu,
                            int shift_sq, std::uint32_t* mom) {
     const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-    if (x < w) vif::dev::stat_vertical(ref, dis, w, h, scale, shift_mu, shift_sq, x, blockIdx.y, mom);
+    if (x < w)
+        vif::dev::stat_vertical(ref, dis, w, h, scale, shift_mu, shift_sq, x, blockIdx.y, mom);
 }
 
 __global__ void vif_stat_h(const std::uint32_t* mom, int w, int h, int scale, std::int32_t* sigma) {
@@ -172,12 +176,15 @@ __global__ void vif_stat_h(const std::uint32_t* mom, int w, int h, int scale, st
 // vif_accumulate's sums of one scale's n samples into sums[0..3]
 // (num_log, den_log, num_non_log, den_non_log), added modulo 2^64: the
 // integer total whatever the order.
-__global__ void vif_accumulate(const std::int32_t* sigma, std::int64_t n, const std::uint16_t* table,
-                               double gain_limit, unsigned long long* sums) {
+__global__ void vif_accumulate(const std::int32_t* sigma, std::int64_t n,
+                               const std::uint16_t* table, double gain_limit,
+                               unsigned long long* sums) {
     std::int64_t acc[4] = {0, 0, 0, 0};
     const std::int64_t step = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-    for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += step)
-        vif::dev::accumulate_sample(sigma[i], sigma[n + i], sigma[2 * n + i], table, gain_limit, acc);
+    for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+         i += step)
+        vif::dev::accumulate_sample(sigma[i], sigma[n + i], sigma[2 * n + i], table, gain_limit,
+                                    acc);
     for (int k = 0; k < 4; ++k) {
         const unsigned long long total = block_sum(static_cast<unsigned long long>(acc[k]));
         if (threadIdx.x == 0) atomicAdd(sums + k, total);
@@ -185,8 +192,8 @@ __global__ void vif_accumulate(const std::int32_t* sigma, std::int64_t n, const 
 }
 
 template <class T>
-__global__ void vif_reduce_v(const T* ref, const T* dis, int w, int h, int scale, int shift, int out_h,
-                             std::uint32_t* conv) {
+__global__ void vif_reduce_v(const T* ref, const T* dis, int w, int h, int scale, int shift,
+                             int out_h, std::uint32_t* conv) {
     const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
     if (x < w) vif::dev::reduce_vertical(ref, dis, w, h, scale, shift, out_h, x, blockIdx.y, conv);
 }
@@ -199,8 +206,8 @@ __global__ void vif_reduce_h(const std::uint32_t* conv, int w, int out_w, int ou
 
 // grid z = picture: its source and its four bands.
 template <class T>
-__global__ void adm_dwt(const T* src0, const T* src1, int in_w, int in_h, int scale, int bpc, int out_w,
-                        int out_h, std::int32_t* bands) {
+__global__ void adm_dwt(const T* src0, const T* src1, int in_w, int in_h, int scale, int bpc,
+                        int out_w, int out_h, std::int32_t* bands) {
     const int j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
     const int i = static_cast<int>(blockIdx.y);
     if (j >= out_w) return;
@@ -241,11 +248,13 @@ __global__ void adm_cm(adm::dev::PoolParams p, const std::int32_t* dec, std::int
     const int rh = p.y1 - p.y0;
     for (int t = 0; t < 3; ++t) {
         const std::uint64_t total = block_sum(sum[t]);
-        if (threadIdx.x == 0) rows[((1 + pass) * 3 + t) * rh + (y - p.y0)] = static_cast<std::int64_t>(total);
+        if (threadIdx.x == 0)
+            rows[((1 + pass) * 3 + t) * rh + (y - p.y0)] = static_cast<std::int64_t>(total);
     }
 }
 
-__global__ void gain_products(const std::int32_t* rst, std::int64_t n, double gain, std::int64_t* out) {
+__global__ void gain_products(const std::int32_t* rst, std::int64_t n, double gain,
+                              std::int64_t* out) {
     const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i < n) out[i] = adm::dev::gain_product(rst[i], gain);
 }
@@ -274,7 +283,8 @@ public:
         pack_rows(pics_host_.get(), prev, prev_stride, row, h_);
         pack_rows(pics_host_.get() + plane, cur, cur_stride, row, h_);
         check(cudaMemcpyAsync(pics_.get(), pics_host_.get(), 2 * plane, cudaMemcpyHostToDevice,
-                              stream_->get()), "upload");
+                              stream_->get()),
+              "upload");
         stream_->sync("upload");
         times.upload += seconds_since(t0);
 
@@ -283,12 +293,15 @@ public:
         check(cudaMemsetAsync(rows_.get(), 0, rows_.bytes(), s), "cudaMemsetAsync");
         const dim3 grid(groups(w_, kBlock), h_);
         if (bytes_ == 1)
-            motion_rows<<<grid, kBlock, 0, s>>>(pics_.get(), pics_.get() + plane, w_, h_, bpc_, rows_.get());
+            motion_rows<<<grid, kBlock, 0, s>>>(pics_.get(), pics_.get() + plane, w_, h_, bpc_,
+                                                rows_.get());
         else
-            motion_rows<<<grid, kBlock, 0, s>>>(reinterpret_cast<const std::uint16_t*>(pics_.get()),
-                                                reinterpret_cast<const std::uint16_t*>(pics_.get() + plane),
-                                                w_, h_, bpc_, rows_.get());
-        check(cudaMemcpyAsync(rows_host_.get(), rows_.get(), rows_.bytes(), cudaMemcpyDeviceToHost, s),
+            motion_rows<<<grid, kBlock, 0, s>>>(
+                reinterpret_cast<const std::uint16_t*>(pics_.get()),
+                reinterpret_cast<const std::uint16_t*>(pics_.get() + plane), w_, h_, bpc_,
+                rows_.get());
+        check(cudaMemcpyAsync(rows_host_.get(), rows_.get(), rows_.bytes(), cudaMemcpyDeviceToHost,
+                              s),
               "readback");
         stream_->sync("motion");
         times.compute += seconds_since(t0);
@@ -341,8 +354,9 @@ public:
         if (gain_) {
             constexpr std::size_t kTable = 32769;
             log2_ = DeviceArray<std::uint16_t>(kTable);
-            check(cudaMemcpy(log2_.get(), vif::vif_log2_table(), kTable * 2, cudaMemcpyHostToDevice),
-                  "upload");
+            check(
+                cudaMemcpy(log2_.get(), vif::vif_log2_table(), kTable * 2, cudaMemcpyHostToDevice),
+                "upload");
             sums_ = DeviceArray<unsigned long long>(4 * kVifScales);
             sums_host_ = PinnedArray<unsigned long long>(4 * kVifScales);
         }
@@ -356,12 +370,15 @@ public:
         pack_rows(pics_host_.get(), ref, ref_stride, row, h_[0]);
         pack_rows(pics_host_.get() + plane, dis, dis_stride, row, h_[0]);
         check(cudaMemcpyAsync(pics_.get(), pics_host_.get(), 2 * plane, cudaMemcpyHostToDevice,
-                              stream_->get()), "upload");
+                              stream_->get()),
+              "upload");
         stream_->sync("upload");
         times.upload += seconds_since(t0);
 
         t0 = Clock::now();
-        if (gain_) check(cudaMemsetAsync(sums_.get(), 0, sums_.bytes(), stream_->get()), "cudaMemsetAsync");
+        if (gain_)
+            check(cudaMemsetAsync(sums_.get(), 0, sums_.bytes(), stream_->get()),
+                  "cudaMemsetAsync");
         if (bytes_ == 1)
             scale(0, pics_.get(), pics_.get() + plane, bpc_, skip_scale0);
         else
@@ -372,13 +389,15 @@ public:
             scale(s, scaled_[s].get(), scaled_[s].get() + n, 16, false);
         }
         if (gain_) {
-            check(cudaMemcpyAsync(sums_host_.get(), sums_.get(), sums_.bytes(), cudaMemcpyDeviceToHost,
-                                  stream_->get()), "readback");
+            check(cudaMemcpyAsync(sums_host_.get(), sums_.get(), sums_.bytes(),
+                                  cudaMemcpyDeviceToHost, stream_->get()),
+                  "readback");
         } else {
             const std::size_t first = skip_scale0 ? sigma_base_[1] : 0;
-            check(cudaMemcpyAsync(sigma_host_.get() + first, sigma_.get() + first,
-                                  sigma_.bytes() - first * 4, cudaMemcpyDeviceToHost, stream_->get()),
-                  "readback");
+            check(
+                cudaMemcpyAsync(sigma_host_.get() + first, sigma_.get() + first,
+                                sigma_.bytes() - first * 4, cudaMemcpyDeviceToHost, stream_->get()),
+                "readback");
         }
         stream_->sync("vif");
         times.compute += seconds_since(t0);
@@ -407,22 +426,22 @@ private:
         const int w = w_[s], h = h_[s];
         if (!skip) {
             const dim3 grid(groups(w, kBlock), h);
-            vif_stat_v<<<grid, kBlock, 0, st>>>(ref, dis, w, h, s, shift, s == 0 ? 2 * (bpc_ - 8) : 16,
-                                                mom_.get());
+            vif_stat_v<<<grid, kBlock, 0, st>>>(ref, dis, w, h, s, shift,
+                                                s == 0 ? 2 * (bpc_ - 8) : 16, mom_.get());
             vif_stat_h<<<grid, kBlock, 0, st>>>(mom_.get(), w, h, s, sigma_.get() + sigma_base_[s]);
             if (gain_) {
                 const std::int64_t n = static_cast<std::int64_t>(w) * h;
                 const unsigned blocks = groups(n, kBlock) < 1024 ? groups(n, kBlock) : 1024;
-                vif_accumulate<<<blocks, kBlock, 0, st>>>(sigma_.get() + sigma_base_[s], n, log2_.get(),
-                                                          *gain_, sums_.get() + 4 * s);
+                vif_accumulate<<<blocks, kBlock, 0, st>>>(sigma_.get() + sigma_base_[s], n,
+                                                          log2_.get(), *gain_, sums_.get() + 4 * s);
             }
         }
         if (s + 1 == kVifScales) return;
         const int out_w = w_[s + 1], out_h = h_[s + 1];
-        vif_reduce_v<<<dim3(groups(w, kBlock), out_h), kBlock, 0, st>>>(ref, dis, w, h, s, shift, out_h,
-                                                                         conv_.get());
-        vif_reduce_h<<<dim3(groups(out_w, kBlock), out_h), kBlock, 0, st>>>(conv_.get(), w, out_w, out_h,
-                                                                             s, scaled_[s + 1].get());
+        vif_reduce_v<<<dim3(groups(w, kBlock), out_h), kBlock, 0, st>>>(ref, dis, w, h, s, shift,
+                                                                        out_h, conv_.get());
+        vif_reduce_h<<<dim3(groups(out_w, kBlock), out_h), kBlock, 0, st>>>(
+            conv_.get(), w, out_w, out_h, s, scaled_[s + 1].get());
     }
 
     unsigned device_;
@@ -466,8 +485,14 @@ class CudaAdm final : public device::AdmTwin {
 public:
     CudaAdm(unsigned device, int w, int h, int bpc, const adm::AdmDeviceParams scales[adm::kScales],
             double gain_limit, bool skip_scale0, bool skip_aim)
-        : device_(device), w_(w), h_(h), bpc_(bpc), bytes_(bpc > 8 ? 2 : 1), gain_(gain_limit),
-          skip_scale0_(skip_scale0), skip_aim_(skip_aim) {
+        : device_(device),
+          w_(w),
+          h_(h),
+          bpc_(bpc),
+          bytes_(bpc > 8 ? 2 : 1),
+          gain_(gain_limit),
+          skip_scale0_(skip_scale0),
+          skip_aim_(skip_aim) {
         select_device(device_);
         stream_ = std::make_unique<Stream>();
         // The float the scalar angle test uses: cos(1 deg)^2 in double, then float.
@@ -492,14 +517,16 @@ public:
         stream_->sync("cudaMemsetAsync");
     }
 
-    void run(const void* ref, std::ptrdiff_t ref_stride, const void* dis, std::ptrdiff_t dis_stride) override {
+    void run(const void* ref, std::ptrdiff_t ref_stride, const void* dis,
+             std::ptrdiff_t dis_stride) override {
         check(cudaSetDevice(static_cast<int>(device_)), "cudaSetDevice");
         const std::size_t row = static_cast<std::size_t>(w_) * bytes_, plane = row * h_;
         auto t0 = Clock::now();
         pack_rows(pics_host_.get(), ref, ref_stride, row, h_);
         pack_rows(pics_host_.get() + plane, dis, dis_stride, row, h_);
         const cudaStream_t st = stream_->get();
-        check(cudaMemcpyAsync(pics_.get(), pics_host_.get(), 2 * plane, cudaMemcpyHostToDevice, st), "upload");
+        check(cudaMemcpyAsync(pics_.get(), pics_host_.get(), 2 * plane, cudaMemcpyHostToDevice, st),
+              "upload");
         stream_->sync("upload");
         times.upload += seconds_since(t0);
 
@@ -508,23 +535,26 @@ public:
             const adm::AdmDeviceParams& q = q_[s];
             const dim3 grid(groups(q.bw, kBlock), q.bh, 2);
             if (s == 0 && bytes_ == 1) {
-                adm_dwt<<<grid, kBlock, 0, st>>>(pics_.get(), pics_.get() + plane, w_, h_, 0, bpc_, q.bw,
-                                                 q.bh, bands_[0].get());
+                adm_dwt<<<grid, kBlock, 0, st>>>(pics_.get(), pics_.get() + plane, w_, h_, 0, bpc_,
+                                                 q.bw, q.bh, bands_[0].get());
             } else if (s == 0) {
-                adm_dwt<<<grid, kBlock, 0, st>>>(reinterpret_cast<const std::uint16_t*>(pics_.get()),
-                                                 reinterpret_cast<const std::uint16_t*>(pics_.get() + plane),
-                                                 w_, h_, 0, bpc_, q.bw, q.bh, bands_[0].get());
+                adm_dwt<<<grid, kBlock, 0, st>>>(
+                    reinterpret_cast<const std::uint16_t*>(pics_.get()),
+                    reinterpret_cast<const std::uint16_t*>(pics_.get() + plane), w_, h_, 0, bpc_,
+                    q.bw, q.bh, bands_[0].get());
             } else {
                 // The previous scale's approximation a of each picture.
                 const int in_w = q_[s - 1].bw, in_h = q_[s - 1].bh;
                 const std::int64_t n_in = static_cast<std::int64_t>(in_w) * in_h;
-                adm_dwt<<<grid, kBlock, 0, st>>>(bands_[s - 1].get(), bands_[s - 1].get() + 4 * n_in, in_w,
-                                                 in_h, s, bpc_, q.bw, q.bh, bands_[s].get());
+                adm_dwt<<<grid, kBlock, 0, st>>>(bands_[s - 1].get(),
+                                                 bands_[s - 1].get() + 4 * n_in, in_w, in_h, s,
+                                                 bpc_, q.bw, q.bh, bands_[s].get());
             }
             if (s == 0 && skip_scale0_) continue;
             pool(s);
         }
-        check(cudaMemcpyAsync(rows_host_.get(), rows_.get(), rows_.bytes(), cudaMemcpyDeviceToHost, st),
+        check(cudaMemcpyAsync(rows_host_.get(), rows_.get(), rows_.bytes(), cudaMemcpyDeviceToHost,
+                              st),
               "readback");
         stream_->sync("adm");
         times.compute += seconds_since(t0);
@@ -533,18 +563,22 @@ public:
 
     const std::int64_t* rows(int s) const override { return rows_host_.get() + rows_base_[s]; }
 
-    void run_on_bands(int s, const std::int32_t* const ref_hvd[3], const std::int32_t* const dis_hvd[3]) override {
+    void run_on_bands(int s, const std::int32_t* const ref_hvd[3],
+                      const std::int32_t* const dis_hvd[3]) override {
         check(cudaSetDevice(static_cast<int>(device_)), "cudaSetDevice");
         const std::size_t n = static_cast<std::size_t>(q_[s].bw) * q_[s].bh;
         const cudaStream_t st = stream_->get();
         for (int t = 0; t < 3; ++t) {
-            check(cudaMemcpyAsync(bands_[s].get() + (1 + t) * n, ref_hvd[t], n * 4, cudaMemcpyHostToDevice, st),
+            check(cudaMemcpyAsync(bands_[s].get() + (1 + t) * n, ref_hvd[t], n * 4,
+                                  cudaMemcpyHostToDevice, st),
                   "upload");
-            check(cudaMemcpyAsync(bands_[s].get() + (5 + t) * n, dis_hvd[t], n * 4, cudaMemcpyHostToDevice, st),
+            check(cudaMemcpyAsync(bands_[s].get() + (5 + t) * n, dis_hvd[t], n * 4,
+                                  cudaMemcpyHostToDevice, st),
                   "upload");
         }
         pool(s);
-        check(cudaMemcpyAsync(rows_host_.get(), rows_.get(), rows_.bytes(), cudaMemcpyDeviceToHost, st),
+        check(cudaMemcpyAsync(rows_host_.get(), rows_.get(), rows_.bytes(), cudaMemcpyDeviceToHost,
+                              st),
               "readback");
         stream_->sync("adm");
     }
@@ -555,7 +589,8 @@ private:
         const cudaStream_t st = stream_->get();
         const adm::dev::PoolParams& p = p_[s];
         const std::int64_t n = static_cast<std::int64_t>(p.w) * p.h;
-        adm_decouple<<<groups(n, kBlock), kBlock, 0, st>>>(bands_[s].get(), n, s, gain_, cos_sq_, dec_[s].get());
+        adm_decouple<<<groups(n, kBlock), kBlock, 0, st>>>(bands_[s].get(), n, s, gain_, cos_sq_,
+                                                           dec_[s].get());
         const unsigned rh = static_cast<unsigned>(p.y1 - p.y0);
         std::int64_t* rows = rows_.get() + rows_base_[s];
         adm_den<<<dim3(rh, 3), kBlock, 0, st>>>(p, bands_[s].get(), rows);
@@ -601,8 +636,9 @@ std::string describe_devices() {
     for (int i = 0; i < n; ++i) {
         cudaDeviceProp prop{};
         check(cudaGetDeviceProperties(&prop, i), "cudaGetDeviceProperties");
-        out += std::to_string(i) + ": " + prop.name + " (compute capability " + std::to_string(prop.major) +
-               "." + std::to_string(prop.minor) + ", " + std::to_string(prop.totalGlobalMem >> 20) + " MiB)\n";
+        out += std::to_string(i) + ": " + prop.name + " (compute capability " +
+               std::to_string(prop.major) + "." + std::to_string(prop.minor) + ", " +
+               std::to_string(prop.totalGlobalMem >> 20) + " MiB)\n";
     }
     return out;
 }
@@ -631,7 +667,8 @@ void gain_products_on_device(unsigned device, const std::int32_t* rst, std::size
     check(cudaMemcpyAsync(in.get(), rst, n * 4, cudaMemcpyHostToDevice, stream.get()), "upload");
     gain_products<<<groups(static_cast<long long>(n), kBlock), kBlock, 0, stream.get()>>>(
         in.get(), static_cast<std::int64_t>(n), gain, products.get());
-    check(cudaMemcpyAsync(out, products.get(), n * 8, cudaMemcpyDeviceToHost, stream.get()), "readback");
+    check(cudaMemcpyAsync(out, products.get(), n * 8, cudaMemcpyDeviceToHost, stream.get()),
+          "readback");
     stream.sync("gain products");
 }
 

@@ -29,8 +29,9 @@ std::string describe_devices();
 std::unique_ptr<device::MotionTwin> make_motion_twin(unsigned device, int w, int h, int bpc);
 // With accumulate_gain_limit, the twin also runs vif_accumulate on the device
 // (VifTwin::sums) and reads back only the sums.
-std::unique_ptr<device::VifTwin> make_vif_twin(unsigned device, int w, int h, int bpc,
-                                               std::optional<double> accumulate_gain_limit = std::nullopt);
+std::unique_ptr<device::VifTwin> make_vif_twin(
+    unsigned device, int w, int h, int bpc,
+    std::optional<double> accumulate_gain_limit = std::nullopt);
 std::unique_ptr<device::AdmTwin> make_adm_twin(unsigned device, int w, int h, int bpc,
                                                const adm::AdmDeviceParams scales[adm::kScales],
                                                double gain_limit, bool skip_scale0, bool skip_aim);

@@ -51,8 +51,8 @@ std::unique_ptr<AdmTwin> make_adm_twin(const Compute& compute, int w, int h, int
         return cuda::make_adm_twin(compute.device, w, h, bpc, scales, gain_limit, skip_scale0,
                                    skip_aim);
 #endif
-    (void)compute, (void)w, (void)h, (void)bpc, (void)scales, (void)gain_limit,
-        (void)skip_scale0, (void)skip_aim;
+    (void)compute, (void)w, (void)h, (void)bpc, (void)scales, (void)gain_limit, (void)skip_scale0,
+        (void)skip_aim;
     return nullptr;
 }
 

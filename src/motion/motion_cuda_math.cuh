@@ -27,21 +27,24 @@ VMAFPP_HD std::int32_t vertical(const T* prev, const T* cur, int w, int h, int b
         std::int32_t acc = 0;
         for (int k = 0; k < 5; ++k) {
             const std::int64_t at = static_cast<std::int64_t>(mirror(y - 2 + k, h)) * w + x;
-            acc += tap(k) * (static_cast<std::int32_t>(prev[at]) - static_cast<std::int32_t>(cur[at]));
+            acc +=
+                tap(k) * (static_cast<std::int32_t>(prev[at]) - static_cast<std::int32_t>(cur[at]));
         }
         return (acc + 128) >> 8;
     }
     std::int64_t acc = 0;
     for (int k = 0; k < 5; ++k) {
         const std::int64_t at = static_cast<std::int64_t>(mirror(y - 2 + k, h)) * w + x;
-        acc += std::int64_t{tap(k)} * (static_cast<std::int64_t>(prev[at]) - static_cast<std::int64_t>(cur[at]));
+        acc += std::int64_t{tap(k)} *
+               (static_cast<std::int64_t>(prev[at]) - static_cast<std::int64_t>(cur[at]));
     }
     return static_cast<std::int32_t>((acc + (std::int64_t{1} << (bpc - 1))) >> bpc);
 }
 
 // |horizontal pass| at (x, y), the value the scalar adds to row y's sum.
 template <class T>
-VMAFPP_HD std::uint32_t abs_filtered(const T* prev, const T* cur, int w, int h, int bpc, int x, int y) {
+VMAFPP_HD std::uint32_t abs_filtered(const T* prev, const T* cur, int w, int h, int bpc, int x,
+                                     int y) {
     std::int64_t acc = 0;
     for (int k = 0; k < 5; ++k)
         acc += std::int64_t{tap(k)} * vertical(prev, cur, w, h, bpc, mirror(x - 2 + k, w), y);

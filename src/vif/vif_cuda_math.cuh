@@ -13,11 +13,10 @@ namespace vmafpp::vif::dev {
 // The four filters one after another (17 + 9 + 5 + 3 taps), filter f from
 // filter_start(f) (vif_kernels.hpp kFilter0..3).
 VMAFPP_HD std::uint32_t filter_tap(int f, int t) {
-    constexpr std::uint16_t kAll[34] = {489,   935,   1640,  2640,  3896,  5274, 6547,
-                                        7455,  7784,  7455,  6547,  5274,  3896, 2640,
-                                        1640,  935,   489,   1244,  3663,  7925, 12590,
-                                        14692, 12590, 7925,  3663,  1244,  3571, 16004,
-                                        26386, 16004, 3571,  10904, 43728, 10904};
+    constexpr std::uint16_t kAll[34] = {489,   935,   1640,  2640,  3896,  5274,  6547, 7455, 7784,
+                                        7455,  6547,  5274,  3896,  2640,  1640,  935,  489,  1244,
+                                        3663,  7925,  12590, 14692, 12590, 7925,  3663, 1244, 3571,
+                                        16004, 26386, 16004, 3571,  10904, 43728, 10904};
     const int start = f == 0 ? 0 : (f == 1 ? 17 : (f == 2 ? 26 : 31));
     return kAll[start + t];
 }
@@ -128,7 +127,8 @@ VMAFPP_HD void reduce_horizontal(const std::uint32_t* conv, int w, int out_w, in
     }
     const std::int64_t o = static_cast<std::int64_t>(oi) * out_w + j;
     dst[o] = static_cast<std::uint16_t>((sr + 32768u) >> 16);
-    dst[static_cast<std::int64_t>(out_w) * out_h + o] = static_cast<std::uint16_t>((sd + 32768u) >> 16);
+    dst[static_cast<std::int64_t>(out_w) * out_h + o] =
+        static_cast<std::uint16_t>((sd + 32768u) >> 16);
 }
 
 // log2(v) in Q11 from vif_log2_table(): the 16 leading bits of v, plus
@@ -144,7 +144,8 @@ VMAFPP_HD std::int64_t log2_q11(const std::uint16_t* table, std::uint64_t v) {
 // (vif_kernels_scalar.cpp), on the device with --fmad=false and IEEE
 // division. The sums are integers, so the order of the samples is free.
 VMAFPP_HD void accumulate_sample(std::int32_t s1, std::int32_t s2_raw, std::int32_t s12,
-                                 const std::uint16_t* table, double gain_limit, std::int64_t acc[4]) {
+                                 const std::uint16_t* table, double gain_limit,
+                                 std::int64_t acc[4]) {
     constexpr std::int32_t kSigmaNsq = 65536 << 1;
     const double eps = 65536 * 1.0e-10;
     const std::int32_t s2 = s2_raw > 0 ? s2_raw : 0;
@@ -153,8 +154,9 @@ VMAFPP_HD void accumulate_sample(std::int32_t s1, std::int32_t s2_raw, std::int3
         acc[3] += 1;
         return;
     }
-    acc[1] += log2_q11(table, static_cast<std::uint32_t>(kSigmaNsq) + static_cast<std::uint32_t>(s1)) -
-              2048 * 17;
+    acc[1] +=
+        log2_q11(table, static_cast<std::uint32_t>(kSigmaNsq) + static_cast<std::uint32_t>(s1)) -
+        2048 * 17;
     if (s12 <= 0 || s2 <= 0) return;
     const double g_raw = s12 / (s1 + eps);
     const double sv = s2 - g_raw * s12;

@@ -29,15 +29,18 @@ std::vector<T> pack_plane(const void* src, std::ptrdiff_t stride, int w, int h) 
     std::vector<T> out(static_cast<std::size_t>(w) * h);
     for (int y = 0; y < h; ++y)
         std::memcpy(out.data() + static_cast<std::size_t>(y) * w,
-                    static_cast<const char*>(src) + y * stride, static_cast<std::size_t>(w) * sizeof(T));
+                    static_cast<const char*>(src) + y * stride,
+                    static_cast<std::size_t>(w) * sizeof(T));
     return out;
 }
 
 class EmulatedMotion final : public device::MotionTwin {
 public:
     EmulatedMotion(int w, int h, int bpc) : w_(w), h_(h), bpc_(bpc) {}
-    std::uint64_t sad(const void* prev, std::ptrdiff_t ps, const void* cur, std::ptrdiff_t cs) override {
-        return bpc_ == 8 ? run<std::uint8_t>(prev, ps, cur, cs) : run<std::uint16_t>(prev, ps, cur, cs);
+    std::uint64_t sad(const void* prev, std::ptrdiff_t ps, const void* cur,
+                      std::ptrdiff_t cs) override {
+        return bpc_ == 8 ? run<std::uint8_t>(prev, ps, cur, cs)
+                         : run<std::uint16_t>(prev, ps, cur, cs);
     }
 
 private:
@@ -86,7 +89,8 @@ public:
         const std::int32_t* p = sigma_[s].data();
         std::int64_t acc[4] = {};
         for (std::int64_t i = 0; i < n; ++i)
-            vif::dev::accumulate_sample(p[i], p[n + i], p[2 * n + i], vif::vif_log2_table(), *gain_, acc);
+            vif::dev::accumulate_sample(p[i], p[n + i], p[2 * n + i], vif::vif_log2_table(), *gain_,
+                                        acc);
         *out = vif::VifSums{acc[0], acc[1], acc[2], acc[3]};
         return true;
     }
@@ -94,7 +98,8 @@ public:
 private:
     template <class T>
     void scale0(const void* ref, std::ptrdiff_t rs, const void* dis, std::ptrdiff_t ds, bool skip) {
-        const auto r = pack_plane<T>(ref, rs, w_[0], h_[0]), d = pack_plane<T>(dis, ds, w_[0], h_[0]);
+        const auto r = pack_plane<T>(ref, rs, w_[0], h_[0]),
+                   d = pack_plane<T>(dis, ds, w_[0], h_[0]);
         scale(r.data(), d.data(), 0, bpc_, skip);
     }
     // Statistics of scale s (unless skipped) and the reduction to s + 1,
@@ -106,8 +111,8 @@ private:
             std::vector<std::uint32_t> mom(5 * static_cast<std::size_t>(w) * h);
             for (int i = 0; i < h; ++i)
                 for (int x = 0; x < w; ++x)
-                    vif::dev::stat_vertical(r, d, w, h, s, shift, s == 0 ? 2 * (bpc_ - 8) : 16, x, i,
-                                            mom.data());
+                    vif::dev::stat_vertical(r, d, w, h, s, shift, s == 0 ? 2 * (bpc_ - 8) : 16, x,
+                                            i, mom.data());
             for (int i = 0; i < h; ++i)
                 for (int x = 0; x < w; ++x)
                     vif::dev::stat_horizontal(mom.data(), w, h, s, x, i, sigma_[s].data());
@@ -149,8 +154,8 @@ inline adm::dev::PoolParams pool_params(const adm::AdmDeviceParams& q, int s) {
 
 class EmulatedAdm final : public device::AdmTwin {
 public:
-    EmulatedAdm(int w, int h, int bpc, const adm::AdmDeviceParams scales[adm::kScales],
-                double gain, bool skip_scale0, bool skip_aim)
+    EmulatedAdm(int w, int h, int bpc, const adm::AdmDeviceParams scales[adm::kScales], double gain,
+                bool skip_scale0, bool skip_aim)
         : w_(w), h_(h), bpc_(bpc), gain_(gain), skip_scale0_(skip_scale0), skip_aim_(skip_aim) {
         cos_sq_ = static_cast<float>(std::cos(1.0 * M_PI / 180.0) * std::cos(1.0 * M_PI / 180.0));
         for (int s = 0; s < adm::kScales; ++s) {
@@ -202,7 +207,8 @@ private:
             for (int j = 0; j < bw; ++j) {
                 std::int32_t v[4];
                 adm::dev::dwt_sample(src, in_w, in_h, s, bpc_, i, j, v);
-                for (int b = 0; b < 4; ++b) out[b * n + static_cast<std::size_t>(i) * bw + j] = v[b];
+                for (int b = 0; b < 4; ++b)
+                    out[b * n + static_cast<std::size_t>(i) * bw + j] = v[b];
             }
     }
     void pool(int s) {
@@ -215,7 +221,8 @@ private:
         for (int y = p.y0; y < p.y1; ++y) {
             for (int t = 0; t < 3; ++t) {
                 std::uint64_t den = 0;
-                for (int x = p.x0; x < p.x1; ++x) den += adm::dev::den_cube(p, bands_[s].data(), t, x, y);
+                for (int x = p.x0; x < p.x1; ++x)
+                    den += adm::dev::den_cube(p, bands_[s].data(), t, x, y);
                 rows[t * rh + (y - p.y0)] = static_cast<std::int64_t>(den);
             }
             for (int pass = 0; pass < (skip_aim_ ? 1 : 2); ++pass) {
@@ -226,7 +233,8 @@ private:
                     for (int t = 0; t < 3; ++t) sum[t] += static_cast<std::uint64_t>(c[t]);
                 }
                 for (int t = 0; t < 3; ++t)
-                    rows[((1 + pass) * 3 + t) * rh + (y - p.y0)] = static_cast<std::int64_t>(sum[t]);
+                    rows[((1 + pass) * 3 + t) * rh + (y - p.y0)] =
+                        static_cast<std::int64_t>(sum[t]);
             }
         }
     }

@@ -58,8 +58,8 @@ inline void check_motion_twins(const MotionMaker& make) {
 // statistics rows (vif_stat_row_*) and the reductions, as the extractor
 // runs them, compared with the twin's sigma planes sample by sample.
 inline void expect_vif_twin_matches(device::VifTwin& twin, const std::vector<std::uint16_t>& ref16,
-                             const std::vector<std::uint16_t>& dis16, int w0, int h0, int bpc,
-                             const std::string& what) {
+                                    const std::vector<std::uint16_t>& dis16, int w0, int h0,
+                                    int bpc, const std::string& what) {
     using namespace vif;
     const auto& k = vif_kernels_scalar();
     const Samples ref0 = as_samples(ref16, bpc), dis0 = as_samples(dis16, bpc);
@@ -146,12 +146,11 @@ inline void check_vif_twins(const VifMaker& make) {
     for (int bpc : {8, 10, 12, 16})
         for (const auto& wh : sizes)
             for (Pattern pat : kPatterns)
-                expect_vif_twin_matches(*make(wh[0], wh[1], bpc), make_plane(pat, wh[0], wh[1], bpc, false, rng),
-                                        make_plane(pat, wh[0], wh[1], bpc, true, rng), wh[0],
-                                        wh[1], bpc,
-                                        std::to_string(wh[0]) + "x" + std::to_string(wh[1]) +
-                                            " bpc " + std::to_string(bpc) + " pattern " +
-                                            std::to_string(static_cast<int>(pat)));
+                expect_vif_twin_matches(
+                    *make(wh[0], wh[1], bpc), make_plane(pat, wh[0], wh[1], bpc, false, rng),
+                    make_plane(pat, wh[0], wh[1], bpc, true, rng), wh[0], wh[1], bpc,
+                    std::to_string(wh[0]) + "x" + std::to_string(wh[1]) + " bpc " +
+                        std::to_string(bpc) + " pattern " + std::to_string(static_cast<int>(pat)));
 }
 
 // The ADM twin's decouple, denominator and masking shaders on hostile
@@ -171,9 +170,9 @@ inline void check_adm_twins_on_bands(const AdmMaker& make) {
             for (int s = 0; s < adm::kScales; ++s) params[s] = engine.device_params(s);
             const auto twin = make(wh[0], wh[1], 8, params, gain, false, false);
             for (int s = 0; s < adm::kScales; ++s)
-                for (BandFill fill : {BandFill::dense, BandFill::positive, BandFill::event,
-                                      BandFill::blocks, BandFill::min_hv, BandFill::doubled,
-                                      BandFill::shrunk}) {
+                for (BandFill fill :
+                     {BandFill::dense, BandFill::positive, BandFill::event, BandFill::blocks,
+                      BandFill::min_hv, BandFill::doubled, BandFill::shrunk}) {
                     const adm::AdmDeviceParams& q = params[s];
                     const int bw = q.bw, bh = q.bh;
                     const std::size_t n = static_cast<std::size_t>(bw) * bh;
@@ -212,8 +211,10 @@ inline void check_adm_twins_on_bands(const AdmMaker& make) {
                             std::uint64_t den[3] = {};
                             std::int64_t dlm[3] = {}, aim[3] = {};
                             adm::den_accumulate_s0(rq, bw, row, 0, den);
-                            adm::cm_accumulate_s0(ro, ao, bw, bw, bh, row, rf, q.shifts, 0, thr.data(), dlm);
-                            adm::cm_accumulate_s0(ao, ro, bw, bw, bh, row, rf, q.shifts, 0, thr.data(), aim);
+                            adm::cm_accumulate_s0(ro, ao, bw, bw, bh, row, rf, q.shifts, 0,
+                                                  thr.data(), dlm);
+                            adm::cm_accumulate_s0(ao, ro, bw, bw, bh, row, rf, q.shifts, 0,
+                                                  thr.data(), aim);
                             for (int t = 0; t < 3; ++t) {
                                 want[0][t][y - reg.y0] = static_cast<std::int64_t>(den[t]);
                                 want[1][t][y - reg.y0] = dlm[t];
@@ -235,8 +236,10 @@ inline void check_adm_twins_on_bands(const AdmMaker& make) {
                             std::uint64_t den[3] = {};
                             std::int64_t dlm[3] = {}, aim[3] = {};
                             adm::den_accumulate_s123(rp, bw, row, q.den_sq, q.den_cub, 0, den);
-                            adm::cm_accumulate_s123(ro, ao, bw, bw, bh, row, q.rfactor, q.shifts[0], 0, thr.data(), dlm);
-                            adm::cm_accumulate_s123(ao, ro, bw, bw, bh, row, q.rfactor, q.shifts[0], 0, thr.data(), aim);
+                            adm::cm_accumulate_s123(ro, ao, bw, bw, bh, row, q.rfactor, q.shifts[0],
+                                                    0, thr.data(), dlm);
+                            adm::cm_accumulate_s123(ao, ro, bw, bw, bh, row, q.rfactor, q.shifts[0],
+                                                    0, thr.data(), aim);
                             for (int t = 0; t < 3; ++t) {
                                 want[0][t][y - reg.y0] = static_cast<std::int64_t>(den[t]);
                                 want[1][t][y - reg.y0] = dlm[t];
@@ -250,7 +253,10 @@ inline void check_adm_twins_on_bands(const AdmMaker& make) {
                             for (int y = 0; y < rh; ++y) {
                                 ++rows_compared;
                                 if (rows[(k * 3 + t) * rh + y] != want[k][t][y] && bad++ < 2)
-                                    ADD_FAILURE() << what << " " << (k == 0 ? "den" : k == 1 ? "dlm" : "aim")
+                                    ADD_FAILURE() << what << " "
+                                                  << (k == 0   ? "den"
+                                                      : k == 1 ? "dlm"
+                                                               : "aim")
                                                   << " orientation " << t << " row " << y + reg.y0
                                                   << ": device " << rows[(k * 3 + t) * rh + y]
                                                   << " scalar " << want[k][t][y];

@@ -18,16 +18,22 @@ namespace vmafpp::devtest {
 enum class Pattern { noise, max_vs_zero, checker, impulse };
 
 inline std::vector<std::uint16_t> make_plane(Pattern pat, int w, int h, int bpc, bool second,
-                                      std::mt19937& rng) {
+                                             std::mt19937& rng) {
     const std::uint16_t top = static_cast<std::uint16_t>((1u << bpc) - 1);
     std::vector<std::uint16_t> p(static_cast<std::size_t>(w) * h);
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x) {
             std::uint16_t v = 0;
             switch (pat) {
-                case Pattern::noise: v = static_cast<std::uint16_t>(rng() & top); break;
-                case Pattern::max_vs_zero: v = second ? 0 : top; break;
-                case Pattern::checker: v = ((x + y + second) & 1) ? top : 0; break;
+                case Pattern::noise:
+                    v = static_cast<std::uint16_t>(rng() & top);
+                    break;
+                case Pattern::max_vs_zero:
+                    v = second ? 0 : top;
+                    break;
+                case Pattern::checker:
+                    v = ((x + y + second) & 1) ? top : 0;
+                    break;
                 case Pattern::impulse:
                     v = (x == w / 2 && y == h / 3) != second ? top : top / 2;
                     break;
@@ -41,7 +47,9 @@ inline std::vector<std::uint16_t> make_plane(Pattern pat, int w, int h, int bpc,
 struct Samples {
     std::vector<std::uint8_t> u8;
     std::vector<std::uint16_t> u16;
-    const void* data() const { return u8.empty() ? static_cast<const void*>(u16.data()) : u8.data(); }
+    const void* data() const {
+        return u8.empty() ? static_cast<const void*>(u16.data()) : u8.data();
+    }
 };
 inline Samples as_samples(const std::vector<std::uint16_t>& p, int bpc) {
     Samples s;
@@ -53,8 +61,7 @@ inline Samples as_samples(const std::vector<std::uint16_t>& p, int bpc) {
 }
 
 inline constexpr Pattern kPatterns[] = {Pattern::noise, Pattern::max_vs_zero, Pattern::checker,
-                                 Pattern::impulse};
-
+                                        Pattern::impulse};
 
 // The seeds' pictures (research-1402 and -1413) as reference / distorted
 // luma: a flat reference against 3x3 patches of the extremes, one-pixel
@@ -64,7 +71,8 @@ inline constexpr Pattern kPatterns[] = {Pattern::noise, Pattern::max_vs_zero, Pa
 // (the angle test passes and the gain limit acts).
 enum class Trap { flat_patches, stripes, impulses, blocks, contrast };
 
-inline std::uint16_t trap_sample(Trap trap, int x, int y, int w, int top, bool dis, std::mt19937& rng) {
+inline std::uint16_t trap_sample(Trap trap, int x, int y, int w, int top, bool dis,
+                                 std::mt19937& rng) {
     const int mid = top / 2;
     switch (trap) {
         case Trap::flat_patches: {
@@ -74,7 +82,10 @@ inline std::uint16_t trap_sample(Trap trap, int x, int y, int w, int top, bool d
             // 15360, where an int16 centre tap would wrap (research-1402).
             if (!dis) return static_cast<std::uint16_t>(mid);
             const int kind = (x / 8 + y / 8) % 4;
-            const bool on = kind == 0 ? y % 4 == 1 : kind == 1 ? x % 4 == 1 : kind == 2 ? (x % 4 == 1 || y % 4 == 1) : false;
+            const bool on = kind == 0   ? y % 4 == 1
+                            : kind == 1 ? x % 4 == 1
+                            : kind == 2 ? (x % 4 == 1 || y % 4 == 1)
+                                        : false;
             return static_cast<std::uint16_t>(kind == 3 ? mid : (on ? top : 0));
         }
         case Trap::stripes: {
@@ -115,7 +126,6 @@ inline Picture trap_picture(Trap trap, int w, int h, int bpc, bool dis, std::mt1
     return p;
 }
 
-
 // Hostile bands for the ADM stages after the DWT (research-1402 and -1413):
 // dense fills of either sign and non-negative ones over the band type's
 // whole range, one full-range event among zeros, 3x4 blocks of the
@@ -125,11 +135,12 @@ inline Picture trap_picture(Trap trap, int w, int h, int bpc, bool dis, std::mt1
 enum class BandFill { dense, positive, event, blocks, min_hv, doubled, shrunk };
 
 inline void fill_bands(BandFill fill, int scale, int bw, int bh, std::mt19937_64& rng,
-                std::vector<std::int32_t> (&ref)[3], std::vector<std::int32_t> (&dis)[3]) {
+                       std::vector<std::int32_t> (&ref)[3], std::vector<std::int32_t> (&dis)[3]) {
     const std::int64_t lo = scale == 0 ? -32768 : INT32_MIN, hi = scale == 0 ? 32767 : INT32_MAX;
     const std::size_t n = static_cast<std::size_t>(bw) * bh;
     auto any = [&](std::int64_t a, std::int64_t b) {
-        return static_cast<std::int32_t>(a + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(b - a + 1)));
+        return static_cast<std::int32_t>(
+            a + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(b - a + 1)));
     };
     const std::int64_t typical = scale == 0 ? 4000 : (std::int64_t{1} << 24);
     for (int t = 0; t < 3; ++t) {
@@ -137,9 +148,16 @@ inline void fill_bands(BandFill fill, int scale, int bw, int bh, std::mt19937_64
         dis[t].assign(n, 0);
         for (std::size_t i = 0; i < n; ++i) {
             switch (fill) {
-                case BandFill::dense: ref[t][i] = any(lo, hi); dis[t][i] = any(lo, hi); break;
-                case BandFill::positive: ref[t][i] = any(0, hi); dis[t][i] = any(0, hi); break;
-                case BandFill::event: break;
+                case BandFill::dense:
+                    ref[t][i] = any(lo, hi);
+                    dis[t][i] = any(lo, hi);
+                    break;
+                case BandFill::positive:
+                    ref[t][i] = any(0, hi);
+                    dis[t][i] = any(0, hi);
+                    break;
+                case BandFill::event:
+                    break;
                 case BandFill::blocks:
                 case BandFill::min_hv:
                     ref[t][i] = any(-typical, typical);
@@ -169,9 +187,11 @@ inline void fill_bands(BandFill fill, int scale, int bw, int bh, std::mt19937_64
                             static_cast<std::int32_t>((x0 / 5) & 1 ? lo : hi);
             break;
         case BandFill::min_hv:
-            for (std::size_t i = 0; i < n; i += 3) dis[0][i] = dis[1][i] = static_cast<std::int32_t>(lo);
+            for (std::size_t i = 0; i < n; i += 3)
+                dis[0][i] = dis[1][i] = static_cast<std::int32_t>(lo);
             break;
-        default: break;
+        default:
+            break;
     }
 }
 

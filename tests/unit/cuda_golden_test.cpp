@@ -100,9 +100,11 @@ struct DeviceRun {
 const DeviceRun kRuns[] = {
     {"default.json", "--threads 1"},
     {"gain_1.2.json",
-     "-n --cpumask 4294967295 --feature adm=adm_enhn_gain_limit=1.2 --feature vif --feature motion"},
+     "-n --cpumask 4294967295 --feature adm=adm_enhn_gain_limit=1.2 --feature vif --feature "
+     "motion"},
     {"gain_1.5.json",
-     "-n --cpumask 4294967295 --feature adm=adm_enhn_gain_limit=1.5 --feature vif --feature motion"},
+     "-n --cpumask 4294967295 --feature adm=adm_enhn_gain_limit=1.5 --feature vif --feature "
+     "motion"},
     {"model_vmaf_v0.6.1neg.json", "--threads 2 -m version=vmaf_v0.6.1neg"},
     {"model_vmaf_4k_v0.6.1.json", "--threads 2 -m version=vmaf_4k_v0.6.1"},
     {"model_vmaf_b_v0.6.3.json", "--threads 2 -m version=vmaf_b_v0.6.3"},
@@ -133,19 +135,26 @@ TEST(CudaGolden, CliOutputEqualsTheGoldens) {
 TEST(CudaCli, ListsDevicesRefusesMissingOnesAndNotesCpuFallbackOnce) {
     VMAFPP_NEED_DEVICE();
     std::string out;
-    EXPECT_EQ(test::run_command(std::string(VMAFPP_CLI) + " --backend cuda --list-devices", &out), 0);
+    EXPECT_EQ(test::run_command(std::string(VMAFPP_CLI) + " --backend cuda --list-devices", &out),
+              0);
     EXPECT_EQ(out.rfind("0: ", 0), 0u) << out;
 
     const std::string pair = "p22_rocket_48x48_420p8_x264crf32_small";
     const std::string io = " -r '" + test::clip(pair, "ref").string() + "' -d '" +
                            test::clip(pair, "dis").string() + "' -q --json -o '" +
                            (test::work_dir() / "cuda_cli.json").string() + "'";
-    EXPECT_NE(test::run_command(std::string(VMAFPP_CLI) + " --backend cuda --device 99" + io, &out), 0);
+    EXPECT_NE(test::run_command(std::string(VMAFPP_CLI) + " --backend cuda --device 99" + io, &out),
+              0);
     EXPECT_NE(out.find("--backend cuda: no device 99"), std::string::npos) << out;
     EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
 
-    EXPECT_EQ(test::run_command(std::string(VMAFPP_CLI) + " --backend cuda --threads 2 -n "
-                                "--feature psnr --feature vif" + io, &out), 0) << out;
+    EXPECT_EQ(test::run_command(std::string(VMAFPP_CLI) +
+                                    " --backend cuda --threads 2 -n "
+                                    "--feature psnr --feature vif" +
+                                    io,
+                                &out),
+              0)
+        << out;
     const std::string note = "vmafpp: psnr has no cuda twin; it runs on the CPU";
     ASSERT_NE(out.find(note), std::string::npos) << out;
     EXPECT_EQ(out.find(note), out.rfind(note)) << "noted more than once: " << out;
@@ -200,7 +209,8 @@ TEST(CudaSizes, AdmGainLimitsEqualTheCpuScalar) {
     int compared = 0;
     for (const char* gain : {"1", "1.2", "1.5", "100"})
         for (int bpc : {8, 10, 12, 16})
-            for (int w = 17; w <= 260; w += 27) compared += expect_device_equals_cpu("adm", w, 40, bpc, gain);
+            for (int w = 17; w <= 260; w += 27)
+                compared += expect_device_equals_cpu("adm", w, 40, bpc, gain);
     RecordProperty("values", std::to_string(compared));
 }
 
@@ -211,9 +221,11 @@ TEST(CudaSizes, MotionVifAndAdmEqualTheCpuScalar) {
     for (int bpc : {8, 10, 12, 16}) {
         const int step = bpc == 8 || all ? 1 : 7;
         for (int w = 17; w <= 260; w += step)
-            for (const char* f : {"vif", "motion", "adm"}) compared += expect_device_equals_cpu(f, w, 64, bpc);
+            for (const char* f : {"vif", "motion", "adm"})
+                compared += expect_device_equals_cpu(f, w, 64, bpc);
         for (int h = 17; h <= 80; h += step)
-            for (const char* f : {"vif", "motion", "adm"}) compared += expect_device_equals_cpu(f, 64, h, bpc);
+            for (const char* f : {"vif", "motion", "adm"})
+                compared += expect_device_equals_cpu(f, 64, h, bpc);
     }
     RecordProperty("values", std::to_string(compared));
 }
@@ -231,7 +243,8 @@ TEST(CudaCli, NoDeviceIsAOneLineError) {
     EXPECT_NE(test::run_command(std::string(VMAFPP_CLI) + " --backend cuda" + io, &out), 0);
     EXPECT_NE(out.find("--backend cuda: no CUDA device ("), std::string::npos) << out;
     EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
-    EXPECT_NE(test::run_command(std::string(VMAFPP_CLI) + " --backend cuda --list-devices", &out), 0);
+    EXPECT_NE(test::run_command(std::string(VMAFPP_CLI) + " --backend cuda --list-devices", &out),
+              0);
     EXPECT_NE(out.find("--backend cuda: no CUDA device ("), std::string::npos) << out;
     EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
 }

@@ -54,7 +54,8 @@ void check_adm_twins_on_pictures(const AdmMaker& make) {
     int compared = 0;
     const int sizes[][2] = {{17, 17}, {24, 24}, {64, 64}, {67, 21}, {35, 19}};
     const bool skips[][2] = {{false, false}, {true, false}, {false, true}};
-    for (Trap trap : {Trap::flat_patches, Trap::stripes, Trap::impulses, Trap::blocks, Trap::contrast})
+    for (Trap trap :
+         {Trap::flat_patches, Trap::stripes, Trap::impulses, Trap::blocks, Trap::contrast})
         for (int bpc : {8, 10, 12, 16})
             for (const auto& wh : sizes)
                 for (double gain : {1.0, 1.2, 1.5, 100.0})
@@ -80,12 +81,11 @@ void check_adm_twins_on_pictures(const AdmMaker& make) {
                         for (int s = 0; s < adm::kScales; ++s) rows[s] = twin->rows(s);
                         const adm::AdmScores want = cpu.compute(rl, dl);
                         const adm::AdmScores got = host.compute_from_rows(rows);
-                        const std::string what = "trap " + std::to_string(static_cast<int>(trap)) +
-                                                 " " + std::to_string(wh[0]) + "x" +
-                                                 std::to_string(wh[1]) + " bpc " +
-                                                 std::to_string(bpc) + " gain " +
-                                                 std::to_string(gain) + " skip " +
-                                                 std::to_string(skip[0]) + std::to_string(skip[1]);
+                        const std::string what =
+                            "trap " + std::to_string(static_cast<int>(trap)) + " " +
+                            std::to_string(wh[0]) + "x" + std::to_string(wh[1]) + " bpc " +
+                            std::to_string(bpc) + " gain " + std::to_string(gain) + " skip " +
+                            std::to_string(skip[0]) + std::to_string(skip[1]);
                         auto expect = [&](double g, double w, const char* key) {
                             ++compared;
                             EXPECT_EQ(g, w) << what << " " << key << ": twin " << test::g17(g)
@@ -128,19 +128,33 @@ TEST(CudaEmulation, VifAccumulateSampleMatchesTheScalar) {
                 auto any = [&] { return static_cast<std::int32_t>(rng()); };
                 auto near = [&](std::int64_t c, std::int64_t r) {
                     return static_cast<std::int32_t>(std::clamp<std::int64_t>(
-                        c + static_cast<std::int64_t>(rng() % (2 * r + 1)) - r, INT32_MIN, INT32_MAX));
+                        c + static_cast<std::int64_t>(rng() % (2 * r + 1)) - r, INT32_MIN,
+                        INT32_MAX));
                 };
                 switch (kind) {
-                    case 0: s1[j] = any(), s2[j] = any(), s12[j] = any(); break;
-                    case 1: s1[j] = near(1 << 17, 64), s2[j] = near(1 << 20, 1 << 20), s12[j] = near(0, 1 << 20); break;
-                    case 2: s1[j] = near(INT32_MAX, 1000), s2[j] = near(INT32_MAX, 1000), s12[j] = any(); break;
-                    default: s1[j] = near(1 << 24, 1 << 24), s2[j] = near(1 << 24, 1 << 24), s12[j] = near(1 << 23, 1 << 24); break;
+                    case 0:
+                        s1[j] = any(), s2[j] = any(), s12[j] = any();
+                        break;
+                    case 1:
+                        s1[j] = near(1 << 17, 64), s2[j] = near(1 << 20, 1 << 20),
+                        s12[j] = near(0, 1 << 20);
+                        break;
+                    case 2:
+                        s1[j] = near(INT32_MAX, 1000), s2[j] = near(INT32_MAX, 1000),
+                        s12[j] = any();
+                        break;
+                    default:
+                        s1[j] = near(1 << 24, 1 << 24), s2[j] = near(1 << 24, 1 << 24),
+                        s12[j] = near(1 << 23, 1 << 24);
+                        break;
                 }
             }
             vif::VifSums want;
-            vif::vif_kernels_scalar().accumulate(s1.data(), s2.data(), s12.data(), w, table, gain, &want);
+            vif::vif_kernels_scalar().accumulate(s1.data(), s2.data(), s12.data(), w, table, gain,
+                                                 &want);
             std::int64_t acc[4] = {};
-            for (int j = 0; j < w; ++j) vif::dev::accumulate_sample(s1[j], s2[j], s12[j], table, gain, acc);
+            for (int j = 0; j < w; ++j)
+                vif::dev::accumulate_sample(s1[j], s2[j], s12[j], table, gain, acc);
             ++rows;
             EXPECT_EQ(acc[0], want.num_log) << "gain " << gain << " kind " << kind;
             EXPECT_EQ(acc[1], want.den_log) << "gain " << gain << " kind " << kind;
@@ -176,23 +190,27 @@ void check_vif_sums(const VifMaker& make_sums) {
                         vif::VifSums want, got;
                         const std::size_t n = static_cast<std::size_t>(sw) * sh;
                         for (int i = 0; i < sh; ++i) {
-                            const std::int32_t* p = host.sigma(s) + static_cast<std::size_t>(i) * sw;
-                            vif::vif_kernels_scalar().accumulate(p, p + n, p + 2 * n, sw, vif::vif_log2_table(),
-                                                                 100.0, &want);
+                            const std::int32_t* p =
+                                host.sigma(s) + static_cast<std::size_t>(i) * sw;
+                            vif::vif_kernels_scalar().accumulate(
+                                p, p + n, p + 2 * n, sw, vif::vif_log2_table(), 100.0, &want);
                         }
                         ASSERT_TRUE(twin->sums(s, &got));
                         ++compared;
                         EXPECT_TRUE(got.num_log == want.num_log && got.den_log == want.den_log &&
-                                    got.num_non_log == want.num_non_log && got.den_non_log == want.den_non_log)
-                            << w << "x" << h << " bpc " << bpc << " scale " << s << ": num_log " << got.num_log
-                            << " / " << want.num_log << ", den_log " << got.den_log << " / " << want.den_log;
+                                    got.num_non_log == want.num_non_log &&
+                                    got.den_non_log == want.den_non_log)
+                            << w << "x" << h << " bpc " << bpc << " scale " << s << ": num_log "
+                            << got.num_log << " / " << want.num_log << ", den_log " << got.den_log
+                            << " / " << want.den_log;
                     }
                 }
     ::testing::Test::RecordProperty("scales", std::to_string(compared));
 }
 
 TEST(CudaEmulation, VifDeviceSumsMatchTheHostAccumulate) {
-    check_vif_sums([](int w, int h, int bpc) { return std::make_unique<EmulatedVif>(w, h, bpc, 100.0); });
+    check_vif_sums(
+        [](int w, int h, int bpc) { return std::make_unique<EmulatedVif>(w, h, bpc, 100.0); });
 }
 
 TEST(CudaEmulation, AdmStagesOnHostileBandsMatchTheScalarKernels) {
@@ -275,8 +293,9 @@ TEST(CudaDevice, VifDeviceSumsMatchTheHostAccumulate) {
 }
 
 AdmMaker cuda_adm() {
-    return [](int w, int h, int bpc, const adm::AdmDeviceParams* p, double gain, bool skip0,
-              bool skip_aim) { return cuda::make_adm_twin(0, w, h, bpc, p, gain, skip0, skip_aim); };
+    return
+        [](int w, int h, int bpc, const adm::AdmDeviceParams* p, double gain, bool skip0,
+           bool skip_aim) { return cuda::make_adm_twin(0, w, h, bpc, p, gain, skip0, skip_aim); };
 }
 
 TEST(CudaDevice, AdmStagesOnHostileBandsMatchTheScalarKernels) {
