@@ -2,6 +2,8 @@
 // grid of one stage and calls that stage's per-thread function; the row
 // sums are reduced per block in uint64 / uint32 additions, which wrap and
 // are associative, so any order gives the scalar's sums.
+#include "cuda/cuda_twins.hpp"
+
 #include <cuda_runtime.h>
 
 #include <chrono>
@@ -12,7 +14,6 @@
 #include <string>
 
 #include "adm/adm_cuda_math.cuh"
-#include "cuda/cuda_twins.hpp"
 #include "motion/motion_cuda_math.cuh"
 #include "vif/vif_cuda_math.cuh"
 #include "vif/vif_kernels.hpp"
