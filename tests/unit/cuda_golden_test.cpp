@@ -6,9 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/corpus.hpp"
@@ -228,6 +231,65 @@ TEST(CudaSizes, MotionVifAndAdmEqualTheCpuScalar) {
                 compared += expect_device_equals_cpu(f, 64, h, bpc);
     }
     RecordProperty("values", std::to_string(compared));
+}
+
+// Every option of the three extractors that reaches a device twin or its
+// host side (ADM's CSF modes, weights, skips and gain limit; VIF's gain limit
+// and skip; motion's five-frame window, moving average, blend and fps
+// weight), over 7 noise frames, device against the CPU scalar, every key.
+TEST(CudaOptions, EveryOptionEqualsTheCpuScalar) {
+    VMAFPP_NEED_DEVICE();
+    using Set = std::vector<std::pair<std::string, std::string>>;
+    const std::pair<const char*, Set> runs[] = {
+        {"adm", {{"adm_csf_mode", "1"}}},
+        {"adm", {{"adm_csf_mode", "2"}, {"adm_enhn_gain_limit", "1.2"}}},
+        {"adm", {{"adm_csf_mode", "3"}, {"adm_norm_view_dist", "5"}}},
+        {"adm", {{"adm_skip_aim", "true"}, {"adm_skip_scale0", "true"}}},
+        {"adm", {{"adm_noise_weight", "0.5"}, {"adm_dlm_weight", "0.8"}, {"adm_min_val", "0.1"}}},
+        {"adm", {{"adm_csf_scale", "2"}, {"adm_csf_diag_scale", "0.5"}, {"adm_ref_display_height", "2160"}}},
+        {"vif", {{"vif_enhn_gain_limit", "1"}}},
+        {"vif", {{"vif_enhn_gain_limit", "1.5"}, {"vif_skip_scale0", "true"}}},
+        {"motion", {{"motion_five_frame_window", "true"}}},
+        {"motion", {{"motion_moving_average", "true"}, {"motion_blend_factor", "0.5"}}},
+        {"motion", {{"motion_fps_weight", "2"}, {"motion_max_val", "3"}}},
+    };
+    int compared = 0;
+    for (int bpc : {8, 10, 12})
+        for (const auto& [feature, set] : runs) {
+            const FeatureInfo* info = find_feature(feature);
+            Set all = set;
+            all.emplace_back("debug", "true");
+            const OptionValues opts = test::options_for(*info, all);
+            const int w = 97, h = 61;
+            const FrameGeometry geo{w, h, bpc, PixelFormat::yuv420};
+            Compute cpu;
+            cpu.simd = SimdLevel::scalar;
+            Compute dev = cpu;
+            dev.backend = Backend::cuda;
+            auto a = info->create(opts, geo, cpu);
+            auto b = info->create(opts, geo, dev);
+            test::RecordingSink sa, sb;
+            for (unsigned f = 0; f < 7; ++f) {
+                const Picture r = test::noise_picture(w, h, bpc, PixelFormat::yuv420, 3 + f % 3);
+                const Picture d = test::noise_picture(w, h, bpc, PixelFormat::yuv420, 500 + f);
+                a->extract(r, d, f, sa);
+                b->extract(r, d, f, sb);
+            }
+            a->flush(sa);
+            b->flush(sb);
+            EXPECT_EQ(sa.order, sb.order) << feature;
+            for (const auto& [key, frames] : sa.values)
+                for (const auto& [f, v] : frames) {
+                    ++compared;
+                    // Bit for bit: a NaN (a skipped scale's 0 / 0) equals its own bits.
+                    EXPECT_EQ(std::bit_cast<std::uint64_t>(sb.values[key][f]),
+                              std::bit_cast<std::uint64_t>(v))
+                        << feature << " bpc " << bpc << " " << key << " frame " << f << ": device "
+                        << test::g17(sb.values[key][f]) << " cpu " << test::g17(v);
+                }
+        }
+    RecordProperty("values", std::to_string(compared));
+    EXPECT_GT(compared, 500);
 }
 
 // Without a device (no driver, or none): --backend cuda is refused with one
