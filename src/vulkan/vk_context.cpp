@@ -36,6 +36,7 @@ void check(VkResult r, const std::string& what) {
 }
 
 VkInstance make_instance() {
+    load_vulkan();
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.pApplicationName = "vmafpp";
     app.apiVersion = VK_API_VERSION_1_1;

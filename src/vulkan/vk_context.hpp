@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include <vulkan/vulkan.h>
+#include "vulkan/vk_loader.hpp"
 
 namespace vmafpp::vk {
 
