@@ -47,5 +47,10 @@ install(FILES ${PROJECT_BINARY_DIR}/vmafppConfig.cmake ${PROJECT_BINARY_DIR}/vma
 # configuring) still gives the right paths.
 file(RELATIVE_PATH VMAFPP_PC_PREFIX "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p")
 set(VMAFPP_PC_PREFIX "\${pcfiledir}/${VMAFPP_PC_PREFIX}")
+# With the CUDA backend libvmafpp.a needs the static CUDA runtime.
+set(VMAFPP_PC_PRIVATE_LIBS "")
+if(VMAFPP_WITH_CUDA)
+  set(VMAFPP_PC_PRIVATE_LIBS " -L${CUDAToolkit_LIBRARY_DIR} -lcudart_static -ldl -lrt")
+endif()
 configure_file(${CMAKE_CURRENT_LIST_DIR}/vmafpp.pc.in ${PROJECT_BINARY_DIR}/vmafpp.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/vmafpp.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -9,9 +9,7 @@
 #include "adm/adm_options.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
-#if VMAFPP_HAVE_VULKAN
-#include "vulkan/vk_twins.hpp"
-#endif
+#include "device/device_twins.hpp"
 
 namespace vmafpp {
 
@@ -88,17 +86,15 @@ public:
                   engine_options(setup.options), adm::adm_kernels_for(setup.compute.simd)),
           debug_(setup.options.flag("debug")),
           keys_(setup.keys) {
-#if VMAFPP_HAVE_VULKAN
         // The integer stages on the device; the engine folds and finalises.
-        if (setup.compute.backend == Backend::vulkan) {
+        if (setup.compute.backend != Backend::cpu) {
             const adm::AdmOptions o = engine_options(setup.options);
             adm::AdmDeviceParams p[adm::kScales];
             for (int s = 0; s < adm::kScales; ++s) p[s] = engine_.device_params(s);
-            device_ = vk::make_adm_twin(setup.compute.device, setup.geometry.width,
-                                        setup.geometry.height, setup.geometry.bpc, p,
-                                        o.gain_limit, o.skip_scale0, o.skip_aim);
+            device_ = device::make_adm_twin(setup.compute, setup.geometry.width,
+                                            setup.geometry.height, setup.geometry.bpc, p,
+                                            o.gain_limit, o.skip_scale0, o.skip_aim);
         }
-#endif
     }
 
     void extract(const Picture& ref, const Picture& dis, unsigned frame,
@@ -120,7 +116,6 @@ public:
 
 private:
     adm::AdmScores scores(const Plane& ref, const Plane& dis) {
-#if VMAFPP_HAVE_VULKAN
         if (device_) {
             device_->run(ref.row<std::uint8_t>(0), ref.stride(), dis.row<std::uint8_t>(0),
                          dis.stride());
@@ -128,14 +123,11 @@ private:
             for (int s = 0; s < adm::kScales; ++s) rows[s] = device_->rows(s);
             return engine_.compute_from_rows(rows);
         }
-#endif
         return engine_.compute(ref, dis);
     }
 
     adm::AdmEngine engine_;
-#if VMAFPP_HAVE_VULKAN
-    std::unique_ptr<vk::AdmTwin> device_;
-#endif
+    std::unique_ptr<device::AdmTwin> device_;
     bool debug_;
     std::vector<std::string> keys_;
 };

@@ -6,6 +6,9 @@
 #if VMAFPP_HAVE_VULKAN
 #include "vulkan/vk_context.hpp"
 #endif
+#if VMAFPP_HAVE_CUDA
+#include "cuda/cuda_twins.hpp"
+#endif
 
 namespace vmafpp {
 
@@ -14,8 +17,9 @@ namespace {
 constexpr Backend kKnownBackends[] = {Backend::cpu, Backend::vulkan, Backend::cuda};
 
 bool is_built(Backend backend) {
-    // The Vulkan backend is optional (src/vulkan/CMakeLists.txt).
-    return backend == Backend::cpu || (backend == Backend::vulkan && VMAFPP_HAVE_VULKAN);
+    // The Vulkan and CUDA backends are optional (src/vulkan, cmake/cuda.cmake).
+    return backend == Backend::cpu || (backend == Backend::vulkan && VMAFPP_HAVE_VULKAN) ||
+           (backend == Backend::cuda && VMAFPP_HAVE_CUDA);
 }
 
 std::string built_list() {
@@ -59,6 +63,9 @@ std::string describe_devices(Backend backend) {
                     " is not built into this vmafpp (built: " + built_list() + ")");
 #if VMAFPP_HAVE_VULKAN
     if (backend == Backend::vulkan) return vk::describe_devices();
+#endif
+#if VMAFPP_HAVE_CUDA
+    if (backend == Backend::cuda) return cuda::describe_devices();
 #endif
     return "0: the CPU\n";
 }

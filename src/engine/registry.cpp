@@ -7,9 +7,7 @@
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
 #include "vmafpp/options.hpp"
-#if VMAFPP_HAVE_VULKAN
-#include "vulkan/vk_twins.hpp"
-#endif
+#include "device/device_twins.hpp"
 
 namespace vmafpp {
 
@@ -62,10 +60,7 @@ void FeatureSink::set_aggregate(std::string_view key, double /*value*/) {
 std::unique_ptr<FeatureExtractor> FeatureInfo::create(const OptionValues& values,
                                                       const FrameGeometry& geometry,
                                                       const Compute& compute) const {
-#if VMAFPP_HAVE_VULKAN
-    if (compute.backend == Backend::vulkan && !vk::has_device_twin(name))
-        vk::note_cpu_fallback(name);
-#endif
+    device::note_if_on_cpu(compute, name);
     ExtractorSetup setup{values, geometry, compute, {}};
     const std::string suffix = values.key_suffix();
     setup.keys.reserve(provided.size());

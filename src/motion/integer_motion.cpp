@@ -29,9 +29,7 @@
 #include "vmafpp/cpu.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
-#if VMAFPP_HAVE_VULKAN
-#include "vulkan/vk_twins.hpp"
-#endif
+#include "device/device_twins.hpp"
 
 namespace vmafpp {
 
@@ -55,11 +53,8 @@ class IntegerMotion final : public FeatureExtractor {
 public:
     explicit IntegerMotion(const ExtractorSetup& setup)
         : IntegerMotion(setup.options, setup.geometry, setup.compute.simd, setup.keys) {
-#if VMAFPP_HAVE_VULKAN
         // The SAD on the device; the history stays on the host.
-        if (setup.compute.backend == Backend::vulkan && !force_zero_)
-            device_ = vk::make_motion_twin(setup.compute.device, w_, h_, bpc_);
-#endif
+        if (!force_zero_) device_ = device::make_motion_twin(setup.compute, w_, h_, bpc_);
     }
 
     // keys in motion_provided() order: sad, motion, motion2, motion3.
@@ -191,14 +186,12 @@ private:
         const T* past = reinterpret_cast<const T*>(prev.samples.data());
         T* kept = reinterpret_cast<T*>(keep.samples.data());
         const T* cur = cur_plane.row<T>(0);
-#if VMAFPP_HAVE_VULKAN
         if (device_) {
             const std::uint64_t sad = device_->sad(past, std::ptrdiff_t{w_} * std::ptrdiff_t{sizeof(T)},
                                                    cur, cur_plane.stride());
             remember(cur_plane, keep);
             return sad;
         }
-#endif
         const std::ptrdiff_t cur_stride = cur_plane.stride() / std::ptrdiff_t{sizeof(T)};
         if constexpr (sizeof(T) == 1)
             return kernels_->sad_u8(past, w_, cur, cur_stride, w_, h_, kept, scratch_.data());
@@ -234,9 +227,7 @@ private:
     }
 
     const motion::MotionKernels* kernels_;
-#if VMAFPP_HAVE_VULKAN
-    std::unique_ptr<vk::MotionTwin> device_;
-#endif
+    std::unique_ptr<device::MotionTwin> device_;
     int w_, h_, bpc_;
     int sample_bytes_ = 1;
     bool force_zero_;

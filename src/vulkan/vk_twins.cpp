@@ -4,8 +4,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <mutex>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -340,19 +338,6 @@ std::unique_ptr<MotionTwin> make_motion_twin(unsigned device, int w, int h, int 
 
 std::unique_ptr<VifTwin> make_vif_twin(unsigned device, int w, int h, int bpc) {
     return std::make_unique<VulkanVif>(device, w, h, bpc);
-}
-
-bool has_device_twin(std::string_view feature) {
-    return feature == "motion" || feature == "vif" || feature == "adm";
-}
-
-void note_cpu_fallback(std::string_view feature) {
-    static std::mutex mutex;
-    static std::set<std::string, std::less<>> noted;
-    std::lock_guard lock(mutex);
-    if (!noted.insert(std::string(feature)).second) return;
-    std::fprintf(stderr, "vmafpp: %.*s has no vulkan twin; it runs on the CPU\n",
-                 static_cast<int>(feature.size()), feature.data());
 }
 
 struct GainParams {

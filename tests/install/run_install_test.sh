@@ -18,11 +18,12 @@ libdir=$(dirname "$(find "$prefix" -name vmafpp.pc -print -quit)")/..
 test -e "$libdir/libvmafpp.a" || { echo "libvmafpp.a missing"; exit 1; }
 # The Vulkan loader and FFmpeg's libraries are opened with dlopen when a run
 # needs them: nothing installed may list them as a dependency, so vmafpp
-# starts (and scores Y4M on the CPU) on a machine without them.
+# starts (and scores Y4M on the CPU) on a machine without them. The CUDA
+# runtime is linked statically and loads the driver (libcuda) itself.
 for f in "$prefix/bin/vmafpp" "$libdir"/libvmafpp.so "$libdir"/libvmaf.so; do
   [ -e "$f" ] || continue
   needed=$(readelf -d "$f" | grep NEEDED || true)
-  if grep -E 'libvulkan|libav|libsw' <<< "$needed"; then
+  if grep -E 'libvulkan|libav|libsw|libcuda' <<< "$needed"; then
     echo "$f links a library it should open with dlopen"; exit 1
   fi
 done

@@ -1,0 +1,71 @@
+#include "device/device_twins.hpp"
+
+#include <cstdio>
+#include <mutex>
+#include <set>
+#include <string>
+
+#if VMAFPP_HAVE_VULKAN
+#include "vulkan/vk_twins.hpp"
+#endif
+#if VMAFPP_HAVE_CUDA
+#include "cuda/cuda_twins.hpp"
+#endif
+
+namespace vmafpp::device {
+
+std::unique_ptr<MotionTwin> make_motion_twin(const Compute& compute, int w, int h, int bpc) {
+#if VMAFPP_HAVE_VULKAN
+    if (compute.backend == Backend::vulkan) return vk::make_motion_twin(compute.device, w, h, bpc);
+#endif
+#if VMAFPP_HAVE_CUDA
+    if (compute.backend == Backend::cuda) return cuda::make_motion_twin(compute.device, w, h, bpc);
+#endif
+    (void)compute, (void)w, (void)h, (void)bpc;
+    return nullptr;
+}
+
+std::unique_ptr<VifTwin> make_vif_twin(const Compute& compute, int w, int h, int bpc,
+                                       std::optional<double> accumulate_gain_limit) {
+#if VMAFPP_HAVE_VULKAN
+    if (compute.backend == Backend::vulkan) return vk::make_vif_twin(compute.device, w, h, bpc);
+#endif
+#if VMAFPP_HAVE_CUDA
+    if (compute.backend == Backend::cuda)
+        return cuda::make_vif_twin(compute.device, w, h, bpc, accumulate_gain_limit);
+#endif
+    (void)compute, (void)w, (void)h, (void)bpc, (void)accumulate_gain_limit;
+    return nullptr;
+}
+
+std::unique_ptr<AdmTwin> make_adm_twin(const Compute& compute, int w, int h, int bpc,
+                                       const adm::AdmDeviceParams scales[adm::kScales],
+                                       double gain_limit, bool skip_scale0, bool skip_aim) {
+#if VMAFPP_HAVE_VULKAN
+    if (compute.backend == Backend::vulkan)
+        return vk::make_adm_twin(compute.device, w, h, bpc, scales, gain_limit, skip_scale0,
+                                 skip_aim);
+#endif
+#if VMAFPP_HAVE_CUDA
+    if (compute.backend == Backend::cuda)
+        return cuda::make_adm_twin(compute.device, w, h, bpc, scales, gain_limit, skip_scale0,
+                                   skip_aim);
+#endif
+    (void)compute, (void)w, (void)h, (void)bpc, (void)scales, (void)gain_limit, (void)skip_scale0,
+        (void)skip_aim;
+    return nullptr;
+}
+
+void note_if_on_cpu(const Compute& compute, std::string_view feature) {
+    if (compute.backend == Backend::cpu) return;
+    if (feature == "motion" || feature == "vif" || feature == "adm") return;
+    static std::mutex mutex;
+    static std::set<std::string, std::less<>> noted;
+    std::lock_guard lock(mutex);
+    const std::string key = std::string(backend_name(compute.backend)) + "/" + std::string(feature);
+    if (!noted.insert(key).second) return;
+    std::fprintf(stderr, "vmafpp: %.*s has no %s twin; it runs on the CPU\n",
+                 static_cast<int>(feature.size()), feature.data(), backend_name(compute.backend));
+}
+
+}  // namespace vmafpp::device

@@ -1,0 +1,250 @@
+// Grid emulation of the CUDA twins: the same per-thread functions the CUDA
+// kernels call (src/*/*_cuda_math.cuh), run on the host over the whole grid
+// with the CUDA twins' buffer layouts and launch order (src/cuda/
+// cuda_twins.cu). Row sums are added in uint64 / uint32, wrapping, as the
+// kernels' reductions do (in any order: the additions are associative). So
+// the device arithmetic is checked against the scalar kernels without a
+// device; the device tests then check the launches themselves.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "adm/adm.hpp"
+#include "adm/adm_cuda_math.cuh"
+#include "device/device_twins.hpp"
+#include "motion/motion_cuda_math.cuh"
+#include "vif/vif_cuda_math.cuh"
+#include "vif/vif_kernels.hpp"
+
+namespace vmafpp::devtest {
+
+// h rows of w samples of type T from a strided (bytes) plane, packed.
+template <class T>
+std::vector<T> pack_plane(const void* src, std::ptrdiff_t stride, int w, int h) {
+    std::vector<T> out(static_cast<std::size_t>(w) * h);
+    for (int y = 0; y < h; ++y)
+        std::memcpy(out.data() + static_cast<std::size_t>(y) * w,
+                    static_cast<const char*>(src) + y * stride,
+                    static_cast<std::size_t>(w) * sizeof(T));
+    return out;
+}
+
+class EmulatedMotion final : public device::MotionTwin {
+public:
+    EmulatedMotion(int w, int h, int bpc) : w_(w), h_(h), bpc_(bpc) {}
+    std::uint64_t sad(const void* prev, std::ptrdiff_t ps, const void* cur,
+                      std::ptrdiff_t cs) override {
+        return bpc_ == 8 ? run<std::uint8_t>(prev, ps, cur, cs)
+                         : run<std::uint16_t>(prev, ps, cur, cs);
+    }
+
+private:
+    template <class T>
+    std::uint64_t run(const void* prev, std::ptrdiff_t ps, const void* cur, std::ptrdiff_t cs) {
+        const auto p = pack_plane<T>(prev, ps, w_, h_), c = pack_plane<T>(cur, cs, w_, h_);
+        std::uint64_t total = 0;
+        for (int y = 0; y < h_; ++y) {
+            std::uint32_t row = 0;
+            for (int x = 0; x < w_; ++x)
+                row += motion::dev::abs_filtered(p.data(), c.data(), w_, h_, bpc_, x, y);
+            total += row;
+        }
+        return total;
+    }
+    int w_, h_, bpc_;
+};
+
+class EmulatedVif final : public device::VifTwin {
+public:
+    EmulatedVif(int w, int h, int bpc, std::optional<double> accumulate_gain_limit = std::nullopt)
+        : bpc_(bpc), gain_(accumulate_gain_limit) {
+        w_[0] = w;
+        h_[0] = h;
+        for (int s = 1; s < 4; ++s) w_[s] = w_[s - 1] / 2, h_[s] = h_[s - 1] / 2;
+        for (int s = 0; s < 4; ++s)
+            sigma_[s].assign(3 * static_cast<std::size_t>(w_[s]) * h_[s], 0);
+    }
+    void run(const void* ref, std::ptrdiff_t rs, const void* dis, std::ptrdiff_t ds,
+             bool skip_scale0) override {
+        if (bpc_ == 8)
+            scale0<std::uint8_t>(ref, rs, dis, ds, skip_scale0);
+        else
+            scale0<std::uint16_t>(ref, rs, dis, ds, skip_scale0);
+        for (int s = 1; s < 4; ++s) {
+            const std::size_t n = static_cast<std::size_t>(w_[s]) * h_[s];
+            scale(scaled_.data(), scaled_.data() + n, s, 16, false);
+        }
+    }
+    const std::int32_t* sigma(int s) const override { return sigma_[s].data(); }
+
+    // The device's vif_accumulate: every sample of the scale's sigma planes.
+    bool sums(int s, vif::VifSums* out) const override {
+        if (!gain_) return false;
+        const std::int64_t n = std::int64_t{w_[s]} * h_[s];
+        const std::int32_t* p = sigma_[s].data();
+        std::int64_t acc[4] = {};
+        for (std::int64_t i = 0; i < n; ++i)
+            vif::dev::accumulate_sample(p[i], p[n + i], p[2 * n + i], vif::vif_log2_table(), *gain_,
+                                        acc);
+        *out = vif::VifSums{acc[0], acc[1], acc[2], acc[3]};
+        return true;
+    }
+
+private:
+    template <class T>
+    void scale0(const void* ref, std::ptrdiff_t rs, const void* dis, std::ptrdiff_t ds, bool skip) {
+        const auto r = pack_plane<T>(ref, rs, w_[0], h_[0]),
+                   d = pack_plane<T>(dis, ds, w_[0], h_[0]);
+        scale(r.data(), d.data(), 0, bpc_, skip);
+    }
+    // Statistics of scale s (unless skipped) and the reduction to s + 1,
+    // which replaces scaled_.
+    template <class T>
+    void scale(const T* r, const T* d, int s, int shift, bool skip) {
+        const int w = w_[s], h = h_[s];
+        if (!skip) {
+            std::vector<std::uint32_t> mom(5 * static_cast<std::size_t>(w) * h);
+            for (int i = 0; i < h; ++i)
+                for (int x = 0; x < w; ++x)
+                    vif::dev::stat_vertical(r, d, w, h, s, shift, s == 0 ? 2 * (bpc_ - 8) : 16, x,
+                                            i, mom.data());
+            for (int i = 0; i < h; ++i)
+                for (int x = 0; x < w; ++x)
+                    vif::dev::stat_horizontal(mom.data(), w, h, s, x, i, sigma_[s].data());
+        }
+        if (s + 1 == 4) return;
+        const int oh = h_[s + 1], ow = w_[s + 1];
+        std::vector<std::uint32_t> conv(2 * static_cast<std::size_t>(w) * oh);
+        for (int oi = 0; oi < oh; ++oi)
+            for (int x = 0; x < w; ++x)
+                vif::dev::reduce_vertical(r, d, w, h, s, shift, oh, x, oi, conv.data());
+        std::vector<std::uint16_t> next(2 * static_cast<std::size_t>(ow) * oh);
+        for (int oi = 0; oi < oh; ++oi)
+            for (int j = 0; j < ow; ++j)
+                vif::dev::reduce_horizontal(conv.data(), w, ow, oh, s, j, oi, next.data());
+        scaled_ = std::move(next);
+    }
+    int bpc_;
+    std::optional<double> gain_;
+    int w_[4] = {}, h_[4] = {};
+    std::vector<std::int32_t> sigma_[4];
+    std::vector<std::uint16_t> scaled_;
+};
+
+// The plain-value parameters of a scale (what the CUDA twin hands its kernels).
+inline adm::dev::PoolParams pool_params(const adm::AdmDeviceParams& q, int s) {
+    adm::dev::PoolParams p{};
+    p.w = q.bw, p.h = q.bh, p.x0 = q.region.x0, p.x1 = q.region.x1, p.y0 = q.region.y0,
+    p.y1 = q.region.y1, p.scale = s;
+    for (int t = 0; t < 3; ++t) {
+        p.rfactor[t] = q.rfactor[t];
+        p.sub[t] = q.shifts[t].sub;
+        p.sq[t] = q.shifts[t].sq;
+        p.cub[t] = q.shifts[t].cub;
+    }
+    p.den_sq = q.den_sq;
+    p.den_cub = q.den_cub;
+    return p;
+}
+
+class EmulatedAdm final : public device::AdmTwin {
+public:
+    EmulatedAdm(int w, int h, int bpc, const adm::AdmDeviceParams scales[adm::kScales], double gain,
+                bool skip_scale0, bool skip_aim)
+        : w_(w), h_(h), bpc_(bpc), gain_(gain), skip_scale0_(skip_scale0), skip_aim_(skip_aim) {
+        cos_sq_ = static_cast<float>(std::cos(1.0 * M_PI / 180.0) * std::cos(1.0 * M_PI / 180.0));
+        for (int s = 0; s < adm::kScales; ++s) {
+            q_[s] = scales[s];
+            const std::size_t n = static_cast<std::size_t>(q_[s].bw) * q_[s].bh;
+            bands_[s].assign(8 * n, 0);
+            dec_[s].assign(6 * n, 0);
+            rows_[s].assign(9 * static_cast<std::size_t>(q_[s].region.height()), 0);
+        }
+    }
+    void run(const void* ref, std::ptrdiff_t rs, const void* dis, std::ptrdiff_t ds) override {
+        if (bpc_ == 8)
+            dwt0<std::uint8_t>(ref, rs, dis, ds);
+        else
+            dwt0<std::uint16_t>(ref, rs, dis, ds);
+        if (!skip_scale0_) pool(0);
+        for (int s = 1; s < adm::kScales; ++s) {
+            const int in_w = q_[s - 1].bw, in_h = q_[s - 1].bh;
+            const std::size_t n_in = static_cast<std::size_t>(in_w) * in_h;
+            for (int pic = 0; pic < 2; ++pic)
+                dwt(bands_[s - 1].data() + pic * 4 * n_in, in_w, in_h, s, pic);
+            pool(s);
+        }
+    }
+    const std::int64_t* rows(int s) const override { return rows_[s].data(); }
+    void run_on_bands(int s, const std::int32_t* const ref_hvd[3],
+                      const std::int32_t* const dis_hvd[3]) override {
+        const std::size_t n = static_cast<std::size_t>(q_[s].bw) * q_[s].bh;
+        for (int t = 0; t < 3; ++t) {
+            std::memcpy(bands_[s].data() + (1 + t) * n, ref_hvd[t], n * 4);
+            std::memcpy(bands_[s].data() + (5 + t) * n, dis_hvd[t], n * 4);
+        }
+        pool(s);
+    }
+
+private:
+    template <class T>
+    void dwt0(const void* ref, std::ptrdiff_t rs, const void* dis, std::ptrdiff_t ds) {
+        const auto r = pack_plane<T>(ref, rs, w_, h_), d = pack_plane<T>(dis, ds, w_, h_);
+        dwt(r.data(), w_, h_, 0, 0);
+        dwt(d.data(), w_, h_, 0, 1);
+    }
+    template <class T>
+    void dwt(const T* src, int in_w, int in_h, int s, int pic) {
+        const int bw = q_[s].bw, bh = q_[s].bh;
+        const std::size_t n = static_cast<std::size_t>(bw) * bh;
+        std::int32_t* out = bands_[s].data() + pic * 4 * n;
+        for (int i = 0; i < bh; ++i)
+            for (int j = 0; j < bw; ++j) {
+                std::int32_t v[4];
+                adm::dev::dwt_sample(src, in_w, in_h, s, bpc_, i, j, v);
+                for (int b = 0; b < 4; ++b)
+                    out[b * n + static_cast<std::size_t>(i) * bw + j] = v[b];
+            }
+    }
+    void pool(int s) {
+        const adm::dev::PoolParams p = pool_params(q_[s], s);
+        const std::int64_t n = std::int64_t{p.w} * p.h;
+        for (std::int64_t i = 0; i < n; ++i)
+            adm::dev::decouple_sample(bands_[s].data(), n, s, i, gain_, cos_sq_, dec_[s].data());
+        const int rh = p.y1 - p.y0;
+        std::int64_t* rows = rows_[s].data();
+        for (int y = p.y0; y < p.y1; ++y) {
+            for (int t = 0; t < 3; ++t) {
+                std::uint64_t den = 0;
+                for (int x = p.x0; x < p.x1; ++x)
+                    den += adm::dev::den_cube(p, bands_[s].data(), t, x, y);
+                rows[t * rh + (y - p.y0)] = static_cast<std::int64_t>(den);
+            }
+            for (int pass = 0; pass < (skip_aim_ ? 1 : 2); ++pass) {
+                std::uint64_t sum[3] = {};
+                for (int x = p.x0; x < p.x1; ++x) {
+                    std::int64_t c[3];
+                    adm::dev::cm_cubes(p, dec_[s].data(), pass, x, y, c);
+                    for (int t = 0; t < 3; ++t) sum[t] += static_cast<std::uint64_t>(c[t]);
+                }
+                for (int t = 0; t < 3; ++t)
+                    rows[((1 + pass) * 3 + t) * rh + (y - p.y0)] =
+                        static_cast<std::int64_t>(sum[t]);
+            }
+        }
+    }
+    int w_, h_, bpc_;
+    double gain_;
+    bool skip_scale0_, skip_aim_;
+    float cos_sq_;
+    adm::AdmDeviceParams q_[adm::kScales];
+    std::vector<std::int32_t> bands_[adm::kScales], dec_[adm::kScales];
+    std::vector<std::int64_t> rows_[adm::kScales];
+};
+
+}  // namespace vmafpp::devtest

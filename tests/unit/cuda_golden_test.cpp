@@ -1,0 +1,317 @@
+// --backend cuda end to end: the CLI against libvmaf 3.2.0's goldens on every
+// corpus pair, and the extractors with device twins against the CPU scalar
+// on generated noise over a scan of widths and heights at every bit depth,
+// all keys (debug on), bit for bit. Skipped without a CUDA device, where
+// CudaCli.NoDeviceIsAOneLineError runs instead.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "support/corpus.hpp"
+#include "support/feature_run.hpp"
+#include "vmafpp/compute.hpp"
+#include "vmafpp/feature.hpp"
+
+#if VMAFPP_HAVE_CUDA
+#include "cuda/cuda_twins.hpp"
+#endif
+
+namespace vmafpp {
+namespace {
+
+using nlohmann::json;
+
+#if VMAFPP_HAVE_CUDA
+
+bool device_ready(std::string* why) {
+    try {
+        if (cuda::device_count() > 0) return true;
+        *why = "no CUDA device";
+    } catch (const Error& e) {
+        *why = e.what();
+    }
+    return false;
+}
+
+#define VMAFPP_NEED_DEVICE()                                           \
+    do {                                                               \
+        std::string why_;                                              \
+        if (!device_ready(&why_)) GTEST_SKIP() << "skipped: " << why_; \
+    } while (0)
+
+json run_cli(const std::string& pair, const std::string& extra, const std::string& tag) {
+    const auto ref = test::clip(pair, "ref"), dis = test::clip(pair, "dis");
+    const auto out = test::work_dir() / (pair + ".cuda." + tag);
+    std::string log;
+    const std::string cmd = std::string(VMAFPP_CLI) + " -r '" + ref.string() + "' -d '" +
+                            dis.string() + "' -q --json --precision max --backend cuda -o '" +
+                            out.string() + "' " + extra;
+    const int rc = test::run_command(cmd, &log);
+    EXPECT_EQ(rc, 0) << cmd << "\n" << log;
+    std::ifstream in(out);
+    if (!in) {
+        ADD_FAILURE() << "no output from " << cmd << "\n" << log;
+        return json::object();
+    }
+    return json::parse(in);
+}
+
+// Every per-frame value and pooled value of the golden, bit for bit.
+int expect_same(const json& got, const json& want, const std::string& what) {
+    int compared = 0;
+    EXPECT_EQ(got["frames"].size(), want["frames"].size()) << what;
+    if (got["frames"].size() != want["frames"].size()) return 0;
+    for (std::size_t i = 0; i < want["frames"].size(); ++i)
+        for (const auto& [key, value] : want["frames"][i]["metrics"].items()) {
+            const json& g = got["frames"][i]["metrics"];
+            if (!g.contains(key)) {
+                ADD_FAILURE() << what << " frame " << i << " lacks " << key;
+                continue;
+            }
+            ++compared;
+            if (value.is_null())
+                EXPECT_TRUE(g[key].is_null()) << what << " frame " << i << " " << key;
+            else
+                EXPECT_EQ(g[key].get<double>(), value.get<double>())
+                    << what << " frame " << i << " " << key;
+        }
+    for (const auto& [key, pooled] : want["pooled_metrics"].items())
+        for (const auto& [method, value] : pooled.items()) {
+            if (value.is_null()) continue;
+            ++compared;
+            EXPECT_EQ(got["pooled_metrics"][key][method].get<double>(), value.get<double>())
+                << what << " pooled " << key << " " << method;
+        }
+    return compared;
+}
+
+struct DeviceRun {
+    const char* golden;
+    const char* args;
+};
+
+// Every golden of the ADM, VIF and motion twins: the default model, the
+// gain-limit runs and the extra models, on every target pair that has it
+// (8, 10, 12 and 16 bits, 4:2:0, 4:2:2 and 4:4:4, 48x48 to 1920x1080).
+const DeviceRun kRuns[] = {
+    {"default.json", "--threads 1"},
+    {"gain_1.2.json",
+     "-n --cpumask 4294967295 --feature adm=adm_enhn_gain_limit=1.2 --feature vif --feature "
+     "motion"},
+    {"gain_1.5.json",
+     "-n --cpumask 4294967295 --feature adm=adm_enhn_gain_limit=1.5 --feature vif --feature "
+     "motion"},
+    {"model_vmaf_v0.6.1neg.json", "--threads 2 -m version=vmaf_v0.6.1neg"},
+    {"model_vmaf_4k_v0.6.1.json", "--threads 2 -m version=vmaf_4k_v0.6.1"},
+    {"model_vmaf_b_v0.6.3.json", "--threads 2 -m version=vmaf_b_v0.6.3"},
+};
+
+TEST(CudaGolden, CliOutputEqualsTheGoldens) {
+    VMAFPP_NEED_DEVICE();
+    int compared = 0, runs = 0;
+    for (const std::string& pair : test::corpus_pairs()) {
+        // p21 (18x18): libvmaf reads memory it never wrote; not a reference.
+        if (pair.rfind("p21_", 0) == 0) continue;
+        for (const DeviceRun& r : kRuns) {
+            if (!test::has_golden(pair, r.golden)) continue;
+            ++runs;
+            const json want = test::golden(pair, r.golden);
+            json got = run_cli(pair, r.args, r.golden);
+            compared += expect_same(got, want, pair + " " + r.golden);
+        }
+    }
+    RecordProperty("runs", std::to_string(runs));
+    RecordProperty("values", std::to_string(compared));
+    EXPECT_GT(runs, 60);
+}
+
+// The CLI's device errors and notes: --list-devices lists device 0, a
+// missing device index is refused with one line and a non-zero exit, and a
+// feature without a device twin runs on the CPU with one note on stderr.
+TEST(CudaCli, ListsDevicesRefusesMissingOnesAndNotesCpuFallbackOnce) {
+    VMAFPP_NEED_DEVICE();
+    std::string out;
+    EXPECT_EQ(test::run_command(std::string(VMAFPP_CLI) + " --backend cuda --list-devices", &out),
+              0);
+    EXPECT_EQ(out.rfind("0: ", 0), 0u) << out;
+
+    const std::string pair = "p22_rocket_48x48_420p8_x264crf32_small";
+    const std::string io = " -r '" + test::clip(pair, "ref").string() + "' -d '" +
+                           test::clip(pair, "dis").string() + "' -q --json -o '" +
+                           (test::work_dir() / "cuda_cli.json").string() + "'";
+    EXPECT_NE(test::run_command(std::string(VMAFPP_CLI) + " --backend cuda --device 99" + io, &out),
+              0);
+    EXPECT_NE(out.find("--backend cuda: no device 99"), std::string::npos) << out;
+    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+
+    EXPECT_EQ(test::run_command(std::string(VMAFPP_CLI) +
+                                    " --backend cuda --threads 2 -n "
+                                    "--feature psnr --feature vif" +
+                                    io,
+                                &out),
+              0)
+        << out;
+    const std::string note = "vmafpp: psnr has no cuda twin; it runs on the CPU";
+    ASSERT_NE(out.find(note), std::string::npos) << out;
+    EXPECT_EQ(out.find(note), out.rfind(note)) << "noted more than once: " << out;
+    EXPECT_EQ(out.find("vif has no cuda twin"), std::string::npos) << out;
+}
+
+// Two noise frames through `feature` on the CPU scalar and on the device.
+int expect_device_equals_cpu(const std::string& feature, int w, int h, int bpc,
+                             const std::string& gain = "") {
+    const FeatureInfo* info = find_feature(feature);
+    OptionValues opts = test::options_for(*info, {{"debug", "true"}});
+    if (!gain.empty()) opts.set("adm_enhn_gain_limit", gain);
+    const FrameGeometry geo{w, h, bpc, PixelFormat::yuv420};
+    Compute cpu;
+    cpu.simd = SimdLevel::scalar;
+    Compute dev = cpu;
+    dev.backend = Backend::cuda;
+    auto a = info->create(opts, geo, cpu);
+    auto b = info->create(opts, geo, dev);
+    test::RecordingSink sa, sb;
+    for (unsigned f = 0; f < 2; ++f) {
+        const Picture r = test::noise_picture(w, h, bpc, PixelFormat::yuv420, 7 + f);
+        const Picture d = test::noise_picture(w, h, bpc, PixelFormat::yuv420, 1000 + f);
+        a->extract(r, d, f, sa);
+        b->extract(r, d, f, sb);
+    }
+    a->flush(sa);
+    b->flush(sb);
+    int compared = 0;
+    EXPECT_EQ(sa.order, sb.order) << feature << " " << w << "x" << h;
+    for (const auto& [key, frames] : sa.values)
+        for (const auto& [f, v] : frames) {
+            ++compared;
+            const double got = sb.values[key][f];
+            if (got != v) {
+                ADD_FAILURE() << feature << " " << w << "x" << h << " bpc " << bpc << " " << key
+                              << " frame " << f << ": device " << test::g17(got) << " cpu "
+                              << test::g17(v);
+                return compared;
+            }
+        }
+    return compared;
+}
+
+// Every width 17..260 at height 64 and every height 17..80 at width 64 for
+// 8-bit pictures; every seventh size at 10, 12 and 16 bits (the
+// kernels' bit-depth branches do not depend on the size). VMAFPP_SLOW_TESTS
+// runs every size at every depth.
+// ADM at the gain limits 1, 1.2, 1.5 and 100 over a coarser size scan.
+TEST(CudaSizes, AdmGainLimitsEqualTheCpuScalar) {
+    VMAFPP_NEED_DEVICE();
+    int compared = 0;
+    for (const char* gain : {"1", "1.2", "1.5", "100"})
+        for (int bpc : {8, 10, 12, 16})
+            for (int w = 17; w <= 260; w += 27)
+                compared += expect_device_equals_cpu("adm", w, 40, bpc, gain);
+    RecordProperty("values", std::to_string(compared));
+}
+
+TEST(CudaSizes, MotionVifAndAdmEqualTheCpuScalar) {
+    VMAFPP_NEED_DEVICE();
+    const bool all = std::getenv("VMAFPP_SLOW_TESTS") != nullptr;
+    int compared = 0;
+    for (int bpc : {8, 10, 12, 16}) {
+        const int step = bpc == 8 || all ? 1 : 7;
+        for (int w = 17; w <= 260; w += step)
+            for (const char* f : {"vif", "motion", "adm"})
+                compared += expect_device_equals_cpu(f, w, 64, bpc);
+        for (int h = 17; h <= 80; h += step)
+            for (const char* f : {"vif", "motion", "adm"})
+                compared += expect_device_equals_cpu(f, 64, h, bpc);
+    }
+    RecordProperty("values", std::to_string(compared));
+}
+
+// Every option of the three extractors that reaches a device twin or its
+// host side (ADM's CSF modes, weights, skips and gain limit; VIF's gain limit
+// and skip; motion's five-frame window, moving average, blend and fps
+// weight), over 7 noise frames, device against the CPU scalar, every key.
+TEST(CudaOptions, EveryOptionEqualsTheCpuScalar) {
+    VMAFPP_NEED_DEVICE();
+    using Set = std::vector<std::pair<std::string, std::string>>;
+    const std::pair<const char*, Set> runs[] = {
+        {"adm", {{"adm_csf_mode", "1"}}},
+        {"adm", {{"adm_csf_mode", "2"}, {"adm_enhn_gain_limit", "1.2"}}},
+        {"adm", {{"adm_csf_mode", "3"}, {"adm_norm_view_dist", "5"}}},
+        {"adm", {{"adm_skip_aim", "true"}, {"adm_skip_scale0", "true"}}},
+        {"adm", {{"adm_noise_weight", "0.5"}, {"adm_dlm_weight", "0.8"}, {"adm_min_val", "0.1"}}},
+        {"adm", {{"adm_csf_scale", "2"}, {"adm_csf_diag_scale", "0.5"}, {"adm_ref_display_height", "2160"}}},
+        {"vif", {{"vif_enhn_gain_limit", "1"}}},
+        {"vif", {{"vif_enhn_gain_limit", "1.5"}, {"vif_skip_scale0", "true"}}},
+        {"motion", {{"motion_five_frame_window", "true"}}},
+        {"motion", {{"motion_moving_average", "true"}, {"motion_blend_factor", "0.5"}}},
+        {"motion", {{"motion_fps_weight", "2"}, {"motion_max_val", "3"}}},
+    };
+    int compared = 0;
+    for (int bpc : {8, 10, 12})
+        for (const auto& [feature, set] : runs) {
+            const FeatureInfo* info = find_feature(feature);
+            Set all = set;
+            all.emplace_back("debug", "true");
+            const OptionValues opts = test::options_for(*info, all);
+            const int w = 97, h = 61;
+            const FrameGeometry geo{w, h, bpc, PixelFormat::yuv420};
+            Compute cpu;
+            cpu.simd = SimdLevel::scalar;
+            Compute dev = cpu;
+            dev.backend = Backend::cuda;
+            auto a = info->create(opts, geo, cpu);
+            auto b = info->create(opts, geo, dev);
+            test::RecordingSink sa, sb;
+            for (unsigned f = 0; f < 7; ++f) {
+                const Picture r = test::noise_picture(w, h, bpc, PixelFormat::yuv420, 3 + f % 3);
+                const Picture d = test::noise_picture(w, h, bpc, PixelFormat::yuv420, 500 + f);
+                a->extract(r, d, f, sa);
+                b->extract(r, d, f, sb);
+            }
+            a->flush(sa);
+            b->flush(sb);
+            EXPECT_EQ(sa.order, sb.order) << feature;
+            for (const auto& [key, frames] : sa.values)
+                for (const auto& [f, v] : frames) {
+                    ++compared;
+                    // Bit for bit: a NaN (a skipped scale's 0 / 0) equals its own bits.
+                    EXPECT_EQ(std::bit_cast<std::uint64_t>(sb.values[key][f]),
+                              std::bit_cast<std::uint64_t>(v))
+                        << feature << " bpc " << bpc << " " << key << " frame " << f << ": device "
+                        << test::g17(sb.values[key][f]) << " cpu " << test::g17(v);
+                }
+        }
+    RecordProperty("values", std::to_string(compared));
+    EXPECT_GT(compared, 500);
+}
+
+// Without a device (no driver, or none): --backend cuda is refused with one
+// line naming the reason, never a crash, and --list-devices says the same.
+TEST(CudaCli, NoDeviceIsAOneLineError) {
+    std::string why;
+    if (device_ready(&why)) GTEST_SKIP() << "skipped: a CUDA device exists";
+    const std::string pair = "p22_rocket_48x48_420p8_x264crf32_small";
+    const std::string io = " -r '" + test::clip(pair, "ref").string() + "' -d '" +
+                           test::clip(pair, "dis").string() + "' -q --json -o '" +
+                           (test::work_dir() / "cuda_nodev.json").string() + "'";
+    std::string out;
+    EXPECT_NE(test::run_command(std::string(VMAFPP_CLI) + " --backend cuda" + io, &out), 0);
+    EXPECT_NE(out.find("--backend cuda: no CUDA device ("), std::string::npos) << out;
+    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+    EXPECT_NE(test::run_command(std::string(VMAFPP_CLI) + " --backend cuda --list-devices", &out),
+              0);
+    EXPECT_NE(out.find("--backend cuda: no CUDA device ("), std::string::npos) << out;
+    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+}
+
+#endif
+
+}  // namespace
+}  // namespace vmafpp
