@@ -16,7 +16,6 @@ if(VMAFPP_BUILD_SHARED)
   target_link_libraries(vmafpp_shared PUBLIC Threads::Threads)
   target_include_directories(vmafpp_shared PUBLIC
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:include>)
-  target_compile_definitions(vmafpp_shared PUBLIC VMAFPP_X86_KERNELS=$<BOOL:${VMAFPP_X86_KERNELS}>)
   target_compile_features(vmafpp_shared PUBLIC cxx_std_20)
   set_target_properties(vmafpp_shared PROPERTIES
     OUTPUT_NAME vmafpp EXPORT_NAME vmafpp

@@ -107,7 +107,7 @@ TEST(CliSafety, OutputNamingAnInputIsRefused) {
     fs::create_symlink(r, dir() / "r_link.y4m");
     fs::create_hard_link(r, dir() / "r_hard.y4m");
     const std::string cd = "cd " + q(dir()) + " && ";
-    for (const std::string o : std::vector<std::string>{"r.y4m", "./r.y4m", "../" + dir().filename().string() + "/r.y4m",
+    for (const std::string& o : std::vector<std::string>{"r.y4m", "./r.y4m", "../" + dir().filename().string() + "/r.y4m",
                                 "r_link.y4m", "r_hard.y4m"}) {
         SCOPED_TRACE(o);
         CliRun run;

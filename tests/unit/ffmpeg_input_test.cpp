@@ -42,12 +42,6 @@ fs::path dir() {
     return d;
 }
 
-// Runs a shell command that must succeed.
-void sh(const std::string& cmd) {
-    std::string out;
-    ASSERT_EQ(test::run_command(cmd, &out), 0) << cmd << "\n" << out;
-}
-
 // `name` made once by `make` (a command writing to $OUT); parallel test
 // processes each write a private name and rename it into place.
 fs::path made(const std::string& name, const std::string& make) {
