@@ -9,11 +9,11 @@
 #include <bit>
 #include <cstdint>
 #include <cstdlib>
-#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "support/backend_run.hpp"
 #include "support/corpus.hpp"
 #include "support/feature_run.hpp"
 #include "vmafpp/compute.hpp"
@@ -46,52 +46,6 @@ bool device_ready(std::string* why) {
         if (!device_ready(&why_)) GTEST_SKIP() << "skipped: " << why_; \
     } while (0)
 
-json run_cli(const std::string& pair, const std::string& extra, const std::string& tag) {
-    const auto ref = test::clip(pair, "ref"), dis = test::clip(pair, "dis");
-    const auto out = test::work_dir() / (pair + ".cuda." + tag);
-    std::string log;
-    const std::string cmd = std::string(VMAFPP_CLI) + " -r '" + ref.string() + "' -d '" +
-                            dis.string() + "' -q --json --precision max --backend cuda -o '" +
-                            out.string() + "' " + extra;
-    const int rc = test::run_command(cmd, &log);
-    EXPECT_EQ(rc, 0) << cmd << "\n" << log;
-    std::ifstream in(out);
-    if (!in) {
-        ADD_FAILURE() << "no output from " << cmd << "\n" << log;
-        return json::object();
-    }
-    return json::parse(in);
-}
-
-// Every per-frame value and pooled value of the golden, bit for bit.
-int expect_same(const json& got, const json& want, const std::string& what) {
-    int compared = 0;
-    EXPECT_EQ(got["frames"].size(), want["frames"].size()) << what;
-    if (got["frames"].size() != want["frames"].size()) return 0;
-    for (std::size_t i = 0; i < want["frames"].size(); ++i)
-        for (const auto& [key, value] : want["frames"][i]["metrics"].items()) {
-            const json& g = got["frames"][i]["metrics"];
-            if (!g.contains(key)) {
-                ADD_FAILURE() << what << " frame " << i << " lacks " << key;
-                continue;
-            }
-            ++compared;
-            if (value.is_null())
-                EXPECT_TRUE(g[key].is_null()) << what << " frame " << i << " " << key;
-            else
-                EXPECT_EQ(g[key].get<double>(), value.get<double>())
-                    << what << " frame " << i << " " << key;
-        }
-    for (const auto& [key, pooled] : want["pooled_metrics"].items())
-        for (const auto& [method, value] : pooled.items()) {
-            if (value.is_null()) continue;
-            ++compared;
-            EXPECT_EQ(got["pooled_metrics"][key][method].get<double>(), value.get<double>())
-                << what << " pooled " << key << " " << method;
-        }
-    return compared;
-}
-
 struct DeviceRun {
     const char* golden;
     const char* args;
@@ -123,8 +77,8 @@ TEST(CudaGolden, CliOutputEqualsTheGoldens) {
             if (!test::has_golden(pair, r.golden)) continue;
             ++runs;
             const json want = test::golden(pair, r.golden);
-            json got = run_cli(pair, r.args, r.golden);
-            compared += expect_same(got, want, pair + " " + r.golden);
+            const json got = test::cli_json(pair, std::string("--backend cuda ") + r.args, "cuda." + std::string(r.golden));
+            compared += test::expect_same_json_values(got, want, pair + " " + r.golden);
         }
     }
     RecordProperty("runs", std::to_string(runs));
@@ -164,44 +118,6 @@ TEST(CudaCli, ListsDevicesRefusesMissingOnesAndNotesCpuFallbackOnce) {
     EXPECT_EQ(out.find("vif has no cuda twin"), std::string::npos) << out;
 }
 
-// Two noise frames through `feature` on the CPU scalar and on the device.
-int expect_device_equals_cpu(const std::string& feature, int w, int h, int bpc,
-                             const std::string& gain = "") {
-    const FeatureInfo* info = find_feature(feature);
-    OptionValues opts = test::options_for(*info, {{"debug", "true"}});
-    if (!gain.empty()) opts.set("adm_enhn_gain_limit", gain);
-    const FrameGeometry geo{w, h, bpc, PixelFormat::yuv420};
-    Compute cpu;
-    cpu.simd = SimdLevel::scalar;
-    Compute dev = cpu;
-    dev.backend = Backend::cuda;
-    auto a = info->create(opts, geo, cpu);
-    auto b = info->create(opts, geo, dev);
-    test::RecordingSink sa, sb;
-    for (unsigned f = 0; f < 2; ++f) {
-        const Picture r = test::noise_picture(w, h, bpc, PixelFormat::yuv420, 7 + f);
-        const Picture d = test::noise_picture(w, h, bpc, PixelFormat::yuv420, 1000 + f);
-        a->extract(r, d, f, sa);
-        b->extract(r, d, f, sb);
-    }
-    a->flush(sa);
-    b->flush(sb);
-    int compared = 0;
-    EXPECT_EQ(sa.order, sb.order) << feature << " " << w << "x" << h;
-    for (const auto& [key, frames] : sa.values)
-        for (const auto& [f, v] : frames) {
-            ++compared;
-            const double got = sb.values[key][f];
-            if (got != v) {
-                ADD_FAILURE() << feature << " " << w << "x" << h << " bpc " << bpc << " " << key
-                              << " frame " << f << ": device " << test::g17(got) << " cpu "
-                              << test::g17(v);
-                return compared;
-            }
-        }
-    return compared;
-}
-
 // Every width 17..260 at height 64 and every height 17..80 at width 64 for
 // 8-bit pictures; every seventh size at 10, 12 and 16 bits (the
 // kernels' bit-depth branches do not depend on the size). VMAFPP_SLOW_TESTS
@@ -213,7 +129,7 @@ TEST(CudaSizes, AdmGainLimitsEqualTheCpuScalar) {
     for (const char* gain : {"1", "1.2", "1.5", "100"})
         for (int bpc : {8, 10, 12, 16})
             for (int w = 17; w <= 260; w += 27)
-                compared += expect_device_equals_cpu("adm", w, 40, bpc, gain);
+                compared += test::expect_device_equals_cpu(Backend::cuda, "adm", w, 40, bpc, gain);
     RecordProperty("values", std::to_string(compared));
 }
 
@@ -225,10 +141,10 @@ TEST(CudaSizes, MotionVifAndAdmEqualTheCpuScalar) {
         const int step = bpc == 8 || all ? 1 : 7;
         for (int w = 17; w <= 260; w += step)
             for (const char* f : {"vif", "motion", "adm"})
-                compared += expect_device_equals_cpu(f, w, 64, bpc);
+                compared += test::expect_device_equals_cpu(Backend::cuda, f, w, 64, bpc);
         for (int h = 17; h <= 80; h += step)
             for (const char* f : {"vif", "motion", "adm"})
-                compared += expect_device_equals_cpu(f, 64, h, bpc);
+                compared += test::expect_device_equals_cpu(Backend::cuda, f, 64, h, bpc);
     }
     RecordProperty("values", std::to_string(compared));
 }
@@ -260,23 +176,10 @@ TEST(CudaOptions, EveryOptionEqualsTheCpuScalar) {
             Set all = set;
             all.emplace_back("debug", "true");
             const OptionValues opts = test::options_for(*info, all);
-            const int w = 97, h = 61;
-            const FrameGeometry geo{w, h, bpc, PixelFormat::yuv420};
-            Compute cpu;
-            cpu.simd = SimdLevel::scalar;
-            Compute dev = cpu;
-            dev.backend = Backend::cuda;
-            auto a = info->create(opts, geo, cpu);
-            auto b = info->create(opts, geo, dev);
             test::RecordingSink sa, sb;
-            for (unsigned f = 0; f < 7; ++f) {
-                const Picture r = test::noise_picture(w, h, bpc, PixelFormat::yuv420, 3 + f % 3);
-                const Picture d = test::noise_picture(w, h, bpc, PixelFormat::yuv420, 500 + f);
-                a->extract(r, d, f, sa);
-                b->extract(r, d, f, sb);
-            }
-            a->flush(sa);
-            b->flush(sb);
+            test::run_scalar_and_device(
+                Backend::cuda, *info, opts, FrameGeometry{97, 61, bpc, PixelFormat::yuv420}, 7,
+                [](unsigned f) { return 3 + f % 3; }, [](unsigned f) { return 500 + f; }, sa, sb);
             EXPECT_EQ(sa.order, sb.order) << feature;
             for (const auto& [key, frames] : sa.values)
                 for (const auto& [f, v] : frames) {

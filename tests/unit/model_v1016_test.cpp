@@ -7,11 +7,11 @@
 // registered.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "support/backend_run.hpp"
 #include "support/corpus.hpp"
 #include "support/feature_run.hpp"
 #include "support/simd_run.hpp"
@@ -137,52 +137,6 @@ TEST_P(V1016Golden, ModelPredictsGoldenVmafFromGoldenFeatures) {
     RecordProperty("values_compared", compared);
 }
 
-// The CLI's JSON for one model run.
-json run_model(const std::string& pair, const std::string& version, const std::string& mask) {
-    const auto ref = test::clip(pair, "ref"), dis = test::clip(pair, "dis");
-    const auto out = test::work_dir() / (pair + "." + version + ".mask" + mask + ".json");
-    std::string log;
-    const std::string cmd = std::string(VMAFPP_CLI) + " -r '" + ref.string() + "' -d '" +
-                            dis.string() + "' -q --json --precision max --threads 1 -m version=" +
-                            version + " -o '" + out.string() + "'" +
-                            (mask.empty() ? std::string() : " --cpumask " + mask);
-    const int rc = test::run_command(cmd, &log);
-    EXPECT_EQ(rc, 0) << cmd << "\n" << log;
-    std::ifstream in(out);
-    if (!in) return json::object();
-    return json::parse(in);
-}
-
-// Every per-frame value and pooled value of `want` in `got`, bit for bit
-// (the goldens print %.17g, which round-trips); returns how many.
-int expect_same_values(const json& got, const json& want) {
-    int compared = 0;
-    EXPECT_TRUE(got.contains("frames"));
-    if (!got.contains("frames")) return 0;
-    EXPECT_EQ(got["frames"].size(), want["frames"].size());
-    if (got["frames"].size() != want["frames"].size()) return 0;
-    for (std::size_t i = 0; i < want["frames"].size(); ++i) {
-        const json& w = want["frames"][i]["metrics"];
-        const json& g = got["frames"][i]["metrics"];
-        EXPECT_EQ(g.size(), w.size()) << "frame " << i;
-        for (const auto& [key, value] : w.items()) {
-            EXPECT_TRUE(g.contains(key)) << "frame " << i << " lacks " << key;
-            if (!g.contains(key)) continue;
-            EXPECT_EQ(g[key].get<double>(), value.get<double>()) << "frame " << i << " " << key;
-            ++compared;
-        }
-    }
-    for (const auto& [key, pooled] : want["pooled_metrics"].items())
-        for (const auto& [method, value] : pooled.items()) {
-            EXPECT_TRUE(got["pooled_metrics"].contains(key)) << key;
-            if (!got["pooled_metrics"].contains(key)) continue;
-            EXPECT_EQ(got["pooled_metrics"][key][method].get<double>(), value.get<double>())
-                << "pooled " << key << " " << method;
-            ++compared;
-        }
-    return compared;
-}
-
 // The whole model through the CLI at every dispatch level: scalar, AVX2 at
 // most, AVX-512 without the ICL extensions and the best this CPU has (a
 // level the CPU lacks runs as the best one below it).
@@ -198,8 +152,11 @@ TEST_P(V1016Golden, WholeModelThroughTheCli) {
         ++files;
         const json want = test::golden(GetParam(), file);
         for (const std::string mask : {"4294967295", "48", "32", ""}) {
-            SCOPED_TRACE(file + " --cpumask " + mask);
-            compared += expect_same_values(run_model(GetParam(), m.version, mask), want);
+            const std::string args = "--threads 1 -m version=" + std::string(m.version) +
+                                     (mask.empty() ? "" : " --cpumask " + mask);
+            compared += test::expect_same_json_values(
+                test::cli_json(GetParam(), args, std::string(m.version) + ".mask" + mask), want,
+                file + " --cpumask " + mask, /*same_key_count=*/true);
         }
     }
     if (!files) GTEST_SKIP() << "no v1.0.16 model golden for this pair";

@@ -8,10 +8,10 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <string>
 #include <vector>
 
+#include "support/backend_run.hpp"
 #include "support/corpus.hpp"
 #include "support/feature_run.hpp"
 #include "vmafpp/compute.hpp"
@@ -48,52 +48,6 @@ bool device_ready(std::string* why) {
         if (!device_ready(&why_)) GTEST_SKIP() << "skipped: " << why_; \
     } while (0)
 
-json run_cli(const std::string& pair, const std::string& extra, const std::string& tag) {
-    const auto ref = test::clip(pair, "ref"), dis = test::clip(pair, "dis");
-    const auto out = test::work_dir() / (pair + ".vulkan." + tag);
-    std::string log;
-    const std::string cmd = std::string(VMAFPP_CLI) + " -r '" + ref.string() + "' -d '" +
-                            dis.string() + "' -q --json --precision max --backend vulkan -o '" +
-                            out.string() + "' " + extra;
-    const int rc = test::run_command(cmd, &log);
-    EXPECT_EQ(rc, 0) << cmd << "\n" << log;
-    std::ifstream in(out);
-    if (!in) {
-        ADD_FAILURE() << "no output from " << cmd << "\n" << log;
-        return json::object();
-    }
-    return json::parse(in);
-}
-
-// Every per-frame value and pooled value of the golden, bit for bit.
-int expect_same(const json& got, const json& want, const std::string& what) {
-    int compared = 0;
-    EXPECT_EQ(got["frames"].size(), want["frames"].size()) << what;
-    if (got["frames"].size() != want["frames"].size()) return 0;
-    for (std::size_t i = 0; i < want["frames"].size(); ++i)
-        for (const auto& [key, value] : want["frames"][i]["metrics"].items()) {
-            const json& g = got["frames"][i]["metrics"];
-            if (!g.contains(key)) {
-                ADD_FAILURE() << what << " frame " << i << " lacks " << key;
-                continue;
-            }
-            ++compared;
-            if (value.is_null())
-                EXPECT_TRUE(g[key].is_null()) << what << " frame " << i << " " << key;
-            else
-                EXPECT_EQ(g[key].get<double>(), value.get<double>())
-                    << what << " frame " << i << " " << key;
-        }
-    for (const auto& [key, pooled] : want["pooled_metrics"].items())
-        for (const auto& [method, value] : pooled.items()) {
-            if (value.is_null()) continue;
-            ++compared;
-            EXPECT_EQ(got["pooled_metrics"][key][method].get<double>(), value.get<double>())
-                << what << " pooled " << key << " " << method;
-        }
-    return compared;
-}
-
 struct DeviceRun {
     const char* pair;
     const char* golden;
@@ -129,8 +83,8 @@ TEST(VulkanGolden, CliOutputEqualsTheGoldens) {
             continue;
         }
         const json want = test::golden(r.pair, r.golden);
-        json got = run_cli(r.pair, r.args, r.golden);
-        compared += expect_same(got, want, std::string(r.pair) + " " + r.golden);
+        const json got = test::cli_json(r.pair, std::string("--backend vulkan ") + r.args, "vulkan." + std::string(r.golden));
+        compared += test::expect_same_json_values(got, want, std::string(r.pair) + " " + r.golden);
     }
     RecordProperty("values", std::to_string(compared));
     EXPECT_GT(compared, 1000);
@@ -161,44 +115,6 @@ TEST(VulkanCli, ListsDevicesRefusesMissingOnesAndNotesCpuFallbackOnce) {
     EXPECT_EQ(out.find("vif has no vulkan twin"), std::string::npos) << out;
 }
 
-// Two noise frames through `feature` on the CPU scalar and on the device.
-int expect_device_equals_cpu(const std::string& feature, int w, int h, int bpc,
-                             const std::string& gain = "") {
-    const FeatureInfo* info = find_feature(feature);
-    OptionValues opts = test::options_for(*info, {{"debug", "true"}});
-    if (!gain.empty()) opts.set("adm_enhn_gain_limit", gain);
-    const FrameGeometry geo{w, h, bpc, PixelFormat::yuv420};
-    Compute cpu;
-    cpu.simd = SimdLevel::scalar;
-    Compute dev = cpu;
-    dev.backend = Backend::vulkan;
-    auto a = info->create(opts, geo, cpu);
-    auto b = info->create(opts, geo, dev);
-    test::RecordingSink sa, sb;
-    for (unsigned f = 0; f < 2; ++f) {
-        const Picture r = test::noise_picture(w, h, bpc, PixelFormat::yuv420, 7 + f);
-        const Picture d = test::noise_picture(w, h, bpc, PixelFormat::yuv420, 1000 + f);
-        a->extract(r, d, f, sa);
-        b->extract(r, d, f, sb);
-    }
-    a->flush(sa);
-    b->flush(sb);
-    int compared = 0;
-    EXPECT_EQ(sa.order, sb.order) << feature << " " << w << "x" << h;
-    for (const auto& [key, frames] : sa.values)
-        for (const auto& [f, v] : frames) {
-            ++compared;
-            const double got = sb.values[key][f];
-            if (got != v) {
-                ADD_FAILURE() << feature << " " << w << "x" << h << " bpc " << bpc << " " << key
-                              << " frame " << f << ": device " << test::g17(got) << " cpu "
-                              << test::g17(v);
-                return compared;
-            }
-        }
-    return compared;
-}
-
 // Every width 17..260 at height 64 and every height 17..80 at width 64 for
 // 8-bit pictures; every seventh size at 10, 12 and 16 bits (the
 // shaders' bit-depth branches do not depend on the size). VMAFPP_SLOW_TESTS
@@ -210,7 +126,7 @@ TEST(VulkanSizes, AdmGainLimitsEqualTheCpuScalar) {
     int compared = 0;
     for (const char* gain : {"1", "1.2", "1.5", "100"})
         for (int bpc : {8, 10, 12, 16})
-            for (int w = 17; w <= 260; w += 27) compared += expect_device_equals_cpu("adm", w, 40, bpc, gain);
+            for (int w = 17; w <= 260; w += 27) compared += test::expect_device_equals_cpu(Backend::vulkan, "adm", w, 40, bpc, gain);
     RecordProperty("values", std::to_string(compared));
 }
 
@@ -223,9 +139,9 @@ TEST(VulkanSizes, MotionVifAndAdmEqualTheCpuScalar) {
     for (int bpc : {8, 10, 12, 16}) {
         const int step = bpc == 8 || all ? 1 : 7;
         for (int w = 17; w <= 260; w += step)
-            for (const char* f : {"vif", "motion", "adm"}) compared += expect_device_equals_cpu(f, w, 64, bpc);
+            for (const char* f : {"vif", "motion", "adm"}) compared += test::expect_device_equals_cpu(Backend::vulkan, f, w, 64, bpc);
         for (int h = 17; h <= 80; h += step)
-            for (const char* f : {"vif", "motion", "adm"}) compared += expect_device_equals_cpu(f, 64, h, bpc);
+            for (const char* f : {"vif", "motion", "adm"}) compared += test::expect_device_equals_cpu(Backend::vulkan, f, 64, h, bpc);
     }
     RecordProperty("values", std::to_string(compared));
 }
