@@ -51,23 +51,37 @@ void select_device(unsigned index) {
     check(cudaSetDevice(static_cast<int>(index)), "cudaSetDevice");
 }
 
-// A device allocation of n T.
-template <class T>
-class DeviceArray {
+// Where a CudaArray lives: device memory, or pinned (page-locked) host
+// memory, which asynchronous copies move at full bus speed.
+struct DeviceMemory {
+    static constexpr const char* kAlloc = "cudaMalloc";
+    static cudaError_t allocate(void** p, std::size_t bytes) { return cudaMalloc(p, bytes); }
+    static void release(void* p) { cudaFree(p); }
+};
+struct PinnedMemory {
+    static constexpr const char* kAlloc = "cudaMallocHost";
+    static cudaError_t allocate(void** p, std::size_t bytes) { return cudaMallocHost(p, bytes); }
+    static void release(void* p) { cudaFreeHost(p); }
+};
+
+// n elements of T in `Memory`, owned (movable, not copyable).
+template <class T, class Memory>
+class CudaArray {
 public:
-    DeviceArray() = default;
-    explicit DeviceArray(std::size_t n) : n_(n) {
-        check(cudaMalloc(reinterpret_cast<void**>(&p_), (n ? n : 1) * sizeof(T)), "cudaMalloc");
+    CudaArray() = default;
+    explicit CudaArray(std::size_t n) : n_(n) {
+        check(Memory::allocate(reinterpret_cast<void**>(&p_), (n ? n : 1) * sizeof(T)),
+              Memory::kAlloc);
     }
-    DeviceArray(const DeviceArray&) = delete;
-    DeviceArray& operator=(const DeviceArray&) = delete;
-    DeviceArray& operator=(DeviceArray&& o) noexcept {
+    CudaArray(const CudaArray&) = delete;
+    CudaArray& operator=(const CudaArray&) = delete;
+    CudaArray& operator=(CudaArray&& o) noexcept {
         std::swap(p_, o.p_);
         std::swap(n_, o.n_);
         return *this;
     }
-    ~DeviceArray() {
-        if (p_) cudaFree(p_);
+    ~CudaArray() {
+        if (p_) Memory::release(p_);
     }
     T* get() const { return p_; }
     std::size_t bytes() const { return n_ * sizeof(T); }
@@ -76,33 +90,10 @@ private:
     T* p_ = nullptr;
     std::size_t n_ = 0;
 };
-
-// Pinned (page-locked) host memory: asynchronous copies at full bus speed.
 template <class T>
-class PinnedArray {
-public:
-    PinnedArray() = default;
-    explicit PinnedArray(std::size_t n) : n_(n) {
-        check(cudaMallocHost(reinterpret_cast<void**>(&p_), (n ? n : 1) * sizeof(T)),
-              "cudaMallocHost");
-    }
-    PinnedArray(const PinnedArray&) = delete;
-    PinnedArray& operator=(const PinnedArray&) = delete;
-    PinnedArray& operator=(PinnedArray&& o) noexcept {
-        std::swap(p_, o.p_);
-        std::swap(n_, o.n_);
-        return *this;
-    }
-    ~PinnedArray() {
-        if (p_) cudaFreeHost(p_);
-    }
-    T* get() const { return p_; }
-    std::size_t bytes() const { return n_ * sizeof(T); }
-
-private:
-    T* p_ = nullptr;
-    std::size_t n_ = 0;
-};
+using DeviceArray = CudaArray<T, DeviceMemory>;
+template <class T>
+using PinnedArray = CudaArray<T, PinnedMemory>;
 
 class Stream {
 public:
