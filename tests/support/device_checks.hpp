@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "adm/adm.hpp"
+#include "adm/adm_gain_limit.hpp"
 #include "adm/adm_kernels.hpp"
 #include "device/device_twins.hpp"
 #include "motion/motion_kernels.hpp"
@@ -27,6 +29,48 @@ using VifMaker = std::function<std::unique_ptr<device::VifTwin>(int w, int h, in
 using AdmMaker = std::function<std::unique_ptr<device::AdmTwin>(
     int w, int h, int bpc, const adm::AdmDeviceParams scales[adm::kScales], double gain,
     bool skip_scale0, bool skip_aim)>;
+
+// A device's gain products (rst * gain, truncated, as the seeds define it):
+// out[i] for rst[0, n) at limit `gain`.
+using GainProducts =
+    std::function<void(const std::int32_t* rst, std::size_t n, double gain, std::int64_t* out)>;
+
+// Every rst in [-300000, 300000] at the goldens' limits, 100, 1 and both
+// neighbours of 1, then 40 random limits in [1, 100] over 20000 random
+// int32 samples each (both extremes included), against the host's double
+// product; at most three failures are reported per limit. Returns how many
+// pairs were compared.
+inline std::uint64_t check_gain_products(const GainProducts& device_products) {
+    std::vector<std::int32_t> dense;
+    for (int r = -300000; r <= 300000; ++r) dense.push_back(r);
+    std::vector<std::int64_t> got;
+    std::uint64_t compared = 0;
+    auto check = [&](const std::vector<std::int32_t>& rst, double gain) {
+        got.assign(rst.size(), 0);
+        device_products(rst.data(), rst.size(), gain, got.data());
+        int bad = 0;
+        for (std::size_t i = 0; i < rst.size(); ++i) {
+            ++compared;
+            const std::int64_t want = adm::gain_product_double(rst[i], gain);
+            if (got[i] != want && bad++ < 3)
+                ADD_FAILURE() << "rst " << rst[i] << " gain " << std::to_string(gain) << " device "
+                              << got[i] << " double " << want;
+        }
+    };
+    for (double g : {1.2, 1.5, 100.0, 1.0, std::nextafter(1.0, 0.0), std::nextafter(1.0, 2.0)})
+        check(dense, g);
+    std::mt19937_64 rng(1413);
+    std::uniform_real_distribution<double> limit(1.0, 100.0);
+    std::uniform_int_distribution<std::int32_t> sample(INT32_MIN, INT32_MAX);
+    for (int k = 0; k < 40; ++k) {
+        std::vector<std::int32_t> rst(20000);
+        for (auto& r : rst) r = sample(rng);
+        rst[0] = INT32_MIN;
+        rst[1] = INT32_MAX;
+        check(rst, limit(rng));
+    }
+    return compared;
+}
 
 // motion_sad_* against the twins `make` gives, over sizes, depths and patterns.
 inline void check_motion_twins(const MotionMaker& make) {

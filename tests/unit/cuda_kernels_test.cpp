@@ -246,34 +246,10 @@ bool device_ready(std::string* why) {
 // and random limits in [1, 100) with random samples over the int32 range.
 TEST(CudaDevice, GainProductMatchesTheHostDoubleProduct) {
     VMAFPP_NEED_CUDA();
-    std::vector<std::int32_t> dense;
-    for (int r = -300000; r <= 300000; ++r) dense.push_back(r);
-    std::vector<std::int64_t> got;
-    std::uint64_t compared = 0;
-    auto check = [&](const std::vector<std::int32_t>& rst, double gain) {
-        got.assign(rst.size(), 0);
-        cuda::gain_products_on_device(0, rst.data(), rst.size(), gain, got.data());
-        int bad = 0;
-        for (std::size_t i = 0; i < rst.size(); ++i) {
-            ++compared;
-            const std::int64_t want = adm::gain_product_double(rst[i], gain);
-            if (got[i] != want && bad++ < 3)
-                ADD_FAILURE() << "rst " << rst[i] << " gain " << test::g17(gain) << " device "
-                              << got[i] << " host " << want;
-        }
-    };
-    for (double g : {1.2, 1.5, 100.0, 1.0, std::nextafter(1.0, 0.0), std::nextafter(1.0, 2.0)})
-        check(dense, g);
-    std::mt19937_64 rng(1413);
-    std::uniform_real_distribution<double> limit(1.0, 100.0);
-    std::uniform_int_distribution<std::int32_t> sample(INT32_MIN, INT32_MAX);
-    for (int k = 0; k < 40; ++k) {
-        std::vector<std::int32_t> rst(20000);
-        for (auto& r : rst) r = sample(rng);
-        rst[0] = INT32_MIN;
-        rst[1] = INT32_MAX;
-        check(rst, limit(rng));
-    }
+    const std::uint64_t compared = check_gain_products(
+        [](const std::int32_t* rst, std::size_t n, double gain, std::int64_t* out) {
+            cuda::gain_products_on_device(0, rst, n, gain, out);
+        });
     RecordProperty("pairs", std::to_string(compared));
 }
 
