@@ -12,6 +12,8 @@ std::unique_ptr<VideoReader> open_ffmpeg(const std::string& path) {
                 "libswscale-dev installed), or give -w/-h/-p/-b for raw YUV");
 }
 
+unsigned ffmpeg_decoding_began_at(const VideoReader&) { return 0; }
+
 }  // namespace vmafpp::io
 
 namespace vmafpp {

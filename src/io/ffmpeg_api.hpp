@@ -29,6 +29,7 @@ namespace vmafpp::io {
     X(avcodec, avcodec_parameters_to_context) X(avcodec, avcodec_receive_frame)                \
     X(avcodec, avcodec_send_packet)                                                            \
     X(avformat, av_find_best_stream) X(avformat, av_read_frame) X(avformat, avformat_close_input) \
+    X(avformat, av_seek_frame)                                                                 \
     X(avformat, avformat_find_stream_info) X(avformat, avformat_open_input)                    \
     X(swscale, sws_getContext) X(swscale, sws_scale) X(swscale, sws_freeContext)
 

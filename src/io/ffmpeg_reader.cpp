@@ -7,7 +7,9 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <thread>
+#include <vector>
 
 #include "io/planar_reader.hpp"
 #include "vmafpp/error.hpp"
@@ -112,28 +114,8 @@ public:
     explicit FfmpegReader(const std::string& path) : path_(path) {
         ffmpeg_api(path);  // loads FFmpeg's libraries, or says they are missing
         av().av_log_set_level(AV_LOG_QUIET);  // errors reach the user as our one line
-        AVFormatContext* fmt = nullptr;
-        int err = av().avformat_open_input(&fmt, path.c_str(), nullptr, nullptr);
-        if (err < 0) fail("not a Y4M file, and FFmpeg cannot open it: " + av_error_text(err));
-        fmt_.reset(fmt);
-        err = av().avformat_find_stream_info(fmt, nullptr);
-        if (err < 0) fail("cannot read its streams: " + av_error_text(err));
-        const AVCodec* codec = nullptr;
-        stream_ = av().av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
-        if (stream_ == AVERROR_STREAM_NOT_FOUND) fail("no video stream");
-        const AVStream* st = fmt->streams[stream_ < 0 ? 0 : stream_];
-        if (stream_ == AVERROR_DECODER_NOT_FOUND || !codec)
-            fail(std::string("no decoder for its video codec (") +
-                 av().avcodec_get_name(st->codecpar->codec_id) + ") in this FFmpeg");
-        if (stream_ < 0) fail("no video stream: " + av_error_text(stream_));
-        codec_.reset(av().avcodec_alloc_context3(codec));
-        if (!codec_) fail("out of memory");
-        err = av().avcodec_parameters_to_context(codec_.get(), st->codecpar);
-        if (err < 0) fail("bad codec parameters: " + av_error_text(err));
-        codec_->thread_count = 0;  // FFmpeg picks (frame and slice threads)
-        err = av().avcodec_open2(codec_.get(), codec, nullptr);
-        if (err < 0) fail(std::string("cannot open its ") + codec->name + " decoder: " + av_error_text(err));
-
+        const AVCodec* codec = open_stream();
+        const AVStream* st = fmt_->streams[stream_];
         const AVPixelFormat pf = AVPixelFormat(st->codecpar->format);
         if (pf == AV_PIX_FMT_NONE)
             fail("its video stream has no pixel format (a truncated or damaged file?)");
@@ -151,7 +133,7 @@ public:
             info_.fps_den = rate.den;
         }
         if (st->nb_frames > 0) info_.frames = st->nb_frames;
-        decoder_ = std::thread([this] { decode_loop(); });
+        seek_codec_ = frame_per_packet(codec->id, fmt_->iformat->name);
     }
 
     ~FfmpegReader() override {
@@ -167,6 +149,7 @@ public:
     void set_luma_only(bool luma_only) override { luma_only_ = luma_only; }
 
     bool read(Picture& pic) override {
+        start(0);
         FramePtr f = next();
         if (!f) return false;
         const bool chroma = info_.format != PixelFormat::yuv400 && !luma_only_;
@@ -185,13 +168,31 @@ public:
         return true;
     }
 
+    // The first skip before any frame is read starts decoding at frame n:
+    // from the keyframe before it where that is provably exact (plan_seek),
+    // else from the start; the decoding thread drops the frames before n.
     unsigned skip(unsigned n) override {
+        if (n == 0) return 0;
+        if (!started_) {
+            start(n);
+            std::unique_lock<std::mutex> lock(mu_);
+            ready_.wait(lock, [&] { return !queue_.empty() || done_; });
+            if (!queue_.empty()) return n;
+            if (!error_.empty()) throw Error(error_);
+            return dropped_;
+        }
         unsigned i = 0;
         for (; i < n; ++i) {
             if (!next()) break;
             ++frames_read_;
         }
         return i;
+    }
+
+    // Where the decoding of the last run began (tests: a keyframe seek).
+    unsigned decoding_began_at() const {
+        std::lock_guard<std::mutex> lock(mu_);
+        return began_at_;
     }
 
 private:
@@ -212,68 +213,242 @@ private:
         return f;
     }
 
-    // Runs on the decoding thread: queues frames (at most kQueue ahead).
+    // Opens the demuxer and the decoder of the best video stream (again after
+    // a keyframe seek that could not be proved exact). Returns the decoder.
+    const AVCodec* open_stream() {
+        codec_.reset();
+        fmt_.reset();
+        AVFormatContext* fmt = nullptr;
+        int err = av().avformat_open_input(&fmt, path_.c_str(), nullptr, nullptr);
+        if (err < 0) fail("not a Y4M file, and FFmpeg cannot open it: " + av_error_text(err));
+        fmt_.reset(fmt);
+        err = av().avformat_find_stream_info(fmt, nullptr);
+        if (err < 0) fail("cannot read its streams: " + av_error_text(err));
+        const AVCodec* codec = nullptr;
+        stream_ = av().av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+        if (stream_ == AVERROR_STREAM_NOT_FOUND) fail("no video stream");
+        const AVStream* st = fmt->streams[stream_ < 0 ? 0 : stream_];
+        if (stream_ == AVERROR_DECODER_NOT_FOUND || !codec)
+            fail(std::string("no decoder for its video codec (") +
+                 av().avcodec_get_name(st->codecpar->codec_id) + ") in this FFmpeg");
+        if (stream_ < 0) fail("no video stream: " + av_error_text(stream_));
+        codec_.reset(av().avcodec_alloc_context3(codec));
+        if (!codec_) fail("out of memory");
+        err = av().avcodec_parameters_to_context(codec_.get(), st->codecpar);
+        if (err < 0) fail("bad codec parameters: " + av_error_text(err));
+        codec_->thread_count = 0;  // FFmpeg picks (frame and slice threads)
+        err = av().avcodec_open2(codec_.get(), codec, nullptr);
+        if (err < 0) fail(std::string("cannot open its ") + codec->name + " decoder: " + av_error_text(err));
+        return codec;
+    }
+
+    void start(unsigned first) {
+        if (started_) return;
+        started_ = true;
+        start_at_ = first;
+        decoder_ = std::thread([this] { decode_loop(); });
+    }
+
+    // Frame index = packet index holds where every packet of the stream is
+    // exactly one shown frame: these codecs in these containers (Matroska/WebM,
+    // MP4/MOV, IVF store one access unit, superframe or temporal unit per
+    // packet). Elsewhere (MPEG-TS fields, VP8 alt-ref packets, packed B-frames)
+    // a chunk decodes from the start.
+    static bool frame_per_packet(AVCodecID id, const char* container) {
+        const std::string c = container ? container : "";
+        const bool container_ok = c.find("matroska") != std::string::npos ||
+                                  c.find("mov") != std::string::npos || c == "ivf";
+        const bool codec_ok = id == AV_CODEC_ID_H264 || id == AV_CODEC_ID_HEVC || id == AV_CODEC_ID_AV1 ||
+                              id == AV_CODEC_ID_VP9 || id == AV_CODEC_ID_FFV1 ||
+                              id == AV_CODEC_ID_MJPEG || id == AV_CODEC_ID_PRORES;
+        return container_ok && codec_ok;
+    }
+
+    // A keyframe to start decoding at for frame `target`: packet K (decode
+    // order, index k) such that every packet before it shows earlier and every
+    // packet after it later ("closed" both ways: no leading pictures). Then
+    // the frames a whole-file decode numbers k, k+1, ... are exactly K and the
+    // packets after it in presentation order, so a decoder started at K
+    // numbers them the same. The demuxer reads packets (no decoding) from the
+    // start to kLookahead packets past the target; `shown` is the expected
+    // presentation timestamps of frames k..target, which the decoding thread
+    // checks frame by frame before it queues any.
+    struct SeekPlan {
+        unsigned index = 0;
+        std::int64_t pts = 0, dts = 0, pos = -1;
+        std::vector<std::int64_t> shown;
+    };
+    static constexpr unsigned kLookahead = 64;  // > any codec's reorder depth (H.264/HEVC: 16)
+
+    std::optional<SeekPlan> plan_seek(unsigned target) const {
+        if (!seek_codec_) return std::nullopt;
+        AVFormatContext* raw = nullptr;
+        if (av().avformat_open_input(&raw, path_.c_str(), nullptr, nullptr) < 0) return std::nullopt;
+        std::unique_ptr<AVFormatContext, FormatCloser> fmt(raw);
+        if (av().avformat_find_stream_info(raw, nullptr) < 0 || unsigned(stream_) >= raw->nb_streams)
+            return std::nullopt;
+        std::unique_ptr<AVPacket, PacketFree> pkt(av().av_packet_alloc());
+        if (!pkt) return std::nullopt;
+        std::vector<SeekPlan> closed;  // candidates, pts increasing
+        std::vector<std::int64_t> pts;  // every packet's, decode order
+        std::int64_t max_pts = INT64_MIN;
+        while (pts.size() < std::size_t(target) + kLookahead) {
+            const int err = av().av_read_frame(raw, pkt.get());
+            if (err == AVERROR_EOF) break;
+            if (err < 0) return std::nullopt;
+            const bool mine = pkt->stream_index == stream_;
+            const std::int64_t p = pkt->pts, d = pkt->dts, pos = pkt->pos;
+            const bool key = pkt->flags & AV_PKT_FLAG_KEY;
+            av().av_packet_unref(pkt.get());
+            if (!mine) continue;
+            // Without timestamps, or a stream not starting at a keyframe (its
+            // first frames are dropped by a whole decode), nothing is proved.
+            if (p == AV_NOPTS_VALUE || (pts.empty() && !key)) return std::nullopt;
+            while (!closed.empty() && closed.back().pts >= p) closed.pop_back();  // p leads them
+            if (key && p > max_pts && pts.size() <= target)
+                closed.push_back(SeekPlan{unsigned(pts.size()), p, d == AV_NOPTS_VALUE ? p : d, pos, {}});
+            max_pts = std::max(max_pts, p);
+            pts.push_back(p);
+        }
+        if (pts.size() <= target || closed.empty() || closed.back().index == 0) return std::nullopt;
+        SeekPlan plan = std::move(closed.back());
+        std::vector<std::int64_t> after(pts.begin() + plan.index, pts.end());
+        std::sort(after.begin(), after.end());
+        if (std::adjacent_find(after.begin(), after.end()) != after.end()) return std::nullopt;
+        after.resize(target - plan.index + 1);
+        plan.shown = std::move(after);
+        return plan;
+    }
+
+    // Positions the demuxer at or before packet K; false if it cannot.
+    bool seek_to(const SeekPlan& plan) {
+        const std::int64_t ts = std::min(plan.pts, plan.dts);
+        return av().av_seek_frame(fmt_.get(), stream_, ts, AVSEEK_FLAG_BACKWARD) >= 0;
+    }
+
+    // Runs on the decoding thread: queues frames (at most kQueue ahead) from
+    // frame start_at_ on.
     void decode_loop() {
         try {
-            std::unique_ptr<AVPacket, PacketFree> pkt(av().av_packet_alloc());
-            FramePtr frame(av().av_frame_alloc());
-            if (!pkt || !frame) throw Error(path_ + ": out of memory");
-            bool flushing = false;
-            unsigned decoded = 0;
-            for (;;) {
-                if (!flushing) {
-                    const int err = av().av_read_frame(fmt_.get(), pkt.get());
-                    if (err == AVERROR_EOF) {
-                        flushing = true;
-                        av().avcodec_send_packet(codec_.get(), nullptr);
-                    } else if (err < 0) {
-                        throw Error(path_ + ": cannot read the file after " + std::to_string(decoded) +
-                                    " frames: " + av_error_text(err));
-                    } else {
-                        if (pkt->stream_index != stream_) {
-                            av().av_packet_unref(pkt.get());
-                            continue;
-                        }
-                        // A demuxer marks a packet the file cuts short.
-                        if (pkt->flags & AV_PKT_FLAG_CORRUPT)
-                            throw Error(path_ + ": after " + std::to_string(decoded) +
-                                        " frames, its data is cut short or damaged (a truncated file?)");
-                        const int s = av().avcodec_send_packet(codec_.get(), pkt.get());
-                        av().av_packet_unref(pkt.get());
-                        if (s < 0 && s != AVERROR(EAGAIN))
-                            throw Error(path_ + ": frame " + std::to_string(decoded) +
-                                        " cannot be decoded: " + av_error_text(s));
-                    }
-                }
-                for (;;) {
-                    const int r = av().avcodec_receive_frame(codec_.get(), frame.get());
-                    if (r == AVERROR(EAGAIN)) break;
-                    if (r == AVERROR_EOF) {
-                        check_complete(decoded);
-                        return finish("");
-                    }
-                    if (r < 0)
-                        throw Error(path_ + ": frame " + std::to_string(decoded) +
-                                    " cannot be decoded: " + av_error_text(r));
-                    if (frame->decode_error_flags || (frame->flags & AV_FRAME_FLAG_CORRUPT))
-                        throw Error(path_ + ": frame " + std::to_string(decoded) +
-                                    " is corrupt (damaged or truncated data)");
-                    if (frame->best_effort_timestamp != AV_NOPTS_VALUE)
-                        last_pts_ = std::max(last_pts_, frame->best_effort_timestamp);
-                    FramePtr ready = prepare(frame.get(), decoded);
-                    ++decoded;
-                    std::unique_lock<std::mutex> lock(mu_);
-                    space_.wait(lock, [&] { return queue_.size() < kQueue || stop_; });
-                    if (stop_) return;
-                    queue_.push_back(std::move(ready));
-                    lock.unlock();
-                    ready_.notify_one();
-                }
+            std::optional<SeekPlan> plan = start_at_ > 0 ? plan_seek(start_at_) : std::nullopt;
+            if (plan && !seek_to(*plan)) {
+                open_stream();
+                plan.reset();
+            }
+            if (!decode(plan ? &*plan : nullptr)) {
+                // The seek could not be confirmed before any frame was
+                // queued: decode the whole file instead.
+                open_stream();
+                decode(nullptr);
             }
         } catch (const Error& e) {
             finish(e.what());
         } catch (const std::exception& e) {
             finish(path_ + ": decoding failed: " + e.what());
+        }
+    }
+
+    // Decodes from the demuxer's position (packet K of `plan`, or the start),
+    // drops frames before start_at_, queues the rest. Returns false when a
+    // frame up to start_at_ contradicts the plan (nothing is queued then).
+    bool decode(const SeekPlan* plan) {
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            began_at_ = plan ? plan->index : 0;
+        }
+        std::unique_ptr<AVPacket, PacketFree> pkt(av().av_packet_alloc());
+        FramePtr frame(av().av_frame_alloc());
+        if (!pkt || !frame) throw Error(path_ + ": out of memory");
+        bool flushing = false;
+        bool at_key = plan == nullptr;  // a seek may land before packet K
+        unsigned decoded = plan ? plan->index : 0;
+        std::int64_t last_shown = INT64_MIN;
+        for (;;) {
+            if (!flushing) {
+                const int err = av().av_read_frame(fmt_.get(), pkt.get());
+                if (err == AVERROR_EOF) {
+                    if (!at_key) return false;
+                    flushing = true;
+                    av().avcodec_send_packet(codec_.get(), nullptr);
+                } else if (err < 0) {
+                    throw Error(path_ + ": cannot read the file after " + std::to_string(decoded) +
+                                " frames: " + av_error_text(err));
+                } else {
+                    if (pkt->stream_index != stream_) {
+                        av().av_packet_unref(pkt.get());
+                        continue;
+                    }
+                    if (!at_key) {
+                        const bool is_k = (pkt->flags & AV_PKT_FLAG_KEY) && pkt->pts == plan->pts &&
+                                          (plan->pos < 0 || pkt->pos < 0 || pkt->pos == plan->pos);
+                        if (!is_k && (pkt->pos >= 0 && plan->pos >= 0 && pkt->pos > plan->pos)) {
+                            av().av_packet_unref(pkt.get());
+                            return false;  // passed K without finding it
+                        }
+                        at_key = is_k;
+                        if (!at_key) {
+                            av().av_packet_unref(pkt.get());
+                            continue;
+                        }
+                    }
+                    // A demuxer marks a packet the file cuts short.
+                    if (pkt->flags & AV_PKT_FLAG_CORRUPT)
+                        throw Error(path_ + ": after " + std::to_string(decoded) +
+                                    " frames, its data is cut short or damaged (a truncated file?)");
+                    const int s = av().avcodec_send_packet(codec_.get(), pkt.get());
+                    av().av_packet_unref(pkt.get());
+                    if (s < 0 && s != AVERROR(EAGAIN))
+                        throw Error(path_ + ": frame " + std::to_string(decoded) +
+                                    " cannot be decoded: " + av_error_text(s));
+                }
+            }
+            for (;;) {
+                const int r = av().avcodec_receive_frame(codec_.get(), frame.get());
+                if (r == AVERROR(EAGAIN)) break;
+                if (r == AVERROR_EOF) {
+                    check_complete(decoded);
+                    finish("");
+                    return true;
+                }
+                if (r < 0)
+                    throw Error(path_ + ": frame " + std::to_string(decoded) +
+                                " cannot be decoded: " + av_error_text(r));
+                if (frame->decode_error_flags || (frame->flags & AV_FRAME_FLAG_CORRUPT))
+                    throw Error(path_ + ": frame " + std::to_string(decoded) +
+                                " is corrupt (damaged or truncated data)");
+                if (frame->best_effort_timestamp != AV_NOPTS_VALUE)
+                    last_pts_ = std::max(last_pts_, frame->best_effort_timestamp);
+                if (plan) {
+                    // After a seek every frame's place is checked: up to the
+                    // target against the demuxed timestamps (a mismatch falls
+                    // back to a whole decode), later by increasing time.
+                    const std::int64_t shown = frame->pts;
+                    if (decoded <= start_at_) {
+                        if (shown != plan->shown[decoded - plan->index]) return false;
+                    } else if (shown == AV_NOPTS_VALUE || shown <= last_shown) {
+                        throw Error(path_ + ": frame " + std::to_string(decoded) +
+                                    " is out of order after a keyframe seek; score this range from "
+                                    "a Y4M decode of the file");
+                    }
+                    last_shown = shown;
+                }
+                if (decoded < start_at_) {
+                    av().av_frame_unref(frame.get());
+                    ++decoded;
+                    std::lock_guard<std::mutex> lock(mu_);
+                    dropped_ = decoded;
+                    if (stop_) return true;
+                    continue;
+                }
+                FramePtr ready = prepare(frame.get(), decoded);
+                ++decoded;
+                std::unique_lock<std::mutex> lock(mu_);
+                space_.wait(lock, [&] { return queue_.size() < kQueue || stop_; });
+                if (stop_) return true;
+                queue_.push_back(std::move(ready));
+                lock.unlock();
+                ready_.notify_one();
+            }
         }
     }
 
@@ -353,8 +528,14 @@ private:
     unsigned frames_read_ = 0;
     std::int64_t last_pts_ = AV_NOPTS_VALUE;  // decoding thread only
 
-    std::mutex mu_;
+    bool seek_codec_ = false;   // frame_per_packet() holds for this file
+    bool started_ = false;      // the decoding thread runs
+    unsigned start_at_ = 0;     // first frame it queues (set before it starts)
+
+    mutable std::mutex mu_;
     std::condition_variable ready_, space_;
+    unsigned dropped_ = 0;      // frames before start_at_ decoded and dropped
+    unsigned began_at_ = 0;     // frame the last decode began at
     std::deque<FramePtr> queue_;
     bool done_ = false, stop_ = false;
     std::string error_;
@@ -367,6 +548,11 @@ bool ffmpeg_available() { return true; }
 
 std::unique_ptr<VideoReader> open_ffmpeg(const std::string& path) {
     return std::make_unique<FfmpegReader>(path);
+}
+
+unsigned ffmpeg_decoding_began_at(const VideoReader& reader) {
+    const auto* r = dynamic_cast<const FfmpegReader*>(&reader);
+    return r ? r->decoding_began_at() : 0;
 }
 
 }  // namespace vmafpp::io

@@ -17,6 +17,13 @@ bool ffmpeg_available();
 // packed, RGB) are converted by libswscale to planar YUV of their
 // subsampling and bit depth. Throws vmafpp::Error naming `path` for a file
 // FFmpeg cannot open, no video stream, an unknown codec or a decoding error.
+//
+// A first skip(n) before any read decodes from the keyframe before frame n
+// when the file proves that exact (see FfmpegReader::plan_seek), else from
+// the start; either way the frames kept are those a whole decode numbers n on.
 std::unique_ptr<VideoReader> open_ffmpeg(const std::string& path);
+// The frame the reader's decoding began at (a keyframe seek: > 0); 0 for
+// other readers. For tests.
+unsigned ffmpeg_decoding_began_at(const VideoReader& reader);
 
 }  // namespace vmafpp::io
