@@ -15,6 +15,13 @@
 
 namespace vmafpp {
 
+// `total` += `more`, totals mod 2^64; throws if they are sums of different
+// features or parameters.
+void add_aggregate_totals(std::string_view key, AggregateSums& total, const AggregateSums& more);
+// The value of an aggregate from its totals (the extractor's
+// aggregate_from_sums); throws if its feature has none.
+double finish_aggregate(std::string_view key, const AggregateSums& total);
+
 // Collects values written by extractors running on any thread. The order of
 // keys is deterministic, whatever the worker scheduling: by the phase of the
 // extract() call that first wrote the key, then its frame, then the
@@ -32,7 +39,7 @@ public:
                  std::uint32_t phase = 1)
             : owner_(owner), phase_(phase), call_frame_(call_frame), extractor_(extractor) {}
         void append(std::string_view key, unsigned frame, double value) override;
-        void set_aggregate(std::string_view key, double value) override;
+        void add_aggregate_sums(std::string_view key, unsigned frame, const AggregateSums& sums) override;
 
     private:
         FeatureCollector& owner_;
@@ -62,9 +69,11 @@ public:
 
     // Keys in their deterministic order.
     std::vector<std::string> keys() const;
-    // Aggregates in the order first set (libvmaf's); setting one again
-    // replaces its value in place.
+    // Aggregates in the order first added (libvmaf's), finished from the kept
+    // frames' totals by their extractors' aggregate_from_sums.
     std::vector<std::pair<std::string, double>> aggregates() const;
+    // Their totals over the kept frames (what a chunk file carries).
+    std::vector<std::pair<std::string, AggregateSums>> aggregate_sums() const;
     std::optional<double> value(std::string_view key, unsigned frame) const;
     // One past the highest frame index written.
     unsigned frame_count() const;
@@ -82,7 +91,7 @@ private:
     mutable std::mutex mutex_;
     std::vector<Column> columns_;
     std::unordered_map<std::string, std::size_t> index_;
-    std::vector<std::pair<std::string, double>> aggregates_;
+    std::vector<std::pair<std::string, AggregateSums>> aggregates_;
     unsigned frame_count_ = 0;
     unsigned keep_lead_ = 0;
     unsigned keep_count_ = 0xffffffffu;

@@ -4,6 +4,7 @@
 // registers it.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -16,16 +17,27 @@
 
 namespace vmafpp {
 
+// One frame's part of a value of the whole run (libvmaf's aggregate_metrics,
+// e.g. psnr's apsnr_y) that is a function of integer sums over the frames
+// (APSNR: a plane's SSE and pixel count). Sums add mod 2^64, so in any order
+// and exactly: a frame-range run keeps its frames' totals, a chunk file
+// carries them, and a merge adds them and finishes the value with the
+// extractor's FeatureInfo::aggregate_from_sums, as a whole run does.
+struct AggregateSums {
+    std::string feature;               // the extractor (FeatureInfo::name)
+    std::vector<std::uint64_t> fixed;  // parameters, equal in every frame (psnr: the peak's square)
+    std::vector<std::uint64_t> totals;
+};
+
 // Where extractors write per-frame values. Thread-safe: non-temporal extractors
 // of different frames write concurrently.
 class FeatureSink {
 public:
     virtual ~FeatureSink() = default;
     virtual void append(std::string_view key, unsigned frame, double value) = 0;
-    // A value of the whole run (libvmaf's aggregate_metrics, e.g. psnr's
-    // apsnr_y), written by a temporal extractor's flush(). Sinks that do not
-    // collect aggregates throw: a dropped value would be a silent loss.
-    virtual void set_aggregate(std::string_view key, double value);
+    // Frame `frame`'s sums of aggregate `key`. Sinks that do not collect
+    // aggregates throw: a dropped value would be a silent loss.
+    virtual void add_aggregate_sums(std::string_view key, unsigned frame, const AggregateSums& sums);
 };
 
 struct FrameGeometry {
@@ -78,8 +90,9 @@ struct ExtractorSetup {
 struct FrameContext {
     unsigned before = 0;
     unsigned after = 0;
-    // Some value depends on every frame of the run (an aggregate such as
-    // psnr's apsnr): the run cannot be split into frame ranges.
+    // Some value depends on every frame of the run in a way frame ranges
+    // cannot carry (an aggregate that is not AggregateSums): the run cannot
+    // be split into frame ranges.
     bool whole_run = false;
 };
 
@@ -107,6 +120,9 @@ struct FeatureInfo {
     // empty means none). ChunkMerge tests (tests/unit/chunk_merge_test.cpp)
     // check it: a range run must equal the whole run on its frames.
     std::function<FrameContext(const OptionValues&)> context;
+    // The aggregate `key` of totals this extractor added to a sink (see
+    // AggregateSums); empty for extractors without aggregates.
+    std::function<double(std::string_view key, const AggregateSums& totals)> aggregate_from_sums;
     // Builds an instance. Throws vmafpp::Error when the geometry is
     // unsupported (e.g. too small), with a message that states the limit.
     std::function<std::unique_ptr<FeatureExtractor>(const ExtractorSetup&)> make;

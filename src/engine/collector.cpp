@@ -33,17 +33,40 @@ void FeatureCollector::keep_frames(unsigned lead, unsigned count) {
     keep_count_ = count;
 }
 
-void FeatureCollector::CallSink::set_aggregate(std::string_view key, double value) {
+void FeatureCollector::CallSink::add_aggregate_sums(std::string_view key, unsigned frame,
+                                                    const AggregateSums& sums) {
+    if (frame < owner_.keep_lead_ || frame - owner_.keep_lead_ >= owner_.keep_count_) return;
     std::lock_guard<std::mutex> lock(owner_.mutex_);
-    for (auto& [k, v] : owner_.aggregates_)
+    for (auto& [k, total] : owner_.aggregates_)
         if (k == key) {
-            v = value;
+            add_aggregate_totals(k, total, sums);
             return;
         }
-    owner_.aggregates_.emplace_back(std::string(key), value);
+    owner_.aggregates_.emplace_back(std::string(key), sums);
+}
+
+void add_aggregate_totals(std::string_view key, AggregateSums& total, const AggregateSums& more) {
+    if (more.feature != total.feature || more.fixed != total.fixed || more.totals.size() != total.totals.size())
+        throw Error("aggregate " + std::string(key) + ": sums of another feature or with other parameters");
+    for (std::size_t i = 0; i < total.totals.size(); ++i) total.totals[i] += more.totals[i];  // mod 2^64
+}
+
+double finish_aggregate(std::string_view key, const AggregateSums& total) {
+    const FeatureInfo* info = find_feature(total.feature);
+    if (!info || !info->aggregate_from_sums)
+        throw Error("aggregate " + std::string(key) + ": feature \"" + total.feature +
+                    "\" does not finish aggregates");
+    return info->aggregate_from_sums(key, total);
 }
 
 std::vector<std::pair<std::string, double>> FeatureCollector::aggregates() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::vector<std::pair<std::string, double>> out;
+    for (const auto& [key, total] : aggregates_) out.emplace_back(key, finish_aggregate(key, total));
+    return out;
+}
+
+std::vector<std::pair<std::string, AggregateSums>> FeatureCollector::aggregate_sums() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return aggregates_;
 }

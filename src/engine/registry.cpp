@@ -53,7 +53,7 @@ std::string FeatureInfo::key(const OptionValues& values, std::string_view featur
     return p->output_name() + values.key_suffix();
 }
 
-void FeatureSink::set_aggregate(std::string_view key, double /*value*/) {
+void FeatureSink::add_aggregate_sums(std::string_view key, unsigned /*frame*/, const AggregateSums& /*sums*/) {
     throw Error("internal error: aggregate " + std::string(key) + " written to a sink without aggregates");
 }
 

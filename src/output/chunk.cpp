@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "vmafpp/collector.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/vmafpp.hpp"
 
@@ -15,7 +16,9 @@ namespace {
 
 using Json = nlohmann::json;
 
-constexpr int kFormat = 1;  // "vmafpp_chunk": bumped when the layout changes
+// "vmafpp_chunk": bumped when the layout changes (2: aggregate sums), so that
+// an older merge refuses a chunk whose fields it would drop.
+constexpr int kFormat = 2;
 
 // nlohmann prints a double with the shortest digits that read back to it
 // (never more than 17), so a finite value round-trips; JSON has no NaN or
@@ -31,15 +34,35 @@ std::string range_text(const Chunk& c) {
     return std::to_string(c.begin) + ":" + std::to_string(c.end);
 }
 
+// Every chunk's totals added (mod 2^64, as a whole run adds its frames'),
+// then finished: the whole run's aggregates, in its order.
+std::vector<std::pair<std::string, double>> merged_aggregates(const std::vector<Chunk>& chunks) {
+    const Chunk& first = chunks.front();
+    std::vector<std::pair<std::string, AggregateSums>> total = first.aggregates;
+    for (std::size_t i = 1; i < chunks.size(); ++i) {
+        const Chunk& c = chunks[i];
+        if (c.aggregates.size() != total.size())
+            throw Error("merge: chunk " + range_text(c) + " has " + std::to_string(c.aggregates.size()) +
+                        " aggregates, chunk " + range_text(first) + " " + std::to_string(total.size()));
+        for (std::size_t k = 0; k < total.size(); ++k) {
+            if (c.aggregates[k].first != total[k].first)
+                throw Error("merge: chunk " + range_text(c) + " has aggregate " + c.aggregates[k].first +
+                            " where chunk " + range_text(first) + " has " + total[k].first);
+            add_aggregate_totals(total[k].first, total[k].second, c.aggregates[k].second);
+        }
+    }
+    std::vector<std::pair<std::string, double>> out;
+    for (const auto& [key, sums] : total) out.emplace_back(key, finish_aggregate(key, sums));
+    return out;
+}
+
 }  // namespace
 
 Chunk make_chunk(const ScoreRun& run, std::string reference, std::string distorted,
                  std::string config) {
     const Results r = run.results();
-    if (!r.aggregate.empty())
-        throw Error("aggregate \"" + r.aggregate.front().first +
-                    "\" is a value of the whole run: it cannot be written in a chunk");
     Chunk c;
+    c.aggregates = run.values.aggregate_sums();
     c.version = r.version;
     c.reference = std::move(reference);
     c.distorted = std::move(distorted);
@@ -76,6 +99,10 @@ std::string render_chunk(const Chunk& c) {
         metrics.push_back(Json{{"key", m.key}, {"values", std::move(values)}});
     }
     j["metrics"] = std::move(metrics);
+    Json aggregates = Json::array();
+    for (const auto& [key, s] : c.aggregates)
+        aggregates.push_back(Json{{"key", key}, {"feature", s.feature}, {"fixed", s.fixed}, {"totals", s.totals}});
+    j["aggregates"] = std::move(aggregates);
     return j.dump() + "\n";
 }
 
@@ -125,6 +152,11 @@ Chunk parse_chunk(std::string_view text, const std::string& what) {
                     throw Error(what + ": key " + metric.key + " has a value that is not a number");
             }
             c.metrics.push_back(std::move(metric));
+        }
+        for (const auto& a : j.at("aggregates")) {
+            AggregateSums s{a.at("feature").get<std::string>(), a.at("fixed").get<std::vector<std::uint64_t>>(),
+                            a.at("totals").get<std::vector<std::uint64_t>>()};
+            c.aggregates.emplace_back(a.at("key").get<std::string>(), std::move(s));
         }
         return c;
     } catch (const Json::exception& e) {
@@ -192,6 +224,7 @@ Results merge_chunks(std::vector<Chunk> chunks) {
         }
     }
     r.fps = seconds > 0 ? r.frame_count / seconds : 0.0;
+    r.aggregate = merged_aggregates(chunks);
     return r;
 }
 

@@ -58,6 +58,24 @@ std::uint64_t plane_sse(const Plane& a, const Plane& b, bool high_depth) {
     return sse;
 }
 
+// libvmaf's APSNR: the PSNR of the whole run's summed SSE of a plane. 0/0
+// pixels (a plane not scored) give NaN in the difference of logs and -inf as
+// the cap, and libvmaf's MIN macro (NaN < x is false) then yields the cap.
+double apsnr_from_sums(std::string_view /*key*/, const AggregateSums& s) {
+    if (s.fixed.size() != 1 || s.totals.size() != 2)
+        throw Error("psnr: APSNR sums are {SSE, pixels} with the peak's square fixed");
+    const auto peak_sq = static_cast<std::uint32_t>(s.fixed[0]);
+    const std::uint64_t sse = s.totals[0], pixels = s.totals[1];
+    const double apsnr = 10 * (std::log10(static_cast<double>(peak_sq)) +
+                               std::log10(static_cast<double>(pixels)) -
+                               std::log10(static_cast<double>(sse)));
+    // The product is uint64 arithmetic (it wraps past 2^64, as libvmaf's
+    // does, after about 10^9 pixels at 16 bits).
+    const std::uint64_t cap_arg = std::uint64_t{peak_sq} * pixels * 2;
+    const double max_apsnr = std::ceil(10 * std::log10(static_cast<double>(cap_arg)));
+    return c_min(apsnr, max_apsnr);
+}
+
 class Psnr final : public FeatureExtractor {
 public:
     static void check(const ExtractorSetup& s) {
@@ -103,47 +121,31 @@ public:
             const Plane& a = ref.planes[p];
             const std::uint64_t sse = plane_sse(a, dis.planes[p], high);
             const unsigned n = static_cast<unsigned>(a.width()) * static_cast<unsigned>(a.height());
-            if (enable_apsnr_) {
-                apsnr_sse_[p] += sse;
-                apsnr_pixels_[p] += n;
-            }
+            if (enable_apsnr_) add_apsnr_sums(sink, p, frame, sse, n);
             const double mse = static_cast<double>(sse) / n;
             sink.append(keys_[p], frame,
                         c_min(10. * std::log10(peak_sq / c_max(mse, 1e-16)), psnr_max_[p]));
             if (enable_mse_) sink.append(keys_[3 + p], frame, mse);
         }
-    }
-
-    // libvmaf's APSNR: the PSNR of the whole run's summed SSE per plane,
-    // written as an aggregate. All three planes are written even when only
-    // luma was scored (libvmaf's loop runs to 3): 0/0 pixels give
-    // NaN in the difference of logs and -inf as the cap, and its MIN macro
-    // (NaN < x is false) then yields the cap.
-    void flush(FeatureSink& sink) override {
-        if (!enable_apsnr_) return;
-        static const char* const kNames[3] = {"apsnr_y", "apsnr_cb", "apsnr_cr"};
-        for (int p = 0; p < 3; ++p) {
-            // uint32 square, as libvmaf's `s->peak * s->peak`.
-            const std::uint32_t peak_sq = peak_ * peak_;
-            const double apsnr =
-                10 * (std::log10(static_cast<double>(peak_sq)) +
-                      std::log10(static_cast<double>(apsnr_pixels_[p])) -
-                      std::log10(static_cast<double>(apsnr_sse_[p])));
-            // The product is uint64 arithmetic (it wraps past 2^64, as
-            // libvmaf's does, after about 10^9 pixels at 16 bits).
-            const std::uint64_t cap_arg = std::uint64_t{peak_sq} * apsnr_pixels_[p] * 2;
-            const double max_apsnr = std::ceil(10 * std::log10(static_cast<double>(cap_arg)));
-            sink.set_aggregate(kNames[p], c_min(apsnr, max_apsnr));
-        }
+        // libvmaf writes all three APSNRs even when only luma is scored
+        // (its loop runs to 3): the planes not scored sum 0 SSE of 0 pixels.
+        if (enable_apsnr_)
+            for (int p = planes_; p < 3; ++p) add_apsnr_sums(sink, p, frame, 0, 0);
     }
 
 private:
+    // One frame's APSNR sums of plane p: totals {SSE, pixels}, and the
+    // peak's square (a uint32, as libvmaf's `s->peak * s->peak`) fixed.
+    void add_apsnr_sums(FeatureSink& sink, int p, unsigned frame, std::uint64_t sse, std::uint64_t n) const {
+        static const char* const kNames[3] = {"apsnr_y", "apsnr_cb", "apsnr_cr"};
+        sink.add_aggregate_sums(kNames[p], frame,
+                                AggregateSums{"psnr", {std::uint32_t(peak_ * peak_)}, {sse, n}});
+    }
+
     std::vector<std::string> keys_;  // psnr_y, _cb, _cr, then mse_y, _cb, _cr
     int bpc_;
     bool enable_mse_;
     bool enable_apsnr_;
-    std::uint64_t apsnr_sse_[3] = {};
-    std::uint64_t apsnr_pixels_[3] = {};
     int planes_;
     std::uint32_t peak_ = 255;
     double psnr_max_[3] = {};
@@ -152,18 +154,16 @@ private:
 }  // namespace
 
 FeatureInfo integer_psnr_info() {
-    // Temporal for the APSNR sums, which one instance accumulates over every
-    // frame. libvmaf flags it TEMPORAL too, so with worker threads its keys
-    // come first (runs_first).
+    // Temporal, as libvmaf flags it (its APSNR once summed in one instance),
+    // so that with worker threads its keys come first (runs_first) and the
+    // order of keys stays libvmaf's.
     FeatureInfo info = extractor_info<Psnr>("psnr", psnr_options(),
                                             {{"psnr_y", ""}, {"psnr_cb", ""}, {"psnr_cr", ""},
                                              {"mse_y", ""}, {"mse_cb", ""}, {"mse_cr", ""}},
                                             /*temporal=*/true);
     info.runs_first = true;
-    // Per-frame values need no other frame; APSNR sums every frame's SSE.
-    info.context = [](const OptionValues& o) {
-        return FrameContext{0, 0, o.flag("enable_apsnr")};
-    };
+    // Per-frame values need no other frame; APSNR's sums merge (AggregateSums).
+    info.aggregate_from_sums = apsnr_from_sums;
     info.reads_chroma = [](const OptionValues& o) { return o.flag("enable_chroma"); };
     return info;
 }

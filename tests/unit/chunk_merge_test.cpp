@@ -20,7 +20,8 @@
 namespace vmafpp {
 namespace {
 
-const std::vector<std::string> kFeatures = {"psnr",      "float_ssim", "float_ms_ssim",
+// psnr with APSNR: aggregate_metrics merge from the chunks' integer sums.
+const std::vector<std::string> kFeatures = {"psnr=enable_apsnr=true", "float_ssim", "float_ms_ssim",
                                             "float_vif", "float_adm",  "float_motion"};
 
 ScoreRun run_range(const std::string& pair, const ScoreConfig& base,
@@ -111,6 +112,25 @@ TEST(ChunkMergeModels, EachTemporalExtractorAlone) {
     }
 }
 
+// APSNR's sums with every option that changes them (luma only: the chroma
+// aggregates of 0 pixels; the reduced high-bit-depth peak; min_sse, as the
+// AOM CTC preset has it) at 8, 10, 12 and 16 bits: the merged aggregates are
+// those of the whole run.
+TEST(ChunkMergeModels, ApsnrFromIntegerSums) {
+    for (const char* pair : {"p08_brick_176x144_420p8_bilinear2x", "p12_gravel_576x324_420p10_x265crf28",
+                             "p14_grass_352x288_420p12_x265crf30", "p15_chelsea_176x144_420p16_gblur"})
+        for (const char* feature : {"psnr=enable_apsnr=true:enable_chroma=false",
+                                    "psnr=reduced_hbd_peak=true:enable_apsnr=true:min_sse=0.5"}) {
+            SCOPED_TRACE(std::string(pair) + " " + feature);
+            ScoreConfig cfg;
+            cfg.no_prediction = true;
+            cfg.features = {feature};
+            const ScoreRun run = run_range(pair, cfg, std::nullopt);
+            ASSERT_EQ(run.results().aggregate.size(), 3u);
+            check_chunkings(pair, cfg, {1, 5, 0});
+        }
+}
+
 // Subsample counts from the pair's frame 0, not a chunk's.
 TEST(ChunkMergeModels, Subsample3) {
     ScoreConfig cfg;
@@ -146,8 +166,6 @@ TEST(ChunkMergeErrors, BadRanges) {
     expect_error([&] { run_range(pair, cfg, FrameRange{6, 2}); }, "is empty");
     expect_error([&] { run_range(pair, cfg, FrameRange{10, 17}); }, "past the end of the pair, which has 16");
     expect_error([&] { run_range(pair, cfg, FrameRange{16, 18}); }, "past the end of the pair, which has 16");
-    cfg.features = {"psnr=enable_apsnr=true"};
-    expect_error([&] { run_range(pair, cfg, FrameRange{0, 4}); }, "cannot be scored in frame ranges");
     ScoreConfig cnt;
     cnt.frame_cnt = 3;
     expect_error([&] { run_range(pair, cnt, FrameRange{0, 4}); }, "--frame_cnt");
@@ -175,7 +193,20 @@ TEST(ChunkMergeErrors, GapsOverlapsAndMismatches) {
     other = c1;
     other.config = "config2";
     expect_error([&] { merge_chunks({c0, other, c2}); }, "has another scoring options");
-    expect_error([&] { parse_chunk("{\"vmafpp_chunk\": 1}", "x.chunk"); }, "x.chunk: malformed");
+    other = c1;
+    other.aggregates.emplace_back("apsnr_y", AggregateSums{"psnr", {65025}, {10, 20}});
+    expect_error([&] { merge_chunks({c0, other, c2}); }, "chunk 5:10 has 1 aggregates, chunk 0:5 0");
+    Chunk with = c0, peak = c1, with2 = c2;
+    with.aggregates = with2.aggregates = {{"apsnr_y", AggregateSums{"psnr", {65025}, {10, 20}}}};
+    peak.aggregates = {{"apsnr_y", AggregateSums{"psnr", {1046529}, {10, 20}}}};
+    expect_error([&] { merge_chunks({with, peak, with2}); }, "aggregate apsnr_y: sums of another feature or with other parameters");
+    peak.aggregates = {{"apsnr_y", AggregateSums{"ciede", {65025}, {10, 20}}}};
+    expect_error([&] { merge_chunks({with, peak, with2}); }, "sums of another feature");
+    with.aggregates = peak.aggregates;
+    with2.aggregates = peak.aggregates;
+    expect_error([&] { merge_chunks({with, peak, with2}); }, "feature \"ciede\" does not finish aggregates");
+    expect_error([&] { parse_chunk("{\"vmafpp_chunk\": 2}", "x.chunk"); }, "x.chunk: malformed");
+    expect_error([&] { parse_chunk("{\"vmafpp_chunk\": 1}", "x.chunk"); }, "chunk format 1 is not the one this vmafpp reads (2)");
     expect_error([&] { parse_chunk("not json", "x.chunk"); }, "x.chunk: not a vmafpp chunk file");
 }
 
@@ -197,7 +228,7 @@ TEST(ChunkMergeCli, ChunksMergeToTheSingleRunAndBadInputIsOneLine) {
     const std::string pair = "p08_brick_176x144_420p8_bilinear2x";  // 24 frames
     const std::string cli = VMAFPP_CLI;
     const std::string io = " -r '" + test::clip(pair, "ref").string() + "' -d '" +
-                           test::clip(pair, "dis").string() + "' -q --feature psnr";
+                           test::clip(pair, "dis").string() + "' -q --feature psnr=enable_apsnr=true";
     const std::string dir = (test::work_dir() / "chunk_cli_").string();
     std::string out;
     ASSERT_EQ(test::run_command(cli + io + " --count-frames", &out), 0) << out;
