@@ -224,6 +224,33 @@ std::string without_fps(std::string xml) {
     return xml;
 }
 
+// The AOM CTC preset (psnr with APSNR and min_sse, ciede, SSIMs, cambi, two
+// models) in chunks through the CLI: the merged JSON is the whole run's.
+TEST(ChunkMergeCli, AomCtcPresetWithItsAggregates) {
+    const std::string pair = "p01_astronaut_576x324_420p8_x264crf23";  // 16 frames
+    const std::string cli = VMAFPP_CLI;
+    const std::string io = " -r '" + test::clip(pair, "ref").string() + "' -d '" +
+                           test::clip(pair, "dis").string() + "' -q --aom_ctc v6.0";
+    const std::string dir = (test::work_dir() / "chunk_ctc_").string();
+    std::string out;
+    ASSERT_EQ(test::run_command(cli + io + " --json -o " + dir + "whole.json", &out), 0) << out;
+    std::string chunks;
+    for (const char* range : {"0:5", "5:6", "6:16"}) {
+        const std::string file = dir + range + ".chunk";
+        ASSERT_EQ(test::run_command(cli + io + " --frame_range " + range + " --chunk_out " + file, &out), 0) << out;
+        chunks += " " + file;
+    }
+    ASSERT_EQ(test::run_command(cli + " merge" + chunks + " --json -o " + dir + "merged.json", &out), 0) << out;
+    auto without_fps_line = [](std::string json) {
+        const std::size_t at = json.find("\"fps\"");
+        if (at != std::string::npos) json.erase(at, json.find('\n', at) - at);
+        return json;
+    };
+    const std::string whole = slurp(dir + "whole.json");
+    EXPECT_NE(whole.find("\"apsnr_cr\""), std::string::npos);
+    EXPECT_EQ(without_fps_line(slurp(dir + "merged.json")), without_fps_line(whole));
+}
+
 TEST(ChunkMergeCli, ChunksMergeToTheSingleRunAndBadInputIsOneLine) {
     const std::string pair = "p08_brick_176x144_420p8_bilinear2x";  // 24 frames
     const std::string cli = VMAFPP_CLI;
