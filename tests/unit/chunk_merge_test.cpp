@@ -210,9 +210,6 @@ TEST(ChunkMergeErrors, GapsOverlapsAndMismatches) {
     expect_error([&] { parse_chunk("not json", "x.chunk"); }, "x.chunk: not a vmafpp chunk file");
 }
 
-// The same through the CLI: --count-frames, --frame_range/--chunk_out, and
-// vmafpp merge writing the default XML; bad ranges and bad sets of chunks
-// end with one line on stderr and a non-zero exit.
 std::string slurp(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
@@ -251,6 +248,9 @@ TEST(ChunkMergeCli, AomCtcPresetWithItsAggregates) {
     EXPECT_EQ(without_fps_line(slurp(dir + "merged.json")), without_fps_line(whole));
 }
 
+// The same through the CLI: --count-frames, --frame_range/--chunk_out, and
+// vmafpp merge writing the default XML; bad ranges and bad sets of chunks
+// end with one line on stderr and a non-zero exit.
 TEST(ChunkMergeCli, ChunksMergeToTheSingleRunAndBadInputIsOneLine) {
     const std::string pair = "p08_brick_176x144_420p8_bilinear2x";  // 24 frames
     const std::string cli = VMAFPP_CLI;
