@@ -10,6 +10,12 @@
 // - cambi_filter_mode: widths 1..64 then up to 2100, heights 1..12, fills
 //   with few values (ties decide mode3) or any 16-bit value; compares the
 //   whole picture, stride padding included.
+// - cambi_spatial_mask: widths 1..64 then up to 700, heights 1..40, the
+//   pictures of cambi_c_values (flat ones set every flag, few values make
+//   ragged runs), thresholds 0..50 (all, none and every count between) and
+//   0xffff; compares the mask, stride padding included.
+// - cambi_decimate: widths 1..64 then up to 1100 of the previous scale
+//   (even and odd), any 16-bit values, in place; compares the whole buffer.
 // Pictures are ordinary buffers (the kernels take one pointer and a
 // stride), not guard pages; canaries catch writes outside.
 #include <algorithm>
@@ -136,12 +142,63 @@ void check_filter_mode(Context& ctx, const CambiLevel& L) {
     ctx.done();
 }
 
+void check_spatial_mask(Context& ctx, const CambiLevel& L) {
+    if (!ctx.check("cambi_spatial_mask", L.level)) return;
+    Rng rng = ctx.rng();
+    for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
+        const int w = band_width(rng, band, 700);
+        const int h = 1 + static_cast<int>(rng() % 40);
+        const std::ptrdiff_t stride = w + static_cast<int>(rng() % 40);
+        const std::size_t n = static_cast<std::size_t>(stride * h);
+        std::vector<std::uint16_t> image(n);
+        const std::string fill = fill_picture(rng, image, w, h, stride);
+        const int threshold = rng() % 8 == 0 ? 0xffff : static_cast<int>(rng() % 51);
+        Canaried<std::uint16_t> ref(n), got(n);
+        for (std::size_t i = 0; i < n; ++i) ref[i] = got[i] = static_cast<std::uint16_t>(rng());
+        std::vector<std::uint32_t> scratch_ref(cambi::spatial_mask_scratch(w));
+        std::vector<std::uint32_t> scratch_got(cambi::spatial_mask_scratch(w));
+        const std::string what = "w=" + std::to_string(w) + " h=" + std::to_string(h) +
+                                 " threshold=" + std::to_string(threshold) + " fill=" + fill;
+        ctx.at_band(band, what);
+        cambi::cambi_kernels_scalar().spatial_mask(image.data(), stride, ref.data(), w, h, threshold,
+                                                   scratch_ref.data());
+        L.kernels->spatial_mask(image.data(), stride, got.data(), w, h, threshold, scratch_got.data());
+        ctx.band();
+        compare_output(ctx, band, what, "mask", ref, got, n, L.level.name);
+    }
+    ctx.done();
+}
+
+void check_decimate(Context& ctx, const CambiLevel& L) {
+    if (!ctx.check("cambi_decimate", L.level)) return;
+    Rng rng = ctx.rng();
+    for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
+        const int big_w = band_width(rng, band, 1100);
+        const int big_h = 1 + static_cast<int>(rng() % 24);
+        const int w = (big_w + 1) >> 1, h = (big_h + 1) >> 1;
+        const std::ptrdiff_t stride = big_w + static_cast<int>(rng() % 40);
+        const std::size_t n = static_cast<std::size_t>(stride * big_h);
+        Canaried<std::uint16_t> ref(n), got(n);
+        for (std::size_t i = 0; i < n; ++i) ref[i] = got[i] = static_cast<std::uint16_t>(rng());
+        const std::string what = "from " + std::to_string(big_w) + "x" + std::to_string(big_h) +
+                                 " to " + std::to_string(w) + "x" + std::to_string(h);
+        ctx.at_band(band, what);
+        cambi::cambi_kernels_scalar().decimate(ref.data(), stride, w, h);
+        L.kernels->decimate(got.data(), stride, w, h);
+        ctx.band();
+        compare_output(ctx, band, what, "image", ref, got, n, L.level.name);
+    }
+    ctx.done();
+}
+
 }  // namespace
 
 CHECKASM_MODULE(cambi) {
     for (const CambiLevel& L : simd_tables(ctx, &cambi::cambi_kernels_for)) {
         if (L.owns(&CambiKernels::c_values)) check_c_values(ctx, L);
         if (L.owns(&CambiKernels::filter_mode)) check_filter_mode(ctx, L);
+        if (L.owns(&CambiKernels::spatial_mask)) check_spatial_mask(ctx, L);
+        if (L.owns(&CambiKernels::decimate)) check_decimate(ctx, L);
     }
 }
 
