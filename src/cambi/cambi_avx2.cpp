@@ -52,7 +52,78 @@ struct Avx2Isa {
             _mm256_storeu_si256(p, _mm256_sub_epi16(_mm256_loadu_si256(p), tail(n - i)));
         }
     }
+    static void row(const std::uint16_t* image, const std::uint16_t* mask, int w, const ContrastSetup& s,
+                    const std::uint16_t* hist, const float* recip, float* out);
 };
+
+// c_values_row for 8 pixels at a time, each lane c_value_pixel's steps:
+// the histogram counts gathered (32-bit loads at 16-bit cells, the high half
+// dropped; a lane whose test fails loads nothing), the product
+// weight * p0 * p in int32 (counts are at most window^2 <= 4225 and weights
+// at most 9: below 2^31), converted to float as static_cast does, times
+// the gathered reciprocal, and the running maximum taken where val > c.
+// The last cell a load touches is one past a counted cell: within the
+// histograms' padding.
+void c_values_row_avx2(const std::uint16_t* image, const std::uint16_t* mask, int w,
+                       const ContrastSetup& s, const std::uint16_t* hist, const float* recip,
+                       float* out) {
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256i low = _mm256_set1_epi32(0xffff);
+    const __m256i band_base = _mm256_set1_epi32(s.band_base);
+    const __m256i band_size = _mm256_set1_epi32(s.band_size);
+    const __m256i nd = _mm256_set1_epi32(s.num_diffs);
+    const __m256i vlt = _mm256_set1_epi32(s.vlt_luma);
+    const __m256i width = _mm256_set1_epi32(w);
+    const int* cells = reinterpret_cast<const int*>(hist);
+    int x = 0;
+    for (; x + 8 <= w; x += 8) {
+        const __m256i m = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(mask + x)));
+        const __m256i img = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(image + x)));
+        const __m256i compact = _mm256_sub_epi32(img, band_base);
+        const __m256i valid = _mm256_andnot_si256(
+            _mm256_cmpeq_epi32(m, zero),
+            _mm256_and_si256(_mm256_cmpgt_epi32(compact, _mm256_set1_epi32(-1)),
+                             _mm256_cmpgt_epi32(band_size, compact)));
+        if (_mm256_testz_si256(valid, valid)) {
+            _mm256_storeu_ps(out + x, _mm256_setzero_ps());
+            continue;
+        }
+        const __m256i v = _mm256_add_epi32(img, nd);
+        const __m256i at = _mm256_add_epi32(_mm256_mullo_epi32(compact, width),
+                                            _mm256_add_epi32(lanes, _mm256_set1_epi32(x)));
+        const __m256i p0 = _mm256_and_si256(_mm256_mask_i32gather_epi32(zero, cells, at, valid, 2), low);
+        __m256 c = _mm256_setzero_ps();
+        for (int d = 0; d < s.num_diffs; ++d) {
+            // Scored where v <= tvi[d] and v + d + 1 > vlt (c_value_pixel's skip, negated).
+            const __m256i tested = _mm256_and_si256(
+                valid, _mm256_andnot_si256(_mm256_cmpgt_epi32(v, _mm256_set1_epi32(s.tvi[d])),
+                                           _mm256_cmpgt_epi32(_mm256_add_epi32(v, _mm256_set1_epi32(d + 1)), vlt)));
+            if (_mm256_testz_si256(tested, tested)) continue;
+            const __m256i step = _mm256_set1_epi32((d + 1) * w);
+            const __m256i p1 = _mm256_and_si256(
+                _mm256_mask_i32gather_epi32(zero, cells, _mm256_add_epi32(at, step), tested, 2), low);
+            const __m256i below = _mm256_and_si256(
+                tested, _mm256_cmpgt_epi32(compact, _mm256_set1_epi32(d)));  // compact - d - 1 >= 0
+            const __m256i p2 = _mm256_and_si256(
+                _mm256_mask_i32gather_epi32(zero, cells, _mm256_sub_epi32(at, step), below, 2), low);
+            const __m256i p = _mm256_max_epi32(p1, p2);
+            const __m256i prod = _mm256_mullo_epi32(_mm256_mullo_epi32(_mm256_set1_epi32(s.weights[d]), p0), p);
+            const __m256 r = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), recip, _mm256_add_epi32(p, p0),
+                                                      _mm256_castsi256_ps(tested), 4);
+            const __m256 val = _mm256_mul_ps(_mm256_cvtepi32_ps(prod), r);
+            const __m256 better = _mm256_and_ps(_mm256_cmp_ps(val, c, _CMP_GT_OQ), _mm256_castsi256_ps(tested));
+            c = _mm256_blendv_ps(c, val, better);
+        }
+        _mm256_storeu_ps(out + x, c);
+    }
+    c_values_row(image, mask, w, s, hist, recip, out, x);
+}
+
+void Avx2Isa::row(const std::uint16_t* image, const std::uint16_t* mask, int w, const ContrastSetup& s,
+                  const std::uint16_t* hist, const float* recip, float* out) {
+    c_values_row_avx2(image, mask, w, s, hist, recip, out);
+}
 
 void c_values_avx2(const std::uint16_t* image, const std::uint16_t* mask, std::ptrdiff_t stride,
                    int w, int h, int window, const ContrastSetup& s, float* c_values,

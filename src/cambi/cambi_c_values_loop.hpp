@@ -1,11 +1,17 @@
 // The c-value loop of cambi (CValuesFn), written once and compiled once per
 // instruction set: cambi_scalar.cpp, cambi_avx2.cpp and cambi_avx512.cpp
 // each include this header and instantiate c_values_loop with their own
-// `Isa` policy, which only counts a range of histogram cells up or down:
+// `Isa` policy, which counts a range of histogram cells up or down and
+// scores a row:
 //   Isa::inc(row, n), Isa::dec(row, n)   row[0, n) += 1, -= 1 (n <= 255);
 //                                        may read and write back unchanged
 //                                        cells up to kHistogramPadding past
 //                                        row + n
+//   Isa::row(image, mask, w, s, hist, recip, out)
+//                                        c_values_row's values (it may call
+//                                        c_values_row for a tail); may read
+//                                        (never write) histogram cells up to
+//                                        kHistogramPadding past the last
 // Integer counts are exact in any order, and the float c-values are the
 // same source in every instance (-ffp-contract=off), so every instance
 // returns the scalar's bits.
@@ -85,10 +91,11 @@ inline float c_value_pixel(const std::uint16_t* hist, int w, int x, int v, const
     return c;
 }
 
+// The c-values of pixels [x0, w) of a row.
 inline void c_values_row(const std::uint16_t* image, const std::uint16_t* mask, int w,
                          const ContrastSetup& s, const std::uint16_t* hist, const float* recip,
-                         float* out) {
-    for (int x = 0; x < w; ++x)
+                         float* out, int x0 = 0) {
+    for (int x = x0; x < w; ++x)
         out[x] = mask[x] ? c_value_pixel(hist, w, x, image[x] + s.num_diffs, s, recip) : 0.0f;
 }
 
@@ -112,8 +119,8 @@ void c_values_loop(const std::uint16_t* image, const std::uint16_t* mask, std::p
             hist.add_row(image + in * stride, mask + in * stride);
         else if (out >= 0)
             hist.remove_row(image + out * stride, mask + out * stride);
-        c_values_row(image + y * stride, mask + y * stride, w, s, histograms, recip,
-                     c_values + static_cast<std::ptrdiff_t>(y) * w);
+        Isa::row(image + y * stride, mask + y * stride, w, s, histograms, recip,
+                 c_values + static_cast<std::ptrdiff_t>(y) * w);
     }
 }
 

@@ -103,6 +103,10 @@ struct ScalarIsa {
     static void dec(std::uint16_t* row, int n) {
         for (int i = 0; i < n; ++i) --row[i];
     }
+    static void row(const std::uint16_t* image, const std::uint16_t* mask, int w, const ContrastSetup& s,
+                    const std::uint16_t* hist, const float* recip, float* out) {
+        c_values_row(image, mask, w, s, hist, recip, out);
+    }
 };
 
 void c_values_scalar(const std::uint16_t* image, const std::uint16_t* mask, std::ptrdiff_t stride,
