@@ -163,38 +163,60 @@ double pooling_quick_select(float* c, double topk, int w, int h) {
 // counts >= 1), so a multiple of 2^-24. When the sum of all of them is
 // below 2^29, every partial sum of a subset is a multiple of 2^-24 below
 // 2^29, exact in a double: libvmaf's sum of its top k is then the exact sum
-// of the k largest values in any order. Zeros add nothing, so with at most
-// k nonzero values that is the sum of all; otherwise the k largest come from
-// nth_element over the nonzero values. Anything else (a value under 0.5 but
-// above 0, a larger sum) takes libvmaf's quick_select.
+// of the k largest values in any order, whichever of equal values it picks.
+// Zeros add nothing, so with at most k nonzero values that is the sum of
+// all. Otherwise the k largest are found by their bits (positive floats
+// order as their bit patterns): the nonzero values are counted and summed
+// in buckets of their top 16 bits (0.5 .. 65536 spans 2176 of them), the
+// buckets above the k-th largest value are taken whole, and only the values
+// in its bucket are selected one by one. Anything else (a value under 0.5
+// but above 0, a larger sum) takes libvmaf's quick_select.
 double spatial_pooling(float* c, double topk, int w, int h, std::vector<float>& scratch) {
     const int n = w * h;
     const int k = topk_count(topk, n);
     constexpr double unit = 16777216.0;  // 2^24
     constexpr std::int64_t limit = std::int64_t{1} << 53;
+    constexpr std::uint32_t first_bucket = 0x3f00;              // 0.5f >> 16
+    constexpr int buckets = (0x47800000 >> 16) - first_bucket;  // up to 65536.0f
+    std::uint32_t count[buckets] = {};
+    std::int64_t sum[buckets] = {};
     std::int64_t total = 0;
     int nonzero = 0;
-    bool exact = true;
     for (int i = 0; i < n; ++i) {
         const float v = c[i];
         if (v == 0.0f) continue;
-        if (!(v >= 0.5f) || !(v < 65536.0f)) {
-            exact = false;
-            break;
-        }
-        total += static_cast<std::int64_t>(static_cast<double>(v) * unit);
+        if (!(v >= 0.5f) || !(v < 65536.0f)) return pooling_quick_select(c, topk, w, h);
+        std::uint32_t bits;
+        std::memcpy(&bits, &v, sizeof bits);
+        const std::uint32_t b = (bits >> 16) - first_bucket;
+        const auto units = static_cast<std::int64_t>(static_cast<double>(v) * unit);
+        total += units;
+        sum[b] += units;
+        ++count[b];
         ++nonzero;
     }
-    if (!exact || total >= limit) return pooling_quick_select(c, topk, w, h);
+    if (total >= limit) return pooling_quick_select(c, topk, w, h);
     if (nonzero > k) {
-        scratch.resize(static_cast<std::size_t>(nonzero));
-        float* nz = scratch.data();
-        int m = 0;
-        for (int i = 0; i < n; ++i)
-            if (c[i] != 0.0f) nz[m++] = c[i];
-        std::nth_element(nz, nz + k, nz + m, [](float a, float b) { return a > b; });
-        total = 0;
-        for (int i = 0; i < k; ++i) total += static_cast<std::int64_t>(static_cast<double>(nz[i]) * unit);
+        // The bucket of the k-th largest value, and what lies above it.
+        std::int64_t above = 0;
+        std::uint32_t wanted = static_cast<std::uint32_t>(k);
+        int kth = buckets - 1;
+        for (; kth > 0 && count[kth] < wanted; --kth) {
+            wanted -= count[kth];
+            above += sum[kth];
+        }
+        scratch.clear();
+        for (int i = 0; i < n; ++i) {
+            std::uint32_t bits;
+            std::memcpy(&bits, &c[i], sizeof bits);
+            if (c[i] != 0.0f && (bits >> 16) - first_bucket == static_cast<std::uint32_t>(kth))
+                scratch.push_back(c[i]);
+        }
+        std::nth_element(scratch.begin(), scratch.begin() + (wanted - 1), scratch.end(),
+                         [](float a, float b) { return a > b; });
+        total = above;
+        for (std::uint32_t i = 0; i < wanted; ++i)
+            total += static_cast<std::int64_t>(static_cast<double>(scratch[i]) * unit);
     }
     return static_cast<double>(total) / unit / k;
 }
