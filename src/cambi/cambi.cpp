@@ -310,18 +310,6 @@ public:
         // every c-value 0, as libvmaf's wrapped uint16 size does.
         setup_.band_size = std::max(0, tvi_.back() + 1 - setup_.band_base);
 
-        const std::size_t pixels = static_cast<std::size_t>(stride_) * plan_.alloc_h;
-        image_ = detail::make_large_array<std::uint16_t>(pixels);
-        mask_ = detail::make_large_array<std::uint16_t>(pixels);
-        std::memset(image_.get(), 0, pixels * sizeof(std::uint16_t));
-        std::memset(mask_.get(), 0, pixels * sizeof(std::uint16_t));
-        c_values_ = detail::make_large_array<float>(static_cast<std::size_t>(plan_.alloc_w) *
-                                                    plan_.alloc_h);
-        histograms_ = detail::make_large_array<std::uint16_t>(
-            static_cast<std::size_t>(plan_.alloc_w) * static_cast<std::size_t>(setup_.band_size) +
-            cambi::kHistogramPadding);
-        mask_scratch_.resize(cambi::spatial_mask_scratch(plan_.alloc_w));
-        mode_buffer_.resize(static_cast<std::size_t>(3) * plan_.alloc_w);
         if (o.text("heatmaps_path").size()) {
             heatmaps_ = HeatmapFiles::open(o.text("heatmaps_path"), plan_.enc_w, plan_.enc_h);
             // The largest c-value, 16 bits in the files: max weight * window^2 / 4.
@@ -416,7 +404,26 @@ private:
         for (int x = 0; x < w - 1; ++x) r[x] = static_cast<std::uint16_t>((r[x] + r[x + 1]) >> 1);
     }
 
+    // The working buffers, made on the first frame: an instance that only
+    // proves the input scorable (the session's probe of each --feature)
+    // never allocates or touches them.
+    void allocate_buffers() {
+        const std::size_t pixels = static_cast<std::size_t>(stride_) * plan_.alloc_h;
+        image_ = detail::make_large_array<std::uint16_t>(pixels);
+        mask_ = detail::make_large_array<std::uint16_t>(pixels);
+        std::memset(image_.get(), 0, pixels * sizeof(std::uint16_t));
+        std::memset(mask_.get(), 0, pixels * sizeof(std::uint16_t));
+        c_values_ = detail::make_large_array<float>(static_cast<std::size_t>(plan_.alloc_w) *
+                                                    plan_.alloc_h);
+        histograms_ = detail::make_large_array<std::uint16_t>(
+            static_cast<std::size_t>(plan_.alloc_w) * static_cast<std::size_t>(setup_.band_size) +
+            cambi::kHistogramPadding);
+        mask_scratch_.resize(cambi::spatial_mask_scratch(plan_.alloc_w));
+        mode_buffer_.resize(static_cast<std::size_t>(3) * plan_.alloc_w);
+    }
+
     double score(const Plane& luma, int w, int h, int window, bool heatmaps, unsigned frame) {
+        if (!image_) allocate_buffers();
         if (bpc_ > 8)
             to_10_bits<std::uint16_t>(luma, w, h);
         else
