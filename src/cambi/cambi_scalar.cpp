@@ -164,60 +164,77 @@ double pooling_quick_select(float* c, double topk, int w, int h) {
 // below 2^29, every partial sum of a subset is a multiple of 2^-24 below
 // 2^29, exact in a double: libvmaf's sum of its top k is then the exact sum
 // of the k largest values in any order, whichever of equal values it picks.
-// Zeros add nothing, so with at most k nonzero values that is the sum of
-// all. Otherwise the k largest are found by their bits (positive floats
-// order as their bit patterns): the nonzero values are counted and summed
-// in buckets of their top 16 bits (0.5 .. 65536 spans 2176 of them), the
-// buckets above the k-th largest value are taken whole, and only the values
-// in its bucket are selected one by one. Anything else (a value under 0.5
+// Zeros add nothing, so with at most k nonzero values (the usual case) that
+// is the sum of all. Otherwise the k largest are found by their bits
+// (positive floats order as their bit patterns): the nonzero values are
+// counted and summed in buckets of their top 16 bits (0.5 .. 65536 spans
+// 2176 of them), the buckets above the k-th largest value are taken whole,
+// and only the values in its bucket are selected one by one. Anything else (a value under 0.5
 // but above 0, a larger sum) takes libvmaf's quick_select.
 double spatial_pooling(float* c, double topk, int w, int h, std::vector<float>& scratch) {
     const int n = w * h;
     const int k = topk_count(topk, n);
     constexpr double unit = 16777216.0;  // 2^24
     constexpr std::int64_t limit = std::int64_t{1} << 53;
+    // First pass: whether every value is 0 or in [0.5, 65536), how many are
+    // not 0, and their sum in units of 2^-24. Most c-values are 0: eight at
+    // a time are skipped when all their bits are (a -0.0f would take the
+    // slow path and count as 0 there).
+    std::int64_t all = 0;
+    int nonzero = 0;
+    auto add = [&](float v) {
+        if (v == 0.0f) return true;
+        if (!(v >= 0.5f) || !(v < 65536.0f)) return false;
+        all += static_cast<std::int64_t>(static_cast<double>(v) * unit);
+        ++nonzero;
+        return true;
+    };
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        std::uint64_t q[4];
+        std::memcpy(q, c + i, sizeof q);
+        if ((q[0] | q[1] | q[2] | q[3]) == 0) continue;
+        for (int j = 0; j < 8; ++j)
+            if (!add(c[i + j])) return pooling_quick_select(c, topk, w, h);
+    }
+    for (; i < n; ++i)
+        if (!add(c[i])) return pooling_quick_select(c, topk, w, h);
+    if (all >= limit) return pooling_quick_select(c, topk, w, h);
+    if (nonzero <= k) return static_cast<double>(all) / unit / k;
+
+    // The k largest of more: counted and summed in buckets of their top 16
+    // bits, the k-th's bucket selected one by one.
     constexpr std::uint32_t first_bucket = 0x3f00;              // 0.5f >> 16
     constexpr int buckets = (0x47800000 >> 16) - first_bucket;  // up to 65536.0f
     std::uint32_t count[buckets] = {};
     std::int64_t sum[buckets] = {};
-    std::int64_t total = 0;
-    int nonzero = 0;
-    for (int i = 0; i < n; ++i) {
-        const float v = c[i];
+    for (int p = 0; p < n; ++p) {
+        const float v = c[p];
         if (v == 0.0f) continue;
-        if (!(v >= 0.5f) || !(v < 65536.0f)) return pooling_quick_select(c, topk, w, h);
         std::uint32_t bits;
         std::memcpy(&bits, &v, sizeof bits);
         const std::uint32_t b = (bits >> 16) - first_bucket;
-        const auto units = static_cast<std::int64_t>(static_cast<double>(v) * unit);
-        total += units;
-        sum[b] += units;
+        sum[b] += static_cast<std::int64_t>(static_cast<double>(v) * unit);
         ++count[b];
-        ++nonzero;
     }
-    if (total >= limit) return pooling_quick_select(c, topk, w, h);
-    if (nonzero > k) {
-        // The bucket of the k-th largest value, and what lies above it.
-        std::int64_t above = 0;
-        std::uint32_t wanted = static_cast<std::uint32_t>(k);
-        int kth = buckets - 1;
-        for (; kth > 0 && count[kth] < wanted; --kth) {
-            wanted -= count[kth];
-            above += sum[kth];
-        }
-        scratch.clear();
-        for (int i = 0; i < n; ++i) {
-            std::uint32_t bits;
-            std::memcpy(&bits, &c[i], sizeof bits);
-            if (c[i] != 0.0f && (bits >> 16) - first_bucket == static_cast<std::uint32_t>(kth))
-                scratch.push_back(c[i]);
-        }
-        std::nth_element(scratch.begin(), scratch.begin() + (wanted - 1), scratch.end(),
-                         [](float a, float b) { return a > b; });
-        total = above;
-        for (std::uint32_t i = 0; i < wanted; ++i)
-            total += static_cast<std::int64_t>(static_cast<double>(scratch[i]) * unit);
+    std::int64_t total = 0;
+    std::uint32_t wanted = static_cast<std::uint32_t>(k);
+    int kth = buckets - 1;
+    for (; kth > 0 && count[kth] < wanted; --kth) {
+        wanted -= count[kth];
+        total += sum[kth];
     }
+    scratch.clear();
+    for (int p = 0; p < n; ++p) {
+        std::uint32_t bits;
+        std::memcpy(&bits, &c[p], sizeof bits);
+        if (c[p] != 0.0f && (bits >> 16) - first_bucket == static_cast<std::uint32_t>(kth))
+            scratch.push_back(c[p]);
+    }
+    std::nth_element(scratch.begin(), scratch.begin() + (wanted - 1), scratch.end(),
+                     [](float a, float b) { return a > b; });
+    for (std::uint32_t j = 0; j < wanted; ++j)
+        total += static_cast<std::int64_t>(static_cast<double>(scratch[j]) * unit);
     return static_cast<double>(total) / unit / k;
 }
 
