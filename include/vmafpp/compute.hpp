@@ -41,6 +41,11 @@ struct ComputeConfig {
     unsigned gpumask = 0;
     // Which device of a device backend (0 = the first).
     unsigned device = 0;
+    // Refuse instead of falling back: every extractor of the session must
+    // have a twin on `backend` (an extractor without one is an Error when the
+    // session is made, not a CPU run with a note), and a request that
+    // resolves to the CPU (backend cpu, a non-zero gpumask) is an Error.
+    bool device_only = false;
 };
 
 // The resolved choice every extractor of a session is created with.
@@ -50,6 +55,9 @@ struct Compute {
     // The SIMD level CPU kernels run at: the best level with kernels that
     // the CPU, the session's cpumask and VMAFPP_CPUMASK allow.
     SimdLevel simd = SimdLevel::scalar;
+    // ComputeConfig::device_only: an extractor without a twin on `backend`
+    // refuses to be made.
+    bool device_only = false;
 
     // The CPU backend at the best level this machine allows (cpumask 0).
     static Compute best_cpu();
@@ -57,7 +65,7 @@ struct Compute {
 
 // Resolves a request: the SIMD level from the cpumask, the backend unless
 // gpumask forbids the GPU. Throws vmafpp::Error for a backend this build
-// lacks.
+// lacks, and for device_only with the CPU backend or a non-zero gpumask.
 Compute resolve_compute(const ComputeConfig& config);
 
 }  // namespace vmafpp

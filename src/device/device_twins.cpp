@@ -5,6 +5,8 @@
 #include <set>
 #include <string>
 
+#include "vmafpp/error.hpp"
+
 #if VMAFPP_HAVE_VULKAN
 #include "vulkan/vk_twins.hpp"
 #endif
@@ -56,9 +58,16 @@ std::unique_ptr<AdmTwin> make_adm_twin(const Compute& compute, int w, int h, int
     return nullptr;
 }
 
-void note_if_on_cpu(const Compute& compute, std::string_view feature) {
-    if (compute.backend == Backend::cpu) return;
-    if (feature == "motion" || feature == "vif" || feature == "adm") return;
+bool has_twin(std::string_view feature) {
+    return feature == "motion" || feature == "vif" || feature == "adm";
+}
+
+void place_on_cpu_or_refuse(const Compute& compute, std::string_view feature) {
+    if (compute.backend == Backend::cpu || has_twin(feature)) return;
+    if (compute.device_only)
+        throw Error("--device_only: " + std::string(feature) + " has no " +
+                    backend_name(compute.backend) +
+                    " twin (without --device_only it runs on the CPU)");
     static std::mutex mutex;
     static std::set<std::string, std::less<>> noted;
     std::lock_guard lock(mutex);

@@ -94,8 +94,14 @@ std::unique_ptr<AdmTwin> make_adm_twin(const Compute& compute, int w, int h, int
                                        const adm::AdmDeviceParams scales[adm::kScales],
                                        double gain_limit, bool skip_scale0, bool skip_aim);
 
-// Notes once per feature and process on stderr when `compute` names a
-// device backend and the extractor `feature` has no twin there.
-void note_if_on_cpu(const Compute& compute, std::string_view feature);
+// Whether the extractor `feature` (libvmaf's name) has device twins: motion,
+// vif and adm, on every device backend.
+bool has_twin(std::string_view feature);
+
+// When `compute` names a device backend and the extractor `feature` has no
+// twin there: with compute.device_only throws the one-line vmafpp::Error
+// "--device_only: <feature> has no <backend> twin ...", else notes once per
+// feature and process on stderr that it runs on the CPU.
+void place_on_cpu_or_refuse(const Compute& compute, std::string_view feature);
 
 }  // namespace vmafpp::device
