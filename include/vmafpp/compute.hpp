@@ -4,6 +4,7 @@
 // sessions in one process may run with different choices at the same time.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,6 +12,10 @@
 #include "vmafpp/cpu.hpp"
 
 namespace vmafpp {
+
+namespace device {
+class FrameStore;  // src/device/device_twins.hpp
+}
 
 // The compute backends vmafpp knows by name. A device backend runs the
 // extractors that have device twins on that device and the others on the
@@ -58,6 +63,10 @@ struct Compute {
     // ComputeConfig::device_only: an extractor without a twin on `backend`
     // refuses to be made.
     bool device_only = false;
+    // Set by a device session's frame pipeline (internal): the device copies
+    // of each frame's luma, uploaded once per frame and read by every twin of
+    // the session. nullptr: each twin uploads the pictures it is given.
+    std::shared_ptr<device::FrameStore> frames;
 
     // The CPU backend at the best level this machine allows (cpumask 0).
     static Compute best_cpu();

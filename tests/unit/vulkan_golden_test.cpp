@@ -104,6 +104,44 @@ TEST_P(VulkanGolden, EveryGoldenFromOneDeviceOnlyRun) {
 INSTANTIATE_TEST_SUITE_P(Corpus, VulkanGolden, ::testing::ValuesIn(test::target_pairs()),
                          [](const auto& info) { return info.param; });
 
+// The session's frame store (each frame uploaded once, shared by every
+// twin, the next frame's upload overlapping the workers' compute) on its
+// other path: VMAFPP_VULKAN_UPLOAD=staging makes lavapipe fill device-local
+// buffers through staging copies, as on a discrete GPU. At --threads 0 and 3
+// (the ring holds the frames in flight plus motion's history), with the
+// five-frame motion window reading two frames back: the goldens of 8, 10 and
+// 16-bit pairs, and the window against the CPU scalar.
+TEST(VulkanFrameStore, StagingUploadsGiveTheGoldensAtAnyThreadCount) {
+    VMAFPP_NEED_DEVICE();
+    // Inherited by the CLI children (this process runs this one test).
+    ASSERT_EQ(setenv("VMAFPP_VULKAN_UPLOAD", "staging", 1), 0);
+    struct Unset {
+        ~Unset() { unsetenv("VMAFPP_VULKAN_UPLOAD"); }
+    } unset;
+    int compared = 0;
+    for (const char* pair : {"p22_rocket_48x48_420p8_x264crf32_small",
+                             "p13_moon_352x288_444p10_x264crf30", "p15_chelsea_176x144_420p16_gblur"})
+        for (const char* threads : {"0", "3"}) {
+            const json got = test::cli_json(
+                pair,
+                std::string("--backend vulkan --device_only --threads ") + threads +
+                    " --feature adm=adm_enhn_gain_limit=1.2 --feature motion=motion_five_frame_window=true:debug=true",
+                std::string("vulkan.staging.t") + threads);
+            compared += test::expect_same_json_values(got, test::golden(pair, "default.json"),
+                                                      std::string(pair) + " staging threads " + threads);
+            compared += test::expect_same_json_values(
+                got, test::golden(pair, "gain_1.2.json"),
+                std::string(pair) + " gain_1.2 staging threads " + threads);
+            const json cpu = test::cli_json(
+                pair, std::string("-n --cpumask 4294967295 --threads ") + threads +
+                          " --feature motion=motion_five_frame_window=true:debug=true",
+                std::string("cpu.motion5.t") + threads);
+            compared += test::expect_same_json_values(got, cpu, std::string(pair) + " five-frame motion");
+        }
+    RecordProperty("values", std::to_string(compared));
+    EXPECT_GT(compared, 1000);
+}
+
 // The CLI's device errors and notes: --list-devices lists device 0, a
 // missing device index is refused with one line and a non-zero exit, and a
 // feature without a device twin runs on the CPU with one note on stderr.
