@@ -33,6 +33,7 @@ struct Settings {
     vmafpp::OutputFormat format = vmafpp::OutputFormat::xml;
     std::string precision = "legacy";
     unsigned threads = 0, subsample = 1, cpumask = 0, gpumask = 0, device = 0;
+    bool device_only = false;
     std::string backend = "cpu";
     unsigned frame_cnt = 0, frame_skip_ref = 0, frame_skip_dist = 0;
     bool no_prediction = false, quiet = false;
@@ -321,6 +322,7 @@ int run(const Settings& s) {
     cfg.compute.cpumask = s.cpumask;
     cfg.compute.gpumask = s.gpumask;
     cfg.compute.device = s.device;
+    cfg.compute.device_only = s.device_only;
     cfg.threads = s.threads;
     cfg.subsample = s.subsample;
     cfg.frame_cnt = s.frame_cnt;
@@ -481,6 +483,8 @@ int main(int argc, char** argv) {
                    "as libvmaf: any set bit keeps every extractor off the GPU (CPU scoring)");
     app.add_option("--backend", s.backend, "where to compute: " + built_backend_names());
     app.add_option("--device", s.device, "device index of a device backend (0 = the first)");
+    app.add_flag("--device_only", s.device_only,
+                 "refuse a feature that has no twin on --backend instead of running it on the CPU");
     app.add_option_function<std::string>("--aom_ctc", [&](const std::string& v) { apply_ctc(s, "aom_ctc", v); },
                                          "AOM CTC preset v1.0 .. v7.0: its models and features, as libvmaf");
     app.add_option_function<std::string>("--nflx_ctc", [&](const std::string& v) { apply_ctc(s, "nflx_ctc", v); },

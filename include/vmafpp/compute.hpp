@@ -4,6 +4,7 @@
 // sessions in one process may run with different choices at the same time.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,6 +12,10 @@
 #include "vmafpp/cpu.hpp"
 
 namespace vmafpp {
+
+namespace device {
+class FrameStore;  // src/device/device_twins.hpp
+}
 
 // The compute backends vmafpp knows by name. A device backend runs the
 // extractors that have device twins on that device and the others on the
@@ -41,6 +46,11 @@ struct ComputeConfig {
     unsigned gpumask = 0;
     // Which device of a device backend (0 = the first).
     unsigned device = 0;
+    // Refuse instead of falling back: every extractor of the session must
+    // have a twin on `backend` (an extractor without one is an Error when the
+    // session is made, not a CPU run with a note), and a request that
+    // resolves to the CPU (backend cpu, a non-zero gpumask) is an Error.
+    bool device_only = false;
 };
 
 // The resolved choice every extractor of a session is created with.
@@ -50,6 +60,13 @@ struct Compute {
     // The SIMD level CPU kernels run at: the best level with kernels that
     // the CPU, the session's cpumask and VMAFPP_CPUMASK allow.
     SimdLevel simd = SimdLevel::scalar;
+    // ComputeConfig::device_only: an extractor without a twin on `backend`
+    // refuses to be made.
+    bool device_only = false;
+    // Set by a device session's frame pipeline (internal): the device copies
+    // of each frame's luma, uploaded once per frame and read by every twin of
+    // the session. nullptr: each twin uploads the pictures it is given.
+    std::shared_ptr<device::FrameStore> frames;
 
     // The CPU backend at the best level this machine allows (cpumask 0).
     static Compute best_cpu();
@@ -57,7 +74,7 @@ struct Compute {
 
 // Resolves a request: the SIMD level from the cpumask, the backend unless
 // gpumask forbids the GPU. Throws vmafpp::Error for a backend this build
-// lacks.
+// lacks, and for device_only with the CPU backend or a non-zero gpumask.
 Compute resolve_compute(const ComputeConfig& config);
 
 }  // namespace vmafpp

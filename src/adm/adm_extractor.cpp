@@ -94,12 +94,14 @@ public:
             device_ = device::make_adm_twin(setup.compute, setup.geometry.width,
                                             setup.geometry.height, setup.geometry.bpc, p,
                                             o.gain_limit, o.skip_scale0, o.skip_aim);
+            // The session uploads each frame once (device::FrameStore).
+            from_store_ = device_ && setup.compute.frames != nullptr;
         }
     }
 
     void extract(const Picture& ref, const Picture& dis, unsigned frame,
                  FeatureSink& sink) override {
-        const adm::AdmScores s = scores(ref.luma(), dis.luma());
+        const adm::AdmScores s = scores(ref.luma(), dis.luma(), frame);
         sink.append(keys_[kAdm2], frame, s.adm2);
         sink.append(keys_[kAim], frame, s.aim);
         sink.append(keys_[kAdm3], frame, s.adm3);
@@ -115,10 +117,13 @@ public:
     }
 
 private:
-    adm::AdmScores scores(const Plane& ref, const Plane& dis) {
+    adm::AdmScores scores(const Plane& ref, const Plane& dis, unsigned frame) {
         if (device_) {
-            device_->run(ref.row<std::uint8_t>(0), ref.stride(), dis.row<std::uint8_t>(0),
-                         dis.stride());
+            if (from_store_)
+                device_->run_frame(frame);
+            else
+                device_->run(ref.row<std::uint8_t>(0), ref.stride(), dis.row<std::uint8_t>(0),
+                             dis.stride());
             const std::int64_t* rows[adm::kScales];
             for (int s = 0; s < adm::kScales; ++s) rows[s] = device_->rows(s);
             return engine_.compute_from_rows(rows);
@@ -128,6 +133,7 @@ private:
 
     adm::AdmEngine engine_;
     std::unique_ptr<device::AdmTwin> device_;
+    bool from_store_ = false;
     bool debug_;
     std::vector<std::string> keys_;
 };

@@ -5,6 +5,8 @@
 #include <set>
 #include <string>
 
+#include "vmafpp/error.hpp"
+
 #if VMAFPP_HAVE_VULKAN
 #include "vulkan/vk_twins.hpp"
 #endif
@@ -14,9 +16,30 @@
 
 namespace vmafpp::device {
 
+namespace {
+[[noreturn]] void no_store(const char* twin) {
+    throw Error(std::string("internal error: this ") + twin + " twin reads no frame store");
+}
+}  // namespace
+
+std::uint64_t MotionTwin::sad_of_frames(unsigned, unsigned) { no_store("motion"); }
+void VifTwin::run_frame(unsigned, bool) { no_store("vif"); }
+void AdmTwin::run_frame(unsigned) { no_store("adm"); }
+
+std::shared_ptr<FrameStore> make_frame_store(const Compute& compute, const FrameGeometry& geometry,
+                                             unsigned slots) {
+#if VMAFPP_HAVE_VULKAN
+    if (compute.backend == Backend::vulkan)
+        return vk::make_frame_store(compute.device, geometry.width, geometry.height, geometry.bpc,
+                                    slots);
+#endif
+    (void)compute, (void)geometry, (void)slots;
+    return nullptr;
+}
+
 std::unique_ptr<MotionTwin> make_motion_twin(const Compute& compute, int w, int h, int bpc) {
 #if VMAFPP_HAVE_VULKAN
-    if (compute.backend == Backend::vulkan) return vk::make_motion_twin(compute.device, w, h, bpc);
+    if (compute.backend == Backend::vulkan) return vk::make_motion_twin(compute.device, w, h, bpc, compute.frames);
 #endif
 #if VMAFPP_HAVE_CUDA
     if (compute.backend == Backend::cuda) return cuda::make_motion_twin(compute.device, w, h, bpc);
@@ -28,7 +51,7 @@ std::unique_ptr<MotionTwin> make_motion_twin(const Compute& compute, int w, int 
 std::unique_ptr<VifTwin> make_vif_twin(const Compute& compute, int w, int h, int bpc,
                                        std::optional<double> accumulate_gain_limit) {
 #if VMAFPP_HAVE_VULKAN
-    if (compute.backend == Backend::vulkan) return vk::make_vif_twin(compute.device, w, h, bpc);
+    if (compute.backend == Backend::vulkan) return vk::make_vif_twin(compute.device, w, h, bpc, compute.frames);
 #endif
 #if VMAFPP_HAVE_CUDA
     if (compute.backend == Backend::cuda)
@@ -44,7 +67,7 @@ std::unique_ptr<AdmTwin> make_adm_twin(const Compute& compute, int w, int h, int
 #if VMAFPP_HAVE_VULKAN
     if (compute.backend == Backend::vulkan)
         return vk::make_adm_twin(compute.device, w, h, bpc, scales, gain_limit, skip_scale0,
-                                 skip_aim);
+                                 skip_aim, compute.frames);
 #endif
 #if VMAFPP_HAVE_CUDA
     if (compute.backend == Backend::cuda)
@@ -56,9 +79,16 @@ std::unique_ptr<AdmTwin> make_adm_twin(const Compute& compute, int w, int h, int
     return nullptr;
 }
 
-void note_if_on_cpu(const Compute& compute, std::string_view feature) {
-    if (compute.backend == Backend::cpu) return;
-    if (feature == "motion" || feature == "vif" || feature == "adm") return;
+bool has_twin(std::string_view feature) {
+    return feature == "motion" || feature == "vif" || feature == "adm";
+}
+
+void place_on_cpu_or_refuse(const Compute& compute, std::string_view feature) {
+    if (compute.backend == Backend::cpu || has_twin(feature)) return;
+    if (compute.device_only)
+        throw Error("--device_only: " + std::string(feature) + " has no " +
+                    backend_name(compute.backend) +
+                    " twin (without --device_only it runs on the CPU)");
     static std::mutex mutex;
     static std::set<std::string, std::less<>> noted;
     std::lock_guard lock(mutex);

@@ -16,8 +16,26 @@
 #include "adm/adm.hpp"
 #include "vif/vif_kernels.hpp"
 #include "vmafpp/compute.hpp"
+#include "vmafpp/feature.hpp"
+#include "vmafpp/picture.hpp"
 
 namespace vmafpp::device {
+
+// A session's device copies of the luma planes of its recent frames, so that
+// each picture pair is uploaded once per frame whatever the number of twins.
+// The frame pipeline puts every frame, in order, on its reading thread before
+// any extractor sees it; the twins of the session read them by frame number
+// (MotionTwin::sad_of_frames, VifTwin::run_frame, AdmTwin::run_frame). It
+// keeps the last `slots` frames: the pipeline sizes it so that a frame is
+// overwritten only after every extractor is done with it (the frames in
+// flight plus motion's two frames of history). Uploads of frame n + 1 run
+// while the workers compute frame n.
+class FrameStore {
+public:
+    virtual ~FrameStore() = default;
+    // The luma planes of frame `frame`'s reference and distorted pictures.
+    virtual void put(unsigned frame, const Picture& ref, const Picture& dis) = 0;
+};
 
 // Seconds spent per stage since the twin was made (the device benchmarks).
 struct TwinTimes {
@@ -34,6 +52,9 @@ public:
     virtual ~MotionTwin() = default;
     virtual std::uint64_t sad(const void* prev, std::ptrdiff_t prev_stride, const void* cur,
                               std::ptrdiff_t cur_stride) = 0;
+    // The same on the reference lumas of two frames of the session's
+    // FrameStore (a twin made with one).
+    virtual std::uint64_t sad_of_frames(unsigned prev, unsigned cur);
     TwinTimes times;
 };
 
@@ -48,6 +69,8 @@ public:
     // Strides in bytes. Scale 0's statistics are skipped when asked.
     virtual void run(const void* ref, std::ptrdiff_t ref_stride, const void* dis,
                      std::ptrdiff_t dis_stride, bool skip_scale0) = 0;
+    // The same on frame `frame` of the session's FrameStore.
+    virtual void run_frame(unsigned frame, bool skip_scale0);
     // After run(): the three planes of scale s, each w_s * h_s int32, rows
     // w_s apart, in the order sigma1_sq, sigma2_sq, sigma12.
     virtual const std::int32_t* sigma(int s) const = 0;
@@ -73,6 +96,8 @@ public:
     virtual ~AdmTwin() = default;
     virtual void run(const void* ref, std::ptrdiff_t ref_stride, const void* dis,
                      std::ptrdiff_t dis_stride) = 0;
+    // The same on frame `frame` of the session's FrameStore.
+    virtual void run_frame(unsigned frame);
     // After run(): scale s's rows, [den, dlm, aim][h, v, d][region row].
     virtual const std::int64_t* rows(int s) const = 0;
     // For the kernel harness: the stages after the DWT (decouple, masking,
@@ -84,7 +109,15 @@ public:
     TwinTimes times;
 };
 
-// The twin of `compute`'s backend and device, or nullptr on the CPU.
+// The frame store of a session on `compute`'s device backend holding `slots`
+// frames of `geometry`, or nullptr where the backend has none (the CPU,
+// CUDA: its twins upload the pictures they are given).
+std::shared_ptr<FrameStore> make_frame_store(const Compute& compute, const FrameGeometry& geometry,
+                                             unsigned slots);
+
+// The twin of `compute`'s backend and device, or nullptr on the CPU. A twin
+// made with compute.frames reads its pictures from that store
+// (sad_of_frames, run_frame).
 std::unique_ptr<MotionTwin> make_motion_twin(const Compute& compute, int w, int h, int bpc);
 // `accumulate_gain_limit`: vif_enhn_gain_limit, for a twin that accumulates
 // on the device (sums()); without it every twin returns sigma().
@@ -94,8 +127,14 @@ std::unique_ptr<AdmTwin> make_adm_twin(const Compute& compute, int w, int h, int
                                        const adm::AdmDeviceParams scales[adm::kScales],
                                        double gain_limit, bool skip_scale0, bool skip_aim);
 
-// Notes once per feature and process on stderr when `compute` names a
-// device backend and the extractor `feature` has no twin there.
-void note_if_on_cpu(const Compute& compute, std::string_view feature);
+// Whether the extractor `feature` (libvmaf's name) has device twins: motion,
+// vif and adm, on every device backend.
+bool has_twin(std::string_view feature);
+
+// When `compute` names a device backend and the extractor `feature` has no
+// twin there: with compute.device_only throws the one-line vmafpp::Error
+// "--device_only: <feature> has no <backend> twin ...", else notes once per
+// feature and process on stderr that it runs on the CPU.
+void place_on_cpu_or_refuse(const Compute& compute, std::string_view feature);
 
 }  // namespace vmafpp::device

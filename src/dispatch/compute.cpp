@@ -28,6 +28,14 @@ std::string built_list() {
     return out;
 }
 
+// "vulkan or cuda": the device backends this build has, for --device_only's error.
+std::string device_list() {
+    std::string out;
+    for (Backend b : built_backends())
+        if (b != Backend::cpu) out += (out.empty() ? "" : " or ") + std::string(backend_name(b));
+    return out.empty() ? "none: this vmafpp is built without Vulkan and CUDA" : out;
+}
+
 }  // namespace
 
 const char* backend_name(Backend backend) {
@@ -85,6 +93,14 @@ Compute resolve_compute(const ComputeConfig& config) {
     // libvmaf: a non-zero gpumask keeps every extractor on the CPU.
     c.backend = config.gpumask != 0 ? Backend::cpu : config.backend;
     c.device = c.backend == Backend::cpu ? 0 : config.device;
+    if (config.device_only) {
+        if (config.backend == Backend::cpu)
+            throw Error("--device_only needs a device backend (--backend " + device_list() + ")");
+        if (config.gpumask != 0)
+            throw Error("--device_only: --gpumask " + std::to_string(config.gpumask) +
+                        " keeps every extractor on the CPU");
+        c.device_only = true;
+    }
     return c;
 }
 

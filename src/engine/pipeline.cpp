@@ -6,6 +6,7 @@
 #include <mutex>
 #include <thread>
 
+#include "device/device_twins.hpp"
 #include "vmafpp/error.hpp"
 
 namespace vmafpp {
@@ -97,6 +98,27 @@ FramePipeline::Impl::Impl(std::vector<ExtractorSpec> extractors, const FrameGeom
         rank_.push_back(write_rank(i));
     }
 
+    // One frame per worker and one the reader fills: reading a frame takes a
+    // small fraction of scoring one, so the next frame is queued long before
+    // a worker frees its slot. The bound caps memory, and every picture slot
+    // beyond it is first-touch cost (page zeroing) that a short run pays in
+    // full.
+    max_slots_ = options_.threads == 0 ? 1 : options_.threads + 1;
+
+    // A device session uploads each frame's lumas once, on this thread in
+    // submit(), for every twin of the session. When frame n is put, the
+    // frames still read are the others in flight (at most max_slots_ - 1
+    // before n) and motion's history (n - 2 at most, the five-frame window),
+    // so max_slots_ + 2 device slots are never overwritten while read; with
+    // worker threads the upload of frame n + 1 overlaps the compute of n.
+    if (options_.compute.backend != Backend::cpu && !options_.compute.frames) {
+        bool twins = false;
+        for (const ExtractorSpec& s : specs_) twins = twins || device::has_twin(s.info->name);
+        if (twins)
+            options_.compute.frames =
+                device::make_frame_store(options_.compute, geometry_, max_slots_ + 2);
+    }
+
     for (std::size_t i : temporal_)
         temporal_instances_.push_back(specs_[i].info->create(specs_[i].options, geometry_, options_.compute));
 
@@ -107,12 +129,6 @@ FramePipeline::Impl::Impl(std::vector<ExtractorSpec> extractors, const FrameGeom
     for (std::size_t i : stateless_)
         worker_instances_[0].push_back(specs_[i].info->create(specs_[i].options, geometry_, options_.compute));
 
-    // One frame per worker and one the reader fills: reading a frame takes a
-    // small fraction of scoring one, so the next frame is queued long before
-    // a worker frees its slot. The bound caps memory, and every picture slot
-    // beyond it is first-touch cost (page zeroing) that a short run pays in
-    // full.
-    max_slots_ = options_.threads == 0 ? 1 : options_.threads + 1;
     // Returning a slot never allocates, so a worker cannot fail after scoring.
     free_slots_.reserve(max_slots_);
     try {
@@ -175,6 +191,7 @@ void FramePipeline::Impl::submit(std::unique_ptr<Slot> slot) {
     }
     slot->frame = next_frame_++;
     try {
+        if (options_.compute.frames) options_.compute.frames->put(slot->frame, slot->ref, slot->dis);
         for (std::size_t k = 0; k < temporal_.size(); ++k) {
             FeatureCollector::CallSink sink(out_, slot->frame, rank_[temporal_[k]],
                                             phase(temporal_[k]));

@@ -60,7 +60,7 @@ void FeatureSink::add_aggregate_sums(std::string_view key, unsigned /*frame*/, c
 std::unique_ptr<FeatureExtractor> FeatureInfo::create(const OptionValues& values,
                                                       const FrameGeometry& geometry,
                                                       const Compute& compute) const {
-    device::note_if_on_cpu(compute, name);
+    device::place_on_cpu_or_refuse(compute, name);
     ExtractorSetup setup{values, geometry, compute, {}};
     const std::string suffix = values.key_suffix();
     setup.keys.reserve(provided.size());

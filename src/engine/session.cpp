@@ -3,6 +3,7 @@
 #include <map>
 #include <string>
 
+#include "device/device_twins.hpp"
 #include "engine/pipeline.hpp"
 #include "engine/session_plan.hpp"
 #include "vmafpp/output.hpp"
@@ -139,9 +140,13 @@ void check_compatible(const VideoInfo& r, const VideoInfo& d) {
 // writes every other key), so that a preset or a list of features gives
 // libvmaf's output. A model's features cannot be left out: the first
 // `model_specs` entries fail the run. Nothing left to compute is an error.
+// With --device_only an extractor without a device twin is no input it
+// cannot score but a refused request: the run fails, whichever list it is in.
 void leave_out_unscorable(std::vector<ExtractorSpec>& specs, std::size_t model_specs,
                           const FrameGeometry& geometry, const Compute& compute,
                           const std::function<void(const std::string&)>& on_warning) {
+    if (compute.device_only)
+        for (const ExtractorSpec& s : specs) device::place_on_cpu_or_refuse(compute, s.info->name);
     std::vector<ExtractorSpec> kept;
     std::string last_reason;
     for (std::size_t i = 0; i < specs.size(); ++i) {

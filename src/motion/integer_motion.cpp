@@ -55,6 +55,9 @@ public:
         : IntegerMotion(setup.options, setup.geometry, setup.compute.simd, setup.keys) {
         // The SAD on the device; the history stays on the host.
         if (!force_zero_) device_ = device::make_motion_twin(setup.compute, w_, h_, bpc_);
+        // The session uploads each frame once (device::FrameStore): the
+        // twin reads both frames there and the host keeps no copies.
+        from_store_ = device_ && setup.compute.frames != nullptr;
     }
 
     // keys in motion_provided() order: sad, motion, motion2, motion3.
@@ -103,7 +106,7 @@ public:
             Stored& slot = free_slot();
             if (frame >= first_)
                 score = motion_against(ref.luma(), frame - first_, frame, slot);
-            else
+            else if (!from_store_)
                 remember(ref.luma(), slot);
             slot.frame = frame;
         }
@@ -173,8 +176,9 @@ private:
         if (!prev)
             throw Error("motion: frame " + std::to_string(frame) + " arrived without frame " +
                         std::to_string(past) + "; it needs every frame, in order");
-        const std::uint64_t sad = bpc_ == 8 ? sum_abs<std::uint8_t>(*prev, cur, keep)
-                                            : sum_abs<std::uint16_t>(*prev, cur, keep);
+        const std::uint64_t sad = from_store_ ? device_->sad_of_frames(past, frame)
+                                  : bpc_ == 8 ? sum_abs<std::uint8_t>(*prev, cur, keep)
+                                              : sum_abs<std::uint16_t>(*prev, cur, keep);
         // libvmaf: (double)sad / 256. / (w * h) * fps_weight, the pixel count
         // an unsigned int product, then capped at motion_max_val.
         const unsigned pixels = static_cast<unsigned>(w_) * static_cast<unsigned>(h_);
@@ -228,6 +232,7 @@ private:
 
     const motion::MotionKernels* kernels_;
     std::unique_ptr<device::MotionTwin> device_;
+    bool from_store_ = false;
     int w_, h_, bpc_;
     int sample_bytes_ = 1;
     bool force_zero_;

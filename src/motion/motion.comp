@@ -10,25 +10,32 @@
 
 layout(local_size_x = 64) in;
 
-// prev at sample 0, cur at sample `cur_base`, rows w samples apart, packed
-// 4 (8-bit) or 2 (16-bit) samples per word.
-layout(std430, binding = 0) readonly buffer Pictures { uint pics[]; };
-layout(std430, binding = 1) buffer RowSums { uint row_sum[]; };
+// prev and cur (each from sample 0 of its buffer: a frame store slot holds
+// the frame's reference there), rows w samples apart, packed 4 (8-bit) or 2
+// (16-bit) samples per word.
+layout(std430, binding = 0) readonly buffer Prev { uint prev_pics[]; };
+layout(std430, binding = 1) readonly buffer Cur { uint cur_pics[]; };
+layout(std430, binding = 2) buffer RowSums { uint row_sum[]; };
 
 layout(push_constant) uniform Params {
     int w;
     int h;
     int bpc;
-    int cur_base;
+    int unused;
 } p;
 
 const int kTaps[5] = int[](3571, 16004, 26386, 16004, 3571);
 
 shared uint partial[64];
 
-int sample_at(int i) {
-    if (p.bpc == 8) return int((pics[i >> 2] >> (8 * (i & 3))) & 0xffu);
-    return int((pics[i >> 1] >> (16 * (i & 1))) & 0xffffu);
+int prev_at(int i) {
+    if (p.bpc == 8) return int((prev_pics[i >> 2] >> (8 * (i & 3))) & 0xffu);
+    return int((prev_pics[i >> 1] >> (16 * (i & 1))) & 0xffffu);
+}
+
+int cur_at(int i) {
+    if (p.bpc == 8) return int((cur_pics[i >> 2] >> (8 * (i & 3))) & 0xffu);
+    return int((cur_pics[i >> 1] >> (16 * (i & 1))) & 0xffffu);
 }
 
 // Sample -k is k, sample n-1+k is n-1-k.
@@ -40,14 +47,14 @@ int vertical(int x, int y) {
         int acc = 0;
         for (int k = 0; k < 5; ++k) {
             const int at = mirror(y - 2 + k, p.h) * p.w + x;
-            acc += kTaps[k] * (sample_at(at) - sample_at(p.cur_base + at));
+            acc += kTaps[k] * (prev_at(at) - cur_at(at));
         }
         return (acc + 128) >> 8;
     }
     int64_t acc = 0;
     for (int k = 0; k < 5; ++k) {
         const int at = mirror(y - 2 + k, p.h) * p.w + x;
-        acc += int64_t(kTaps[k]) * int64_t(sample_at(at) - sample_at(p.cur_base + at));
+        acc += int64_t(kTaps[k]) * int64_t(prev_at(at) - cur_at(at));
     }
     return int((acc + (int64_t(1) << (p.bpc - 1))) >> p.bpc);
 }

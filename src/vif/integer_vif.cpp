@@ -59,6 +59,8 @@ public:
     explicit IntegerVif(const ExtractorSetup& setup)
         : IntegerVif(setup.options, setup.geometry, setup.compute.simd, setup.keys) {
         device_ = device::make_vif_twin(setup.compute, size_[0].w, size_[0].h, bpc_, gain_limit_);
+        // The session uploads each frame once (device::FrameStore).
+        from_store_ = device_ && setup.compute.frames != nullptr;
     }
 
     IntegerVif(const OptionValues& opts, const FrameGeometry& geo, SimdLevel simd,
@@ -112,7 +114,7 @@ public:
             throw Error("vif: picture geometry differs from the one the extractor was made for");
         std::array<float, kScales> num{}, den{};
         if (device_) {
-            device_scales(ref.luma(), dis.luma(), num, den);
+            device_scales(ref.luma(), dis.luma(), frame, num, den);
             write(num, den, frame, sink);
             return;
         }
@@ -161,10 +163,13 @@ private:
     // The scales' statistics on the device, then the same row-by-row
     // accumulation (or the device's integer sums of it) and finalisation as
     // the CPU path.
-    void device_scales(const Plane& ref, const Plane& dis, std::array<float, kScales>& num,
-                       std::array<float, kScales>& den) {
-        device_->run(ref.row<std::uint8_t>(0), ref.stride(), dis.row<std::uint8_t>(0), dis.stride(),
-                     skip_scale0_);
+    void device_scales(const Plane& ref, const Plane& dis, unsigned frame,
+                       std::array<float, kScales>& num, std::array<float, kScales>& den) {
+        if (from_store_)
+            device_->run_frame(frame, skip_scale0_);
+        else
+            device_->run(ref.row<std::uint8_t>(0), ref.stride(), dis.row<std::uint8_t>(0),
+                         dis.stride(), skip_scale0_);
         for (int s = skip_scale0_ ? 1 : 0; s < kScales; ++s) {
             const int w = size_[s].w;
             const std::size_t n = static_cast<std::size_t>(w) * size_[s].h;
@@ -315,6 +320,7 @@ private:
 
     const vif::VifKernels* kernels_;
     std::unique_ptr<device::VifTwin> device_;
+    bool from_store_ = false;
     const std::uint16_t* log2_table_;
     double gain_limit_;
     bool skip_scale0_;

@@ -1,5 +1,6 @@
 #include "vulkan/vk_context.hpp"
 
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -213,6 +214,35 @@ void Context::submit_and_wait(VkCommandBuffer cmd, VkFence fence) {
     check(vkResetFences(device_, 1, &fence), "vkResetFences");
 }
 
+void Context::submit(VkCommandBuffer cmd, VkFence fence) {
+    VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &cmd;
+    std::lock_guard lock(queue_mutex_);
+    check(vkQueueSubmit(queue_, 1, &si, fence), "vkQueueSubmit");
+}
+
+std::uint32_t Context::device_memory_type(std::uint32_t type_bits) const {
+    for (std::uint32_t i = 0; i < memory_.memoryTypeCount; ++i)
+        if ((type_bits & (1u << i)) &&
+            (memory_.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT))
+            return i;
+    return memory_type(type_bits);
+}
+
+bool Context::unified_memory() const {
+    if (const char* env = std::getenv("VMAFPP_VULKAN_UPLOAD")) {
+        if (std::strcmp(env, "staging") == 0) return false;
+        if (std::strcmp(env, "direct") == 0) return true;
+    }
+    const VkMemoryPropertyFlags mappable = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
+    for (std::uint32_t i = 0; i < memory_.memoryTypeCount; ++i) {
+        const VkMemoryPropertyFlags f = memory_.memoryTypes[i].propertyFlags;
+        if ((f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) && !(f & mappable)) return false;
+    }
+    return true;
+}
+
 std::uint32_t Context::memory_type(std::uint32_t type_bits) const {
     const VkMemoryPropertyFlags need =
         VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
@@ -239,12 +269,13 @@ std::shared_ptr<Context> context_for(unsigned index) {
     return c;
 }
 
-Buffer::Buffer(std::shared_ptr<Context> ctx, std::size_t bytes)
+Buffer::Buffer(std::shared_ptr<Context> ctx, std::size_t bytes, Memory memory)
     : ctx_(std::move(ctx)), bytes_(bytes < 16 ? 16 : bytes) {
     VkDevice dev = ctx_->device();
     VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     bi.size = bytes_;
-    bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+               VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     check(vkCreateBuffer(dev, &bi, nullptr, &buffer_), "vkCreateBuffer");
     VkMemoryRequirements req;
@@ -252,21 +283,23 @@ Buffer::Buffer(std::shared_ptr<Context> ctx, std::size_t bytes)
     VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     ai.allocationSize = req.size;
     try {
-        ai.memoryTypeIndex = ctx_->memory_type(req.memoryTypeBits);
+        ai.memoryTypeIndex = memory == Memory::mapped ? ctx_->memory_type(req.memoryTypeBits)
+                                                      : ctx_->device_memory_type(req.memoryTypeBits);
         check(vkAllocateMemory(dev, &ai, nullptr, &memory_),
               "allocation of " + std::to_string(req.size) + " bytes");
         check(vkBindBufferMemory(dev, buffer_, memory_, 0), "vkBindBufferMemory");
-        check(vkMapMemory(dev, memory_, 0, VK_WHOLE_SIZE, 0, &map_), "vkMapMemory");
+        if (memory == Memory::mapped)
+            check(vkMapMemory(dev, memory_, 0, VK_WHOLE_SIZE, 0, &map_), "vkMapMemory");
     } catch (...) {
         if (memory_) vkFreeMemory(dev, memory_, nullptr);
         vkDestroyBuffer(dev, buffer_, nullptr);
         throw;
     }
-    std::memset(map_, 0, bytes_);
+    if (map_) std::memset(map_, 0, bytes_);
 }
 
 Buffer::~Buffer() {
-    vkUnmapMemory(ctx_->device(), memory_);
+    if (map_) vkUnmapMemory(ctx_->device(), memory_);
     vkFreeMemory(ctx_->device(), memory_, nullptr);
     vkDestroyBuffer(ctx_->device(), buffer_, nullptr);
 }
@@ -306,7 +339,14 @@ void Stream::begin() {
     bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     check(vkBeginCommandBuffer(cmd_, &bi), "vkBeginCommandBuffer");
     // Host writes to the mapped buffers before the submission are visible
-    // to the device (a queue submission is a host-write barrier).
+    // to the device (a queue submission is a host-write barrier). Copies
+    // submitted earlier to the queue (the frame store's uploads on a discrete
+    // GPU) are finished and visible before the first dispatch reads.
+    VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    mb.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+    vkCmdPipelineBarrier(cmd_, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                         0, 1, &mb, 0, nullptr, 0, nullptr);
     recording_ = true;
 }
 

@@ -7,7 +7,9 @@
 // driver, no device, device lost, out of device memory, no shaderInt64.
 //
 // Buffers live in host-visible, host-coherent memory (device-local too where
-// the device offers it): uploads and readbacks are memcpy into the mapping.
+// the device offers it): uploads and readbacks are memcpy into the mapping;
+// a device-local Buffer (the frame store's on a discrete GPU) is filled by a
+// copy from a host-visible staging Buffer instead.
 #pragma once
 
 #include <cstddef>
@@ -73,8 +75,17 @@ public:
     // Submits one command buffer and waits for its fence (the queue is
     // shared, so submissions are serialised).
     void submit_and_wait(VkCommandBuffer cmd, VkFence fence);
+    // Submits one command buffer that signals `fence`, without waiting.
+    void submit(VkCommandBuffer cmd, VkFence fence);
     // A memory type for a mapped storage buffer of these requirements.
     std::uint32_t memory_type(std::uint32_t type_bits) const;
+    // The device-local memory type of these requirements (host-visible or not).
+    std::uint32_t device_memory_type(std::uint32_t type_bits) const;
+    // Whether the host writes the device's own memory (every device-local
+    // memory type is host-visible: lavapipe, integrated GPUs), so that
+    // pictures need no staging copy. VMAFPP_VULKAN_UPLOAD=staging or direct
+    // overrides it (the tests run the staging path on lavapipe).
+    bool unified_memory() const;
 
 private:
     DeviceInfo info_;
@@ -92,10 +103,12 @@ private:
 // The context of device `index`, shared while anyone holds it.
 std::shared_ptr<Context> context_for(unsigned index);
 
-// A storage buffer mapped for its whole life.
+// A storage buffer mapped for its whole life, or (Memory::device_local) one
+// in device-local memory that the host cannot map, filled by copies.
 class Buffer {
 public:
-    Buffer(std::shared_ptr<Context> ctx, std::size_t bytes);
+    enum class Memory { mapped, device_local };
+    Buffer(std::shared_ptr<Context> ctx, std::size_t bytes, Memory memory = Memory::mapped);
     ~Buffer();
     Buffer(const Buffer&) = delete;
     Buffer& operator=(const Buffer&) = delete;

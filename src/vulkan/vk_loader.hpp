@@ -30,7 +30,7 @@
     X(vkUpdateDescriptorSets) X(vkCreateCommandPool) X(vkDestroyCommandPool)               \
     X(vkAllocateCommandBuffers) X(vkBeginCommandBuffer) X(vkEndCommandBuffer)              \
     X(vkResetCommandBuffer) X(vkCmdBindPipeline) X(vkCmdBindDescriptorSets)                \
-    X(vkCmdPushConstants) X(vkCmdDispatch) X(vkCmdPipelineBarrier)
+    X(vkCmdPushConstants) X(vkCmdDispatch) X(vkCmdPipelineBarrier) X(vkCmdCopyBuffer)
 
 namespace vmafpp::vk {
 

@@ -1,5 +1,6 @@
 #include "vulkan/vk_twins.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -31,38 +32,167 @@ void pack_rows(void* dst, const void* src, std::ptrdiff_t stride, int w, int h, 
 // Samples per 32-bit word, rounded so that the second picture starts on a word.
 int aligned_samples(int n) { return (n + 3) / 4 * 4; }
 
+// The session's frame store (make_frame_store).
+class VulkanFrameStore final : public device::FrameStore {
+public:
+    VulkanFrameStore(unsigned device, int w, int h, int bpc, unsigned slots)
+        : ctx_(context_for(device)),
+          w_(w),
+          h_(h),
+          bytes_(bpc > 8 ? 2 : 1),
+          dis_base_(aligned_samples(w * h)),
+          direct_(ctx_->unified_memory()),
+          slots_(slots < 1 ? 1 : slots) {
+        const std::size_t bytes = 2 * static_cast<std::size_t>(dis_base_) * bytes_;
+        VkDevice dev = ctx_->device();
+        if (!direct_) {
+            VkCommandPoolCreateInfo pi{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+            pi.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+            pi.queueFamilyIndex = ctx_->queue_family();
+            check(vkCreateCommandPool(dev, &pi, nullptr, &pool_), "vkCreateCommandPool");
+        }
+        for (Slot& slot : slots_) {
+            slot.pics = std::make_unique<Buffer>(
+                ctx_, bytes, direct_ ? Buffer::Memory::mapped : Buffer::Memory::device_local);
+            if (direct_) continue;
+            slot.staging = std::make_unique<Buffer>(ctx_, bytes);
+            VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+            ai.commandPool = pool_;
+            ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+            ai.commandBufferCount = 1;
+            check(vkAllocateCommandBuffers(dev, &ai, &slot.cmd), "vkAllocateCommandBuffers");
+            VkFenceCreateInfo fi{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+            check(vkCreateFence(dev, &fi, nullptr, &slot.fence), "vkCreateFence");
+        }
+    }
+
+    ~VulkanFrameStore() override {
+        VkDevice dev = ctx_->device();
+        for (Slot& slot : slots_) {
+            if (slot.pending) vkWaitForFences(dev, 1, &slot.fence, VK_TRUE, UINT64_MAX);
+            if (slot.fence) vkDestroyFence(dev, slot.fence, nullptr);
+        }
+        if (pool_) vkDestroyCommandPool(dev, pool_, nullptr);
+    }
+
+    // The reading thread, in frame order.
+    void put(unsigned frame, const Picture& ref, const Picture& dis) override {
+        Slot& slot = slots_[frame % slots_.size()];
+        VkDevice dev = ctx_->device();
+        if (slot.pending) {
+            // The copy of frame - slots out of this staging buffer.
+            check(vkWaitForFences(dev, 1, &slot.fence, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+            check(vkResetFences(dev, 1, &slot.fence), "vkResetFences");
+            slot.pending = false;
+        }
+        char* dst = (direct_ ? slot.pics : slot.staging)->as<char>();
+        pack_rows(dst, ref.luma().row<std::uint8_t>(0), ref.luma().stride(), w_, h_, bytes_);
+        pack_rows(dst + static_cast<std::size_t>(dis_base_) * bytes_, dis.luma().row<std::uint8_t>(0),
+                  dis.luma().stride(), w_, h_, bytes_);
+        if (!direct_) {
+            // Submitted now, finished before any twin's later submission reads
+            // it (Stream::begin's transfer-to-compute barrier).
+            check(vkResetCommandBuffer(slot.cmd, 0), "vkResetCommandBuffer");
+            VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+            bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+            check(vkBeginCommandBuffer(slot.cmd, &bi), "vkBeginCommandBuffer");
+            const VkBufferCopy region{0, 0, slot.pics->size()};
+            vkCmdCopyBuffer(slot.cmd, slot.staging->handle(), slot.pics->handle(), 1, &region);
+            check(vkEndCommandBuffer(slot.cmd), "vkEndCommandBuffer");
+            ctx_->submit(slot.cmd, slot.fence);
+            slot.pending = true;
+        }
+        slot.frame.store(frame, std::memory_order_release);
+    }
+
+    // The slot holding frame `frame`, for a twin's dispatch. The pipeline
+    // sizes the store so that it is not overwritten while a twin reads it.
+    const Buffer& frame_buffer(unsigned frame) const {
+        const Slot& slot = slots_[frame % slots_.size()];
+        if (slot.frame.load(std::memory_order_acquire) != frame)
+            throw Error("internal error: frame " + std::to_string(frame) +
+                        " is not in the vulkan frame store");
+        return *slot.pics;
+    }
+
+    const Context* context() const { return ctx_.get(); }
+
+private:
+    static void check(VkResult r, const char* what) {
+        if (r != VK_SUCCESS)
+            throw Error(std::string("vulkan: ") + what + " failed (VkResult " + std::to_string(r) + ")");
+    }
+
+    struct Slot {
+        std::unique_ptr<Buffer> pics, staging;
+        VkCommandBuffer cmd = VK_NULL_HANDLE;
+        VkFence fence = VK_NULL_HANDLE;
+        bool pending = false;  // a copy was submitted and not yet waited for
+        std::atomic<unsigned> frame{~0u};
+    };
+
+    std::shared_ptr<Context> ctx_;
+    int w_, h_, bytes_, dis_base_;
+    bool direct_;
+    VkCommandPool pool_ = VK_NULL_HANDLE;
+    std::vector<Slot> slots_;
+};
+
+// The Vulkan store of a twin's session (nullptr: none), on the twin's device.
+std::shared_ptr<VulkanFrameStore> vulkan_store(const std::shared_ptr<device::FrameStore>& frames,
+                                               const Context& ctx) {
+    if (!frames) return nullptr;
+    auto store = std::dynamic_pointer_cast<VulkanFrameStore>(frames);
+    if (!store || store->context() != &ctx)
+        throw Error("internal error: a vulkan twin was given another device's frame store");
+    return store;
+}
+
 // The push constants of motion.comp.
 struct MotionParams {
-    std::int32_t w, h, bpc, cur_base;
+    std::int32_t w, h, bpc, unused;
 };
 
 class VulkanMotion final : public MotionTwin {
 public:
-    VulkanMotion(unsigned device, int w, int h, int bpc)
+    VulkanMotion(unsigned device, int w, int h, int bpc, std::shared_ptr<device::FrameStore> frames)
         : ctx_(context_for(device)),
+          store_(vulkan_store(frames, *ctx_)),
           w_(w),
           h_(h),
           bpc_(bpc),
           bytes_(bpc > 8 ? 2 : 1),
-          cur_base_(aligned_samples(w * h)),
-          pics_(ctx_, static_cast<std::size_t>(2 * cur_base_) * bytes_),
           rows_(ctx_, static_cast<std::size_t>(h) * 4),
           stream_(ctx_),
-          kernel_(ctx_->kernel("motion", 2, sizeof(MotionParams))) {}
+          kernel_(ctx_->kernel("motion", 3, sizeof(MotionParams))) {}
 
     std::uint64_t sad(const void* prev, std::ptrdiff_t prev_stride, const void* cur,
                       std::ptrdiff_t cur_stride) override {
         auto t0 = Clock::now();
-        char* base = pics_.as<char>();
-        pack_rows(base, prev, prev_stride, w_, h_, bytes_);
-        pack_rows(base + static_cast<std::size_t>(cur_base_) * bytes_, cur, cur_stride, w_, h_, bytes_);
-        std::memset(rows_.data(), 0, rows_.size());
+        if (!prev_) {
+            // Whole 32-bit words: the shader reads the last samples' word.
+            const std::size_t bytes = static_cast<std::size_t>(aligned_samples(w_ * h_)) * bytes_;
+            prev_ = std::make_unique<Buffer>(ctx_, bytes);
+            cur_ = std::make_unique<Buffer>(ctx_, bytes);
+        }
+        pack_rows(prev_->data(), prev, prev_stride, w_, h_, bytes_);
+        pack_rows(cur_->data(), cur, cur_stride, w_, h_, bytes_);
         times.upload += seconds_since(t0);
+        return compute(*prev_, *cur_);
+    }
 
-        t0 = Clock::now();
-        const MotionParams params{w_, h_, bpc_, cur_base_};
+    std::uint64_t sad_of_frames(unsigned prev, unsigned cur) override {
+        if (!store_) return MotionTwin::sad_of_frames(prev, cur);
+        return compute(store_->frame_buffer(prev), store_->frame_buffer(cur));
+    }
+
+private:
+    std::uint64_t compute(const Buffer& prev, const Buffer& cur) {
+        auto t0 = Clock::now();
+        std::memset(rows_.data(), 0, rows_.size());
+        const MotionParams params{w_, h_, bpc_, 0};
         stream_.begin();
-        stream_.dispatch(kernel_, {&pics_, &rows_}, &params, groups(w_, 64), h_);
+        stream_.dispatch(kernel_, {&prev, &cur, &rows_}, &params, groups(w_, 64), h_);
         stream_.submit_and_wait();
         times.compute += seconds_since(t0);
 
@@ -76,10 +206,11 @@ public:
         return total;
     }
 
-private:
     std::shared_ptr<Context> ctx_;
-    int w_, h_, bpc_, bytes_, cur_base_;
-    Buffer pics_, rows_;
+    std::shared_ptr<VulkanFrameStore> store_;
+    int w_, h_, bpc_, bytes_;
+    std::unique_ptr<Buffer> prev_, cur_;  // sad()'s own uploads
+    Buffer rows_;
     Stream stream_;
     const Kernel& kernel_;
 };
@@ -102,8 +233,9 @@ constexpr int kVifScales = 4;
 
 class VulkanVif final : public VifTwin {
 public:
-    VulkanVif(unsigned device, int w, int h, int bpc)
+    VulkanVif(unsigned device, int w, int h, int bpc, std::shared_ptr<device::FrameStore> frames)
         : ctx_(context_for(device)),
+          store_(vulkan_store(frames, *ctx_)),
           bpc_(bpc),
           bytes_(bpc > 8 ? 2 : 1),
           stream_(ctx_),
@@ -124,7 +256,6 @@ public:
         }
         dis_base_ = aligned_samples(w * h);
         const std::size_t n0 = static_cast<std::size_t>(w) * h;
-        pics_ = std::make_unique<Buffer>(ctx_, 2 * static_cast<std::size_t>(dis_base_) * bytes_);
         moments_ = std::make_unique<Buffer>(ctx_, 5 * n0 * 4);
         conv_ = std::make_unique<Buffer>(ctx_, 2 * static_cast<std::size_t>(w) * h_[1] * 4);
         sigma_ = std::make_unique<Buffer>(ctx_, sigma_words * 4);
@@ -135,18 +266,35 @@ public:
     void run(const void* ref, std::ptrdiff_t ref_stride, const void* dis, std::ptrdiff_t dis_stride,
              bool skip_scale0) override {
         auto t0 = Clock::now();
+        if (!pics_)
+            pics_ = std::make_unique<Buffer>(ctx_, 2 * static_cast<std::size_t>(dis_base_) * bytes_);
         char* base = pics_->as<char>();
         pack_rows(base, ref, ref_stride, w_[0], h_[0], bytes_);
         pack_rows(base + static_cast<std::size_t>(dis_base_) * bytes_, dis, dis_stride, w_[0], h_[0],
                   bytes_);
         times.upload += seconds_since(t0);
+        compute(*pics_, skip_scale0);
+    }
 
-        t0 = Clock::now();
+    void run_frame(unsigned frame, bool skip_scale0) override {
+        if (!store_) return VifTwin::run_frame(frame, skip_scale0);
+        compute(store_->frame_buffer(frame), skip_scale0);
+    }
+
+    const std::int32_t* sigma(int s) const override {
+        return sigma_->as<std::int32_t>() + sigma_base_[s];
+    }
+
+private:
+    // Every scale's statistics and reductions from `pics` (the layout of a
+    // frame store slot).
+    void compute(const Buffer& pics, bool skip_scale0) {
+        const auto t0 = Clock::now();
         stream_.begin();
         for (int s = 0; s < kVifScales; ++s) {
             // Scale 0 is the uploaded picture (bytes or uint16), later scales
             // one sample per word: ref plane, then dis plane.
-            const Buffer* src = s == 0 ? pics_.get() : scaled_[s].get();
+            const Buffer* src = s == 0 ? &pics : scaled_[s].get();
             const std::int32_t kind = s == 0 ? (bytes_ == 1 ? 0 : 1) : 2;
             const std::int32_t ref_base = 0;
             const std::int32_t dis_base = s == 0 ? dis_base_ : w_[s] * h_[s];
@@ -174,12 +322,8 @@ public:
         ++times.frames;
     }
 
-    const std::int32_t* sigma(int s) const override {
-        return sigma_->as<std::int32_t>() + sigma_base_[s];
-    }
-
-private:
     std::shared_ptr<Context> ctx_;
+    std::shared_ptr<VulkanFrameStore> store_;
     int bpc_, bytes_;
     int w_[kVifScales] = {}, h_[kVifScales] = {};
     std::size_t sigma_base_[kVifScales] = {};
@@ -214,8 +358,10 @@ struct AdmDenParams {
 class VulkanAdm final : public AdmTwin {
 public:
     VulkanAdm(unsigned device, int w, int h, int bpc, const adm::AdmDeviceParams scales[adm::kScales],
-              double gain_limit, bool skip_scale0, bool skip_aim)
+              double gain_limit, bool skip_scale0, bool skip_aim,
+              std::shared_ptr<device::FrameStore> frames)
         : ctx_(context_for(device)),
+          store_(vulkan_store(frames, *ctx_)),
           w_(w),
           h_(h),
           bpc_(bpc),
@@ -235,7 +381,6 @@ public:
                                                 std::cos(1.0 * M_PI / 180.0));
         std::memcpy(&cos_sq_bits_, &cos_sq, 4);
         dis_base_ = aligned_samples(w * h);
-        pics_ = std::make_unique<Buffer>(ctx_, 2 * static_cast<std::size_t>(dis_base_) * bytes_);
         for (int s = 0; s < adm::kScales; ++s) {
             p_[s] = scales[s];
             const std::size_t n = static_cast<std::size_t>(p_[s].bw) * p_[s].bh;
@@ -247,12 +392,22 @@ public:
 
     void run(const void* ref, std::ptrdiff_t ref_stride, const void* dis, std::ptrdiff_t dis_stride) override {
         auto t0 = Clock::now();
+        if (!pics_)
+            pics_ = std::make_unique<Buffer>(ctx_, 2 * static_cast<std::size_t>(dis_base_) * bytes_);
         char* base = pics_->as<char>();
         pack_rows(base, ref, ref_stride, w_, h_, bytes_);
         pack_rows(base + static_cast<std::size_t>(dis_base_) * bytes_, dis, dis_stride, w_, h_, bytes_);
         times.upload += seconds_since(t0);
+        compute(*pics_);
+    }
 
-        t0 = Clock::now();
+    void run_frame(unsigned frame) override {
+        if (!store_) return AdmTwin::run_frame(frame);
+        compute(store_->frame_buffer(frame));
+    }
+
+    void compute(const Buffer& pics) {
+        const auto t0 = Clock::now();
         stream_.begin();
         for (int s = 0; s < adm::kScales; ++s) {
             const adm::AdmDeviceParams& q = p_[s];
@@ -260,7 +415,7 @@ public:
             const std::int32_t n_in = s == 0 ? dis_base_ : 4 * in_w * in_h;
             const AdmDwtParams dp{in_w, in_h, q.bw, q.bh, s, s == 0 ? (bytes_ == 1 ? 0 : 1) : 2,
                                   bpc_, 0, n_in};
-            stream_.dispatch(dwt_, {s == 0 ? pics_.get() : bands_[s - 1].get(), bands_[s].get()}, &dp,
+            stream_.dispatch(dwt_, {s == 0 ? &pics : bands_[s - 1].get(), bands_[s].get()}, &dp,
                              groups(q.bw, 64), q.bh, 2);
             if (s == 0 && skip_scale0_) continue;
             record_pooling(s);
@@ -309,6 +464,7 @@ private:
     }
 
     std::shared_ptr<Context> ctx_;
+    std::shared_ptr<VulkanFrameStore> store_;
     int w_, h_, bpc_, bytes_;
     bool skip_scale0_, skip_aim_;
     std::uint64_t gain_m_ = 0;
@@ -326,18 +482,27 @@ private:
 
 }  // namespace
 
+std::shared_ptr<device::FrameStore> make_frame_store(unsigned device, int w, int h, int bpc,
+                                                     unsigned slots) {
+    return std::make_shared<VulkanFrameStore>(device, w, h, bpc, slots);
+}
+
 std::unique_ptr<AdmTwin> make_adm_twin(unsigned device, int w, int h, int bpc,
                                        const adm::AdmDeviceParams scales[adm::kScales],
-                                       double gain_limit, bool skip_scale0, bool skip_aim) {
-    return std::make_unique<VulkanAdm>(device, w, h, bpc, scales, gain_limit, skip_scale0, skip_aim);
+                                       double gain_limit, bool skip_scale0, bool skip_aim,
+                                       std::shared_ptr<device::FrameStore> frames) {
+    return std::make_unique<VulkanAdm>(device, w, h, bpc, scales, gain_limit, skip_scale0, skip_aim,
+                                       std::move(frames));
 }
 
-std::unique_ptr<MotionTwin> make_motion_twin(unsigned device, int w, int h, int bpc) {
-    return std::make_unique<VulkanMotion>(device, w, h, bpc);
+std::unique_ptr<MotionTwin> make_motion_twin(unsigned device, int w, int h, int bpc,
+                                             std::shared_ptr<device::FrameStore> frames) {
+    return std::make_unique<VulkanMotion>(device, w, h, bpc, std::move(frames));
 }
 
-std::unique_ptr<VifTwin> make_vif_twin(unsigned device, int w, int h, int bpc) {
-    return std::make_unique<VulkanVif>(device, w, h, bpc);
+std::unique_ptr<VifTwin> make_vif_twin(unsigned device, int w, int h, int bpc,
+                                       std::shared_ptr<device::FrameStore> frames) {
+    return std::make_unique<VulkanVif>(device, w, h, bpc, std::move(frames));
 }
 
 struct GainParams {

@@ -20,11 +20,25 @@ using device::MotionTwin;
 using device::TwinTimes;
 using device::VifTwin;
 
-std::unique_ptr<MotionTwin> make_motion_twin(unsigned device, int w, int h, int bpc);
-std::unique_ptr<VifTwin> make_vif_twin(unsigned device, int w, int h, int bpc);
+// The session's frame store on `device` (device::FrameStore): `slots`
+// buffers, each a frame's reference luma from sample 0 and its distorted luma
+// from the next multiple of 4 samples, rows w samples apart (the layout the
+// twins' shaders read). Filled by memcpy where the host writes device memory
+// (Context::unified_memory), else through a staging buffer and a copy on the
+// queue that the twins' later submissions wait for.
+std::shared_ptr<device::FrameStore> make_frame_store(unsigned device, int w, int h, int bpc,
+                                                     unsigned slots);
+
+// `frames`: the session's store (from make_frame_store on the same device),
+// for sad_of_frames / run_frame; without it only sad / run.
+std::unique_ptr<MotionTwin> make_motion_twin(unsigned device, int w, int h, int bpc,
+                                             std::shared_ptr<device::FrameStore> frames = nullptr);
+std::unique_ptr<VifTwin> make_vif_twin(unsigned device, int w, int h, int bpc,
+                                       std::shared_ptr<device::FrameStore> frames = nullptr);
 std::unique_ptr<AdmTwin> make_adm_twin(unsigned device, int w, int h, int bpc,
                                        const adm::AdmDeviceParams scales[adm::kScales],
-                                       double gain_limit, bool skip_scale0, bool skip_aim);
+                                       double gain_limit, bool skip_scale0, bool skip_aim,
+                                       std::shared_ptr<device::FrameStore> frames = nullptr);
 
 // The gain-limit product adm_gain_limit_product() on the device, for the
 // test that sweeps it against the double product: out[i] =

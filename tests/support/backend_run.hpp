@@ -79,6 +79,27 @@ inline int expect_same_json_values(const nlohmann::json& got, const nlohmann::js
     return compared;
 }
 
+// `want` with a model's keys renamed for a run that names the model
+// `name` (`-m version=...:name=<name>`): "vmaf" becomes `name` and every
+// "vmaf_<x>" (a bootstrap model's vmaf_0001, vmaf_bagging, ...) `name`_<x>,
+// in the frames and the pooled metrics; feature keys keep their names.
+inline nlohmann::json with_model_named(const nlohmann::json& want, const std::string& name) {
+    const auto renamed = [&](const std::string& key) {
+        if (key == "vmaf") return name;
+        if (key.rfind("vmaf_", 0) == 0) return name + key.substr(4);
+        return key;
+    };
+    const auto rename_keys = [&](const nlohmann::json& in) {
+        nlohmann::json out = nlohmann::json::object();
+        for (const auto& [key, value] : in.items()) out[renamed(key)] = value;
+        return out;
+    };
+    nlohmann::json out = want;
+    for (auto& frame : out["frames"]) frame["metrics"] = rename_keys(frame["metrics"]);
+    out["pooled_metrics"] = rename_keys(want["pooled_metrics"]);
+    return out;
+}
+
 // `feature` with `opts` over `frames` noise frame pairs (reference seed
 // ref_seed(f), distorted seed dis_seed(f)), once with the CPU scalar
 // kernels into `cpu` and once on device 0 of `backend` into `device`.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "support/corpus.hpp"
+#include "vmafpp/compute.hpp"
 
 namespace vmafpp {
 namespace {
@@ -113,6 +114,13 @@ std::vector<Case> cases() {
         {"UnknownFlag", rd(good, good) + " --bogus", "bogus"},
         {"NonNumericThreads", rd(good, good) + " --threads many", "threads"},
         {"BadPrecision", rd(good, good) + " --precision 99", "precision"},
+        // --device_only refuses instead of scoring on the CPU (the refusal of
+        // a feature without a twin needs a device: VulkanCli, CudaCli).
+        {"DeviceOnlyOnTheCpuBackend", rd(good, good) + " --device_only",
+         "--device_only needs a device backend"},
+        {"DeviceOnlyWithGpumask", rd(good, good) + " --backend " +
+         std::string(backend_name(built_backends().back())) + " --device_only --gpumask 1",
+         built_backends().size() > 1 ? "keeps every extractor on the CPU" : "needs a device backend"},
     };
 }
 
