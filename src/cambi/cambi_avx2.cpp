@@ -1,9 +1,10 @@
 // AVX2 twins of the cambi kernels: the c-value loop with its histogram
 // ranges counted 16 cells at a time, the mode filter 16 columns at a time,
 // the spatial mask (flat flags, column sums and the 7-wide box) 16 pixels at
-// a time, and the decimation 16 outputs at a time. The AVX-512 levels use the
-// mask and decimation twins as they are. Integer kernels: the twins compute
-// the scalar's values exactly, edges and tails by the scalar's code.
+// a time, the decimation 16 outputs at a time, the pooling sums of a row 8
+// values at a time and the conversion of 8-bit luma with the anti-dithering
+// 16 samples at a time. Integer kernels: the twins compute the scalar's
+// values exactly, edges and tails by the scalar's code.
 #include <immintrin.h>
 
 #include <cstddef>
@@ -54,7 +55,55 @@ struct Avx2Isa {
     }
     static void row(const std::uint16_t* image, const std::uint16_t* mask, int w, const ContrastSetup& s,
                     const std::uint16_t* hist, const float* recip, float* out);
+    static void sums(const float* row, int n, CValueSums& sums);
 };
+
+// c_value_sums_scalar 8 values at a time. A lane in [0.5, 65536) (ordered
+// compares: NaN is out) gives u = v * 2^24, exact in float (a power-of-two
+// scale that stays finite) and an integer in [2^23, 2^40); other lanes give
+// 0. AVX2 has no float-to-int64 conversion: u + 2^52 is exact in a double
+// (below 2^53), and its bits are 0x4330000000000000 + u.
+void c_value_sums_avx2(const float* row, int n, CValueSums& sums) {
+    const __m256 zero = _mm256_setzero_ps();
+    const __m256 half = _mm256_set1_ps(0.5f);
+    const __m256 top = _mm256_set1_ps(65536.0f);
+    const __m256 scale = _mm256_set1_ps(16777216.0f);
+    const __m256d magic = _mm256_set1_pd(4503599627370496.0);  // 2^52
+    const __m256i magic_bits = _mm256_set1_epi64x(0x4330000000000000);
+    __m256i acc = _mm256_setzero_si256();
+    std::int64_t nonzero = 0;
+    int outside = 0;
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256 v = _mm256_loadu_ps(row + i);
+        // Most c-values are 0 (unmasked pixels): 8 whose bits are all zero
+        // (+0; -0 and anything else go on) change nothing.
+        if (_mm256_testz_si256(_mm256_castps_si256(v), _mm256_castps_si256(v))) continue;
+        const __m256 in = _mm256_and_ps(_mm256_cmp_ps(v, half, _CMP_GE_OQ), _mm256_cmp_ps(v, top, _CMP_LT_OQ));
+        const int nz = _mm256_movemask_ps(_mm256_cmp_ps(v, zero, _CMP_NEQ_UQ));
+        nonzero += __builtin_popcount(static_cast<unsigned>(nz));
+        outside |= nz & ~_mm256_movemask_ps(in);
+        const __m256 u = _mm256_and_ps(_mm256_mul_ps(v, scale), in);
+        const __m256d lo = _mm256_add_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(u)), magic);
+        const __m256d hi = _mm256_add_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(u, 1)), magic);
+        acc = _mm256_add_epi64(acc, _mm256_sub_epi64(_mm256_castpd_si256(lo), magic_bits));
+        acc = _mm256_add_epi64(acc, _mm256_sub_epi64(_mm256_castpd_si256(hi), magic_bits));
+    }
+    alignas(32) std::int64_t lanes[4];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), acc);
+    std::int64_t units = lanes[0] + lanes[1] + lanes[2] + lanes[3];
+    bool in_range = outside == 0;
+    for (; i < n; ++i) {
+        const float v = row[i];
+        if (v == 0.0f) continue;
+        ++nonzero;
+        if (!(v >= 0.5f) || !(v < 65536.0f))
+            in_range = false;
+        else
+            units += static_cast<std::int64_t>(static_cast<double>(v) * 16777216.0);
+    }
+    fold_c_value_sums(sums, units, nonzero, in_range);
+}
 
 // c_values_row for 8 pixels at a time, each lane c_value_pixel's steps:
 // the histogram counts gathered (32-bit loads at 16-bit cells, the high half
@@ -125,10 +174,12 @@ void Avx2Isa::row(const std::uint16_t* image, const std::uint16_t* mask, int w, 
     c_values_row_avx2(image, mask, w, s, hist, recip, out);
 }
 
+void Avx2Isa::sums(const float* row, int n, CValueSums& sums) { c_value_sums_avx2(row, n, sums); }
+
 void c_values_avx2(const std::uint16_t* image, const std::uint16_t* mask, std::ptrdiff_t stride,
                    int w, int h, int window, const ContrastSetup& s, float* c_values,
-                   std::uint16_t* histograms) {
-    c_values_loop<Avx2Isa>(image, mask, stride, w, h, window, s, c_values, histograms);
+                   std::uint16_t* histograms, CValueSums& sums) {
+    c_values_loop<Avx2Isa>(image, mask, stride, w, h, window, s, c_values, histograms, sums);
 }
 
 // mode3 of 16 columns: the smallest, replaced by b where b == c, then by a
@@ -264,12 +315,49 @@ void decimate_avx2(std::uint16_t* image, std::ptrdiff_t stride, int w, int h) {
     }
 }
 
+// 16 samples of 8-bit luma, zero-extended to 16 bits.
+inline __m256i u8x16(const std::uint8_t* p) {
+    return _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+
+// load_u8_scalar's values directly (see LoadU8Fn): with dither, a + b +
+// c + d inside (at most 4 * 255, no wrap), 2 (a + c) in the last column,
+// 2 (a + b) in the last row, 4a in the corner; else a << 2. Row y reads
+// only source rows y and y + 1, so rows are independent. Vectors while
+// x + 16 < w (a[x + 16] exists, and with no dither while x + 16 <= w), the
+// rest one sample at a time.
+void load_u8_avx2(const std::uint8_t* src, std::ptrdiff_t src_stride, std::uint16_t* image,
+                  std::ptrdiff_t stride, int w, int h, bool dither) {
+    for (int y = 0; y < h; ++y) {
+        const std::uint8_t* a = src + y * src_stride;
+        std::uint16_t* out = image + y * stride;
+        int x = 0;
+        if (!dither) {
+            for (; x + 16 <= w; x += 16)
+                _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + x), _mm256_slli_epi16(u8x16(a + x), 2));
+            for (; x < w; ++x) out[x] = static_cast<std::uint16_t>(a[x] << 2);
+            continue;
+        }
+        // The last row pairs each sample with itself below.
+        const std::uint8_t* b = y + 1 < h ? a + src_stride : a;
+        for (; x + 16 < w; x += 16) {
+            const __m256i s = _mm256_add_epi16(_mm256_add_epi16(u8x16(a + x), u8x16(a + x + 1)),
+                                               _mm256_add_epi16(u8x16(b + x), u8x16(b + x + 1)));
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + x), s);
+        }
+        for (; x < w - 1; ++x) out[x] = static_cast<std::uint16_t>(a[x] + a[x + 1] + b[x] + b[x + 1]);
+        out[w - 1] = static_cast<std::uint16_t>(2 * (a[w - 1] + b[w - 1]));
+    }
+}
+
 }  // namespace
 
 void cambi_init_avx2(CambiKernels& k) {
+    k.load_u8 = &load_u8_avx2;
     k.spatial_mask = &spatial_mask_avx2;
     k.decimate = &decimate_avx2;
     k.c_values = &c_values_avx2;
+    k.c_value_sums = &c_value_sums_avx2;
     k.filter_mode = &filter_mode_avx2;
 }
 

@@ -12,9 +12,11 @@
 //                                        c_values_row for a tail); may read
 //                                        (never write) histogram cells up to
 //                                        kHistogramPadding past the last
+//   Isa::sums(row, n, sums)              c_value_sums_scalar's result
 // Integer counts are exact in any order, and the float c-values are the
 // same source in every instance (-ffp-contract=off), so every instance
-// returns the scalar's bits.
+// returns the scalar's bits; the sums are integers (and a count), exact in
+// any order.
 //
 // Everything sits in an anonymous namespace and every Isa type in its file's
 // anonymous namespace: each instance has internal linkage, so the linker can
@@ -104,7 +106,8 @@ inline void c_values_row(const std::uint16_t* image, const std::uint16_t* mask, 
 template <class Isa>
 void c_values_loop(const std::uint16_t* image, const std::uint16_t* mask, std::ptrdiff_t stride,
                    int w, int h, int window, const ContrastSetup& s, float* c_values,
-                   std::uint16_t* histograms) {
+                   std::uint16_t* histograms, CValueSums& sums) {
+    sums = CValueSums{};
     const int pad = window >> 1;
     const float* recip = reciprocal_table();
     std::memset(histograms, 0, sizeof(std::uint16_t) * static_cast<std::size_t>(w) * s.band_size);
@@ -119,8 +122,9 @@ void c_values_loop(const std::uint16_t* image, const std::uint16_t* mask, std::p
             hist.add_row(image + in * stride, mask + in * stride);
         else if (out >= 0)
             hist.remove_row(image + out * stride, mask + out * stride);
-        Isa::row(image + y * stride, mask + y * stride, w, s, histograms, recip,
-                 c_values + static_cast<std::ptrdiff_t>(y) * w);
+        float* row = c_values + static_cast<std::ptrdiff_t>(y) * w;
+        Isa::row(image + y * stride, mask + y * stride, w, s, histograms, recip, row);
+        Isa::sums(row, w, sums);
     }
 }
 

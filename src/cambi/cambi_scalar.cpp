@@ -77,6 +77,16 @@ void spatial_mask_scalar(const std::uint16_t* image, std::ptrdiff_t stride, std:
     }
 }
 
+void load_u8_scalar(const std::uint8_t* src, std::ptrdiff_t src_stride, std::uint16_t* image,
+                    std::ptrdiff_t stride, int w, int h, bool dither) {
+    for (int y = 0; y < h; ++y) {
+        const std::uint8_t* in = src + y * src_stride;
+        std::uint16_t* out = image + y * stride;
+        for (int x = 0; x < w; ++x) out[x] = static_cast<std::uint16_t>(in[x] << 2);
+    }
+    if (dither) anti_dither(image, stride, w, h);
+}
+
 void decimate_scalar(std::uint16_t* image, std::ptrdiff_t stride, int w, int h) {
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x) image[y * stride + x] = image[2 * y * stride + 2 * x];
@@ -107,15 +117,45 @@ struct ScalarIsa {
                     const std::uint16_t* hist, const float* recip, float* out) {
         c_values_row(image, mask, w, s, hist, recip, out);
     }
+    static void sums(const float* row, int n, CValueSums& sums) { c_value_sums_scalar(row, n, sums); }
 };
 
 void c_values_scalar(const std::uint16_t* image, const std::uint16_t* mask, std::ptrdiff_t stride,
                      int w, int h, int window, const ContrastSetup& s, float* c_values,
-                     std::uint16_t* histograms) {
-    c_values_loop<ScalarIsa>(image, mask, stride, w, h, window, s, c_values, histograms);
+                     std::uint16_t* histograms, CValueSums& sums) {
+    c_values_loop<ScalarIsa>(image, mask, stride, w, h, window, s, c_values, histograms, sums);
 }
 
 }  // namespace
+
+void anti_dither(std::uint16_t* image, std::ptrdiff_t stride, int w, int h) {
+    const std::ptrdiff_t s = stride;
+    for (int y = 0; y < h - 1; ++y) {
+        std::uint16_t* r = image + y * s;
+        for (int x = 0; x < w - 1; ++x)
+            r[x] = static_cast<std::uint16_t>((r[x] + r[x + 1] + r[s + x] + r[s + x + 1]) >> 2);
+        r[w - 1] = static_cast<std::uint16_t>((r[w - 1] + r[s + w - 1]) >> 1);
+    }
+    std::uint16_t* r = image + (h - 1) * s;
+    for (int x = 0; x < w - 1; ++x) r[x] = static_cast<std::uint16_t>((r[x] + r[x + 1]) >> 1);
+}
+
+// v * 2^24 of a v in [0.5, 65536) is exact in a double (a multiple of 2^-24
+// scaled by a power of two) and an integer below 2^40.
+void c_value_sums_scalar(const float* row, int n, CValueSums& sums) {
+    std::int64_t units = 0, nonzero = 0;
+    bool exact = true;
+    for (int i = 0; i < n; ++i) {
+        const float v = row[i];
+        if (v == 0.0f) continue;
+        ++nonzero;
+        if (!(v >= 0.5f) || !(v < 65536.0f))
+            exact = false;
+        else
+            units += static_cast<std::int64_t>(static_cast<double>(v) * 16777216.0);
+    }
+    fold_c_value_sums(sums, units, nonzero, exact);
+}
 
 namespace {
 
@@ -161,42 +201,38 @@ double pooling_quick_select(float* c, double topk, int w, int h) {
 
 // Every c-value is 0 or at least 0.5 (weight * p0 * p / (p0 + p) with
 // counts >= 1), so a multiple of 2^-24. When the sum of all of them is
-// below 2^29, every partial sum of a subset is a multiple of 2^-24 below
-// 2^29, exact in a double: libvmaf's sum of its top k is then the exact sum
-// of the k largest values in any order, whichever of equal values it picks.
-// Zeros add nothing, so with at most k nonzero values that is the sum of
-// all. Otherwise the k largest are found by their bits (positive floats
-// order as their bit patterns): the nonzero values are counted and summed
-// in buckets of their top 16 bits (0.5 .. 65536 spans 2176 of them), the
-// buckets above the k-th largest value are taken whole, and only the values
-// in its bucket are selected one by one. Anything else (a value under 0.5
-// but above 0, a larger sum) takes libvmaf's quick_select.
-double spatial_pooling(float* c, double topk, int w, int h, std::vector<float>& scratch) {
+// below 2^53 units of 2^-24 (CValueSums::exact), every partial sum of a
+// subset is a multiple of 2^-24 below 2^29, exact in a double: libvmaf's sum
+// of its top k is then the exact sum of the k largest values in any order,
+// whichever of equal values it picks. Zeros add nothing, so with at most k
+// nonzero values that is the sum of all, known without reading `c`.
+// Otherwise the k largest are found by their bits (positive floats order as
+// their bit patterns): the nonzero values are counted and summed in buckets
+// of their top 16 bits (0.5 .. 65536 spans 2176 of them), the buckets above
+// the k-th largest value are taken whole, and only the values in its bucket
+// are selected one by one. Anything else (a value under 0.5 but above 0, a
+// larger sum) takes libvmaf's quick_select.
+double spatial_pooling(float* c, double topk, int w, int h, const CValueSums& sums,
+                       std::vector<float>& scratch) {
     const int n = w * h;
     const int k = topk_count(topk, n);
     constexpr double unit = 16777216.0;  // 2^24
-    constexpr std::int64_t limit = std::int64_t{1} << 53;
-    constexpr std::uint32_t first_bucket = 0x3f00;              // 0.5f >> 16
-    constexpr int buckets = (0x47800000 >> 16) - first_bucket;  // up to 65536.0f
-    std::uint32_t count[buckets] = {};
-    std::int64_t sum[buckets] = {};
-    std::int64_t total = 0;
-    int nonzero = 0;
-    for (int i = 0; i < n; ++i) {
-        const float v = c[i];
-        if (v == 0.0f) continue;
-        if (!(v >= 0.5f) || !(v < 65536.0f)) return pooling_quick_select(c, topk, w, h);
-        std::uint32_t bits;
-        std::memcpy(&bits, &v, sizeof bits);
-        const std::uint32_t b = (bits >> 16) - first_bucket;
-        const auto units = static_cast<std::int64_t>(static_cast<double>(v) * unit);
-        total += units;
-        sum[b] += units;
-        ++count[b];
-        ++nonzero;
-    }
-    if (total >= limit) return pooling_quick_select(c, topk, w, h);
-    if (nonzero > k) {
+    if (!sums.exact) return pooling_quick_select(c, topk, w, h);
+    std::int64_t total = sums.units;
+    if (sums.nonzero > k) {
+        constexpr std::uint32_t first_bucket = 0x3f00;              // 0.5f >> 16
+        constexpr int buckets = (0x47800000 >> 16) - first_bucket;  // up to 65536.0f
+        std::uint32_t count[buckets] = {};
+        std::int64_t sum[buckets] = {};
+        for (int i = 0; i < n; ++i) {
+            const float v = c[i];
+            if (v == 0.0f) continue;
+            std::uint32_t bits;
+            std::memcpy(&bits, &v, sizeof bits);
+            const std::uint32_t b = (bits >> 16) - first_bucket;
+            sum[b] += static_cast<std::int64_t>(static_cast<double>(v) * unit);
+            ++count[b];
+        }
         // The bucket of the k-th largest value, and what lies above it.
         std::int64_t above = 0;
         std::uint32_t wanted = static_cast<std::uint32_t>(k);
@@ -221,9 +257,16 @@ double spatial_pooling(float* c, double topk, int w, int h, std::vector<float>& 
     return static_cast<double>(total) / unit / k;
 }
 
+// The sums row by row, as c_values gathers them.
+double spatial_pooling(float* c, double topk, int w, int h, std::vector<float>& scratch) {
+    CValueSums sums;
+    for (int y = 0; y < h; ++y) c_value_sums_scalar(c + static_cast<std::ptrdiff_t>(y) * w, w, sums);
+    return spatial_pooling(c, topk, w, h, sums, scratch);
+}
+
 const CambiKernels& cambi_kernels_scalar() {
     static const CambiKernels k{&spatial_mask_scalar, &decimate_scalar, &filter_mode_scalar,
-                                &c_values_scalar};
+                                &c_values_scalar, &c_value_sums_scalar, &load_u8_scalar};
     return k;
 }
 
