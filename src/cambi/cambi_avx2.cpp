@@ -26,6 +26,39 @@ alignas(32) const std::uint16_t kOnesThenZeros[32] = {1, 1, 1, 1, 1, 1, 1, 1, 1,
 // row[0, n) +/- 1: whole vectors, then one vector whose lanes past n add 0
 // (the cells there are read and written back unchanged: kHistogramPadding).
 struct Avx2Isa {
+    // 16 columns' histogram rows as 16-bit compacts, 0xffff for none:
+    // row_of's uint16(v - base) < size, unsigned (c <= size - 1 as
+    // min(c, size - 1) == c, with 1 <= size <= 0xffff).
+    static constexpr int kScanLanes = 16;
+    static __m256i in_band(const std::uint16_t* image, const std::uint16_t* mask, int base, int size,
+                           __m256i* compact) {
+        const __m256i m = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(mask));
+        const __m256i c = _mm256_sub_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(image)),
+                                           _mm256_set1_epi16(static_cast<short>(base)));
+        const __m256i last = _mm256_set1_epi16(static_cast<short>(size - 1));
+        *compact = c;
+        return _mm256_andnot_si256(_mm256_cmpeq_epi16(m, _mm256_setzero_si256()),
+                                   _mm256_cmpeq_epi16(_mm256_min_epu16(c, last), c));
+    }
+    // One bit per 16-bit lane from the byte mask (BMI2 is part of the level).
+    static std::uint32_t lanes(__m256i v) {
+        return _pext_u32(static_cast<std::uint32_t>(_mm256_movemask_epi8(v)), 0x55555555u);
+    }
+    static std::uint32_t counted(const std::uint16_t* image, const std::uint16_t* mask, int base, int size) {
+        __m256i c;
+        return lanes(in_band(image, mask, base, size, &c));
+    }
+    static std::uint32_t moved(const std::uint16_t* old_image, const std::uint16_t* old_mask,
+                               const std::uint16_t* new_image, const std::uint16_t* new_mask, int base,
+                               int size) {
+        __m256i c_old, c_new;
+        const __m256i none = _mm256_set1_epi16(-1);
+        const __m256i in_old = in_band(old_image, old_mask, base, size, &c_old);
+        const __m256i in_new = in_band(new_image, new_mask, base, size, &c_new);
+        const __m256i k_old = _mm256_blendv_epi8(none, c_old, in_old);
+        const __m256i k_new = _mm256_blendv_epi8(none, c_new, in_new);
+        return lanes(_mm256_cmpeq_epi16(k_old, k_new)) ^ 0xffffu;
+    }
     static __m256i tail(int n) {
         return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(kOnesThenZeros + 16 - n));
     }

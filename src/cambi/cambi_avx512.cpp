@@ -28,6 +28,28 @@ namespace {
 // row[0, n) +/- 1; the masked tail touches no cell past n.
 struct Avx512Isa {
     static __mmask32 first(int n) { return static_cast<__mmask32>((std::uint64_t{1} << n) - 1); }
+    // 32 columns' histogram rows as 16-bit compacts, 0xffff for none:
+    // row_of's uint16(v - base) < size, unsigned, with size <= 0xffff.
+    static constexpr int kScanLanes = 32;
+    static __m512i compacts(const std::uint16_t* image, const std::uint16_t* mask, int base, int size) {
+        const __m512i m = _mm512_loadu_si512(mask);
+        const __m512i c = _mm512_sub_epi16(_mm512_loadu_si512(image), _mm512_set1_epi16(static_cast<short>(base)));
+        const __mmask32 in = _mm512_test_epi16_mask(m, m) &
+                             _mm512_cmplt_epu16_mask(c, _mm512_set1_epi16(static_cast<short>(size)));
+        return _mm512_mask_blend_epi16(in, _mm512_set1_epi16(-1), c);
+    }
+    static std::uint32_t counted(const std::uint16_t* image, const std::uint16_t* mask, int base, int size) {
+        const __m512i m = _mm512_loadu_si512(mask);
+        const __m512i c = _mm512_sub_epi16(_mm512_loadu_si512(image), _mm512_set1_epi16(static_cast<short>(base)));
+        return _mm512_test_epi16_mask(m, m) &
+               _mm512_cmplt_epu16_mask(c, _mm512_set1_epi16(static_cast<short>(size)));
+    }
+    static std::uint32_t moved(const std::uint16_t* old_image, const std::uint16_t* old_mask,
+                               const std::uint16_t* new_image, const std::uint16_t* new_mask, int base,
+                               int size) {
+        return _mm512_cmpneq_epi16_mask(compacts(old_image, old_mask, base, size),
+                                        compacts(new_image, new_mask, base, size));
+    }
     static void inc(std::uint16_t* row, int n) {
         const __m512i one = _mm512_set1_epi16(1);
         int i = 0;

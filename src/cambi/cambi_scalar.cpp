@@ -107,6 +107,12 @@ void filter_mode_scalar(std::uint16_t* image, std::ptrdiff_t stride, int w, int 
 
 // Ranges counted up and down one sample at a time.
 struct ScalarIsa {
+    static constexpr int kScanLanes = 0;
+    static std::uint32_t counted(const std::uint16_t*, const std::uint16_t*, int, int) { return 0; }
+    static std::uint32_t moved(const std::uint16_t*, const std::uint16_t*, const std::uint16_t*,
+                               const std::uint16_t*, int, int) {
+        return 0;
+    }
     static void inc(std::uint16_t* row, int n) {
         for (int i = 0; i < n; ++i) ++row[i];
     }

@@ -309,7 +309,7 @@ std::string fill_c_values(Rng& rng, float* row, int n) {
             v = 0.0f;
         } else if (kind == 3) {
             v = 65535.996f - static_cast<float>(rng() % 1024);
-        } else if (kind == 2 && rng() % 64 == 0) {
+        } else if (kind == 2 && rng() % 8 == 0) {
             v = hostile[rng() % (sizeof hostile / sizeof hostile[0])];
         } else {
             const int wt = 1 + static_cast<int>(rng() % 9);
