@@ -23,6 +23,10 @@
 //                                        bit i set where the two pixels'
 //                                        histogram rows (or none) differ
 //                                        (called only for 1 <= size <= 0xffff)
+//                                        A scan may name a column needlessly
+//                                        (the column's update tests row_of
+//                                        again: it costs only time) but must
+//                                        never leave one out.
 // Integer counts are exact in any order, and the float c-values are the
 // same source in every instance (-ffp-contract=off), so every instance
 // returns the scalar's bits; the sums are integers (and a count), exact in
