@@ -365,6 +365,17 @@ TEST(CambiKernels, PoolingMatchesLibvmafsQuickSelect) {
             const double ref = cambi::pooling_quick_select(b.data(), topk, w, h);
             ASSERT_EQ(fast, ref) << w << "x" << h << " topk " << topk << ": " << g17(fast) << " vs "
                                  << g17(ref);
+            // The sums as each level's c_values gathers them, row by row.
+            for (SimdLevel l : levels()) {
+                cambi::CValueSums sums;
+                for (int y = 0; y < h; ++y)
+                    cambi::cambi_kernels_for(l).c_value_sums(c.data() + static_cast<std::size_t>(y) * w, w, sums);
+                std::vector<float> d = c;
+                const double with_sums = cambi::spatial_pooling(d.data(), topk, w, h, sums, scratch);
+                ASSERT_EQ(with_sums, ref) << w << "x" << h << " topk " << topk << " "
+                                          << simd_level_name(l) << ": " << g17(with_sums) << " vs "
+                                          << g17(ref);
+            }
             ++cases;
         }
     }
