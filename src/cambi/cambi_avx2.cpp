@@ -1,10 +1,10 @@
 // AVX2 twins of the cambi kernels: the c-value loop with its histogram
 // ranges counted 16 cells at a time, the mode filter 16 columns at a time,
-// the spatial mask (flat flags, column sums and the 7-wide box) 16 pixels at
-// a time, the decimation 16 outputs at a time, the pooling sums of a row 8
-// values at a time and the conversion of 8-bit luma with the anti-dithering
-// 16 samples at a time. Integer kernels: the twins compute the scalar's
-// values exactly, edges and tails by the scalar's code.
+// the spatial mask (flat flags, column sums and the 7-wide box in 16-bit
+// lanes) 16 pixels at a time, the decimation 16 outputs at a time, the
+// pooling sums of a row 8 values at a time and the conversion of 8-bit luma
+// with the anti-dithering 16 samples at a time. Integer kernels: the twins
+// compute the scalar's values exactly, edges and tails by the scalar's code.
 #include <immintrin.h>
 
 #include <cstddef>
@@ -238,92 +238,71 @@ void filter_mode_avx2(std::uint16_t* image, std::ptrdiff_t stride, int w, int h,
     filter_mode_loop<Avx2ModeIsa>(image, stride, w, h, buffer);
 }
 
-// 1 where row[x] equals row[x + 1] and below[x] (the last column compares
-// with itself on the right): 16 flags as 16-bit 0/1.
-inline __m256i flat16(const std::uint16_t* row, const std::uint16_t* below, int x) {
-    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + x));
-    const __m256i r = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + x + 1));
-    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(below + x));
-    const __m256i eq = _mm256_and_si256(_mm256_cmpeq_epi16(v, r), _mm256_cmpeq_epi16(v, b));
-    return _mm256_srli_epi16(eq, 15);
-}
-
-// Row y's flat flags into `in` (a ring row), and cols += in - out (out: the
-// ring row leaving the window, or null). Vectors while row[x + 16] exists.
-void flat_row_update(const std::uint16_t* image, std::ptrdiff_t stride, int w, int h, int y,
-                     std::uint32_t* in, const std::uint32_t* out, std::uint32_t* cols) {
-    const std::uint16_t* row = image + y * stride;
-    const std::uint16_t* below = y == h - 1 ? row : row + stride;
-    int x = 0;
-    for (; x + 16 < w; x += 16) {
-        const __m256i f = flat16(row, below, x);
-        const __m256i lo = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(f));
-        const __m256i hi = _mm256_cvtepu16_epi32(_mm256_extracti128_si256(f, 1));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(in + x), lo);
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(in + x + 8), hi);
-        __m256i c0 = _mm256_add_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(cols + x)), lo);
-        __m256i c1 = _mm256_add_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(cols + x + 8)), hi);
-        if (out) {
-            c0 = _mm256_sub_epi32(c0, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(out + x)));
-            c1 = _mm256_sub_epi32(c1, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(out + x + 8)));
-        }
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(cols + x), c0);
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(cols + x + 8), c1);
-    }
-    for (; x < w; ++x) {
-        const std::uint16_t right = x < w - 1 ? row[x + 1] : row[x];
-        in[x] = (row[x] == right) & (row[x] == below[x]) ? 1u : 0u;
-        cols[x] += in[x] - (out ? out[x] : 0u);
-    }
-}
-
-// mask = (sum of the 7 column sums around x) > t. padded[x .. x + 6] are
-// those sums (pad zeros on both sides), so a vector of 8 outputs reads up
-// to padded[x + 13] <= padded[w + 5], the last zero. Sums are at most 49
-// and t at most 0xffff (mask_threshold), so signed compares are exact.
-void box_row(const std::uint32_t* padded, std::uint16_t* out, int w, int threshold) {
-    const __m256i t = _mm256_set1_epi32(threshold);
-    const __m256i one = _mm256_set1_epi32(1);
-    auto sum8 = [&](int x) {
-        const std::uint32_t* p = padded + x;
-        __m256i s = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-        for (int k = 1; k < kMaskFilterSize; ++k)
-            s = _mm256_add_epi32(s, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + k)));
-        return _mm256_and_si256(_mm256_cmpgt_epi32(s, t), one);
-    };
-    int x = 0;
-    for (; x + 16 <= w; x += 16) {
-        // packus interleaves 128-bit halves: [a0-3 b0-3 a4-7 b4-7]; 0xD8 restores order.
-        const __m256i m = _mm256_permute4x64_epi64(_mm256_packus_epi32(sum8(x), sum8(x + 8)), 0xD8);
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + x), m);
-    }
-    for (; x < w; ++x) {
-        const std::uint32_t* p = padded + x;
-        const std::uint32_t sum = p[0] + p[1] + p[2] + p[3] + p[4] + p[5] + p[6];
-        out[x] = sum > static_cast<std::uint32_t>(threshold) ? 1 : 0;
-    }
-}
-
-// spatial_mask_scalar's ring of flat rows and running column sums, with the
-// flags, the sums and the box in vectors.
+// The spatial mask in 16-bit lanes, 16 pixels a vector: flags are 0/1,
+// column sums over at most 7 rows at most 7, box sums at most 49, so
+// nothing wraps, and `sum > threshold` is the signed 16-bit compare with the
+// threshold clamped to 0x7fff (no sum reaches it). The scratch (9w + 14
+// uint32) holds, as uint16, the padded column sums (3 zeros, w sums, 3
+// zeros) and a ring of 8 flag rows of w. Tails take the scalar's steps.
 void spatial_mask_avx2(const std::uint16_t* image, std::ptrdiff_t stride, std::uint16_t* mask,
                        int w, int h, int threshold, std::uint32_t* scratch) {
     constexpr int pad = kMaskFilterSize / 2;
     constexpr int ring = kMaskFilterSize + 1;
-    std::uint32_t* padded = scratch;
-    std::uint32_t* cols = padded + pad;
-    std::uint32_t* flat = padded + w + 2 * pad;
-    std::memset(padded, 0, sizeof(std::uint32_t) * static_cast<std::size_t>(w + 2 * pad));
+    auto* padded = reinterpret_cast<std::uint16_t*>(scratch);
+    std::uint16_t* cols = padded + pad;
+    std::uint16_t* flat = padded + w + 2 * pad;
+    for (int i = 0; i < w + 2 * pad; ++i) padded[i] = 0;
     auto flat_of = [&](int y) { return flat + static_cast<std::ptrdiff_t>(y % ring) * w; };
-    for (int y = 0; y < pad && y < h; ++y) flat_row_update(image, stride, w, h, y, flat_of(y), nullptr, cols);
-    for (int y = 0; y < h; ++y) {
-        const std::uint32_t* leaving = y - pad - 1 >= 0 ? flat_of(y - pad - 1) : nullptr;
-        if (y + pad < h) {
-            flat_row_update(image, stride, w, h, y + pad, flat_of(y + pad), leaving, cols);
-        } else if (leaving) {
-            for (int x = 0; x < w; ++x) cols[x] -= leaving[x];
+    auto load = [](const std::uint16_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); };
+    auto store = [](std::uint16_t* p, __m256i v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); };
+    // Row y's flags into `in` and cols += in - leaving (leaving may be
+    // null). Vectors while row[x + 16] exists.
+    auto update = [&](int y, std::uint16_t* in, const std::uint16_t* leaving) {
+        const std::uint16_t* row = image + y * stride;
+        const std::uint16_t* below = y == h - 1 ? row : row + stride;
+        int x = 0;
+        for (; x + 16 < w; x += 16) {
+            const __m256i v = load(row + x);
+            const __m256i eq = _mm256_and_si256(_mm256_cmpeq_epi16(v, load(row + x + 1)),
+                                                _mm256_cmpeq_epi16(v, load(below + x)));
+            const __m256i f = _mm256_srli_epi16(eq, 15);
+            store(in + x, f);
+            __m256i c = _mm256_add_epi16(load(cols + x), f);
+            if (leaving) c = _mm256_sub_epi16(c, load(leaving + x));
+            store(cols + x, c);
         }
-        box_row(padded, mask + y * stride, w, threshold);
+        for (; x < w; ++x) {
+            const std::uint16_t right = x < w - 1 ? row[x + 1] : row[x];
+            in[x] = (row[x] == right) & (row[x] == below[x]) ? 1 : 0;
+            cols[x] = static_cast<std::uint16_t>(cols[x] + in[x] - (leaving ? leaving[x] : 0));
+        }
+    };
+    for (int y = 0; y < pad && y < h; ++y) update(y, flat_of(y), nullptr);
+    const int t = static_cast<unsigned>(threshold) > 0x7fffu ? 0x7fff : threshold;
+    const __m256i tv = _mm256_set1_epi16(static_cast<short>(t));
+    const __m256i one = _mm256_set1_epi16(1);
+    for (int y = 0; y < h; ++y) {
+        const std::uint16_t* leaving = y - pad - 1 >= 0 ? flat_of(y - pad - 1) : nullptr;
+        if (y + pad < h) {
+            update(y + pad, flat_of(y + pad), leaving);
+        } else if (leaving) {
+            for (int x = 0; x < w; ++x) cols[x] = static_cast<std::uint16_t>(cols[x] - leaving[x]);
+        }
+        // Output x sums padded[x .. x + 6]: a vector of 16 reads up to
+        // padded[x + 21] <= padded[w + 5], the last zero.
+        std::uint16_t* out = mask + y * stride;
+        int x = 0;
+        for (; x + 16 <= w; x += 16) {
+            const std::uint16_t* p = padded + x;
+            __m256i sum = load(p);
+            for (int k = 1; k < kMaskFilterSize; ++k) sum = _mm256_add_epi16(sum, load(p + k));
+            store(out + x, _mm256_and_si256(_mm256_cmpgt_epi16(sum, tv), one));
+        }
+        for (; x < w; ++x) {
+            const std::uint16_t* p = padded + x;
+            const int sum = p[0] + p[1] + p[2] + p[3] + p[4] + p[5] + p[6];
+            out[x] = sum > t ? 1 : 0;
+        }
     }
 }
 
