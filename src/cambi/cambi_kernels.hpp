@@ -78,13 +78,15 @@ using FilterModeFn = void (*)(std::uint16_t* image, std::ptrdiff_t stride, int w
 struct CValueSums {
     std::int64_t units = 0;    // sum of v * 2^24 over the nonzero v (while exact)
     std::int64_t nonzero = 0;  // how many v != 0 (NaN counts; -0 does not)
-    bool exact = true;         // every nonzero v in [0.5, 65536) and units < 2^53
+    bool exact = true;         // in_range and units < 2^53
+    bool in_range = true;      // every nonzero v in [0.5, 65536)
 };
 inline constexpr std::int64_t kCValueUnitsLimit = std::int64_t{1} << 53;
 
 // Adds a row of n < 2^22 c-values to `sums`: nonzero counts every v != 0;
-// once a nonzero v is outside [0.5, 65536) (NaN included) or units reach
-// kCValueUnitsLimit, exact is false and units stop changing. Each v in range
+// once a nonzero v is outside [0.5, 65536) (NaN included) in_range and
+// exact are false; once units reach kCValueUnitsLimit exact is false; units
+// stop changing when exact is. Each v in range
 // is a multiple of 2^-24 below 2^16, so v * 2^24 is an integer below 2^40,
 // and a row adds below 2^62: units (below 2^53 before) cannot overflow.
 using CValueSumsFn = void (*)(const float* row, int n, CValueSums& sums);
@@ -95,8 +97,9 @@ void c_value_sums_scalar(const float* row, int n, CValueSums& sums);
 inline void fold_c_value_sums(CValueSums& sums, std::int64_t units, std::int64_t nonzero,
                               bool in_range) {
     sums.nonzero += nonzero;
+    if (!in_range) sums.in_range = sums.exact = false;
     if (!sums.exact) return;
-    if (!in_range || sums.units + units >= kCValueUnitsLimit) {
+    if (sums.units + units >= kCValueUnitsLimit) {
         sums.exact = false;
         return;
     }

@@ -205,40 +205,57 @@ double pooling_quick_select(float* c, double topk, int w, int h) {
     return sum / k;
 }
 
-// Every c-value is 0 or at least 0.5 (weight * p0 * p / (p0 + p) with
-// counts >= 1), so a multiple of 2^-24. When the sum of all of them is
-// below 2^53 units of 2^-24 (CValueSums::exact), every partial sum of a
-// subset is a multiple of 2^-24 below 2^29, exact in a double: libvmaf's sum
-// of its top k is then the exact sum of the k largest values in any order,
-// whichever of equal values it picks. Zeros add nothing, so with at most k
-// nonzero values that is the sum of all, known without reading `c`.
-// Otherwise the k largest are found by their bits (positive floats order as
-// their bit patterns): the nonzero values are counted and summed in buckets
-// of their top 16 bits (0.5 .. 65536 spans 2176 of them), the buckets above
-// the k-th largest value are taken whole, and only the values in its bucket
-// are selected one by one. Anything else (a value under 0.5 but above 0, a
-// larger sum) takes libvmaf's quick_select.
+// Every c-value is 0 or a float of at least 0.5 (weight * p0 * p / (p0 + p)
+// with counts >= 1), so a multiple of 2^-24; a float of at least 2^(e - 127)
+// (biased exponent e) is a multiple of 2^(e - 150). libvmaf's result is the
+// double sum, in its quick_select's order, of the k largest values, over k.
+// When the smallest of those k values has exponent e, all are multiples of
+// g = 2^(e - 150), and so is every partial sum; if their total is below
+// 2^53 g, every partial sum is exact in a double, whatever the order and
+// whichever of equal values quick_select picks: the result is the exact
+// total over k. In units of 2^-24 that bound is 2^(e - 73) (2^53 for
+// e = 126, values from 0.5). Zeros add nothing.
+// - With every value in range, at most k nonzero and their total below 2^53
+//   units (CValueSums::exact), that is the sum of all, known without
+//   reading `c`.
+// - Otherwise, with every value in range and fewer than 2^23 values (so
+//   that int64 sums of values below 2^40 units cannot overflow), the k
+//   largest are found by their bits (positive floats order as their bit
+//   patterns): the nonzero values are counted and summed in buckets of
+//   their top 16 bits (sign, exponent, 7 mantissa bits; 0.5 .. 65536 spans
+//   2176 of them), the buckets above the k-th largest value are taken
+//   whole, and only the values in its bucket are selected one by one. The
+//   bucket of the smallest selected value gives e; a total at or above
+//   2^(e - 73) units takes libvmaf's quick_select.
+// - Anything else (a value under 0.5 but above 0, or 65536 and over, NaN, a
+//   larger picture) takes libvmaf's quick_select.
 double spatial_pooling(float* c, double topk, int w, int h, const CValueSums& sums,
                        std::vector<float>& scratch) {
     const int n = w * h;
     const int k = topk_count(topk, n);
     constexpr double unit = 16777216.0;  // 2^24
-    if (!sums.exact) return pooling_quick_select(c, topk, w, h);
-    std::int64_t total = sums.units;
-    if (sums.nonzero > k) {
-        constexpr std::uint32_t first_bucket = 0x3f00;              // 0.5f >> 16
-        constexpr int buckets = (0x47800000 >> 16) - first_bucket;  // up to 65536.0f
-        std::uint32_t count[buckets] = {};
-        std::int64_t sum[buckets] = {};
-        for (int i = 0; i < n; ++i) {
-            const float v = c[i];
-            if (v == 0.0f) continue;
-            std::uint32_t bits;
-            std::memcpy(&bits, &v, sizeof bits);
-            const std::uint32_t b = (bits >> 16) - first_bucket;
-            sum[b] += static_cast<std::int64_t>(static_cast<double>(v) * unit);
-            ++count[b];
-        }
+    if (!sums.in_range) return pooling_quick_select(c, topk, w, h);
+    if (sums.exact && sums.nonzero <= k) return static_cast<double>(sums.units) / unit / k;
+    if (n >= (1 << 23)) return pooling_quick_select(c, topk, w, h);
+    constexpr std::uint32_t first_bucket = 0x3f00;              // 0.5f >> 16
+    constexpr int buckets = (0x47800000 >> 16) - first_bucket;  // up to 65536.0f
+    std::uint32_t count[buckets] = {};
+    std::int64_t sum[buckets] = {};
+    for (int i = 0; i < n; ++i) {
+        const float v = c[i];
+        if (v == 0.0f) continue;
+        std::uint32_t bits;
+        std::memcpy(&bits, &v, sizeof bits);
+        const std::uint32_t b = (bits >> 16) - first_bucket;
+        sum[b] += static_cast<std::int64_t>(static_cast<double>(v) * unit);
+        ++count[b];
+    }
+    std::int64_t total = 0;
+    int smallest = 0;  // the bucket of the smallest value taken
+    if (sums.nonzero <= k) {
+        for (int b = 0; b < buckets; ++b) total += sum[b];
+        while (smallest < buckets - 1 && count[smallest] == 0) ++smallest;
+    } else {
         // The bucket of the k-th largest value, and what lies above it.
         std::int64_t above = 0;
         std::uint32_t wanted = static_cast<std::uint32_t>(k);
@@ -259,7 +276,13 @@ double spatial_pooling(float* c, double topk, int w, int h, const CValueSums& su
         total = above;
         for (std::uint32_t i = 0; i < wanted; ++i)
             total += static_cast<std::int64_t>(static_cast<double>(scratch[i]) * unit);
+        smallest = kth;
     }
+    // The biased exponent of the bucket's values: bits 7..14 of its top 16.
+    const int e = static_cast<int>(((static_cast<std::uint32_t>(smallest) + first_bucket) >> 7) & 0xff);
+    const int shift = e - 73;  // 53 .. 69
+    if (shift < 63 && total >= (std::int64_t{1} << shift)) return pooling_quick_select(c, topk, w, h);
+    // total is a multiple of 2^(e - 126) below 2^(e - 73): exact in a double.
     return static_cast<double>(total) / unit / k;
 }
 

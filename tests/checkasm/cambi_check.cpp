@@ -11,8 +11,9 @@
 // - cambi_c_value_sums: rows of c-values as the kernel makes them at any
 //   density, rows with hostile floats (-0, below 0.5, denormals, 65536 and
 //   past it, infinities, NaN, negatives) and rows near 65536 that cross the
-//   2^53 limit; sums that start empty, inexact or near the limit; the row
-//   against a guard page; widths 1..64, then up to 2100, some up to 9000.
+//   2^53 limit; sums that start empty, out of range, past or near the
+//   limit; the row against a guard page; widths 1..64, then up to 2100,
+//   some up to 9000.
 // - cambi_load_u8: 8-bit luma rows against guard pages, widths 1..64 then
 //   up to 2100, heights 1..12, hostile fills, with and without the
 //   anti-dithering; compares the image, stride padding included.
@@ -71,12 +72,14 @@ std::string fill_picture(Rng& rng, std::vector<std::uint16_t>& p, int w, int h,
 
 std::string sums_text(const cambi::CValueSums& s) {
     return "(units " + std::to_string(s.units) + ", nonzero " + std::to_string(s.nonzero) +
-           ", exact " + (s.exact ? "true" : "false") + ")";
+           ", exact " + (s.exact ? "true" : "false") + ", in_range " +
+           (s.in_range ? "true" : "false") + ")";
 }
 
 bool compare_sums(Context& ctx, int band, const std::string& what, const cambi::CValueSums& ref,
                   const cambi::CValueSums& got, const char* level) {
-    if (ref.units == got.units && ref.nonzero == got.nonzero && ref.exact == got.exact)
+    if (ref.units == got.units && ref.nonzero == got.nonzero && ref.exact == got.exact &&
+        ref.in_range == got.in_range)
         return true;
     ctx.fail(band) << what << ": sums scalar " << sums_text(ref) << ", " << level << " "
                    << sums_text(got);
@@ -129,7 +132,7 @@ void check_c_values(Context& ctx, const CambiLevel& L) {
                                  " mask%=" + std::to_string(density);
         ctx.at_band(band, what);
         // Sums left over from an earlier call: the kernel must reset them.
-        cambi::CValueSums sums_ref{12345, 678, false}, sums_got{-1, -1, false};
+        cambi::CValueSums sums_ref{12345, 678, false, false}, sums_got{-1, -1, false, false};
         cambi::cambi_kernels_scalar().c_values(image.data(), mask.data(), stride, w, h, window, s,
                                                c_ref.data(), h_ref.data(), sums_ref);
         L.kernels->c_values(image.data(), mask.data(), stride, w, h, window, s, c_got.data(),
@@ -323,8 +326,8 @@ std::string fill_c_values(Rng& rng, float* row, int n) {
 }
 
 // c_value_sums: one row (widths 1..64, then up to 2100, some up to 9000),
-// read from against a guard page, added to sums that start empty, inexact,
-// or just below the 2^53 limit.
+// read from against a guard page, added to sums that start empty, past the
+// 2^53 limit, with a value out of range, or just below the limit.
 void check_c_value_sums(Context& ctx, const CambiLevel& L) {
     if (!ctx.check("cambi_c_value_sums", L.level)) return;
     Rng rng = ctx.rng();
@@ -337,12 +340,14 @@ void check_c_value_sums(Context& ctx, const CambiLevel& L) {
         float* row = mem.row<float>(0, static_cast<std::size_t>(n), at_end);
         const std::string fill = fill_c_values(rng, row, n);
         cambi::CValueSums start;
-        const int state = static_cast<int>(rng() % 4);
-        if (state == 1) start = {static_cast<std::int64_t>(rng() % (std::uint64_t{1} << 50)), 17, false};
-        if (state >= 2)
+        const int state = static_cast<int>(rng() % 5);
+        if (state == 1) start = {static_cast<std::int64_t>(rng() % (std::uint64_t{1} << 50)), 17, false, false};
+        if (state == 2) start = {static_cast<std::int64_t>(rng() % (std::uint64_t{1} << 50)), 17, false, true};
+        if (state >= 3)
             start = {cambi::kCValueUnitsLimit - 1 - static_cast<std::int64_t>(rng() % (std::uint64_t{1} << (rng() % 48))),
-                     static_cast<std::int64_t>(rng() % 100000), true};
-        static const char* const states[] = {"empty", "inexact", "near_limit", "near_limit"};
+                     static_cast<std::int64_t>(rng() % 100000), true, true};
+        static const char* const states[] = {"empty", "out_of_range", "over_limit", "near_limit",
+                                             "near_limit"};
         const std::string what = "n=" + std::to_string(n) + " fill=" + fill + " start=" +
                                  states[state] + (at_end ? " guard=after" : " guard=before");
         cambi::CValueSums ref = start, got = start;
