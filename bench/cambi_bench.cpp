@@ -85,8 +85,9 @@ void BM_CambiCValues(benchmark::State& state, const cambi::CambiKernels* k) {
                                     cambi::kHistogramPadding);
     for (auto _ : state) {
         // The 1080p window: 65 * (1920 + 1080) / 375 >> 4 | 1 = 33.
+        cambi::CValueSums sums;
         k->c_values(s.image.data(), s.mask.data(), s.stride, kWidth, kHeight, 33, s.setup,
-                    c.data(), hist.data());
+                    c.data(), hist.data(), sums);
         benchmark::DoNotOptimize(c.data());
     }
 }
@@ -116,8 +117,9 @@ void BM_CambiPooling(benchmark::State& state) {
     std::vector<float> c(s.image.size()), work;
     std::vector<std::uint16_t> hist(static_cast<std::size_t>(kWidth) * s.setup.band_size +
                                     cambi::kHistogramPadding);
+    cambi::CValueSums sums;
     cambi::cambi_kernels_scalar().c_values(s.image.data(), s.mask.data(), s.stride, kWidth,
-                                           kHeight, 33, s.setup, c.data(), hist.data());
+                                           kHeight, 33, s.setup, c.data(), hist.data(), sums);
     std::vector<float> scratch;
     for (auto _ : state) {
         work = c;

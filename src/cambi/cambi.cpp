@@ -389,21 +389,6 @@ private:
         }
     }
 
-    // Each pixel the mean of its 2x2 block (the last row and column of the
-    // pairs they have), in place: rows and columns ahead are still unread.
-    void anti_dither(int w, int h) {
-        std::uint16_t* d = image_.get();
-        const std::ptrdiff_t s = stride_;
-        for (int y = 0; y < h - 1; ++y) {
-            std::uint16_t* r = d + y * s;
-            for (int x = 0; x < w - 1; ++x)
-                r[x] = static_cast<std::uint16_t>((r[x] + r[x + 1] + r[s + x] + r[s + x + 1]) >> 2);
-            r[w - 1] = static_cast<std::uint16_t>((r[w - 1] + r[s + w - 1]) >> 1);
-        }
-        std::uint16_t* r = d + (h - 1) * s;
-        for (int x = 0; x < w - 1; ++x) r[x] = static_cast<std::uint16_t>((r[x] + r[x + 1]) >> 1);
-    }
-
     // The working buffers, made on the first frame: an instance that only
     // proves the input scorable (the session's probe of each --feature)
     // never allocates or touches them.
@@ -424,11 +409,17 @@ private:
 
     double score(const Plane& luma, int w, int h, int window, bool heatmaps, unsigned frame) {
         if (!image_) allocate_buffers();
-        if (bpc_ > 8)
-            to_10_bits<std::uint16_t>(luma, w, h);
-        else
-            to_10_bits<std::uint8_t>(luma, w, h);
-        if (plan_.enc_bitdepth < 10) anti_dither(w, h);
+        const bool dither = plan_.enc_bitdepth < 10;
+        if (bpc_ == 8 && w == in_w_ && h == in_h_) {
+            k_.load_u8(luma.row<std::uint8_t>(0), luma.stride(), image_.get(), stride_, w, h,
+                       dither);
+        } else {
+            if (bpc_ > 8)
+                to_10_bits<std::uint16_t>(luma, w, h);
+            else
+                to_10_bits<std::uint8_t>(luma, w, h);
+            if (dither) cambi::anti_dither(image_.get(), stride_, w, h);
+        }
 
         std::uint16_t* image = image_.get();
         std::uint16_t* mask = mask_.get();
@@ -442,10 +433,11 @@ private:
                 k_.decimate(mask, stride_, w, h);
             }
             k_.filter_mode(image, stride_, w, h, mode_buffer_.data());
+            cambi::CValueSums sums;
             k_.c_values(image, mask, stride_, w, h, window, setup_, c_values_.get(),
-                        histograms_.get());
+                        histograms_.get(), sums);
             if (heatmaps) write_heatmap(s, frame, w, h);
-            scores[s] = cambi::spatial_pooling(c_values_.get(), plan_.topk, w, h, pool_scratch_);
+            scores[s] = cambi::spatial_pooling(c_values_.get(), plan_.topk, w, h, sums, pool_scratch_);
         }
         double sum = 0.0;
         for (int s = 0; s < kScales; ++s) sum += scores[s] * kScaleWeights[s];

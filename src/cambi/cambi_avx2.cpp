@@ -1,9 +1,10 @@
 // AVX2 twins of the cambi kernels: the c-value loop with its histogram
 // ranges counted 16 cells at a time, the mode filter 16 columns at a time,
-// the spatial mask (flat flags, column sums and the 7-wide box) 16 pixels at
-// a time, and the decimation 16 outputs at a time. The AVX-512 levels use the
-// mask and decimation twins as they are. Integer kernels: the twins compute
-// the scalar's values exactly, edges and tails by the scalar's code.
+// the spatial mask (flat flags, column sums and the 7-wide box in 16-bit
+// lanes) 16 pixels at a time, the decimation 16 outputs at a time, the
+// pooling sums of a row 8 values at a time and the conversion of 8-bit luma
+// with the anti-dithering 16 samples at a time. Integer kernels: the twins
+// compute the scalar's values exactly, edges and tails by the scalar's code.
 #include <immintrin.h>
 
 #include <cstddef>
@@ -25,6 +26,39 @@ alignas(32) const std::uint16_t kOnesThenZeros[32] = {1, 1, 1, 1, 1, 1, 1, 1, 1,
 // row[0, n) +/- 1: whole vectors, then one vector whose lanes past n add 0
 // (the cells there are read and written back unchanged: kHistogramPadding).
 struct Avx2Isa {
+    // 16 columns' histogram rows as 16-bit compacts, 0xffff for none:
+    // row_of's uint16(v - base) < size, unsigned (c <= size - 1 as
+    // min(c, size - 1) == c, with 1 <= size <= 0xffff).
+    static constexpr int kScanLanes = 16;
+    static __m256i in_band(const std::uint16_t* image, const std::uint16_t* mask, int base, int size,
+                           __m256i* compact) {
+        const __m256i m = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(mask));
+        const __m256i c = _mm256_sub_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(image)),
+                                           _mm256_set1_epi16(static_cast<short>(base)));
+        const __m256i last = _mm256_set1_epi16(static_cast<short>(size - 1));
+        *compact = c;
+        return _mm256_andnot_si256(_mm256_cmpeq_epi16(m, _mm256_setzero_si256()),
+                                   _mm256_cmpeq_epi16(_mm256_min_epu16(c, last), c));
+    }
+    // One bit per 16-bit lane from the byte mask (BMI2 is part of the level).
+    static std::uint32_t lanes(__m256i v) {
+        return _pext_u32(static_cast<std::uint32_t>(_mm256_movemask_epi8(v)), 0x55555555u);
+    }
+    static std::uint32_t counted(const std::uint16_t* image, const std::uint16_t* mask, int base, int size) {
+        __m256i c;
+        return lanes(in_band(image, mask, base, size, &c));
+    }
+    static std::uint32_t moved(const std::uint16_t* old_image, const std::uint16_t* old_mask,
+                               const std::uint16_t* new_image, const std::uint16_t* new_mask, int base,
+                               int size) {
+        __m256i c_old, c_new;
+        const __m256i none = _mm256_set1_epi16(-1);
+        const __m256i in_old = in_band(old_image, old_mask, base, size, &c_old);
+        const __m256i in_new = in_band(new_image, new_mask, base, size, &c_new);
+        const __m256i k_old = _mm256_blendv_epi8(none, c_old, in_old);
+        const __m256i k_new = _mm256_blendv_epi8(none, c_new, in_new);
+        return lanes(_mm256_cmpeq_epi16(k_old, k_new)) ^ 0xffffu;
+    }
     static __m256i tail(int n) {
         return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(kOnesThenZeros + 16 - n));
     }
@@ -54,7 +88,55 @@ struct Avx2Isa {
     }
     static void row(const std::uint16_t* image, const std::uint16_t* mask, int w, const ContrastSetup& s,
                     const std::uint16_t* hist, const float* recip, float* out);
+    static void sums(const float* row, int n, CValueSums& sums);
 };
+
+// c_value_sums_scalar 8 values at a time. A lane in [0.5, 65536) (ordered
+// compares: NaN is out) gives u = v * 2^24, exact in float (a power-of-two
+// scale that stays finite) and an integer in [2^23, 2^40); other lanes give
+// 0. AVX2 has no float-to-int64 conversion: u + 2^52 is exact in a double
+// (below 2^53), and its bits are 0x4330000000000000 + u.
+void c_value_sums_avx2(const float* row, int n, CValueSums& sums) {
+    const __m256 zero = _mm256_setzero_ps();
+    const __m256 half = _mm256_set1_ps(0.5f);
+    const __m256 top = _mm256_set1_ps(65536.0f);
+    const __m256 scale = _mm256_set1_ps(16777216.0f);
+    const __m256d magic = _mm256_set1_pd(4503599627370496.0);  // 2^52
+    const __m256i magic_bits = _mm256_set1_epi64x(0x4330000000000000);
+    __m256i acc = _mm256_setzero_si256();
+    std::int64_t nonzero = 0;
+    int outside = 0;
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256 v = _mm256_loadu_ps(row + i);
+        // Most c-values are 0 (unmasked pixels): 8 whose bits are all zero
+        // (+0; -0 and anything else go on) change nothing.
+        if (_mm256_testz_si256(_mm256_castps_si256(v), _mm256_castps_si256(v))) continue;
+        const __m256 in = _mm256_and_ps(_mm256_cmp_ps(v, half, _CMP_GE_OQ), _mm256_cmp_ps(v, top, _CMP_LT_OQ));
+        const int nz = _mm256_movemask_ps(_mm256_cmp_ps(v, zero, _CMP_NEQ_UQ));
+        nonzero += __builtin_popcount(static_cast<unsigned>(nz));
+        outside |= nz & ~_mm256_movemask_ps(in);
+        const __m256 u = _mm256_and_ps(_mm256_mul_ps(v, scale), in);
+        const __m256d lo = _mm256_add_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(u)), magic);
+        const __m256d hi = _mm256_add_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(u, 1)), magic);
+        acc = _mm256_add_epi64(acc, _mm256_sub_epi64(_mm256_castpd_si256(lo), magic_bits));
+        acc = _mm256_add_epi64(acc, _mm256_sub_epi64(_mm256_castpd_si256(hi), magic_bits));
+    }
+    alignas(32) std::int64_t lanes[4];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), acc);
+    std::int64_t units = lanes[0] + lanes[1] + lanes[2] + lanes[3];
+    bool in_range = outside == 0;
+    for (; i < n; ++i) {
+        const float v = row[i];
+        if (v == 0.0f) continue;
+        ++nonzero;
+        if (!(v >= 0.5f) || !(v < 65536.0f))
+            in_range = false;
+        else
+            units += static_cast<std::int64_t>(static_cast<double>(v) * 16777216.0);
+    }
+    fold_c_value_sums(sums, units, nonzero, in_range);
+}
 
 // c_values_row for 8 pixels at a time, each lane c_value_pixel's steps:
 // the histogram counts gathered (32-bit loads at 16-bit cells, the high half
@@ -125,10 +207,12 @@ void Avx2Isa::row(const std::uint16_t* image, const std::uint16_t* mask, int w, 
     c_values_row_avx2(image, mask, w, s, hist, recip, out);
 }
 
+void Avx2Isa::sums(const float* row, int n, CValueSums& sums) { c_value_sums_avx2(row, n, sums); }
+
 void c_values_avx2(const std::uint16_t* image, const std::uint16_t* mask, std::ptrdiff_t stride,
                    int w, int h, int window, const ContrastSetup& s, float* c_values,
-                   std::uint16_t* histograms) {
-    c_values_loop<Avx2Isa>(image, mask, stride, w, h, window, s, c_values, histograms);
+                   std::uint16_t* histograms, CValueSums& sums) {
+    c_values_loop<Avx2Isa>(image, mask, stride, w, h, window, s, c_values, histograms, sums);
 }
 
 // mode3 of 16 columns: the smallest, replaced by b where b == c, then by a
@@ -154,92 +238,71 @@ void filter_mode_avx2(std::uint16_t* image, std::ptrdiff_t stride, int w, int h,
     filter_mode_loop<Avx2ModeIsa>(image, stride, w, h, buffer);
 }
 
-// 1 where row[x] equals row[x + 1] and below[x] (the last column compares
-// with itself on the right): 16 flags as 16-bit 0/1.
-inline __m256i flat16(const std::uint16_t* row, const std::uint16_t* below, int x) {
-    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + x));
-    const __m256i r = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + x + 1));
-    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(below + x));
-    const __m256i eq = _mm256_and_si256(_mm256_cmpeq_epi16(v, r), _mm256_cmpeq_epi16(v, b));
-    return _mm256_srli_epi16(eq, 15);
-}
-
-// Row y's flat flags into `in` (a ring row), and cols += in - out (out: the
-// ring row leaving the window, or null). Vectors while row[x + 16] exists.
-void flat_row_update(const std::uint16_t* image, std::ptrdiff_t stride, int w, int h, int y,
-                     std::uint32_t* in, const std::uint32_t* out, std::uint32_t* cols) {
-    const std::uint16_t* row = image + y * stride;
-    const std::uint16_t* below = y == h - 1 ? row : row + stride;
-    int x = 0;
-    for (; x + 16 < w; x += 16) {
-        const __m256i f = flat16(row, below, x);
-        const __m256i lo = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(f));
-        const __m256i hi = _mm256_cvtepu16_epi32(_mm256_extracti128_si256(f, 1));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(in + x), lo);
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(in + x + 8), hi);
-        __m256i c0 = _mm256_add_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(cols + x)), lo);
-        __m256i c1 = _mm256_add_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(cols + x + 8)), hi);
-        if (out) {
-            c0 = _mm256_sub_epi32(c0, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(out + x)));
-            c1 = _mm256_sub_epi32(c1, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(out + x + 8)));
-        }
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(cols + x), c0);
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(cols + x + 8), c1);
-    }
-    for (; x < w; ++x) {
-        const std::uint16_t right = x < w - 1 ? row[x + 1] : row[x];
-        in[x] = (row[x] == right) & (row[x] == below[x]) ? 1u : 0u;
-        cols[x] += in[x] - (out ? out[x] : 0u);
-    }
-}
-
-// mask = (sum of the 7 column sums around x) > t. padded[x .. x + 6] are
-// those sums (pad zeros on both sides), so a vector of 8 outputs reads up
-// to padded[x + 13] <= padded[w + 5], the last zero. Sums are at most 49
-// and t at most 0xffff (mask_threshold), so signed compares are exact.
-void box_row(const std::uint32_t* padded, std::uint16_t* out, int w, int threshold) {
-    const __m256i t = _mm256_set1_epi32(threshold);
-    const __m256i one = _mm256_set1_epi32(1);
-    auto sum8 = [&](int x) {
-        const std::uint32_t* p = padded + x;
-        __m256i s = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-        for (int k = 1; k < kMaskFilterSize; ++k)
-            s = _mm256_add_epi32(s, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + k)));
-        return _mm256_and_si256(_mm256_cmpgt_epi32(s, t), one);
-    };
-    int x = 0;
-    for (; x + 16 <= w; x += 16) {
-        // packus interleaves 128-bit halves: [a0-3 b0-3 a4-7 b4-7]; 0xD8 restores order.
-        const __m256i m = _mm256_permute4x64_epi64(_mm256_packus_epi32(sum8(x), sum8(x + 8)), 0xD8);
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + x), m);
-    }
-    for (; x < w; ++x) {
-        const std::uint32_t* p = padded + x;
-        const std::uint32_t sum = p[0] + p[1] + p[2] + p[3] + p[4] + p[5] + p[6];
-        out[x] = sum > static_cast<std::uint32_t>(threshold) ? 1 : 0;
-    }
-}
-
-// spatial_mask_scalar's ring of flat rows and running column sums, with the
-// flags, the sums and the box in vectors.
+// The spatial mask in 16-bit lanes, 16 pixels a vector: flags are 0/1,
+// column sums over at most 7 rows at most 7, box sums at most 49, so
+// nothing wraps, and `sum > threshold` is the signed 16-bit compare with the
+// threshold clamped to 0x7fff (no sum reaches it). The scratch (9w + 14
+// uint32) holds, as uint16, the padded column sums (3 zeros, w sums, 3
+// zeros) and a ring of 8 flag rows of w. Tails take the scalar's steps.
 void spatial_mask_avx2(const std::uint16_t* image, std::ptrdiff_t stride, std::uint16_t* mask,
                        int w, int h, int threshold, std::uint32_t* scratch) {
     constexpr int pad = kMaskFilterSize / 2;
     constexpr int ring = kMaskFilterSize + 1;
-    std::uint32_t* padded = scratch;
-    std::uint32_t* cols = padded + pad;
-    std::uint32_t* flat = padded + w + 2 * pad;
-    std::memset(padded, 0, sizeof(std::uint32_t) * static_cast<std::size_t>(w + 2 * pad));
+    auto* padded = reinterpret_cast<std::uint16_t*>(scratch);
+    std::uint16_t* cols = padded + pad;
+    std::uint16_t* flat = padded + w + 2 * pad;
+    for (int i = 0; i < w + 2 * pad; ++i) padded[i] = 0;
     auto flat_of = [&](int y) { return flat + static_cast<std::ptrdiff_t>(y % ring) * w; };
-    for (int y = 0; y < pad && y < h; ++y) flat_row_update(image, stride, w, h, y, flat_of(y), nullptr, cols);
-    for (int y = 0; y < h; ++y) {
-        const std::uint32_t* leaving = y - pad - 1 >= 0 ? flat_of(y - pad - 1) : nullptr;
-        if (y + pad < h) {
-            flat_row_update(image, stride, w, h, y + pad, flat_of(y + pad), leaving, cols);
-        } else if (leaving) {
-            for (int x = 0; x < w; ++x) cols[x] -= leaving[x];
+    auto load = [](const std::uint16_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); };
+    auto store = [](std::uint16_t* p, __m256i v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); };
+    // Row y's flags into `in` and cols += in - leaving (leaving may be
+    // null). Vectors while row[x + 16] exists.
+    auto update = [&](int y, std::uint16_t* in, const std::uint16_t* leaving) {
+        const std::uint16_t* row = image + y * stride;
+        const std::uint16_t* below = y == h - 1 ? row : row + stride;
+        int x = 0;
+        for (; x + 16 < w; x += 16) {
+            const __m256i v = load(row + x);
+            const __m256i eq = _mm256_and_si256(_mm256_cmpeq_epi16(v, load(row + x + 1)),
+                                                _mm256_cmpeq_epi16(v, load(below + x)));
+            const __m256i f = _mm256_srli_epi16(eq, 15);
+            store(in + x, f);
+            __m256i c = _mm256_add_epi16(load(cols + x), f);
+            if (leaving) c = _mm256_sub_epi16(c, load(leaving + x));
+            store(cols + x, c);
         }
-        box_row(padded, mask + y * stride, w, threshold);
+        for (; x < w; ++x) {
+            const std::uint16_t right = x < w - 1 ? row[x + 1] : row[x];
+            in[x] = (row[x] == right) & (row[x] == below[x]) ? 1 : 0;
+            cols[x] = static_cast<std::uint16_t>(cols[x] + in[x] - (leaving ? leaving[x] : 0));
+        }
+    };
+    for (int y = 0; y < pad && y < h; ++y) update(y, flat_of(y), nullptr);
+    const int t = static_cast<unsigned>(threshold) > 0x7fffu ? 0x7fff : threshold;
+    const __m256i tv = _mm256_set1_epi16(static_cast<short>(t));
+    const __m256i one = _mm256_set1_epi16(1);
+    for (int y = 0; y < h; ++y) {
+        const std::uint16_t* leaving = y - pad - 1 >= 0 ? flat_of(y - pad - 1) : nullptr;
+        if (y + pad < h) {
+            update(y + pad, flat_of(y + pad), leaving);
+        } else if (leaving) {
+            for (int x = 0; x < w; ++x) cols[x] = static_cast<std::uint16_t>(cols[x] - leaving[x]);
+        }
+        // Output x sums padded[x .. x + 6]: a vector of 16 reads up to
+        // padded[x + 21] <= padded[w + 5], the last zero.
+        std::uint16_t* out = mask + y * stride;
+        int x = 0;
+        for (; x + 16 <= w; x += 16) {
+            const std::uint16_t* p = padded + x;
+            __m256i sum = load(p);
+            for (int k = 1; k < kMaskFilterSize; ++k) sum = _mm256_add_epi16(sum, load(p + k));
+            store(out + x, _mm256_and_si256(_mm256_cmpgt_epi16(sum, tv), one));
+        }
+        for (; x < w; ++x) {
+            const std::uint16_t* p = padded + x;
+            const int sum = p[0] + p[1] + p[2] + p[3] + p[4] + p[5] + p[6];
+            out[x] = sum > t ? 1 : 0;
+        }
     }
 }
 
@@ -264,12 +327,49 @@ void decimate_avx2(std::uint16_t* image, std::ptrdiff_t stride, int w, int h) {
     }
 }
 
+// 16 samples of 8-bit luma, zero-extended to 16 bits.
+inline __m256i u8x16(const std::uint8_t* p) {
+    return _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+
+// load_u8_scalar's values directly (see LoadU8Fn): with dither, a + b +
+// c + d inside (at most 4 * 255, no wrap), 2 (a + c) in the last column,
+// 2 (a + b) in the last row, 4a in the corner; else a << 2. Row y reads
+// only source rows y and y + 1, so rows are independent. Vectors while
+// x + 16 < w (a[x + 16] exists, and with no dither while x + 16 <= w), the
+// rest one sample at a time.
+void load_u8_avx2(const std::uint8_t* src, std::ptrdiff_t src_stride, std::uint16_t* image,
+                  std::ptrdiff_t stride, int w, int h, bool dither) {
+    for (int y = 0; y < h; ++y) {
+        const std::uint8_t* a = src + y * src_stride;
+        std::uint16_t* out = image + y * stride;
+        int x = 0;
+        if (!dither) {
+            for (; x + 16 <= w; x += 16)
+                _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + x), _mm256_slli_epi16(u8x16(a + x), 2));
+            for (; x < w; ++x) out[x] = static_cast<std::uint16_t>(a[x] << 2);
+            continue;
+        }
+        // The last row pairs each sample with itself below.
+        const std::uint8_t* b = y + 1 < h ? a + src_stride : a;
+        for (; x + 16 < w; x += 16) {
+            const __m256i s = _mm256_add_epi16(_mm256_add_epi16(u8x16(a + x), u8x16(a + x + 1)),
+                                               _mm256_add_epi16(u8x16(b + x), u8x16(b + x + 1)));
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + x), s);
+        }
+        for (; x < w - 1; ++x) out[x] = static_cast<std::uint16_t>(a[x] + a[x + 1] + b[x] + b[x + 1]);
+        out[w - 1] = static_cast<std::uint16_t>(2 * (a[w - 1] + b[w - 1]));
+    }
+}
+
 }  // namespace
 
 void cambi_init_avx2(CambiKernels& k) {
+    k.load_u8 = &load_u8_avx2;
     k.spatial_mask = &spatial_mask_avx2;
     k.decimate = &decimate_avx2;
     k.c_values = &c_values_avx2;
+    k.c_value_sums = &c_value_sums_avx2;
     k.filter_mode = &filter_mode_avx2;
 }
 

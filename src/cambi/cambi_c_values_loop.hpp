@@ -12,9 +12,25 @@
 //                                        c_values_row for a tail); may read
 //                                        (never write) histogram cells up to
 //                                        kHistogramPadding past the last
+//   Isa::sums(row, n, sums)              c_value_sums_scalar's result
+//   Isa::kScanLanes                      0, or the columns of a scan block
+//                                        (at most 32); with more than 0:
+//   Isa::counted(image, mask, base, size)
+//                                        bit i set where column i of the
+//                                        block has a histogram row (mask set,
+//                                        uint16(v - base) < size)
+//   Isa::moved(old_image, old_mask, new_image, new_mask, base, size)
+//                                        bit i set where the two pixels'
+//                                        histogram rows (or none) differ
+//                                        (called only for 1 <= size <= 0xffff)
+//                                        A scan may name a column needlessly
+//                                        (the column's update tests row_of
+//                                        again: it costs only time) but must
+//                                        never leave one out.
 // Integer counts are exact in any order, and the float c-values are the
 // same source in every instance (-ffp-contract=off), so every instance
-// returns the scalar's bits.
+// returns the scalar's bits; the sums are integers (and a count), exact in
+// any order.
 //
 // Everything sits in an anonymous namespace and every Isa type in its file's
 // anonymous namespace: each instance has internal linkage, so the linker can
@@ -49,26 +65,60 @@ struct Histograms {
     int left(int x) const { return x - pad > 0 ? x - pad : 0; }
     int right(int x) const { return x + pad + 1 < w ? x + pad + 1 : w; }
 
+    // Whether Isa's scans apply: they compare 16-bit compacts, which match
+    // row_of's test for every band size up to 0xffff (a compact in the band
+    // is then at most 0xfffe, so 0xffff can mark "none").
+    bool scans() const { return Isa::kScanLanes > 0 && band_size >= 1 && band_size <= 0xffff; }
+
+    void add_column(const std::uint16_t* image, const std::uint16_t* mask, int x) const {
+        if (std::uint16_t* r = row_of(mask[x], image[x])) Isa::inc(r + left(x), right(x) - left(x));
+    }
+    void remove_column(const std::uint16_t* image, const std::uint16_t* mask, int x) const {
+        if (std::uint16_t* r = row_of(mask[x], image[x])) Isa::dec(r + left(x), right(x) - left(x));
+    }
+    void slide_column(const std::uint16_t* old_image, const std::uint16_t* old_mask,
+                      const std::uint16_t* new_image, const std::uint16_t* new_mask, int x) const {
+        std::uint16_t* out = row_of(old_mask[x], old_image[x]);
+        std::uint16_t* in = row_of(new_mask[x], new_image[x]);
+        if (out == in) return;
+        const int l = left(x), n = right(x) - l;
+        if (out) Isa::dec(out + l, n);
+        if (in) Isa::inc(in + l, n);
+    }
+
+    // The counts are integers updated by +1 and -1 (mod 2^16), so the
+    // columns may be visited in any order and any column whose update is
+    // nothing may be skipped: Isa's scans name the columns of a block that
+    // have a histogram row (counted) or whose two rows differ (moved), the
+    // others are never visited.
     void add_row(const std::uint16_t* image, const std::uint16_t* mask) const {
-        for (int x = 0; x < w; ++x)
-            if (std::uint16_t* r = row_of(mask[x], image[x])) Isa::inc(r + left(x), right(x) - left(x));
+        int x = 0;
+        if (scans())
+            for (; x + Isa::kScanLanes <= w; x += Isa::kScanLanes)
+                for (std::uint32_t m = Isa::counted(image + x, mask + x, band_base, band_size); m; m &= m - 1)
+                    add_column(image, mask, x + __builtin_ctz(m));
+        for (; x < w; ++x) add_column(image, mask, x);
     }
     void remove_row(const std::uint16_t* image, const std::uint16_t* mask) const {
-        for (int x = 0; x < w; ++x)
-            if (std::uint16_t* r = row_of(mask[x], image[x])) Isa::dec(r + left(x), right(x) - left(x));
+        int x = 0;
+        if (scans())
+            for (; x + Isa::kScanLanes <= w; x += Isa::kScanLanes)
+                for (std::uint32_t m = Isa::counted(image + x, mask + x, band_base, band_size); m; m &= m - 1)
+                    remove_column(image, mask, x + __builtin_ctz(m));
+        for (; x < w; ++x) remove_column(image, mask, x);
     }
     // remove_row(old) then add_row(new), skipping a column whose two pixels
     // cancel.
     void slide(const std::uint16_t* old_image, const std::uint16_t* old_mask,
                const std::uint16_t* new_image, const std::uint16_t* new_mask) const {
-        for (int x = 0; x < w; ++x) {
-            std::uint16_t* out = row_of(old_mask[x], old_image[x]);
-            std::uint16_t* in = row_of(new_mask[x], new_image[x]);
-            if (out == in) continue;
-            const int l = left(x), n = right(x) - l;
-            if (out) Isa::dec(out + l, n);
-            if (in) Isa::inc(in + l, n);
-        }
+        int x = 0;
+        if (scans())
+            for (; x + Isa::kScanLanes <= w; x += Isa::kScanLanes)
+                for (std::uint32_t m = Isa::moved(old_image + x, old_mask + x, new_image + x,
+                                                  new_mask + x, band_base, band_size);
+                     m; m &= m - 1)
+                    slide_column(old_image, old_mask, new_image, new_mask, x + __builtin_ctz(m));
+        for (; x < w; ++x) slide_column(old_image, old_mask, new_image, new_mask, x);
     }
 };
 
@@ -104,7 +154,8 @@ inline void c_values_row(const std::uint16_t* image, const std::uint16_t* mask, 
 template <class Isa>
 void c_values_loop(const std::uint16_t* image, const std::uint16_t* mask, std::ptrdiff_t stride,
                    int w, int h, int window, const ContrastSetup& s, float* c_values,
-                   std::uint16_t* histograms) {
+                   std::uint16_t* histograms, CValueSums& sums) {
+    sums = CValueSums{};
     const int pad = window >> 1;
     const float* recip = reciprocal_table();
     std::memset(histograms, 0, sizeof(std::uint16_t) * static_cast<std::size_t>(w) * s.band_size);
@@ -119,8 +170,9 @@ void c_values_loop(const std::uint16_t* image, const std::uint16_t* mask, std::p
             hist.add_row(image + in * stride, mask + in * stride);
         else if (out >= 0)
             hist.remove_row(image + out * stride, mask + out * stride);
-        Isa::row(image + y * stride, mask + y * stride, w, s, histograms, recip,
-                 c_values + static_cast<std::ptrdiff_t>(y) * w);
+        float* row = c_values + static_cast<std::ptrdiff_t>(y) * w;
+        Isa::row(image + y * stride, mask + y * stride, w, s, histograms, recip, row);
+        Isa::sums(row, w, sums);
     }
 }
 

@@ -39,6 +39,7 @@ struct ContrastSetup {
 // mask[y][x] = 1 where more than `threshold` pixels of the 7x7 window around
 // (x, y), clipped to the picture, are "flat" (equal to their right and
 // lower neighbours; the last column and row compare as equal), else 0.
+// threshold is in [0, 0xffff] (mask_threshold's 16 bits).
 using SpatialMaskFn = void (*)(const std::uint16_t* image, std::ptrdiff_t stride,
                                std::uint16_t* mask, int w, int h, int threshold,
                                std::uint32_t* scratch);
@@ -46,6 +47,20 @@ using SpatialMaskFn = void (*)(const std::uint16_t* image, std::ptrdiff_t stride
 inline std::size_t spatial_mask_scratch(int w) {
     return static_cast<std::size_t>(w) * (kMaskFilterSize + 2) + 2 * kMaskFilterSize;
 }
+
+// libvmaf's anti_dithering_filter in place: each sample of the w x h
+// picture the mean of its 2x2 block, (a + b + c + d) >> 2, the last column
+// (a + c) >> 1 with the sample below, the last row (a + b) >> 1 with the one
+// to the right, the last sample kept (rows and columns ahead still unread).
+void anti_dither(std::uint16_t* image, std::ptrdiff_t stride, int w, int h);
+
+// The 10-bit picture of a scale from 8-bit luma of the same size (src rows
+// src_stride bytes apart): image[y][x] = src[y][x] << 2, then, with
+// dither, anti_dither. On samples 4a, 4b, 4c, 4d that is a + b + c + d
+// inside, 2 (a + c) in the last column, 2 (a + b) in the last row and 4a in
+// the corner (the shifts drop nothing), which the twins compute directly.
+using LoadU8Fn = void (*)(const std::uint8_t* src, std::ptrdiff_t src_stride,
+                          std::uint16_t* image, std::ptrdiff_t stride, int w, int h, bool dither);
 
 // image[y][x] = image[2y][2x] for the w x h top-left corner, in place.
 using DecimateFn = void (*)(std::uint16_t* image, std::ptrdiff_t stride, int w, int h);
@@ -57,6 +72,40 @@ using DecimateFn = void (*)(std::uint16_t* image, std::ptrdiff_t stride, int w, 
 using FilterModeFn = void (*)(std::uint16_t* image, std::ptrdiff_t stride, int w, int h,
                               std::uint16_t* buffer);
 
+// What spatial_pooling needs to know of a scale's c-values, gathered while
+// they are written (each row while it is in cache): how many are nonzero and
+// their exact sum in units of 2^-24, while that sum is provably exact.
+struct CValueSums {
+    std::int64_t units = 0;    // sum of v * 2^24 over the nonzero v (while exact)
+    std::int64_t nonzero = 0;  // how many v != 0 (NaN counts; -0 does not)
+    bool exact = true;         // in_range and units < 2^53
+    bool in_range = true;      // every nonzero v in [0.5, 65536)
+};
+inline constexpr std::int64_t kCValueUnitsLimit = std::int64_t{1} << 53;
+
+// Adds a row of n < 2^22 c-values to `sums`: nonzero counts every v != 0;
+// once a nonzero v is outside [0.5, 65536) (NaN included) in_range and
+// exact are false; once units reach kCValueUnitsLimit exact is false; units
+// stop changing when exact is. Each v in range
+// is a multiple of 2^-24 below 2^16, so v * 2^24 is an integer below 2^40,
+// and a row adds below 2^62: units (below 2^53 before) cannot overflow.
+using CValueSumsFn = void (*)(const float* row, int n, CValueSums& sums);
+void c_value_sums_scalar(const float* row, int n, CValueSums& sums);
+
+// Folds a row's results (its units, its nonzero count, whether all its
+// nonzero values were in range) into `sums` as c_value_sums does.
+inline void fold_c_value_sums(CValueSums& sums, std::int64_t units, std::int64_t nonzero,
+                              bool in_range) {
+    sums.nonzero += nonzero;
+    if (!in_range) sums.in_range = sums.exact = false;
+    if (!sums.exact) return;
+    if (sums.units + units >= kCValueUnitsLimit) {
+        sums.exact = false;
+        return;
+    }
+    sums.units += units;
+}
+
 // The c-value of every pixel whose mask is set (others 0): with the
 // histogram H[v][x] of masked pixels of value v in the window x 2*pad+1 rows
 // around it (pad = window >> 1, clipped to the picture) and p0 = H[v0],
@@ -64,16 +113,22 @@ using FilterModeFn = void (*)(std::uint16_t* image, std::ptrdiff_t stride, int w
 // of H[v0 + d + 1] and H[v0 - d - 1], for each d whose tvi allows v0. w and
 // h must exceed pad. `histograms` holds band_size * w + kHistogramPadding
 // counts (a SIMD twin may read and write back cells past the last row).
+// `sums` is reset, then given every row as c_value_sums adds it.
 using CValuesFn = void (*)(const std::uint16_t* image, const std::uint16_t* mask,
                            std::ptrdiff_t stride, int w, int h, int window,
                            const ContrastSetup& setup, float* c_values,
-                           std::uint16_t* histograms);
+                           std::uint16_t* histograms, CValueSums& sums);
 
 // libvmaf's spatial_pooling: the mean of the k = clip(int(topk * w * h), 1,
 // w * h) largest of the w x h c-values, summed in double in the order its
 // quick_select leaves them. spatial_pooling returns the same bits faster
 // when it can prove the order does not matter, else calls the reference
 // (pooling_quick_select); both reorder `c`. `scratch` is resized as needed.
+// The first form takes the sums c_values gathered (the same as
+// c_value_sums_scalar of each row of w); it reads `c` only when more than k
+// values are nonzero or the sums are not exact.
+double spatial_pooling(float* c, double topk, int w, int h, const CValueSums& sums,
+                       std::vector<float>& scratch);
 double spatial_pooling(float* c, double topk, int w, int h, std::vector<float>& scratch);
 double pooling_quick_select(float* c, double topk, int w, int h);
 
@@ -82,6 +137,8 @@ struct CambiKernels {
     DecimateFn decimate = nullptr;
     FilterModeFn filter_mode = nullptr;
     CValuesFn c_values = nullptr;
+    CValueSumsFn c_value_sums = nullptr;
+    LoadU8Fn load_u8 = nullptr;
 };
 
 const CambiKernels& cambi_kernels_scalar();

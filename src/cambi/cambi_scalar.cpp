@@ -77,6 +77,16 @@ void spatial_mask_scalar(const std::uint16_t* image, std::ptrdiff_t stride, std:
     }
 }
 
+void load_u8_scalar(const std::uint8_t* src, std::ptrdiff_t src_stride, std::uint16_t* image,
+                    std::ptrdiff_t stride, int w, int h, bool dither) {
+    for (int y = 0; y < h; ++y) {
+        const std::uint8_t* in = src + y * src_stride;
+        std::uint16_t* out = image + y * stride;
+        for (int x = 0; x < w; ++x) out[x] = static_cast<std::uint16_t>(in[x] << 2);
+    }
+    if (dither) anti_dither(image, stride, w, h);
+}
+
 void decimate_scalar(std::uint16_t* image, std::ptrdiff_t stride, int w, int h) {
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x) image[y * stride + x] = image[2 * y * stride + 2 * x];
@@ -97,6 +107,12 @@ void filter_mode_scalar(std::uint16_t* image, std::ptrdiff_t stride, int w, int 
 
 // Ranges counted up and down one sample at a time.
 struct ScalarIsa {
+    static constexpr int kScanLanes = 0;
+    static std::uint32_t counted(const std::uint16_t*, const std::uint16_t*, int, int) { return 0; }
+    static std::uint32_t moved(const std::uint16_t*, const std::uint16_t*, const std::uint16_t*,
+                               const std::uint16_t*, int, int) {
+        return 0;
+    }
     static void inc(std::uint16_t* row, int n) {
         for (int i = 0; i < n; ++i) ++row[i];
     }
@@ -107,15 +123,45 @@ struct ScalarIsa {
                     const std::uint16_t* hist, const float* recip, float* out) {
         c_values_row(image, mask, w, s, hist, recip, out);
     }
+    static void sums(const float* row, int n, CValueSums& sums) { c_value_sums_scalar(row, n, sums); }
 };
 
 void c_values_scalar(const std::uint16_t* image, const std::uint16_t* mask, std::ptrdiff_t stride,
                      int w, int h, int window, const ContrastSetup& s, float* c_values,
-                     std::uint16_t* histograms) {
-    c_values_loop<ScalarIsa>(image, mask, stride, w, h, window, s, c_values, histograms);
+                     std::uint16_t* histograms, CValueSums& sums) {
+    c_values_loop<ScalarIsa>(image, mask, stride, w, h, window, s, c_values, histograms, sums);
 }
 
 }  // namespace
+
+void anti_dither(std::uint16_t* image, std::ptrdiff_t stride, int w, int h) {
+    const std::ptrdiff_t s = stride;
+    for (int y = 0; y < h - 1; ++y) {
+        std::uint16_t* r = image + y * s;
+        for (int x = 0; x < w - 1; ++x)
+            r[x] = static_cast<std::uint16_t>((r[x] + r[x + 1] + r[s + x] + r[s + x + 1]) >> 2);
+        r[w - 1] = static_cast<std::uint16_t>((r[w - 1] + r[s + w - 1]) >> 1);
+    }
+    std::uint16_t* r = image + (h - 1) * s;
+    for (int x = 0; x < w - 1; ++x) r[x] = static_cast<std::uint16_t>((r[x] + r[x + 1]) >> 1);
+}
+
+// v * 2^24 of a v in [0.5, 65536) is exact in a double (a multiple of 2^-24
+// scaled by a power of two) and an integer below 2^40.
+void c_value_sums_scalar(const float* row, int n, CValueSums& sums) {
+    std::int64_t units = 0, nonzero = 0;
+    bool exact = true;
+    for (int i = 0; i < n; ++i) {
+        const float v = row[i];
+        if (v == 0.0f) continue;
+        ++nonzero;
+        if (!(v >= 0.5f) || !(v < 65536.0f))
+            exact = false;
+        else
+            units += static_cast<std::int64_t>(static_cast<double>(v) * 16777216.0);
+    }
+    fold_c_value_sums(sums, units, nonzero, exact);
+}
 
 namespace {
 
@@ -159,57 +205,44 @@ double pooling_quick_select(float* c, double topk, int w, int h) {
     return sum / k;
 }
 
-// Every c-value is 0 or at least 0.5 (weight * p0 * p / (p0 + p) with
-// counts >= 1), so a multiple of 2^-24. When the sum of all of them is
-// below 2^29, every partial sum of a subset is a multiple of 2^-24 below
-// 2^29, exact in a double: libvmaf's sum of its top k is then the exact sum
-// of the k largest values in any order, whichever of equal values it picks.
-// Zeros add nothing, so with at most k nonzero values (the usual case) that
-// is the sum of all. Otherwise the k largest are found by their bits
-// (positive floats order as their bit patterns): the nonzero values are
-// counted and summed in buckets of their top 16 bits (0.5 .. 65536 spans
-// 2176 of them), the buckets above the k-th largest value are taken whole,
-// and only the values in its bucket are selected one by one. Anything else (a value under 0.5
-// but above 0, a larger sum) takes libvmaf's quick_select.
-double spatial_pooling(float* c, double topk, int w, int h, std::vector<float>& scratch) {
+// Every c-value is 0 or a float of at least 0.5 (weight * p0 * p / (p0 + p)
+// with counts >= 1), so a multiple of 2^-24; a float of at least 2^(e - 127)
+// (biased exponent e) is a multiple of 2^(e - 150). libvmaf's result is the
+// double sum, in its quick_select's order, of the k largest values, over k.
+// When the smallest of those k values has exponent e, all are multiples of
+// g = 2^(e - 150), and so is every partial sum; if their total is below
+// 2^53 g, every partial sum is exact in a double, whatever the order and
+// whichever of equal values quick_select picks: the result is the exact
+// total over k. In units of 2^-24 that bound is 2^(e - 73) (2^53 for
+// e = 126, values from 0.5). Zeros add nothing.
+// - With every value in range, at most k nonzero and their total below 2^53
+//   units (CValueSums::exact), that is the sum of all, known without
+//   reading `c`.
+// - Otherwise, with every value in range and fewer than 2^23 values (so
+//   that int64 sums of values below 2^40 units cannot overflow), the k
+//   largest are found by their bits (positive floats order as their bit
+//   patterns): the nonzero values are counted and summed in buckets of
+//   their top 16 bits (sign, exponent, 7 mantissa bits; 0.5 .. 65536 spans
+//   2176 of them), the buckets above the k-th largest value are taken
+//   whole, and only the values in its bucket are selected one by one. The
+//   bucket of the smallest selected value gives e; a total at or above
+//   2^(e - 73) units takes libvmaf's quick_select.
+// - Anything else (a value under 0.5 but above 0, or 65536 and over, NaN, a
+//   larger picture) takes libvmaf's quick_select.
+double spatial_pooling(float* c, double topk, int w, int h, const CValueSums& sums,
+                       std::vector<float>& scratch) {
     const int n = w * h;
     const int k = topk_count(topk, n);
     constexpr double unit = 16777216.0;  // 2^24
-    constexpr std::int64_t limit = std::int64_t{1} << 53;
-    // First pass: whether every value is 0 or in [0.5, 65536), how many are
-    // not 0, and their sum in units of 2^-24. Most c-values are 0: eight at
-    // a time are skipped when all their bits are (a -0.0f would take the
-    // slow path and count as 0 there).
-    std::int64_t all = 0;
-    int nonzero = 0;
-    auto add = [&](float v) {
-        if (v == 0.0f) return true;
-        if (!(v >= 0.5f) || !(v < 65536.0f)) return false;
-        all += static_cast<std::int64_t>(static_cast<double>(v) * unit);
-        ++nonzero;
-        return true;
-    };
-    int i = 0;
-    for (; i + 8 <= n; i += 8) {
-        std::uint64_t q[4];
-        std::memcpy(q, c + i, sizeof q);
-        if ((q[0] | q[1] | q[2] | q[3]) == 0) continue;
-        for (int j = 0; j < 8; ++j)
-            if (!add(c[i + j])) return pooling_quick_select(c, topk, w, h);
-    }
-    for (; i < n; ++i)
-        if (!add(c[i])) return pooling_quick_select(c, topk, w, h);
-    if (all >= limit) return pooling_quick_select(c, topk, w, h);
-    if (nonzero <= k) return static_cast<double>(all) / unit / k;
-
-    // The k largest of more: counted and summed in buckets of their top 16
-    // bits, the k-th's bucket selected one by one.
+    if (!sums.in_range) return pooling_quick_select(c, topk, w, h);
+    if (sums.exact && sums.nonzero <= k) return static_cast<double>(sums.units) / unit / k;
+    if (n >= (1 << 23)) return pooling_quick_select(c, topk, w, h);
     constexpr std::uint32_t first_bucket = 0x3f00;              // 0.5f >> 16
     constexpr int buckets = (0x47800000 >> 16) - first_bucket;  // up to 65536.0f
     std::uint32_t count[buckets] = {};
     std::int64_t sum[buckets] = {};
-    for (int p = 0; p < n; ++p) {
-        const float v = c[p];
+    for (int i = 0; i < n; ++i) {
+        const float v = c[i];
         if (v == 0.0f) continue;
         std::uint32_t bits;
         std::memcpy(&bits, &v, sizeof bits);
@@ -218,29 +251,51 @@ double spatial_pooling(float* c, double topk, int w, int h, std::vector<float>& 
         ++count[b];
     }
     std::int64_t total = 0;
-    std::uint32_t wanted = static_cast<std::uint32_t>(k);
-    int kth = buckets - 1;
-    for (; kth > 0 && count[kth] < wanted; --kth) {
-        wanted -= count[kth];
-        total += sum[kth];
+    int smallest = 0;  // the bucket of the smallest value taken
+    if (sums.nonzero <= k) {
+        for (int b = 0; b < buckets; ++b) total += sum[b];
+        while (smallest < buckets - 1 && count[smallest] == 0) ++smallest;
+    } else {
+        // The bucket of the k-th largest value, and what lies above it.
+        std::int64_t above = 0;
+        std::uint32_t wanted = static_cast<std::uint32_t>(k);
+        int kth = buckets - 1;
+        for (; kth > 0 && count[kth] < wanted; --kth) {
+            wanted -= count[kth];
+            above += sum[kth];
+        }
+        scratch.clear();
+        for (int i = 0; i < n; ++i) {
+            std::uint32_t bits;
+            std::memcpy(&bits, &c[i], sizeof bits);
+            if (c[i] != 0.0f && (bits >> 16) - first_bucket == static_cast<std::uint32_t>(kth))
+                scratch.push_back(c[i]);
+        }
+        std::nth_element(scratch.begin(), scratch.begin() + (wanted - 1), scratch.end(),
+                         [](float a, float b) { return a > b; });
+        total = above;
+        for (std::uint32_t i = 0; i < wanted; ++i)
+            total += static_cast<std::int64_t>(static_cast<double>(scratch[i]) * unit);
+        smallest = kth;
     }
-    scratch.clear();
-    for (int p = 0; p < n; ++p) {
-        std::uint32_t bits;
-        std::memcpy(&bits, &c[p], sizeof bits);
-        if (c[p] != 0.0f && (bits >> 16) - first_bucket == static_cast<std::uint32_t>(kth))
-            scratch.push_back(c[p]);
-    }
-    std::nth_element(scratch.begin(), scratch.begin() + (wanted - 1), scratch.end(),
-                     [](float a, float b) { return a > b; });
-    for (std::uint32_t j = 0; j < wanted; ++j)
-        total += static_cast<std::int64_t>(static_cast<double>(scratch[j]) * unit);
+    // The biased exponent of the bucket's values: bits 7..14 of its top 16.
+    const int e = static_cast<int>(((static_cast<std::uint32_t>(smallest) + first_bucket) >> 7) & 0xff);
+    const int shift = e - 73;  // 53 .. 69
+    if (shift < 63 && total >= (std::int64_t{1} << shift)) return pooling_quick_select(c, topk, w, h);
+    // total is a multiple of 2^(e - 126) below 2^(e - 73): exact in a double.
     return static_cast<double>(total) / unit / k;
+}
+
+// The sums row by row, as c_values gathers them.
+double spatial_pooling(float* c, double topk, int w, int h, std::vector<float>& scratch) {
+    CValueSums sums;
+    for (int y = 0; y < h; ++y) c_value_sums_scalar(c + static_cast<std::ptrdiff_t>(y) * w, w, sums);
+    return spatial_pooling(c, topk, w, h, sums, scratch);
 }
 
 const CambiKernels& cambi_kernels_scalar() {
     static const CambiKernels k{&spatial_mask_scalar, &decimate_scalar, &filter_mode_scalar,
-                                &c_values_scalar};
+                                &c_values_scalar, &c_value_sums_scalar, &load_u8_scalar};
     return k;
 }
 

@@ -7,15 +7,29 @@
 //   noise; masks all set, empty, or random at any density. Compares every
 //   c-value (bits), the histograms left at the end, and canaries around
 //   both (the histograms' padding may be rewritten unchanged).
+//   Also compares the pooling sums it gathers (CValueSums).
+// - cambi_c_value_sums: rows of c-values as the kernel makes them at any
+//   density, rows with hostile floats (-0, below 0.5, denormals, 65536 and
+//   past it, infinities, NaN, negatives) and rows near 65536 that cross the
+//   2^53 limit; sums that start empty, out of range, past or near the
+//   limit; the row against a guard page; widths 1..64, then up to 2100,
+//   some up to 9000.
+// - cambi_load_u8: 8-bit luma rows against guard pages, widths 1..64 then
+//   up to 2100, heights 1..12, hostile fills, with and without the
+//   anti-dithering; compares the image, stride padding included.
 // - cambi_filter_mode: widths 1..64 then up to 2100, heights 1..12, fills
 //   with few values (ties decide mode3) or any 16-bit value; compares the
 //   whole picture, stride padding included.
 // - cambi_spatial_mask: widths 1..64 then up to 700, heights 1..40, the
 //   pictures of cambi_c_values (flat ones set every flag, few values make
-//   ragged runs), thresholds 0..50 (all, none and every count between) and
-//   0xffff; compares the mask, stride padding included.
+//   ragged runs) or two or three of any 16-bit values, against a guard page
+//   (stride = w a quarter of the time), thresholds 0..50 (all, none and every
+//   count between), 0xffff and 0xff; compares the mask, stride padding
+//   included.
 // - cambi_decimate: widths 1..64 then up to 1100 of the previous scale
-//   (even and odd), any 16-bit values, in place; compares the whole buffer.
+//   (even and odd), any 16-bit values, in place, the used rows against a
+//   guard page (stride = w a quarter of the time); compares the whole
+//   buffer.
 // Pictures are ordinary buffers (the kernels take one pointer and a
 // stride), not guard pages; canaries catch writes outside.
 #include <algorithm>
@@ -54,6 +68,22 @@ std::string fill_picture(Rng& rng, std::vector<std::uint16_t>& p, int w, int h,
         }
     static const char* const names[] = {"flat", "banded", "few_values", "noise"};
     return names[kind];
+}
+
+std::string sums_text(const cambi::CValueSums& s) {
+    return "(units " + std::to_string(s.units) + ", nonzero " + std::to_string(s.nonzero) +
+           ", exact " + (s.exact ? "true" : "false") + ", in_range " +
+           (s.in_range ? "true" : "false") + ")";
+}
+
+bool compare_sums(Context& ctx, int band, const std::string& what, const cambi::CValueSums& ref,
+                  const cambi::CValueSums& got, const char* level) {
+    if (ref.units == got.units && ref.nonzero == got.nonzero && ref.exact == got.exact &&
+        ref.in_range == got.in_range)
+        return true;
+    ctx.fail(band) << what << ": sums scalar " << sums_text(ref) << ", " << level << " "
+                   << sums_text(got);
+    return false;
 }
 
 void check_c_values(Context& ctx, const CambiLevel& L) {
@@ -101,14 +131,18 @@ void check_c_values(Context& ctx, const CambiLevel& L) {
                                  " vlt=" + std::to_string(s.vlt_luma) + " fill=" + fill +
                                  " mask%=" + std::to_string(density);
         ctx.at_band(band, what);
+        // Sums left over from an earlier call: the kernel must reset them.
+        cambi::CValueSums sums_ref{12345, 678, false, false}, sums_got{-1, -1, false, false};
         cambi::cambi_kernels_scalar().c_values(image.data(), mask.data(), stride, w, h, window, s,
-                                               c_ref.data(), h_ref.data());
+                                               c_ref.data(), h_ref.data(), sums_ref);
         L.kernels->c_values(image.data(), mask.data(), stride, w, h, window, s, c_got.data(),
-                            h_got.data());
+                            h_got.data(), sums_got);
         ctx.band();
         if (!compare_output(ctx, band, what, "c_values", c_ref, c_got, pixels, L.level.name))
             continue;
-        compare_output(ctx, band, what, "histograms", h_ref, h_got, cells, L.level.name);
+        if (!compare_output(ctx, band, what, "histograms", h_ref, h_got, cells, L.level.name))
+            continue;
+        compare_sums(ctx, band, what, sums_ref, sums_got, L.level.name);
     }
     ctx.done();
 }
@@ -145,14 +179,30 @@ void check_filter_mode(Context& ctx, const CambiLevel& L) {
 void check_spatial_mask(Context& ctx, const CambiLevel& L) {
     if (!ctx.check("cambi_spatial_mask", L.level)) return;
     Rng rng = ctx.rng();
+    constexpr int kMaxWidth = 700, kMaxHeight = 40;
+    GuardedRows mem(1, static_cast<std::size_t>(kMaxWidth + 40) * kMaxHeight * sizeof(std::uint16_t));
     for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
-        const int w = band_width(rng, band, 700);
-        const int h = 1 + static_cast<int>(rng() % 40);
-        const std::ptrdiff_t stride = w + static_cast<int>(rng() % 40);
+        const int w = band_width(rng, band, kMaxWidth);
+        const int h = 1 + static_cast<int>(rng() % kMaxHeight);
+        const std::ptrdiff_t stride = w + (rng() % 4 == 0 ? 0 : static_cast<int>(rng() % 40));
         const std::size_t n = static_cast<std::size_t>(stride * h);
-        std::vector<std::uint16_t> image(n);
-        const std::string fill = fill_picture(rng, image, w, h, stride);
-        const int threshold = rng() % 8 == 0 ? 0xffff : static_cast<int>(rng() % 51);
+        // The picture against a guard page, before or after it.
+        const bool at_end = rng() % 2 == 0;
+        std::uint16_t* image = mem.row<std::uint16_t>(0, n, at_end);
+        std::vector<std::uint16_t> pic(n);
+        std::string fill = fill_picture(rng, pic, w, h, stride);
+        if (rng() % 4 == 0) {
+            // Any 16-bit values, two or three of them (runs of equal ones).
+            const std::uint16_t base = static_cast<std::uint16_t>(rng());
+            const unsigned spread = 2 + static_cast<unsigned>(rng() % 2);
+            for (auto& v : pic) v = static_cast<std::uint16_t>(base + (rng() % 4 == 0 ? rng() % spread : 0));
+            fill = "16bit_few";
+        }
+        std::memcpy(image, pic.data(), n * sizeof(std::uint16_t));
+        fill += at_end ? " guard=after" : " guard=before";
+        // Every count from 0 to 49 decides some pixel; 0xffff none.
+        const int threshold = rng() % 8 == 0 ? 0xffff - static_cast<int>(rng() % 2) * 0xff00
+                                             : static_cast<int>(rng() % 51);
         Canaried<std::uint16_t> ref(n), got(n);
         for (std::size_t i = 0; i < n; ++i) ref[i] = got[i] = static_cast<std::uint16_t>(rng());
         std::vector<std::uint32_t> scratch_ref(cambi::spatial_mask_scratch(w));
@@ -160,9 +210,9 @@ void check_spatial_mask(Context& ctx, const CambiLevel& L) {
         const std::string what = "w=" + std::to_string(w) + " h=" + std::to_string(h) +
                                  " threshold=" + std::to_string(threshold) + " fill=" + fill;
         ctx.at_band(band, what);
-        cambi::cambi_kernels_scalar().spatial_mask(image.data(), stride, ref.data(), w, h, threshold,
+        cambi::cambi_kernels_scalar().spatial_mask(image, stride, ref.data(), w, h, threshold,
                                                    scratch_ref.data());
-        L.kernels->spatial_mask(image.data(), stride, got.data(), w, h, threshold, scratch_got.data());
+        L.kernels->spatial_mask(image, stride, got.data(), w, h, threshold, scratch_got.data());
         ctx.band();
         compare_output(ctx, band, what, "mask", ref, got, n, L.level.name);
     }
@@ -172,21 +222,140 @@ void check_spatial_mask(Context& ctx, const CambiLevel& L) {
 void check_decimate(Context& ctx, const CambiLevel& L) {
     if (!ctx.check("cambi_decimate", L.level)) return;
     Rng rng = ctx.rng();
+    constexpr int kMaxWidth = 1100, kMaxHeight = 24;
+    GuardedRows mem(1, static_cast<std::size_t>(kMaxWidth + 40) * kMaxHeight * sizeof(std::uint16_t));
     for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
-        const int big_w = band_width(rng, band, 1100);
-        const int big_h = 1 + static_cast<int>(rng() % 24);
+        const int big_w = band_width(rng, band, kMaxWidth);
+        const int big_h = 1 + static_cast<int>(rng() % kMaxHeight);
         const int w = (big_w + 1) >> 1, h = (big_h + 1) >> 1;
-        const std::ptrdiff_t stride = big_w + static_cast<int>(rng() % 40);
-        const std::size_t n = static_cast<std::size_t>(stride * big_h);
-        Canaried<std::uint16_t> ref(n), got(n);
-        for (std::size_t i = 0; i < n; ++i) ref[i] = got[i] = static_cast<std::uint16_t>(rng());
+        const std::ptrdiff_t stride = big_w + (rng() % 4 == 0 ? 0 : static_cast<int>(rng() % 40));
+        // The picture's used part, rows up to 2h - 2, against a guard page
+        // (before or after it): a read or write outside it faults.
+        const std::size_t n = static_cast<std::size_t>(stride * (2 * h - 2) + big_w);
+        const bool at_end = rng() % 2 == 0;
+        std::uint16_t* got = mem.row<std::uint16_t>(0, n, at_end);
+        Canaried<std::uint16_t> ref(n);
+        for (std::size_t i = 0; i < n; ++i) got[i] = ref[i] = static_cast<std::uint16_t>(rng());
         const std::string what = "from " + std::to_string(big_w) + "x" + std::to_string(big_h) +
-                                 " to " + std::to_string(w) + "x" + std::to_string(h);
+                                 " to " + std::to_string(w) + "x" + std::to_string(h) +
+                                 (at_end ? " guard=after" : " guard=before");
         ctx.at_band(band, what);
         cambi::cambi_kernels_scalar().decimate(ref.data(), stride, w, h);
-        L.kernels->decimate(got.data(), stride, w, h);
+        L.kernels->decimate(got, stride, w, h);
+        ctx.band();
+        const long long i = first_difference(ref.data(), got, n);
+        if (i >= 0)
+            ctx.fail(band) << what << ": image[" << i << "] scalar " << ref[static_cast<std::size_t>(i)]
+                           << ", " << L.level.name << " " << got[i];
+    }
+    ctx.done();
+}
+
+// load_u8: 8-bit luma of widths 1..64 then up to 2100, heights 1..12, every
+// source row against a guard page (before or after it, at random), hostile
+// fills (fill_samples: 0, 255, alternating, ramps, noise), with and without
+// the anti-dithering; compares the whole image buffer, stride padding
+// included.
+void check_load_u8(Context& ctx, const CambiLevel& L) {
+    if (!ctx.check("cambi_load_u8", L.level)) return;
+    Rng rng = ctx.rng();
+    constexpr int kMaxWidth = 2100, kMaxHeight = 12;
+    GuardedRows mem(kMaxHeight, kMaxWidth);
+    for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
+        const int w = band_width(rng, band, kMaxWidth);
+        const int h = 1 + static_cast<int>(rng() % kMaxHeight);
+        const bool at_end = rng() % 2 == 0;
+        const Fill fill = random_fill(rng);
+        // Rows sit in their own guarded slots, a fixed distance apart.
+        const std::uint8_t* first = mem.row<std::uint8_t>(0, static_cast<std::size_t>(w), at_end);
+        const std::ptrdiff_t src_stride =
+            mem.row<std::uint8_t>(1, static_cast<std::size_t>(w), at_end) - first;
+        for (int y = 0; y < h; ++y) {
+            std::uint8_t* row = mem.row<std::uint8_t>(y, static_cast<std::size_t>(w), at_end);
+            fill_samples(rng, fill, 255, static_cast<std::size_t>(w),
+                         [&](std::size_t i, std::uint64_t v) { row[i] = static_cast<std::uint8_t>(v); });
+        }
+        const bool dither = rng() % 4 != 0;
+        const std::ptrdiff_t stride = w + static_cast<int>(rng() % 40);
+        const std::size_t n = static_cast<std::size_t>(stride * h);
+        Canaried<std::uint16_t> ref(n), got(n);
+        for (std::size_t i = 0; i < n; ++i) ref[i] = got[i] = static_cast<std::uint16_t>(rng());
+        const std::string what = "w=" + std::to_string(w) + " h=" + std::to_string(h) +
+                                 " fill=" + fill_name(fill) + (dither ? " dither" : " no_dither") +
+                                 (at_end ? " guard=after" : " guard=before");
+        ctx.at_band(band, what);
+        cambi::cambi_kernels_scalar().load_u8(first, src_stride, ref.data(), stride, w, h, dither);
+        L.kernels->load_u8(first, src_stride, got.data(), stride, w, h, dither);
         ctx.band();
         compare_output(ctx, band, what, "image", ref, got, n, L.level.name);
+    }
+    ctx.done();
+}
+
+// A row of c-values: as the kernel makes them (weight * p0 * p in float times
+// the reciprocal, counts up to the largest window's 4225), at any density of
+// zeros, and with hostile values sprinkled in: -0, values below 0.5
+// (denormals too), the ends of [0.5, 65536) and just past them, infinities,
+// NaN, negatives; or every value near 65536, so that a row of 8192 crosses
+// the 2^53 limit of the exact sum.
+std::string fill_c_values(Rng& rng, float* row, int n) {
+    const float* recip = cambi::reciprocal_table();
+    const int zero_percent = static_cast<int>(rng() % 101);
+    const int kind = static_cast<int>(rng() % 4);  // 0, 1 ordinary; 2 hostile; 3 near 65536
+    const int max_count = 1 + static_cast<int>(rng() % (rng() % 2 ? 4 : 4225));
+    static const float hostile[] = {-0.0f, 0.25f, 1e-45f, 1.17549435e-38f, 0.49999997f, 0.5f,
+                                    65535.996f, 65536.0f, 1e30f, -0.5f, -65536.0f,
+                                    __builtin_inff(), -__builtin_inff(), __builtin_nanf("")};
+    for (int i = 0; i < n; ++i) {
+        float& v = row[i];
+        if (static_cast<int>(rng() % 100) < zero_percent) {
+            v = 0.0f;
+        } else if (kind == 3) {
+            v = 65535.996f - static_cast<float>(rng() % 1024);
+        } else if (kind == 2 && rng() % 8 == 0) {
+            v = hostile[rng() % (sizeof hostile / sizeof hostile[0])];
+        } else {
+            const int wt = 1 + static_cast<int>(rng() % 9);
+            const int p0 = 1 + static_cast<int>(rng() % static_cast<unsigned>(max_count));
+            const int p = 1 + static_cast<int>(rng() % static_cast<unsigned>(max_count));
+            v = static_cast<float>(wt * p0 * p) * recip[(p0 + p) % cambi::kReciprocalCount];
+        }
+    }
+    static const char* const names[] = {"c_values", "c_values", "hostile", "near_65536"};
+    return std::string(names[kind]) + " zero%=" + std::to_string(zero_percent);
+}
+
+// c_value_sums: one row (widths 1..64, then up to 2100, some up to 9000),
+// read from against a guard page, added to sums that start empty, past the
+// 2^53 limit, with a value out of range, or just below the limit.
+void check_c_value_sums(Context& ctx, const CambiLevel& L) {
+    if (!ctx.check("cambi_c_value_sums", L.level)) return;
+    Rng rng = ctx.rng();
+    constexpr int kMaxWidth = 9000;
+    GuardedRows mem(1, kMaxWidth * sizeof(float));
+    for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
+        const int n = band >= 64 && rng() % 8 == 0 ? 1 + static_cast<int>(rng() % kMaxWidth)
+                                                  : band_width(rng, band, 2100);
+        const bool at_end = rng() % 2 == 0;
+        float* row = mem.row<float>(0, static_cast<std::size_t>(n), at_end);
+        const std::string fill = fill_c_values(rng, row, n);
+        cambi::CValueSums start;
+        const int state = static_cast<int>(rng() % 5);
+        if (state == 1) start = {static_cast<std::int64_t>(rng() % (std::uint64_t{1} << 50)), 17, false, false};
+        if (state == 2) start = {static_cast<std::int64_t>(rng() % (std::uint64_t{1} << 50)), 17, false, true};
+        if (state >= 3)
+            start = {cambi::kCValueUnitsLimit - 1 - static_cast<std::int64_t>(rng() % (std::uint64_t{1} << (rng() % 48))),
+                     static_cast<std::int64_t>(rng() % 100000), true, true};
+        static const char* const states[] = {"empty", "out_of_range", "over_limit", "near_limit",
+                                             "near_limit"};
+        const std::string what = "n=" + std::to_string(n) + " fill=" + fill + " start=" +
+                                 states[state] + (at_end ? " guard=after" : " guard=before");
+        cambi::CValueSums ref = start, got = start;
+        ctx.at_band(band, what);
+        cambi::cambi_kernels_scalar().c_value_sums(row, n, ref);
+        L.kernels->c_value_sums(row, n, got);
+        ctx.band();
+        compare_sums(ctx, band, what, ref, got, L.level.name);
     }
     ctx.done();
 }
@@ -196,6 +365,8 @@ void check_decimate(Context& ctx, const CambiLevel& L) {
 CHECKASM_MODULE(cambi) {
     for (const CambiLevel& L : simd_tables(ctx, &cambi::cambi_kernels_for)) {
         if (L.owns(&CambiKernels::c_values)) check_c_values(ctx, L);
+        if (L.owns(&CambiKernels::c_value_sums)) check_c_value_sums(ctx, L);
+        if (L.owns(&CambiKernels::load_u8)) check_load_u8(ctx, L);
         if (L.owns(&CambiKernels::filter_mode)) check_filter_mode(ctx, L);
         if (L.owns(&CambiKernels::spatial_mask)) check_spatial_mask(ctx, L);
         if (L.owns(&CambiKernels::decimate)) check_decimate(ctx, L);

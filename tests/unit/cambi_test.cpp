@@ -342,8 +342,13 @@ TEST(CambiKernels, PoolingMatchesLibvmafsQuickSelect) {
     const float* recip = cambi::reciprocal_table();
     std::mt19937 rng(5);
     int cases = 0;
-    for (int round = 0; round < 300; ++round) {
-        const int w = 1 + static_cast<int>(rng() % 300), h = 1 + static_cast<int>(rng() % 200);
+    for (int round = 0; round < 360; ++round) {
+        // The last 60 rounds: pictures large enough, and values large
+        // enough, for totals past 2^53 units (2^29), where exactness
+        // depends on the k-th value's exponent; some mix in small values.
+        const bool large = round >= 300;
+        const int w = 1 + static_cast<int>(rng() % (large ? 1000 : 300));
+        const int h = 1 + static_cast<int>(rng() % (large ? 600 : 200));
         const int zero_percent = static_cast<int>(rng() % 101);
         // Every third round few distinct values: ties across the k-th largest.
         const int max_count = 1 + static_cast<int>(rng() % (round % 3 == 0 ? 4 : 2000));
@@ -354,8 +359,9 @@ TEST(CambiKernels, PoolingMatchesLibvmafsQuickSelect) {
                 continue;
             }
             const int wt = 1 + static_cast<int>(rng() % 9);
-            const int p0 = 1 + static_cast<int>(rng() % max_count);
-            const int p = 1 + static_cast<int>(rng() % max_count);
+            int p0 = 1 + static_cast<int>(rng() % max_count);
+            int p = 1 + static_cast<int>(rng() % max_count);
+            if (large && rng() % 16 != 0) p0 = p = 1000 + static_cast<int>(rng() % 1100);
             v = static_cast<float>(wt * p0 * p) * recip[(p0 + p) % cambi::kReciprocalCount];
         }
         if (round % 50 == 7) c[rng() % c.size()] = 0.25f;  // not provably exact
@@ -365,6 +371,17 @@ TEST(CambiKernels, PoolingMatchesLibvmafsQuickSelect) {
             const double ref = cambi::pooling_quick_select(b.data(), topk, w, h);
             ASSERT_EQ(fast, ref) << w << "x" << h << " topk " << topk << ": " << g17(fast) << " vs "
                                  << g17(ref);
+            // The sums as each level's c_values gathers them, row by row.
+            for (SimdLevel l : levels()) {
+                cambi::CValueSums sums;
+                for (int y = 0; y < h; ++y)
+                    cambi::cambi_kernels_for(l).c_value_sums(c.data() + static_cast<std::size_t>(y) * w, w, sums);
+                std::vector<float> d = c;
+                const double with_sums = cambi::spatial_pooling(d.data(), topk, w, h, sums, scratch);
+                ASSERT_EQ(with_sums, ref) << w << "x" << h << " topk " << topk << " "
+                                          << simd_level_name(l) << ": " << g17(with_sums) << " vs "
+                                          << g17(ref);
+            }
             ++cases;
         }
     }
