@@ -67,6 +67,18 @@ fs::path clip(const std::string& pair, const std::string& which) {
     return dst;
 }
 
+fs::path made_file(const fs::path& dir, const std::string& name, const std::string& make) {
+    fs::create_directories(dir);
+    const fs::path p = dir / name;
+    if (fs::exists(p)) return p;
+    const fs::path tmp = dir / (std::to_string(::getpid()) + "." + name);
+    std::string out;
+    const std::string cmd = "OUT='" + tmp.string() + "'; " + make;
+    if (run_command(cmd, &out) != 0) throw std::runtime_error(cmd + "\n" + out);
+    fs::rename(tmp, p);
+    return p;
+}
+
 bool has_golden(const std::string& pair, const std::string& file) {
     return fs::exists(corpus_dir() / "golden" / pair / file);
 }

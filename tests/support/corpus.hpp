@@ -24,5 +24,10 @@ nlohmann::json golden(const std::string& pair, const std::string& file);
 bool has_golden(const std::string& pair, const std::string& file);
 // Runs a shell command, returns its exit status; stdout+stderr go to *output.
 int run_command(const std::string& command, std::string* output = nullptr);
+// dir/name, made once by `make` (a shell command writing to "$OUT"); safe
+// from several test processes at once (each writes a private name, then
+// renames it into place). Throws with the command's output if it fails.
+std::filesystem::path made_file(const std::filesystem::path& dir, const std::string& name,
+                                const std::string& make);
 
 }  // namespace vmafpp::test

@@ -26,7 +26,12 @@ namespace fs = std::filesystem;
 const std::string kCli = VMAFPP_CLI;
 constexpr const char* kPair = "p01_astronaut_576x324_420p8_x264crf23";
 
-std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
+std::string q(const fs::path& p) {
+    std::string s = "'";  // appended, not "'" + ...: GCC 12 warns (-Wrestrict) on that
+    s += p.string();
+    s += '\'';
+    return s;
+}
 
 bool have_ffmpeg_cli() { return test::run_command("command -v ffmpeg") == 0; }
 
@@ -42,17 +47,9 @@ fs::path dir() {
     return d;
 }
 
-// `name` made once by `make` (a command writing to $OUT); parallel test
-// processes each write a private name and rename it into place.
+// `name` made once by `make` (a command writing to $OUT).
 fs::path made(const std::string& name, const std::string& make) {
-    const fs::path p = dir() / name;
-    if (fs::exists(p)) return p;
-    const fs::path tmp = dir() / (std::to_string(::getpid()) + "." + name);
-    std::string out;
-    const std::string cmd = "OUT=" + q(tmp) + "; " + make;
-    if (test::run_command(cmd, &out) != 0) throw std::runtime_error(cmd + "\n" + out);
-    fs::rename(tmp, p);
-    return p;
+    return test::made_file(dir(), name, make);
 }
 
 // The first 8 frames of the corpus clip, 8-bit and as 10-bit 4:2:0.

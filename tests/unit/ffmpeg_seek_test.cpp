@@ -8,8 +8,6 @@
 // start but must still give the whole run's values.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -41,14 +39,7 @@ fs::path dir() {
 
 // `name` made once by `make` (a command writing to $OUT).
 fs::path made(const std::string& name, const std::string& make) {
-    const fs::path p = dir() / name;
-    if (fs::exists(p)) return p;
-    const fs::path tmp = dir() / (std::to_string(::getpid()) + "." + name);
-    std::string out;
-    const std::string cmd = "OUT=" + q(tmp) + "; " + make;
-    if (test::run_command(cmd, &out) != 0) throw std::runtime_error(cmd + "\n" + out);
-    fs::rename(tmp, p);
-    return p;
+    return test::made_file(dir(), name, make);
 }
 
 // 60 frames of moving content at 192x108: three corpus pans one after another.
