@@ -91,21 +91,22 @@ struct Histograms {
     // nothing may be skipped: Isa's scans name the columns of a block that
     // have a histogram row (counted) or whose two rows differ (moved), the
     // others are never visited.
-    void add_row(const std::uint16_t* image, const std::uint16_t* mask) const {
+    // f(x) for every column of the row that has a histogram row: the
+    // counted columns of whole blocks, then every column of the tail.
+    template <class F>
+    void counted_columns(const std::uint16_t* image, const std::uint16_t* mask, F f) const {
         int x = 0;
         if (scans())
             for (; x + Isa::kScanLanes <= w; x += Isa::kScanLanes)
                 for (std::uint32_t m = Isa::counted(image + x, mask + x, band_base, band_size); m; m &= m - 1)
-                    add_column(image, mask, x + __builtin_ctz(m));
-        for (; x < w; ++x) add_column(image, mask, x);
+                    f(x + __builtin_ctz(m));
+        for (; x < w; ++x) f(x);
+    }
+    void add_row(const std::uint16_t* image, const std::uint16_t* mask) const {
+        counted_columns(image, mask, [&](int x) { add_column(image, mask, x); });
     }
     void remove_row(const std::uint16_t* image, const std::uint16_t* mask) const {
-        int x = 0;
-        if (scans())
-            for (; x + Isa::kScanLanes <= w; x += Isa::kScanLanes)
-                for (std::uint32_t m = Isa::counted(image + x, mask + x, band_base, band_size); m; m &= m - 1)
-                    remove_column(image, mask, x + __builtin_ctz(m));
-        for (; x < w; ++x) remove_column(image, mask, x);
+        counted_columns(image, mask, [&](int x) { remove_column(image, mask, x); });
     }
     // remove_row(old) then add_row(new), skipping a column whose two pixels
     // cancel.

@@ -203,13 +203,7 @@ const Kernel& Context::kernel(const std::string& name, int bindings, std::uint32
 }
 
 void Context::submit_and_wait(VkCommandBuffer cmd, VkFence fence) {
-    VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-    si.commandBufferCount = 1;
-    si.pCommandBuffers = &cmd;
-    {
-        std::lock_guard lock(queue_mutex_);
-        check(vkQueueSubmit(queue_, 1, &si, fence), "vkQueueSubmit");
-    }
+    submit(cmd, fence);
     check(vkWaitForFences(device_, 1, &fence, VK_TRUE, UINT64_MAX), "vkWaitForFences");
     check(vkResetFences(device_, 1, &fence), "vkResetFences");
 }
