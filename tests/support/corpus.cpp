@@ -67,6 +67,13 @@ fs::path clip(const std::string& pair, const std::string& which) {
     return dst;
 }
 
+std::string shell_quote(const fs::path& p) {
+    std::string s = "'";  // appended, not "'" + ...: GCC 12 warns (-Wrestrict) on that
+    s += p.string();
+    s += '\'';
+    return s;
+}
+
 fs::path made_file(const fs::path& dir, const std::string& name, const std::string& make) {
     fs::create_directories(dir);
     const fs::path p = dir / name;

@@ -24,6 +24,8 @@ nlohmann::json golden(const std::string& pair, const std::string& file);
 bool has_golden(const std::string& pair, const std::string& file);
 // Runs a shell command, returns its exit status; stdout+stderr go to *output.
 int run_command(const std::string& command, std::string* output = nullptr);
+// `p` in single quotes for a shell command line.
+std::string shell_quote(const std::filesystem::path& p);
 // dir/name, made once by `make` (a shell command writing to "$OUT"); safe
 // from several test processes at once (each writes a private name, then
 // renames it into place). Throws with the command's output if it fails.

@@ -36,7 +36,7 @@ fs::path dir() {
     return d;
 }
 
-std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
+std::string q(const fs::path& p) { return test::shell_quote(p); }
 
 std::string read_all(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);

@@ -26,12 +26,7 @@ namespace fs = std::filesystem;
 const std::string kCli = VMAFPP_CLI;
 constexpr const char* kPair = "p01_astronaut_576x324_420p8_x264crf23";
 
-std::string q(const fs::path& p) {
-    std::string s = "'";  // appended, not "'" + ...: GCC 12 warns (-Wrestrict) on that
-    s += p.string();
-    s += '\'';
-    return s;
-}
+std::string q(const fs::path& p) { return test::shell_quote(p); }
 
 bool have_ffmpeg_cli() { return test::run_command("command -v ffmpeg") == 0; }
 

@@ -24,12 +24,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string q(const fs::path& p) {
-    std::string s = "'";  // appended, not "'" + ...: GCC 12 warns (-Wrestrict) on that
-    s += p.string();
-    s += '\'';
-    return s;
-}
+std::string q(const fs::path& p) { return test::shell_quote(p); }
 
 fs::path dir() {
     fs::path d = test::work_dir() / "ffmpeg_seek";
