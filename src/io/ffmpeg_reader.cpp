@@ -164,7 +164,6 @@ public:
             for (int y = 0; y < dst.height(); ++y)
                 std::memcpy(dst.row<std::uint8_t>(y), f->data[p] + std::ptrdiff_t(y) * f->linesize[p], row);
         }
-        ++frames_read_;
         return true;
     }
 
@@ -182,10 +181,7 @@ public:
             return dropped_;
         }
         unsigned i = 0;
-        for (; i < n; ++i) {
-            if (!next()) break;
-            ++frames_read_;
-        }
+        while (i < n && next()) ++i;
         return i;
     }
 
@@ -525,7 +521,6 @@ private:
     AVPixelFormat convert_to_ = AV_PIX_FMT_NONE;
     VideoInfo info_;
     bool luma_only_ = false;
-    unsigned frames_read_ = 0;
     std::int64_t last_pts_ = AV_NOPTS_VALUE;  // decoding thread only
 
     bool seek_codec_ = false;   // frame_per_packet() holds for this file
