@@ -30,34 +30,56 @@ class ChromaExpander {
 public:
     explicit ChromaExpander(const FrameGeometry& g)
         : w_(g.width), cw_(g.width >> chroma_shift(g.format).x),
-          ch_(g.height >> chroma_shift(g.format).y), stride_((cw_ + 31) & ~31),
-          halve_column_(g.format == PixelFormat::yuv420) {}
+          ch_(g.height >> chroma_shift(g.format).y) {
+        // Column j reads linear position (i >> 1) * S + c(j), i.e. layout
+        // row (i >> 1) + c(j) / S, column c(j) % S: the split does not
+        // depend on the row, so it is worked out once.
+        const int stride = (cw_ + 31) & ~31;
+        const bool halve_column = g.format == PixelFormat::yuv420;
+        column_.resize(static_cast<std::size_t>(w_));
+        row_step_.resize(static_cast<std::size_t>(w_));
+        for (int j = 0; j < w_; ++j) {
+            const int c = halve_column ? j >> 1 : j;
+            column_[j] = c % stride < cw_ ? c % stride : -1;  // -1: the zeroed padding
+            row_step_[j] = c / stride;
+        }
+    }
 
     // Row i of chroma plane p (1 or 2) at full width.
     template <class T>
     void row(const Picture& pic, int p, int i, std::uint16_t* out) const {
-        const std::int64_t base = static_cast<std::int64_t>(i >> 1) * stride_;
+        int step = -1;
+        const T* src = nullptr;
         for (int j = 0; j < w_; ++j) {
-            const std::int64_t pos = base + (halve_column_ ? j >> 1 : j);
-            int r = static_cast<int>(pos / stride_);
-            const int c = static_cast<int>(pos % stride_);
-            if (c >= cw_) {
+            const int c = column_[j];
+            if (c < 0) {
                 out[j] = 0;
                 continue;
             }
-            int plane = p;
-            if (r >= ch_ && plane == 1) {
-                r -= ch_;
-                plane = 2;
+            if (row_step_[j] != step) {
+                step = row_step_[j];
+                src = layout_row<T>(pic, p, (i >> 1) + step);
             }
-            if (r >= ch_) r = ch_ - 1;
-            out[j] = pic.planes[plane].row<T>(r)[c];
+            out[j] = src[c];
         }
     }
 
 private:
-    int w_, cw_, ch_, stride_;
-    bool halve_column_;
+    // Row r of libvmaf's layout starting at plane p: past the U plane the V
+    // plane follows; past the V plane, vmafpp's choice, its last row.
+    template <class T>
+    const T* layout_row(const Picture& pic, int p, int r) const {
+        int plane = p;
+        if (r >= ch_ && plane == 1) {
+            r -= ch_;
+            plane = 2;
+        }
+        if (r >= ch_) r = ch_ - 1;
+        return pic.planes[plane].row<T>(r);
+    }
+
+    int w_, cw_, ch_;
+    std::vector<int> column_, row_step_;
 };
 
 class Ciede final : public FeatureExtractor {
@@ -116,7 +138,7 @@ private:
                 load_row<T>(ref, p, i, rows_.data() + p * w);
                 load_row<T>(dis, p, i, rows_.data() + (3 + p) * w);
             }
-            k_.row(r, d, geo_.width, labs_, de_.data());
+            ciede::delta_e_row(k_, r, d, geo_.width, labs_, de_.data());
             for (float v : de_) sum += v;
         }
         return sum;

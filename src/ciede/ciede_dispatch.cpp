@@ -1,13 +1,15 @@
-// The ciede kernel tables of every level (dispatch/kernel_table.hpp). There
-// are no SIMD twins yet: every level has the scalar kernel.
+// The ciede kernel tables of every level (dispatch/kernel_table.hpp): the
+// AVX2 and AVX-512 twins of the row share ciede_simd.hpp; the ICL level
+// inherits AVX-512's.
 #include "ciede/ciede_kernels.hpp"
 #include "dispatch/kernel_table.hpp"
 
 namespace vmafpp {
 
 const CiedeKernels& ciede_kernels_for(SimdLevel level) {
-    static const KernelTables<CiedeKernels> tables(ciede_kernels_scalar(),
-                                                   {nullptr, nullptr, nullptr});
+    static const KernelTables<CiedeKernels> tables(
+        ciede_kernels_scalar(),
+        {VMAFPP_X86_INIT(ciede_init_avx2), VMAFPP_X86_INIT(ciede_init_avx512), nullptr});
     return tables[level];
 }
 

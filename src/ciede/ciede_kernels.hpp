@@ -64,19 +64,49 @@ private:
 
 }  // namespace ciede
 
-// delta_e_2000 of each pixel of one row: ref[k] and dis[k] are the Y, U and
-// V samples (k = 0, 1, 2) of w pixels at full resolution (chroma already
-// expanded), of bit depth labs.bpc() (8, 10, 12 or 16); writes w floats.
-using CiedeRowFn = void (*)(const std::uint16_t* const ref[3], const std::uint16_t* const dis[3],
-                            int w, ciede::LabCache& labs, float* out);
+// n pixels' reference and distorted Lab values, structure of arrays.
+struct LabPairs {
+    const float *l1, *a1, *b1, *l2, *a2, *b2;
+};
+
+// out[i] = delta_e_2000 of pair i, i < n.
+using CiedeDeltaEFn = void (*)(const LabPairs& in, int n, float* out);
+
+// The libm functions whose results delta_e_2000 rounds, as a level computes
+// them: the scalar calls libm (pow(x, 7), atan2(y, x), sin, cos, exp); a
+// twin evaluates its own approximations (ciede_simd.hpp), which checkasm's
+// ciede_libm holds within 2^-48 of libm's results (relative; absolute for
+// cos). y is read by atan2 and settle only. settle is the twins' test that
+// a rounding to float is certain: 1 where every value within y of x rounds
+// to one float, else 0; the scalar answers it in long double with 0.99 y
+// (a twin may answer 0 more often, never 1 where the scalar says 0). For
+// checkasm.
+enum class CiedeLibm { pow7, atan2, sin, cos, exp, settle };
+using CiedeLibmFn = void (*)(CiedeLibm fn, const double* x, const double* y, int n,
+                             double* out);
 
 struct CiedeKernels {
-    CiedeRowFn row = nullptr;
+    CiedeDeltaEFn delta_e = nullptr;
+    CiedeLibmFn libm = nullptr;
 };
 
 const CiedeKernels& ciede_kernels_scalar();
-// The table for a SIMD level (the kernel-table ladder; no twins yet, so
-// every level has the scalar kernel).
+// The table for a SIMD level (the kernel-table ladder): AVX2 and AVX-512
+// have twins (ciede_simd.hpp).
 const CiedeKernels& ciede_kernels_for(SimdLevel level);
+void ciede_init_avx2(CiedeKernels& k);
+void ciede_init_avx512(CiedeKernels& k);
+
+namespace ciede {
+
+// delta_e_2000 of each pixel of one row with kernels k: ref[c] and dis[c]
+// are the Y, U and V samples (c = 0, 1, 2) of w pixels at full resolution
+// (chroma already expanded), of bit depth labs.bpc() (8, 10, 12 or 16);
+// writes w floats. The Lab lookups stay here, in baseline code: LabCache is
+// not for ISA files (its inline members would be compiled with their flags).
+void delta_e_row(const CiedeKernels& k, const std::uint16_t* const ref[3],
+                 const std::uint16_t* const dis[3], int w, LabCache& labs, float* out);
+
+}  // namespace ciede
 
 }  // namespace vmafpp

@@ -157,31 +157,70 @@ float delta_e_2000(const Lab& c1, const Lab& c2) {
 
 }  // namespace ciede
 
-namespace {
-
 // A pixel whose reference and distorted triples are equal differs by +0:
 // every difference in delta_e_2000 is then +0 (dL, dC, and dH = 2 sqrt(.)
 // sin(+0 / 2)), every divisor (kL SL, kC SC, kH SH) is positive, the
 // rotation term times +0 is -0, and sqrt(+0 + ... + -0) = sqrt(+0) = +0 (no
 // Lab value is NaN or infinite: the conversion's inputs are bounded).
 // CiedeIdentical (tests/unit/ciede_test.cpp) checks it on random triples.
-void row_scalar(const std::uint16_t* const ref[3], const std::uint16_t* const dis[3], int w,
-                ciede::LabCache& labs, float* out) {
-    for (int x = 0; x < w; ++x) {
-        if (ref[0][x] == dis[0][x] && ref[1][x] == dis[1][x] && ref[2][x] == dis[2][x]) {
-            out[x] = 0.0f;
-            continue;
+// The others are packed, kBlock at a time, into the kernel's arrays.
+void ciede::delta_e_row(const CiedeKernels& k, const std::uint16_t* const ref[3],
+                        const std::uint16_t* const dis[3], int w, LabCache& labs, float* out) {
+    constexpr int kBlock = 256;
+    float lab[6][kBlock];
+    float de[kBlock];
+    int where[kBlock];
+    for (int x0 = 0; x0 < w; x0 += kBlock) {
+        const int x1 = x0 + kBlock < w ? x0 + kBlock : w;
+        int n = 0;
+        for (int x = x0; x < x1; ++x) {
+            if (ref[0][x] == dis[0][x] && ref[1][x] == dis[1][x] && ref[2][x] == dis[2][x]) {
+                out[x] = 0.0f;
+                continue;
+            }
+            const Lab a = labs.lab(ref[0][x], ref[1][x], ref[2][x]);
+            const Lab b = labs.lab(dis[0][x], dis[1][x], dis[2][x]);
+            lab[0][n] = a.l, lab[1][n] = a.a, lab[2][n] = a.b;
+            lab[3][n] = b.l, lab[4][n] = b.a, lab[5][n] = b.b;
+            where[n++] = x;
         }
-        const ciede::Lab a = labs.lab(ref[0][x], ref[1][x], ref[2][x]);
-        const ciede::Lab b = labs.lab(dis[0][x], dis[1][x], dis[2][x]);
-        out[x] = ciede::delta_e_2000(a, b);
+        if (n == 0) continue;
+        k.delta_e(LabPairs{lab[0], lab[1], lab[2], lab[3], lab[4], lab[5]}, n, de);
+        for (int i = 0; i < n; ++i) out[where[i]] = de[i];
+    }
+}
+
+namespace {
+
+void delta_e_scalar(const LabPairs& in, int n, float* out) {
+    for (int i = 0; i < n; ++i)
+        out[i] = ciede::delta_e_2000(ciede::Lab{in.l1[i], in.a1[i], in.b1[i]},
+                                     ciede::Lab{in.l2[i], in.a2[i], in.b2[i]});
+}
+
+void libm_scalar(CiedeLibm fn, const double* x, const double* y, int n, double* out) {
+    for (int i = 0; i < n; ++i) {
+        switch (fn) {
+            case CiedeLibm::pow7: out[i] = std::pow(x[i], 7.0); break;
+            case CiedeLibm::atan2: out[i] = std::atan2(y[i], x[i]); break;
+            case CiedeLibm::sin: out[i] = std::sin(x[i]); break;
+            case CiedeLibm::cos: out[i] = std::cos(x[i]); break;
+            case CiedeLibm::exp: out[i] = std::exp(x[i]); break;
+            case CiedeLibm::settle: {
+                // x87 long double: 64 bits of mantissa hold x +- 0.99 y
+                // exactly enough for y >= |x| 2^-60, then one rounding.
+                const long double v = x[i], e = 0.99L * y[i];
+                out[i] = static_cast<float>(v - e) == static_cast<float>(v + e) ? 1.0 : 0.0;
+                break;
+            }
+        }
     }
 }
 
 }  // namespace
 
 const CiedeKernels& ciede_kernels_scalar() {
-    static const CiedeKernels k{&row_scalar};
+    static const CiedeKernels k{&delta_e_scalar, &libm_scalar};
     return k;
 }
 

@@ -1,0 +1,79 @@
+// AVX2 twin of ciede's delta E: ciede_simd.hpp over four double lanes.
+#include <immintrin.h>
+
+#include <math.h>
+#include <cstdint>
+
+#include "ciede/ciede_kernels.hpp"
+#include "ciede/ciede_simd.hpp"
+
+namespace vmafpp {
+
+namespace {
+
+// Four doubles; a mask is a vector of all-ones or all-zeros lanes.
+struct Avx2 {
+    static constexpr int kLanes = 4;
+    using D = __m256d;
+    using M = __m256d;
+
+    static D set(double v) { return _mm256_set1_pd(v); }
+    static D load(const double* p) { return _mm256_load_pd(p); }
+    static void store(double* p, D v) { _mm256_store_pd(p, v); }
+    static D load_f32(const float* p) { return _mm256_cvtps_pd(_mm_loadu_ps(p)); }
+    static void store_f32(float* p, D v) { _mm_storeu_ps(p, _mm256_cvtpd_ps(v)); }
+    // To float and back (round to nearest, MXCSR's default).
+    static D f32(D v) { return _mm256_cvtps_pd(_mm256_cvtpd_ps(v)); }
+
+    static D add(D a, D b) { return _mm256_add_pd(a, b); }
+    static D sub(D a, D b) { return _mm256_sub_pd(a, b); }
+    static D mul(D a, D b) { return _mm256_mul_pd(a, b); }
+    static D div(D a, D b) { return _mm256_div_pd(a, b); }
+    static D sqrt(D a) { return _mm256_sqrt_pd(a); }
+    static D neg(D a) { return _mm256_xor_pd(a, _mm256_set1_pd(-0.0)); }
+    static D abs(D a) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), a); }
+    static D copysign(D mag, D sign) {
+        const D s = _mm256_set1_pd(-0.0);
+        return _mm256_or_pd(_mm256_andnot_pd(s, mag), _mm256_and_pd(s, sign));
+    }
+    static D round(D a) { return _mm256_round_pd(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+
+    static M lt(D a, D b) { return _mm256_cmp_pd(a, b, _CMP_LT_OQ); }
+    static M le(D a, D b) { return _mm256_cmp_pd(a, b, _CMP_LE_OQ); }
+    static M gt(D a, D b) { return _mm256_cmp_pd(a, b, _CMP_GT_OQ); }
+    static M eq(D a, D b) { return _mm256_cmp_pd(a, b, _CMP_EQ_OQ); }
+    static M mask_and(M a, M b) { return _mm256_and_pd(a, b); }
+    static M mask_or(M a, M b) { return _mm256_or_pd(a, b); }
+    static M mask_xor(M a, M b) { return _mm256_xor_pd(a, b); }
+    static unsigned bits(M m) { return static_cast<unsigned>(_mm256_movemask_pd(m)); }
+    // m ? a : b, lane by lane.
+    static D select(M m, D a, D b) { return _mm256_blendv_pd(b, a, m); }
+
+    // Lanes whose integer k (|k| < 2^31) has bit b set.
+    static M bit(D k, int b) {
+        const __m128i ki = _mm256_cvtpd_epi32(k);
+        const __m128i set = _mm_cmpeq_epi32(_mm_and_si128(ki, _mm_set1_epi32(b)), _mm_set1_epi32(b));
+        return _mm256_castsi256_pd(_mm256_cvtepi32_epi64(set));
+    }
+    // 2^k for an integer k in [-1022, 1023].
+    static D exp2i(D k) {
+        const __m128i e = _mm_add_epi32(_mm256_cvtpd_epi32(k), _mm_set1_epi32(1023));
+        return _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_cvtepi32_epi64(e), 52));
+    }
+    // powf(x, 7.0f) of float lanes, by libm as the scalar calls it.
+    static D powf7(D x) {
+        alignas(32) double v[kLanes];
+        _mm256_store_pd(v, x);
+        for (double& e : v) e = powf(static_cast<float>(e), 7.0f);
+        return _mm256_load_pd(v);
+    }
+};
+
+}  // namespace
+
+void ciede_init_avx2(CiedeKernels& k) {
+    k.delta_e = ciede::simd::delta_e<Avx2>;
+    k.libm = ciede::simd::libm<Avx2>;
+}
+
+}  // namespace vmafpp

@@ -1,0 +1,355 @@
+// The SIMD twins' CIEDE2000, written once over an ISA's double-vector
+// operations V (ciede_avx2.cpp: four lanes, ciede_avx512.cpp: eight), as
+// simdjson writes its generic code once per implementation.
+//
+// Why the bits are the scalar's. delta_e_2000 (ciede_scalar.cpp) is IEEE
+// float and double arithmetic, which the twins repeat operation for
+// operation (a float operation done in double and rounded to float gives the
+// float operation's result: double has more than 2 * 24 + 2 bits, so the
+// double rounding is innocuous for +, -, *, / and sqrt), plus calls to libm
+// (pow, atan2, sin, cos, exp, powf) whose bits are libm's own. The twins
+// call powf as the scalar does. For the others they compute their own
+// approximation a, within a relative error of 2^-49 of the true value
+// (checkasm's ciede_libm holds every approximation to 2^-48 of libm's
+// result, and libm's own error is a few units in the last place, 2^-51).
+// Every libm result reaches the output only through one rounding to float,
+// a few double operations later, that the scalar performs at one of six
+// points (the two a', the two hue angles, delta H, T, 60 exp(.), R_T). At
+// each point the twin has a double v within e = |v| 2^-40 of the scalar's
+// (T: within 2^-40 absolute; the error budget, at most 2^-46, is spelled
+// out at each point), so where float(v - e) == float(v + e) every value the
+// scalar may hold rounds to that same float, which is then exact, and so is
+// everything computed from it. A lane where some point does not settle
+// (about one pixel in 10^4) is recomputed by the scalar delta_e_2000.
+// Where v is zero it is the scalar's zero, sign included: each such case
+// below is an exact zero factor or argument, which both compute exactly.
+#pragma once
+
+#include <cstdint>
+
+#include "ciede/ciede_kernels.hpp"
+
+namespace vmafpp::ciede::simd {
+// Everything here has internal linkage, so each ISA file's instances are
+// compiled with its own flags and never shared with other code
+// (HACKING.md, "Where a loop lives").
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;  // M_PI, as the scalar's
+
+// The relative distance from the twin's v to the scalar's at which a
+// rounding point still counts as settled.
+constexpr double kSettle = 0x1p-40;
+
+// Taylor coefficients from 1/first! on: 1/first!, 1/(first+1)!, ... or,
+// alternating, -1/first!, +1/(first+2)!, -1/(first+4)!, ... (each factorial
+// exact in double up to 18!; the last few are rounded, far below the
+// series' own error).
+struct Taylor {
+    double c[24] = {};
+    constexpr Taylor(int first, int n, bool alternate) {
+        double f = 1.0;
+        for (int i = 2; i <= first; ++i) f *= i;
+        for (int j = 0; j < n; ++j) {
+            const int m = first + (alternate ? 2 * j : j);
+            if (j > 0) {
+                if (alternate)
+                    f *= static_cast<double>(m - 1) * static_cast<double>(m);
+                else
+                    f *= m;
+            }
+            c[j] = (alternate && !(j & 1) ? -1.0 : 1.0) / f;
+        }
+    }
+};
+
+// atan's series u - u^3/3 + u^5/5 - ..., coefficients of u^3, u^5, ...
+struct AtanSeries {
+    double c[24] = {};
+    constexpr AtanSeries(int n) {
+        for (int j = 0; j < n; ++j) c[j] = ((j & 1) ? 1.0 : -1.0) / (2 * j + 3);
+    }
+};
+
+// sin r = r + r z (-1/3! + z/5! - ... + z^8/19!), z = r^2, |r| <= pi/4: the
+// first omitted term, r^21/21!, is below 2^-70 |r|.
+inline constexpr Taylor kSin(3, 9, true);
+// cos r = 1 + z (-1/2! + z/4! - ... + z^8/18!): omitted z^10/20! < 2^-64.
+inline constexpr Taylor kCos(2, 9, true);
+// exp r = 1 + r (1 + r/2! + ... + r^12/13!), |r| <= ln2/2: omitted
+// r^14/14! < 2^-57.
+inline constexpr Taylor kExp(1, 13, false);
+// atan u = u + u z (-1/3 + z/5 - ... ), |u| <= tan(pi/8) + 2^-50: the
+// omitted u^45/45 is below 2^-58 |u|.
+constexpr int kAtanTerms = 21;
+inline constexpr AtanSeries kAtan(kAtanTerms);
+
+template <class V>
+struct Math {
+    using D = typename V::D;
+    using M = typename V::M;
+
+    static D c(double v) { return V::set(v); }
+
+    template <int N>
+    static D horner(D z, const double* coeff) {
+        D p = c(coeff[N - 1]);
+        for (int i = N - 2; i >= 0; --i) p = V::add(V::mul(p, z), c(coeff[i]));
+        return p;
+    }
+
+    // x = k pi/2 + r: Cody and Waite's reduction with fdlibm's three parts
+    // of pi/2 (33, 33 and 33 bits): k P1 and k P2 are exact for |k| < 2^20
+    // and x - k P1 is exact (Sterbenz), so r has a relative error near
+    // 2^-52 even where it cancels down to 2^-24 (delta H's argument is a
+    // float / 2, never closer to a multiple of pi/2 than that).
+    struct Quadrant {
+        D r, z;
+        M odd, negate;  // k odd; k mod 4 in {2, 3}
+    };
+    static Quadrant reduce(D x) {
+        constexpr double p1 = 0x1.921fb544p+0, p2 = 0x1.0b4611a6p-34, p3 = 0x1.3198a2ep-69;
+        const D k = V::round(V::mul(x, c(2.0 / kPi)));
+        D r = V::sub(x, V::mul(k, c(p1)));
+        r = V::sub(r, V::mul(k, c(p2)));
+        r = V::sub(r, V::mul(k, c(p3)));
+        return {r, V::mul(r, r), V::bit(k, 1), V::bit(k, 2)};
+    }
+    static D sin_poly(D r, D z) { return V::add(r, V::mul(V::mul(r, z), horner<9>(z, kSin.c))); }
+    static D cos_poly(D z) { return V::add(c(1.0), V::mul(z, horner<9>(z, kCos.c))); }
+
+    // sin x for |x| < 2^19; sin(+-0) = +-0 exactly, as libm's.
+    static D sin(D x) {
+        const Quadrant q = reduce(x);
+        D v = V::select(q.odd, cos_poly(q.z), sin_poly(q.r, q.z));
+        v = V::select(q.negate, V::neg(v), v);
+        return V::select(V::eq(x, c(0.0)), x, v);
+    }
+    // cos x for |x| < 2^19: k mod 4 = 0, 1, 2, 3 gives cos r, -sin r,
+    // -cos r, sin r.
+    static D cos(D x) {
+        const Quadrant q = reduce(x);
+        const D v = V::select(q.odd, sin_poly(q.r, q.z), cos_poly(q.z));
+        return V::select(V::mask_xor(q.odd, q.negate), V::neg(v), v);
+    }
+
+    // exp x for -700 < x <= 0: x = k ln2 + r with fdlibm's two-part ln 2
+    // (k ln2_hi exact for |k| < 2^21), exp x = 2^k exp r.
+    static D exp(D x) {
+        constexpr double ln2_hi = 0x1.62e42feep-1, ln2_lo = 0x1.a39ef35793c76p-33;
+        const D k = V::round(V::mul(x, c(1.0 / 0.69314718055994530942)));
+        D r = V::sub(x, V::mul(k, c(ln2_hi)));
+        r = V::sub(r, V::mul(k, c(ln2_lo)));
+        const D e = V::add(c(1.0), V::mul(r, horner<13>(r, kExp.c)));
+        return V::mul(e, V::exp2i(k));
+    }
+
+    // atan2(y, x) for finite y, x not both zero: t = min/max of |y|, |x| in
+    // [0, 1]; above tan(pi/8), atan t = pi/4 + atan((t - 1) / (t + 1)); then
+    // pi/2 - a where |y| > |x|, pi - a where x < 0, and y's sign. Every
+    // result but the first case is at least pi/8, so the constants' and the
+    // reduction's roundings stay near 2^-52 relative.
+    static D atan2(D y, D x) {
+        const D ay = V::abs(y), ax = V::abs(x);
+        const M steep = V::gt(ay, ax);
+        const D t = V::div(V::select(steep, ax, ay), V::select(steep, ay, ax));
+        const M far = V::gt(t, c(0.41421356237309503));
+        const D u = V::select(far, V::div(V::sub(t, c(1.0)), V::add(t, c(1.0))), t);
+        const D z = V::mul(u, u);
+        D a = V::add(u, V::mul(V::mul(u, z), horner<kAtanTerms>(z, kAtan.c)));
+        a = V::select(far, V::add(c(kPi / 4), a), a);
+        a = V::select(steep, V::sub(c(kPi / 2), a), a);
+        a = V::select(V::lt(x, c(0.0)), V::sub(c(kPi), a), a);
+        return V::copysign(a, y);
+    }
+
+    // pow(x, 7) for a float x >= 0: x^2 exact, three more roundings.
+    static D pow7(D x) {
+        const D x2 = V::mul(x, x);
+        return V::mul(V::mul(x2, x2), V::mul(x2, x));
+    }
+
+    // float(v) is certain for every v' with |v' - v| <= e.
+    static M settles(D v, D e) { return V::eq(V::f32(V::sub(v, e)), V::f32(V::add(v, e))); }
+    static M settles_rel(D v) { return settles(v, V::mul(V::abs(v), c(kSettle))); }
+};
+
+// delta_e_2000 of V::kLanes pixels; *settled gets a bit per lane whose
+// value is exact (the others are to be recomputed by the scalar).
+template <class V>
+typename V::D delta_e_2000(const LabPairs& in, unsigned* settled) {
+    using D = typename V::D;
+    using M = typename V::M;
+    using X = Math<V>;
+    const auto c = [](double v) { return V::set(v); };
+    const auto f = [](D v) { return V::f32(v); };
+    const D l1 = V::load_f32(in.l1), ca1 = V::load_f32(in.a1), b1 = V::load_f32(in.b1);
+    const D l2 = V::load_f32(in.l2), ca2 = V::load_f32(in.a2), b2 = V::load_f32(in.b2);
+    const D half = c(0.5), two_pi = c(2. * kPi), zero = c(0.0);
+
+    const auto hypot_f = [&](D x, D y) {
+        return f(V::sqrt(V::add(V::mul(x, x), V::mul(y, y))));
+    };
+    const D delta_l = f(V::sub(l2, l1));
+    const D l_bar = f(V::mul(f(V::add(l1, l2)), half));
+    const D chroma1 = hypot_f(ca1, b1), chroma2 = hypot_f(ca2, b2);
+    const D c_bar = f(V::mul(f(V::add(chroma1, chroma2)), half));
+
+    // G and a'. The twin's c^7 is within 2^-51 (relative) of the true one,
+    // libm's within 2^-52, so theirs differ by under 2^-50; q = c^7 / (c^7 +
+    // 25^7) then differs by under 2^-50 relative, sqrt q (<= 1) by 2^-51
+    // absolute, and g = 1 - sqrt q (both computed with the same roundings)
+    // by under 2^-49 absolute. v = a + (a/2) g has |v| >= |a|, so the twin's
+    // v is within |a|/2 2^-49 + 2 ulp < |v| 2^-48 of the scalar's. a = 0
+    // gives v = a exactly in both (g >= 0). Below c = 1e-30 both q are under
+    // 1e-220, and both g are exactly 1.
+    const D c7 = X::pow7(c_bar);
+    const D g = V::sub(c(1.0), V::sqrt(V::div(c7, V::add(c7, c(6103515625.0)))));
+    const D va1 = V::add(ca1, V::mul(f(V::mul(ca1, half)), g));
+    const D va2 = V::add(ca2, V::mul(f(V::mul(ca2, half)), g));
+    M ok = V::mask_and(X::settles_rel(va1), X::settles_rel(va2));
+    const D a1 = f(va1), a2 = f(va2);
+
+    const D cp1 = hypot_f(a1, b1), cp2 = hypot_f(a2, b2);
+    const D cp_bar = f(V::mul(f(V::add(cp1, cp2)), half));
+    const D delta_c = f(V::sub(cp2, cp1));
+
+    const D lm = f(V::sub(l_bar, c(50.0)));
+    const D lm2 = V::mul(lm, lm);
+    const D s_l =
+        f(V::add(c(1.0), V::div(V::mul(c(0.015), lm2), V::sqrt(V::add(c(20.0), lm2)))));
+    const D s_c = f(V::add(c(1.0), V::mul(c(0.045), cp_bar)));
+
+    // Hue angles: the approximation's error under 2^-49 and libm's under
+    // 2^-52 of the result (every case at least pi/8 but the first, where
+    // atan2 ~ y/x with t's one rounding): v within |v| 2^-48. y = +-0 with
+    // x > 0 gives +-0 in both; y = x = 0 is the scalar's early 0.
+    const auto hue_angle = [&](D x, D y, M& settled) {
+        const M origin = V::mask_and(V::eq(x, zero), V::eq(y, zero));
+        const D v = X::atan2(x, y);
+        settled = V::mask_or(origin, X::settles_rel(v));
+        D h = f(v);
+        h = V::select(V::lt(h, zero), f(V::add(h, two_pi)), h);
+        return V::select(origin, zero, h);
+    };
+    M ok_h1, ok_h2;
+    const D h1 = hue_angle(b1, a1, ok_h1);
+    const D h2 = hue_angle(b2, a2, ok_h2);
+    ok = V::mask_and(ok, V::mask_and(ok_h1, ok_h2));
+
+    // hue_difference.
+    const D h12 = f(V::sub(h1, h2));
+    const D d = f(V::sub(h2, h1));
+    D dh = V::select(V::le(h2, h1), f(V::add(d, two_pi)), f(V::sub(d, two_pi)));
+    dh = V::select(V::le(V::abs(h12), c(kPi)), d, dh);
+    dh = V::select(V::mask_or(V::eq(chroma1, zero), V::eq(chroma2, zero)), zero, dh);
+
+    // delta H = (2 sqrt(c1' c2')) sin(dh / 2): sin within 2^-49 (twin) and
+    // 2^-52 (libm) of the true value, one product rounding: |v| 2^-48. Zero
+    // exactly when a factor is: sqrt(+0), or sin(+-0) = +-0 in both.
+    const D vdh = V::mul(V::mul(c(2.0), V::sqrt(f(V::mul(cp1, cp2)))), X::sin(V::mul(dh, half)));
+    ok = V::mask_and(ok, X::settles_rel(vdh));
+    const D delta_h = f(vdh);
+
+    // mean_hue.
+    const D hsum = f(V::add(h1, h2));
+    const D h_bar = V::select(V::gt(V::abs(h12), c(kPi)), f(V::mul(V::add(hsum, two_pi), half)),
+                              f(V::mul(hsum, half)));
+
+    // T: each cosine within 2^-49 (twin) and 2^-52 of the true one, absolute
+    // (|cos| <= 1); weights summing to 0.93, and eight roundings of values
+    // below 2 that may differ by an ulp each (2^-52): under 2^-47 absolute.
+    const D vt = V::sub(
+        V::add(V::add(V::sub(c(1.0), V::mul(c(0.17), X::cos(V::sub(h_bar, c(kPi / 6.0))))),
+                      V::mul(c(0.24), X::cos(V::mul(c(2.0), h_bar)))),
+               V::mul(c(0.32), X::cos(V::add(V::mul(c(3.0), h_bar), c(kPi / 30.0))))),
+        V::mul(c(0.20), X::cos(V::sub(V::mul(c(4.0), h_bar), c(7.0 * kPi / 20.0)))));
+    ok = V::mask_and(ok, X::settles(vt, c(kSettle)));
+    const D t = f(vt);
+    const D s_h = f(V::add(c(1.0), V::mul(V::mul(c(0.015), cp_bar), t)));
+
+    // rotation_term: powf as the scalar calls it; 60 exp(-d^2) within
+    // |v| 2^-48 (exp's errors, one product); R_T = (-2 sqrt(ratio)) sin(angle)
+    // as delta H (angle >= +0; sin(+0) = +0 in both).
+    const D deg = f(V::mul(h_bar, c(180.0 / kPi)));
+    const D dd = f(V::mul(V::sub(deg, c(275.0)), c(1.0 / 25.0)));
+    const D cp7 = V::powf7(cp_bar);
+    const D ratio = f(V::div(cp7, f(V::add(cp7, c(6103515648.0)))));
+    const D e_arg = V::neg(f(V::mul(dd, dd)));
+    const D vangle = V::mul(c(60.0), X::exp(e_arg));
+    ok = V::mask_and(ok, V::mask_and(X::settles_rel(vangle), V::gt(e_arg, c(-700.0))));
+    const D angle = f(V::mul(f(vangle), c(kPi / 180.0)));
+    const D vrt = V::mul(V::mul(c(-2.0), V::sqrt(ratio)), X::sin(angle));
+    ok = V::mask_and(ok, X::settles_rel(vrt));
+    const D r_t = f(vrt);
+
+    const D lightness = f(V::div(delta_l, f(V::mul(c(static_cast<double>(0.65f)), s_l))));
+    const D chroma = f(V::div(delta_c, s_c));  // kC = 1: kC SC = SC
+    const D hue = f(V::div(delta_h, f(V::mul(c(4.0), s_h))));
+    const D rch = f(V::mul(f(V::mul(r_t, chroma)), hue));
+    const D sum = V::add(V::add(V::add(V::mul(lightness, lightness), V::mul(chroma, chroma)),
+                                V::mul(hue, hue)),
+                         rch);
+    *settled = V::bits(ok);
+    return f(V::sqrt(sum));
+}
+
+// The twins' CiedeDeltaEFn: V::kLanes pairs at a time, the last group
+// padded with copies of the last pair; unsettled lanes rescored by the
+// scalar delta_e_2000 (ciede_scalar.cpp: baseline code).
+template <class V>
+void delta_e(const LabPairs& in, int n, float* out) {
+    constexpr int kL = V::kLanes;
+    for (int i = 0; i < n; i += kL) {
+        alignas(64) float pad[6][kL];
+        alignas(64) float de[kL];
+        const float* const src[6] = {in.l1, in.a1, in.b1, in.l2, in.a2, in.b2};
+        LabPairs lanes{in.l1 + i, in.a1 + i, in.b1 + i, in.l2 + i, in.a2 + i, in.b2 + i};
+        if (i + kL > n) {
+            for (int c = 0; c < 6; ++c)
+                for (int j = 0; j < kL; ++j) pad[c][j] = src[c][i + j < n ? i + j : n - 1];
+            lanes = LabPairs{pad[0], pad[1], pad[2], pad[3], pad[4], pad[5]};
+        }
+        unsigned settled = 0;
+        V::store_f32(de, delta_e_2000<V>(lanes, &settled));
+        for (int j = 0; j < kL && i + j < n; ++j) {
+            const int k = i + j;
+            out[k] = (settled >> j) & 1
+                         ? de[j]
+                         : ciede::delta_e_2000(Lab{in.l1[k], in.a1[k], in.b1[k]},
+                                               Lab{in.l2[k], in.a2[k], in.b2[k]});
+        }
+    }
+}
+
+// The twins' CiedeLibmFn: their approximations, V::kLanes values at a time
+// (the tail through a padded copy).
+template <class V>
+void libm(CiedeLibm fn, const double* x, const double* y, int n, double* out) {
+    using D = typename V::D;
+    constexpr int kL = V::kLanes;
+    const auto eval = [fn](D vx, D vy) {
+        switch (fn) {
+            case CiedeLibm::pow7: return Math<V>::pow7(vx);
+            case CiedeLibm::atan2: return Math<V>::atan2(vy, vx);
+            case CiedeLibm::sin: return Math<V>::sin(vx);
+            case CiedeLibm::cos: return Math<V>::cos(vx);
+            case CiedeLibm::settle:
+                return V::select(Math<V>::settles(vx, vy), V::set(1.0), V::set(0.0));
+            case CiedeLibm::exp: break;
+        }
+        return Math<V>::exp(vx);
+    };
+    for (int i = 0; i < n; i += kL) {
+        alignas(64) double px[kL], py[kL], po[kL];
+        for (int j = 0; j < kL; ++j) {
+            px[j] = x[i + j < n ? i + j : n - 1];
+            py[j] = y != nullptr ? y[i + j < n ? i + j : n - 1] : 1.0;
+        }
+        V::store(po, eval(V::load(px), V::load(py)));
+        for (int j = 0; j < kL && i + j < n; ++j) out[i + j] = po[j];
+    }
+}
+
+}  // namespace
+}  // namespace vmafpp::ciede::simd

@@ -1,0 +1,363 @@
+// checkasm module "ciede": the delta E twins of every SIMD level against
+// ciede_kernels_scalar(), bit for bit (memcmp of every float), and the
+// twins' libm approximations against libm within the bound their proof of
+// exactness assumes (ciede_simd.hpp).
+//
+// ciede_delta_e: even bands score rows of Y'CbCr triples through
+// ciede::delta_e_row with each table (widths 1..64 and wider, 8, 10, 12 and
+// 16 bits) with fills that reach every branch of delta_e_2000: random
+// triples, greys (a = b = 0: hue angle 0, chroma 0), near-greys (tiny a, b:
+// hue angles of every quadrant), one channel changed, equal pixels, the
+// extreme samples. Odd bands call the kernel on Lab values no conversion
+// gives: +-0, subnormal and large a and b, equal hues, opposite hues. First
+// come the hard pairs below, where the twin's own approximation rounds to
+// another float than libm's result at one of its rounding points, so that
+// only its fallback to the scalar gets them right.
+//
+// ciede_libm: pow(x, 7) on floats 1e-30..1e3, atan2 on float pairs of every
+// sign, ratio and magnitude (and one zero), sin on the arguments delta H and
+// R_T pass (a float / 2 in [-2 pi, 2 pi], among them those nearest the
+// multiples of pi/2; a float in [0, pi/3]), cos on [-10, 40], exp on
+// [-700, 0]; relative error at most 2^-48 (cos: absolute). And the test that
+// a rounding is settled, on windows at and around float midpoints: the twin
+// may call a rounding unsettled that is not, never the reverse.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "checkasm/checkasm.hpp"
+#include "ciede/ciede_kernels.hpp"
+
+namespace vmafpp::checkasm {
+namespace {
+
+using CiedeLevel = TableLevel<CiedeKernels>;
+
+constexpr int kMaxWidth = 700;
+
+// A reference and a distorted (y, u, v) triple at a bit depth.
+struct HardPair {
+    int bpc;
+    std::uint16_t ref[3], dis[3];
+};
+
+// Pairs found by scoring random triples with the twins' fallback disabled
+// (every lane taken as settled) and keeping those that then differed from
+// the scalar; the expected values are the scalar's, computed here.
+const HardPair kHardPairs[] = {
+    {8, {0, 0, 0}, {0, 0, 1}},
+};
+
+enum class Colour { random, grey, near_grey, one_channel, equal, extremes, count };
+
+const char* colour_name(Colour c) {
+    static const char* const names[] = {"random", "grey",  "near_grey",
+                                        "one_channel", "equal", "extremes"};
+    return names[static_cast<int>(c)];
+}
+
+// Fills w pixels of ref and dis (three planes each) with colour c.
+void fill_row(Rng& rng, Colour c, int bpc, int w, std::vector<std::uint16_t> ref[3],
+              std::vector<std::uint16_t> dis[3]) {
+    const std::uint32_t max = (1u << bpc) - 1, mid = 128u << (bpc - 8);
+    const auto any = [&] { return static_cast<std::uint16_t>(rng() % (max + 1)); };
+    const auto near = [&](std::uint32_t centre, std::uint32_t spread) {
+        const std::int64_t v = static_cast<std::int64_t>(centre) +
+                               static_cast<std::int64_t>(rng() % (2 * spread + 1)) - spread;
+        return static_cast<std::uint16_t>(v < 0 ? 0 : v > max ? max : v);
+    };
+    for (int p = 0; p < 3; ++p) {
+        ref[p].assign(static_cast<std::size_t>(w), 0);
+        dis[p].assign(static_cast<std::size_t>(w), 0);
+    }
+    for (int x = 0; x < w; ++x) {
+        for (int p = 0; p < 3; ++p) {
+            switch (c) {
+                case Colour::random:
+                case Colour::one_channel:
+                case Colour::equal:
+                    ref[p][x] = any();
+                    dis[p][x] = any();
+                    break;
+                case Colour::grey:
+                    ref[p][x] = p == 0 ? any() : static_cast<std::uint16_t>(mid);
+                    dis[p][x] = p == 0 ? any() : static_cast<std::uint16_t>(mid);
+                    break;
+                case Colour::near_grey:
+                    ref[p][x] = p == 0 ? any() : near(mid, 2);
+                    dis[p][x] = p == 0 ? any() : near(mid, 2);
+                    break;
+                case Colour::extremes:
+                    ref[p][x] = static_cast<std::uint16_t>(rng() % 2 ? max : 0);
+                    dis[p][x] = static_cast<std::uint16_t>(rng() % 2 ? max : 0);
+                    break;
+                case Colour::count: break;
+            }
+        }
+        if (c == Colour::one_channel) {
+            for (int p = 0; p < 3; ++p) dis[p][x] = ref[p][x];
+            dis[rng() % 3][x] = any();
+        }
+        if (c == Colour::equal && rng() % 2)
+            for (int p = 0; p < 3; ++p) dis[p][x] = ref[p][x];
+    }
+}
+
+// Both rows, fresh caches; the first differing pixel into ctx's failure.
+bool rows_match(Context& ctx, const CiedeLevel& L, int band, const std::string& what, int bpc,
+                int w, const std::vector<std::uint16_t> ref[3],
+                const std::vector<std::uint16_t> dis[3]) {
+    const std::uint16_t* r[3] = {ref[0].data(), ref[1].data(), ref[2].data()};
+    const std::uint16_t* d[3] = {dis[0].data(), dis[1].data(), dis[2].data()};
+    std::vector<float> want(static_cast<std::size_t>(w)), got(static_cast<std::size_t>(w) + 2);
+    const float canary = -12345.0f;
+    got.front() = got.back() = canary;
+    ciede::LabCache scalar_labs(bpc), simd_labs(bpc);
+    ciede::delta_e_row(ciede_kernels_scalar(), r, d, w, scalar_labs, want.data());
+    ciede::delta_e_row(*L.kernels, r, d, w, simd_labs, got.data() + 1);
+    ctx.band();
+    if (got.front() != canary || got.back() != canary) {
+        ctx.fail(band) << what << ": wrote outside [0, " << w << ")";
+        return false;
+    }
+    for (int x = 0; x < w; ++x) {
+        if (std::memcmp(&want[x], &got[x + 1], sizeof(float)) != 0) {
+            ctx.fail(band) << what << ": [" << x << "] ref (" << r[0][x] << "," << r[1][x] << ","
+                           << r[2][x] << ") dis (" << d[0][x] << "," << d[1][x] << "," << d[2][x]
+                           << "): scalar " << want[x] << ", " << L.level.name << " " << got[x + 1];
+            return false;
+        }
+    }
+    return true;
+}
+
+// One Lab value no conversion gives.
+float hostile_lab(Rng& rng, bool lightness) {
+    const float big = lightness ? 400.0f : 3000.0f;
+    switch (rng() % 8) {
+        case 0: return 0.0f;
+        case 1: return -0.0f;
+        case 2: return (rng() % 2 ? -1.0f : 1.0f) * 1e-40f * static_cast<float>(rng() % 1000);
+        case 3: return (rng() % 2 ? -1.0f : 1.0f) * 1e-20f * static_cast<float>(rng() % 1000);
+        case 4: return (rng() % 2 ? -big : big) * static_cast<float>(rng() % 1000) / 1000.0f;
+        default: return (rng() % 2 ? -150.0f : 150.0f) * static_cast<float>(rng() % 100000) / 1e5f;
+    }
+}
+
+// n random hostile pairs; some share a hue, some are opposite.
+void fill_hostile(Rng& rng, int n, std::vector<float> lab[6]) {
+    for (auto& v : std::span(lab, 6)) v.assign(static_cast<std::size_t>(n), 0.0f);
+    for (int i = 0; i < n; ++i) {
+        for (int c = 0; c < 6; ++c) lab[c][i] = hostile_lab(rng, c % 3 == 0);
+        const float s = static_cast<float>(rng() % 100) / 16.0f;
+        if (rng() % 4 == 0) lab[4][i] = lab[1][i] * s, lab[5][i] = lab[2][i] * s;
+        if (rng() % 4 == 0) lab[4][i] = -lab[1][i] * s, lab[5][i] = -lab[2][i] * s;
+    }
+}
+
+bool lab_band_matches(Context& ctx, const CiedeLevel& L, int band, int n, std::vector<float> lab[6]) {
+    const LabPairs in{lab[0].data(), lab[1].data(), lab[2].data(),
+                      lab[3].data(), lab[4].data(), lab[5].data()};
+    std::vector<float> want(static_cast<std::size_t>(n)), got(static_cast<std::size_t>(n) + 2);
+    const float canary = -12345.0f;
+    got.front() = got.back() = canary;
+    ciede_kernels_scalar().delta_e(in, n, want.data());
+    L.kernels->delta_e(in, n, got.data() + 1);
+    ctx.band();
+    if (got.front() != canary || got.back() != canary) {
+        ctx.fail(band) << "n=" << n << ": wrote outside [0, n)";
+        return false;
+    }
+    for (int i = 0; i < n; ++i) {
+        if (std::memcmp(&want[i], &got[i + 1], sizeof(float)) != 0) {
+            ctx.fail(band) << "n=" << n << " [" << i << "] Lab (" << lab[0][i] << "," << lab[1][i]
+                           << "," << lab[2][i] << ") (" << lab[3][i] << "," << lab[4][i] << ","
+                           << lab[5][i] << "): scalar " << want[i] << ", " << L.level.name << " "
+                           << got[i + 1];
+            return false;
+        }
+    }
+    return true;
+}
+
+void check_delta_e(Context& ctx, const CiedeLevel& L) {
+    if (!ctx.check("ciede_delta_e", L.level)) return;
+    Rng rng = ctx.rng();
+    const int depths[] = {8, 10, 12, 16};
+    std::vector<std::uint16_t> ref[3], dis[3];
+    std::vector<float> lab[6];
+    int band = 0;
+    for (const HardPair& hp : kHardPairs) {
+        if (!ctx.ok()) break;
+        // The hard pixel alone, then among random neighbours in every lane.
+        for (int w : {1, 9, 17}) {
+            fill_row(rng, Colour::random, hp.bpc, w, ref, dis);
+            const int at = w / 2;
+            for (int p = 0; p < 3; ++p) ref[p][at] = hp.ref[p], dis[p][at] = hp.dis[p];
+            const std::string what = "hard pair bpc=" + std::to_string(hp.bpc) + " w=" +
+                                     std::to_string(w);
+            ctx.at_band(band, what);
+            if (!rows_match(ctx, L, band++, what, hp.bpc, w, ref, dis)) break;
+        }
+    }
+    for (int b = 0; b < ctx.bands() && ctx.ok(); ++b, ++band) {
+        const int w = band_width(rng, b / 2, kMaxWidth);
+        if (b % 2) {
+            fill_hostile(rng, w, lab);
+            ctx.at_band(band, "hostile Lab n=" + std::to_string(w));
+            lab_band_matches(ctx, L, band, w, lab);
+            continue;
+        }
+        const int bpc = depths[rng() % 4];
+        const Colour c = static_cast<Colour>(rng() % static_cast<int>(Colour::count));
+        fill_row(rng, c, bpc, w, ref, dis);
+        const std::string what = "w=" + std::to_string(w) + " bpc=" + std::to_string(bpc) +
+                                 " colour=" + colour_name(c);
+        ctx.at_band(band, what);
+        rows_match(ctx, L, band, what, bpc, w, ref, dis);
+    }
+    if (ctx.benching()) {
+        const int n = 256;
+        fill_row(rng, Colour::random, 8, n, ref, dis);
+        for (auto& v : std::span(lab, 6)) v.resize(n);
+        for (int i = 0; i < n; ++i) {
+            const ciede::Lab a = ciede::lab_from_yuv(ref[0][i], ref[1][i], ref[2][i], 8);
+            const ciede::Lab b = ciede::lab_from_yuv(dis[0][i], dis[1][i], dis[2][i], 8);
+            lab[0][i] = a.l, lab[1][i] = a.a, lab[2][i] = a.b;
+            lab[3][i] = b.l, lab[4][i] = b.a, lab[5][i] = b.b;
+        }
+        const LabPairs in{lab[0].data(), lab[1].data(), lab[2].data(),
+                          lab[3].data(), lab[4].data(), lab[5].data()};
+        std::vector<float> out(n);
+        ctx.bench([&] { ciede_kernels_scalar().delta_e(in, n, out.data()); },
+                  [&] { L.kernels->delta_e(in, n, out.data()); });
+    }
+    ctx.done();
+}
+
+// A float in [lo, hi], uniform in its logarithm (lo > 0).
+double log_uniform(Rng& rng, double lo, double hi) {
+    const double u = static_cast<double>(rng() >> 11) * 0x1p-53;
+    return static_cast<float>(lo * std::pow(hi / lo, u));
+}
+double uniform(Rng& rng, double lo, double hi) {
+    return lo + (hi - lo) * (static_cast<double>(rng() >> 11) * 0x1p-53);
+}
+
+struct LibmCase {
+    CiedeLibm fn;
+    const char* name;
+    bool absolute;
+};
+
+// n arguments of fn, drawn from the domain the twin's proof covers.
+void draw_arguments(Rng& rng, CiedeLibm fn, int n, std::vector<double>& x, std::vector<double>& y) {
+    constexpr double kPi = 3.14159265358979323846;
+    x.resize(static_cast<std::size_t>(n));
+    y.assign(static_cast<std::size_t>(n), 1.0);
+    for (int i = 0; i < n; ++i) {
+        const int kind = static_cast<int>(rng() % 4);
+        switch (fn) {
+            case CiedeLibm::pow7:
+                x[i] = kind == 0 ? static_cast<double>(rng() % 300) : log_uniform(rng, 1e-30, 1e3);
+                break;
+            case CiedeLibm::atan2: {
+                const auto side = [&] {
+                    const double m = log_uniform(rng, 1e-30, 1e3);
+                    return rng() % 2 ? -m : m;
+                };
+                x[i] = side();
+                y[i] = kind == 0 ? x[i] * static_cast<float>(uniform(rng, 0.3, 0.5))  // near tan(pi/8)
+                       : kind == 1 ? (rng() % 2 ? -0.0 : 0.0)
+                       : kind == 2 ? (rng() % 2 ? x[i] : -x[i])
+                                   : side();
+                if (kind == 1 && rng() % 2) std::swap(x[i], y[i]);
+                break;
+            }
+            case CiedeLibm::sin:
+                if (kind == 0) {
+                    // The floats / 2 nearest a multiple of pi/2 in [-2 pi, 2 pi].
+                    const double m = (static_cast<int>(rng() % 9) - 4) * kPi / 2;
+                    float f = static_cast<float>(2 * m);
+                    for (int s = static_cast<int>(rng() % 5); s > 0; --s)
+                        f = std::nextafter(f, rng() % 2 ? 10.0f : -10.0f);
+                    x[i] = static_cast<double>(f) / 2.0;
+                } else if (kind == 1) {
+                    x[i] = static_cast<float>(uniform(rng, 0.0, kPi / 3));
+                } else {
+                    x[i] = static_cast<float>(uniform(rng, -2 * kPi, 2 * kPi)) / 2.0;
+                }
+                break;
+            case CiedeLibm::cos: x[i] = uniform(rng, -10.0, 40.0); break;
+            case CiedeLibm::exp:
+                x[i] = kind == 0 ? -static_cast<double>(static_cast<float>(uniform(rng, 0.0, 1.0)))
+                                 : -log_uniform(rng, 1e-30, 700.0);
+                break;
+            case CiedeLibm::settle: {
+                // Near the midpoint of a float and its successor, a few
+                // windows away on either side, and anywhere.
+                const float f = static_cast<float>(log_uniform(rng, 1e-30, 1e3)) * (rng() % 2 ? -1 : 1);
+                const double mid = (static_cast<double>(f) + std::nextafter(f, 2 * f)) / 2;
+                y[i] = std::fabs(mid) * 0x1p-40;
+                x[i] = kind == 3 ? static_cast<double>(f) + f * 0x1p-30 * uniform(rng, -1.0, 1.0)
+                                 : mid + y[i] * uniform(rng, -3.0, 3.0);
+                break;
+            }
+        }
+    }
+}
+
+void check_libm(Context& ctx, const CiedeLevel& L) {
+    if (!ctx.check("ciede_libm", L.level)) return;
+    Rng rng = ctx.rng();
+    const LibmCase cases[] = {{CiedeLibm::pow7, "pow7", false},
+                              {CiedeLibm::atan2, "atan2", false},
+                              {CiedeLibm::sin, "sin", false},
+                              {CiedeLibm::cos, "cos", true},
+                              {CiedeLibm::exp, "exp", false},
+                              {CiedeLibm::settle, "settle", false}};
+    constexpr int kPerBand = 257;  // a tail at every lane count
+    std::vector<double> x, y, want(kPerBand), got(kPerBand);
+    for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
+        const LibmCase& lc = cases[band % 6];
+        draw_arguments(rng, lc.fn, kPerBand, x, y);
+        ctx.at_band(band, lc.name);
+        ciede_kernels_scalar().libm(lc.fn, x.data(), y.data(), kPerBand, want.data());
+        L.kernels->libm(lc.fn, x.data(), y.data(), kPerBand, got.data());
+        ctx.band();
+        for (int i = 0; i < kPerBand && lc.fn == CiedeLibm::settle; ++i) {
+            if (got[i] == 1.0 && want[i] != 1.0) {
+                ctx.fail(band) << "settle(" << x[i] << ", " << y[i] << "): " << L.level.name
+                               << " settles where a value within the window rounds elsewhere";
+                break;
+            }
+        }
+        for (int i = 0; i < kPerBand && lc.fn != CiedeLibm::settle; ++i) {
+            const double err = std::fabs(got[i] - want[i]);
+            const double bound = 0x1p-48 * (lc.absolute ? 1.0 : std::fabs(want[i]));
+            const bool zero_ok = want[i] != 0.0 || std::memcmp(&want[i], &got[i], sizeof(double)) == 0;
+            if (!(err <= bound) || !zero_ok) {
+                ctx.fail(band) << lc.name << "(" << x[i] << (lc.fn == CiedeLibm::atan2 ? ", " : "")
+                               << (lc.fn == CiedeLibm::atan2 ? std::to_string(y[i]) : "")
+                               << "): libm " << want[i] << ", " << L.level.name << " " << got[i]
+                               << " (error " << err << ", bound " << bound << ")";
+                break;
+            }
+        }
+    }
+    ctx.done();
+}
+
+}  // namespace
+
+CHECKASM_MODULE(ciede) {
+    for (const CiedeLevel& L : simd_tables(ctx, &ciede_kernels_for)) {
+        if (L.owns(&CiedeKernels::delta_e)) check_delta_e(ctx, L);
+        if (L.owns(&CiedeKernels::libm)) check_libm(ctx, L);
+    }
+}
+
+}  // namespace vmafpp::checkasm
