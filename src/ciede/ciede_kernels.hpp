@@ -40,19 +40,31 @@ class LabCache {
 public:
     explicit LabCache(int bpc) : bpc_(bpc), slots_(std::size_t{1} << kBits) {}
     Lab lab(std::uint16_t y, std::uint16_t u, std::uint16_t v) {
-        const std::uint64_t key = kValid | y | (std::uint64_t{u} << 16) | (std::uint64_t{v} << 32);
-        // Multiplicative hash: the top kBits bits of key * an odd constant.
-        Slot& s = slots_[(key * 0x9E3779B97F4A7C15ull) >> (64 - kBits)];
+        const std::uint64_t key = key_of(y, u, v);
+        Slot& s = slots_[slot_of(key)];
         if (s.key != key) {
             s.key = key;
             s.lab = lab_from_yuv(y, u, v, bpc_);
         }
         return s.lab;
     }
+    // Starts loading the triple's slot: the table is larger than the L2
+    // cache and its slots are hit in no order, so a row prefetches a few
+    // pixels ahead.
+    void prefetch(std::uint16_t y, std::uint16_t u, std::uint16_t v) const {
+        __builtin_prefetch(&slots_[slot_of(key_of(y, u, v))]);
+    }
     int bpc() const { return bpc_; }
 
 private:
-    static constexpr int kBits = 18;  // 256 Ki slots, 4 MiB
+    static std::uint64_t key_of(std::uint16_t y, std::uint16_t u, std::uint16_t v) {
+        return kValid | y | (std::uint64_t{u} << 16) | (std::uint64_t{v} << 32);
+    }
+    // Multiplicative hash: the top kBits bits of key * an odd constant.
+    static std::size_t slot_of(std::uint64_t key) {
+        return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (64 - kBits));
+    }
+    static constexpr int kBits = 18;  // 256 Ki slots of 24 bytes, 6 MiB
     static constexpr std::uint64_t kValid = std::uint64_t{1} << 48;
     struct Slot {
         std::uint64_t key = 0;  // 0: empty (a real key has kValid set)

@@ -167,6 +167,7 @@ float delta_e_2000(const Lab& c1, const Lab& c2) {
 void ciede::delta_e_row(const CiedeKernels& k, const std::uint16_t* const ref[3],
                         const std::uint16_t* const dis[3], int w, LabCache& labs, float* out) {
     constexpr int kBlock = 256;
+    constexpr int kAhead = 12;  // pixels between a slot's prefetch and its use
     float lab[6][kBlock];
     float de[kBlock];
     int where[kBlock];
@@ -174,6 +175,10 @@ void ciede::delta_e_row(const CiedeKernels& k, const std::uint16_t* const ref[3]
         const int x1 = x0 + kBlock < w ? x0 + kBlock : w;
         int n = 0;
         for (int x = x0; x < x1; ++x) {
+            if (x + kAhead < w) {
+                labs.prefetch(ref[0][x + kAhead], ref[1][x + kAhead], ref[2][x + kAhead]);
+                labs.prefetch(dis[0][x + kAhead], dis[1][x + kAhead], dis[2][x + kAhead]);
+            }
             if (ref[0][x] == dis[0][x] && ref[1][x] == dis[1][x] && ref[2][x] == dis[2][x]) {
                 out[x] = 0.0f;
                 continue;
