@@ -292,7 +292,10 @@ public:
         layout_.pack(staging.host.get(), r.row<std::uint8_t>(0), r.stride(),
                      d.row<std::uint8_t>(0), d.stride());
         const cudaStream_t s = upload_->get();
-        if (delay_us_) idle_for<<<1, 1, 0, s>>>(delay_us_);
+        if (delay_us_) {
+            idle_for<<<1, 1, 0, s>>>(delay_us_);
+            check(cudaGetLastError(), "the upload delay");
+        }
         check(cudaMemcpyAsync(slot.pics.get(), staging.host.get(), layout_.bytes,
                               cudaMemcpyHostToDevice, s),
               "upload");
