@@ -157,7 +157,8 @@ int main(int argc, char** argv) {
             s_put += std::chrono::duration<double>(Clock::now() - p0).count();
             adm_s->run_frame(static_cast<unsigned>(f));
             vif_s->run_frame(static_cast<unsigned>(f), false);
-            if (f > 0) motion_s->sad_of_frames(static_cast<unsigned>(f - 1), static_cast<unsigned>(f));
+            if (f > 0)
+                motion_s->sad_of_frames(static_cast<unsigned>(f - 1), static_cast<unsigned>(f));
         }
         const double s_store = std::chrono::duration<double>(Clock::now() - t0).count();
         std::printf(

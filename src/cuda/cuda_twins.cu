@@ -282,15 +282,16 @@ public:
         const Plane& d = dis.luma();
         if (!layout_.same(r.width(), r.height(), ref.bpc) ||
             !layout_.same(d.width(), d.height(), dis.bpc))
-            throw Error("internal error: a picture of another geometry reached the cuda frame store");
+            throw Error(
+                "internal error: a picture of another geometry reached the cuda frame store");
         check(cudaSetDevice(static_cast<int>(device_)), "cudaSetDevice");
         Slot& slot = slots_[frame % slot_count_];
         Staging& staging = staging_[frame % kStaging];
         // Until the copy below is queued, the slot holds no frame a twin may read.
         slot.frame.store(kNoFrame, std::memory_order_relaxed);
         staging.copied.wait_on_host("upload");  // the copy of frame - kStaging out of it
-        layout_.pack(staging.host.get(), r.row<std::uint8_t>(0), r.stride(),
-                     d.row<std::uint8_t>(0), d.stride());
+        layout_.pack(staging.host.get(), r.row<std::uint8_t>(0), r.stride(), d.row<std::uint8_t>(0),
+                     d.stride());
         const cudaStream_t s = upload_->get();
         if (delay_us_) {
             idle_for<<<1, 1, 0, s>>>(delay_us_);

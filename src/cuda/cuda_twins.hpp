@@ -51,10 +51,10 @@ std::unique_ptr<device::VifTwin> make_vif_twin(
     unsigned device, int w, int h, int bpc,
     std::optional<double> accumulate_gain_limit = std::nullopt,
     std::shared_ptr<device::FrameStore> frames = nullptr);
-std::unique_ptr<device::AdmTwin> make_adm_twin(unsigned device, int w, int h, int bpc,
-                                               const adm::AdmDeviceParams scales[adm::kScales],
-                                               double gain_limit, bool skip_scale0, bool skip_aim,
-                                               std::shared_ptr<device::FrameStore> frames = nullptr);
+std::unique_ptr<device::AdmTwin> make_adm_twin(
+    unsigned device, int w, int h, int bpc, const adm::AdmDeviceParams scales[adm::kScales],
+    double gain_limit, bool skip_scale0, bool skip_aim,
+    std::shared_ptr<device::FrameStore> frames = nullptr);
 
 // The gain product of the decouple kernel (adm_cuda_math.cuh gain_product)
 // on the device, for the test that sweeps it against the host's double

@@ -146,9 +146,10 @@ inline int expect_device_equals_cpu(Backend backend, const std::string& feature,
     OptionValues opts = options_for(*info, {{"debug", "true"}});
     if (!gain.empty()) opts.set("adm_enhn_gain_limit", gain);
     RecordingSink cpu, device;
-    run_scalar_and_device(backend, *info, opts, FrameGeometry{w, h, bpc, PixelFormat::yuv420}, 2,
-                          [](unsigned f) { return 7 + f; }, [](unsigned f) { return 1000 + f; },
-                          cpu, device, store_slots);
+    run_scalar_and_device(
+        backend, *info, opts, FrameGeometry{w, h, bpc, PixelFormat::yuv420}, 2,
+        [](unsigned f) { return 7 + f; }, [](unsigned f) { return 1000 + f; }, cpu, device,
+        store_slots);
     int compared = 0;
     EXPECT_EQ(cpu.order, device.order) << feature << " " << w << "x" << h;
     for (const auto& [key, frames] : cpu.values)

@@ -194,8 +194,8 @@ TEST(CudaOptions, EveryOptionEqualsTheCpuScalar) {
                 test::RecordingSink sa, sb;
                 test::run_scalar_and_device(
                     Backend::cuda, *info, opts, FrameGeometry{97, 61, bpc, PixelFormat::yuv420}, 7,
-                    [](unsigned f) { return 3 + f % 3; }, [](unsigned f) { return 500 + f; }, sa, sb,
-                    slots);
+                    [](unsigned f) { return 3 + f % 3; }, [](unsigned f) { return 500 + f; }, sa,
+                    sb, slots);
                 EXPECT_EQ(sa.order, sb.order) << feature;
                 for (const auto& [key, frames] : sa.values)
                     for (const auto& [f, v] : frames) {
@@ -204,8 +204,8 @@ TEST(CudaOptions, EveryOptionEqualsTheCpuScalar) {
                         EXPECT_EQ(std::bit_cast<std::uint64_t>(sb.values[key][f]),
                                   std::bit_cast<std::uint64_t>(v))
                             << feature << " bpc " << bpc << " slots " << slots << " " << key
-                            << " frame " << f << ": device "
-                            << test::g17(sb.values[key][f]) << " cpu " << test::g17(v);
+                            << " frame " << f << ": device " << test::g17(sb.values[key][f])
+                            << " cpu " << test::g17(v);
                     }
             }
     }
@@ -232,11 +232,11 @@ TEST(CudaFrameStore, FramesInFlightGiveTheGoldens) {
         const char* delay_us;  // nullptr: none
     };
     int compared = 0;
-    for (const char* pair : {"p22_rocket_48x48_420p8_x264crf32_small",
-                             "p13_moon_352x288_444p10_x264crf30",
-                             "p15_chelsea_176x144_420p16_gblur"})
-        for (const Run& r : {Run{"0", nullptr}, Run{"3", nullptr}, Run{"8", nullptr},
-                             Run{"3", "2000"}}) {
+    for (const char* pair :
+         {"p22_rocket_48x48_420p8_x264crf32_small", "p13_moon_352x288_444p10_x264crf30",
+          "p15_chelsea_176x144_420p16_gblur"})
+        for (const Run& r :
+             {Run{"0", nullptr}, Run{"3", nullptr}, Run{"8", nullptr}, Run{"3", "2000"}}) {
             // Inherited by the CLI child.
             if (r.delay_us)
                 ASSERT_EQ(setenv("VMAFPP_CUDA_UPLOAD_DELAY_US", r.delay_us, 1), 0);
@@ -244,20 +244,21 @@ TEST(CudaFrameStore, FramesInFlightGiveTheGoldens) {
                 unsetenv("VMAFPP_CUDA_UPLOAD_DELAY_US");
             const std::string what = std::string(pair) + " threads " + r.threads +
                                      (r.delay_us ? " delayed uploads" : "");
-            const json got = test::cli_json(
-                pair,
-                std::string("--backend cuda --device_only --threads ") + r.threads +
-                    " --feature adm=adm_enhn_gain_limit=1.2"
-                    " --feature motion=motion_five_frame_window=true:debug=true",
-                std::string("cuda.store.t") + r.threads + (r.delay_us ? "d" : ""));
-            compared += test::expect_same_json_values(got, test::golden(pair, "default.json"), what);
+            const json got =
+                test::cli_json(pair,
+                               std::string("--backend cuda --device_only --threads ") + r.threads +
+                                   " --feature adm=adm_enhn_gain_limit=1.2"
+                                   " --feature motion=motion_five_frame_window=true:debug=true",
+                               std::string("cuda.store.t") + r.threads + (r.delay_us ? "d" : ""));
+            compared +=
+                test::expect_same_json_values(got, test::golden(pair, "default.json"), what);
             compared += test::expect_same_json_values(got, test::golden(pair, "gain_1.2.json"),
                                                       what + " gain_1.2");
-            const json cpu = test::cli_json(
-                pair,
-                std::string("-n --cpumask 4294967295 --threads ") + r.threads +
-                    " --feature motion=motion_five_frame_window=true:debug=true",
-                std::string("cpu.motion5.t") + r.threads);
+            const json cpu =
+                test::cli_json(pair,
+                               std::string("-n --cpumask 4294967295 --threads ") + r.threads +
+                                   " --feature motion=motion_five_frame_window=true:debug=true",
+                               std::string("cpu.motion5.t") + r.threads);
             compared += test::expect_same_json_values(got, cpu, what + " five-frame motion");
         }
     RecordProperty("values", std::to_string(compared));
