@@ -2,7 +2,9 @@
 // with device twins (adm, vif, motion) on the device and on the CPU in the same
 // run, and the share of the twins' time spent uploading the pictures (packing
 // into pinned memory and the copy), computing (launches, the wait, the copy
-// of the results) and reading back (the host's sum of motion's rows).
+// of the results) and reading back (the host's sum of motion's rows), and
+// the three twins each uploading their pictures against the three reading
+// one session frame store (one upload per frame, cuda::make_frame_store).
 //
 //   vmafpp_cuda_bench [--device N] [--width W] [--height H] [--bpc B] [--frames F]
 #include <chrono>
@@ -128,6 +130,7 @@ int main(int argc, char** argv) {
         auto vif = vmafpp::cuda::make_vif_twin(device, w, h, bpc,
                                                100.0);  // as the extractor: sums on the device
         auto motion = vmafpp::cuda::make_motion_twin(device, w, h, bpc);
+        auto t0 = Clock::now();
         for (int f = 0; f < frames; ++f) {
             adm->run(r.luma().row<std::uint8_t>(0), r.luma().stride(),
                      d.luma().row<std::uint8_t>(0), d.luma().stride());
@@ -136,6 +139,32 @@ int main(int argc, char** argv) {
             motion->sad(r.luma().row<std::uint8_t>(0), r.luma().stride(),
                         d.luma().row<std::uint8_t>(0), d.luma().stride());
         }
+        const double s_own = std::chrono::duration<double>(Clock::now() - t0).count();
+
+        // The same three twins reading a session's frame store, as a CLI
+        // run's: one upload per frame on the store's stream (a new pair each
+        // frame, as the pipeline puts them), on one thread (no overlap).
+        const auto store = vmafpp::cuda::make_frame_store(device, w, h, bpc, 3);
+        auto adm_s =
+            vmafpp::cuda::make_adm_twin(device, w, h, bpc, params, 100.0, false, false, store);
+        auto vif_s = vmafpp::cuda::make_vif_twin(device, w, h, bpc, 100.0, store);
+        auto motion_s = vmafpp::cuda::make_motion_twin(device, w, h, bpc, store);
+        double s_put = 0;
+        t0 = Clock::now();
+        for (int f = 0; f < frames; ++f) {
+            const auto p0 = Clock::now();
+            store->put(static_cast<unsigned>(f), ref[f % ref.size()], dis[f % dis.size()]);
+            s_put += std::chrono::duration<double>(Clock::now() - p0).count();
+            adm_s->run_frame(static_cast<unsigned>(f));
+            vif_s->run_frame(static_cast<unsigned>(f), false);
+            if (f > 0)
+                motion_s->sad_of_frames(static_cast<unsigned>(f - 1), static_cast<unsigned>(f));
+        }
+        const double s_store = std::chrono::duration<double>(Clock::now() - t0).count();
+        std::printf(
+            "adm+vif+motion twins: each uploading %8.2f fps | one frame store %8.2f fps "
+            "(put %.3f ms/frame on the host)\n",
+            frames / s_own, frames / s_store, 1e3 * s_put / frames);
         // The host's VIF part (vif_accumulate over every scale) is timed by
         // the extractor run above as part of its fps; here the shares of the
         // twin's own stages.

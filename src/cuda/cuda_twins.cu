@@ -6,12 +6,16 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "adm/adm_cuda_math.cuh"
 #include "motion/motion_cuda_math.cuh"
@@ -102,7 +106,13 @@ public:
     }
     Stream(const Stream&) = delete;
     Stream& operator=(const Stream&) = delete;
-    ~Stream() { cudaStreamDestroy(s_); }
+    // Waits for the stream's work first: the buffers it reads are freed
+    // after it (an owner declares its stream after them), even when a call
+    // threw between queuing work and waiting for it.
+    ~Stream() {
+        cudaStreamSynchronize(s_);
+        cudaStreamDestroy(s_);
+    }
     cudaStream_t get() const { return s_; }
     void sync(const char* what) const {
         check(cudaGetLastError(), what);
@@ -113,6 +123,28 @@ private:
     cudaStream_t s_ = nullptr;
 };
 
+// A marker in a stream's work (timing off: only ordering is asked of it).
+// record() marks the point reached by the work queued so far; a stream that
+// waits for it (cudaStreamWaitEvent) runs its later work only after that
+// point, and wait_on_host() blocks the calling thread until then. Both
+// refer to the latest record() made before they are called.
+class Event {
+public:
+    Event() { check(cudaEventCreateWithFlags(&e_, cudaEventDisableTiming), "cudaEventCreate"); }
+    Event(const Event&) = delete;
+    Event& operator=(const Event&) = delete;
+    ~Event() { cudaEventDestroy(e_); }
+    void record(cudaStream_t s) { check(cudaEventRecord(e_, s), "cudaEventRecord"); }
+    // Never recorded: returns at once.
+    void wait_on_host(const char* what) const { check(cudaEventSynchronize(e_), what); }
+    void make_wait(cudaStream_t s) const {
+        check(cudaStreamWaitEvent(s, e_, 0), "cudaStreamWaitEvent");
+    }
+
+private:
+    cudaEvent_t e_ = nullptr;
+};
+
 unsigned groups(long long n, unsigned per) { return static_cast<unsigned>((n + per - 1) / per); }
 
 // Copies h rows of `row_bytes` from a strided plane into dst, rows packed.
@@ -120,6 +152,210 @@ void pack_rows(void* dst, const void* src, std::ptrdiff_t stride, std::size_t ro
     for (int y = 0; y < h; ++y)
         std::memcpy(static_cast<char*>(dst) + y * row_bytes,
                     static_cast<const char*>(src) + y * stride, row_bytes);
+}
+
+// Where a picture pair lies in device memory, the same for the frame store's
+// slots and a twin's own upload: the reference luma from byte 0, rows
+// packed (w samples apart), and the distorted luma from `dis`, the next
+// multiple of 256 bytes (so both planes start on the alignment cudaMalloc
+// gives, and a row's first loads are whole transactions).
+struct PairLayout {
+    PairLayout(int w, int h, int bpc)
+        : w(w),
+          h(h),
+          bpc(bpc),
+          sample_bytes(bpc > 8 ? 2 : 1),
+          row(static_cast<std::size_t>(w) * sample_bytes),
+          plane(row * h),
+          dis((plane + 255) / 256 * 256),
+          bytes(dis + plane) {}
+    int w, h, bpc, sample_bytes;
+    std::size_t row, plane, dis, bytes;
+
+    // Both pictures' luma packed into `host` (bytes() bytes).
+    void pack(unsigned char* host, const void* ref, std::ptrdiff_t ref_stride, const void* dis_,
+              std::ptrdiff_t dis_stride) const {
+        pack_rows(host, ref, ref_stride, row, h);
+        pack_rows(host + dis, dis_, dis_stride, row, h);
+    }
+    bool same(int w_, int h_, int bpc_) const { return w == w_ && h == h_ && bpc == bpc_; }
+};
+
+// A twin's own copy of one picture pair, for the calls with host pointers
+// (MotionTwin::sad, VifTwin::run, AdmTwin::run: the kernel tests, twins made
+// without a frame store): pinned staging and device planes in PairLayout,
+// made on the first call, so a twin that reads a frame store allocates
+// neither. The copy is queued on the twin's own stream, so the kernels
+// queued after it on that stream read it complete. The staging is written
+// again only at the twin's next call, after this call waited for its
+// stream (the readback): the copy out of it has finished by then.
+class OwnPictures {
+public:
+    explicit OwnPictures(const PairLayout& layout) : layout_(layout) {}
+    // The device pair, its copy queued on `stream`.
+    const unsigned char* upload(const void* ref, std::ptrdiff_t ref_stride, const void* dis,
+                                std::ptrdiff_t dis_stride, cudaStream_t stream) {
+        if (!host_.get()) {
+            host_ = PinnedArray<unsigned char>(layout_.bytes);
+            std::memset(host_.get(), 0, layout_.bytes);  // the gap between the planes
+            pics_ = DeviceArray<unsigned char>(layout_.bytes);
+        }
+        layout_.pack(host_.get(), ref, ref_stride, dis, dis_stride);
+        check(cudaMemcpyAsync(pics_.get(), host_.get(), layout_.bytes, cudaMemcpyHostToDevice,
+                              stream),
+              "upload");
+        return pics_.get();
+    }
+
+private:
+    PairLayout layout_;
+    PinnedArray<unsigned char> host_;
+    DeviceArray<unsigned char> pics_;
+};
+
+// The test knob VMAFPP_CUDA_UPLOAD_DELAY_US: microseconds the upload stream
+// idles before each frame's copy (0: none). A twin that did not wait for
+// the upload of the frame it reads would then read the slot's previous
+// frame, and the device tests would see it (CudaFrameStore.*).
+unsigned upload_delay_us() {
+    const char* v = std::getenv("VMAFPP_CUDA_UPLOAD_DELAY_US");
+    return v ? static_cast<unsigned>(std::strtoul(v, nullptr, 10)) : 0u;
+}
+
+__global__ void idle_for(unsigned us) {
+    for (unsigned i = 0; i < us; ++i) __nanosleep(1000);
+}
+
+// ---------------------------------------------------------------------------
+// The session's frame store (make_frame_store)
+//
+// Each frame's pair is packed on the reading thread into one of kStaging
+// pinned staging buffers, copied on the store's own upload stream into the
+// frame's slot of device memory (a ring of `slots`, frame % slots), and the
+// slot's event is recorded after the copy. A twin that reads the frame makes
+// its own stream wait for that event (frame_on()), so its kernels start
+// only once the copy is complete, while the upload stream is free to copy
+// the next frame: with worker threads, the upload of frame n + 1 overlaps
+// the compute of frame n. Nothing is allocated after the constructor.
+//
+// Why nothing is overwritten while it is still read:
+//  - A staging buffer is rewritten (put of frame f) only after its event
+//    says that the copy out of it (frame f - kStaging) has finished
+//    (wait_on_host): the host never races an asynchronous copy.
+//  - A slot is rewritten (the copy of frame f into frame f - slots's slot)
+//    only when every twin is done with frame f - slots: the pipeline calls
+//    put(f) only after every extractor returned from frames before
+//    f - slots + 1 (the frames in flight plus motion's two frames of
+//    history, FramePipeline sizes the ring for it), and every twin waits
+//    for its own stream (its readback) before it returns, so the kernels
+//    that read the slot finished before put(f) was even called. (A twin
+//    that one day returns before its kernels finish must make the upload
+//    stream wait for an event of its own before the slot is rewritten.)
+//  - A twin's cudaStreamWaitEvent on a slot's event comes after the
+//    record() of the frame it reads (put(f) returns before the pipeline
+//    hands frame f to any extractor; the slot's frame number is published
+//    with release/acquire) and before the next record() on that event (the
+//    put of frame f + slots, by the argument above), so it waits for exactly
+//    frame f's copy.
+class CudaFrameStore final : public device::FrameStore {
+public:
+    static constexpr unsigned kStaging = 2;  // packing frame n + 1 while n is copied
+
+    CudaFrameStore(unsigned device, int w, int h, int bpc, unsigned slots)
+        : device_(device), layout_(w, h, bpc), slot_count_(slots < 1 ? 1 : slots) {
+        select_device(device_);
+        upload_ = std::make_unique<Stream>();
+        slots_ = std::make_unique<Slot[]>(slot_count_);
+        for (unsigned i = 0; i < slot_count_; ++i)
+            slots_[i].pics = DeviceArray<unsigned char>(layout_.bytes);
+        staging_ = std::make_unique<Staging[]>(kStaging);
+        for (unsigned i = 0; i < kStaging; ++i) {
+            staging_[i].host = PinnedArray<unsigned char>(layout_.bytes);
+            std::memset(staging_[i].host.get(), 0, layout_.bytes);  // the gap between the planes
+        }
+        delay_us_ = upload_delay_us();
+    }
+
+    // The reading thread, in frame order.
+    void put(unsigned frame, const Picture& ref, const Picture& dis) override {
+        const Plane& r = ref.luma();
+        const Plane& d = dis.luma();
+        if (!layout_.same(r.width(), r.height(), ref.bpc) ||
+            !layout_.same(d.width(), d.height(), dis.bpc))
+            throw Error(
+                "internal error: a picture of another geometry reached the cuda frame store");
+        check(cudaSetDevice(static_cast<int>(device_)), "cudaSetDevice");
+        Slot& slot = slots_[frame % slot_count_];
+        Staging& staging = staging_[frame % kStaging];
+        // Until the copy below is queued, the slot holds no frame a twin may read.
+        slot.frame.store(kNoFrame, std::memory_order_relaxed);
+        staging.copied.wait_on_host("upload");  // the copy of frame - kStaging out of it
+        layout_.pack(staging.host.get(), r.row<std::uint8_t>(0), r.stride(), d.row<std::uint8_t>(0),
+                     d.stride());
+        const cudaStream_t s = upload_->get();
+        if (delay_us_) {
+            idle_for<<<1, 1, 0, s>>>(delay_us_);
+            check(cudaGetLastError(), "the upload delay");
+        }
+        check(cudaMemcpyAsync(slot.pics.get(), staging.host.get(), layout_.bytes,
+                              cudaMemcpyHostToDevice, s),
+              "upload");
+        staging.copied.record(s);
+        slot.uploaded.record(s);
+        slot.frame.store(frame, std::memory_order_release);
+    }
+
+    // Frame `frame`'s pair (PairLayout) for kernels queued next on `stream`,
+    // which now waits for its upload. Throws if the frame is not in the
+    // store (never stale data).
+    const unsigned char* frame_on(unsigned frame, cudaStream_t stream) const {
+        const Slot& slot = slots_[frame % slot_count_];
+        if (slot.frame.load(std::memory_order_acquire) != frame)
+            throw Error("internal error: frame " + std::to_string(frame) +
+                        " is not in the cuda frame store");
+        slot.uploaded.make_wait(stream);
+        return slot.pics.get();
+    }
+
+    unsigned device() const { return device_; }
+    const PairLayout& layout() const { return layout_; }
+
+private:
+    static constexpr unsigned kNoFrame = ~0u;
+    struct Slot {
+        DeviceArray<unsigned char> pics;
+        Event uploaded;  // recorded after the copy of the frame it holds
+        std::atomic<unsigned> frame{kNoFrame};
+    };
+    struct Staging {
+        PinnedArray<unsigned char> host;
+        Event copied;  // recorded after the latest copy out of it
+    };
+
+    unsigned device_;
+    PairLayout layout_;
+    unsigned slot_count_;
+    unsigned delay_us_ = 0;
+    // Made in the constructor's body, once the device is selected (events
+    // belong to the device current when they are made). The stream is
+    // declared last, so it is destroyed first, waiting for the copies that
+    // still read the pinned buffers.
+    std::unique_ptr<Slot[]> slots_;
+    std::unique_ptr<Staging[]> staging_;
+    std::unique_ptr<Stream> upload_;
+};
+
+// The CUDA store of a twin's session (nullptr: none), for a twin of
+// `device` and the pair w x h at bpc.
+std::shared_ptr<CudaFrameStore> cuda_store(const std::shared_ptr<device::FrameStore>& frames,
+                                           unsigned device, int w, int h, int bpc) {
+    if (!frames) return nullptr;
+    auto store = std::dynamic_pointer_cast<CudaFrameStore>(frames);
+    if (!store || store->device() != device)
+        throw Error("internal error: a cuda twin was given another device's frame store");
+    if (!store->layout().same(w, h, bpc))
+        throw Error("internal error: a cuda twin was given a frame store of another geometry");
+    return store;
 }
 
 constexpr unsigned kBlock = 128;
@@ -256,13 +492,11 @@ __global__ void gain_products(const std::int32_t* rst, std::int64_t n, double ga
 
 class CudaMotion final : public device::MotionTwin {
 public:
-    CudaMotion(unsigned device, int w, int h, int bpc)
-        : device_(device), w_(w), h_(h), bpc_(bpc), bytes_(bpc > 8 ? 2 : 1) {
+    CudaMotion(unsigned device, int w, int h, int bpc, std::shared_ptr<device::FrameStore> frames)
+        : device_(device), layout_(w, h, bpc), own_(layout_) {
         select_device(device_);
+        store_ = cuda_store(frames, device, w, h, bpc);
         stream_ = std::make_unique<Stream>();
-        const std::size_t plane = static_cast<std::size_t>(w) * h * bytes_;
-        pics_host_ = PinnedArray<unsigned char>(2 * plane);
-        pics_ = DeviceArray<unsigned char>(2 * plane);
         rows_host_ = PinnedArray<std::uint32_t>(h);
         rows_ = DeviceArray<std::uint32_t>(h);
     }
@@ -270,28 +504,35 @@ public:
     std::uint64_t sad(const void* prev, std::ptrdiff_t prev_stride, const void* cur,
                       std::ptrdiff_t cur_stride) override {
         check(cudaSetDevice(static_cast<int>(device_)), "cudaSetDevice");
-        const std::size_t row = static_cast<std::size_t>(w_) * bytes_, plane = row * h_;
-        auto t0 = Clock::now();
-        pack_rows(pics_host_.get(), prev, prev_stride, row, h_);
-        pack_rows(pics_host_.get() + plane, cur, cur_stride, row, h_);
-        check(cudaMemcpyAsync(pics_.get(), pics_host_.get(), 2 * plane, cudaMemcpyHostToDevice,
-                              stream_->get()),
-              "upload");
-        stream_->sync("upload");
+        const auto t0 = Clock::now();
+        // prev where a pair has its reference, cur where it has its distorted.
+        const unsigned char* pics = own_.upload(prev, prev_stride, cur, cur_stride, stream_->get());
         times.upload += seconds_since(t0);
+        return compute(pics, pics + layout_.dis);
+    }
 
-        t0 = Clock::now();
+    std::uint64_t sad_of_frames(unsigned prev, unsigned cur) override {
+        if (!store_) return MotionTwin::sad_of_frames(prev, cur);
+        check(cudaSetDevice(static_cast<int>(device_)), "cudaSetDevice");
+        const cudaStream_t s = stream_->get();
+        return compute(store_->frame_on(prev, s), store_->frame_on(cur, s));
+    }
+
+private:
+    // The SAD of the two planes (device pointers), once the work queued on
+    // the stream before (their uploads) is done.
+    std::uint64_t compute(const unsigned char* prev, const unsigned char* cur) {
+        auto t0 = Clock::now();
+        const int w = layout_.w, h = layout_.h, bpc = layout_.bpc;
         const cudaStream_t s = stream_->get();
         check(cudaMemsetAsync(rows_.get(), 0, rows_.bytes(), s), "cudaMemsetAsync");
-        const dim3 grid(groups(w_, kBlock), h_);
-        if (bytes_ == 1)
-            motion_rows<<<grid, kBlock, 0, s>>>(pics_.get(), pics_.get() + plane, w_, h_, bpc_,
-                                                rows_.get());
+        const dim3 grid(groups(w, kBlock), h);
+        if (layout_.sample_bytes == 1)
+            motion_rows<<<grid, kBlock, 0, s>>>(prev, cur, w, h, bpc, rows_.get());
         else
-            motion_rows<<<grid, kBlock, 0, s>>>(
-                reinterpret_cast<const std::uint16_t*>(pics_.get()),
-                reinterpret_cast<const std::uint16_t*>(pics_.get() + plane), w_, h_, bpc_,
-                rows_.get());
+            motion_rows<<<grid, kBlock, 0, s>>>(reinterpret_cast<const std::uint16_t*>(prev),
+                                                reinterpret_cast<const std::uint16_t*>(cur), w, h,
+                                                bpc, rows_.get());
         check(cudaMemcpyAsync(rows_host_.get(), rows_.get(), rows_.bytes(), cudaMemcpyDeviceToHost,
                               s),
               "readback");
@@ -301,29 +542,35 @@ public:
         t0 = Clock::now();
         // Row by row in uint64, as the scalar adds its uint32 row sums.
         std::uint64_t total = 0;
-        for (int i = 0; i < h_; ++i) total += rows_host_.get()[i];
+        for (int i = 0; i < h; ++i) total += rows_host_.get()[i];
         times.readback += seconds_since(t0);
         ++times.frames;
         return total;
     }
 
-private:
     unsigned device_;
-    int w_, h_, bpc_, bytes_;
-    std::unique_ptr<Stream> stream_;
-    PinnedArray<unsigned char> pics_host_;
-    DeviceArray<unsigned char> pics_;
+    PairLayout layout_;
+    std::shared_ptr<CudaFrameStore> store_;
+    OwnPictures own_;  // sad()'s pictures
     PinnedArray<std::uint32_t> rows_host_;
     DeviceArray<std::uint32_t> rows_;
+    std::unique_ptr<Stream> stream_;  // last: destroyed first (Stream::~Stream)
 };
 
 constexpr int kVifScales = 4;
 
 class CudaVif final : public device::VifTwin {
 public:
-    CudaVif(unsigned device, int w, int h, int bpc, std::optional<double> accumulate_gain_limit)
-        : device_(device), bpc_(bpc), bytes_(bpc > 8 ? 2 : 1), gain_(accumulate_gain_limit) {
+    CudaVif(unsigned device, int w, int h, int bpc, std::optional<double> accumulate_gain_limit,
+            std::shared_ptr<device::FrameStore> frames)
+        : device_(device),
+          bpc_(bpc),
+          bytes_(bpc > 8 ? 2 : 1),
+          layout_(w, h, bpc),
+          own_(layout_),
+          gain_(accumulate_gain_limit) {
         select_device(device_);
+        store_ = cuda_store(frames, device, w, h, bpc);
         stream_ = std::make_unique<Stream>();
         w_[0] = w;
         h_[0] = h;
@@ -334,8 +581,6 @@ public:
             sigma_n += 3 * static_cast<std::size_t>(w_[s]) * h_[s];
         }
         const std::size_t n0 = static_cast<std::size_t>(w) * h;
-        pics_host_ = PinnedArray<unsigned char>(2 * n0 * bytes_);
-        pics_ = DeviceArray<unsigned char>(2 * n0 * bytes_);
         mom_ = DeviceArray<std::uint32_t>(5 * n0);
         conv_ = DeviceArray<std::uint32_t>(2 * static_cast<std::size_t>(w) * h_[1]);
         sigma_ = DeviceArray<std::int32_t>(sigma_n);
@@ -357,25 +602,46 @@ public:
     void run(const void* ref, std::ptrdiff_t ref_stride, const void* dis, std::ptrdiff_t dis_stride,
              bool skip_scale0) override {
         check(cudaSetDevice(static_cast<int>(device_)), "cudaSetDevice");
-        const std::size_t row = static_cast<std::size_t>(w_[0]) * bytes_, plane = row * h_[0];
-        auto t0 = Clock::now();
-        pack_rows(pics_host_.get(), ref, ref_stride, row, h_[0]);
-        pack_rows(pics_host_.get() + plane, dis, dis_stride, row, h_[0]);
-        check(cudaMemcpyAsync(pics_.get(), pics_host_.get(), 2 * plane, cudaMemcpyHostToDevice,
-                              stream_->get()),
-              "upload");
-        stream_->sync("upload");
+        const auto t0 = Clock::now();
+        const unsigned char* pics = own_.upload(ref, ref_stride, dis, dis_stride, stream_->get());
         times.upload += seconds_since(t0);
+        compute(pics, skip_scale0);
+    }
 
-        t0 = Clock::now();
+    void run_frame(unsigned frame, bool skip_scale0) override {
+        if (!store_) return VifTwin::run_frame(frame, skip_scale0);
+        check(cudaSetDevice(static_cast<int>(device_)), "cudaSetDevice");
+        compute(store_->frame_on(frame, stream_->get()), skip_scale0);
+    }
+
+    const std::int32_t* sigma(int s) const override {
+        return sigma_host_.get() ? sigma_host_.get() + sigma_base_[s] : nullptr;
+    }
+
+    bool sums(int s, vif::VifSums* out) const override {
+        if (!gain_) return false;
+        const unsigned long long* v = sums_host_.get() + 4 * s;
+        out->num_log = static_cast<std::int64_t>(v[0]);
+        out->den_log = static_cast<std::int64_t>(v[1]);
+        out->num_non_log = static_cast<std::int64_t>(v[2]);
+        out->den_non_log = static_cast<std::int64_t>(v[3]);
+        return true;
+    }
+
+private:
+    // Every scale of the pair at `pics` (PairLayout, on the device), once the
+    // work queued on the stream before (its upload) is done; then the sums
+    // or the sigma planes are read back.
+    void compute(const unsigned char* pics, bool skip_scale0) {
+        const auto t0 = Clock::now();
         if (gain_)
             check(cudaMemsetAsync(sums_.get(), 0, sums_.bytes(), stream_->get()),
                   "cudaMemsetAsync");
         if (bytes_ == 1)
-            scale(0, pics_.get(), pics_.get() + plane, bpc_, skip_scale0);
+            scale(0, pics, pics + layout_.dis, bpc_, skip_scale0);
         else
-            scale(0, reinterpret_cast<const std::uint16_t*>(pics_.get()),
-                  reinterpret_cast<const std::uint16_t*>(pics_.get() + plane), bpc_, skip_scale0);
+            scale(0, reinterpret_cast<const std::uint16_t*>(pics),
+                  reinterpret_cast<const std::uint16_t*>(pics + layout_.dis), bpc_, skip_scale0);
         for (int s = 1; s < kVifScales; ++s) {
             const std::size_t n = static_cast<std::size_t>(w_[s]) * h_[s];
             scale(s, scaled_[s].get(), scaled_[s].get() + n, 16, false);
@@ -396,21 +662,6 @@ public:
         ++times.frames;
     }
 
-    const std::int32_t* sigma(int s) const override {
-        return sigma_host_.get() ? sigma_host_.get() + sigma_base_[s] : nullptr;
-    }
-
-    bool sums(int s, vif::VifSums* out) const override {
-        if (!gain_) return false;
-        const unsigned long long* v = sums_host_.get() + 4 * s;
-        out->num_log = static_cast<std::int64_t>(v[0]);
-        out->den_log = static_cast<std::int64_t>(v[1]);
-        out->num_non_log = static_cast<std::int64_t>(v[2]);
-        out->den_non_log = static_cast<std::int64_t>(v[3]);
-        return true;
-    }
-
-private:
     // Scale s's statistics (unless skipped) and its reduction to s + 1.
     template <class T>
     void scale(int s, const T* ref, const T* dis, int shift, bool skip) {
@@ -438,11 +689,11 @@ private:
 
     unsigned device_;
     int bpc_, bytes_;
+    PairLayout layout_;
+    std::shared_ptr<CudaFrameStore> store_;
+    OwnPictures own_;  // run()'s pictures
     int w_[kVifScales] = {}, h_[kVifScales] = {};
     std::size_t sigma_base_[kVifScales] = {};
-    std::unique_ptr<Stream> stream_;
-    PinnedArray<unsigned char> pics_host_;
-    DeviceArray<unsigned char> pics_;
     DeviceArray<std::uint32_t> mom_, conv_;
     DeviceArray<std::int32_t> sigma_;
     PinnedArray<std::int32_t> sigma_host_;
@@ -451,6 +702,7 @@ private:
     DeviceArray<std::uint16_t> log2_;
     DeviceArray<unsigned long long> sums_;
     PinnedArray<unsigned long long> sums_host_;
+    std::unique_ptr<Stream> stream_;  // last: destroyed first (Stream::~Stream)
 };
 
 adm::dev::PoolParams pool_params(const adm::AdmDeviceParams& q, int s) {
@@ -476,7 +728,8 @@ adm::dev::PoolParams pool_params(const adm::AdmDeviceParams& q, int s) {
 class CudaAdm final : public device::AdmTwin {
 public:
     CudaAdm(unsigned device, int w, int h, int bpc, const adm::AdmDeviceParams scales[adm::kScales],
-            double gain_limit, bool skip_scale0, bool skip_aim)
+            double gain_limit, bool skip_scale0, bool skip_aim,
+            std::shared_ptr<device::FrameStore> frames)
         : device_(device),
           w_(w),
           h_(h),
@@ -484,14 +737,14 @@ public:
           bytes_(bpc > 8 ? 2 : 1),
           gain_(gain_limit),
           skip_scale0_(skip_scale0),
-          skip_aim_(skip_aim) {
+          skip_aim_(skip_aim),
+          layout_(w, h, bpc),
+          own_(layout_) {
         select_device(device_);
+        store_ = cuda_store(frames, device, w, h, bpc);
         stream_ = std::make_unique<Stream>();
         // The float the scalar angle test uses: cos(1 deg)^2 in double, then float.
         cos_sq_ = static_cast<float>(std::cos(1.0 * M_PI / 180.0) * std::cos(1.0 * M_PI / 180.0));
-        const std::size_t plane = static_cast<std::size_t>(w) * h * bytes_;
-        pics_host_ = PinnedArray<unsigned char>(2 * plane);
-        pics_ = DeviceArray<unsigned char>(2 * plane);
         std::size_t rows_n = 0;
         for (int s = 0; s < adm::kScales; ++s) {
             q_[s] = scales[s];
@@ -512,45 +765,16 @@ public:
     void run(const void* ref, std::ptrdiff_t ref_stride, const void* dis,
              std::ptrdiff_t dis_stride) override {
         check(cudaSetDevice(static_cast<int>(device_)), "cudaSetDevice");
-        const std::size_t row = static_cast<std::size_t>(w_) * bytes_, plane = row * h_;
-        auto t0 = Clock::now();
-        pack_rows(pics_host_.get(), ref, ref_stride, row, h_);
-        pack_rows(pics_host_.get() + plane, dis, dis_stride, row, h_);
-        const cudaStream_t st = stream_->get();
-        check(cudaMemcpyAsync(pics_.get(), pics_host_.get(), 2 * plane, cudaMemcpyHostToDevice, st),
-              "upload");
-        stream_->sync("upload");
+        const auto t0 = Clock::now();
+        const unsigned char* pics = own_.upload(ref, ref_stride, dis, dis_stride, stream_->get());
         times.upload += seconds_since(t0);
+        compute(pics);
+    }
 
-        t0 = Clock::now();
-        for (int s = 0; s < adm::kScales; ++s) {
-            const adm::AdmDeviceParams& q = q_[s];
-            const dim3 grid(groups(q.bw, kBlock), q.bh, 2);
-            if (s == 0 && bytes_ == 1) {
-                adm_dwt<<<grid, kBlock, 0, st>>>(pics_.get(), pics_.get() + plane, w_, h_, 0, bpc_,
-                                                 q.bw, q.bh, bands_[0].get());
-            } else if (s == 0) {
-                adm_dwt<<<grid, kBlock, 0, st>>>(
-                    reinterpret_cast<const std::uint16_t*>(pics_.get()),
-                    reinterpret_cast<const std::uint16_t*>(pics_.get() + plane), w_, h_, 0, bpc_,
-                    q.bw, q.bh, bands_[0].get());
-            } else {
-                // The previous scale's approximation a of each picture.
-                const int in_w = q_[s - 1].bw, in_h = q_[s - 1].bh;
-                const std::int64_t n_in = static_cast<std::int64_t>(in_w) * in_h;
-                adm_dwt<<<grid, kBlock, 0, st>>>(bands_[s - 1].get(),
-                                                 bands_[s - 1].get() + 4 * n_in, in_w, in_h, s,
-                                                 bpc_, q.bw, q.bh, bands_[s].get());
-            }
-            if (s == 0 && skip_scale0_) continue;
-            pool(s);
-        }
-        check(cudaMemcpyAsync(rows_host_.get(), rows_.get(), rows_.bytes(), cudaMemcpyDeviceToHost,
-                              st),
-              "readback");
-        stream_->sync("adm");
-        times.compute += seconds_since(t0);
-        ++times.frames;
+    void run_frame(unsigned frame) override {
+        if (!store_) return AdmTwin::run_frame(frame);
+        check(cudaSetDevice(static_cast<int>(device_)), "cudaSetDevice");
+        compute(store_->frame_on(frame, stream_->get()));
     }
 
     const std::int64_t* rows(int s) const override { return rows_host_.get() + rows_base_[s]; }
@@ -576,6 +800,43 @@ public:
     }
 
 private:
+    // Every scale of the pair at `pics` (PairLayout, on the device), once the
+    // work queued on the stream before (its upload) is done; then the row
+    // sums are read back.
+    void compute(const unsigned char* pics) {
+        const auto t0 = Clock::now();
+        const cudaStream_t st = stream_->get();
+        const unsigned char* ref = pics;
+        const unsigned char* dis = pics + layout_.dis;
+        for (int s = 0; s < adm::kScales; ++s) {
+            const adm::AdmDeviceParams& q = q_[s];
+            const dim3 grid(groups(q.bw, kBlock), q.bh, 2);
+            if (s == 0 && bytes_ == 1) {
+                adm_dwt<<<grid, kBlock, 0, st>>>(ref, dis, w_, h_, 0, bpc_, q.bw, q.bh,
+                                                 bands_[0].get());
+            } else if (s == 0) {
+                adm_dwt<<<grid, kBlock, 0, st>>>(reinterpret_cast<const std::uint16_t*>(ref),
+                                                 reinterpret_cast<const std::uint16_t*>(dis), w_,
+                                                 h_, 0, bpc_, q.bw, q.bh, bands_[0].get());
+            } else {
+                // The previous scale's approximation a of each picture.
+                const int in_w = q_[s - 1].bw, in_h = q_[s - 1].bh;
+                const std::int64_t n_in = static_cast<std::int64_t>(in_w) * in_h;
+                adm_dwt<<<grid, kBlock, 0, st>>>(bands_[s - 1].get(),
+                                                 bands_[s - 1].get() + 4 * n_in, in_w, in_h, s,
+                                                 bpc_, q.bw, q.bh, bands_[s].get());
+            }
+            if (s == 0 && skip_scale0_) continue;
+            pool(s);
+        }
+        check(cudaMemcpyAsync(rows_host_.get(), rows_.get(), rows_.bytes(), cudaMemcpyDeviceToHost,
+                              st),
+              "readback");
+        stream_->sync("adm");
+        times.compute += seconds_since(t0);
+        ++times.frames;
+    }
+
     // Decouple, denominator and masking of scale s, from its bands.
     void pool(int s) {
         const cudaStream_t st = stream_->get();
@@ -597,12 +858,13 @@ private:
     adm::AdmDeviceParams q_[adm::kScales];
     adm::dev::PoolParams p_[adm::kScales];
     std::size_t rows_base_[adm::kScales] = {};
-    std::unique_ptr<Stream> stream_;
-    PinnedArray<unsigned char> pics_host_;
-    DeviceArray<unsigned char> pics_;
+    PairLayout layout_;
+    std::shared_ptr<CudaFrameStore> store_;
+    OwnPictures own_;  // run()'s pictures
     DeviceArray<std::int32_t> bands_[adm::kScales], dec_[adm::kScales];
     DeviceArray<std::int64_t> rows_;
     PinnedArray<std::int64_t> rows_host_;
+    std::unique_ptr<Stream> stream_;  // last: destroyed first (Stream::~Stream)
 };
 
 }  // namespace
@@ -635,19 +897,28 @@ std::string describe_devices() {
     return out;
 }
 
-std::unique_ptr<device::MotionTwin> make_motion_twin(unsigned device, int w, int h, int bpc) {
-    return std::make_unique<CudaMotion>(device, w, h, bpc);
+std::shared_ptr<device::FrameStore> make_frame_store(unsigned device, int w, int h, int bpc,
+                                                     unsigned slots) {
+    return std::make_shared<CudaFrameStore>(device, w, h, bpc, slots);
+}
+
+std::unique_ptr<device::MotionTwin> make_motion_twin(unsigned device, int w, int h, int bpc,
+                                                     std::shared_ptr<device::FrameStore> frames) {
+    return std::make_unique<CudaMotion>(device, w, h, bpc, std::move(frames));
 }
 
 std::unique_ptr<device::VifTwin> make_vif_twin(unsigned device, int w, int h, int bpc,
-                                               std::optional<double> accumulate_gain_limit) {
-    return std::make_unique<CudaVif>(device, w, h, bpc, accumulate_gain_limit);
+                                               std::optional<double> accumulate_gain_limit,
+                                               std::shared_ptr<device::FrameStore> frames) {
+    return std::make_unique<CudaVif>(device, w, h, bpc, accumulate_gain_limit, std::move(frames));
 }
 
 std::unique_ptr<device::AdmTwin> make_adm_twin(unsigned device, int w, int h, int bpc,
                                                const adm::AdmDeviceParams scales[adm::kScales],
-                                               double gain_limit, bool skip_scale0, bool skip_aim) {
-    return std::make_unique<CudaAdm>(device, w, h, bpc, scales, gain_limit, skip_scale0, skip_aim);
+                                               double gain_limit, bool skip_scale0, bool skip_aim,
+                                               std::shared_ptr<device::FrameStore> frames) {
+    return std::make_unique<CudaAdm>(device, w, h, bpc, scales, gain_limit, skip_scale0, skip_aim,
+                                     std::move(frames));
 }
 
 void gain_products_on_device(unsigned device, const std::int32_t* rst, std::size_t n, double gain,

@@ -6,8 +6,11 @@
 // Every CUDA failure becomes a one-line vmafpp::Error; without a driver or
 // a device: "--backend cuda: no CUDA device (<the runtime's reason>)".
 // Each twin owns its stream, device buffers and pinned host buffers, all
-// allocated when it is made (nothing per frame), and selects its device on
-// every call (the current device is per host thread).
+// allocated when it is made (nothing per frame; the pictures of the calls
+// with host pointers on the first such call), and selects its device on
+// every call (the current device is per host thread). A session's pictures
+// reach the device once per frame through its frame store, on the store's
+// own stream; a twin's stream waits for a frame's upload by an event.
 #pragma once
 
 #include <cstddef>
@@ -26,15 +29,32 @@ int device_count();
 // One line per device: "<index>: <name> (compute capability x.y, N MiB)".
 std::string describe_devices();
 
-std::unique_ptr<device::MotionTwin> make_motion_twin(unsigned device, int w, int h, int bpc);
+// The session's frame store on `device` (device::FrameStore): `slots`
+// device buffers, a ring indexed by frame % slots, each a frame's reference
+// luma from byte 0 and its distorted luma from the next multiple of 256
+// bytes, rows w samples apart. put() packs the lumas into one of two pinned
+// staging buffers (made once) and queues their copy on the store's own
+// stream, with an event the reading twins' streams wait for
+// (cudaStreamWaitEvent): the upload of frame n + 1 runs while the twins
+// compute frame n. VMAFPP_CUDA_UPLOAD_DELAY_US=N (a test knob) idles the
+// upload stream N microseconds before each copy.
+std::shared_ptr<device::FrameStore> make_frame_store(unsigned device, int w, int h, int bpc,
+                                                     unsigned slots);
+
+// `frames`: the session's store (from make_frame_store on the same device
+// and geometry), for sad_of_frames / run_frame; without it only sad / run.
+std::unique_ptr<device::MotionTwin> make_motion_twin(
+    unsigned device, int w, int h, int bpc, std::shared_ptr<device::FrameStore> frames = nullptr);
 // With accumulate_gain_limit, the twin also runs vif_accumulate on the device
 // (VifTwin::sums) and reads back only the sums.
 std::unique_ptr<device::VifTwin> make_vif_twin(
     unsigned device, int w, int h, int bpc,
-    std::optional<double> accumulate_gain_limit = std::nullopt);
-std::unique_ptr<device::AdmTwin> make_adm_twin(unsigned device, int w, int h, int bpc,
-                                               const adm::AdmDeviceParams scales[adm::kScales],
-                                               double gain_limit, bool skip_scale0, bool skip_aim);
+    std::optional<double> accumulate_gain_limit = std::nullopt,
+    std::shared_ptr<device::FrameStore> frames = nullptr);
+std::unique_ptr<device::AdmTwin> make_adm_twin(
+    unsigned device, int w, int h, int bpc, const adm::AdmDeviceParams scales[adm::kScales],
+    double gain_limit, bool skip_scale0, bool skip_aim,
+    std::shared_ptr<device::FrameStore> frames = nullptr);
 
 // The gain product of the decouple kernel (adm_cuda_math.cuh gain_product)
 // on the device, for the test that sweeps it against the host's double

@@ -33,6 +33,11 @@ std::shared_ptr<FrameStore> make_frame_store(const Compute& compute, const Frame
         return vk::make_frame_store(compute.device, geometry.width, geometry.height, geometry.bpc,
                                     slots);
 #endif
+#if VMAFPP_HAVE_CUDA
+    if (compute.backend == Backend::cuda)
+        return cuda::make_frame_store(compute.device, geometry.width, geometry.height, geometry.bpc,
+                                      slots);
+#endif
     (void)compute, (void)geometry, (void)slots;
     return nullptr;
 }
@@ -42,7 +47,8 @@ std::unique_ptr<MotionTwin> make_motion_twin(const Compute& compute, int w, int 
     if (compute.backend == Backend::vulkan) return vk::make_motion_twin(compute.device, w, h, bpc, compute.frames);
 #endif
 #if VMAFPP_HAVE_CUDA
-    if (compute.backend == Backend::cuda) return cuda::make_motion_twin(compute.device, w, h, bpc);
+    if (compute.backend == Backend::cuda)
+        return cuda::make_motion_twin(compute.device, w, h, bpc, compute.frames);
 #endif
     (void)compute, (void)w, (void)h, (void)bpc;
     return nullptr;
@@ -55,7 +61,8 @@ std::unique_ptr<VifTwin> make_vif_twin(const Compute& compute, int w, int h, int
 #endif
 #if VMAFPP_HAVE_CUDA
     if (compute.backend == Backend::cuda)
-        return cuda::make_vif_twin(compute.device, w, h, bpc, accumulate_gain_limit);
+        return cuda::make_vif_twin(compute.device, w, h, bpc, accumulate_gain_limit,
+                                   compute.frames);
 #endif
     (void)compute, (void)w, (void)h, (void)bpc, (void)accumulate_gain_limit;
     return nullptr;
@@ -72,7 +79,7 @@ std::unique_ptr<AdmTwin> make_adm_twin(const Compute& compute, int w, int h, int
 #if VMAFPP_HAVE_CUDA
     if (compute.backend == Backend::cuda)
         return cuda::make_adm_twin(compute.device, w, h, bpc, scales, gain_limit, skip_scale0,
-                                   skip_aim);
+                                   skip_aim, compute.frames);
 #endif
     (void)compute, (void)w, (void)h, (void)bpc, (void)scales, (void)gain_limit, (void)skip_scale0,
         (void)skip_aim;

@@ -110,8 +110,8 @@ public:
 };
 
 // The frame store of a session on `compute`'s device backend holding `slots`
-// frames of `geometry`, or nullptr where the backend has none (the CPU,
-// CUDA: its twins upload the pictures they are given).
+// frames of `geometry` (vk::make_frame_store, cuda::make_frame_store), or
+// nullptr on the CPU.
 std::shared_ptr<FrameStore> make_frame_store(const Compute& compute, const FrameGeometry& geometry,
                                              unsigned slots);
 

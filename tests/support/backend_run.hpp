@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 
+#include "device/device_twins.hpp"
 #include "support/corpus.hpp"
 #include "support/feature_run.hpp"
 #include "vmafpp/compute.hpp"
@@ -103,20 +104,30 @@ inline nlohmann::json with_model_named(const nlohmann::json& want, const std::st
 // `feature` with `opts` over `frames` noise frame pairs (reference seed
 // ref_seed(f), distorted seed dis_seed(f)), once with the CPU scalar
 // kernels into `cpu` and once on device 0 of `backend` into `device`.
+// `store_slots` 0: the device extractor's twins are handed the pictures;
+// N: they read them from a session frame store of N slots
+// (device::make_frame_store) that each frame is put into first, as the
+// frame pipeline does (3 holds motion's five-frame window).
 template <class RefSeed, class DisSeed>
 void run_scalar_and_device(Backend backend, const FeatureInfo& info, const OptionValues& opts,
                            const FrameGeometry& geo, unsigned frames, RefSeed ref_seed,
-                           DisSeed dis_seed, RecordingSink& cpu, RecordingSink& device) {
+                           DisSeed dis_seed, RecordingSink& cpu, RecordingSink& device,
+                           unsigned store_slots = 0) {
     Compute on_cpu;
     on_cpu.simd = SimdLevel::scalar;
     Compute on_device = on_cpu;
     on_device.backend = backend;
+    if (store_slots) {
+        on_device.frames = device::make_frame_store(on_device, geo, store_slots);
+        EXPECT_TRUE(on_device.frames) << "no frame store on " << backend_name(backend);
+    }
     auto a = info.create(opts, geo, on_cpu);
     auto b = info.create(opts, geo, on_device);
     for (unsigned f = 0; f < frames; ++f) {
         const Picture r = noise_picture(geo.width, geo.height, geo.bpc, geo.format, ref_seed(f));
         const Picture d = noise_picture(geo.width, geo.height, geo.bpc, geo.format, dis_seed(f));
         a->extract(r, d, f, cpu);
+        if (on_device.frames) on_device.frames->put(f, r, d);
         b->extract(r, d, f, device);
     }
     a->flush(cpu);
@@ -124,18 +135,21 @@ void run_scalar_and_device(Backend backend, const FeatureInfo& info, const Optio
 }
 
 // Two noise frames of w x h 4:2:0 at `bpc` through `feature` (debug keys
-// on, ADM's gain limit `gain` if given) on the CPU scalar and on `backend`:
+// on, ADM's gain limit `gain` if given) on the CPU scalar and on `backend`
+// (through a frame store of `store_slots` slots if not 0):
 // every value equal; stops at the first difference. Returns how many values
 // were compared.
 inline int expect_device_equals_cpu(Backend backend, const std::string& feature, int w, int h,
-                                    int bpc, const std::string& gain = "") {
+                                    int bpc, const std::string& gain = "",
+                                    unsigned store_slots = 0) {
     const FeatureInfo* info = find_feature(feature);
     OptionValues opts = options_for(*info, {{"debug", "true"}});
     if (!gain.empty()) opts.set("adm_enhn_gain_limit", gain);
     RecordingSink cpu, device;
-    run_scalar_and_device(backend, *info, opts, FrameGeometry{w, h, bpc, PixelFormat::yuv420}, 2,
-                          [](unsigned f) { return 7 + f; }, [](unsigned f) { return 1000 + f; },
-                          cpu, device);
+    run_scalar_and_device(
+        backend, *info, opts, FrameGeometry{w, h, bpc, PixelFormat::yuv420}, 2,
+        [](unsigned f) { return 7 + f; }, [](unsigned f) { return 1000 + f; }, cpu, device,
+        store_slots);
     int compared = 0;
     EXPECT_EQ(cpu.order, device.order) << feature << " " << w << "x" << h;
     for (const auto& [key, frames] : cpu.values)
