@@ -63,26 +63,28 @@ struct Taylor {
     }
 };
 
-// atan's series u - u^3/3 + u^5/5 - ..., coefficients of u^3, u^5, ...
-struct AtanSeries {
-    double c[24] = {};
-    constexpr AtanSeries(int n) {
-        for (int j = 0; j < n; ++j) c[j] = ((j & 1) ? 1.0 : -1.0) / (2 * j + 3);
-    }
+// atan u = u + u z P(z), z = u^2, |u| <= 7/16: fdlibm's minimax
+// coefficients (s_atan.c's aT, negated), accurate to well under 2^-52 there.
+struct AtanPoly {
+    double c[11] = {-3.33333333333329318027e-01, 1.99999999998764832476e-01,
+                    -1.42857142725034663711e-01, 1.11111104054623557880e-01,
+                    -9.09088713343650656196e-02, 7.69187620504482999495e-02,
+                    -6.66107313738753120669e-02, 5.83357013379057348645e-02,
+                    -4.97687799461593236017e-02, 3.65315727442169155270e-02,
+                    -1.62858201153657823623e-02};
 };
 
-// sin r = r + r z (-1/3! + z/5! - ... + z^8/19!), z = r^2, |r| <= pi/4: the
-// first omitted term, r^21/21!, is below 2^-70 |r|.
-inline constexpr Taylor kSin(3, 9, true);
-// cos r = 1 + z (-1/2! + z/4! - ... + z^8/18!): omitted z^10/20! < 2^-64.
-inline constexpr Taylor kCos(2, 9, true);
+// sin r = r + r z (-1/3! + z/5! - ... - z^6/15!), z = r^2, |r| <= pi/4: the
+// first omitted term, r^17/17!, is below 2^-54 |r|.
+constexpr int kSinTerms = 7;
+inline constexpr Taylor kSin(3, kSinTerms, true);
+// cos r = 1 + z (-1/2! + z/4! - ... - z^7/16!): omitted r^18/18! < 2^-58.
+constexpr int kCosTerms = 8;
+inline constexpr Taylor kCos(2, kCosTerms, true);
 // exp r = 1 + r (1 + r/2! + ... + r^12/13!), |r| <= ln2/2: omitted
 // r^14/14! < 2^-57.
 inline constexpr Taylor kExp(1, 13, false);
-// atan u = u + u z (-1/3 + z/5 - ... ), |u| <= tan(pi/8) + 2^-50: the
-// omitted u^45/45 is below 2^-58 |u|.
-constexpr int kAtanTerms = 21;
-inline constexpr AtanSeries kAtan(kAtanTerms);
+inline constexpr AtanPoly kAtan;
 
 template <class V>
 struct Math {
@@ -115,8 +117,10 @@ struct Math {
         r = V::sub(r, V::mul(k, c(p3)));
         return {r, V::mul(r, r), V::bit(k, 1), V::bit(k, 2)};
     }
-    static D sin_poly(D r, D z) { return V::add(r, V::mul(V::mul(r, z), horner<9>(z, kSin.c))); }
-    static D cos_poly(D z) { return V::add(c(1.0), V::mul(z, horner<9>(z, kCos.c))); }
+    static D sin_poly(D r, D z) {
+        return V::add(r, V::mul(V::mul(r, z), horner<kSinTerms>(z, kSin.c)));
+    }
+    static D cos_poly(D z) { return V::add(c(1.0), V::mul(z, horner<kCosTerms>(z, kCos.c))); }
 
     // sin x for |x| < 2^19; sin(+-0) = +-0 exactly, as libm's.
     static D sin(D x) {
@@ -144,19 +148,21 @@ struct Math {
         return V::mul(e, V::exp2i(k));
     }
 
-    // atan2(y, x) for finite y, x not both zero: t = min/max of |y|, |x| in
-    // [0, 1]; above tan(pi/8), atan t = pi/4 + atan((t - 1) / (t + 1)); then
-    // pi/2 - a where |y| > |x|, pi - a where x < 0, and y's sign. Every
-    // result but the first case is at least pi/8, so the constants' and the
-    // reduction's roundings stay near 2^-52 relative.
+    // atan2(y, x) for float y, x not both zero: with s <= b the smaller and
+    // larger of |y|, |x|, atan(s / b) directly, or above tan(pi/8) as pi/4 +
+    // atan((s - b) / (s + b)) (|u| <= tan(pi/8) either way; s - b and s + b
+    // of two floats are exact in double, so u has one rounding); then pi/2 -
+    // a where |y| > |x|, pi - a where x < 0, and y's sign. Every result but
+    // the first case is at least pi/8, so the constants' roundings stay near
+    // 2^-53 relative.
     static D atan2(D y, D x) {
         const D ay = V::abs(y), ax = V::abs(x);
         const M steep = V::gt(ay, ax);
-        const D t = V::div(V::select(steep, ax, ay), V::select(steep, ay, ax));
-        const M far = V::gt(t, c(0.41421356237309503));
-        const D u = V::select(far, V::div(V::sub(t, c(1.0)), V::add(t, c(1.0))), t);
+        const D s = V::select(steep, ax, ay), b = V::select(steep, ay, ax);
+        const M far = V::gt(s, V::mul(b, c(0.41421356237309503)));
+        const D u = V::div(V::select(far, V::sub(s, b), s), V::select(far, V::add(s, b), b));
         const D z = V::mul(u, u);
-        D a = V::add(u, V::mul(V::mul(u, z), horner<kAtanTerms>(z, kAtan.c)));
+        D a = V::add(u, V::mul(V::mul(u, z), horner<11>(z, kAtan.c)));
         a = V::select(far, V::add(c(kPi / 4), a), a);
         a = V::select(steep, V::sub(c(kPi / 2), a), a);
         a = V::select(V::lt(x, c(0.0)), V::sub(c(kPi), a), a);
