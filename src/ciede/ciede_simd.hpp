@@ -9,15 +9,15 @@
 // double rounding is innocuous for +, -, *, / and sqrt), plus calls to libm
 // (pow, atan2, sin, cos, exp, powf) whose bits are libm's own. The twins
 // call powf as the scalar does. For the others they compute their own
-// approximation a, within a relative error of 2^-49 of the true value
-// (checkasm's ciede_libm holds every approximation to 2^-48 of libm's
-// result, and libm's own error is a few units in the last place, 2^-51).
-// Every libm result reaches the output only through one rounding to float,
-// a few double operations later, that the scalar performs at one of six
-// points (the two a', the two hue angles, delta H, T, 60 exp(.), R_T). At
-// each point the twin has a double v within e = |v| 2^-40 of the scalar's
-// (T: within 2^-40 absolute; the error budget, at most 2^-46, is spelled
-// out at each point), so where float(v - e) == float(v + e) every value the
+// approximations, within 2^-48 of libm's results (relative; absolute for
+// cos), the bound checkasm's ciede_libm holds them to (the largest
+// difference it sees is under 2^-51). Every libm result reaches the output
+// only through one rounding to float, a few double operations later, that
+// the scalar performs at one of eight points (the two a', the two hue
+// angles, delta H, T, 60 exp(.), R_T). At each point the twin has a double v
+// within e = |v| 2^-40 of the scalar's (T: 2^-40 absolute; the error budget,
+// at most 2^-47, is spelled out at each point, a margin of 2^7), so where
+// float(v - e) == float(v + e) every value the
 // scalar may hold rounds to that same float, which is then exact, and so is
 // everything computed from it. A lane where some point does not settle
 // (about one pixel in 10^4) is recomputed by the scalar delta_e_2000.
@@ -201,12 +201,12 @@ typename V::D delta_e_2000(const LabPairs& in, unsigned* settled) {
     const D chroma1 = hypot_f(ca1, b1), chroma2 = hypot_f(ca2, b2);
     const D c_bar = f(V::mul(f(V::add(chroma1, chroma2)), half));
 
-    // G and a'. The twin's c^7 is within 2^-51 (relative) of the true one,
-    // libm's within 2^-52, so theirs differ by under 2^-50; q = c^7 / (c^7 +
-    // 25^7) then differs by under 2^-50 relative, sqrt q (<= 1) by 2^-51
-    // absolute, and g = 1 - sqrt q (both computed with the same roundings)
-    // by under 2^-49 absolute. v = a + (a/2) g has |v| >= |a|, so the twin's
-    // v is within |a|/2 2^-49 + 2 ulp < |v| 2^-48 of the scalar's. a = 0
+    // G and a'. The twin's c^7 is within 2^-48 (relative) of libm's pow;
+    // q = c^7 / (c^7 + 25^7) then differs by under 2^-48 relative, sqrt q
+    // (<= 1) by 2^-49 absolute, and g = 1 - sqrt q (both computed with the
+    // same roundings) by under 2^-48 absolute. v = a + (a/2) g has |v| >= |a|,
+    // so the twin's v is within |a|/2 2^-48 + 2 ulp < |v| 2^-47 of the
+    // scalar's. a = 0
     // gives v = a exactly in both (g >= 0). Below c = 1e-30 both q are under
     // 1e-220, and both g are exactly 1.
     const D c7 = X::pow7(c_bar);
@@ -226,9 +226,7 @@ typename V::D delta_e_2000(const LabPairs& in, unsigned* settled) {
         f(V::add(c(1.0), V::div(V::mul(c(0.015), lm2), V::sqrt(V::add(c(20.0), lm2)))));
     const D s_c = f(V::add(c(1.0), V::mul(c(0.045), cp_bar)));
 
-    // Hue angles: the approximation's error under 2^-49 and libm's under
-    // 2^-52 of the result (every case at least pi/8 but the first, where
-    // atan2 ~ y/x with t's one rounding): v within |v| 2^-48. y = +-0 with
+    // Hue angles: v within |v| 2^-48 of libm's atan2. y = +-0 with
     // x > 0 gives +-0 in both; y = x = 0 is the scalar's early 0.
     const auto hue_angle = [&](D x, D y, M& settled) {
         const M origin = V::mask_and(V::eq(x, zero), V::eq(y, zero));
@@ -250,8 +248,8 @@ typename V::D delta_e_2000(const LabPairs& in, unsigned* settled) {
     dh = V::select(V::le(V::abs(h12), c(kPi)), d, dh);
     dh = V::select(V::mask_or(V::eq(chroma1, zero), V::eq(chroma2, zero)), zero, dh);
 
-    // delta H = (2 sqrt(c1' c2')) sin(dh / 2): sin within 2^-49 (twin) and
-    // 2^-52 (libm) of the true value, one product rounding: |v| 2^-48. Zero
+    // delta H = (2 sqrt(c1' c2')) sin(dh / 2): sin within 2^-48 of libm's,
+    // one product rounding: |v| 2^-47. Zero
     // exactly when a factor is: sqrt(+0), or sin(+-0) = +-0 in both.
     const D vdh = V::mul(V::mul(c(2.0), V::sqrt(f(V::mul(cp1, cp2)))), X::sin(V::mul(dh, half)));
     ok = V::mask_and(ok, X::settles_rel(vdh));
@@ -262,9 +260,9 @@ typename V::D delta_e_2000(const LabPairs& in, unsigned* settled) {
     const D h_bar = V::select(V::gt(V::abs(h12), c(kPi)), f(V::mul(V::add(hsum, two_pi), half)),
                               f(V::mul(hsum, half)));
 
-    // T: each cosine within 2^-49 (twin) and 2^-52 of the true one, absolute
-    // (|cos| <= 1); weights summing to 0.93, and eight roundings of values
-    // below 2 that may differ by an ulp each (2^-52): under 2^-47 absolute.
+    // T: each cosine within 2^-48 of libm's, absolute; weights summing to
+    // 0.93, and eight roundings of values below 2 that may differ by an ulp
+    // each (2^-52): under 2^-47 absolute.
     const D vt = V::sub(
         V::add(V::add(V::sub(c(1.0), V::mul(c(0.17), X::cos(V::sub(h_bar, c(kPi / 6.0))))),
                       V::mul(c(0.24), X::cos(V::mul(c(2.0), h_bar)))),
@@ -275,7 +273,7 @@ typename V::D delta_e_2000(const LabPairs& in, unsigned* settled) {
     const D s_h = f(V::add(c(1.0), V::mul(V::mul(c(0.015), cp_bar), t)));
 
     // rotation_term: powf as the scalar calls it; 60 exp(-d^2) within
-    // |v| 2^-48 (exp's errors, one product); R_T = (-2 sqrt(ratio)) sin(angle)
+    // |v| 2^-47 (exp's 2^-48, one product); R_T = (-2 sqrt(ratio)) sin(angle)
     // as delta H (angle >= +0; sin(+0) = +0 in both).
     const D deg = f(V::mul(h_bar, c(180.0 / kPi)));
     const D dd = f(V::mul(V::sub(deg, c(275.0)), c(1.0 / 25.0)));
