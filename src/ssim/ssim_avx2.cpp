@@ -9,10 +9,52 @@
 #include <cstddef>
 
 #include "ssim/ssim_kernels.hpp"
+#include "ssim/ssim_pass_rows.hpp"
 
 namespace vmafpp::ssim {
 
 namespace {
+
+// ssim_pass_rows.hpp's vector: four samples, floats in an xmm and doubles in
+// a ymm (no lane crossing to widen or narrow).
+struct Avx2 {
+    static constexpr int kLanes = 4;
+    using F = __m128;
+    using D = __m256d;
+    static F load(const float* p) { return _mm_loadu_ps(p); }
+    static void store(float* p, F v) { _mm_storeu_ps(p, v); }
+    static F set(float v) { return _mm_set1_ps(v); }
+    static F add(F a, F b) { return _mm_add_ps(a, b); }
+    static F sub(F a, F b) { return _mm_sub_ps(a, b); }
+    static F mul(F a, F b) { return _mm_mul_ps(a, b); }
+    static F div(F a, F b) { return _mm_div_ps(a, b); }
+    static D widen(F v) { return _mm256_cvtps_pd(v); }
+    static F narrow(D v) { return _mm256_cvtpd_ps(v); }
+    static D setd(double v) { return _mm256_set1_pd(v); }
+    static D addd(D a, D b) { return _mm256_add_pd(a, b); }
+    static D muld(D a, D b) { return _mm256_mul_pd(a, b); }
+    static D divd(D a, D b) { return _mm256_div_pd(a, b); }
+    static D sqrtd(D v) { return _mm256_sqrt_pd(v); }
+    static void stored(double* p, D v) { _mm256_store_pd(p, v); }
+    // Ordered compares: false for NaN, which is kept.
+    static F zero_if_negative(F v) {
+        return _mm_andnot_ps(_mm_cmp_ps(v, _mm_setzero_ps(), _CMP_LT_OQ), v);
+    }
+    static F zero_if_negative_and_flat(F cov, F sd) {
+        const F flat = _mm_and_ps(_mm_cmp_ps(cov, _mm_setzero_ps(), _CMP_LT_OQ),
+                                  _mm_cmp_ps(sd, _mm_setzero_ps(), _CMP_LE_OQ));
+        return _mm_andnot_ps(flat, cov);
+    }
+};
+
+SsimSums stats_avx2(const float* mu_r, const float* mu_c, const float* ref_sq, const float* cmp_sq,
+                    const float* both, int n) {
+    return stats_rows<Avx2>(mu_r, mu_c, ref_sq, cmp_sq, both, n);
+}
+
+SsimSums pass_avx2(const float* ref, const float* cmp, int w, int h, SsimScratch& scratch) {
+    return fused_pass<Avx2>(ref, cmp, w, h, scratch);
+}
 
 // Sums of 8 adjacent outputs: lanes 0-3 and 4-7 as two double vectors.
 struct Sum8 {
@@ -179,7 +221,9 @@ void decimate_avx2(const float* src, int w, int h, int factor, const float* kern
 
 void ssim_init_avx2(SsimKernels& k) {
     k.convolve = convolve_avx2;
+    k.stats = stats_avx2;
     k.decimate = decimate_avx2;
+    k.pass = pass_avx2;
 }
 
 }  // namespace vmafpp::ssim
