@@ -47,44 +47,15 @@ struct Blocks {
     __m256 var_ratio;
 };
 
-// Block k's row of eight samples starting at p, zero-extended to int32.
-inline __m256i row_of(const std::uint8_t* p) {
-    return _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
-}
-inline __m256i row_of(const std::uint16_t* p) {
-    return _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
-}
-
-// Row i of the eight blocks: r[k] holds block k's samples (lane j = column
-// j), and the 8x8 transpose turns it into c[j] (lane k = block k), the
-// layout of Blocks. Only whole int32 lanes move, so the values are the
-// samples themselves.
-inline void transpose8x8(const __m256i r[8], I8 c[8]) {
-    __m256i t[8], u[8];
-    for (int k = 0; k < 8; k += 2) {
-        t[k] = _mm256_unpacklo_epi32(r[k], r[k + 1]);      // k0 k+1,0 k1 k+1,1 | 4, 5
-        t[k + 1] = _mm256_unpackhi_epi32(r[k], r[k + 1]);  // columns 2, 3 | 6, 7
-    }
-    for (int k = 0; k < 8; k += 4) {
-        u[k] = _mm256_unpacklo_epi64(t[k], t[k + 2]);          // column 0 | 4 of rows k..k+3
-        u[k + 1] = _mm256_unpackhi_epi64(t[k], t[k + 2]);      // column 1 | 5
-        u[k + 2] = _mm256_unpacklo_epi64(t[k + 1], t[k + 3]);  // column 2 | 6
-        u[k + 3] = _mm256_unpackhi_epi64(t[k + 1], t[k + 3]);  // column 3 | 7
-    }
-    for (int j = 0; j < 4; ++j) {
-        c[j].v = _mm256_permute2x128_si256(u[j], u[j + 4], 0x20);
-        c[j + 4].v = _mm256_permute2x128_si256(u[j], u[j + 4], 0x31);
-    }
-}
-
 template <class T>
 void load_blocks(const std::uint8_t* base, std::ptrdiff_t stride, int x, int y, Blocks& b) {
+    alignas(32) std::int32_t lanes[kLanes];
     for (int i = 0; i < 8; ++i) {
-        // Block k's row starts at x + 7k; the last ends at x + 56 <= w - 1.
         const T* row = reinterpret_cast<const T*>(base + (y + i) * stride) + x;
-        __m256i r[kLanes];
-        for (int k = 0; k < kLanes; ++k) r[k] = row_of(row + k * psnr_hvs::kStep);
-        transpose8x8(r, b.c + i * 8);
+        for (int j = 0; j < 8; ++j) {
+            for (int k = 0; k < kLanes; ++k) lanes[k] = row[k * psnr_hvs::kStep + j];
+            b.c[i * 8 + j].v = _mm256_load_si256(reinterpret_cast<const __m256i*>(lanes));
+        }
     }
     // Means and unbiased variances of the block and of its 4x4 quadrants,
     // each sum a float chain in row-major order, as load_block's.
@@ -152,64 +123,25 @@ __m256 masking(const Blocks& b, const Table8x8& mask) {
                            _mm256_cvtpd_ps(_mm256_div_pd(lo, k32)));
 }
 
-// The plane's error sum, one float chain through every coefficient of every
-// block in block order, is the plane's critical path: a group's 512 terms
-// are left pending and added a slice at a time between the phases of the
-// next group, whose work does not depend on them, so the chain's latency
-// hides behind it. The order of the terms is unchanged: a group's terms
-// (lane after lane, coefficients in row-major order within each) are all
-// added before the next group's or a row's scalar tail blocks.
-struct PendingSum {
-    float sum = 0.0f;
-    const float (*err)[kLanes] = nullptr;  // err[t][k]: coefficient t of lane k
-    int next = 0, end = 0;                 // term i is lane i / 64, coefficient i % 64
-
-    void add(int count) {
-        const int stop = next + count < end ? next + count : end;
-        // A local chain: err may alias `sum` as far as the compiler knows.
-        float s = sum;
-        for (int i = next; i < stop; ++i) s += err[i % 64][i / 64];
-        sum = s;
-        next = stop > next ? stop : next;
-    }
-    void finish() { add(end - next); }
-    void start(const float (*e)[kLanes]) {
-        err = e;
-        next = 0;
-        end = 64 * kLanes;
-    }
-};
-
-// One slice of the pending terms between two phases of a group: seven
-// phases take the 512 terms.
-constexpr int kSlice = 74;
-
 template <class T>
 float plane_avx2_t(const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
                    std::ptrdiff_t dis_stride, int w, int h, int bpc, const Table8x8& csf) {
     Table8x8 mask;
     psnr_hvs::mask_table(csf, mask);
-    PendingSum pending;
+    float sum = 0.0f;
     int blocks = 0;
     Blocks s, d;
-    alignas(32) float err[2][64][kLanes];  // this group's and the pending group's
-    int buf = 0;
+    alignas(32) float err[64][kLanes];
     for (int y = 0; y < h - 7; y += psnr_hvs::kStep) {
         int x = 0;
         // Eight blocks need the last one's start, x + 49, at most w - 8.
         for (; x + (kLanes - 1) * psnr_hvs::kStep < w - 7; x += kLanes * psnr_hvs::kStep) {
             load_blocks<T>(ref, ref_stride, x, y, s);
-            pending.add(kSlice);
             load_blocks<T>(dis, dis_stride, x, y, d);
-            pending.add(kSlice);
             transform(s);
-            pending.add(kSlice);
             transform(d);
-            pending.add(kSlice);
             __m256 threshold = masking(s, mask);
-            pending.add(kSlice);
             const __m256 d_mask = masking(d, mask);
-            pending.add(kSlice);
             threshold = _mm256_blendv_ps(threshold, d_mask,
                                          _mm256_cmp_ps(d_mask, threshold, _CMP_GT_OQ));
             for (int t = 0; t < 64; ++t) {
@@ -221,20 +153,16 @@ float plane_avx2_t(const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std
                     e = _mm256_andnot_ps(below, _mm256_sub_ps(e, lim));
                 }
                 const __m256 ec = _mm256_mul_ps(e, _mm256_set1_ps(csf[t / 8][t % 8]));
-                _mm256_store_ps(err[buf][t], _mm256_mul_ps(ec, ec));
+                _mm256_store_ps(err[t], _mm256_mul_ps(ec, ec));
             }
-            pending.finish();  // the previous group, before this one's terms
-            pending.start(err[buf]);
-            buf ^= 1;
+            for (int k = 0; k < kLanes; ++k)
+                for (int t = 0; t < 64; ++t) sum += err[t][k];
             blocks += kLanes;
         }
-        pending.finish();  // before the row's scalar blocks
         for (; x < w - 7; x += psnr_hvs::kStep, ++blocks)
-            psnr_hvs::add_block_error(ref, ref_stride, dis, dis_stride, x, y, bpc, mask, csf,
-                                      pending.sum);
+            psnr_hvs::add_block_error(ref, ref_stride, dis, dis_stride, x, y, bpc, mask, csf, sum);
     }
-    pending.finish();
-    return psnr_hvs::normalised_error(pending.sum, blocks, bpc);
+    return psnr_hvs::normalised_error(sum, blocks, bpc);
 }
 
 float plane_avx2(const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,

@@ -1,5 +1,6 @@
-// AVX-512 twins of the SSIM kernels (ssim_kernels.hpp): the fused pass and
-// the statistics of ssim_pass_rows.hpp on eight samples at a time, floats in
+// AVX-512 twins of the SSIM kernels (ssim_kernels.hpp): the fused pass, the
+// statistics and the factor-2 decimation of ssim_pass_rows.hpp on eight
+// samples at a time, floats in
 // a ymm and doubles in a zmm, so widening and narrowing never cross lanes.
 // Lanes hold different samples, never parts of one sum.
 //
@@ -60,10 +61,22 @@ SsimSums pass_avx512(const float* ref, const float* cmp, int w, int h, SsimScrat
     return fused_pass<Avx512>(ref, cmp, w, h, scratch);
 }
 
+// Factor 2 out of place (MS-SSIM's); float_ssim's in-place box decimation,
+// whose later outputs may read earlier ones, stays on the scalar order.
+void decimate_avx512(const float* src, int w, int h, int factor, const float* kernel, int kw,
+                     float* dst) {
+    if (factor != 2 || src == dst || kw > 16) {
+        ssim_kernels_scalar().decimate(src, w, h, factor, kernel, kw, dst);
+        return;
+    }
+    decimate_by_2<Avx512>(src, w, h, kernel, kw, dst);
+}
+
 }  // namespace
 
 void ssim_init_avx512(SsimKernels& k) {
     k.stats = stats_avx512;
+    k.decimate = decimate_avx512;
     k.pass = pass_avx512;
 }
 

@@ -160,9 +160,9 @@ struct SsimKernels {
 };
 
 const SsimKernels& ssim_kernels_scalar();
-// The table for a SIMD level (dispatch/kernel_table.hpp): AVX2 and AVX-512
-// have twins of convolve, stats, decimate and pass; the ICL level inherits
-// AVX-512's.
+// The table for a SIMD level (dispatch/kernel_table.hpp): AVX2 has twins of
+// convolve, stats, decimate and pass, AVX-512 of stats, decimate and pass;
+// the ICL level inherits AVX-512's table.
 const SsimKernels& ssim_kernels_for(SimdLevel level);
 void ssim_init_avx2(SsimKernels& k);
 void ssim_init_avx512(SsimKernels& k);

@@ -231,5 +231,101 @@ SsimSums fused_pass(const float* ref, const float* cmp, int w, int h, SsimScratc
     return out;
 }
 
+// DecimateFn for factor 2, src != dst (MS-SSIM's low-pass): output (ox, oy)
+// is the kernel around input (2 ox, 2 oy). Each input row the kernel needs
+// is first widened by its mirrored samples on both sides (the values
+// IQA's symmetric boundary reads, so edges need no other case) and split
+// into its even and odd samples; tap u of output ox then reads element
+// ox + (u + r) / 2 of one of them, so kLanes adjacent outputs take one
+// contiguous load per tap. Every output's sum runs over the taps row by
+// row, left to right, as the scalar's.
+struct SplitRows {
+    int len = 0;  // floats in each of a row's even and odd halves
+    int slots = 0;
+    float* data = nullptr;
+    int* held = nullptr;  // the input row each slot holds, or -1
+
+    SplitRows(int len_, int slots_) : len(len_), slots(slots_) {
+        data = new float[static_cast<std::size_t>(2) * len * slots];
+        held = new int[static_cast<std::size_t>(slots)];
+        for (int i = 0; i < slots; ++i) held[i] = -1;
+    }
+    ~SplitRows() {
+        delete[] data;
+        delete[] held;
+    }
+    SplitRows(const SplitRows&) = delete;
+    SplitRows& operator=(const SplitRows&) = delete;
+    float* even(int slot) const { return data + static_cast<std::ptrdiff_t>(2 * slot) * len; }
+    float* odd(int slot) const { return data + static_cast<std::ptrdiff_t>(2 * slot + 1) * len; }
+};
+
+// Row `row` of src as IQA's symmetric boundary extends it, from column -r:
+// element m of the even half is column 2m - r, of the odd half 2m + 1 - r,
+// mirrored once (-1 - i, 2w - 1 - i); columns past 2w - 1, read only by
+// the filler lanes of the last outputs, are 0.
+inline void split_row(const float* src, int w, int row, int r, float* even, float* odd,
+                      int len) {
+    const float* in = src + static_cast<std::ptrdiff_t>(row) * w;
+    auto at = [&](int i) -> float {
+        if (i < 0) return in[-1 - i];
+        if (i < w) return in[i];
+        if (i < 2 * w) return in[2 * w - 1 - i];
+        return 0.0f;
+    };
+    for (int m = 0; m < len; ++m) {
+        even[m] = at(2 * m - r);
+        odd[m] = at(2 * m + 1 - r);
+    }
+}
+
+template <class V>
+void decimate_by_2(const float* src, int w, int h, const float* kernel, int kw, float* dst) {
+    constexpr int N = V::kLanes;
+    using D = typename V::D;
+    const int sw = decimated_size(w, 2), sh = decimated_size(h, 2);
+    const int r = kw / 2;
+    // Outputs in whole vectors, plus the taps' reach (u + r) / 2 <= (kw - 1) / 2.
+    const int len = (sw + N - 1) / N * N + kw / 2 + 1;
+    // One output's rows are at most kw distinct, consecutive rows (mirrored
+    // at the edges too), so row % slots never maps two of them to one slot.
+    SplitRows rows(len, kw + 2);
+    const float* even[16];
+    const float* odd[16];
+    for (int oy = 0; oy < sh; ++oy) {
+        for (int a = 0; a < kw; ++a) {
+            int row = 2 * oy + a - r;
+            if (row < 0)
+                row = -1 - row;
+            else if (row >= h)
+                row = 2 * h - 1 - row;
+            const int slot = row % rows.slots;
+            if (rows.held[slot] != row) {
+                split_row(src, w, row, r, rows.even(slot), rows.odd(slot), len);
+                rows.held[slot] = row;
+            }
+            even[a] = rows.even(slot);
+            odd[a] = rows.odd(slot);
+        }
+        float* out = dst + static_cast<std::ptrdiff_t>(oy) * sw;
+        for (int ox = 0; ox < sw; ox += N) {
+            D acc = V::setd(0.0);
+            const float* tap = kernel;
+            for (int a = 0; a < kw; ++a)
+                for (int b = 0; b < kw; ++b, ++tap) {
+                    const float* half = (b & 1) ? odd[a] : even[a];
+                    acc = V::addd(acc, V::widen(V::mul(V::load(half + ox + b / 2), V::set(*tap))));
+                }
+            if (ox + N <= sw) {
+                V::store(out + ox, V::narrow(acc));
+            } else {
+                float staged[N];
+                V::store(staged, V::narrow(acc));
+                for (int j = 0; j < sw - ox; ++j) out[ox + j] = staged[j];
+            }
+        }
+    }
+}
+
 }  // namespace
 }  // namespace vmafpp::ssim
