@@ -7,7 +7,8 @@ namespace vmafpp::ssim {
 
 const SsimKernels& ssim_kernels_for(SimdLevel level) {
     static const KernelTables<SsimKernels> tables(ssim_kernels_scalar(),
-                                                  {VMAFPP_X86_INIT(ssim_init_avx2), nullptr, nullptr});
+                                                  {VMAFPP_X86_INIT(ssim_init_avx2),
+                                                   VMAFPP_X86_INIT(ssim_init_avx512), nullptr});
     return tables[level];
 }
 

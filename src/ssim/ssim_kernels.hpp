@@ -80,8 +80,13 @@ struct SsimSums {
     double s = 0.0;
 };
 
-// SSIM's per-sample statistic over n samples (IQA's default arguments:
-// K1 = 0.01, K2 = 0.03, L = 255 in float). Per sample, all float unless
+// IQA's default stabilizers (K1 = 0.01, K2 = 0.03, dynamic range L = 255),
+// computed in float as IQA does: C1 = (K1 * L)^2, C2 = (K2 * L)^2, C3 = C2 / 2.
+constexpr float kStabilizerC1 = (0.01f * 255) * (0.01f * 255);
+constexpr float kStabilizerC2 = (0.03f * 255) * (0.03f * 255);
+constexpr float kStabilizerC3 = kStabilizerC2 / 2.0f;
+
+// SSIM's per-sample statistic over n samples (C1, C2, C3 as above). Per sample, all float unless
 // stated: var_r = max(0, ref_sq - mu_r * mu_r) (as libvmaf's MAX(0.0, x),
 // so NaN passes), var_c likewise, cov = both - mu_r * mu_c,
 // sd = float(sqrt(double(var_r * var_c))),
@@ -109,18 +114,58 @@ using StatsFn = SsimSums (*)(const float* mu_r, const float* mu_c, const float* 
 using DecimateFn = void (*)(const float* src, int w, int h, int factor, const float* kernel, int kw,
                             float* dst);
 
+// Scratch of one pass over at most w x h samples: five images and the
+// convolution cache of the scalar composition, and the SIMD passes' ring of
+// filtered rows (kRingRows rows of up to w floats, rounded up to 16).
+class SsimScratch {
+public:
+    static constexpr int kRingRows = 5 * kWindow;
+
+    SsimScratch() = default;
+    SsimScratch(int w, int h)
+        : n_(static_cast<std::size_t>(w) * static_cast<std::size_t>(h)),
+          buf_(detail::make_large_array<float>(6 * n_)),
+          ring_(new float[static_cast<std::size_t>(kRingRows) * ((w + 15) / 16 * 16)]()),
+          ring_at_(ring_.get()) {}
+    float* mu_r() { return buf_.get(); }
+    float* mu_c() { return buf_.get() + n_; }
+    float* ref_sq() { return buf_.get() + 2 * n_; }
+    float* cmp_sq() { return buf_.get() + 3 * n_; }
+    float* both() { return buf_.get() + 4 * n_; }
+    float* cache() { return buf_.get() + 5 * n_; }
+    // A plain pointer: the SIMD files read it without instantiating
+    // standard-library templates (HACKING.md, kernel tables).
+    float* ring() { return ring_at_; }
+
+private:
+    std::size_t n_ = 0;
+    std::unique_ptr<float[], detail::LargeFree> buf_;
+    std::unique_ptr<float[]> ring_;
+    float* ring_at_ = nullptr;
+};
+
+// One SSIM pass's four sums over a compact w x h pair (w, h >= kWindow):
+// the statistics of ref and cmp filtered by the window (mu_r, mu_c), of
+// their products filtered likewise, as the scalar table's pass composes them
+// from convolve, products and stats; a twin must give the same bits.
+using PassFn = SsimSums (*)(const float* ref, const float* cmp, int w, int h,
+                            SsimScratch& scratch);
+
 struct SsimKernels {
     ConvolveFn convolve;
     ProductsFn products;
     StatsFn stats;
     DecimateFn decimate;
+    PassFn pass;
 };
 
 const SsimKernels& ssim_kernels_scalar();
 // The table for a SIMD level (dispatch/kernel_table.hpp): AVX2 has twins of
-// convolve and decimate; the AVX-512 levels inherit them.
+// convolve, stats, decimate and pass, AVX-512 of stats, decimate and pass;
+// the ICL level inherits AVX-512's table.
 const SsimKernels& ssim_kernels_for(SimdLevel level);
 void ssim_init_avx2(SsimKernels& k);
+void ssim_init_avx512(SsimKernels& k);
 
 // The output size of DecimateFn along one dimension.
 constexpr int decimated_size(int n, int factor) { return n / factor + (n & 1); }
@@ -130,26 +175,6 @@ constexpr int decimated_size(int n, int factor) { return n / factor + (n & 1); }
 struct SsimResult {
     float ssim;     // the mean of l * c * s
     float l, c, s;  // the means of each component
-};
-
-// Scratch of one pass over at most w x h samples: five images and the
-// convolution cache.
-class SsimScratch {
-public:
-    SsimScratch() = default;
-    SsimScratch(int w, int h)
-        : n_(static_cast<std::size_t>(w) * static_cast<std::size_t>(h)),
-          buf_(detail::make_large_array<float>(6 * n_)) {}
-    float* mu_r() { return buf_.get(); }
-    float* mu_c() { return buf_.get() + n_; }
-    float* ref_sq() { return buf_.get() + 2 * n_; }
-    float* cmp_sq() { return buf_.get() + 3 * n_; }
-    float* both() { return buf_.get() + 4 * n_; }
-    float* cache() { return buf_.get() + 5 * n_; }
-
-private:
-    std::size_t n_ = 0;
-    std::unique_ptr<float[], detail::LargeFree> buf_;
 };
 
 SsimResult ssim_pass(const SsimKernels& k, const float* ref, const float* cmp, int w, int h,

@@ -42,21 +42,11 @@ void products_scalar(const float* ref, const float* cmp, int n, float* ref_sq, f
     }
 }
 
-// IQA's defaults: K1 = 0.01, K2 = 0.03, dynamic range 255, all float.
-struct Stabilizers {
-    float c1, c2, c3;
-};
-Stabilizers stabilizers() {
-    const float k1 = 0.01f, k2 = 0.03f;
-    const int range = 255;
-    const float c1 = (k1 * range) * (k1 * range);
-    const float c2 = (k2 * range) * (k2 * range);
-    return {c1, c2, c2 / 2.0f};
-}
-
 SsimSums stats_scalar(const float* mu_r, const float* mu_c, const float* ref_sq,
                       const float* cmp_sq, const float* both, int n) {
-    const Stabilizers k = stabilizers();
+    struct {
+        float c1, c2, c3;
+    } const k{kStabilizerC1, kStabilizerC2, kStabilizerC3};
     SsimSums sums;
     for (int i = 0; i < n; ++i) {
         const float mr = mu_r[i], mc = mu_c[i];
@@ -121,31 +111,33 @@ void decimate_scalar(const float* src, int w, int h, int factor, const float* ke
     }
 }
 
+// The reference pass: libvmaf's sequence of whole-image steps.
+SsimSums pass_scalar(const float* ref, const float* cmp, int w, int h, SsimScratch& scratch) {
+    const int n = w * h;
+    const float* taps = kGaussianTaps.data();
+    convolve_scalar(ref, w, h, taps, kWindow, scratch.mu_r(), scratch.cache());
+    convolve_scalar(cmp, w, h, taps, kWindow, scratch.mu_c(), scratch.cache());
+    products_scalar(ref, cmp, n, scratch.ref_sq(), scratch.cmp_sq(), scratch.both());
+    convolve_scalar(scratch.ref_sq(), w, h, taps, kWindow, scratch.ref_sq(), scratch.cache());
+    convolve_scalar(scratch.cmp_sq(), w, h, taps, kWindow, scratch.cmp_sq(), scratch.cache());
+    convolve_scalar(scratch.both(), w, h, taps, kWindow, scratch.both(), scratch.cache());
+    const int on = (w - kWindow + 1) * (h - kWindow + 1);
+    return stats_scalar(scratch.mu_r(), scratch.mu_c(), scratch.ref_sq(), scratch.cmp_sq(),
+                        scratch.both(), on);
+}
+
 }  // namespace
 
 const SsimKernels& ssim_kernels_scalar() {
-    static const SsimKernels k{convolve_scalar, products_scalar, stats_scalar, decimate_scalar};
+    static const SsimKernels k{convolve_scalar, products_scalar, stats_scalar, decimate_scalar,
+                               pass_scalar};
     return k;
 }
 
 SsimResult ssim_pass(const SsimKernels& k, const float* ref, const float* cmp, int w, int h,
                      SsimScratch& scratch) {
-    const int n = w * h;
-    k.convolve(ref, w, h, kGaussianTaps.data(), kWindow, scratch.mu_r(), scratch.cache());
-    k.convolve(cmp, w, h, kGaussianTaps.data(), kWindow, scratch.mu_c(), scratch.cache());
-    k.products(ref, cmp, n, scratch.ref_sq(), scratch.cmp_sq(), scratch.both());
-    k.convolve(scratch.ref_sq(), w, h, kGaussianTaps.data(), kWindow, scratch.ref_sq(),
-               scratch.cache());
-    k.convolve(scratch.cmp_sq(), w, h, kGaussianTaps.data(), kWindow, scratch.cmp_sq(),
-               scratch.cache());
-    k.convolve(scratch.both(), w, h, kGaussianTaps.data(), kWindow, scratch.both(),
-               scratch.cache());
-    const int ow = w - kWindow + 1;
-    const int oh = h - kWindow + 1;
-    const int on = ow * oh;
-    const SsimSums sums = k.stats(scratch.mu_r(), scratch.mu_c(), scratch.ref_sq(),
-                                  scratch.cmp_sq(), scratch.both(), on);
-    const double count = static_cast<double>(on);
+    const SsimSums sums = k.pass(ref, cmp, w, h, scratch);
+    const double count = static_cast<double>((w - kWindow + 1) * (h - kWindow + 1));
     return {static_cast<float>(sums.ssim / count), static_cast<float>(sums.l / count),
             static_cast<float>(sums.c / count), static_cast<float>(sums.s / count)};
 }

@@ -73,12 +73,14 @@ std::vector<std::string> extractors_in(const std::string& pair, const std::strin
 
 class SsimGolden : public ::testing::TestWithParam<std::string> {};
 
-// The levels with their own SSIM kernels: scalar, and AVX2 (whose twins the
-// AVX-512 levels inherit) where the CPU has it.
+// The levels with their own SSIM kernels: scalar, AVX2 and AVX-512 (whose
+// twins the ICL level inherits), those the CPU has.
 std::vector<SimdLevel> ssim_levels() {
     std::vector<SimdLevel> out{SimdLevel::scalar};
-    const unsigned avx2 = simd_level_flags(SimdLevel::avx2);
-    if ((detected_cpu_flags() & avx2) == avx2) out.push_back(SimdLevel::avx2);
+    for (const SimdLevel level : {SimdLevel::avx2, SimdLevel::avx512}) {
+        const unsigned need = simd_level_flags(level);
+        if ((detected_cpu_flags() & need) == need) out.push_back(level);
+    }
     return out;
 }
 

@@ -1,0 +1,83 @@
+// AVX-512 twins of the SSIM kernels (ssim_kernels.hpp): the fused pass, the
+// statistics and the factor-2 decimation of ssim_pass_rows.hpp on eight
+// samples at a time, floats in
+// a ymm and doubles in a zmm, so widening and narrowing never cross lanes.
+// Lanes hold different samples, never parts of one sum.
+//
+// GCC 12's AVX-512 conversions take their pass-through operand from
+// _mm512_undefined_*(), a self-initialisation (GCC PR 105593) that the
+// uninitialised-use warnings report wherever one is inlined; they concern
+// the header, so they are off for this file.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+#include <immintrin.h>
+
+#include "ssim/ssim_kernels.hpp"
+#include "ssim/ssim_pass_rows.hpp"
+
+namespace vmafpp::ssim {
+
+namespace {
+
+struct Avx512 {
+    static constexpr int kLanes = 8;
+    using F = __m256;
+    using D = __m512d;
+    static F load(const float* p) { return _mm256_loadu_ps(p); }
+    static void store(float* p, F v) { _mm256_storeu_ps(p, v); }
+    static F set(float v) { return _mm256_set1_ps(v); }
+    static F add(F a, F b) { return _mm256_add_ps(a, b); }
+    static F sub(F a, F b) { return _mm256_sub_ps(a, b); }
+    static F mul(F a, F b) { return _mm256_mul_ps(a, b); }
+    static F div(F a, F b) { return _mm256_div_ps(a, b); }
+    static D widen(F v) { return _mm512_cvtps_pd(v); }
+    static F narrow(D v) { return _mm512_cvtpd_ps(v); }
+    static D setd(double v) { return _mm512_set1_pd(v); }
+    static D addd(D a, D b) { return _mm512_add_pd(a, b); }
+    static D muld(D a, D b) { return _mm512_mul_pd(a, b); }
+    static D divd(D a, D b) { return _mm512_div_pd(a, b); }
+    static D sqrtd(D v) { return _mm512_sqrt_pd(v); }
+    static void stored(double* p, D v) { _mm512_store_pd(p, v); }
+    // Ordered compares: false for NaN, which is kept.
+    static F zero_if_negative(F v) {
+        return _mm256_maskz_mov_ps(
+            static_cast<__mmask8>(~_mm256_cmp_ps_mask(v, _mm256_setzero_ps(), _CMP_LT_OQ)), v);
+    }
+    static F zero_if_negative_and_flat(F cov, F sd) {
+        const __mmask8 flat = _mm256_cmp_ps_mask(cov, _mm256_setzero_ps(), _CMP_LT_OQ) &
+                              _mm256_cmp_ps_mask(sd, _mm256_setzero_ps(), _CMP_LE_OQ);
+        return _mm256_maskz_mov_ps(static_cast<__mmask8>(~flat), cov);
+    }
+};
+
+SsimSums stats_avx512(const float* mu_r, const float* mu_c, const float* ref_sq,
+                      const float* cmp_sq, const float* both, int n) {
+    return stats_rows<Avx512>(mu_r, mu_c, ref_sq, cmp_sq, both, n);
+}
+
+SsimSums pass_avx512(const float* ref, const float* cmp, int w, int h, SsimScratch& scratch) {
+    return fused_pass<Avx512>(ref, cmp, w, h, scratch);
+}
+
+// Factor 2 out of place (MS-SSIM's); float_ssim's in-place box decimation,
+// whose later outputs may read earlier ones, stays on the scalar order.
+void decimate_avx512(const float* src, int w, int h, int factor, const float* kernel, int kw,
+                     float* dst) {
+    if (factor != 2 || src == dst || kw > 16) {
+        ssim_kernels_scalar().decimate(src, w, h, factor, kernel, kw, dst);
+        return;
+    }
+    decimate_by_2<Avx512>(src, w, h, kernel, kw, dst);
+}
+
+}  // namespace
+
+void ssim_init_avx512(SsimKernels& k) {
+    k.stats = stats_avx512;
+    k.decimate = decimate_avx512;
+    k.pass = pass_avx512;
+}
+
+}  // namespace vmafpp::ssim

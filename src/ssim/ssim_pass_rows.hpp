@@ -1,0 +1,331 @@
+// The SIMD twins' SSIM pass and statistics, written once for every vector
+// width (HACKING.md, "Where a loop lives"): each ISA file instantiates them
+// with its own vector type `V` from its own anonymous namespace.
+//
+// The pass fuses what ssim_pass composes from the table's kernels (two
+// convolutions of the pictures, the three products, three convolutions of
+// them, the statistics) into one walk down the rows: each input row is
+// filtered horizontally into a ring of the last kWindow filtered rows of
+// all five quantities, and each output row is filtered vertically from the
+// ring and turned into statistics at once, while its values are still in
+// registers. No value changes: every filtered value is the same double sum
+// of the same float products in the same tap order, rounded to float once,
+// as convolve computes it (ref^2 is float(ref * ref) before its taps, as
+// products stores it), and the statistics are added to the four double sums
+// in sample order. Only the memory traffic of the six w x h images is gone.
+//
+// V provides, for kLanes adjacent samples: F (floats) and D (the same lanes
+// as doubles); load/store of F; set, add, sub, mul, div of F; widen (F to D,
+// exact) and narrow (D to F, rounded to nearest as a C cast); setd, addd,
+// muld, divd, sqrtd of D and stored (D to kLanes doubles);
+// zero_if_negative(v) (v < 0 ? +0 : v, NaN kept: libvmaf's MAX(0.0, v)) and
+// zero_if_negative_and_flat(cov, sd) ((cov < 0 && sd <= 0) ? +0 : cov).
+#pragma once
+
+#include <cstddef>
+
+#include "ssim/ssim_kernels.hpp"
+
+namespace vmafpp::ssim {
+namespace {
+
+constexpr int kQuantities = 5;  // mu_r, mu_c, ref^2, cmp^2, ref * cmp
+
+// Tap k of the window, from the plain half table (no std::array member is
+// instantiated in an ISA file).
+constexpr float gaussian_tap(int k) {
+    return kGaussianHalf[k < kWindow - 1 - k ? k : kWindow - 1 - k];
+}
+
+// The statistics of kLanes samples as doubles: l * c * s, l, c, s.
+template <class V>
+struct LaneStats {
+    typename V::D lcs, l, c, s;
+};
+
+// stats_scalar's per-sample formula on kLanes samples at once: the same
+// float and double operations in the same order, so each lane holds the
+// scalar's bits.
+template <class V>
+[[gnu::always_inline]] inline LaneStats<V> lane_stats(typename V::F mr, typename V::F mc, typename V::F ref_sq,
+                        typename V::F cmp_sq, typename V::F both) {
+    using F = typename V::F;
+    using D = typename V::D;
+    const F c1 = V::set(kStabilizerC1), c2 = V::set(kStabilizerC2), c3 = V::set(kStabilizerC3);
+    const F var_r = V::zero_if_negative(V::sub(ref_sq, V::mul(mr, mr)));
+    const F var_c = V::zero_if_negative(V::sub(cmp_sq, V::mul(mc, mc)));
+    const F cov = V::sub(both, V::mul(mr, mc));
+    const F sd = V::narrow(V::sqrtd(V::widen(V::mul(var_r, var_c))));
+    // (2.0 * mr * mc + C1) / l_den: 2.0 * mr, then * mc, then + C1, in double.
+    const F l_den = V::add(V::add(V::mul(mr, mr), V::mul(mc, mc)), c1);
+    const D two = V::setd(2.0);
+    const D l = V::divd(V::addd(V::muld(V::muld(two, V::widen(mr)), V::widen(mc)), V::widen(c1)),
+                        V::widen(l_den));
+    const F c_den = V::add(V::add(var_r, var_c), c2);
+    const D c = V::divd(V::addd(V::muld(two, V::widen(sd)), V::widen(c2)), V::widen(c_den));
+    const F cov_clamped = V::zero_if_negative_and_flat(cov, sd);
+    const D s = V::widen(V::div(V::add(cov_clamped, c3), V::add(sd, c3)));
+    return {V::muld(V::muld(l, c), s), l, c, s};
+}
+
+// The first `valid` lanes of `st` added to `sums`, lane after lane: the
+// sample order of the scalar's four sums.
+template <class V>
+[[gnu::always_inline]] inline void add_lanes(const LaneStats<V>& st, int valid, double& ssim, double& l, double& c,
+               double& s) {
+    alignas(64) double lcs_v[V::kLanes], l_v[V::kLanes], c_v[V::kLanes], s_v[V::kLanes];
+    V::stored(lcs_v, st.lcs);
+    V::stored(l_v, st.l);
+    V::stored(c_v, st.c);
+    V::stored(s_v, st.s);
+    if (valid == V::kLanes) {
+#pragma GCC unroll 16
+        for (int j = 0; j < V::kLanes; ++j) {
+            ssim += lcs_v[j];
+            l += l_v[j];
+            c += c_v[j];
+            s += s_v[j];
+        }
+        return;
+    }
+    for (int j = 0; j < valid; ++j) {
+        ssim += lcs_v[j];
+        l += l_v[j];
+        c += c_v[j];
+        s += s_v[j];
+    }
+}
+
+// StatsFn: whole vectors, then the last n % kLanes samples staged into
+// zero-padded vectors (their extra lanes are computed and dropped).
+template <class V>
+SsimSums stats_rows(const float* mu_r, const float* mu_c, const float* ref_sq,
+                    const float* cmp_sq, const float* both, int n) {
+    constexpr int N = V::kLanes;
+    double ssim = 0.0, l = 0.0, c = 0.0, s = 0.0;
+    int i = 0;
+    for (; i + N <= n; i += N)
+        add_lanes<V>(lane_stats<V>(V::load(mu_r + i), V::load(mu_c + i), V::load(ref_sq + i),
+                                   V::load(cmp_sq + i), V::load(both + i)),
+                     N, ssim, l, c, s);
+    if (i < n) {
+        float staged[kQuantities][N] = {};
+        const float* from[kQuantities] = {mu_r, mu_c, ref_sq, cmp_sq, both};
+        for (int q = 0; q < kQuantities; ++q)
+            for (int j = 0; j < n - i; ++j) staged[q][j] = from[q][i + j];
+        add_lanes<V>(lane_stats<V>(V::load(staged[0]), V::load(staged[1]), V::load(staged[2]),
+                                   V::load(staged[3]), V::load(staged[4])),
+                     n - i, ssim, l, c, s);
+    }
+    SsimSums sums;
+    sums.ssim = ssim;
+    sums.l = l;
+    sums.c = c;
+    sums.s = s;
+    return sums;
+}
+
+// The ring of the last kWindow horizontally filtered rows. A slot holds
+// one row of all five quantities, kLanes columns of each in turn: chunk j's
+// quantity q at base + slot * slot_floats + (j * kQuantities + q) * kLanes,
+// so one pointer per row reaches every quantity of a chunk. Rows are
+// whole chunks (ceil(ow / kLanes)); the last chunk's columns past ow hold
+// finite filler, computed and never summed.
+struct PassRing {
+    float* base;
+    std::ptrdiff_t slot_floats;
+    float* slot(int s) const { return base + s * slot_floats; }
+};
+
+// kLanes horizontally filtered outputs of the five quantities from the
+// samples at r and c (r[0 .. kLanes + kWindow - 2] are read), stored at
+// out + q * kLanes: convolve's horizontal sum for each, ref^2 taken as
+// float(r * r) and so on, as products computes them.
+template <class V>
+[[gnu::always_inline]] inline void filter_chunk(const float* r, const float* c, float* out) {
+    using D = typename V::D;
+    D acc[kQuantities];
+    for (D& a : acc) a = V::setd(0.0);
+#pragma GCC unroll 11
+    for (int k = 0; k < kWindow; ++k) {
+        const typename V::F tap = V::set(gaussian_tap(k));
+        const typename V::F a = V::load(r + k), b = V::load(c + k);
+        acc[0] = V::addd(acc[0], V::widen(V::mul(a, tap)));
+        acc[1] = V::addd(acc[1], V::widen(V::mul(b, tap)));
+        acc[2] = V::addd(acc[2], V::widen(V::mul(V::mul(a, a), tap)));
+        acc[3] = V::addd(acc[3], V::widen(V::mul(V::mul(b, b), tap)));
+        acc[4] = V::addd(acc[4], V::widen(V::mul(V::mul(a, b), tap)));
+    }
+    for (int q = 0; q < kQuantities; ++q) V::store(out + q * V::kLanes, V::narrow(acc[q]));
+}
+
+// One input row filtered into a ring slot. The last ow % kLanes outputs are
+// computed from staged, zero-padded samples (their filler lanes land past
+// ow in the last chunk).
+template <class V>
+void filter_row(const float* r, const float* c, int ow, float* out) {
+    constexpr int N = V::kLanes;
+    int x = 0;
+    for (; x + N <= ow; x += N, out += kQuantities * N) filter_chunk<V>(r + x, c + x, out);
+    if (x < ow) {
+        // Outputs x..ow-1 read samples x..ow-1+kWindow-1 = w-1: the row's end.
+        float rs[N + kWindow - 1] = {}, cs[N + kWindow - 1] = {};
+        for (int j = 0; j < ow - x + kWindow - 1; ++j) {
+            rs[j] = r[x + j];
+            cs[j] = c[x + j];
+        }
+        filter_chunk<V>(rs, cs, out);
+    }
+}
+
+// The four sums, kept in registers through a row.
+struct Sums4 {
+    double ssim = 0.0, l = 0.0, c = 0.0, s = 0.0;
+};
+
+// Output row `oy`: the vertical filter of every quantity from the ring's
+// rows oy..oy+kWindow-1 (slots (oy + k) % kWindow), kLanes columns at a
+// time, each chunk's statistics added to the sums at once.
+template <class V>
+Sums4 output_row(const PassRing& ring, int oy, int ow, Sums4 sums) {
+    constexpr int N = V::kLanes;
+    using D = typename V::D;
+    const float* rows[kWindow];
+    for (int k = 0; k < kWindow; ++k) rows[k] = ring.slot((oy + k) % kWindow);
+    double ssim = sums.ssim, l = sums.l, c = sums.c, s = sums.s;
+    for (int x = 0; x < ow; x += N) {
+        const std::ptrdiff_t at = static_cast<std::ptrdiff_t>(x) * kQuantities;
+        D acc[kQuantities];
+        for (D& a : acc) a = V::setd(0.0);
+#pragma GCC unroll 11
+        for (int k = 0; k < kWindow; ++k) {
+            const typename V::F tap = V::set(gaussian_tap(k));
+            for (int q = 0; q < kQuantities; ++q)
+                acc[q] = V::addd(acc[q], V::widen(V::mul(V::load(rows[k] + at + q * N), tap)));
+        }
+        const LaneStats<V> st = lane_stats<V>(V::narrow(acc[0]), V::narrow(acc[1]),
+                                              V::narrow(acc[2]), V::narrow(acc[3]),
+                                              V::narrow(acc[4]));
+        add_lanes<V>(st, ow - x < N ? ow - x : N, ssim, l, c, s);
+    }
+    return {ssim, l, c, s};
+}
+
+// PassFn.
+template <class V>
+SsimSums fused_pass(const float* ref, const float* cmp, int w, int h, SsimScratch& scratch) {
+    constexpr int N = V::kLanes;
+    const int ow = w - kWindow + 1;
+    const PassRing ring{scratch.ring(), static_cast<std::ptrdiff_t>((ow + N - 1) / N) * N * kQuantities};
+    Sums4 sums;
+    for (int y = 0; y < h; ++y) {
+        const std::ptrdiff_t at = static_cast<std::ptrdiff_t>(y) * w;
+        filter_row<V>(ref + at, cmp + at, ow, ring.slot(y % kWindow));
+        if (y >= kWindow - 1) sums = output_row<V>(ring, y - (kWindow - 1), ow, sums);
+    }
+    SsimSums out;
+    out.ssim = sums.ssim;
+    out.l = sums.l;
+    out.c = sums.c;
+    out.s = sums.s;
+    return out;
+}
+
+// DecimateFn for factor 2, src != dst (MS-SSIM's low-pass): output (ox, oy)
+// is the kernel around input (2 ox, 2 oy). Each input row the kernel needs
+// is first widened by its mirrored samples on both sides (the values
+// IQA's symmetric boundary reads, so edges need no other case) and split
+// into its even and odd samples; tap u of output ox then reads element
+// ox + (u + r) / 2 of one of them, so kLanes adjacent outputs take one
+// contiguous load per tap. Every output's sum runs over the taps row by
+// row, left to right, as the scalar's.
+struct SplitRows {
+    int len = 0;  // floats in each of a row's even and odd halves
+    int slots = 0;
+    float* data = nullptr;
+    int* held = nullptr;  // the input row each slot holds, or -1
+
+    SplitRows(int len_, int slots_) : len(len_), slots(slots_) {
+        data = new float[static_cast<std::size_t>(2) * len * slots];
+        held = new int[static_cast<std::size_t>(slots)];
+        for (int i = 0; i < slots; ++i) held[i] = -1;
+    }
+    ~SplitRows() {
+        delete[] data;
+        delete[] held;
+    }
+    SplitRows(const SplitRows&) = delete;
+    SplitRows& operator=(const SplitRows&) = delete;
+    float* even(int slot) const { return data + static_cast<std::ptrdiff_t>(2 * slot) * len; }
+    float* odd(int slot) const { return data + static_cast<std::ptrdiff_t>(2 * slot + 1) * len; }
+};
+
+// Row `row` of src as IQA's symmetric boundary extends it, from column -r:
+// element m of the even half is column 2m - r, of the odd half 2m + 1 - r,
+// mirrored once (-1 - i, 2w - 1 - i); columns past 2w - 1, read only by
+// the filler lanes of the last outputs, are 0.
+inline void split_row(const float* src, int w, int row, int r, float* even, float* odd,
+                      int len) {
+    const float* in = src + static_cast<std::ptrdiff_t>(row) * w;
+    auto at = [&](int i) -> float {
+        if (i < 0) return in[-1 - i];
+        if (i < w) return in[i];
+        if (i < 2 * w) return in[2 * w - 1 - i];
+        return 0.0f;
+    };
+    for (int m = 0; m < len; ++m) {
+        even[m] = at(2 * m - r);
+        odd[m] = at(2 * m + 1 - r);
+    }
+}
+
+template <class V>
+void decimate_by_2(const float* src, int w, int h, const float* kernel, int kw, float* dst) {
+    constexpr int N = V::kLanes;
+    using D = typename V::D;
+    const int sw = decimated_size(w, 2), sh = decimated_size(h, 2);
+    const int r = kw / 2;
+    // Outputs in whole vectors, plus the taps' reach (u + r) / 2 <= (kw - 1) / 2.
+    const int len = (sw + N - 1) / N * N + kw / 2 + 1;
+    // One output's rows are at most kw distinct, consecutive rows (mirrored
+    // at the edges too), so row % slots never maps two of them to one slot.
+    SplitRows rows(len, kw + 2);
+    const float* even[16];
+    const float* odd[16];
+    for (int oy = 0; oy < sh; ++oy) {
+        for (int a = 0; a < kw; ++a) {
+            int row = 2 * oy + a - r;
+            if (row < 0)
+                row = -1 - row;
+            else if (row >= h)
+                row = 2 * h - 1 - row;
+            const int slot = row % rows.slots;
+            if (rows.held[slot] != row) {
+                split_row(src, w, row, r, rows.even(slot), rows.odd(slot), len);
+                rows.held[slot] = row;
+            }
+            even[a] = rows.even(slot);
+            odd[a] = rows.odd(slot);
+        }
+        float* out = dst + static_cast<std::ptrdiff_t>(oy) * sw;
+        for (int ox = 0; ox < sw; ox += N) {
+            D acc = V::setd(0.0);
+            const float* tap = kernel;
+            for (int a = 0; a < kw; ++a)
+                for (int b = 0; b < kw; ++b, ++tap) {
+                    const float* half = (b & 1) ? odd[a] : even[a];
+                    acc = V::addd(acc, V::widen(V::mul(V::load(half + ox + b / 2), V::set(*tap))));
+                }
+            if (ox + N <= sw) {
+                V::store(out + ox, V::narrow(acc));
+            } else {
+                float staged[N];
+                V::store(staged, V::narrow(acc));
+                for (int j = 0; j < sw - ox; ++j) out[ox + j] = staged[j];
+            }
+        }
+    }
+}
+
+}  // namespace
+}  // namespace vmafpp::ssim
