@@ -72,7 +72,7 @@ struct Avx2 {
 }  // namespace
 
 void ciede_init_avx2(CiedeKernels& k) {
-    k.delta_e = ciede::simd::delta_e<Avx2>;
+    k.delta_e = ciede::simd::delta_e<ciede::simd::FourChains<Avx2>>;
     k.libm = ciede::simd::libm<Avx2>;
 }
 

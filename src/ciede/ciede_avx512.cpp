@@ -79,7 +79,7 @@ struct Avx512 {
 }  // namespace
 
 void ciede_init_avx512(CiedeKernels& k) {
-    k.delta_e = ciede::simd::delta_e<Avx512>;
+    k.delta_e = ciede::simd::delta_e<ciede::simd::FourChains<Avx512>>;
     k.libm = ciede::simd::libm<Avx512>;
 }
 

@@ -26,6 +26,10 @@ struct Lab {
 // to float.
 Lab lab_from_yuv(double y, double u, double v, int bpc);
 
+// CIEDE2000's hue weight T(h) in double, as libvmaf computes it (four libm
+// cosines) before rounding it to float.
+double hue_weight_t_double(double h);
+
 // CIEDE2000 with kL = 0.65, kC = 1, kH = 4: every intermediate a float,
 // computed in double where libvmaf's C promotes (sqrt, pow, trigonometry,
 // double constants), in libvmaf's order.
@@ -88,12 +92,14 @@ using CiedeDeltaEFn = void (*)(const LabPairs& in, int n, float* out);
 // them: the scalar calls libm (pow(x, 7), atan2(y, x), sin, cos, exp); a
 // twin evaluates its own approximations (ciede_simd.hpp), which checkasm's
 // ciede_libm holds within 2^-48 of libm's results (relative; absolute for
-// cos). y is read by atan2 and settle only. settle is the twins' test that
+// cos). hue_weight is CIEDE2000's T(h) in double before its rounding to
+// float (the scalar's four libm cosines; the twins' one reduction and
+// angle sums), held to 2^-46 absolute. y is read by atan2 and settle only. settle is the twins' test that
 // a rounding to float is certain: 1 where every value within y of x rounds
 // to one float, else 0; the scalar answers it in long double with 0.99 y
 // (a twin may answer 0 more often, never 1 where the scalar says 0). For
 // checkasm.
-enum class CiedeLibm { pow7, atan2, sin, cos, exp, settle };
+enum class CiedeLibm { pow7, atan2, sin, cos, exp, hue_weight, settle };
 using CiedeLibmFn = void (*)(CiedeLibm fn, const double* x, const double* y, int n,
                              double* out);
 

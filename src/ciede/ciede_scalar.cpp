@@ -53,12 +53,17 @@ float mean_hue(float h1, float h2) {
     return static_cast<float>(sum / 2.0);
 }
 
-float hue_weight_t(float hbar) {
-    const double h = hbar;
-    return static_cast<float>(1.0 - 0.17 * std::cos(h - kPi / 6.0) + 0.24 * std::cos(2.0 * h) +
-                              0.32 * std::cos(3.0 * h + kPi / 30.0) -
-                              0.20 * std::cos(4.0 * h - 7.0 * kPi / 20.0));
+}  // namespace
+
+// T in double, before its rounding to float.
+double hue_weight_t_double(double h) {
+    return 1.0 - 0.17 * std::cos(h - kPi / 6.0) + 0.24 * std::cos(2.0 * h) +
+           0.32 * std::cos(3.0 * h + kPi / 30.0) - 0.20 * std::cos(4.0 * h - 7.0 * kPi / 20.0);
 }
+
+namespace {
+
+float hue_weight_t(float hbar) { return static_cast<float>(hue_weight_t_double(hbar)); }
 
 float to_degrees(float radians) { return static_cast<float>(radians * (180.0 / kPi)); }
 float to_radians(float degrees) { return static_cast<float>(degrees * (kPi / 180.0)); }
@@ -211,6 +216,7 @@ void libm_scalar(CiedeLibm fn, const double* x, const double* y, int n, double* 
             case CiedeLibm::sin: out[i] = std::sin(x[i]); break;
             case CiedeLibm::cos: out[i] = std::cos(x[i]); break;
             case CiedeLibm::exp: out[i] = std::exp(x[i]); break;
+            case CiedeLibm::hue_weight: out[i] = ciede::hue_weight_t_double(x[i]); break;
             case CiedeLibm::settle: {
                 // x87 long double: 64 bits of mantissa hold x +- 0.99 y
                 // exactly enough for y >= |x| 2^-60, then one rounding.

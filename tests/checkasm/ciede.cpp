@@ -18,7 +18,8 @@
 // sign, ratio and magnitude (and one zero), sin on the arguments delta H and
 // R_T pass (a float / 2 in [-2 pi, 2 pi], among them those nearest the
 // multiples of pi/2; a float in [0, pi/3]), cos on [-10, 40], exp on
-// [-700, 0]; relative error at most 2^-48 (cos: absolute). And the test that
+// [-700, 0]; relative error at most 2^-48 (cos: absolute); T on float hues
+// up to 3 pi, within 2^-46 absolute. And the test that
 // a rounding is settled, on windows at and around float midpoints: the twin
 // may call a rounding unsettled that is not, never the reverse.
 #include <cmath>
@@ -292,6 +293,11 @@ void draw_arguments(Rng& rng, CiedeLibm fn, int n, std::vector<double>& x, std::
                 }
                 break;
             case CiedeLibm::cos: x[i] = uniform(rng, -10.0, 40.0); break;
+            case CiedeLibm::hue_weight:
+                // A float mean hue: [0, 2 pi), and up to 3 pi (mean_hue's
+                // wrapped case).
+                x[i] = static_cast<float>(uniform(rng, 0.0, kind == 0 ? 3 * kPi : 2 * kPi));
+                break;
             case CiedeLibm::exp:
                 x[i] = kind == 0 ? -static_cast<double>(static_cast<float>(uniform(rng, 0.0, 1.0)))
                                  : -log_uniform(rng, 1e-30, 700.0);
@@ -318,11 +324,12 @@ void check_libm(Context& ctx, const CiedeLevel& L) {
                               {CiedeLibm::sin, "sin", false},
                               {CiedeLibm::cos, "cos", true},
                               {CiedeLibm::exp, "exp", false},
+                              {CiedeLibm::hue_weight, "hue_weight", true},
                               {CiedeLibm::settle, "settle", false}};
     constexpr int kPerBand = 257;  // a tail at every lane count
     std::vector<double> x, y, want(kPerBand), got(kPerBand);
     for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
-        const LibmCase& lc = cases[band % 6];
+        const LibmCase& lc = cases[band % 7];
         draw_arguments(rng, lc.fn, kPerBand, x, y);
         ctx.at_band(band, lc.name);
         ciede_kernels_scalar().libm(lc.fn, x.data(), y.data(), kPerBand, want.data());
@@ -337,7 +344,8 @@ void check_libm(Context& ctx, const CiedeLevel& L) {
         }
         for (int i = 0; i < kPerBand && lc.fn != CiedeLibm::settle; ++i) {
             const double err = std::fabs(got[i] - want[i]);
-            const double bound = 0x1p-48 * (lc.absolute ? 1.0 : std::fabs(want[i]));
+            const double bound = (lc.fn == CiedeLibm::hue_weight ? 0x1p-46 : 0x1p-48) *
+                                 (lc.absolute ? 1.0 : std::fabs(want[i]));
             const bool zero_ok = want[i] != 0.0 || std::memcmp(&want[i], &got[i], sizeof(double)) == 0;
             if (!(err <= bound) || !zero_ok) {
                 ctx.fail(band) << lc.name << "(" << x[i] << (lc.fn == CiedeLibm::atan2 ? ", " : "")
