@@ -1,5 +1,5 @@
 // The psnr_hvs kernel tables of every level (dispatch/kernel_table.hpp).
-// AVX2 has a twin of the plane kernel; the AVX-512 levels inherit it.
+// AVX2 and AVX-512 have twins of the plane kernel; ICL inherits AVX-512's.
 #include "dispatch/kernel_table.hpp"
 #include "psnr_hvs/psnr_hvs_kernels.hpp"
 
@@ -7,7 +7,8 @@ namespace vmafpp {
 
 const PsnrHvsKernels& psnr_hvs_kernels_for(SimdLevel level) {
     static const KernelTables<PsnrHvsKernels> tables(psnr_hvs_kernels_scalar(),
-                                                     {VMAFPP_X86_INIT(psnr_hvs_init_avx2), nullptr, nullptr});
+                                                     {VMAFPP_X86_INIT(psnr_hvs_init_avx2),
+                                                      VMAFPP_X86_INIT(psnr_hvs_init_avx512), nullptr});
     return tables[level];
 }
 

@@ -134,9 +134,11 @@ struct PsnrHvsKernels {
 };
 
 const PsnrHvsKernels& psnr_hvs_kernels_scalar();
-// The table for a SIMD level (the kernel-table ladder): AVX2 has a twin of
-// `plane`, which the AVX-512 levels inherit.
+// The table for a SIMD level (the kernel-table ladder): AVX2 and AVX-512
+// have twins of `plane` (psnr_hvs_simd.hpp); the ICL level inherits
+// AVX-512's.
 const PsnrHvsKernels& psnr_hvs_kernels_for(SimdLevel level);
 void psnr_hvs_init_avx2(PsnrHvsKernels& k);
+void psnr_hvs_init_avx512(PsnrHvsKernels& k);
 
 }  // namespace vmafpp

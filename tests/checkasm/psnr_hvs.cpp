@@ -1,8 +1,8 @@
 // checkasm module "psnr_hvs": the plane kernel twins of every SIMD level
 // against psnr_hvs_kernels_scalar(), bit for bit (memcmp of the float):
-// every width 8..72 (rows of 1 to 9 blocks: every split into vector groups
-// and scalar tails) and random wider ones, heights 8..40, 8/10/12 bits, the
-// checkasm fills (flat, extremes, alternating 0/max: the largest DCT
+// every width 8..232 (rows of 1 to 33 blocks: every split into groups of
+// sixteen, of eight and scalar tails) and random wider ones, heights 8..40,
+// 8/10/12 bits, the checkasm fills (flat, extremes, alternating 0/max: the largest DCT
 // coefficients and products the twin's 32-bit arithmetic must hold), rows
 // with stride padding, the luma and both chroma tables.
 #include <cstdint>
@@ -30,7 +30,7 @@ void check_plane(Context& ctx, const PsnrHvsLevel& L) {
     const psnr_hvs::Table8x8* tables[3] = {&psnr_hvs::kCsfLuma, &psnr_hvs::kCsfCb,
                                            &psnr_hvs::kCsfCr};
     for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
-        const int w = band < 65 ? 8 + band : 8 + static_cast<int>(rng() % (kMaxWidth - 8));
+        const int w = band < 225 ? 8 + band : 8 + static_cast<int>(rng() % (kMaxWidth - 8));
         const int h = 8 + static_cast<int>(rng() % (kMaxHeight - 8));
         const int stride = w + static_cast<int>(rng() % 9);
         const int bpc = k8 ? 8 : (rng() % 2 ? 10 : 12);

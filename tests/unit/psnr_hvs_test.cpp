@@ -11,6 +11,7 @@
 
 #include "psnr_hvs/psnr_hvs_kernels.hpp"
 #include "support/feature_run.hpp"
+#include "support/simd_run.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
 
@@ -29,13 +30,11 @@ class PsnrHvsGolden : public ::testing::TestWithParam<std::string> {};
 
 // Every frame's four values; libvmaf writes a non-finite value (a plane
 // without error: -log10(0)) as null.
-// At the scalar level and at AVX2 (whose twin the AVX-512 levels inherit).
+// At every level this machine has: scalar, AVX2 and AVX-512 (whose twin
+// the ICL level inherits).
 TEST_P(PsnrHvsGolden, PsnrHvsKeysOfFeaturesOtherJsonBitExact) {
-    std::vector<SimdLevel> levels{SimdLevel::scalar};
-    const unsigned avx2 = simd_level_flags(SimdLevel::avx2);
-    if ((detected_cpu_flags() & avx2) == avx2) levels.push_back(SimdLevel::avx2);
     int compared = 0;
-    for (const SimdLevel level : levels) {
+    for (const SimdLevel level : test::machine_levels()) {
         const auto sink = test::run_pair(GetParam(), "psnr_hvs", {}, level);
         EXPECT_EQ(sink.order, kKeys);
         compared += test::expect_golden_keys(sink, GetParam(), "features_other.json", kKeys);

@@ -1,0 +1,165 @@
+// The SIMD twins of psnr_hvs's plane kernel, written once over an ISA's
+// vector operations V (psnr_hvs_avx2.cpp: eight lanes; psnr_hvs_avx512.cpp:
+// sixteen, finishing rows with eight): V::kLanes horizontally adjacent blocks
+// at once, one block per lane. Every lane runs its block's scalar sequence
+// (the float sums of the means, variances and masking in row-major order,
+// the integer DCT, the per-coefficient errors), so each lane holds the
+// scalar's bits; the plane's error sum, one chain through every block in
+// row-major block order, is then added lane by lane, coefficient by
+// coefficient, as the scalar adds it. Rows end with the scalar block
+// (add_block_error).
+//
+// V gives: kLanes; I (int32 lanes, with + and -) and Dct (half, lift for
+// fdct8_lifting); F (float lanes) and M (a lane mask); load_i32, to_float,
+// set, add, sub, mul, div, gt, lt, select (m ? a : b), zero_where (m ? 0 :
+// a), abs_diff, square (32-bit products), store, sqrt_div32 (float(sqrt(x)
+// / 32), the square root in double).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "psnr_hvs/psnr_hvs_kernels.hpp"
+
+namespace vmafpp::psnr_hvs::simd {
+// Everything here has internal linkage, so each ISA file's instances are
+// compiled with its own flags (HACKING.md, "Where a loop lives").
+namespace {
+
+// Coefficients of V::kLanes blocks: c[t] holds coefficient t (row-major) of
+// each.
+template <class V>
+struct Blocks {
+    typename V::I c[64];
+    typename V::F var_ratio;
+};
+
+template <class V, class T>
+void load_blocks(const std::uint8_t* base, std::ptrdiff_t stride, int x, int y, Blocks<V>& b) {
+    using F = typename V::F;
+    alignas(64) std::int32_t lanes[V::kLanes];
+    for (int i = 0; i < 8; ++i) {
+        const T* row = reinterpret_cast<const T*>(base + (y + i) * stride) + x;
+        for (int j = 0; j < 8; ++j) {
+            for (int k = 0; k < V::kLanes; ++k) lanes[k] = row[k * kStep + j];
+            b.c[i * 8 + j] = V::load_i32(lanes);
+        }
+    }
+    // Means and unbiased variances of the block and of its 4x4 quadrants,
+    // each sum a float chain in row-major order, as load_block's.
+    F gmean = V::set(0.0f);
+    F qmean[4] = {gmean, gmean, gmean, gmean};
+    for (int i = 0; i < 8; ++i)
+        for (int j = 0; j < 8; ++j) {
+            const F v = V::to_float(b.c[i * 8 + j]);
+            const int q = ((i & 4) >> 2) + ((j & 4) >> 1);
+            gmean = V::add(gmean, v);
+            qmean[q] = V::add(qmean[q], v);
+        }
+    gmean = V::div(gmean, V::set(64.f));
+    for (F& m : qmean) m = V::div(m, V::set(16.f));
+    F gvar = V::set(0.0f);
+    F qvar[4] = {gvar, gvar, gvar, gvar};
+    for (int i = 0; i < 8; ++i)
+        for (int j = 0; j < 8; ++j) {
+            const F v = V::to_float(b.c[i * 8 + j]);
+            const int q = ((i & 4) >> 2) + ((j & 4) >> 1);
+            const F dg = V::sub(v, gmean);
+            const F dq = V::sub(v, qmean[q]);
+            gvar = V::add(gvar, V::mul(dg, dg));
+            qvar[q] = V::add(qvar[q], V::mul(dq, dq));
+        }
+    gvar = V::mul(gvar, V::set(1 / 63.f * 64));
+    for (F& v : qvar) v = V::mul(v, V::set(1 / 15.f * 16));
+    const F qsum = V::add(V::add(V::add(qvar[0], qvar[1]), qvar[2]), qvar[3]);
+    b.var_ratio = V::select(V::gt(gvar, V::set(0.0f)), V::div(qsum, gvar), gvar);
+}
+
+// fdct8x8 of each lane's block: columns into a scratch, then its columns.
+template <class V>
+void transform(Blocks<V>& b) {
+    using I = typename V::I;
+    I scratch[64];
+    for (int i = 0; i < 8; ++i) {
+        I t[8];
+        for (int k = 0; k < 8; ++k) t[k] = b.c[k * 8 + i];
+        fdct8_lifting<typename V::Dct>(t);
+        for (int k = 0; k < 8; ++k) scratch[8 * i + k] = t[k];
+    }
+    for (int i = 0; i < 8; ++i) {
+        I t[8];
+        for (int k = 0; k < 8; ++k) t[k] = scratch[k * 8 + i];
+        fdct8_lifting<typename V::Dct>(t);
+        for (int k = 0; k < 8; ++k) b.c[8 * i + k] = t[k];
+    }
+}
+
+// masking(): the AC coefficients' float(c * c) * mask summed in row-major
+// order, times the variance ratio, square root in double, over 32.
+template <class V>
+typename V::F masking(const Blocks<V>& b, const Table8x8& mask) {
+    typename V::F m = V::set(0.0f);
+    for (int t = 1; t < 64; ++t)
+        m = V::add(m, V::mul(V::to_float(V::square(b.c[t])), V::set(mask[t / 8][t % 8])));
+    return V::sqrt_div32(V::mul(m, b.var_ratio));
+}
+
+// The errors of V::kLanes blocks starting at x, added to sum in the
+// scalar's order.
+template <class V, class T>
+void add_group_error(const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
+                     std::ptrdiff_t dis_stride, int x, int y, const Table8x8& mask,
+                     const Table8x8& csf, float& sum) {
+    using F = typename V::F;
+    Blocks<V> s, d;
+    alignas(64) float err[64][V::kLanes];
+    load_blocks<V, T>(ref, ref_stride, x, y, s);
+    load_blocks<V, T>(dis, dis_stride, x, y, d);
+    transform(s);
+    transform(d);
+    F threshold = masking(s, mask);
+    const F d_mask = masking(d, mask);
+    threshold = V::select(V::gt(d_mask, threshold), d_mask, threshold);
+    for (int t = 0; t < 64; ++t) {
+        // |s - d| in int32, then float, as std::abs of the difference.
+        F e = V::to_float(V::abs_diff(s.c[t], d.c[t]));
+        if (t != 0) {
+            const F lim = V::div(threshold, V::set(mask[t / 8][t % 8]));
+            e = V::zero_where(V::lt(e, lim), V::sub(e, lim));
+        }
+        const F ec = V::mul(e, V::set(csf[t / 8][t % 8]));
+        V::store(err[t], V::mul(ec, ec));
+    }
+    for (int k = 0; k < V::kLanes; ++k)
+        for (int t = 0; t < 64; ++t) sum += err[t][k];
+}
+
+// The plane: groups of Wide's lanes, then of Narrow's, then single scalar
+// blocks, left to right, so the sum meets the blocks in the scalar's order.
+template <class Wide, class Narrow, class T>
+float plane(const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
+            std::ptrdiff_t dis_stride, int w, int h, int bpc, const Table8x8& csf) {
+    Table8x8 mask;
+    mask_table(csf, mask);
+    float sum = 0.0f;
+    int blocks = 0;
+    for (int y = 0; y < h - 7; y += kStep) {
+        int x = 0;
+        // A group of n blocks needs its last one's start, x + 7 (n - 1), at
+        // most w - 8.
+        for (; x + (Wide::kLanes - 1) * kStep < w - 7; x += Wide::kLanes * kStep) {
+            add_group_error<Wide, T>(ref, ref_stride, dis, dis_stride, x, y, mask, csf, sum);
+            blocks += Wide::kLanes;
+        }
+        for (; x + (Narrow::kLanes - 1) * kStep < w - 7; x += Narrow::kLanes * kStep) {
+            add_group_error<Narrow, T>(ref, ref_stride, dis, dis_stride, x, y, mask, csf, sum);
+            blocks += Narrow::kLanes;
+        }
+        for (; x < w - 7; x += kStep, ++blocks)
+            add_block_error(ref, ref_stride, dis, dis_stride, x, y, bpc, mask, csf, sum);
+    }
+    return normalised_error(sum, blocks, bpc);
+}
+
+}  // namespace
+}  // namespace vmafpp::psnr_hvs::simd
