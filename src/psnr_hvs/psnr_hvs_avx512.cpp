@@ -1,6 +1,6 @@
 // AVX-512 twin of psnr_hvs's plane kernel: psnr_hvs_simd.hpp over sixteen
 // int32 and float lanes, one 8x8 block per lane; rows end with groups of
-// eight (the AVX2 operations, here in 256-bit registers) and then scalar
+// eight (the AVX2 twin's lanes, psnr_hvs_avx2_lanes.hpp) and then scalar
 // blocks. Sixteen lanes halve the vector work per block; the plane's error
 // sum stays one chain per block.
 //
@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "psnr_hvs/psnr_hvs_avx2_lanes.hpp"
 #include "psnr_hvs/psnr_hvs_kernels.hpp"
 #include "psnr_hvs/psnr_hvs_simd.hpp"
 
@@ -72,58 +73,15 @@ struct Avx512 {
     }
 };
 
-// Eight lanes for the ends of rows: the AVX2 operations.
-struct Avx2In512 {
-    static constexpr int kLanes = 8;
-    struct I {
-        __m256i v;
-        friend I operator+(I a, I b) { return {_mm256_add_epi32(a.v, b.v)}; }
-        friend I operator-(I a, I b) { return {_mm256_sub_epi32(a.v, b.v)}; }
-    };
-    struct Dct {
-        static I half(I a) {
-            return {_mm256_srai_epi32(_mm256_sub_epi32(a.v, _mm256_srai_epi32(a.v, 31)), 1)};
-        }
-        static I lift(I u, std::int32_t c, int s) {
-            const __m256i p = _mm256_mullo_epi32(u.v, _mm256_set1_epi32(c));
-            return {_mm256_srai_epi32(_mm256_add_epi32(p, _mm256_set1_epi32(1 << (s - 1))), s)};
-        }
-    };
-    using F = __m256;
-    using M = __mmask8;
-
-    static I load_i32(const std::int32_t* p) {
-        return {_mm256_load_si256(reinterpret_cast<const __m256i*>(p))};
-    }
-    static F to_float(I a) { return _mm256_cvtepi32_ps(a.v); }
-    static F set(float v) { return _mm256_set1_ps(v); }
-    static F add(F a, F b) { return _mm256_add_ps(a, b); }
-    static F sub(F a, F b) { return _mm256_sub_ps(a, b); }
-    static F mul(F a, F b) { return _mm256_mul_ps(a, b); }
-    static F div(F a, F b) { return _mm256_div_ps(a, b); }
-    static M gt(F a, F b) { return _mm256_cmp_ps_mask(a, b, _CMP_GT_OQ); }
-    static M lt(F a, F b) { return _mm256_cmp_ps_mask(a, b, _CMP_LT_OQ); }
-    static F select(M m, F a, F b) { return _mm256_mask_blend_ps(m, b, a); }
-    static F zero_where(M m, F a) { return _mm256_maskz_mov_ps(static_cast<M>(~m), a); }
-    static I abs_diff(I a, I b) { return {_mm256_abs_epi32(_mm256_sub_epi32(a.v, b.v))}; }
-    static I square(I a) { return {_mm256_mullo_epi32(a.v, a.v)}; }
-    static void store(float* p, F v) { _mm256_store_ps(p, v); }
-    static F sqrt_div32(F x) {
-        const __m256d k32 = _mm256_set1_pd(32.0);
-        const __m256d lo = _mm256_sqrt_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(x)));
-        const __m256d hi = _mm256_sqrt_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(x, 1)));
-        return _mm256_set_m128(_mm256_cvtpd_ps(_mm256_div_pd(hi, k32)),
-                               _mm256_cvtpd_ps(_mm256_div_pd(lo, k32)));
-    }
-};
 
 float plane_avx512(const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
                    std::ptrdiff_t dis_stride, int w, int h, int bpc,
                    const psnr_hvs::Table8x8& csf) {
+    using psnr_hvs::simd::Avx2;
     using psnr_hvs::simd::plane;
-    return bpc > 8 ? plane<Avx512, Avx2In512, std::uint16_t>(ref, ref_stride, dis, dis_stride, w,
+    return bpc > 8 ? plane<Avx512, Avx2, std::uint16_t>(ref, ref_stride, dis, dis_stride, w,
                                                              h, bpc, csf)
-                   : plane<Avx512, Avx2In512, std::uint8_t>(ref, ref_stride, dis, dis_stride, w,
+                   : plane<Avx512, Avx2, std::uint8_t>(ref, ref_stride, dis, dis_stride, w,
                                                             h, bpc, csf);
 }
 

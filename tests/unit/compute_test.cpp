@@ -12,6 +12,7 @@
 
 #include "engine/pipeline.hpp"
 #include "support/corpus.hpp"
+#include "support/score_runs.hpp"
 #include "vmafpp/compute.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/vmafpp.hpp"
@@ -102,15 +103,6 @@ ScoreRun score_pair(const std::string& pair, unsigned cpumask, unsigned threads)
     return score(*ref, *dis, cfg);
 }
 
-void expect_identical(const ScoreRun& want, const ScoreRun& got, const std::string& what) {
-    ASSERT_EQ(want.values.keys(), got.values.keys()) << what;
-    ASSERT_EQ(want.frames, got.frames) << what;
-    for (const auto& key : want.values.keys())
-        for (unsigned f = 0; f < want.frames; ++f)
-            ASSERT_EQ(want.values.value(key, f), got.values.value(key, f))
-                << what << ": " << key << " frame " << f;
-}
-
 // Two sessions in one process, at the same time on two threads, one at the
 // scalar level and one at the best level this CPU has (default model plus
 // every float feature): each reports its own level and gives the numbers it
@@ -134,9 +126,9 @@ TEST(ComputeSeam, TwoSessionsOnTwoThreads) {
     ASSERT_TRUE(a && b);
     EXPECT_EQ(a->compute.simd, SimdLevel::scalar);
     EXPECT_EQ(b->compute.simd, simd_level(0));
-    expect_identical(alone_scalar, *a, "scalar session beside another");
-    expect_identical(alone_best, *b, "best-level session beside another");
-    expect_identical(*a, *b, "scalar against best level");
+    test::expect_same_run(alone_scalar, *a, "scalar session beside another");
+    test::expect_same_run(alone_best, *b, "best-level session beside another");
+    test::expect_same_run(*a, *b, "scalar against best level");
     EXPECT_GT(a->values.keys().size(), 20u);
 }
 

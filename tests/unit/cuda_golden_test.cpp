@@ -20,6 +20,7 @@
 #include "support/backend_run.hpp"
 #include "support/corpus.hpp"
 #include "support/feature_run.hpp"
+#include "support/score_runs.hpp"
 #include "vmafpp/compute.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
@@ -279,15 +280,6 @@ ScoreRun score_in_process(const std::string& pair, Backend backend, unsigned thr
     return score(*ref, *dis, cfg);
 }
 
-void expect_same_run(const ScoreRun& want, const ScoreRun& got, const std::string& what) {
-    ASSERT_EQ(want.values.keys(), got.values.keys()) << what;
-    ASSERT_EQ(want.frames, got.frames) << what;
-    for (const auto& key : want.values.keys())
-        for (unsigned f = 0; f < want.frames; ++f)
-            ASSERT_EQ(want.values.value(key, f), got.values.value(key, f))
-                << what << ": " << key << " frame " << f;
-}
-
 // Two CUDA sessions at once in this process, on two threads, each with four
 // workers over its own frame store (so two upload streams and ten compute
 // streams share the device), 8 and 16 bits: every value equals the CPU
@@ -323,8 +315,8 @@ TEST(CudaFrameStore, TwoThreadedSessionsEqualTheCpuScalar) {
     }
     ASSERT_TRUE(got_a && got_b);
     EXPECT_EQ(got_a->compute.backend, Backend::cuda);
-    expect_same_run(want_a, *got_a, a);
-    expect_same_run(want_b, *got_b, b);
+    test::expect_same_run(want_a, *got_a, a);
+    test::expect_same_run(want_b, *got_b, b);
     EXPECT_GT(want_a.values.keys().size(), 15u);
 }
 
