@@ -94,12 +94,16 @@ using CiedeDeltaEFn = void (*)(const LabPairs& in, int n, float* out);
 // ciede_libm holds within 2^-48 of libm's results (relative; absolute for
 // cos). hue_weight is CIEDE2000's T(h) in double before its rounding to
 // float (the scalar's four libm cosines; the twins' one reduction and
-// angle sums), held to 2^-46 absolute. y is read by atan2 and settle only. settle is the twins' test that
-// a rounding to float is certain: 1 where every value within y of x rounds
-// to one float, else 0; the scalar answers it in long double with 0.99 y
-// (a twin may answer 0 more often, never 1 where the scalar says 0). For
-// checkasm.
+// angle sums), held to 2^-46 absolute. y is read by atan2 only. settle is
+// the twins' test that a rounding to float is certain: 1 where every value
+// within |x| kCiedeSettle of x rounds to one float, else 0; the scalar
+// answers it in long double with 0.99 of that window (a twin may answer 0
+// more often, never 1 where the scalar says 0). For checkasm.
 enum class CiedeLibm { pow7, atan2, sin, cos, exp, hue_weight, settle };
+
+// The relative distance from a twin's double to the scalar's at which one
+// of its roundings to float still counts as settled (ciede_simd.hpp).
+inline constexpr double kCiedeSettle = 0x1p-40;
 using CiedeLibmFn = void (*)(CiedeLibm fn, const double* x, const double* y, int n,
                              double* out);
 

@@ -218,9 +218,9 @@ void libm_scalar(CiedeLibm fn, const double* x, const double* y, int n, double* 
             case CiedeLibm::exp: out[i] = std::exp(x[i]); break;
             case CiedeLibm::hue_weight: out[i] = ciede::hue_weight_t_double(x[i]); break;
             case CiedeLibm::settle: {
-                // x87 long double: 64 bits of mantissa hold x +- 0.99 y
-                // exactly enough for y >= |x| 2^-60, then one rounding.
-                const long double v = x[i], e = 0.99L * y[i];
+                // x87 long double: 64 bits of mantissa hold x +- 0.99 e
+                // exactly enough (e = |x| 2^-40), then one rounding.
+                const long double v = x[i], e = 0.99L * std::fabs(v) * kCiedeSettle;
                 out[i] = static_cast<float>(v - e) == static_cast<float>(v + e) ? 1.0 : 0.0;
                 break;
             }

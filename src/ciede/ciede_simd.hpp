@@ -37,9 +37,7 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;  // M_PI, as the scalar's
 
-// The relative distance from the twin's v to the scalar's at which a
-// rounding point still counts as settled.
-constexpr double kSettle = 0x1p-40;
+constexpr double kSettle = kCiedeSettle;
 
 // Taylor coefficients from 1/first! on: 1/first!, 1/(first+1)!, ... or,
 // alternating, -1/first!, +1/(first+2)!, -1/(first+4)!, ... (each factorial
@@ -422,7 +420,7 @@ void libm(CiedeLibm fn, const double* x, const double* y, int n, double* out) {
             case CiedeLibm::cos: return Math<V>::cos(vx);
             case CiedeLibm::hue_weight: return Math<V>::hue_weight(vx);
             case CiedeLibm::settle:
-                return V::select(Math<V>::settles(vx, vy), V::set(1.0), V::set(0.0));
+                return V::select(Math<V>::settles_rel(vx), V::set(1.0), V::set(0.0));
             case CiedeLibm::exp: break;
         }
         return Math<V>::exp(vx);

@@ -9,10 +9,11 @@
 // triples, greys (a = b = 0: hue angle 0, chroma 0), near-greys (tiny a, b:
 // hue angles of every quadrant), one channel changed, equal pixels, the
 // extreme samples. Odd bands call the kernel on Lab values no conversion
-// gives: +-0, subnormal and large a and b, equal hues, opposite hues. First
-// come the hard pairs below, where the twin's own approximation rounds to
-// another float than libm's result at one of its rounding points, so that
-// only its fallback to the scalar gets them right.
+// gives: +-0, subnormal and large a and b, equal hues, opposite hues. (No
+// pair is known where the twin's own approximation rounds to another float
+// than libm's at one of its rounding points, the case its fallback to the
+// scalar is for: none in 614 M random pairs, nor in every float hue of
+// [2^-10, 2 pi] for T and exp. The settle test itself is ciede_libm's.)
 //
 // ciede_libm: pow(x, 7) on floats 1e-30..1e3, atan2 on float pairs of every
 // sign, ratio and magnitude (and one zero), sin on the arguments delta H and
@@ -38,19 +39,6 @@ namespace {
 using CiedeLevel = TableLevel<CiedeKernels>;
 
 constexpr int kMaxWidth = 700;
-
-// A reference and a distorted (y, u, v) triple at a bit depth.
-struct HardPair {
-    int bpc;
-    std::uint16_t ref[3], dis[3];
-};
-
-// Pairs found by scoring random triples with the twins' fallback disabled
-// (every lane taken as settled) and keeping those that then differed from
-// the scalar; the expected values are the scalar's, computed here.
-const HardPair kHardPairs[] = {
-    {8, {0, 0, 0}, {0, 0, 1}},
-};
 
 enum class Colour { random, grey, near_grey, one_channel, equal, extremes, count };
 
@@ -191,19 +179,6 @@ void check_delta_e(Context& ctx, const CiedeLevel& L) {
     std::vector<std::uint16_t> ref[3], dis[3];
     std::vector<float> lab[6];
     int band = 0;
-    for (const HardPair& hp : kHardPairs) {
-        if (!ctx.ok()) break;
-        // The hard pixel alone, then among random neighbours in every lane.
-        for (int w : {1, 9, 17}) {
-            fill_row(rng, Colour::random, hp.bpc, w, ref, dis);
-            const int at = w / 2;
-            for (int p = 0; p < 3; ++p) ref[p][at] = hp.ref[p], dis[p][at] = hp.dis[p];
-            const std::string what = "hard pair bpc=" + std::to_string(hp.bpc) + " w=" +
-                                     std::to_string(w);
-            ctx.at_band(band, what);
-            if (!rows_match(ctx, L, band++, what, hp.bpc, w, ref, dis)) break;
-        }
-    }
     for (int b = 0; b < ctx.bands() && ctx.ok(); ++b, ++band) {
         const int w = band_width(rng, b / 2, kMaxWidth);
         if (b % 2) {
@@ -307,9 +282,8 @@ void draw_arguments(Rng& rng, CiedeLibm fn, int n, std::vector<double>& x, std::
                 // windows away on either side, and anywhere.
                 const float f = static_cast<float>(log_uniform(rng, 1e-30, 1e3)) * (rng() % 2 ? -1 : 1);
                 const double mid = (static_cast<double>(f) + std::nextafter(f, 2 * f)) / 2;
-                y[i] = std::fabs(mid) * 0x1p-40;
                 x[i] = kind == 3 ? static_cast<double>(f) + f * 0x1p-30 * uniform(rng, -1.0, 1.0)
-                                 : mid + y[i] * uniform(rng, -3.0, 3.0);
+                                 : mid + std::fabs(mid) * kCiedeSettle * uniform(rng, -3.0, 3.0);
                 break;
             }
         }
@@ -337,7 +311,7 @@ void check_libm(Context& ctx, const CiedeLevel& L) {
         ctx.band();
         for (int i = 0; i < kPerBand && lc.fn == CiedeLibm::settle; ++i) {
             if (got[i] == 1.0 && want[i] != 1.0) {
-                ctx.fail(band) << "settle(" << x[i] << ", " << y[i] << "): " << L.level.name
+                ctx.fail(band) << "settle(" << x[i] << "): " << L.level.name
                                << " settles where a value within the window rounds elsewhere";
                 break;
             }
