@@ -29,18 +29,18 @@ namespace {
 class ChromaExpander {
 public:
     explicit ChromaExpander(const FrameGeometry& g)
-        : w_(g.width), cw_(g.width >> chroma_shift(g.format).x),
-          ch_(g.height >> chroma_shift(g.format).y) {
+        : ch_(g.height >> chroma_shift(g.format).y) {
         // Column j reads linear position (i >> 1) * S + c(j), i.e. layout
         // row (i >> 1) + c(j) / S, column c(j) % S: the split does not
         // depend on the row, so it is worked out once.
-        const int stride = (cw_ + 31) & ~31;
+        const int cw = g.width >> chroma_shift(g.format).x;
+        const int stride = (cw + 31) & ~31;
         const bool halve_column = g.format == PixelFormat::yuv420;
-        column_.resize(static_cast<std::size_t>(w_));
-        row_step_.resize(static_cast<std::size_t>(w_));
-        for (int j = 0; j < w_; ++j) {
+        column_.resize(static_cast<std::size_t>(g.width));
+        row_step_.resize(static_cast<std::size_t>(g.width));
+        for (int j = 0; j < g.width; ++j) {
             const int c = halve_column ? j >> 1 : j;
-            column_[j] = c % stride < cw_ ? c % stride : -1;  // -1: the zeroed padding
+            column_[j] = c % stride < cw ? c % stride : -1;  // -1: the zeroed padding
             row_step_[j] = c / stride;
         }
     }
@@ -50,7 +50,7 @@ public:
     void row(const Picture& pic, int p, int i, std::uint16_t* out) const {
         int step = -1;
         const T* src = nullptr;
-        for (int j = 0; j < w_; ++j) {
+        for (std::size_t j = 0; j < column_.size(); ++j) {
             const int c = column_[j];
             if (c < 0) {
                 out[j] = 0;
@@ -78,8 +78,8 @@ private:
         return pic.planes[plane].row<T>(r);
     }
 
-    int w_, cw_, ch_;
-    std::vector<int> column_, row_step_;
+    int ch_;                               // chroma rows
+    std::vector<int> column_, row_step_;  // per output column
 };
 
 class Ciede final : public FeatureExtractor {

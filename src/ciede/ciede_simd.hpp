@@ -127,15 +127,7 @@ struct Math {
         v = V::select(q.negate, V::neg(v), v);
         return V::select(V::eq(x, c(0.0)), x, v);
     }
-    // cos x for |x| < 2^19: k mod 4 = 0, 1, 2, 3 gives cos r, -sin r,
-    // -cos r, sin r.
-    static D cos(D x) {
-        const Quadrant q = reduce(x);
-        const D v = V::select(q.odd, sin_poly(q.r, q.z), cos_poly(q.z));
-        return V::select(V::mask_xor(q.odd, q.negate), V::neg(v), v);
-    }
-
-    // cos x and sin x from one reduction.
+    // cos x and sin x from one reduction, |x| < 2^19.
     static void cos_sin(D x, D& cx, D& sx) {
         const Quadrant q = reduce(x);
         const D sp = sin_poly(q.r, q.z), cp = cos_poly(q.z);
@@ -417,7 +409,11 @@ void libm(CiedeLibm fn, const double* x, const double* y, int n, double* out) {
             case CiedeLibm::pow7: return Math<V>::pow7(vx);
             case CiedeLibm::atan2: return Math<V>::atan2(vy, vx);
             case CiedeLibm::sin: return Math<V>::sin(vx);
-            case CiedeLibm::cos: return Math<V>::cos(vx);
+            case CiedeLibm::cos: {
+                D cx, sx;
+                Math<V>::cos_sin(vx, cx, sx);
+                return cx;
+            }
             case CiedeLibm::hue_weight: return Math<V>::hue_weight(vx);
             case CiedeLibm::settle:
                 return V::select(Math<V>::settles_rel(vx), V::set(1.0), V::set(0.0));
