@@ -60,6 +60,15 @@ public:
 
     // End of stream: temporal extractors write what they held back.
     virtual void flush(FeatureSink& /*sink*/) {}
+
+    // Right after a non-temporal instance is made, it meets every instance
+    // made before it for the same worker, in their order; on every frame
+    // that worker runs those first, on the same pictures and thread. An
+    // extractor whose work overlaps an earlier one's (VIF at another gain
+    // limit: the same statistics) may have the earlier one compute its
+    // values too, but must still compute them itself for any frame nothing
+    // was handed over.
+    virtual void meet(FeatureExtractor& /*earlier*/) {}
 };
 
 // A value an extractor writes: libvmaf's provided feature name (what models

@@ -43,11 +43,20 @@ public:
             column_[j] = c % stride < cw ? c % stride : -1;  // -1: the zeroed padding
             row_step_[j] = c / stride;
         }
+        // The common case, 4:2:0 of even width: column j reads sample j / 2
+        // of the row's own layout row (no padding, no run-on).
+        doubles_ = halve_column && g.width % 2 == 0;
     }
 
     // Row i of chroma plane p (1 or 2) at full width.
     template <class T>
     void row(const Picture& pic, int p, int i, std::uint16_t* out) const {
+        if (doubles_) {
+            const T* src = layout_row<T>(pic, p, i >> 1);
+            const std::size_t half = column_.size() / 2;
+            for (std::size_t k = 0; k < half; ++k) out[2 * k] = out[2 * k + 1] = src[k];
+            return;
+        }
         int step = -1;
         const T* src = nullptr;
         for (std::size_t j = 0; j < column_.size(); ++j) {
@@ -79,6 +88,7 @@ private:
     }
 
     int ch_;                               // chroma rows
+    bool doubles_ = false;                 // every column reads sample j / 2 of its row
     std::vector<int> column_, row_step_;  // per output column
 };
 

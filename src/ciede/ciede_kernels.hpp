@@ -39,43 +39,67 @@ float delta_e_2000(const Lab& c1, const Lab& c2);
 // the (y, u, v) triple. The conversion is a pure function of the triple, so
 // a remembered value has the bits of a computed one; a frame of natural
 // video has about 130 000 distinct triples in 2 million pixels (1080p), so
-// most pixels skip its six pow() calls.
+// most pixels skip its six pow() calls. The table is larger than the L2
+// cache and hit in no order: up to 10 bits a key fits 32 bits and a slot 16
+// bytes (4 MiB), measured 4% faster than 24-byte slots at 1080p.
 class LabCache {
 public:
-    explicit LabCache(int bpc) : bpc_(bpc), slots_(std::size_t{1} << kBits) {}
-    Lab lab(std::uint16_t y, std::uint16_t u, std::uint16_t v) {
-        const std::uint64_t key = key_of(y, u, v);
-        Slot& s = slots_[slot_of(key)];
-        if (s.key != key) {
-            s.key = key;
-            s.lab = lab_from_yuv(y, u, v, bpc_);
-        }
-        return s.lab;
+    // Where a triple is remembered: its key and its slot, hashed once for
+    // the prefetch and the lookup.
+    struct Place {
+        std::uint64_t key;
+        std::size_t slot;
+    };
+
+    explicit LabCache(int bpc)
+        : bpc_(bpc), bits_(bpc <= 10 ? 10 : 16), valid_(std::uint64_t{1} << (3 * bits_)) {
+        if (narrow())
+            narrow_.resize(kSlots);
+        else
+            wide_.resize(kSlots);
     }
-    // Starts loading the triple's slot: the table is larger than the L2
-    // cache and its slots are hit in no order, so a row prefetches a few
-    // pixels ahead.
-    void prefetch(std::uint16_t y, std::uint16_t u, std::uint16_t v) const {
-        __builtin_prefetch(&slots_[slot_of(key_of(y, u, v))]);
+    Place place(std::uint16_t y, std::uint16_t u, std::uint16_t v) const {
+        const std::uint64_t key =
+            valid_ | y | (std::uint64_t{u} << bits_) | (std::uint64_t{v} << (2 * bits_));
+        return {key, static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (64 - kBits))};
     }
+    // Starts loading a slot, so that a row can fetch its pixels' slots
+    // before it reads them.
+    void prefetch(const Place& p) const {
+        if (narrow())
+            __builtin_prefetch(&narrow_[p.slot]);
+        else
+            __builtin_prefetch(&wide_[p.slot]);
+    }
+    Lab lab(const Place& p) { return narrow() ? lookup(narrow_[p.slot], p) : lookup(wide_[p.slot], p); }
+    Lab lab(std::uint16_t y, std::uint16_t u, std::uint16_t v) { return lab(place(y, u, v)); }
     int bpc() const { return bpc_; }
 
 private:
-    static std::uint64_t key_of(std::uint16_t y, std::uint16_t u, std::uint16_t v) {
-        return kValid | y | (std::uint64_t{u} << 16) | (std::uint64_t{v} << 32);
-    }
-    // Multiplicative hash: the top kBits bits of key * an odd constant.
-    static std::size_t slot_of(std::uint64_t key) {
-        return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (64 - kBits));
-    }
-    static constexpr int kBits = 18;  // 256 Ki slots of 24 bytes, 6 MiB
-    static constexpr std::uint64_t kValid = std::uint64_t{1} << 48;
+    static constexpr int kBits = 18;  // 256 Ki slots
+    static constexpr std::size_t kSlots = std::size_t{1} << kBits;
+    template <class Key>
     struct Slot {
-        std::uint64_t key = 0;  // 0: empty (a real key has kValid set)
+        Key key = 0;  // 0: empty (a real key has valid_ set)
         Lab lab;
     };
+    bool narrow() const { return bits_ == 10; }
+    template <class Key>
+    Lab lookup(Slot<Key>& s, const Place& p) const {
+        if (s.key != p.key) {
+            const std::uint64_t mask = (std::uint64_t{1} << bits_) - 1;
+            s.key = static_cast<Key>(p.key);
+            s.lab = lab_from_yuv(static_cast<double>(p.key & mask),
+                                 static_cast<double>((p.key >> bits_) & mask),
+                                 static_cast<double>((p.key >> (2 * bits_)) & mask), bpc_);
+        }
+        return s.lab;
+    }
     int bpc_;
-    std::vector<Slot> slots_;
+    int bits_;              // per component in a key: 10 or 16
+    std::uint64_t valid_;   // the bit above the three components
+    std::vector<Slot<std::uint32_t>> narrow_;  // 16 bytes a slot
+    std::vector<Slot<std::uint64_t>> wide_;    // 24 bytes a slot
 };
 
 }  // namespace ciede

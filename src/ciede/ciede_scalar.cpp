@@ -168,33 +168,37 @@ float delta_e_2000(const Lab& c1, const Lab& c2) {
 // rotation term times +0 is -0, and sqrt(+0 + ... + -0) = sqrt(+0) = +0 (no
 // Lab value is NaN or infinite: the conversion's inputs are bounded).
 // CiedeIdentical (tests/unit/ciede_test.cpp) checks it on random triples.
-// The others are packed, kBlock at a time, into the kernel's arrays.
+// The others are handled kBlock at a time: their slots are hashed and
+// prefetched first, looked up once the block has been walked (the loads then
+// overlap), and packed into the kernel's arrays.
 void ciede::delta_e_row(const CiedeKernels& k, const std::uint16_t* const ref[3],
                         const std::uint16_t* const dis[3], int w, LabCache& labs, float* out) {
     constexpr int kBlock = 256;
-    constexpr int kAhead = 12;  // pixels between a slot's prefetch and its use
     float lab[6][kBlock];
     float de[kBlock];
     int where[kBlock];
+    LabCache::Place ref_at[kBlock], dis_at[kBlock];
     for (int x0 = 0; x0 < w; x0 += kBlock) {
         const int x1 = x0 + kBlock < w ? x0 + kBlock : w;
         int n = 0;
         for (int x = x0; x < x1; ++x) {
-            if (x + kAhead < w) {
-                labs.prefetch(ref[0][x + kAhead], ref[1][x + kAhead], ref[2][x + kAhead]);
-                labs.prefetch(dis[0][x + kAhead], dis[1][x + kAhead], dis[2][x + kAhead]);
-            }
             if (ref[0][x] == dis[0][x] && ref[1][x] == dis[1][x] && ref[2][x] == dis[2][x]) {
                 out[x] = 0.0f;
                 continue;
             }
-            const Lab a = labs.lab(ref[0][x], ref[1][x], ref[2][x]);
-            const Lab b = labs.lab(dis[0][x], dis[1][x], dis[2][x]);
-            lab[0][n] = a.l, lab[1][n] = a.a, lab[2][n] = a.b;
-            lab[3][n] = b.l, lab[4][n] = b.a, lab[5][n] = b.b;
+            ref_at[n] = labs.place(ref[0][x], ref[1][x], ref[2][x]);
+            dis_at[n] = labs.place(dis[0][x], dis[1][x], dis[2][x]);
+            labs.prefetch(ref_at[n]);
+            labs.prefetch(dis_at[n]);
             where[n++] = x;
         }
         if (n == 0) continue;
+        for (int i = 0; i < n; ++i) {
+            const Lab a = labs.lab(ref_at[i]);
+            const Lab b = labs.lab(dis_at[i]);
+            lab[0][i] = a.l, lab[1][i] = a.a, lab[2][i] = a.b;
+            lab[3][i] = b.l, lab[4][i] = b.a, lab[5][i] = b.b;
+        }
         k.delta_e(LabPairs{lab[0], lab[1], lab[2], lab[3], lab[4], lab[5]}, n, de);
         for (int i = 0; i < n; ++i) out[where[i]] = de[i];
     }

@@ -40,6 +40,8 @@ public:
 
 private:
     void run_stateless(Instances& instances, const Slot& slot) const;
+    // A worker's next non-temporal instance, introduced to the ones before it.
+    void add_stateless_instance(Instances& instances) const;
     void worker_main(std::size_t worker);
     void stop_workers() noexcept;
     // Under mutex_: the slot goes back to the pool.
@@ -126,8 +128,8 @@ FramePipeline::Impl::Impl(std::vector<ExtractorSpec> extractors, const FrameGeom
     worker_instances_.resize(workers);
     // Worker 0's instances are made here so creation errors surface now; the
     // other workers make theirs on first use.
-    for (std::size_t i : stateless_)
-        worker_instances_[0].push_back(specs_[i].info->create(specs_[i].options, geometry_, options_.compute));
+    while (worker_instances_[0].size() < stateless_.size())
+        add_stateless_instance(worker_instances_[0]);
 
     // Returning a slot never allocates, so a worker cannot fail after scoring.
     free_slots_.reserve(max_slots_);
@@ -170,13 +172,17 @@ void FramePipeline::Impl::release_locked(std::unique_ptr<Slot> slot) {
     --slots_out_;
 }
 
+void FramePipeline::Impl::add_stateless_instance(Instances& instances) const {
+    const ExtractorSpec& s = specs_[stateless_[instances.size()]];
+    std::unique_ptr<FeatureExtractor> made = s.info->create(s.options, geometry_, options_.compute);
+    for (auto& earlier : instances) made->meet(*earlier);
+    instances.push_back(std::move(made));
+}
+
 void FramePipeline::Impl::run_stateless(Instances& instances, const Slot& slot) const {
     if (slot.frame < options_.keep_begin || slot.frame >= options_.keep_end) return;
     if ((options_.first_frame + slot.frame) % options_.subsample != 0) return;
-    for (std::size_t k = instances.size(); k < stateless_.size(); ++k) {
-        const ExtractorSpec& s = specs_[stateless_[k]];
-        instances.push_back(s.info->create(s.options, geometry_, options_.compute));
-    }
+    while (instances.size() < stateless_.size()) add_stateless_instance(instances);
     for (std::size_t k = 0; k < stateless_.size(); ++k) {
         FeatureCollector::CallSink sink(out_, slot.frame, rank_[stateless_[k]],
                                         phase(stateless_[k]));

@@ -118,14 +118,52 @@ public:
             write(num, den, frame, sink);
             return;
         }
+        if (handed_over_ && handed_frame_ == frame) {
+            handed_over_ = false;
+            write(handed_num_, handed_den_, frame, sink);
+            return;
+        }
+        for (Follower& f : followers_) f.sums = {};
         if (bpc_ == 8)
             run_scales<std::uint8_t>(ref.luma(), dis.luma(), num, den);
         else
             run_scales<std::uint16_t>(ref.luma(), dis.luma(), num, den);
         write(num, den, frame, sink);
+        for (Follower& f : followers_) {
+            IntegerVif& v = *f.vif;
+            for (int s = skip_scale0_ ? 1 : 0; s < kScales; ++s)
+                to_num_den(f.sums[s], v.handed_num_[s], v.handed_den_[s]);
+            v.handed_frame_ = frame;
+            v.handed_over_ = true;
+        }
+    }
+
+    // A later instance of the same worker that differs from this one only in
+    // its gain limit, which only vif_accumulate reads: this one accumulates
+    // its sums too, from the same statistics rows, and hands them over.
+    void meet(FeatureExtractor& earlier) override {
+        auto* leader = dynamic_cast<IntegerVif*>(&earlier);
+        if (!leader || leading_or_following() || leader->following_ || device_ ||
+            leader->device_ || leader->kernels_ != kernels_ || leader->bpc_ != bpc_ ||
+            leader->skip_scale0_ != skip_scale0_ || leader->size_[0].w != size_[0].w ||
+            leader->size_[0].h != size_[0].h)
+            return;
+        leader->followers_.push_back({this, {}});
+        following_ = true;
     }
 
 private:
+    bool leading_or_following() const { return following_ || !followers_.empty(); }
+
+    // Every row's statistics into the sums of this instance's gain limit
+    // and of each follower's.
+    void accumulate_row(const std::int32_t* s1, const std::int32_t* s2, const std::int32_t* s12,
+                        int w, int s, VifSums& sums) {
+        kernels_->accumulate(s1, s2, s12, w, log2_table_, gain_limit_, &sums);
+        for (Follower& f : followers_)
+            kernels_->accumulate(s1, s2, s12, w, log2_table_, f.vif->gain_limit_, &f.sums[s]);
+    }
+
     bool matches(const Picture& p) const {
         return p.width == size_[0].w && p.height == size_[0].h && p.bpc == bpc_;
     }
@@ -229,7 +267,7 @@ private:
                 kernels_->stat_row_u16(ref_rows.data(), dis_rows.data(), kFilters[s], taps, w,
                                        shift_mu, shift_sq, row_scratch_.data(), s1, s2, s12);
             }
-            kernels_->accumulate(s1, s2, s12, w, log2_table_, gain_limit_, &sums);
+            accumulate_row(s1, s2, s12, w, s, sums);
         }
         return sums;
     }
@@ -340,6 +378,18 @@ private:
 
     std::array<std::string, kScales> score_key_, num_key_, den_key_;
     std::string vif_key_, vif_num_key_, vif_den_key_;
+
+    // Sharing the statistics with instances at other gain limits (meet()).
+    struct Follower {
+        IntegerVif* vif;
+        std::array<VifSums, kScales> sums;
+    };
+    std::vector<Follower> followers_;
+    bool following_ = false;
+    // What a leader handed over, and for which frame.
+    bool handed_over_ = false;
+    unsigned handed_frame_ = 0;
+    std::array<float, kScales> handed_num_{}, handed_den_{};
 };
 
 // The scale scores, then the debug values: integer_vif, its num and den,
