@@ -116,16 +116,12 @@ void convolve_avx2(const float* src, int w, int h, const float* taps, int n, flo
     }
 }
 
-// Factor 2 out of place (MS-SSIM's) through ssim_pass_rows.hpp's split
-// rows; float_ssim's in-place box decimation, whose later outputs may read
-// earlier ones, stays on the scalar order.
+// MS-SSIM's low-pass (factor 2) and float_ssim's in-place box, through
+// ssim_pass_rows.hpp's phased rows; an in-place call whose outputs could
+// read earlier ones goes to the scalar.
 void decimate_avx2(const float* src, int w, int h, int factor, const float* kernel, int kw,
                    float* dst) {
-    if (factor != 2 || src == dst || kw > 16) {
-        ssim_kernels_scalar().decimate(src, w, h, factor, kernel, kw, dst);
-        return;
-    }
-    decimate_by_2<Avx2>(src, w, h, kernel, kw, dst);
+    decimate_rows<Avx2>(src, w, h, factor, kernel, kw, dst);
 }
 
 }  // namespace

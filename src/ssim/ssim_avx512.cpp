@@ -61,15 +61,12 @@ SsimSums pass_avx512(const float* ref, const float* cmp, int w, int h, SsimScrat
     return fused_pass<Avx512>(ref, cmp, w, h, scratch);
 }
 
-// Factor 2 out of place (MS-SSIM's); float_ssim's in-place box decimation,
-// whose later outputs may read earlier ones, stays on the scalar order.
+// MS-SSIM's low-pass (factor 2) and float_ssim's in-place box, through
+// ssim_pass_rows.hpp's phased rows; an in-place call whose outputs could
+// read earlier ones goes to the scalar.
 void decimate_avx512(const float* src, int w, int h, int factor, const float* kernel, int kw,
                      float* dst) {
-    if (factor != 2 || src == dst || kw > 16) {
-        ssim_kernels_scalar().decimate(src, w, h, factor, kernel, kw, dst);
-        return;
-    }
-    decimate_by_2<Avx512>(src, w, h, kernel, kw, dst);
+    decimate_rows<Avx512>(src, w, h, factor, kernel, kw, dst);
 }
 
 }  // namespace

@@ -30,6 +30,7 @@ namespace vmafpp::ssim {
 namespace {
 
 constexpr int kQuantities = 5;  // mu_r, mu_c, ref^2, cmp^2, ref * cmp
+constexpr int kMaxDecimateTaps = 16;  // the twins' kernel width and factor
 
 // Tap k of the window, from the plain half table (no std::array member is
 // instantiated in an ISA file).
@@ -231,91 +232,137 @@ SsimSums fused_pass(const float* ref, const float* cmp, int w, int h, SsimScratc
     return out;
 }
 
-// DecimateFn for factor 2, src != dst (MS-SSIM's low-pass): output (ox, oy)
-// is the kernel around input (2 ox, 2 oy). Each input row the kernel needs
-// is first widened by its mirrored samples on both sides (the values
-// IQA's symmetric boundary reads, so edges need no other case) and split
-// into its even and odd samples; tap u of output ox then reads element
-// ox + (u + r) / 2 of one of them, so kLanes adjacent outputs take one
-// contiguous load per tap. Every output's sum runs over the taps row by
-// row, left to right, as the scalar's.
-struct SplitRows {
-    int len = 0;  // floats in each of a row's even and odd halves
+// DecimateFn for any factor f: output (ox, oy) is the kernel around input
+// (f ox, f oy). Each input row the kernel needs is first widened by its
+// mirrored samples on both sides (the values IQA's symmetric boundary
+// reads, so edges need no other case) and split into its f phases; tap b
+// (0 .. kw - 1, offset b - r) of output ox then reads element ox + b / f of
+// phase b % f, so kLanes adjacent outputs take one contiguous load per tap.
+// Every output's sum runs over the taps row by row, left to right, as the
+// scalar's. In place (src == dst) only where reads_stay_ahead holds.
+struct PhaseRows {
+    int len = 0;  // floats in each phase of a row
+    int phases = 0;
     int slots = 0;
     float* data = nullptr;
     int* held = nullptr;  // the input row each slot holds, or -1
 
-    SplitRows(int len_, int slots_) : len(len_), slots(slots_) {
-        data = new float[static_cast<std::size_t>(2) * len * slots];
+    PhaseRows(int len_, int phases_, int slots_) : len(len_), phases(phases_), slots(slots_) {
+        data = new float[static_cast<std::size_t>(phases) * len * slots];
         held = new int[static_cast<std::size_t>(slots)];
         for (int i = 0; i < slots; ++i) held[i] = -1;
     }
-    ~SplitRows() {
+    ~PhaseRows() {
         delete[] data;
         delete[] held;
     }
-    SplitRows(const SplitRows&) = delete;
-    SplitRows& operator=(const SplitRows&) = delete;
-    float* even(int slot) const { return data + static_cast<std::ptrdiff_t>(2 * slot) * len; }
-    float* odd(int slot) const { return data + static_cast<std::ptrdiff_t>(2 * slot + 1) * len; }
+    PhaseRows(const PhaseRows&) = delete;
+    PhaseRows& operator=(const PhaseRows&) = delete;
+    float* phase(int slot, int p) const {
+        return data + static_cast<std::ptrdiff_t>(slot * phases + p) * len;
+    }
 };
 
-// Row `row` of src as IQA's symmetric boundary extends it, from column -r:
-// element m of the even half is column 2m - r, of the odd half 2m + 1 - r,
-// mirrored once (-1 - i, 2w - 1 - i); columns past 2w - 1, read only by
-// the filler lanes of the last outputs, are 0.
-inline void split_row(const float* src, int w, int row, int r, float* even, float* odd,
-                      int len) {
+// IQA's symmetric boundary, once: -1 - i before the start, 2n - 1 - i past
+// the end.
+constexpr int mirror_once(int i, int n) { return i < 0 ? -1 - i : i < n ? i : 2 * n - 1 - i; }
+
+// Row `row` of src as IQA's symmetric boundary extends it, from column -r,
+// into the slot's phases: element m of phase p is column f m + p - r,
+// mirrored once; columns past 2w - 1, read only by the filler lanes of the
+// last outputs, are 0.
+inline void split_row(const float* src, int w, int row, int r, const PhaseRows& rows, int slot) {
     const float* in = src + static_cast<std::ptrdiff_t>(row) * w;
-    auto at = [&](int i) -> float {
-        if (i < 0) return in[-1 - i];
-        if (i < w) return in[i];
-        if (i < 2 * w) return in[2 * w - 1 - i];
-        return 0.0f;
-    };
-    for (int m = 0; m < len; ++m) {
-        even[m] = at(2 * m - r);
-        odd[m] = at(2 * m + 1 - r);
+    const int f = rows.phases;
+    auto edge = [&](int i) { return i < 2 * w ? in[mirror_once(i, w)] : 0.0f; };
+    for (int p = 0; p < f; ++p) {
+        float* out = rows.phase(slot, p);
+        // Elements lo .. hi - 1 read columns 0 .. w - 1 directly.
+        const int lo = p >= r ? 0 : (r - p + f - 1) / f;
+        int hi = (w + r - p + f - 1) / f;
+        hi = hi < rows.len ? hi : rows.len;
+        int m = 0;
+        for (; m < lo && m < rows.len; ++m) out[m] = edge(f * m + p - r);
+        for (; m < hi; ++m) out[m] = in[f * m + p - r];
+        for (; m < rows.len; ++m) out[m] = edge(f * m + p - r);
     }
 }
 
+// In place, the scalar's outputs are written in order over the picture they
+// read. A twin that reads the original samples gives its bits only if no
+// output reads a position already written: output (ox, oy), written at
+// oy * sw + ox, reads nothing below minrow(oy) * w + mincol(ox), the first
+// row and column its mirrored taps reach (every row is read at every
+// column). So it suffices that minrow(oy) * w + g >= oy * sw for every oy,
+// with g the least mincol(ox) - ox. (It holds for float_ssim's box of any
+// factor >= 2; a kernel reaching further back may fail it.)
+inline bool reads_stay_ahead(int w, int h, int factor, int kw) {
+    const int sw = decimated_size(w, factor), sh = decimated_size(h, factor);
+    const int r = kw / 2;
+    const int last = r - ((kw & 1) ? 0 : 1);
+    auto least = [&](int at, int n) {
+        int m = mirror_once(at - r, n);
+        for (int v = -r + 1; v <= last; ++v) {
+            const int i = mirror_once(at + v, n);
+            m = i < m ? i : m;
+        }
+        return m;
+    };
+    long long g = 0;
+    for (int ox = 0; ox < sw; ++ox) {
+        const long long d = least(ox * factor, w) - static_cast<long long>(ox);
+        g = ox == 0 || d < g ? d : g;
+    }
+    for (int oy = 0; oy < sh; ++oy)
+        if (static_cast<long long>(least(oy * factor, h)) * w + g <
+            static_cast<long long>(oy) * sw)
+            return false;
+    return true;
+}
+
 template <class V>
-void decimate_by_2(const float* src, int w, int h, const float* kernel, int kw, float* dst) {
+void decimate_phased(const float* src, int w, int h, int factor, const float* kernel, int kw,
+                     float* dst) {
     constexpr int N = V::kLanes;
     using D = typename V::D;
-    const int sw = decimated_size(w, 2), sh = decimated_size(h, 2);
+    const int sw = decimated_size(w, factor), sh = decimated_size(h, factor);
     const int r = kw / 2;
-    // Outputs in whole vectors, plus the taps' reach (u + r) / 2 <= (kw - 1) / 2.
-    const int len = (sw + N - 1) / N * N + kw / 2 + 1;
+    // Outputs in whole vectors, plus the taps' reach (kw - 1) / f.
+    const int len = (sw + N - 1) / N * N + (kw - 1) / factor + 1;
     // One output's rows are at most kw distinct, consecutive rows (mirrored
     // at the edges too), so row % slots never maps two of them to one slot.
-    SplitRows rows(len, kw + 2);
-    const float* even[16];
-    const float* odd[16];
+    PhaseRows rows(len, factor, kw + 2);
+    const float* at[kMaxDecimateTaps * kMaxDecimateTaps];  // per tap, the element of output 0
     for (int oy = 0; oy < sh; ++oy) {
         for (int a = 0; a < kw; ++a) {
-            int row = 2 * oy + a - r;
-            if (row < 0)
-                row = -1 - row;
-            else if (row >= h)
-                row = 2 * h - 1 - row;
+            const int row = mirror_once(factor * oy + a - r, h);
             const int slot = row % rows.slots;
             if (rows.held[slot] != row) {
-                split_row(src, w, row, r, rows.even(slot), rows.odd(slot), len);
+                split_row(src, w, row, r, rows, slot);
                 rows.held[slot] = row;
             }
-            even[a] = rows.even(slot);
-            odd[a] = rows.odd(slot);
+            for (int b = 0; b < kw; ++b) at[a * kw + b] = rows.phase(slot, b % factor) + b / factor;
         }
         float* out = dst + static_cast<std::ptrdiff_t>(oy) * sw;
-        for (int ox = 0; ox < sw; ox += N) {
+        const int taps = kw * kw;
+        int ox = 0;
+        // Two vectors of outputs at a time: each tap's pointer and weight
+        // are loaded once for both, and their sums are two dependency chains.
+        for (; ox + 2 * N <= sw; ox += 2 * N) {
+            D acc0 = V::setd(0.0), acc1 = V::setd(0.0);
+            for (int t = 0; t < taps; ++t) {
+                const typename V::F tap = V::set(kernel[t]);
+                const float* in = at[t] + ox;
+                acc0 = V::addd(acc0, V::widen(V::mul(V::load(in), tap)));
+                acc1 = V::addd(acc1, V::widen(V::mul(V::load(in + N), tap)));
+            }
+            V::store(out + ox, V::narrow(acc0));
+            V::store(out + ox + N, V::narrow(acc1));
+        }
+        for (; ox < sw; ox += N) {
             D acc = V::setd(0.0);
-            const float* tap = kernel;
-            for (int a = 0; a < kw; ++a)
-                for (int b = 0; b < kw; ++b, ++tap) {
-                    const float* half = (b & 1) ? odd[a] : even[a];
-                    acc = V::addd(acc, V::widen(V::mul(V::load(half + ox + b / 2), V::set(*tap))));
-                }
+            for (int t = 0; t < taps; ++t)
+                acc = V::addd(acc, V::widen(V::mul(V::load(at[t] + ox), V::set(kernel[t]))));
             if (ox + N <= sw) {
                 V::store(out + ox, V::narrow(acc));
             } else {
@@ -325,6 +372,19 @@ void decimate_by_2(const float* src, int w, int h, const float* kernel, int kw, 
             }
         }
     }
+}
+
+// DecimateFn of a twin: the phased decimation where it gives the scalar's
+// bits, the scalar elsewhere.
+template <class V>
+void decimate_rows(const float* src, int w, int h, int factor, const float* kernel, int kw,
+                   float* dst) {
+    if (kw > kMaxDecimateTaps || factor > kMaxDecimateTaps ||
+        (src == dst && !reads_stay_ahead(w, h, factor, kw))) {
+        ssim_kernels_scalar().decimate(src, w, h, factor, kernel, kw, dst);
+        return;
+    }
+    decimate_phased<V>(src, w, h, factor, kernel, kw, dst);
 }
 
 }  // namespace

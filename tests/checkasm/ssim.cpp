@@ -6,7 +6,9 @@
 // floats of any magnitude with mixed signs, tiny (subnormal products) and
 // huge (double sums past float's range, stored as inf) values. Taps: the
 // Gaussian window and the 9/7 low-pass, or random ones of any odd count
-// (convolve) and any count 1..12 (decimate, even counts too). Statistics:
+// (convolve) and any count 1..12 (decimate, even counts too); a third of the
+// decimations in place, mostly with float_ssim's box of factor 2..10, and
+// the whole picture compared after them. Statistics:
 // the five filtered quantities drawn alone or related as real windows relate
 // them (flat windows whose variance is exactly 0 with a negative covariance,
 // variances rounding below 0), every n 1..64 then longer rows. The pass:
@@ -128,26 +130,48 @@ void check_decimate(Context& ctx, const SsimLevel& L) {
     std::vector<float> src, kernel;
     Canaried<float> want(kMaxSide * kMaxSide), got(kMaxSide * kMaxSide);
     for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
-        const bool lowpass = rng() % 2 == 0;
-        const int kw = lowpass ? ssim::kLowPassTaps : 1 + static_cast<int>(rng() % 12);
+        // A third of the bands in place, as float_ssim decimates: mostly its
+        // box (factor x factor taps of 1 / factor^2, factors up to 10),
+        // else any kernel (the twins fall back to the scalar where an
+        // output could read an earlier one).
+        const bool in_place = rng() % 3 == 0;
+        const bool box = in_place && rng() % 4 != 0;
+        const bool lowpass = !box && rng() % 2 == 0;
+        int factor = rng() % 4 == 0 ? 1 + static_cast<int>(rng() % 4) : 2;
+        if (box) factor = 2 + static_cast<int>(rng() % 9);
+        const int kw = box ? factor : lowpass ? ssim::kLowPassTaps : 1 + static_cast<int>(rng() % 12);
         kernel.assign(ssim::kLowPass.begin(), ssim::kLowPass.end());
-        if (!lowpass) {
+        if (box) kernel.assign(static_cast<std::size_t>(kw) * kw, 1.0f / static_cast<float>(kw * kw));
+        if (!lowpass && !box) {
             kernel.resize(static_cast<std::size_t>(kw) * kw);
             for (float& t : kernel) t = random_sample(rng, static_cast<int>(rng() % 4));
         }
-        const int factor = rng() % 4 == 0 ? 1 + static_cast<int>(rng() % 4) : 2;
         // The contract's sizes: at least kw each way (one reflection then
         // stays inside the picture).
         const int w = band < 64 ? kw + band % (65 - kw) : kw + static_cast<int>(rng() % (kMaxSide - kw));
         const int h = kw + static_cast<int>(rng() % 40);
-        fill_image(rng, src, static_cast<std::size_t>(w) * h);
+        const std::size_t n = static_cast<std::size_t>(w) * h;
+        fill_image(rng, src, n);
         const std::size_t on = static_cast<std::size_t>(ssim::decimated_size(w, factor)) *
                                ssim::decimated_size(h, factor);
         const std::string what = "w=" + std::to_string(w) + " h=" + std::to_string(h) +
-                                 " kw=" + std::to_string(kw) + " factor=" + std::to_string(factor);
+                                 " kw=" + std::to_string(kw) + " factor=" + std::to_string(factor) +
+                                 (in_place ? " in place" : "");
         ctx.at_band(band, what);
         want.poison();
         got.poison();
+        if (in_place) {
+            // The whole picture compared: outputs, then what is left of the
+            // input (IQA's odd sizes can give more outputs than inputs).
+            std::memcpy(want.data(), src.data(), n * sizeof(float));
+            std::memcpy(got.data(), src.data(), n * sizeof(float));
+            ssim::ssim_kernels_scalar().decimate(want.data(), w, h, factor, kernel.data(), kw,
+                                                 want.data());
+            L.kernels->decimate(got.data(), w, h, factor, kernel.data(), kw, got.data());
+            ctx.band();
+            compare(ctx, band, what, want, got, n > on ? n : on, L.level.name);
+            continue;
+        }
         ssim::ssim_kernels_scalar().decimate(src.data(), w, h, factor, kernel.data(), kw,
                                              want.data());
         L.kernels->decimate(src.data(), w, h, factor, kernel.data(), kw, got.data());
