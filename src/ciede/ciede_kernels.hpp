@@ -40,66 +40,76 @@ float delta_e_2000(const Lab& c1, const Lab& c2);
 // a remembered value has the bits of a computed one; a frame of natural
 // video has about 130 000 distinct triples in 2 million pixels (1080p), so
 // most pixels skip its six pow() calls. The table is larger than the L2
-// cache and hit in no order: up to 10 bits a key fits 32 bits and a slot 16
-// bytes (4 MiB), measured 4% faster than 24-byte slots at 1080p.
+// cache and hit in no order, so its slots are kept small: up to 10 bits a
+// key fits 32 bits and a slot 16 bytes (4 MiB); above, 24 bytes (6 MiB).
+//
+// LabTable is the view a row works through: the slots' address and the key
+// layout as plain values, which the row's loop keeps in registers.
+template <class Key>
+struct LabTable {
+    struct Slot {
+        Key key = 0;  // 0: empty (a real key has `valid` set)
+        Lab lab;
+    };
+    static constexpr int kBits = 18;  // 256 Ki slots
+    // Per component in a key: 10 bits in a 32-bit key, else 16; then the
+    // bit that marks a slot in use.
+    static constexpr int bits = sizeof(Key) == 4 ? 10 : 16;
+    static constexpr std::uint64_t valid = std::uint64_t{1} << (3 * bits);
+
+    Slot* slots;
+    int bpc;
+
+    static std::uint64_t key(std::uint16_t y, std::uint16_t u, std::uint16_t v) {
+        return valid | y | (std::uint64_t{u} << bits) | (std::uint64_t{v} << (2 * bits));
+    }
+    // Multiplicative hash: the top kBits bits of key * an odd constant.
+    static std::uint32_t slot_of(std::uint64_t key) {
+        return static_cast<std::uint32_t>((key * 0x9E3779B97F4A7C15ull) >> (64 - kBits));
+    }
+    // Starts loading a slot, so that a row can fetch its pixels' slots
+    // before it reads them.
+    void prefetch(std::uint32_t slot) const { __builtin_prefetch(slots + slot); }
+    Lab lab(std::uint64_t key, std::uint32_t slot) const {
+        Slot& s = slots[slot];
+        if (s.key != static_cast<Key>(key)) {
+            const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
+            s.key = static_cast<Key>(key);
+            s.lab = lab_from_yuv(static_cast<double>(key & mask),
+                                 static_cast<double>((key >> bits) & mask),
+                                 static_cast<double>((key >> (2 * bits)) & mask), bpc);
+        }
+        return s.lab;
+    }
+};
+
 class LabCache {
 public:
-    // Where a triple is remembered: its key and its slot, hashed once for
-    // the prefetch and the lookup.
-    struct Place {
-        std::uint64_t key;
-        std::size_t slot;
-    };
-
-    explicit LabCache(int bpc)
-        : bpc_(bpc), bits_(bpc <= 10 ? 10 : 16), valid_(std::uint64_t{1} << (3 * bits_)) {
-        if (narrow())
+    explicit LabCache(int bpc) : bpc_(bpc) {
+        if (bpc <= 10)
             narrow_.resize(kSlots);
         else
             wide_.resize(kSlots);
     }
-    Place place(std::uint16_t y, std::uint16_t u, std::uint16_t v) const {
-        const std::uint64_t key =
-            valid_ | y | (std::uint64_t{u} << bits_) | (std::uint64_t{v} << (2 * bits_));
-        return {key, static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (64 - kBits))};
+    // fn(table) with this bit depth's table.
+    template <class Fn>
+    decltype(auto) visit(Fn&& fn) {
+        if (!narrow_.empty()) return fn(LabTable<std::uint32_t>{narrow_.data(), bpc_});
+        return fn(LabTable<std::uint64_t>{wide_.data(), bpc_});
     }
-    // Starts loading a slot, so that a row can fetch its pixels' slots
-    // before it reads them.
-    void prefetch(const Place& p) const {
-        if (narrow())
-            __builtin_prefetch(&narrow_[p.slot]);
-        else
-            __builtin_prefetch(&wide_[p.slot]);
+    Lab lab(std::uint16_t y, std::uint16_t u, std::uint16_t v) {
+        return visit([&](const auto& t) {
+            const std::uint64_t key = t.key(y, u, v);
+            return t.lab(key, t.slot_of(key));
+        });
     }
-    Lab lab(const Place& p) { return narrow() ? lookup(narrow_[p.slot], p) : lookup(wide_[p.slot], p); }
-    Lab lab(std::uint16_t y, std::uint16_t u, std::uint16_t v) { return lab(place(y, u, v)); }
     int bpc() const { return bpc_; }
 
 private:
-    static constexpr int kBits = 18;  // 256 Ki slots
-    static constexpr std::size_t kSlots = std::size_t{1} << kBits;
-    template <class Key>
-    struct Slot {
-        Key key = 0;  // 0: empty (a real key has valid_ set)
-        Lab lab;
-    };
-    bool narrow() const { return bits_ == 10; }
-    template <class Key>
-    Lab lookup(Slot<Key>& s, const Place& p) const {
-        if (s.key != p.key) {
-            const std::uint64_t mask = (std::uint64_t{1} << bits_) - 1;
-            s.key = static_cast<Key>(p.key);
-            s.lab = lab_from_yuv(static_cast<double>(p.key & mask),
-                                 static_cast<double>((p.key >> bits_) & mask),
-                                 static_cast<double>((p.key >> (2 * bits_)) & mask), bpc_);
-        }
-        return s.lab;
-    }
+    static constexpr std::size_t kSlots = std::size_t{1} << LabTable<std::uint32_t>::kBits;
     int bpc_;
-    int bits_;              // per component in a key: 10 or 16
-    std::uint64_t valid_;   // the bit above the three components
-    std::vector<Slot<std::uint32_t>> narrow_;  // 16 bytes a slot
-    std::vector<Slot<std::uint64_t>> wide_;    // 24 bytes a slot
+    std::vector<LabTable<std::uint32_t>::Slot> narrow_;  // 16 bytes a slot
+    std::vector<LabTable<std::uint64_t>::Slot> wide_;    // 24 bytes a slot
 };
 
 }  // namespace ciede

@@ -171,37 +171,54 @@ float delta_e_2000(const Lab& c1, const Lab& c2) {
 // The others are handled kBlock at a time: their slots are hashed and
 // prefetched first, looked up once the block has been walked (the loads then
 // overlap), and packed into the kernel's arrays.
-void ciede::delta_e_row(const CiedeKernels& k, const std::uint16_t* const ref[3],
-                        const std::uint16_t* const dis[3], int w, LabCache& labs, float* out) {
+namespace {
+
+template <class Table>
+void delta_e_row_with(const Table table, const CiedeKernels& k,
+                      const std::uint16_t* const ref[3], const std::uint16_t* const dis[3], int w,
+                      float* out) {
     constexpr int kBlock = 256;
     float lab[6][kBlock];
     float de[kBlock];
     int where[kBlock];
-    LabCache::Place ref_at[kBlock], dis_at[kBlock];
+    std::uint64_t keys[2][kBlock];
+    std::uint32_t slots[2][kBlock];
+    const std::uint16_t *ry = ref[0], *ru = ref[1], *rv = ref[2];
+    const std::uint16_t *dy = dis[0], *du = dis[1], *dv = dis[2];
     for (int x0 = 0; x0 < w; x0 += kBlock) {
         const int x1 = x0 + kBlock < w ? x0 + kBlock : w;
         int n = 0;
         for (int x = x0; x < x1; ++x) {
-            if (ref[0][x] == dis[0][x] && ref[1][x] == dis[1][x] && ref[2][x] == dis[2][x]) {
+            if (ry[x] == dy[x] && ru[x] == du[x] && rv[x] == dv[x]) {
                 out[x] = 0.0f;
                 continue;
             }
-            ref_at[n] = labs.place(ref[0][x], ref[1][x], ref[2][x]);
-            dis_at[n] = labs.place(dis[0][x], dis[1][x], dis[2][x]);
-            labs.prefetch(ref_at[n]);
-            labs.prefetch(dis_at[n]);
+            const std::uint64_t kr = table.key(ry[x], ru[x], rv[x]);
+            const std::uint64_t kd = table.key(dy[x], du[x], dv[x]);
+            const std::uint32_t sr = Table::slot_of(kr), sd = Table::slot_of(kd);
+            table.prefetch(sr);
+            table.prefetch(sd);
+            keys[0][n] = kr, keys[1][n] = kd;
+            slots[0][n] = sr, slots[1][n] = sd;
             where[n++] = x;
         }
         if (n == 0) continue;
         for (int i = 0; i < n; ++i) {
-            const Lab a = labs.lab(ref_at[i]);
-            const Lab b = labs.lab(dis_at[i]);
+            const ciede::Lab a = table.lab(keys[0][i], slots[0][i]);
+            const ciede::Lab b = table.lab(keys[1][i], slots[1][i]);
             lab[0][i] = a.l, lab[1][i] = a.a, lab[2][i] = a.b;
             lab[3][i] = b.l, lab[4][i] = b.a, lab[5][i] = b.b;
         }
         k.delta_e(LabPairs{lab[0], lab[1], lab[2], lab[3], lab[4], lab[5]}, n, de);
         for (int i = 0; i < n; ++i) out[where[i]] = de[i];
     }
+}
+
+}  // namespace
+
+void ciede::delta_e_row(const CiedeKernels& k, const std::uint16_t* const ref[3],
+                        const std::uint16_t* const dis[3], int w, LabCache& labs, float* out) {
+    labs.visit([&](auto table) { delta_e_row_with(table, k, ref, dis, w, out); });
 }
 
 namespace {
