@@ -148,8 +148,7 @@ private:
                 load_row<T>(ref, p, i, rows_.data() + p * w);
                 load_row<T>(dis, p, i, rows_.data() + (3 + p) * w);
             }
-            ciede::delta_e_row(k_, r, d, geo_.width, labs_, de_.data());
-            for (float v : de_) sum += v;
+            sum = ciede::delta_e_row(k_, r, d, geo_.width, labs_, de_.data(), sum);
         }
         return sum;
     }

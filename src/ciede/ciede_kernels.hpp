@@ -158,10 +158,13 @@ namespace ciede {
 // delta_e_2000 of each pixel of one row with kernels k: ref[c] and dis[c]
 // are the Y, U and V samples (c = 0, 1, 2) of w pixels at full resolution
 // (chroma already expanded), of bit depth labs.bpc() (8, 10, 12 or 16);
-// writes w floats. The Lab lookups stay here, in baseline code: LabCache is
-// not for ISA files (its inline members would be compiled with their flags).
-void delta_e_row(const CiedeKernels& k, const std::uint16_t* const ref[3],
-                 const std::uint16_t* const dis[3], int w, LabCache& labs, float* out);
+// writes w floats and returns sum + out[0] + out[1] + ... + out[w - 1], in
+// that order (libvmaf's row-major double sum). The Lab lookups stay here, in
+// baseline code: LabCache is not for ISA files (its inline members would be
+// compiled with their flags).
+double delta_e_row(const CiedeKernels& k, const std::uint16_t* const ref[3],
+                   const std::uint16_t* const dis[3], int w, LabCache& labs, float* out,
+                   double sum);
 
 }  // namespace ciede
 

@@ -170,13 +170,16 @@ float delta_e_2000(const Lab& c1, const Lab& c2) {
 // CiedeIdentical (tests/unit/ciede_test.cpp) checks it on random triples.
 // The others are handled kBlock at a time: their slots are hashed and
 // prefetched first, looked up once the block has been walked (the loads then
-// overlap), and packed into the kernel's arrays.
+// overlap), and packed into the kernel's arrays. The row's sum, one long
+// chain of dependent additions, is interleaved with the next block's
+// hashing (each step adds the previous block's pixel at the same offset), so
+// that the two overlap.
 namespace {
 
 template <class Table>
-void delta_e_row_with(const Table table, const CiedeKernels& k,
-                      const std::uint16_t* const ref[3], const std::uint16_t* const dis[3], int w,
-                      float* out) {
+double delta_e_row_with(const Table table, const CiedeKernels& k,
+                        const std::uint16_t* const ref[3], const std::uint16_t* const dis[3],
+                        int w, float* out, double sum) {
     constexpr int kBlock = 256;
     float lab[6][kBlock];
     float de[kBlock];
@@ -188,7 +191,9 @@ void delta_e_row_with(const Table table, const CiedeKernels& k,
     for (int x0 = 0; x0 < w; x0 += kBlock) {
         const int x1 = x0 + kBlock < w ? x0 + kBlock : w;
         int n = 0;
+        const float* previous = x0 > 0 ? out + x0 - kBlock : out;  // the block before
         for (int x = x0; x < x1; ++x) {
+            if (x0 > 0) sum += previous[x - x0];
             if (ry[x] == dy[x] && ru[x] == du[x] && rv[x] == dv[x]) {
                 out[x] = 0.0f;
                 continue;
@@ -202,6 +207,8 @@ void delta_e_row_with(const Table table, const CiedeKernels& k,
             slots[0][n] = sr, slots[1][n] = sd;
             where[n++] = x;
         }
+        if (x0 > 0)  // the previous block's pixels past this (last, shorter) block's
+            for (int x = x1; x < x0 + kBlock && x - kBlock < x0; ++x) sum += out[x - kBlock];
         if (n == 0) continue;
         for (int i = 0; i < n; ++i) {
             const ciede::Lab a = table.lab(keys[0][i], slots[0][i]);
@@ -212,13 +219,17 @@ void delta_e_row_with(const Table table, const CiedeKernels& k,
         k.delta_e(LabPairs{lab[0], lab[1], lab[2], lab[3], lab[4], lab[5]}, n, de);
         for (int i = 0; i < n; ++i) out[where[i]] = de[i];
     }
+    // The last block.
+    for (int x = (w - 1) / kBlock * kBlock; x < w; ++x) sum += out[x];
+    return sum;
 }
 
 }  // namespace
 
-void ciede::delta_e_row(const CiedeKernels& k, const std::uint16_t* const ref[3],
-                        const std::uint16_t* const dis[3], int w, LabCache& labs, float* out) {
-    labs.visit([&](auto table) { delta_e_row_with(table, k, ref, dis, w, out); });
+double ciede::delta_e_row(const CiedeKernels& k, const std::uint16_t* const ref[3],
+                          const std::uint16_t* const dis[3], int w, LabCache& labs, float* out,
+                          double sum) {
+    return labs.visit([&](auto table) { return delta_e_row_with(table, k, ref, dis, w, out, sum); });
 }
 
 namespace {

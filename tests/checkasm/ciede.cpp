@@ -8,7 +8,8 @@
 // 16 bits) with fills that reach every branch of delta_e_2000: random
 // triples, greys (a = b = 0: hue angle 0, chroma 0), near-greys (tiny a, b:
 // hue angles of every quadrant), one channel changed, equal pixels, the
-// extreme samples. Odd bands call the kernel on Lab values no conversion
+// extreme samples; the rows' double sums (delta_e_row adds them as it goes)
+// must be the pixel-order sum. Odd bands call the kernel on Lab values no conversion
 // gives: +-0, subnormal and large a and b, equal hues, opposite hues. (No
 // pair is known where the twin's own approximation rounds to another float
 // than libm's at one of its rounding points, the case its fallback to the
@@ -105,11 +106,24 @@ bool rows_match(Context& ctx, const CiedeLevel& L, int band, const std::string& 
     const float canary = -12345.0f;
     got.front() = got.back() = canary;
     ciede::LabCache scalar_labs(bpc), simd_labs(bpc);
-    ciede::delta_e_row(ciede_kernels_scalar(), r, d, w, scalar_labs, want.data());
-    ciede::delta_e_row(*L.kernels, r, d, w, simd_labs, got.data() + 1);
+    // Sums from an inexact start, so that every addition rounds.
+    const double start = 1.0 / 3.0;
+    const double want_sum =
+        ciede::delta_e_row(ciede_kernels_scalar(), r, d, w, scalar_labs, want.data(), start);
+    const double got_sum =
+        ciede::delta_e_row(*L.kernels, r, d, w, simd_labs, got.data() + 1, start);
     ctx.band();
     if (got.front() != canary || got.back() != canary) {
         ctx.fail(band) << what << ": wrote outside [0, " << w << ")";
+        return false;
+    }
+    // The row's sum, in pixel order, from the scalar's values.
+    double in_order = start;
+    for (float v : want) in_order += v;
+    if (std::memcmp(&want_sum, &in_order, sizeof(double)) != 0 ||
+        std::memcmp(&got_sum, &in_order, sizeof(double)) != 0) {
+        ctx.fail(band) << what << ": row sum " << in_order << " in pixel order, scalar row "
+                       << want_sum << ", " << L.level.name << " " << got_sum;
         return false;
     }
     for (int x = 0; x < w; ++x) {
