@@ -25,6 +25,23 @@ struct Avx2 {
     // To float and back (round to nearest, MXCSR's default).
     static D f32(D v) { return _mm256_cvtps_pd(_mm256_cvtpd_ps(v)); }
 
+    // The same four lanes as floats, for the scalar's float operations.
+    using F = __m128;
+    static F fset(float v) { return _mm_set1_ps(v); }
+    static F fload(const float* p) { return _mm_loadu_ps(p); }
+    static void fstore(float* p, F v) { _mm_storeu_ps(p, v); }
+    static F fadd(F a, F b) { return _mm_add_ps(a, b); }
+    static F fsub(F a, F b) { return _mm_sub_ps(a, b); }
+    static F fmul(F a, F b) { return _mm_mul_ps(a, b); }
+    static F fdiv(F a, F b) { return _mm_div_ps(a, b); }
+    static D widen(F v) { return _mm256_cvtps_pd(v); }
+    static F narrow(D v) { return _mm256_cvtpd_ps(v); }
+    // A float lane's all-ones or all-zeros, sign-extended to its double lane.
+    static M fzero(F v) {
+        const __m128i z = _mm_castps_si128(_mm_cmpeq_ps(v, _mm_setzero_ps()));
+        return _mm256_castsi256_pd(_mm256_cvtepi32_epi64(z));
+    }
+
     static D add(D a, D b) { return _mm256_add_pd(a, b); }
     static D sub(D a, D b) { return _mm256_sub_pd(a, b); }
     static D mul(D a, D b) { return _mm256_mul_pd(a, b); }
@@ -61,11 +78,11 @@ struct Avx2 {
         return _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_cvtepi32_epi64(e), 52));
     }
     // powf(x, 7.0f) of float lanes, by libm as the scalar calls it.
-    static D powf7(D x) {
-        alignas(32) double v[kLanes];
-        _mm256_store_pd(v, x);
-        for (double& e : v) e = powf(static_cast<float>(e), 7.0f);
-        return _mm256_load_pd(v);
+    static F powf7(F x) {
+        alignas(16) float v[kLanes];
+        _mm_store_ps(v, x);
+        for (float& e : v) e = powf(e, 7.0f);
+        return _mm_load_ps(v);
     }
 };
 

@@ -34,6 +34,19 @@ struct Avx512 {
     // To float and back (round to nearest, MXCSR's default).
     static D f32(D v) { return _mm512_cvtps_pd(_mm512_cvtpd_ps(v)); }
 
+    // The same eight lanes as floats, for the scalar's float operations.
+    using F = __m256;
+    static F fset(float v) { return _mm256_set1_ps(v); }
+    static F fload(const float* p) { return _mm256_loadu_ps(p); }
+    static void fstore(float* p, F v) { _mm256_storeu_ps(p, v); }
+    static F fadd(F a, F b) { return _mm256_add_ps(a, b); }
+    static F fsub(F a, F b) { return _mm256_sub_ps(a, b); }
+    static F fmul(F a, F b) { return _mm256_mul_ps(a, b); }
+    static F fdiv(F a, F b) { return _mm256_div_ps(a, b); }
+    static D widen(F v) { return _mm512_cvtps_pd(v); }
+    static F narrow(D v) { return _mm512_cvtpd_ps(v); }
+    static M fzero(F v) { return _mm256_cmp_ps_mask(v, _mm256_setzero_ps(), _CMP_EQ_OQ); }
+
     static D add(D a, D b) { return _mm512_add_pd(a, b); }
     static D sub(D a, D b) { return _mm512_sub_pd(a, b); }
     static D mul(D a, D b) { return _mm512_mul_pd(a, b); }
@@ -68,11 +81,11 @@ struct Avx512 {
         return _mm512_castsi512_pd(_mm512_slli_epi64(_mm512_cvtepi32_epi64(e), 52));
     }
     // powf(x, 7.0f) of float lanes, by libm as the scalar calls it.
-    static D powf7(D x) {
-        alignas(64) double v[kLanes];
-        _mm512_store_pd(v, x);
-        for (double& e : v) e = powf(static_cast<float>(e), 7.0f);
-        return _mm512_load_pd(v);
+    static F powf7(F x) {
+        alignas(32) float v[kLanes];
+        _mm256_store_ps(v, x);
+        for (float& e : v) e = powf(e, 7.0f);
+        return _mm256_load_ps(v);
     }
 };
 

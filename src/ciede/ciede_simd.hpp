@@ -252,32 +252,54 @@ struct Twice {
     static D select(M m, D a, D b) { return {V::select(m.lo, a.lo, b.lo), V::select(m.hi, a.hi, b.hi)}; }
     static M bit(D k, int b) { return {V::bit(k.lo, b), V::bit(k.hi, b)}; }
     static D exp2i(D k) { return {V::exp2i(k.lo), V::exp2i(k.hi)}; }
-    static D powf7(D x) { return {V::powf7(x.lo), V::powf7(x.hi)}; }
+    struct F {
+        typename V::F lo, hi;
+    };
+    static F fset(float v) { return {V::fset(v), V::fset(v)}; }
+    static F fload(const float* p) { return {V::fload(p), V::fload(p + V::kLanes)}; }
+    static void fstore(float* p, F v) { V::fstore(p, v.lo), V::fstore(p + V::kLanes, v.hi); }
+    static F fadd(F a, F b) { return {V::fadd(a.lo, b.lo), V::fadd(a.hi, b.hi)}; }
+    static F fsub(F a, F b) { return {V::fsub(a.lo, b.lo), V::fsub(a.hi, b.hi)}; }
+    static F fmul(F a, F b) { return {V::fmul(a.lo, b.lo), V::fmul(a.hi, b.hi)}; }
+    static F fdiv(F a, F b) { return {V::fdiv(a.lo, b.lo), V::fdiv(a.hi, b.hi)}; }
+    static D widen(F v) { return {V::widen(v.lo), V::widen(v.hi)}; }
+    static F narrow(D v) { return {V::narrow(v.lo), V::narrow(v.hi)}; }
+    static M fzero(F v) { return {V::fzero(v.lo), V::fzero(v.hi)}; }
+    static F powf7(F x) { return {V::powf7(x.lo), V::powf7(x.hi)}; }
 };
 
 template <class V>
 using FourChains = Twice<Twice<V>>;
 
 // delta_e_2000 of V::kLanes pixels; *settled gets a bit per lane whose
-// value is exact (the others are to be recomputed by the scalar).
+// value is exact (the others are to be recomputed by the scalar). Values
+// the scalar holds in floats are F lanes where they only meet other floats
+// (float operations, done as such) and D lanes (widened, exactly) where they
+// enter double arithmetic; a double result the scalar stores in a float is
+// narrowed (f: narrowed and widened back, where only doubles read it).
 template <class V>
-typename V::D delta_e_2000(const LabPairs& in, unsigned* settled) {
+typename V::F delta_e_2000(const LabPairs& in, unsigned* settled) {
     using D = typename V::D;
+    using F = typename V::F;
     using M = typename V::M;
     using X = Math<V>;
     const auto c = [](double v) { return V::set(v); };
     const auto f = [](D v) { return V::f32(v); };
-    const D l1 = V::load_f32(in.l1), ca1 = V::load_f32(in.a1), b1 = V::load_f32(in.b1);
-    const D l2 = V::load_f32(in.l2), ca2 = V::load_f32(in.a2), b2 = V::load_f32(in.b2);
+    const F l1 = V::fload(in.l1), fa1 = V::fload(in.a1), fb1 = V::fload(in.b1);
+    const F l2 = V::fload(in.l2), fa2 = V::fload(in.a2), fb2 = V::fload(in.b2);
+    const D ca1 = V::widen(fa1), b1 = V::widen(fb1), ca2 = V::widen(fa2), b2 = V::widen(fb2);
     const D half = c(0.5), two_pi = c(2. * kPi), zero = c(0.0);
+    // x / 2 of a float is x * 0.5f: both round the same exact value.
+    const F fhalf = V::fset(0.5f);
 
+    // sqrt(x^2 + y^2) in double, rounded to float.
     const auto hypot_f = [&](D x, D y) {
-        return f(V::sqrt(V::add(V::mul(x, x), V::mul(y, y))));
+        return V::narrow(V::sqrt(V::add(V::mul(x, x), V::mul(y, y))));
     };
-    const D delta_l = f(V::sub(l2, l1));
-    const D l_bar = f(V::mul(f(V::add(l1, l2)), half));
-    const D chroma1 = hypot_f(ca1, b1), chroma2 = hypot_f(ca2, b2);
-    const D c_bar = f(V::mul(f(V::add(chroma1, chroma2)), half));
+    const F delta_l = V::fsub(l2, l1);
+    const F l_bar = V::fmul(V::fadd(l1, l2), fhalf);
+    const F chroma1 = hypot_f(ca1, b1), chroma2 = hypot_f(ca2, b2);
+    const F c_bar = V::fmul(V::fadd(chroma1, chroma2), fhalf);
 
     // G and a'. The twin's c^7 is within 2^-48 (relative) of libm's pow;
     // q = c^7 / (c^7 + 25^7) then differs by under 2^-48 relative, sqrt q
@@ -287,22 +309,23 @@ typename V::D delta_e_2000(const LabPairs& in, unsigned* settled) {
     // scalar's. a = 0
     // gives v = a exactly in both (g >= 0). Below c = 1e-30 both q are under
     // 1e-220, and both g are exactly 1.
-    const D c7 = X::pow7(c_bar);
+    const D c7 = X::pow7(V::widen(c_bar));
     const D g = V::sub(c(1.0), V::sqrt(V::div(c7, V::add(c7, c(6103515625.0)))));
-    const D va1 = V::add(ca1, V::mul(f(V::mul(ca1, half)), g));
-    const D va2 = V::add(ca2, V::mul(f(V::mul(ca2, half)), g));
+    const D va1 = V::add(ca1, V::mul(V::widen(V::fmul(fa1, fhalf)), g));
+    const D va2 = V::add(ca2, V::mul(V::widen(V::fmul(fa2, fhalf)), g));
     M ok = V::mask_and(X::settles_rel(va1), X::settles_rel(va2));
     const D a1 = f(va1), a2 = f(va2);
 
-    const D cp1 = hypot_f(a1, b1), cp2 = hypot_f(a2, b2);
-    const D cp_bar = f(V::mul(f(V::add(cp1, cp2)), half));
-    const D delta_c = f(V::sub(cp2, cp1));
+    const F cp1 = hypot_f(a1, b1), cp2 = hypot_f(a2, b2);
+    const F cp_bar = V::fmul(V::fadd(cp1, cp2), fhalf);
+    const D cp_bar_d = V::widen(cp_bar);
+    const F delta_c = V::fsub(cp2, cp1);
 
-    const D lm = f(V::sub(l_bar, c(50.0)));
+    const D lm = V::widen(V::fsub(l_bar, V::fset(50.0f)));
     const D lm2 = V::mul(lm, lm);
-    const D s_l =
-        f(V::add(c(1.0), V::div(V::mul(c(0.015), lm2), V::sqrt(V::add(c(20.0), lm2)))));
-    const D s_c = f(V::add(c(1.0), V::mul(c(0.045), cp_bar)));
+    const F s_l =
+        V::narrow(V::add(c(1.0), V::div(V::mul(c(0.015), lm2), V::sqrt(V::add(c(20.0), lm2)))));
+    const F s_c = V::narrow(V::add(c(1.0), V::mul(c(0.045), cp_bar_d)));
 
     // Hue angles: v within |v| 2^-48 of libm's atan2. y = +-0 with
     // x > 0 gives +-0 in both; y = x = 0 is the scalar's early 0.
@@ -324,14 +347,15 @@ typename V::D delta_e_2000(const LabPairs& in, unsigned* settled) {
     const D d = f(V::sub(h2, h1));
     D dh = V::select(V::le(h2, h1), f(V::add(d, two_pi)), f(V::sub(d, two_pi)));
     dh = V::select(V::le(V::abs(h12), c(kPi)), d, dh);
-    dh = V::select(V::mask_or(V::eq(chroma1, zero), V::eq(chroma2, zero)), zero, dh);
+    dh = V::select(V::mask_or(V::fzero(chroma1), V::fzero(chroma2)), zero, dh);
 
     // delta H = (2 sqrt(c1' c2')) sin(dh / 2): sin within 2^-48 of libm's,
     // one product rounding: |v| 2^-47. Zero
     // exactly when a factor is: sqrt(+0), or sin(+-0) = +-0 in both.
-    const D vdh = V::mul(V::mul(c(2.0), V::sqrt(f(V::mul(cp1, cp2)))), X::sin(V::mul(dh, half)));
+    const D vdh = V::mul(V::mul(c(2.0), V::sqrt(V::widen(V::fmul(cp1, cp2)))),
+                         X::sin(V::mul(dh, half)));
     ok = V::mask_and(ok, X::settles_rel(vdh));
-    const D delta_h = f(vdh);
+    const F delta_h = V::narrow(vdh);
 
     // mean_hue.
     const D hsum = f(V::add(h1, h2));
@@ -342,32 +366,31 @@ typename V::D delta_e_2000(const LabPairs& in, unsigned* settled) {
     const D vt = X::hue_weight(h_bar);
     ok = V::mask_and(ok, X::settles(vt, c(kSettle)));
     const D t = f(vt);
-    const D s_h = f(V::add(c(1.0), V::mul(V::mul(c(0.015), cp_bar), t)));
+    const F s_h = V::narrow(V::add(c(1.0), V::mul(V::mul(c(0.015), cp_bar_d), t)));
 
     // rotation_term: powf as the scalar calls it; 60 exp(-d^2) within
     // |v| 2^-47 (exp's 2^-48, one product); R_T = (-2 sqrt(ratio)) sin(angle)
     // as delta H (angle >= +0; sin(+0) = +0 in both).
     const D deg = f(V::mul(h_bar, c(180.0 / kPi)));
-    const D dd = f(V::mul(V::sub(deg, c(275.0)), c(1.0 / 25.0)));
-    const D cp7 = V::powf7(cp_bar);
-    const D ratio = f(V::div(cp7, f(V::add(cp7, c(6103515648.0)))));
-    const D e_arg = V::neg(f(V::mul(dd, dd)));
+    const F dd = V::narrow(V::mul(V::sub(deg, c(275.0)), c(1.0 / 25.0)));
+    const F cp7 = V::powf7(cp_bar);
+    const F ratio = V::fdiv(cp7, V::fadd(cp7, V::fset(6103515648.0f)));
+    const D e_arg = V::neg(V::widen(V::fmul(dd, dd)));
     const D vangle = V::mul(c(60.0), X::exp(e_arg));
     ok = V::mask_and(ok, V::mask_and(X::settles_rel(vangle), V::gt(e_arg, c(-700.0))));
     const D angle = f(V::mul(f(vangle), c(kPi / 180.0)));
-    const D vrt = V::mul(V::mul(c(-2.0), V::sqrt(ratio)), X::sin(angle));
+    const D vrt = V::mul(V::mul(c(-2.0), V::sqrt(V::widen(ratio))), X::sin(angle));
     ok = V::mask_and(ok, X::settles_rel(vrt));
-    const D r_t = f(vrt);
+    const F r_t = V::narrow(vrt);
 
-    const D lightness = f(V::div(delta_l, f(V::mul(c(static_cast<double>(0.65f)), s_l))));
-    const D chroma = f(V::div(delta_c, s_c));  // kC = 1: kC SC = SC
-    const D hue = f(V::div(delta_h, f(V::mul(c(4.0), s_h))));
-    const D rch = f(V::mul(f(V::mul(r_t, chroma)), hue));
-    const D sum = V::add(V::add(V::add(V::mul(lightness, lightness), V::mul(chroma, chroma)),
-                                V::mul(hue, hue)),
-                         rch);
+    const F lightness = V::fdiv(delta_l, V::fmul(V::fset(0.65f), s_l));
+    const F chroma = V::fdiv(delta_c, s_c);  // kC = 1: kC SC = SC
+    const F hue = V::fdiv(delta_h, V::fmul(V::fset(4.0f), s_h));
+    const D rch = V::widen(V::fmul(V::fmul(r_t, chroma), hue));
+    const D dl = V::widen(lightness), dc = V::widen(chroma), dhh = V::widen(hue);
+    const D sum = V::add(V::add(V::add(V::mul(dl, dl), V::mul(dc, dc)), V::mul(dhh, dhh)), rch);
     *settled = V::bits(ok);
-    return f(V::sqrt(sum));
+    return V::narrow(V::sqrt(sum));
 }
 
 // The twins' CiedeDeltaEFn: V::kLanes pairs at a time, the last group
@@ -387,7 +410,7 @@ void delta_e(const LabPairs& in, int n, float* out) {
             lanes = LabPairs{pad[0], pad[1], pad[2], pad[3], pad[4], pad[5]};
         }
         unsigned settled = 0;
-        V::store_f32(de, delta_e_2000<V>(lanes, &settled));
+        V::fstore(de, delta_e_2000<V>(lanes, &settled));
         for (int j = 0; j < kL && i + j < n; ++j) {
             const int k = i + j;
             out[k] = (settled >> j) & 1
