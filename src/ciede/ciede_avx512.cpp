@@ -89,11 +89,67 @@ struct Avx512 {
     }
 };
 
+// Lab cache keys of eight triples, each component zero-extended to 64 bits.
+__m512i lab_keys(__m128i y, __m128i u, __m128i v, int bits, __m512i valid) {
+    const __m512i ky = _mm512_cvtepu16_epi64(y);
+    const __m512i ku = _mm512_sll_epi64(_mm512_cvtepu16_epi64(u), _mm_cvtsi32_si128(bits));
+    const __m512i kv = _mm512_sll_epi64(_mm512_cvtepu16_epi64(v), _mm_cvtsi32_si128(2 * bits));
+    return _mm512_or_si512(_mm512_or_si512(valid, ky), _mm512_or_si512(ku, kv));
+}
+
+// Their slots: the top kLabSlotBits bits of key * kLabHash (the low 64
+// bits of the product, as the scalar's uint64_t multiplication), as 32 bits.
+__m256i lab_slots(__m512i keys) {
+    const __m512i product = _mm512_mullo_epi64(keys, _mm512_set1_epi64(static_cast<long long>(ciede::kLabHash)));
+    return _mm512_cvtepi64_epi32(_mm512_srli_epi64(product, 64 - ciede::kLabSlotBits));
+}
+
+// CiedeKeysFn, eight columns at a time: each array gets a whole vector at
+// n (compressed: the differing pixels first), so up to 8 entries past the
+// count are written; the last x1 - x0 mod 8 columns by the scalar's loop.
+int keys_avx512(const std::uint16_t* const ref[3], const std::uint16_t* const dis[3], int x0,
+                int x1, int bits, float* out, const LabKeys& keys) {
+    const __m512i valid = _mm512_set1_epi64(static_cast<long long>(std::uint64_t{1} << (3 * bits)));
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    int n = 0;
+    int x = x0;
+    for (; x + 8 <= x1; x += 8) {
+        const auto load = [x](const std::uint16_t* p) {
+            return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + x));
+        };
+        const __m128i ry = load(ref[0]), ru = load(ref[1]), rv = load(ref[2]);
+        const __m128i dy = load(dis[0]), du = load(dis[1]), dv = load(dis[2]);
+        const __mmask8 same = static_cast<__mmask8>(_mm_cmpeq_epi16_mask(ry, dy) &
+                                                    _mm_cmpeq_epi16_mask(ru, du) &
+                                                    _mm_cmpeq_epi16_mask(rv, dv));
+        _mm256_mask_storeu_ps(out + x, same, _mm256_setzero_ps());
+        const __mmask8 differ = static_cast<__mmask8>(~same);
+        if (differ == 0) continue;
+        const __m512i kr = lab_keys(ry, ru, rv, bits, valid);
+        const __m512i kd = lab_keys(dy, du, dv, bits, valid);
+        _mm512_storeu_si512(keys.key[0] + n, _mm512_maskz_compress_epi64(differ, kr));
+        _mm512_storeu_si512(keys.key[1] + n, _mm512_maskz_compress_epi64(differ, kd));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(keys.slot[0] + n),
+                            _mm256_maskz_compress_epi32(differ, lab_slots(kr)));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(keys.slot[1] + n),
+                            _mm256_maskz_compress_epi32(differ, lab_slots(kd)));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(keys.where + n),
+                            _mm256_maskz_compress_epi32(differ, _mm256_add_epi32(_mm256_set1_epi32(x), lanes)));
+        n += __builtin_popcount(differ);
+    }
+    if (x < x1) n += ciede_kernels_scalar().keys(ref, dis, x, x1, bits, out,
+                                                 LabKeys{{keys.key[0] + n, keys.key[1] + n},
+                                                         {keys.slot[0] + n, keys.slot[1] + n},
+                                                         keys.where + n});
+    return n;
+}
+
 }  // namespace
 
 void ciede_init_avx512(CiedeKernels& k) {
     k.delta_e = ciede::simd::delta_e<ciede::simd::FourChains<Avx512>>;
     k.libm = ciede::simd::libm<Avx512>;
+    k.keys = keys_avx512;
 }
 
 }  // namespace vmafpp

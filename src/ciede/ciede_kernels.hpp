@@ -45,13 +45,17 @@ float delta_e_2000(const Lab& c1, const Lab& c2);
 //
 // LabTable is the view a row works through: the slots' address and the key
 // layout as plain values, which the row's loop keeps in registers.
+// The Lab cache's slot of a key: the top kLabSlotBits bits of key * kLabHash
+// (a multiplicative hash; 256 Ki slots).
+inline constexpr int kLabSlotBits = 18;
+inline constexpr std::uint64_t kLabHash = 0x9E3779B97F4A7C15ull;
+
 template <class Key>
 struct LabTable {
     struct Slot {
         Key key = 0;  // 0: empty (a real key has `valid` set)
         Lab lab;
     };
-    static constexpr int kBits = 18;  // 256 Ki slots
     // Per component in a key: 10 bits in a 32-bit key, else 16; then the
     // bit that marks a slot in use.
     static constexpr int bits = sizeof(Key) == 4 ? 10 : 16;
@@ -63,9 +67,8 @@ struct LabTable {
     static std::uint64_t key(std::uint16_t y, std::uint16_t u, std::uint16_t v) {
         return valid | y | (std::uint64_t{u} << bits) | (std::uint64_t{v} << (2 * bits));
     }
-    // Multiplicative hash: the top kBits bits of key * an odd constant.
     static std::uint32_t slot_of(std::uint64_t key) {
-        return static_cast<std::uint32_t>((key * 0x9E3779B97F4A7C15ull) >> (64 - kBits));
+        return static_cast<std::uint32_t>((key * kLabHash) >> (64 - kLabSlotBits));
     }
     // Starts loading a slot, so that a row can fetch its pixels' slots
     // before it reads them.
@@ -106,7 +109,7 @@ public:
     int bpc() const { return bpc_; }
 
 private:
-    static constexpr std::size_t kSlots = std::size_t{1} << LabTable<std::uint32_t>::kBits;
+    static constexpr std::size_t kSlots = std::size_t{1} << kLabSlotBits;
     int bpc_;
     std::vector<LabTable<std::uint32_t>::Slot> narrow_;  // 16 bytes a slot
     std::vector<LabTable<std::uint64_t>::Slot> wide_;    // 24 bytes a slot
@@ -121,6 +124,24 @@ struct LabPairs {
 
 // out[i] = delta_e_2000 of pair i, i < n.
 using CiedeDeltaEFn = void (*)(const LabPairs& in, int n, float* out);
+
+// Where a row part's differing pixels are looked up: for the i-th pixel
+// whose reference and distorted triples differ, key[0][i] and slot[0][i]
+// are its reference triple's Lab cache key (`bits` per component, then the
+// bit above them: LabTable::key) and slot (LabTable::slot_of), key[1] and
+// slot[1] its distorted triple's, where[i] its column.
+struct LabKeys {
+    std::uint64_t* key[2];
+    std::uint32_t* slot[2];
+    int* where;
+};
+// Columns x0 .. x1 - 1 of the rows ref[c], dis[c] (Y, U, V): out[x] = +0
+// for every pixel whose triples are equal, the others into `keys` in column
+// order; returns their count n. May write up to kLabKeysSlack entries past
+// n in each of keys' arrays.
+inline constexpr int kLabKeysSlack = 16;
+using CiedeKeysFn = int (*)(const std::uint16_t* const ref[3], const std::uint16_t* const dis[3],
+                            int x0, int x1, int bits, float* out, const LabKeys& keys);
 
 // The libm functions whose results delta_e_2000 rounds, as a level computes
 // them: the scalar calls libm (pow(x, 7), atan2(y, x), sin, cos, exp); a
@@ -144,11 +165,12 @@ using CiedeLibmFn = void (*)(CiedeLibm fn, const double* x, const double* y, int
 struct CiedeKernels {
     CiedeDeltaEFn delta_e = nullptr;
     CiedeLibmFn libm = nullptr;
+    CiedeKeysFn keys = nullptr;
 };
 
 const CiedeKernels& ciede_kernels_scalar();
 // The table for a SIMD level (the kernel-table ladder): AVX2 and AVX-512
-// have twins (ciede_simd.hpp).
+// have twins of delta_e and libm (ciede_simd.hpp), AVX-512 of keys.
 const CiedeKernels& ciede_kernels_for(SimdLevel level);
 void ciede_init_avx2(CiedeKernels& k);
 void ciede_init_avx512(CiedeKernels& k);

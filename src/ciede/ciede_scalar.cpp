@@ -168,12 +168,12 @@ float delta_e_2000(const Lab& c1, const Lab& c2) {
 // rotation term times +0 is -0, and sqrt(+0 + ... + -0) = sqrt(+0) = +0 (no
 // Lab value is NaN or infinite: the conversion's inputs are bounded).
 // CiedeIdentical (tests/unit/ciede_test.cpp) checks it on random triples.
-// The others are handled kBlock at a time: their slots are hashed and
-// prefetched first, looked up once the block has been walked (the loads then
-// overlap), and packed into the kernel's arrays. The row's sum, one long
-// chain of dependent additions, is interleaved with the next block's
-// hashing (each step adds the previous block's pixel at the same offset), so
-// that the two overlap.
+// The others are handled kBlock at a time: the kernel table's keys finds
+// them with their slots, which are prefetched, then looked up (the loads
+// overlapping), and packed into the delta E kernel's arrays. The row's sum,
+// one long chain of dependent additions, is interleaved with the next
+// block's lookups (one of the previous block's pixels, in order, per
+// lookup), so that the two overlap.
 namespace {
 
 template <class Table>
@@ -181,47 +181,63 @@ double delta_e_row_with(const Table table, const CiedeKernels& k,
                         const std::uint16_t* const ref[3], const std::uint16_t* const dis[3],
                         int w, float* out, double sum) {
     constexpr int kBlock = 256;
+    constexpr int kRoom = kBlock + kLabKeysSlack;
     float lab[6][kBlock];
     float de[kBlock];
-    int where[kBlock];
-    std::uint64_t keys[2][kBlock];
-    std::uint32_t slots[2][kBlock];
-    const std::uint16_t *ry = ref[0], *ru = ref[1], *rv = ref[2];
-    const std::uint16_t *dy = dis[0], *du = dis[1], *dv = dis[2];
+    int where[kRoom];
+    std::uint64_t keys[2][kRoom];
+    std::uint32_t slots[2][kRoom];
+    const LabKeys found{{keys[0], keys[1]}, {slots[0], slots[1]}, where};
     for (int x0 = 0; x0 < w; x0 += kBlock) {
         const int x1 = x0 + kBlock < w ? x0 + kBlock : w;
-        int n = 0;
-        const float* previous = x0 > 0 ? out + x0 - kBlock : out;  // the block before
-        for (int x = x0; x < x1; ++x) {
-            if (x0 > 0) sum += previous[x - x0];
-            if (ry[x] == dy[x] && ru[x] == du[x] && rv[x] == dv[x]) {
-                out[x] = 0.0f;
-                continue;
-            }
-            const std::uint64_t kr = table.key(ry[x], ru[x], rv[x]);
-            const std::uint64_t kd = table.key(dy[x], du[x], dv[x]);
-            const std::uint32_t sr = Table::slot_of(kr), sd = Table::slot_of(kd);
-            table.prefetch(sr);
-            table.prefetch(sd);
-            keys[0][n] = kr, keys[1][n] = kd;
-            slots[0][n] = sr, slots[1][n] = sd;
-            where[n++] = x;
-        }
-        if (x0 > 0)  // the previous block's pixels past this (last, shorter) block's
-            for (int x = x1; x < x0 + kBlock && x - kBlock < x0; ++x) sum += out[x - kBlock];
-        if (n == 0) continue;
+        const int n = k.keys(ref, dis, x0, x1, Table::bits, out, found);
         for (int i = 0; i < n; ++i) {
+            table.prefetch(slots[0][i]);
+            table.prefetch(slots[1][i]);
+        }
+        // The previous (whole) block's pixels, in order, one per lookup.
+        const float* previous = x0 > 0 ? out + x0 - kBlock : nullptr;
+        int summed = x0 > 0 ? 0 : kBlock;
+        for (int i = 0; i < n; ++i) {
+            if (summed < kBlock) sum += previous[summed++];
             const ciede::Lab a = table.lab(keys[0][i], slots[0][i]);
             const ciede::Lab b = table.lab(keys[1][i], slots[1][i]);
             lab[0][i] = a.l, lab[1][i] = a.a, lab[2][i] = a.b;
             lab[3][i] = b.l, lab[4][i] = b.a, lab[5][i] = b.b;
         }
+        while (summed < kBlock) sum += previous[summed++];
+        if (n == 0) continue;
         k.delta_e(LabPairs{lab[0], lab[1], lab[2], lab[3], lab[4], lab[5]}, n, de);
         for (int i = 0; i < n; ++i) out[where[i]] = de[i];
     }
     // The last block.
     for (int x = (w - 1) / kBlock * kBlock; x < w; ++x) sum += out[x];
     return sum;
+}
+
+// CiedeKeysFn.
+int keys_scalar(const std::uint16_t* const ref[3], const std::uint16_t* const dis[3], int x0,
+                int x1, int bits, float* out, const LabKeys& keys) {
+    const std::uint64_t valid = std::uint64_t{1} << (3 * bits);
+    const auto key = [&](std::uint16_t y, std::uint16_t u, std::uint16_t v) {
+        return valid | y | (std::uint64_t{u} << bits) | (std::uint64_t{v} << (2 * bits));
+    };
+    const auto slot = [](std::uint64_t key) {
+        return static_cast<std::uint32_t>((key * ciede::kLabHash) >> (64 - ciede::kLabSlotBits));
+    };
+    int n = 0;
+    for (int x = x0; x < x1; ++x) {
+        if (ref[0][x] == dis[0][x] && ref[1][x] == dis[1][x] && ref[2][x] == dis[2][x]) {
+            out[x] = 0.0f;
+            continue;
+        }
+        keys.key[0][n] = key(ref[0][x], ref[1][x], ref[2][x]);
+        keys.key[1][n] = key(dis[0][x], dis[1][x], dis[2][x]);
+        keys.slot[0][n] = slot(keys.key[0][n]);
+        keys.slot[1][n] = slot(keys.key[1][n]);
+        keys.where[n++] = x;
+    }
+    return n;
 }
 
 }  // namespace
@@ -263,7 +279,7 @@ void libm_scalar(CiedeLibm fn, const double* x, const double* y, int n, double* 
 }  // namespace
 
 const CiedeKernels& ciede_kernels_scalar() {
-    static const CiedeKernels k{&delta_e_scalar, &libm_scalar};
+    static const CiedeKernels k{&delta_e_scalar, &libm_scalar, &keys_scalar};
     return k;
 }
 

@@ -1,7 +1,8 @@
 // checkasm module "ciede": the delta E twins of every SIMD level against
 // ciede_kernels_scalar(), bit for bit (memcmp of every float), and the
 // twins' libm approximations against libm within the bound their proof of
-// exactness assumes (ciede_simd.hpp).
+// exactness assumes (ciede_simd.hpp), and the Lab cache keys of a row part
+// (ciede_keys, at check_keys).
 //
 // ciede_delta_e: even bands score rows of Y'CbCr triples through
 // ciede::delta_e_row with each table (widths 1..64 and wider, 8, 10, 12 and
@@ -228,6 +229,80 @@ void check_delta_e(Context& ctx, const CiedeLevel& L) {
     ctx.done();
 }
 
+// ciede_keys: the differing pixels of a row part with their Lab cache keys
+// and slots, both key widths (bits 10 up to 10-bit samples, 16 above), any
+// part x0 .. x1 of a row (lengths 0 .. 64 and longer, any start), rows of
+// every colour (equal pixels in runs and alone); the count, every key, slot
+// and column, the zeros written for equal pixels, and nothing else of out
+// (poisoned) nor past the arrays' slack.
+constexpr std::uint64_t kPoison = 0xA5A5A5A5A5A5A5A5ull;
+
+void check_keys(Context& ctx, const CiedeLevel& L) {
+    if (!ctx.check("ciede_keys", L.level)) return;
+    Rng rng = ctx.rng();
+    const int depths[] = {8, 10, 12, 16};
+    std::vector<std::uint16_t> ref[3], dis[3];
+    struct Found {
+        std::vector<std::uint64_t> key[2];
+        std::vector<std::uint32_t> slot[2];
+        std::vector<int> where;
+        std::vector<float> out;
+        LabKeys view(int at) {
+            return {{key[0].data() + at, key[1].data() + at},
+                    {slot[0].data() + at, slot[1].data() + at},
+                    where.data() + at};
+        }
+        void poison(std::size_t room, int w) {
+            for (auto& k : key) k.assign(room, kPoison);
+            for (auto& s : slot) s.assign(room, 0xA5A5A5A5u);
+            where.assign(room, -7);
+            out.assign(static_cast<std::size_t>(w), -12345.0f);
+        }
+    } want, got;
+    for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
+        const int w = band_width(rng, band, kMaxWidth);
+        const int bpc = depths[rng() % 4];
+        const Colour c = static_cast<Colour>(rng() % static_cast<int>(Colour::count));
+        fill_row(rng, c, bpc, w, ref, dis);
+        // Runs of equal pixels too.
+        if (rng() % 2)
+            for (int x = 0; x < w; ++x)
+                if ((x / 5) % 3 == 0)
+                    for (int p = 0; p < 3; ++p) dis[p][x] = ref[p][x];
+        const int x0 = static_cast<int>(rng() % static_cast<unsigned>(w + 1));
+        const int x1 = x0 + static_cast<int>(rng() % static_cast<unsigned>(w - x0 + 1));
+        const int bits = bpc <= 10 ? 10 : 16;
+        const std::string what = "w=" + std::to_string(w) + " x0=" + std::to_string(x0) +
+                                 " x1=" + std::to_string(x1) + " bpc=" + std::to_string(bpc) +
+                                 " colour=" + colour_name(c);
+        ctx.at_band(band, what);
+        const std::size_t room = static_cast<std::size_t>(x1 - x0) + kLabKeysSlack + 1;
+        want.poison(room, w);
+        got.poison(room, w);
+        const std::uint16_t* r[3] = {ref[0].data(), ref[1].data(), ref[2].data()};
+        const std::uint16_t* d[3] = {dis[0].data(), dis[1].data(), dis[2].data()};
+        const int n = ciede_kernels_scalar().keys(r, d, x0, x1, bits, want.out.data(), want.view(0));
+        const int m = L.kernels->keys(r, d, x0, x1, bits, got.out.data(), got.view(0));
+        ctx.band();
+        if (n != m) {
+            ctx.fail(band) << what << ": " << n << " differing pixels, " << L.level.name << " "
+                           << m;
+            continue;
+        }
+        bool same = want.out == got.out;
+        for (int i = 0; same && i < n; ++i)
+            same = want.key[0][i] == got.key[0][i] && want.key[1][i] == got.key[1][i] &&
+                   want.slot[0][i] == got.slot[0][i] && want.slot[1][i] == got.slot[1][i] &&
+                   want.where[i] == got.where[i];
+        // Past the slack every array is as poisoned.
+        const std::size_t past = static_cast<std::size_t>(n) + kLabKeysSlack;
+        same = same && (past >= room || (got.key[0][past] == kPoison && got.key[1][past] == kPoison &&
+                                         got.where[past] == -7));
+        if (!same) ctx.fail(band) << what << ": keys, slots, columns or out differ";
+    }
+    ctx.done();
+}
+
 // A float in [lo, hi], uniform in its logarithm (lo > 0).
 double log_uniform(Rng& rng, double lo, double hi) {
     const double u = static_cast<double>(rng() >> 11) * 0x1p-53;
@@ -353,6 +428,7 @@ CHECKASM_MODULE(ciede) {
     for (const CiedeLevel& L : simd_tables(ctx, &ciede_kernels_for)) {
         if (L.owns(&CiedeKernels::delta_e)) check_delta_e(ctx, L);
         if (L.owns(&CiedeKernels::libm)) check_libm(ctx, L);
+        if (L.owns(&CiedeKernels::keys)) check_keys(ctx, L);
     }
 }
 
