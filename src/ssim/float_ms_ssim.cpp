@@ -36,7 +36,7 @@ bool scales_fit(int w, int h) {
     return true;
 }
 
-class FloatMsSsim final : public FeatureExtractor {
+class FloatMsSsim final : public FeatureExtractor, public ssim::FloatLumaSource {
 public:
     static void check(const ExtractorSetup& s) {
         require_float_conversion("float_ms_ssim", s.geometry.bpc);
@@ -70,18 +70,29 @@ public:
 
     void extract(const Picture& ref, const Picture& dis, unsigned frame,
                  FeatureSink& sink) override {
-        plane_to_float(ref.luma(), bpc_, 0.0f, ref_[0].get(), w_[0]);
-        plane_to_float(dis.luma(), bpc_, 0.0f, dis_[0].get(), w_[0]);
+        const float* ref_at[kScales];
+        const float* dis_at[kScales];
+        held_ = false;
+        if (!(source_ && source_->float_lumas(frame, w_[0], h_[0], bpc_, ref_at[0], dis_at[0]))) {
+            plane_to_float(ref.luma(), bpc_, 0.0f, ref_[0].get(), w_[0]);
+            plane_to_float(dis.luma(), bpc_, 0.0f, dis_[0].get(), w_[0]);
+            ref_at[0] = ref_[0].get();
+            dis_at[0] = dis_[0].get();
+            held_ = true;
+            held_frame_ = frame;
+        }
         for (int i = 1; i < kScales; ++i) {
-            k_.decimate(ref_[i - 1].get(), w_[i - 1], h_[i - 1], 2, ssim::kLowPass.data(),
+            k_.decimate(ref_at[i - 1], w_[i - 1], h_[i - 1], 2, ssim::kLowPass.data(),
                         ssim::kLowPassTaps, ref_[i].get());
-            k_.decimate(dis_[i - 1].get(), w_[i - 1], h_[i - 1], 2, ssim::kLowPass.data(),
+            k_.decimate(dis_at[i - 1], w_[i - 1], h_[i - 1], 2, ssim::kLowPass.data(),
                         ssim::kLowPassTaps, dis_[i].get());
+            ref_at[i] = ref_[i].get();
+            dis_at[i] = dis_[i].get();
         }
         double msssim = 1.0;
         std::array<ssim::SsimResult, kScales> r;
         for (int i = 0; i < kScales; ++i) {
-            r[i] = ssim::ssim_pass(k_, ref_[i].get(), dis_[i].get(), w_[i], h_[i], scratch_);
+            r[i] = ssim::ssim_pass(k_, ref_at[i], dis_at[i], w_[i], h_[i], scratch_);
             // C's pow of floats: the double one.
             const double weighted =
                 std::pow(static_cast<double>(r[i].l), static_cast<double>(kAlpha[i])) *
@@ -98,6 +109,21 @@ public:
         for (int i = 0; i < kScales; ++i) sink.append(keys_[1 + 2 * kScales + i], frame, r[i].s);
     }
 
+    // A float_ssim made earlier for this worker converts the same lumas (and
+    // keeps them whole when it decimates apart).
+    void meet(FeatureExtractor& earlier) override {
+        if (!source_) source_ = dynamic_cast<const ssim::FloatLumaSource*>(&earlier);
+    }
+
+    bool float_lumas(unsigned frame, int w, int h, int bpc, const float*& ref,
+                     const float*& dis) const override {
+        if (!held_ || frame != held_frame_ || w != w_[0] || h != h_[0] || bpc != bpc_)
+            return false;
+        ref = ref_[0].get();
+        dis = dis_[0].get();
+        return true;
+    }
+
 private:
     std::vector<std::string> keys_;  // in float_ms_ssim_info()'s provided order
     const ssim::SsimKernels& k_;
@@ -107,6 +133,9 @@ private:
     ssim::SsimScratch scratch_;  // sized for scale 0, reused by every scale
     int w_[kScales], h_[kScales];
     std::unique_ptr<float[], detail::LargeFree> ref_[kScales], dis_[kScales];  // compact
+    const ssim::FloatLumaSource* source_ = nullptr;  // an earlier instance's lumas
+    bool held_ = false;  // ref_[0] and dis_[0] hold frame held_frame_'s lumas
+    unsigned held_frame_ = 0;
 };
 
 }  // namespace

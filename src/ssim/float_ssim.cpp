@@ -31,7 +31,7 @@ int scale_factor(int option, int w, int h) {
     return r > 1 ? r : 1;
 }
 
-class FloatSsim final : public FeatureExtractor {
+class FloatSsim final : public FeatureExtractor, public ssim::FloatLumaSource {
 public:
     static void check(const ExtractorSetup& s) {
         require_float_conversion("float_ssim", s.geometry.bpc);
@@ -60,24 +60,55 @@ public:
           dis_(detail::make_large_array<float>(samples())),
           scratch_(factor_ > 1 ? ssim::decimated_size(w_, factor_) : w_,
                    factor_ > 1 ? ssim::decimated_size(h_, factor_) : h_) {
-        if (factor_ > 1)
+        if (factor_ > 1) {
             box_.assign(static_cast<std::size_t>(factor_ * factor_),
                         1.0f / static_cast<float>(factor_ * factor_));
+            // libvmaf decimates in place; where no output reads an earlier
+            // one, decimating into a buffer of its own gives the same bits
+            // and keeps the lumas whole for a later float_ms_ssim.
+            if (ssim::reads_stay_ahead(w_, h_, factor_, factor_)) {
+                const std::size_t n =
+                    static_cast<std::size_t>(ssim::decimated_size(w_, factor_)) *
+                    static_cast<std::size_t>(ssim::decimated_size(h_, factor_));
+                small_ref_ = detail::make_large_array<float>(n);
+                small_dis_ = detail::make_large_array<float>(n);
+            }
+        }
     }
 
     void extract(const Picture& ref, const Picture& dis, unsigned frame,
                  FeatureSink& sink) override {
-        plane_to_float(ref.luma(), bpc_, 0.0f, ref_.get(), w_);
-        plane_to_float(dis.luma(), bpc_, 0.0f, dis_.get(), w_);
+        held_ = false;
+        const float *ref_luma = nullptr, *dis_luma = nullptr;
+        if (!(source_ && source_->float_lumas(frame, w_, h_, bpc_, ref_luma, dis_luma))) {
+            plane_to_float(ref.luma(), bpc_, 0.0f, ref_.get(), w_);
+            plane_to_float(dis.luma(), bpc_, 0.0f, dis_.get(), w_);
+            ref_luma = ref_.get();
+            dis_luma = dis_.get();
+        }
         int w = w_, h = h_;
+        const float *r_in = ref_luma, *d_in = dis_luma;
         if (factor_ > 1) {
-            // In place, as libvmaf does.
-            k_.decimate(ref_.get(), w, h, factor_, box_.data(), factor_, ref_.get());
-            k_.decimate(dis_.get(), w, h, factor_, box_.data(), factor_, dis_.get());
+            if (small_ref_) {
+                k_.decimate(ref_luma, w, h, factor_, box_.data(), factor_, small_ref_.get());
+                k_.decimate(dis_luma, w, h, factor_, box_.data(), factor_, small_dis_.get());
+                r_in = small_ref_.get();
+                d_in = small_dis_.get();
+            } else {
+                // In place, as libvmaf does (over its own lumas: meet()).
+                k_.decimate(ref_.get(), w, h, factor_, box_.data(), factor_, ref_.get());
+                k_.decimate(dis_.get(), w, h, factor_, box_.data(), factor_, dis_.get());
+                r_in = ref_.get();
+                d_in = dis_.get();
+            }
             w = ssim::decimated_size(w, factor_);
             h = ssim::decimated_size(h, factor_);
         }
-        const ssim::SsimResult r = ssim::ssim_pass(k_, ref_.get(), dis_.get(), w, h, scratch_);
+        // The whole lumas stay readable until the next frame unless they
+        // were decimated in place (or are another instance's).
+        held_ = ref_luma == ref_.get() && (factor_ == 1 || small_ref_);
+        held_frame_ = frame;
+        const ssim::SsimResult r = ssim::ssim_pass(k_, r_in, d_in, w, h, scratch_);
         double score = r.ssim;
         if (enable_db_) score = ssim::to_db(score, max_db_);
         sink.append(keys_[0], frame, score);
@@ -86,6 +117,21 @@ public:
             sink.append(keys_[2], frame, r.c);
             sink.append(keys_[3], frame, r.s);
         }
+    }
+
+    // A float_ms_ssim (or float_ssim) made earlier for this worker converts
+    // the same lumas; read them unless they are to be decimated in place.
+    void meet(FeatureExtractor& earlier) override {
+        if (!source_ && (factor_ == 1 || small_ref_))
+            source_ = dynamic_cast<const ssim::FloatLumaSource*>(&earlier);
+    }
+
+    bool float_lumas(unsigned frame, int w, int h, int bpc, const float*& ref,
+                     const float*& dis) const override {
+        if (!held_ || frame != held_frame_ || w != w_ || h != h_ || bpc != bpc_) return false;
+        ref = ref_.get();
+        dis = dis_.get();
+        return true;
     }
 
 private:
@@ -100,7 +146,11 @@ private:
     bool enable_lcs_, enable_db_;
     double max_db_;
     std::unique_ptr<float[], detail::LargeFree> ref_, dis_;  // compact w x h
+    std::unique_ptr<float[], detail::LargeFree> small_ref_, small_dis_;  // decimated, if apart
     ssim::SsimScratch scratch_;
+    const ssim::FloatLumaSource* source_ = nullptr;  // an earlier instance's lumas
+    bool held_ = false;  // ref_ and dis_ hold frame held_frame_'s whole lumas
+    unsigned held_frame_ = 0;
     std::vector<float> box_;  // factor x factor taps of 1 / factor^2
 };
 

@@ -239,7 +239,8 @@ SsimSums fused_pass(const float* ref, const float* cmp, int w, int h, SsimScratc
 // (0 .. kw - 1, offset b - r) of output ox then reads element ox + b / f of
 // phase b % f, so kLanes adjacent outputs take one contiguous load per tap.
 // Every output's sum runs over the taps row by row, left to right, as the
-// scalar's. In place (src == dst) only where reads_stay_ahead holds.
+// scalar's. In place (src == dst) only where reads_stay_ahead holds
+// (ssim_kernels.hpp).
 struct PhaseRows {
     int len = 0;  // floats in each phase of a row
     int phases = 0;
@@ -286,38 +287,6 @@ inline void split_row(const float* src, int w, int row, int r, const PhaseRows& 
         for (; m < hi; ++m) out[m] = in[f * m + p - r];
         for (; m < rows.len; ++m) out[m] = edge(f * m + p - r);
     }
-}
-
-// In place, the scalar's outputs are written in order over the picture they
-// read. A twin that reads the original samples gives its bits only if no
-// output reads a position already written: output (ox, oy), written at
-// oy * sw + ox, reads nothing below minrow(oy) * w + mincol(ox), the first
-// row and column its mirrored taps reach (every row is read at every
-// column). So it suffices that minrow(oy) * w + g >= oy * sw for every oy,
-// with g the least mincol(ox) - ox. (It holds for float_ssim's box of any
-// factor >= 2; a kernel reaching further back may fail it.)
-inline bool reads_stay_ahead(int w, int h, int factor, int kw) {
-    const int sw = decimated_size(w, factor), sh = decimated_size(h, factor);
-    const int r = kw / 2;
-    const int last = r - ((kw & 1) ? 0 : 1);
-    auto least = [&](int at, int n) {
-        int m = mirror_once(at - r, n);
-        for (int v = -r + 1; v <= last; ++v) {
-            const int i = mirror_once(at + v, n);
-            m = i < m ? i : m;
-        }
-        return m;
-    };
-    long long g = 0;
-    for (int ox = 0; ox < sw; ++ox) {
-        const long long d = least(ox * factor, w) - static_cast<long long>(ox);
-        g = ox == 0 || d < g ? d : g;
-    }
-    for (int oy = 0; oy < sh; ++oy)
-        if (static_cast<long long>(least(oy * factor, h)) * w + g <
-            static_cast<long long>(oy) * sw)
-            return false;
-    return true;
 }
 
 template <class V>

@@ -1,5 +1,6 @@
 // The scalar SSIM kernels (the reference every twin must match) and one SSIM
 // pass built from a kernel table.
+#include <algorithm>
 #include <cmath>
 
 #include "base/c_macros.hpp"
@@ -132,6 +133,29 @@ const SsimKernels& ssim_kernels_scalar() {
     static const SsimKernels k{convolve_scalar, products_scalar, stats_scalar, decimate_scalar,
                                pass_scalar};
     return k;
+}
+
+bool reads_stay_ahead(int w, int h, int factor, int kw) {
+    const int sw = decimated_size(w, factor), sh = decimated_size(h, factor);
+    const int r = kw / 2;
+    const int last = r - ((kw & 1) ? 0 : 1);
+    // IQA's symmetric boundary, once.
+    const auto mirror = [](int i, int n) { return i < 0 ? -1 - i : i < n ? i : 2 * n - 1 - i; };
+    const auto least = [&](int at, int n) {
+        int m = mirror(at - r, n);
+        for (int v = -r + 1; v <= last; ++v) m = std::min(m, mirror(at + v, n));
+        return m;
+    };
+    long long g = 0;
+    for (int ox = 0; ox < sw; ++ox) {
+        const long long d = least(ox * factor, w) - static_cast<long long>(ox);
+        g = ox == 0 ? d : std::min(g, d);
+    }
+    for (int oy = 0; oy < sh; ++oy)
+        if (static_cast<long long>(least(oy * factor, h)) * w + g <
+            static_cast<long long>(oy) * sw)
+            return false;
+    return true;
 }
 
 SsimResult ssim_pass(const SsimKernels& k, const float* ref, const float* cmp, int w, int h,

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "support/feature_run.hpp"
+#include "support/score_runs.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
 #include "vmafpp/options.hpp"
@@ -357,6 +358,20 @@ TEST(Ssim, AutoScale) {
                   {{"enable_lcs", "true"}, {"scale", expected[0] == '1' ? "2" : "1"}});
         EXPECT_NE(automatic.at("float_ssim"), other.at("float_ssim")) << h;
     }
+}
+
+// float_ssim and float_ms_ssim of one worker convert the lumas once (the
+// earlier instance's floats, ssim::FloatLumaSource): float_ssim keeps them
+// whole by decimating apart, float_ms_ssim always does. In either order,
+// with float_ssim's downscaling by 4 (1080p's auto scale), 2, 3 or none,
+// each writes what it writes alone.
+TEST(SsimShared, LumasConvertedOnceGiveTheBitsOfSeparateRuns) {
+    test::expect_alone_as_together("p19_motorcycle_1920x1080_420p8_x264crf28",
+                                   {"float_ssim", "float_ms_ssim=enable_lcs=true"});
+    const std::string pair = "p12_gravel_576x324_420p10_x265crf28";
+    test::expect_alone_as_together(pair, {"float_ms_ssim", "float_ssim=scale=2"});
+    test::expect_alone_as_together(pair, {"float_ms_ssim", "float_ssim=scale=3:enable_lcs=true"});
+    test::expect_alone_as_together(pair, {"float_ssim=scale=1:enable_db=true", "float_ms_ssim"});
 }
 
 }  // namespace

@@ -491,30 +491,11 @@ TEST(VifKernels, MatchSlowRestatementOnExtremeContent) {
 // of a run where it is alone, at every thread count; instances with other
 // parameters (vif_skip_scale0) lead their own group.
 TEST(VifShared, EachGainLimitGetsTheBitsOfItsOwnRun) {
-    const std::string pair = "p12_gravel_576x324_420p10_x265crf28";
-    const std::vector<std::string> features = {
-        "vif=debug=true", "vif=vif_enhn_gain_limit=1.0:debug=true", "vif=vif_enhn_gain_limit=1.5",
-        "vif=vif_skip_scale0=true", "vif=vif_skip_scale0=true:vif_enhn_gain_limit=1.2:debug=true"};
-    auto run = [&](const std::vector<std::string>& f, unsigned threads) {
-        auto ref = open_video(test::clip(pair, "ref").string());
-        auto dis = open_video(test::clip(pair, "dis").string());
-        ScoreConfig cfg;
-        cfg.no_prediction = true;
-        cfg.threads = threads;
-        cfg.features = f;
-        return score(*ref, *dis, cfg);
-    };
-    for (unsigned threads : {0u, 2u}) {
-        const ScoreRun together = run(features, threads);
-        for (const std::string& f : features) {
-            const ScoreRun alone = run({f}, threads);
-            ASSERT_FALSE(alone.values.keys().empty()) << f;
-            for (const auto& key : alone.values.keys())
-                for (unsigned n = 0; n < alone.frames; ++n)
-                    ASSERT_EQ(alone.values.value(key, n), together.values.value(key, n))
-                        << f << ": " << key << " frame " << n << ", " << threads << " threads";
-        }
-    }
+    test::expect_alone_as_together(
+        "p12_gravel_576x324_420p10_x265crf28",
+        {"vif=debug=true", "vif=vif_enhn_gain_limit=1.0:debug=true", "vif=vif_enhn_gain_limit=1.5",
+         "vif=vif_skip_scale0=true",
+         "vif=vif_skip_scale0=true:vif_enhn_gain_limit=1.2:debug=true"});
 }
 
 }  // namespace
