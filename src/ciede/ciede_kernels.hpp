@@ -127,9 +127,10 @@ using CiedeDeltaEFn = void (*)(const LabPairs& in, int n, float* out);
 
 // Where a row part's differing pixels are looked up: for the i-th pixel
 // whose reference and distorted triples differ, key[0][i] and slot[0][i]
-// are its reference triple's Lab cache key (`bits` per component, then the
-// bit above them: LabTable::key) and slot (LabTable::slot_of), key[1] and
-// slot[1] its distorted triple's, where[i] its column.
+// are its reference triple's Lab cache key (`bits` per component, 10 or 16
+// as the table's width, then the bit above them: LabTable::key) and slot
+// (LabTable::slot_of), key[1] and slot[1] its distorted triple's, where[i]
+// its column.
 struct LabKeys {
     std::uint64_t* key[2];
     std::uint32_t* slot[2];

@@ -215,29 +215,31 @@ double delta_e_row_with(const Table table, const CiedeKernels& k,
     return sum;
 }
 
-// CiedeKeysFn.
-int keys_scalar(const std::uint16_t* const ref[3], const std::uint16_t* const dis[3], int x0,
-                int x1, int bits, float* out, const LabKeys& keys) {
-    const std::uint64_t valid = std::uint64_t{1} << (3 * bits);
-    const auto key = [&](std::uint16_t y, std::uint16_t u, std::uint16_t v) {
-        return valid | y | (std::uint64_t{u} << bits) | (std::uint64_t{v} << (2 * bits));
-    };
-    const auto slot = [](std::uint64_t key) {
-        return static_cast<std::uint32_t>((key * ciede::kLabHash) >> (64 - ciede::kLabSlotBits));
-    };
+// CiedeKeysFn, with the keys and slots of LabTable<Key>.
+template <class Key>
+int keys_with(const std::uint16_t* const ref[3], const std::uint16_t* const dis[3], int x0,
+              int x1, float* out, const LabKeys& keys) {
+    using Table = ciede::LabTable<Key>;
     int n = 0;
     for (int x = x0; x < x1; ++x) {
         if (ref[0][x] == dis[0][x] && ref[1][x] == dis[1][x] && ref[2][x] == dis[2][x]) {
             out[x] = 0.0f;
             continue;
         }
-        keys.key[0][n] = key(ref[0][x], ref[1][x], ref[2][x]);
-        keys.key[1][n] = key(dis[0][x], dis[1][x], dis[2][x]);
-        keys.slot[0][n] = slot(keys.key[0][n]);
-        keys.slot[1][n] = slot(keys.key[1][n]);
+        keys.key[0][n] = Table::key(ref[0][x], ref[1][x], ref[2][x]);
+        keys.key[1][n] = Table::key(dis[0][x], dis[1][x], dis[2][x]);
+        keys.slot[0][n] = Table::slot_of(keys.key[0][n]);
+        keys.slot[1][n] = Table::slot_of(keys.key[1][n]);
         keys.where[n++] = x;
     }
     return n;
+}
+
+int keys_scalar(const std::uint16_t* const ref[3], const std::uint16_t* const dis[3], int x0,
+                int x1, int bits, float* out, const LabKeys& keys) {
+    return bits == ciede::LabTable<std::uint32_t>::bits
+               ? keys_with<std::uint32_t>(ref, dis, x0, x1, out, keys)
+               : keys_with<std::uint64_t>(ref, dis, x0, x1, out, keys);
 }
 
 }  // namespace
