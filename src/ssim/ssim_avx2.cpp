@@ -1,5 +1,5 @@
 // AVX2 twins of the SSIM kernels (ssim_kernels.hpp): convolve here, the
-// statistics, the fused pass and the factor-2 decimation from
+// statistics, the fused pass and the decimation (any factor) from
 // ssim_pass_rows.hpp on four samples at a time. Each computes several
 // outputs at once and keeps every output's own order of operations: products
 // in float, each widened to double and added to a double sum in tap order,

@@ -1,5 +1,5 @@
 // AVX-512 twins of the SSIM kernels (ssim_kernels.hpp): the fused pass, the
-// statistics and the factor-2 decimation of ssim_pass_rows.hpp on eight
+// statistics and the decimation (any factor) of ssim_pass_rows.hpp on eight
 // samples at a time, floats in
 // a ymm and doubles in a zmm, so widening and narrowing never cross lanes.
 // Lanes hold different samples, never parts of one sum.
