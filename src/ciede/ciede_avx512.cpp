@@ -97,11 +97,11 @@ __m512i lab_keys(__m128i y, __m128i u, __m128i v, int bits, __m512i valid) {
     return _mm512_or_si512(_mm512_or_si512(valid, ky), _mm512_or_si512(ku, kv));
 }
 
-// Their slots: the top kLabSlotBits bits of key * kLabHash (the low 64
-// bits of the product, as the scalar's uint64_t multiplication), as 32 bits.
-__m256i lab_slots(__m512i keys) {
+// Their sets: the top kLabSetBits bits of key * kLabHash (the low 64 bits
+// of the product, as the scalar's uint64_t multiplication), as 32 bits.
+__m256i lab_sets(__m512i keys) {
     const __m512i product = _mm512_mullo_epi64(keys, _mm512_set1_epi64(static_cast<long long>(ciede::kLabHash)));
-    return _mm512_cvtepi64_epi32(_mm512_srli_epi64(product, 64 - ciede::kLabSlotBits));
+    return _mm512_cvtepi64_epi32(_mm512_srli_epi64(product, 64 - ciede::kLabSetBits));
 }
 
 // CiedeKeysFn, eight columns at a time: each array gets a whole vector at
@@ -129,17 +129,17 @@ int keys_avx512(const std::uint16_t* const ref[3], const std::uint16_t* const di
         const __m512i kd = lab_keys(dy, du, dv, bits, valid);
         _mm512_storeu_si512(keys.key[0] + n, _mm512_maskz_compress_epi64(differ, kr));
         _mm512_storeu_si512(keys.key[1] + n, _mm512_maskz_compress_epi64(differ, kd));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(keys.slot[0] + n),
-                            _mm256_maskz_compress_epi32(differ, lab_slots(kr)));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(keys.slot[1] + n),
-                            _mm256_maskz_compress_epi32(differ, lab_slots(kd)));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(keys.set[0] + n),
+                            _mm256_maskz_compress_epi32(differ, lab_sets(kr)));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(keys.set[1] + n),
+                            _mm256_maskz_compress_epi32(differ, lab_sets(kd)));
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(keys.where + n),
                             _mm256_maskz_compress_epi32(differ, _mm256_add_epi32(_mm256_set1_epi32(x), lanes)));
         n += __builtin_popcount(differ);
     }
     if (x < x1) n += ciede_kernels_scalar().keys(ref, dis, x, x1, bits, out,
                                                  LabKeys{{keys.key[0] + n, keys.key[1] + n},
-                                                         {keys.slot[0] + n, keys.slot[1] + n},
+                                                         {keys.set[0] + n, keys.set[1] + n},
                                                          keys.where + n});
     return n;
 }

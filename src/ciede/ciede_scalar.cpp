@@ -169,7 +169,7 @@ float delta_e_2000(const Lab& c1, const Lab& c2) {
 // Lab value is NaN or infinite: the conversion's inputs are bounded).
 // CiedeIdentical (tests/unit/ciede_test.cpp) checks it on random triples.
 // The others are handled kBlock at a time: the kernel table's keys finds
-// them with their slots, which are prefetched, then looked up (the loads
+// them with their sets, which are prefetched, then looked up (the loads
 // overlapping), and packed into the delta E kernel's arrays. The row's sum,
 // one long chain of dependent additions, is interleaved with the next
 // block's lookups (one of the previous block's pixels, in order, per
@@ -186,22 +186,22 @@ double delta_e_row_with(const Table table, const CiedeKernels& k,
     float de[kBlock];
     int where[kRoom];
     std::uint64_t keys[2][kRoom];
-    std::uint32_t slots[2][kRoom];
-    const LabKeys found{{keys[0], keys[1]}, {slots[0], slots[1]}, where};
+    std::uint32_t sets[2][kRoom];
+    const LabKeys found{{keys[0], keys[1]}, {sets[0], sets[1]}, where};
     for (int x0 = 0; x0 < w; x0 += kBlock) {
         const int x1 = x0 + kBlock < w ? x0 + kBlock : w;
         const int n = k.keys(ref, dis, x0, x1, Table::bits, out, found);
         for (int i = 0; i < n; ++i) {
-            table.prefetch(slots[0][i]);
-            table.prefetch(slots[1][i]);
+            table.prefetch(sets[0][i]);
+            table.prefetch(sets[1][i]);
         }
         // The previous (whole) block's pixels, in order, one per lookup.
         const float* previous = x0 > 0 ? out + x0 - kBlock : nullptr;
         int summed = x0 > 0 ? 0 : kBlock;
         for (int i = 0; i < n; ++i) {
             if (summed < kBlock) sum += previous[summed++];
-            const ciede::Lab a = table.lab(keys[0][i], slots[0][i]);
-            const ciede::Lab b = table.lab(keys[1][i], slots[1][i]);
+            const ciede::Lab a = table.lab(keys[0][i], sets[0][i]);
+            const ciede::Lab b = table.lab(keys[1][i], sets[1][i]);
             lab[0][i] = a.l, lab[1][i] = a.a, lab[2][i] = a.b;
             lab[3][i] = b.l, lab[4][i] = b.a, lab[5][i] = b.b;
         }
@@ -215,7 +215,7 @@ double delta_e_row_with(const Table table, const CiedeKernels& k,
     return sum;
 }
 
-// CiedeKeysFn, with the keys and slots of LabTable<Key>.
+// CiedeKeysFn, with the keys and sets of LabTable<Key>.
 template <class Key>
 int keys_with(const std::uint16_t* const ref[3], const std::uint16_t* const dis[3], int x0,
               int x1, float* out, const LabKeys& keys) {
@@ -228,8 +228,8 @@ int keys_with(const std::uint16_t* const ref[3], const std::uint16_t* const dis[
         }
         keys.key[0][n] = Table::key(ref[0][x], ref[1][x], ref[2][x]);
         keys.key[1][n] = Table::key(dis[0][x], dis[1][x], dis[2][x]);
-        keys.slot[0][n] = Table::slot_of(keys.key[0][n]);
-        keys.slot[1][n] = Table::slot_of(keys.key[1][n]);
+        keys.set[0][n] = Table::set_of(keys.key[0][n]);
+        keys.set[1][n] = Table::set_of(keys.key[1][n]);
         keys.where[n++] = x;
     }
     return n;

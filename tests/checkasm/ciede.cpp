@@ -230,9 +230,9 @@ void check_delta_e(Context& ctx, const CiedeLevel& L) {
 }
 
 // ciede_keys: the differing pixels of a row part with their Lab cache keys
-// and slots, both key widths (bits 10 up to 10-bit samples, 16 above), any
+// and sets, both key widths (bits 10 up to 10-bit samples, 16 above), any
 // part x0 .. x1 of a row (lengths 0 .. 64 and longer, any start), rows of
-// every colour (equal pixels in runs and alone); the count, every key, slot
+// every colour (equal pixels in runs and alone); the count, every key, set
 // and column, the zeros written for equal pixels, and nothing else of out
 // (poisoned) nor past the arrays' slack.
 constexpr std::uint64_t kPoison = 0xA5A5A5A5A5A5A5A5ull;
@@ -244,17 +244,17 @@ void check_keys(Context& ctx, const CiedeLevel& L) {
     std::vector<std::uint16_t> ref[3], dis[3];
     struct Found {
         std::vector<std::uint64_t> key[2];
-        std::vector<std::uint32_t> slot[2];
+        std::vector<std::uint32_t> set[2];
         std::vector<int> where;
         std::vector<float> out;
         LabKeys view(int at) {
             return {{key[0].data() + at, key[1].data() + at},
-                    {slot[0].data() + at, slot[1].data() + at},
+                    {set[0].data() + at, set[1].data() + at},
                     where.data() + at};
         }
         void poison(std::size_t room, int w) {
             for (auto& k : key) k.assign(room, kPoison);
-            for (auto& s : slot) s.assign(room, 0xA5A5A5A5u);
+            for (auto& s : set) s.assign(room, 0xA5A5A5A5u);
             where.assign(room, -7);
             out.assign(static_cast<std::size_t>(w), -12345.0f);
         }
@@ -292,13 +292,13 @@ void check_keys(Context& ctx, const CiedeLevel& L) {
         bool same = want.out == got.out;
         for (int i = 0; same && i < n; ++i)
             same = want.key[0][i] == got.key[0][i] && want.key[1][i] == got.key[1][i] &&
-                   want.slot[0][i] == got.slot[0][i] && want.slot[1][i] == got.slot[1][i] &&
+                   want.set[0][i] == got.set[0][i] && want.set[1][i] == got.set[1][i] &&
                    want.where[i] == got.where[i];
         // Past the slack every array is as poisoned.
         const std::size_t past = static_cast<std::size_t>(n) + kLabKeysSlack;
         same = same && (past >= room || (got.key[0][past] == kPoison && got.key[1][past] == kPoison &&
                                          got.where[past] == -7));
-        if (!same) ctx.fail(band) << what << ": keys, slots, columns or out differ";
+        if (!same) ctx.fail(band) << what << ": keys, sets, columns or out differ";
     }
     ctx.done();
 }
