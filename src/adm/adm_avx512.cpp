@@ -8,15 +8,6 @@
 // so no kernel needs a minimum width or recomputes columns.
 //
 // No standard-library template is used here (see adm_avx2.cpp).
-//
-// GCC 12's AVX-512 headers initialise their "undefined" vectors from
-// themselves (GCC PR 105593), which -W(maybe-)uninitialized reports wherever
-// such an intrinsic is inlined; the warning is about the header, not this
-// code, so it is off for this file.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#endif
 #include <immintrin.h>
 
 #include <cmath>

@@ -4,14 +4,6 @@
 // at a time; the mode filter 32 columns at a time; the conversion of 8-bit
 // luma with the anti-dithering, the decimation and the spatial mask 32
 // samples at a time.
-// GCC 12's AVX-512 headers build their "undefined" vectors by
-// self-initialisation (GCC PR 105593), which the uninitialised-use warnings
-// report wherever such an intrinsic is inlined; they concern the header, so
-// they are off for this file.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#endif
 #include <immintrin.h>
 
 #include <cstddef>

@@ -3,15 +3,6 @@
 // eight (the AVX2 twin's lanes, psnr_hvs_avx2_lanes.hpp) and then scalar
 // blocks. Sixteen lanes halve the vector work per block; the plane's error
 // sum stays one chain per block.
-//
-// GCC 12's AVX-512 headers build their "undefined" vectors by
-// self-initialisation (GCC PR 105593), which the uninitialised-use warnings
-// report wherever such an intrinsic is inlined; they concern the header, so
-// they are off for this file.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#endif
 #include <immintrin.h>
 
 #include <cstddef>

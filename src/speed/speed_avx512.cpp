@@ -9,13 +9,6 @@
 // (means) or up to 25 (covariances) sums per instruction and independent
 // dependency chains. Loads take 8 consecutive samples from column j, the
 // contract's 8 floats of slack after each row.
-// GCC 12's AVX-512 conversion intrinsics self-initialise their undefined
-// operand (GCC PR 105593), which the uninitialised-use warnings report
-// wherever one is inlined; they concern the header, so they are off here.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#endif
 #include <immintrin.h>
 
 #include <cstdint>

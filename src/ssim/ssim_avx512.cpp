@@ -3,15 +3,6 @@
 // samples at a time, floats in
 // a ymm and doubles in a zmm, so widening and narrowing never cross lanes.
 // Lanes hold different samples, never parts of one sum.
-//
-// GCC 12's AVX-512 conversions take their pass-through operand from
-// _mm512_undefined_*(), a self-initialisation (GCC PR 105593) that the
-// uninitialised-use warnings report wherever one is inlined; they concern
-// the header, so they are off for this file.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#endif
 #include <immintrin.h>
 
 #include "ssim/ssim_kernels.hpp"

@@ -10,15 +10,6 @@
 // double operation rounds where the scalar's does.
 //
 // No standard-library template is used here (see vif_avx2.cpp).
-//
-// GCC 12's AVX-512 headers build their "undefined" vectors by
-// self-initialisation (GCC PR 105593), which the uninitialised-use warnings
-// report wherever such an intrinsic is inlined; they concern the header, so
-// they are off for this file.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#endif
 #include <immintrin.h>
 
 #include <cstddef>
