@@ -10,6 +10,7 @@
 #include "base/extractor_info.hpp"
 #include "base/float_image.hpp"
 #include "base/large_alloc.hpp"
+#include "ssim/float_lumas.hpp"
 #include "ssim/ssim_db.hpp"
 #include "ssim/ssim_kernels.hpp"
 #include "vmafpp/error.hpp"
@@ -36,7 +37,7 @@ bool scales_fit(int w, int h) {
     return true;
 }
 
-class FloatMsSsim final : public FeatureExtractor, public ssim::FloatLumaSource {
+class FloatMsSsim final : public FeatureExtractor, public ssim::FloatLumas {
 public:
     static void check(const ExtractorSetup& s) {
         require_float_conversion("float_ms_ssim", s.geometry.bpc);
@@ -48,7 +49,8 @@ public:
     }
 
     explicit FloatMsSsim(const ExtractorSetup& s)
-        : keys_(s.keys),
+        : FloatLumas(s.geometry.width, s.geometry.height, s.geometry.bpc),
+          keys_(s.keys),
           k_(ssim::ssim_kernels_for(s.compute.simd)),
           bpc_(s.geometry.bpc),
           enable_lcs_(s.options.flag("enable_lcs")),
@@ -60,9 +62,11 @@ public:
         for (int i = 0; i < kScales; ++i) {
             w_[i] = w;
             h_[i] = h;
-            const std::size_t n = static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
-            ref_[i] = detail::make_large_array<float>(n);
-            dis_[i] = detail::make_large_array<float>(n);
+            if (i > 0) {
+                const std::size_t n = static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
+                ref_[i] = detail::make_large_array<float>(n);
+                dis_[i] = detail::make_large_array<float>(n);
+            }
             w = ssim::decimated_size(w, 2);
             h = ssim::decimated_size(h, 2);
         }
@@ -72,15 +76,9 @@ public:
                  FeatureSink& sink) override {
         const float* ref_at[kScales];
         const float* dis_at[kScales];
-        held_ = false;
-        if (!(source_ && source_->float_lumas(frame, w_[0], h_[0], bpc_, ref_at[0], dis_at[0]))) {
-            plane_to_float(ref.luma(), bpc_, 0.0f, ref_[0].get(), w_[0]);
-            plane_to_float(dis.luma(), bpc_, 0.0f, dis_[0].get(), w_[0]);
-            ref_at[0] = ref_[0].get();
-            dis_at[0] = dis_[0].get();
-            held_ = true;
-            held_frame_ = frame;
-        }
+        const Frame lumas = convert(ref, dis, frame, true);  // scale 0 is only read
+        ref_at[0] = lumas.ref;
+        dis_at[0] = lumas.dis;
         for (int i = 1; i < kScales; ++i) {
             k_.decimate(ref_at[i - 1], w_[i - 1], h_[i - 1], 2, ssim::kLowPass.data(),
                         ssim::kLowPassTaps, ref_[i].get());
@@ -111,18 +109,7 @@ public:
 
     // A float_ssim made earlier for this worker converts the same lumas (and
     // keeps them whole when it decimates apart).
-    void meet(FeatureExtractor& earlier) override {
-        if (!source_) source_ = dynamic_cast<const ssim::FloatLumaSource*>(&earlier);
-    }
-
-    bool float_lumas(unsigned frame, int w, int h, int bpc, const float*& ref,
-                     const float*& dis) const override {
-        if (!held_ || frame != held_frame_ || w != w_[0] || h != h_[0] || bpc != bpc_)
-            return false;
-        ref = ref_[0].get();
-        dis = dis_[0].get();
-        return true;
-    }
+    void meet(FeatureExtractor& earlier) override { share_with(earlier); }
 
 private:
     std::vector<std::string> keys_;  // in float_ms_ssim_info()'s provided order
@@ -132,10 +119,8 @@ private:
     double max_db_;
     ssim::SsimScratch scratch_;  // sized for scale 0, reused by every scale
     int w_[kScales], h_[kScales];
-    std::unique_ptr<float[], detail::LargeFree> ref_[kScales], dis_[kScales];  // compact
-    const ssim::FloatLumaSource* source_ = nullptr;  // an earlier instance's lumas
-    bool held_ = false;  // ref_[0] and dis_[0] hold frame held_frame_'s lumas
-    unsigned held_frame_ = 0;
+    // Compact scales 1 .. kScales - 1 (scale 0 is FloatLumas').
+    std::unique_ptr<float[], detail::LargeFree> ref_[kScales], dis_[kScales];
 };
 
 }  // namespace

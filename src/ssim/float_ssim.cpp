@@ -8,6 +8,7 @@
 #include "base/extractor_info.hpp"
 #include "base/float_image.hpp"
 #include "base/large_alloc.hpp"
+#include "ssim/float_lumas.hpp"
 #include "ssim/ssim_db.hpp"
 #include "ssim/ssim_kernels.hpp"
 #include "vmafpp/error.hpp"
@@ -31,7 +32,7 @@ int scale_factor(int option, int w, int h) {
     return r > 1 ? r : 1;
 }
 
-class FloatSsim final : public FeatureExtractor, public ssim::FloatLumaSource {
+class FloatSsim final : public FeatureExtractor, public ssim::FloatLumas {
 public:
     static void check(const ExtractorSetup& s) {
         require_float_conversion("float_ssim", s.geometry.bpc);
@@ -47,7 +48,8 @@ public:
     }
 
     explicit FloatSsim(const ExtractorSetup& s)
-        : keys_(s.keys),
+        : FloatLumas(s.geometry.width, s.geometry.height, s.geometry.bpc),
+          keys_(s.keys),
           k_(ssim::ssim_kernels_for(s.compute.simd)),
           w_(s.geometry.width),
           h_(s.geometry.height),
@@ -56,8 +58,6 @@ public:
           enable_lcs_(s.options.flag("enable_lcs")),
           enable_db_(s.options.flag("enable_db")),
           max_db_(ssim::max_db(s.options.flag("clip_db"), bpc_, w_, h_)),
-          ref_(detail::make_large_array<float>(samples())),
-          dis_(detail::make_large_array<float>(samples())),
           scratch_(factor_ > 1 ? ssim::decimated_size(w_, factor_) : w_,
                    factor_ > 1 ? ssim::decimated_size(h_, factor_) : h_) {
         if (factor_ > 1) {
@@ -78,36 +78,27 @@ public:
 
     void extract(const Picture& ref, const Picture& dis, unsigned frame,
                  FeatureSink& sink) override {
-        held_ = false;
-        const float *ref_luma = nullptr, *dis_luma = nullptr;
-        if (!(source_ && source_->float_lumas(frame, w_, h_, bpc_, ref_luma, dis_luma))) {
-            plane_to_float(ref.luma(), bpc_, 0.0f, ref_.get(), w_);
-            plane_to_float(dis.luma(), bpc_, 0.0f, dis_.get(), w_);
-            ref_luma = ref_.get();
-            dis_luma = dis_.get();
-        }
+        // The whole lumas stay readable until the next frame unless they
+        // are decimated in place.
+        const Frame lumas = convert(ref, dis, frame, decimates_apart());
         int w = w_, h = h_;
-        const float *r_in = ref_luma, *d_in = dis_luma;
+        const float *r_in = lumas.ref, *d_in = lumas.dis;
         if (factor_ > 1) {
             if (small_ref_) {
-                k_.decimate(ref_luma, w, h, factor_, box_.data(), factor_, small_ref_.get());
-                k_.decimate(dis_luma, w, h, factor_, box_.data(), factor_, small_dis_.get());
+                k_.decimate(lumas.ref, w, h, factor_, box_.data(), factor_, small_ref_.get());
+                k_.decimate(lumas.dis, w, h, factor_, box_.data(), factor_, small_dis_.get());
                 r_in = small_ref_.get();
                 d_in = small_dis_.get();
             } else {
                 // In place, as libvmaf does (over its own lumas: meet()).
-                k_.decimate(ref_.get(), w, h, factor_, box_.data(), factor_, ref_.get());
-                k_.decimate(dis_.get(), w, h, factor_, box_.data(), factor_, dis_.get());
-                r_in = ref_.get();
-                d_in = dis_.get();
+                k_.decimate(own_ref(), w, h, factor_, box_.data(), factor_, own_ref());
+                k_.decimate(own_dis(), w, h, factor_, box_.data(), factor_, own_dis());
+                r_in = own_ref();
+                d_in = own_dis();
             }
             w = ssim::decimated_size(w, factor_);
             h = ssim::decimated_size(h, factor_);
         }
-        // The whole lumas stay readable until the next frame unless they
-        // were decimated in place (or are another instance's).
-        held_ = ref_luma == ref_.get() && (factor_ == 1 || small_ref_);
-        held_frame_ = frame;
         const ssim::SsimResult r = ssim::ssim_pass(k_, r_in, d_in, w, h, scratch_);
         double score = r.ssim;
         if (enable_db_) score = ssim::to_db(score, max_db_);
@@ -122,22 +113,11 @@ public:
     // A float_ms_ssim (or float_ssim) made earlier for this worker converts
     // the same lumas; read them unless they are to be decimated in place.
     void meet(FeatureExtractor& earlier) override {
-        if (!source_ && (factor_ == 1 || small_ref_))
-            source_ = dynamic_cast<const ssim::FloatLumaSource*>(&earlier);
-    }
-
-    bool float_lumas(unsigned frame, int w, int h, int bpc, const float*& ref,
-                     const float*& dis) const override {
-        if (!held_ || frame != held_frame_ || w != w_ || h != h_ || bpc != bpc_) return false;
-        ref = ref_.get();
-        dis = dis_.get();
-        return true;
+        if (decimates_apart()) share_with(earlier);
     }
 
 private:
-    std::size_t samples() const {
-        return static_cast<std::size_t>(w_) * static_cast<std::size_t>(h_);
-    }
+    bool decimates_apart() const { return factor_ == 1 || small_ref_ != nullptr; }
 
     std::vector<std::string> keys_;  // in float_ssim_info()'s provided order
     const ssim::SsimKernels& k_;
@@ -145,12 +125,8 @@ private:
     int factor_;
     bool enable_lcs_, enable_db_;
     double max_db_;
-    std::unique_ptr<float[], detail::LargeFree> ref_, dis_;  // compact w x h
     std::unique_ptr<float[], detail::LargeFree> small_ref_, small_dis_;  // decimated, if apart
     ssim::SsimScratch scratch_;
-    const ssim::FloatLumaSource* source_ = nullptr;  // an earlier instance's lumas
-    bool held_ = false;  // ref_ and dis_ hold frame held_frame_'s whole lumas
-    unsigned held_frame_ = 0;
     std::vector<float> box_;  // factor x factor taps of 1 / factor^2
 };
 

@@ -180,18 +180,6 @@ constexpr int decimated_size(int n, int factor) { return n / factor + (n & 1); }
 // mincol(ox) - ox. It holds for float_ssim's box of any factor >= 2.
 bool reads_stay_ahead(int w, int h, int factor, int kw);
 
-// An extractor that holds the frame it last scored as compact float lumas
-// (w x h, scaled to the 8-bit range, no offset: float_ssim's and
-// float_ms_ssim's input) until its next extract(), for a later instance of
-// the same worker (FeatureExtractor::meet) to read instead of converting.
-class FloatLumaSource {
-public:
-    virtual ~FloatLumaSource() = default;
-    // The lumas of `frame` at w x h and bpc, if this instance holds them.
-    virtual bool float_lumas(unsigned frame, int w, int h, int bpc, const float*& ref,
-                             const float*& dis) const = 0;
-};
-
 // One SSIM pass over a compact w x h pair (IQA's _iqa_ssim with default
 // arguments, w, h >= kWindow).
 struct SsimResult {

@@ -361,7 +361,7 @@ TEST(Ssim, AutoScale) {
 }
 
 // float_ssim and float_ms_ssim of one worker convert the lumas once (the
-// earlier instance's floats, ssim::FloatLumaSource): float_ssim keeps them
+// earlier instance's floats, ssim::FloatLumas): float_ssim keeps them
 // whole by decimating apart, float_ms_ssim always does. In either order,
 // with float_ssim's downscaling by 4 (1080p's auto scale), 2, 3 or none,
 // each writes what it writes alone.
