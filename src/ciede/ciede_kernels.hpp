@@ -4,6 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <new>
 #include <vector>
 
 #include "vmafpp/cpu.hpp"
@@ -35,11 +38,12 @@ double hue_weight_t_double(double h);
 // double constants), in libvmaf's order.
 float delta_e_2000(const Lab& c1, const Lab& c2);
 
-// lab_from_yuv of one bit depth, remembered: a table keyed by the (y, u, v)
-// triple. The conversion is a pure function of the triple, so a remembered
-// value has the bits of a computed one; a frame of natural video has about
-// 130 000 distinct triples in 2 million pixels (1080p), so most pixels skip
-// its six pow() calls. A key's set (the top kLabSetBits bits of key *
+// lab_from_yuv of one bit depth, remembered (LabCache): the conversion is a
+// pure function of the (y, u, v) triple, so a remembered value has the bits
+// of a computed one; a frame of natural video has about 130 000 distinct
+// triples in 2 million pixels (1080p), so most pixels skip its six pow()
+// calls. 8-bit triples are remembered in blocks per chroma pair
+// (LabBlocks), deeper ones in a hashed table (LabTable). A key's set (the top kLabSetBits bits of key *
 // kLabHash, a multiplicative hash) holds two slots, which a lookup checks
 // both; a new key takes the first and moves the first's to the second. On
 // the corpus's natural 1080p pair (p19) a direct-mapped table of 2^18 slots
@@ -91,17 +95,90 @@ struct LabTable {
     }
 };
 
+// lab_from_yuv of 8-bit triples, remembered in blocks: a block holds the Lab
+// values of the 256 luma values of one (u, v) pair, computed on first use
+// (a NaN L marks one not yet computed; a computed L is finite). Pixels near
+// each other share a chroma pair more often than not (4:2:0 gives every
+// chroma sample to two neighbours; natural chroma is smooth) and have similar
+// luma, so a row's lookups stay within a few blocks that the caches hold,
+// where a hashed table is read at random. The corpus's natural 1080p pair
+// p19 uses about 4 800 (u, v) pairs a frame (15 MB of blocks). Blocks are
+// taken from a pool of kCapacity; a full pool is emptied (every block
+// forgotten), so that noise-like content costs conversions, never memory.
+// Keys have LabTable<std::uint32_t>'s layout (10 bits a component); the
+// keys' sets are not read. On p19, ciede alone takes 20% less time than with
+// the hashed table (and the hashed table's 8 MiB are not allocated).
+// Deeper samples have 16 or 256 times the chroma pairs, most with few luma
+// values each, so blocks would be mostly empty: they keep the hashed table.
+struct LabBlocks {
+    static constexpr int bits = 10;
+    static constexpr int kBlockValues = 256;
+    static constexpr std::uint32_t kCapacity = 8192;  // 24 MiB of blocks at most
+    static constexpr std::uint32_t kPairs = 1u << 16;
+
+    std::uint32_t* index;  // per (u, v) pair: 0, or 1 + its block
+    Lab* pool;             // kCapacity blocks of kBlockValues
+    std::uint32_t* owner;  // per block, its pair
+    std::uint32_t* used;   // blocks in use
+
+    static std::uint64_t key(std::uint16_t y, std::uint16_t u, std::uint16_t v) {
+        return LabTable<std::uint32_t>::key(y, u, v);
+    }
+    static std::uint32_t set_of(std::uint64_t) { return 0; }
+    void prefetch(std::uint32_t) const {}  // the blocks in use stay cached
+    Lab lab(std::uint64_t key, std::uint32_t /*set: unread*/) const {
+        const auto y = static_cast<std::uint32_t>(key & 1023);
+        const auto pair = static_cast<std::uint32_t>((key >> 10 & 255) | (key >> 20 & 255) << 8);
+        std::uint32_t b = index[pair];
+        if (b == 0) b = take(pair);
+        Lab& e = pool[std::size_t{b - 1} * kBlockValues + y];
+        if (e.l != e.l)
+            e = lab_from_yuv(static_cast<double>(y), static_cast<double>(key >> 10 & 255),
+                             static_cast<double>(key >> 20 & 255), 8);
+        return e;
+    }
+
+private:
+    // A block for `pair`, its values marked not computed; when the pool is
+    // full, the pairs of every block are forgotten first.
+    std::uint32_t take(std::uint32_t pair) const {
+        if (*used == kCapacity) {
+            for (std::uint32_t i = 0; i < kCapacity; ++i) index[owner[i]] = 0;
+            *used = 0;
+        }
+        const std::uint32_t b = (*used)++;
+        owner[b] = pair;
+        Lab* block = pool + std::size_t{b} * kBlockValues;
+        const float nan = __builtin_nanf("");
+        for (int i = 0; i < kBlockValues; ++i) block[i].l = nan;
+        index[pair] = b + 1;
+        return b + 1;
+    }
+};
+
+// The remembered conversions of one bit depth: LabBlocks for 8 bits, else a
+// LabTable (32-bit keys up to 10 bits, 64-bit above).
 class LabCache {
 public:
     explicit LabCache(int bpc) : bpc_(bpc) {
-        if (bpc <= 10)
+        if (bpc == 8) {
+            index_.resize(LabBlocks::kPairs);
+            owner_.resize(LabBlocks::kCapacity);
+            // Untouched until a block is taken (a large allocation is mapped
+            // on demand).
+            pool_.reset(static_cast<Lab*>(std::malloc(sizeof(Lab) * LabBlocks::kCapacity *
+                                                       LabBlocks::kBlockValues)));
+            if (!pool_) throw std::bad_alloc();
+        } else if (bpc <= 10) {
             narrow_.resize(kSlots);
-        else
+        } else {
             wide_.resize(kSlots);
+        }
     }
     // fn(table) with this bit depth's table.
     template <class Fn>
     decltype(auto) visit(Fn&& fn) {
+        if (pool_) return fn(LabBlocks{index_.data(), pool_.get(), owner_.data(), &used_});
         if (!narrow_.empty()) return fn(LabTable<std::uint32_t>{narrow_.data(), bpc_});
         return fn(LabTable<std::uint64_t>{wide_.data(), bpc_});
     }
@@ -116,6 +193,12 @@ public:
 private:
     static constexpr std::size_t kSlots = std::size_t{2} << kLabSetBits;  // two a set
     int bpc_;
+    std::vector<std::uint32_t> index_, owner_;
+    struct Free {
+        void operator()(void* p) const { std::free(p); }
+    };
+    std::unique_ptr<Lab, Free> pool_;
+    std::uint32_t used_ = 0;
     std::vector<LabTable<std::uint32_t>::Slot> narrow_;  // 16 bytes a slot
     std::vector<LabTable<std::uint64_t>::Slot> wide_;    // 24 bytes a slot
 };

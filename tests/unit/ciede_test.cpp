@@ -193,10 +193,12 @@ TEST(CiedeIdentical, DeltaEOfAColourWithItselfIsPlusZero) {
 }
 
 // The remembered conversion has the computed one's bits, also after
-// collisions replace slots (a narrow range of triples, many repeats).
+// collisions replace slots (a narrow range of triples, many repeats), and
+// after 8-bit blocks are forgotten (64 x 256 chroma pairs, twice the pool).
 TEST(CiedeIdentical, LabCacheGivesTheComputedBits) {
     std::mt19937_64 rng(7);
-    for (int bpc : {8, 16}) {
+    static_assert(64 * 256 >= 2 * ciede::LabBlocks::kCapacity);
+    for (int bpc : {8, 10, 16}) {
         ciede::LabCache cache(bpc);
         const std::uint32_t max = (1u << bpc) - 1;
         for (int i = 0; i < 300000; ++i) {
