@@ -127,14 +127,15 @@ struct LabBlocks {
     static std::uint32_t set_of(std::uint64_t) { return 0; }
     void prefetch(std::uint32_t) const {}  // the blocks in use stay cached
     Lab lab(std::uint64_t key, std::uint32_t /*set: unread*/) const {
-        const auto y = static_cast<std::uint32_t>(key & 1023);
-        const auto pair = static_cast<std::uint32_t>((key >> 10 & 255) | (key >> 20 & 255) << 8);
+        // 8-bit components in 10-bit fields.
+        const auto y = static_cast<std::uint32_t>(key & 255);
+        const auto u = static_cast<std::uint32_t>(key >> bits & 255);
+        const auto v = static_cast<std::uint32_t>(key >> (2 * bits) & 255);
+        const std::uint32_t pair = u | v << 8;
         std::uint32_t b = index[pair];
         if (b == 0) b = take(pair);
         Lab& e = pool[std::size_t{b - 1} * kBlockValues + y];
-        if (e.l != e.l)
-            e = lab_from_yuv(static_cast<double>(y), static_cast<double>(key >> 10 & 255),
-                             static_cast<double>(key >> 20 & 255), 8);
+        if (e.l != e.l) e = lab_from_yuv(y, u, v, 8);
         return e;
     }
 
