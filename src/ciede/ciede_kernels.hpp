@@ -42,15 +42,16 @@ float delta_e_2000(const Lab& c1, const Lab& c2);
 // pure function of the (y, u, v) triple, so a remembered value has the bits
 // of a computed one; a frame of natural video has about 130 000 distinct
 // triples in 2 million pixels (1080p), so most pixels skip its six pow()
-// calls. 8-bit triples are remembered in blocks per chroma pair
-// (LabBlocks), deeper ones in a hashed table (LabTable). A key's set (the top kLabSetBits bits of key *
-// kLabHash, a multiplicative hash) holds two slots, which a lookup checks
-// both; a new key takes the first and moves the first's to the second. On
-// the corpus's natural 1080p pair (p19) a direct-mapped table of 2^18 slots
-// missed 8.8% of the lookups, mostly on collisions (2^19: 3.9%, 2^20: 2.0%).
-// The table is larger than the L2 cache and hit in no order, so slots are
-// small: up to 10 bits a key fits 32 bits and a slot 16 bytes (a set 32,
-// 8 MiB in all); above, 24 bytes (12 MiB).
+// calls. 8-bit triples are remembered in blocks per chroma pair (LabBlocks),
+// deeper ones in a hashed table (LabTable): a key's set (the top kLabSetBits
+// bits of key * kLabHash, a multiplicative hash) holds two slots, which a
+// lookup checks both; a new key takes the first and moves the first's to
+// the second. When the table held 8-bit triples too, on the corpus's natural
+// 1080p pair (p19), a direct-mapped table of 2^18 slots missed 8.8% of the
+// lookups, mostly on collisions (2^19: 3.9%, 2^20: 2.0%; two ways of 2^18
+// sets: 3.2%). The table is larger than the L2 cache and hit in no order, so
+// slots are small: up to 10 bits a key fits 32 bits and a slot 16 bytes (a
+// set 32, 8 MiB in all); above, 24 bytes (12 MiB).
 inline constexpr int kLabSetBits = 18;
 inline constexpr std::uint64_t kLabHash = 0x9E3779B97F4A7C15ull;
 
@@ -102,7 +103,7 @@ struct LabTable {
 // chroma sample to two neighbours; natural chroma is smooth) and have similar
 // luma, so a row's lookups stay within a few blocks that the caches hold,
 // where a hashed table is read at random. The corpus's natural 1080p pair
-// p19 uses about 4 800 (u, v) pairs a frame (15 MB of blocks). Blocks are
+// p19 uses about 4 800 (u, v) pairs a frame (14 MiB of blocks). Blocks are
 // taken from a pool of kCapacity; a full pool is emptied (every block
 // forgotten), so that noise-like content costs conversions, never memory.
 // Keys have LabTable<std::uint32_t>'s layout (10 bits a component); the
