@@ -1,4 +1,5 @@
-// AVX2 twin of ciede's delta E: ciede_simd.hpp over four double lanes.
+// AVX2 twins of ciede's delta E and Lab conversion: ciede_simd.hpp over four
+// double lanes.
 #include <immintrin.h>
 
 #include <math.h>
@@ -77,6 +78,17 @@ struct Avx2 {
         const __m128i e = _mm_add_epi32(_mm256_cvtpd_epi32(k), _mm_set1_epi32(1023));
         return _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_cvtepi32_epi64(e), 52));
     }
+    // x = 2^k m with m in [1, 2), for a positive normal x: the exponent
+    // field e as the double 2^52 + e (its bits ORed into 2^52's), less
+    // 2^52 + 1023.
+    static void split(D x, D& m, D& k) {
+        const __m256i bits = _mm256_castpd_si256(x);
+        const __m256i mantissa = _mm256_and_si256(bits, _mm256_set1_epi64x(0x000FFFFFFFFFFFFFll));
+        m = _mm256_castsi256_pd(_mm256_or_si256(mantissa, _mm256_set1_epi64x(0x3FF0000000000000ll)));
+        const __m256i e = _mm256_srli_epi64(bits, 52);
+        const D biased = _mm256_castsi256_pd(_mm256_or_si256(e, _mm256_set1_epi64x(0x4330000000000000ll)));
+        k = _mm256_sub_pd(biased, _mm256_set1_pd(0x1p52 + 1023.0));
+    }
     // powf(x, 7.0f) of float lanes, by libm as the scalar calls it.
     static F powf7(F x) {
         alignas(16) float v[kLanes];
@@ -91,6 +103,7 @@ struct Avx2 {
 void ciede_init_avx2(CiedeKernels& k) {
     k.delta_e = ciede::simd::delta_e<ciede::simd::FourChains<Avx2>>;
     k.libm = ciede::simd::libm<Avx2>;
+    k.lab = ciede::simd::lab<ciede::simd::Twice<Avx2>>;
 }
 
 }  // namespace vmafpp

@@ -1,4 +1,5 @@
-// AVX-512 twin of ciede's delta E: ciede_simd.hpp over eight double lanes.
+// AVX-512 twins of ciede's delta E and Lab conversion (ciede_simd.hpp over
+// eight double lanes) and of its cache keys.
 #include <immintrin.h>
 
 #include <math.h>
@@ -71,6 +72,11 @@ struct Avx512 {
         const __m256i e = _mm256_add_epi32(_mm512_cvtpd_epi32(k), _mm256_set1_epi32(1023));
         return _mm512_castsi512_pd(_mm512_slli_epi64(_mm512_cvtepi32_epi64(e), 52));
     }
+    // x = 2^k m with m in [1, 2), for a positive normal x.
+    static void split(D x, D& m, D& k) {
+        m = _mm512_getmant_pd(x, _MM_MANT_NORM_1_2, _MM_MANT_SIGN_zero);
+        k = _mm512_getexp_pd(x);
+    }
     // powf(x, 7.0f) of float lanes, by libm as the scalar calls it.
     static F powf7(F x) {
         alignas(32) float v[kLanes];
@@ -141,6 +147,7 @@ void ciede_init_avx512(CiedeKernels& k) {
     k.delta_e = ciede::simd::delta_e<ciede::simd::FourChains<Avx512>>;
     k.libm = ciede::simd::libm<Avx512>;
     k.keys = keys_avx512;
+    k.lab = ciede::simd::lab<ciede::simd::Twice<Avx512>>;
 }
 
 }  // namespace vmafpp

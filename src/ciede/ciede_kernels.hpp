@@ -81,18 +81,27 @@ struct LabTable {
     // Starts loading a set, so that a row can fetch its pixels' sets before
     // it reads them.
     void prefetch(std::uint32_t set) const { __builtin_prefetch(slots + kWays * std::size_t{set}); }
-    Lab lab(std::uint64_t key, std::uint32_t set) const {
+    // The key's (y, u, v).
+    static std::uint16_t component(std::uint64_t key, int c) {
+        return static_cast<std::uint16_t>(key >> (c * bits) & ((std::uint64_t{1} << bits) - 1));
+    }
+    // The remembered value of key into *lab, if there is one.
+    bool find(std::uint64_t key, std::uint32_t set, Lab* lab) const {
+        const Slot* s = slots + kWays * std::size_t{set};
+        const Key k = static_cast<Key>(key);
+        if (s[0].key == k) return *lab = s[0].lab, true;
+        if (s[1].key == k) return *lab = s[1].lab, true;
+        return false;
+    }
+    // Remembers key's value: the first slot of its set, the first's earlier
+    // key moved to the second (unless key is there already: a row may find
+    // the same missing key twice).
+    void insert(std::uint64_t key, std::uint32_t set, const Lab& lab) const {
         Slot* s = slots + kWays * std::size_t{set};
         const Key k = static_cast<Key>(key);
-        if (s[0].key == k) return s[0].lab;
-        if (s[1].key == k) return s[1].lab;
-        const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
-        s[1] = s[0];
+        if (s[0].key != k) s[1] = s[0];
         s[0].key = k;
-        s[0].lab = lab_from_yuv(static_cast<double>(key & mask),
-                                static_cast<double>((key >> bits) & mask),
-                                static_cast<double>((key >> (2 * bits)) & mask), bpc);
-        return s[0].lab;
+        s[0].lab = lab;
     }
 };
 
@@ -117,6 +126,7 @@ struct LabBlocks {
     static constexpr std::uint32_t kCapacity = 8192;  // 24 MiB of blocks at most
     static constexpr std::uint32_t kPairs = 1u << 16;
 
+    static constexpr int bpc = 8;
     std::uint32_t* index;  // per (u, v) pair: 0, or 1 + its block
     Lab* pool;             // kCapacity blocks of kBlockValues
     std::uint32_t* owner;  // per block, its pair
@@ -127,20 +137,30 @@ struct LabBlocks {
     }
     static std::uint32_t set_of(std::uint64_t) { return 0; }
     void prefetch(std::uint32_t) const {}  // the blocks in use stay cached
-    Lab lab(std::uint64_t key, std::uint32_t /*set: unread*/) const {
-        // 8-bit components in 10-bit fields.
-        const auto y = static_cast<std::uint32_t>(key & 255);
-        const auto u = static_cast<std::uint32_t>(key >> bits & 255);
-        const auto v = static_cast<std::uint32_t>(key >> (2 * bits) & 255);
-        const std::uint32_t pair = u | v << 8;
+    static std::uint16_t component(std::uint64_t key, int c) {
+        return LabTable<std::uint32_t>::component(key, c);
+    }
+    bool find(std::uint64_t key, std::uint32_t /*set: unread*/, Lab* lab) const {
+        const std::uint32_t b = index[pair_of(key)];
+        if (b == 0) return false;
+        const Lab& e = pool[std::size_t{b - 1} * kBlockValues + component(key, 0)];
+        if (e.l != e.l) return false;
+        *lab = e;
+        return true;
+    }
+    void insert(std::uint64_t key, std::uint32_t /*set: unread*/, const Lab& lab) const {
+        const std::uint32_t pair = pair_of(key);
         std::uint32_t b = index[pair];
         if (b == 0) b = take(pair);
-        Lab& e = pool[std::size_t{b - 1} * kBlockValues + y];
-        if (e.l != e.l) e = lab_from_yuv(y, u, v, 8);
-        return e;
+        pool[std::size_t{b - 1} * kBlockValues + component(key, 0)] = lab;
     }
 
 private:
+    // The key's (u, v) pair: two 8-bit components in 10-bit fields.
+    static std::uint32_t pair_of(std::uint64_t key) {
+        return static_cast<std::uint32_t>(component(key, 1)) |
+               static_cast<std::uint32_t>(component(key, 2)) << 8;
+    }
     // A block for `pair`, its values marked not computed; when the pool is
     // full, the pairs of every block are forgotten first.
     std::uint32_t take(std::uint32_t pair) const {
@@ -184,10 +204,18 @@ public:
         if (!narrow_.empty()) return fn(LabTable<std::uint32_t>{narrow_.data(), bpc_});
         return fn(LabTable<std::uint64_t>{wide_.data(), bpc_});
     }
+    // The value of one triple, remembered or computed (by the scalar
+    // conversion) and remembered.
     Lab lab(std::uint16_t y, std::uint16_t u, std::uint16_t v) {
         return visit([&](const auto& t) {
             const std::uint64_t key = t.key(y, u, v);
-            return t.lab(key, t.set_of(key));
+            const std::uint32_t set = t.set_of(key);
+            Lab lab;
+            if (!t.find(key, set, &lab)) {
+                lab = lab_from_yuv(y, u, v, bpc_);
+                t.insert(key, set, lab);
+            }
+            return lab;
         });
     }
     int bpc() const { return bpc_; }
@@ -245,7 +273,10 @@ using CiedeKeysFn = int (*)(const std::uint16_t* const ref[3], const std::uint16
 // within |x| kCiedeSettle of x rounds to one float, else 0; the scalar
 // answers it in long double with 0.99 of that window (a twin may answer 0
 // more often, never 1 where the scalar says 0). For checkasm.
-enum class CiedeLibm { pow7, atan2, sin, cos, exp, hue_weight, settle };
+// pow is pow(x, y) for the conversion's two exponents (y = 2.4, 1/3; x in
+// [0.08, 3] and [0.008, 10]), held to 2^-46 relative: the bound the twins'
+// conversion (CiedeLabFn) assumes.
+enum class CiedeLibm { pow7, atan2, sin, cos, exp, hue_weight, settle, pow };
 
 // The relative distance from a twin's double to the scalar's at which one
 // of its roundings to float still counts as settled (ciede_simd.hpp).
@@ -253,15 +284,23 @@ inline constexpr double kCiedeSettle = 0x1p-40;
 using CiedeLibmFn = void (*)(CiedeLibm fn, const double* x, const double* y, int n,
                              double* out);
 
+// out[i] = lab_from_yuv(y[i], u[i], v[i], bpc), i < n: the Lab cache's
+// misses, converted together. The twins compute pow by their own
+// approximation and keep a lane only where each rounding to float is
+// certain (ciede_simd.hpp, lab_from_yuv); the others take the scalar's.
+using CiedeLabFn = void (*)(const std::uint16_t* y, const std::uint16_t* u,
+                            const std::uint16_t* v, int n, int bpc, ciede::Lab* out);
+
 struct CiedeKernels {
     CiedeDeltaEFn delta_e = nullptr;
     CiedeLibmFn libm = nullptr;
     CiedeKeysFn keys = nullptr;
+    CiedeLabFn lab = nullptr;
 };
 
 const CiedeKernels& ciede_kernels_scalar();
 // The table for a SIMD level (the kernel-table ladder): AVX2 and AVX-512
-// have twins of delta_e and libm (ciede_simd.hpp), AVX-512 of keys.
+// have twins of delta_e, libm and lab (ciede_simd.hpp), AVX-512 of keys.
 const CiedeKernels& ciede_kernels_for(SimdLevel level);
 void ciede_init_avx2(CiedeKernels& k);
 void ciede_init_avx512(CiedeKernels& k);

@@ -170,10 +170,11 @@ float delta_e_2000(const Lab& c1, const Lab& c2) {
 // CiedeIdentical (tests/unit/ciede_test.cpp) checks it on random triples.
 // The others are handled kBlock at a time: the kernel table's keys finds
 // them with their sets, which are prefetched, then looked up (the loads
-// overlapping), and packed into the delta E kernel's arrays. The row's sum,
-// one long chain of dependent additions, is interleaved with the next
-// block's lookups (one of the previous block's pixels, in order, per
-// lookup), so that the two overlap.
+// overlapping); the triples not remembered are converted together by the
+// table's lab kernel and remembered; all are packed into the delta E
+// kernel's arrays. The row's sum, one long chain of dependent additions, is
+// interleaved with the next block's lookups (one of the previous block's
+// pixels, in order, per lookup), so that the two overlap.
 namespace {
 
 template <class Table>
@@ -188,6 +189,13 @@ double delta_e_row_with(const Table table, const CiedeKernels& k,
     std::uint64_t keys[2][kRoom];
     std::uint32_t sets[2][kRoom];
     const LabKeys found{{keys[0], keys[1]}, {sets[0], sets[1]}, where};
+    // The block's lookups that missed: 2 i + side, and their triples.
+    int missed[2 * kBlock];
+    std::uint16_t triple[3][2 * kBlock];
+    ciede::Lab converted[2 * kBlock];
+    const auto put = [&lab](int i, int side, const ciede::Lab& v) {
+        lab[3 * side][i] = v.l, lab[3 * side + 1][i] = v.a, lab[3 * side + 2][i] = v.b;
+    };
     for (int x0 = 0; x0 < w; x0 += kBlock) {
         const int x1 = x0 + kBlock < w ? x0 + kBlock : w;
         const int n = k.keys(ref, dis, x0, x1, Table::bits, out, found);
@@ -198,15 +206,29 @@ double delta_e_row_with(const Table table, const CiedeKernels& k,
         // The previous (whole) block's pixels, in order, one per lookup.
         const float* previous = x0 > 0 ? out + x0 - kBlock : nullptr;
         int summed = x0 > 0 ? 0 : kBlock;
+        int misses = 0;
         for (int i = 0; i < n; ++i) {
             if (summed < kBlock) sum += previous[summed++];
-            const ciede::Lab a = table.lab(keys[0][i], sets[0][i]);
-            const ciede::Lab b = table.lab(keys[1][i], sets[1][i]);
-            lab[0][i] = a.l, lab[1][i] = a.a, lab[2][i] = a.b;
-            lab[3][i] = b.l, lab[4][i] = b.a, lab[5][i] = b.b;
+            for (int side = 0; side < 2; ++side) {
+                ciede::Lab v;
+                if (table.find(keys[side][i], sets[side][i], &v)) {
+                    put(i, side, v);
+                    continue;
+                }
+                for (int c = 0; c < 3; ++c) triple[c][misses] = Table::component(keys[side][i], c);
+                missed[misses++] = 2 * i + side;
+            }
         }
         while (summed < kBlock) sum += previous[summed++];
         if (n == 0) continue;
+        if (misses > 0) {
+            k.lab(triple[0], triple[1], triple[2], misses, table.bpc, converted);
+            for (int j = 0; j < misses; ++j) {
+                const int i = missed[j] >> 1, side = missed[j] & 1;
+                table.insert(keys[side][i], sets[side][i], converted[j]);
+                put(i, side, converted[j]);
+            }
+        }
         k.delta_e(LabPairs{lab[0], lab[1], lab[2], lab[3], lab[4], lab[5]}, n, de);
         for (int i = 0; i < n; ++i) out[where[i]] = de[i];
     }
@@ -258,6 +280,11 @@ void delta_e_scalar(const LabPairs& in, int n, float* out) {
                                      ciede::Lab{in.l2[i], in.a2[i], in.b2[i]});
 }
 
+void lab_scalar(const std::uint16_t* y, const std::uint16_t* u, const std::uint16_t* v, int n,
+                int bpc, ciede::Lab* out) {
+    for (int i = 0; i < n; ++i) out[i] = ciede::lab_from_yuv(y[i], u[i], v[i], bpc);
+}
+
 void libm_scalar(CiedeLibm fn, const double* x, const double* y, int n, double* out) {
     for (int i = 0; i < n; ++i) {
         switch (fn) {
@@ -267,6 +294,7 @@ void libm_scalar(CiedeLibm fn, const double* x, const double* y, int n, double* 
             case CiedeLibm::cos: out[i] = std::cos(x[i]); break;
             case CiedeLibm::exp: out[i] = std::exp(x[i]); break;
             case CiedeLibm::hue_weight: out[i] = ciede::hue_weight_t_double(x[i]); break;
+            case CiedeLibm::pow: out[i] = std::pow(x[i], y[i]); break;
             case CiedeLibm::settle: {
                 // x87 long double: 64 bits of mantissa hold x +- 0.99 e
                 // exactly enough (e = |x| 2^-40), then one rounding.
@@ -281,7 +309,7 @@ void libm_scalar(CiedeLibm fn, const double* x, const double* y, int n, double* 
 }  // namespace
 
 const CiedeKernels& ciede_kernels_scalar() {
-    static const CiedeKernels k{&delta_e_scalar, &libm_scalar, &keys_scalar};
+    static const CiedeKernels k{&delta_e_scalar, &libm_scalar, &keys_scalar, &lab_scalar};
     return k;
 }
 

@@ -1,6 +1,7 @@
-// The SIMD twins' CIEDE2000, written once over an ISA's double-vector
-// operations V (ciede_avx2.cpp: four lanes, ciede_avx512.cpp: eight), as
-// simdjson writes its generic code once per implementation.
+// The SIMD twins' CIEDE2000 and Y'CbCr-to-Lab conversion (lab_lanes, its
+// own proof below), written once over an ISA's double-vector operations V
+// (ciede_avx2.cpp: four lanes, ciede_avx512.cpp: eight), as simdjson writes
+// its generic code once per implementation.
 //
 // Why the bits are the scalar's. delta_e_2000 (ciede_scalar.cpp) is IEEE
 // float and double arithmetic, which the twins repeat operation for
@@ -83,6 +84,17 @@ inline constexpr Taylor kCos(2, kCosTerms, true);
 // r^14/14! < 2^-57.
 inline constexpr Taylor kExp(1, 13, false);
 inline constexpr AtanPoly kAtan;
+// fdlibm's ln 2 in two parts: ln2_hi has 32 significant bits.
+constexpr double kLn2Hi = 0x1.62e42feep-1, kLn2Lo = 0x1.a39ef35793c76p-33;
+
+// 1/3, 1/5, ..., 1/21: atanh's series after its first term, in z = s^2.
+struct AtanhTail {
+    double c[10] = {};
+    constexpr AtanhTail() {
+        for (int j = 0; j < 10; ++j) c[j] = 1.0 / (2 * j + 3);
+    }
+};
+inline constexpr AtanhTail kAtanhTail;
 
 template <class V>
 struct Math {
@@ -164,13 +176,12 @@ struct Math {
                       V::mul(c(0.20), t4));
     }
 
-    // exp x for -700 < x <= 0: x = k ln2 + r with fdlibm's two-part ln 2
+    // exp x for |x| < 700: x = k ln2 + r with fdlibm's two-part ln 2
     // (k ln2_hi exact for |k| < 2^21), exp x = 2^k exp r.
     static D exp(D x) {
-        constexpr double ln2_hi = 0x1.62e42feep-1, ln2_lo = 0x1.a39ef35793c76p-33;
         const D k = V::round(V::mul(x, c(1.0 / 0.69314718055994530942)));
-        D r = V::sub(x, V::mul(k, c(ln2_hi)));
-        r = V::sub(r, V::mul(k, c(ln2_lo)));
+        D r = V::sub(x, V::mul(k, c(kLn2Hi)));
+        r = V::sub(r, V::mul(k, c(kLn2Lo)));
         const D e = V::add(c(1.0), V::mul(r, horner<13>(r, kExp.c)));
         return V::mul(e, V::exp2i(k));
     }
@@ -195,6 +206,33 @@ struct Math {
         a = V::select(V::lt(x, c(0.0)), V::sub(c(kPi), a), a);
         return V::copysign(a, y);
     }
+
+    // ln x for a positive normal x: x = 2^k m with m in [sqrt(1/2), sqrt(2))
+    // (m - 1 then exact, by Sterbenz), ln m = 2 atanh s = 2 s (1 + z/3 + z^2/5
+    // + ... + z^10/21), s = (m - 1) / (m + 1), z = s^2 <= 0.0295 (the first
+    // omitted term, z^11/23, is below 2^-60); k ln 2 in fdlibm's two parts.
+    // s has two roundings (m + 1, the quotient), so ln m is within 2^-51
+    // relative, under 2^-52.5 absolute (|ln m| <= 0.347); with the last
+    // sum's rounding the result is within 2^-50 absolute for |ln x| < 8.
+    static D log(D x) {
+        D m, k;
+        V::split(x, m, k);
+        const M big = V::gt(m, c(1.4142135623730951));
+        m = V::select(big, V::mul(m, c(0.5)), m);
+        k = V::select(big, V::add(k, c(1.0)), k);
+        const D s = V::div(V::sub(m, c(1.0)), V::add(m, c(1.0)));
+        const D z = V::mul(s, s);
+        const D two_s = V::add(s, s);
+        const D ln_m = V::add(two_s, V::mul(two_s, V::mul(z, horner<10>(z, kAtanhTail.c))));
+        return V::add(V::mul(k, c(kLn2Hi)), V::add(V::mul(k, c(kLn2Lo)), ln_m));
+    }
+
+    // pow(x, y) = exp(y ln x) for a positive normal x and |y ln x| < 8: ln x
+    // within 2^-50 absolute, so y ln x within |y| 2^-50 + 2^-50 (its own
+    // rounding), which exp turns into a relative error; with exp's own, the
+    // result is within 2^-47.5 relative for |y| <= 2.4 (checkasm's
+    // ciede_libm holds it to 2^-46).
+    static D pow(D x, D y) { return exp(V::mul(y, log(x))); }
 
     // pow(x, 7) for a float x >= 0: x^2 exact, three more roundings.
     static D pow7(D x) {
@@ -252,6 +290,7 @@ struct Twice {
     static D select(M m, D a, D b) { return {V::select(m.lo, a.lo, b.lo), V::select(m.hi, a.hi, b.hi)}; }
     static M bit(D k, int b) { return {V::bit(k.lo, b), V::bit(k.hi, b)}; }
     static D exp2i(D k) { return {V::exp2i(k.lo), V::exp2i(k.hi)}; }
+    static void split(D x, D& m, D& k) { V::split(x.lo, m.lo, k.lo), V::split(x.hi, m.hi, k.hi); }
     struct F {
         typename V::F lo, hi;
     };
@@ -421,6 +460,95 @@ void delta_e(const LabPairs& in, int n, float* out) {
     }
 }
 
+// lab_from_yuv (ciede_scalar.cpp) of V::kLanes triples, already in double;
+// *settled gets a bit per lane whose L, a, b are the scalar's. Everything
+// but pow is the scalar's double arithmetic, operation for operation, so
+// only the three roundings to float of the CIELAB f values can differ:
+//  - each of r, g, b is either the scalar's bits (the linear branch, chosen
+//    by the same comparison of the same value) or pow(., 2.4) within
+//    (2^-46 + 2^-52) of its value, relative (ours; libm's, 0.52 ulp);
+//  - a sum t = (r k1 + g k2 + b k3) s then differs from the scalar's by at
+//    most M (2^-46 + 2^-52) plus both sides' six roundings, under
+//    M 2^-45.7 in all, M = (|r k1| + |g k2| + |b k3|) s; the twin allows
+//    E = M 2^-44. M, not |t|: out-of-gamut colours (a negative linear
+//    component) cancel in the sum;
+//  - f's branch (t > 216/24389) is certain where |t - eps| > E;
+//  - f = t^(1/3) is then within f (2^-46 + 2^-52) of its value at the
+//    twin's t and within f E / (3 (t - E)) of it at the scalar's: the twin
+//    allows f (2^-45 + E / (t - E)); the linear f = (kappa t + 16) / 116
+//    within 2 (kappa / 116) E + |f| 2^-48;
+//  - where f rounds to one float across that window (Math::settles), the
+//    float is the scalar's, and L, a, b, computed from the three floats as
+//    the scalar does, are too.
+template <class V>
+void lab_lanes(typename V::D y, typename V::D u, typename V::D v, double bpc_scale,
+               float* l_out, float* a_out, float* b_out, unsigned* settled) {
+    using D = typename V::D;
+    using M = typename V::M;
+    using X = Math<V>;
+    const auto c = [](double x) { return V::set(x); };
+    const double scale = bpc_scale;
+    y = V::mul(V::sub(y, c(16. * scale)), c(1. / (219. * scale)));
+    u = V::mul(V::sub(u, c(128. * scale)), c(1. / (224. * scale)));
+    v = V::mul(V::sub(v, c(128. * scale)), c(1. / (224. * scale)));
+    const auto linearize = [&](D s) {
+        const D curve = X::pow(V::mul(V::add(s, c(0.055)), c(1.0 / 1.055)), c(2.4));
+        return V::select(V::gt(s, c(10. / 255.)), curve, V::mul(s, c(1.0 / 12.92)));
+    };
+    const D r = linearize(V::add(y, V::mul(c(1.28033), v)));
+    const D g = linearize(V::sub(V::sub(y, V::mul(c(0.21482), u)), V::mul(c(0.38059), v)));
+    const D b = linearize(V::add(y, V::mul(c(2.12798), u)));
+    const D ar = V::abs(r), ag = V::abs(g), ab = V::abs(b);
+    M ok = V::eq(c(0.0), c(0.0));
+    // CIELAB's f of one XYZ sum, rounded to float where certain.
+    const auto lab_f = [&](double k1, double k2, double k3, double s) {
+        D t = V::add(V::add(V::mul(r, c(k1)), V::mul(g, c(k2))), V::mul(b, c(k3)));
+        D mag = V::add(V::add(V::mul(ar, c(k1)), V::mul(ag, c(k2))), V::mul(ab, c(k3)));
+        if (s != 1.0) t = V::mul(t, c(s)), mag = V::mul(mag, c(s));
+        constexpr double kappa = 24389.0 / 27.0, epsilon = 216.0 / 24389.0;
+        const D e_t = V::mul(mag, c(0x1p-44));
+        const M cube = V::gt(t, c(epsilon));
+        ok = V::mask_and(ok, V::gt(V::abs(V::sub(t, c(epsilon))), e_t));
+        const D root = X::pow(t, c(1.0 / 3.0));
+        const D e_root = V::mul(root, V::add(c(0x1p-45), V::div(e_t, V::sub(t, e_t))));
+        const D line = V::mul(V::add(V::mul(c(kappa), t), c(16.0)), c(1.0 / 116.0));
+        const D e_line = V::add(V::mul(c(2.0 * kappa / 116.0), e_t), V::mul(V::abs(line), c(0x1p-48)));
+        const D f = V::select(cube, root, line);
+        ok = V::mask_and(ok, X::settles(f, V::select(cube, e_root, e_line)));
+        return V::f32(f);
+    };
+    const D fx = lab_f(0.4124564390896921, 0.357576077643909, 0.18043748326639894, 1.0 / 0.95047);
+    const D fy = lab_f(0.21267285140562248, 0.715152155287818, 0.07217499330655958, 1.0);
+    const D fz = lab_f(0.019333895582329317, 0.119192025881303, 0.9503040785363677, 1.0 / 1.08883);
+    V::fstore(l_out, V::narrow(V::sub(V::mul(c(116.0), fy), c(16.0))));
+    V::fstore(a_out, V::narrow(V::mul(c(500.0), V::sub(fx, fy))));
+    V::fstore(b_out, V::narrow(V::mul(c(200.0), V::sub(fy, fz))));
+    *settled = V::bits(ok);
+}
+
+// The twins' CiedeLabFn: V::kLanes triples at a time (the last group padded
+// with copies of the last triple); unsettled lanes converted by the scalar
+// lab_from_yuv (baseline code).
+template <class V>
+void lab(const std::uint16_t* y, const std::uint16_t* u, const std::uint16_t* v, int n, int bpc,
+         Lab* out) {
+    constexpr int kL = V::kLanes;
+    const double scale = 1 << (bpc - 8);
+    for (int i = 0; i < n; i += kL) {
+        alignas(64) double py[kL], pu[kL], pv[kL];
+        for (int j = 0; j < kL; ++j) {
+            const int at = i + j < n ? i + j : n - 1;
+            py[j] = y[at], pu[j] = u[at], pv[j] = v[at];
+        }
+        alignas(64) float l[kL], a[kL], b[kL];
+        unsigned settled = 0;
+        lab_lanes<V>(V::load(py), V::load(pu), V::load(pv), scale, l, a, b, &settled);
+        for (int j = 0; j < kL && i + j < n; ++j)
+            out[i + j] = (settled >> j) & 1 ? Lab{l[j], a[j], b[j]}
+                                            : lab_from_yuv(y[i + j], u[i + j], v[i + j], bpc);
+    }
+}
+
 // The twins' CiedeLibmFn: their approximations, V::kLanes values at a time
 // (the tail through a padded copy).
 template <class V>
@@ -440,6 +568,7 @@ void libm(CiedeLibm fn, const double* x, const double* y, int n, double* out) {
             case CiedeLibm::hue_weight: return Math<V>::hue_weight(vx);
             case CiedeLibm::settle:
                 return V::select(Math<V>::settles_rel(vx), V::set(1.0), V::set(0.0));
+            case CiedeLibm::pow: return Math<V>::pow(vx, vy);
             case CiedeLibm::exp: break;
         }
         return Math<V>::exp(vx);

@@ -1,8 +1,9 @@
 // checkasm module "ciede": the delta E twins of every SIMD level against
 // ciede_kernels_scalar(), bit for bit (memcmp of every float), and the
 // twins' libm approximations against libm within the bound their proof of
-// exactness assumes (ciede_simd.hpp), and the Lab cache keys of a row part
-// (ciede_keys, at check_keys).
+// exactness assumes (ciede_simd.hpp), the Lab cache keys of a row part
+// (ciede_keys, at check_keys), and the conversion of triples to Lab
+// (ciede_lab, at check_lab).
 //
 // ciede_delta_e: even bands score rows of Y'CbCr triples through
 // ciede::delta_e_row with each table (widths 1..64 and wider, 8, 10, 12 and
@@ -21,8 +22,9 @@
 // sign, ratio and magnitude (and one zero), sin on the arguments delta H and
 // R_T pass (a float / 2 in [-2 pi, 2 pi], among them those nearest the
 // multiples of pi/2; a float in [0, pi/3]), cos on [-10, 40], exp on
-// [-700, 0]; relative error at most 2^-48 (cos: absolute); T on float hues
-// up to 3 pi, within 2^-46 absolute. And the test that
+// [-700, 8]; relative error at most 2^-48 (cos: absolute); T on float hues
+// up to 3 pi, within 2^-46 absolute; pow(x, 2.4) on [0.08, 3] and
+// pow(x, 1/3) on [0.008, 10], within 2^-46 relative. And the test that
 // a rounding is settled, on windows at and around float midpoints: the twin
 // may call a rounding unsettled that is not, never the reverse.
 #include <cmath>
@@ -363,8 +365,21 @@ void draw_arguments(Rng& rng, CiedeLibm fn, int n, std::vector<double>& x, std::
                 x[i] = static_cast<float>(uniform(rng, 0.0, kind == 0 ? 3 * kPi : 2 * kPi));
                 break;
             case CiedeLibm::exp:
-                x[i] = kind == 0 ? -static_cast<double>(static_cast<float>(uniform(rng, 0.0, 1.0)))
-                                 : -log_uniform(rng, 1e-30, 700.0);
+                x[i] = kind == 0   ? -static_cast<double>(static_cast<float>(uniform(rng, 0.0, 1.0)))
+                       : kind == 1 ? uniform(rng, 0.0, 8.0)  // the conversion's pow
+                                   : -log_uniform(rng, 1e-30, 700.0);
+                break;
+            case CiedeLibm::pow:
+                // The conversion's: pow(., 2.4) of (c + 0.055) / 1.055 above
+                // its threshold, and cube roots of the XYZ sums above
+                // 216/24389, with some margin.
+                if (kind % 2) {
+                    y[i] = 2.4;
+                    x[i] = uniform(rng, 0.08, 3.0);
+                } else {
+                    y[i] = 1.0 / 3.0;
+                    x[i] = kind == 0 ? uniform(rng, 0.008, 10.0) : log_uniform(rng, 0.008, 10.0);
+                }
                 break;
             case CiedeLibm::settle: {
                 // Near the midpoint of a float and its successor, a few
@@ -388,11 +403,13 @@ void check_libm(Context& ctx, const CiedeLevel& L) {
                               {CiedeLibm::cos, "cos", true},
                               {CiedeLibm::exp, "exp", false},
                               {CiedeLibm::hue_weight, "hue_weight", true},
-                              {CiedeLibm::settle, "settle", false}};
+                              {CiedeLibm::settle, "settle", false},
+                              {CiedeLibm::pow, "pow", false}};
+    constexpr int kCases = sizeof(cases) / sizeof(cases[0]);
     constexpr int kPerBand = 257;  // a tail at every lane count
     std::vector<double> x, y, want(kPerBand), got(kPerBand);
     for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
-        const LibmCase& lc = cases[band % 7];
+        const LibmCase& lc = cases[band % kCases];
         draw_arguments(rng, lc.fn, kPerBand, x, y);
         ctx.at_band(band, lc.name);
         ciede_kernels_scalar().libm(lc.fn, x.data(), y.data(), kPerBand, want.data());
@@ -407,12 +424,15 @@ void check_libm(Context& ctx, const CiedeLevel& L) {
         }
         for (int i = 0; i < kPerBand && lc.fn != CiedeLibm::settle; ++i) {
             const double err = std::fabs(got[i] - want[i]);
-            const double bound = (lc.fn == CiedeLibm::hue_weight ? 0x1p-46 : 0x1p-48) *
+            const double bound = (lc.fn == CiedeLibm::hue_weight || lc.fn == CiedeLibm::pow
+                                      ? 0x1p-46
+                                      : 0x1p-48) *
                                  (lc.absolute ? 1.0 : std::fabs(want[i]));
             const bool zero_ok = want[i] != 0.0 || std::memcmp(&want[i], &got[i], sizeof(double)) == 0;
             if (!(err <= bound) || !zero_ok) {
                 ctx.fail(band) << lc.name << "(" << x[i] << (lc.fn == CiedeLibm::atan2 ? ", " : "")
                                << (lc.fn == CiedeLibm::atan2 ? std::to_string(y[i]) : "")
+                               << (lc.fn == CiedeLibm::pow ? ", " + std::to_string(y[i]) : "")
                                << "): libm " << want[i] << ", " << L.level.name << " " << got[i]
                                << " (error " << err << ", bound " << bound << ")";
                 break;
@@ -424,11 +444,77 @@ void check_libm(Context& ctx, const CiedeLevel& L) {
 
 }  // namespace
 
+// ciede_lab: the twins' conversion of triples against lab_from_yuv, bit for
+// bit (memcmp of L, a, b), at 8, 10, 12 and 16 bits: any triple; dark ones
+// near grey, where an XYZ sum crosses the cube root's threshold 216/24389
+// (a grey of y' about 0.1: 8-bit y about 38); saturated ones (u or v at an
+// end: out-of-gamut colours, whose negative linear components cancel in the
+// sums); and the extreme samples. A canary past the n-th output.
+void check_lab(Context& ctx, const CiedeLevel& L) {
+    if (!ctx.check("ciede_lab", L.level)) return;
+    Rng rng = ctx.rng();
+    const int depths[] = {8, 10, 12, 16};
+    const char* const kinds[] = {"any", "dark", "saturated", "extremes"};
+    std::vector<std::uint16_t> t[3];
+    std::vector<ciede::Lab> want, got;
+    for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
+        const int n = band_width(rng, band, kMaxWidth);
+        const int bpc = depths[rng() % 4];
+        const int kind = static_cast<int>(rng() % 4);
+        const std::uint32_t max = (1u << bpc) - 1, s = 1u << (bpc - 8);
+        const auto in = [&](std::uint32_t lo, std::uint32_t hi) {
+            return static_cast<std::uint16_t>(lo + rng() % (hi - lo + 1));
+        };
+        for (auto& p : t) p.resize(static_cast<std::size_t>(n));
+        for (int i = 0; i < n; ++i) {
+            if (kind == 0) {
+                for (auto& p : t) p[i] = in(0, max);
+            } else if (kind == 1) {
+                t[0][i] = in(16 * s, 60 * s);
+                t[1][i] = in(124 * s, 132 * s);
+                t[2][i] = in(124 * s, 132 * s);
+            } else if (kind == 2) {
+                t[0][i] = in(0, max);
+                t[1][i] = rng() % 2 ? in(0, 20 * s) : in(236 * s, max);
+                t[2][i] = rng() % 2 ? in(0, 20 * s) : in(236 * s, max);
+            } else {
+                for (auto& p : t) p[i] = rng() % 2 ? 0 : static_cast<std::uint16_t>(max);
+            }
+        }
+        const std::string what = "n=" + std::to_string(n) + " bpc=" + std::to_string(bpc) +
+                                 " kind=" + kinds[kind];
+        ctx.at_band(band, what);
+        const ciede::Lab canary{-1.5f, -2.5f, -3.5f};
+        want.assign(static_cast<std::size_t>(n) + 1, canary);
+        got.assign(static_cast<std::size_t>(n) + 1, canary);
+        ciede_kernels_scalar().lab(t[0].data(), t[1].data(), t[2].data(), n, bpc, want.data());
+        L.kernels->lab(t[0].data(), t[1].data(), t[2].data(), n, bpc, got.data());
+        ctx.band();
+        for (int i = 0; i <= n; ++i) {
+            const ciede::Lab& w = want[i];
+            const ciede::Lab& g = got[i];
+            if (std::memcmp(&w.l, &g.l, sizeof(float)) != 0 ||
+                std::memcmp(&w.a, &g.a, sizeof(float)) != 0 ||
+                std::memcmp(&w.b, &g.b, sizeof(float)) != 0) {
+                ctx.fail(band) << what << ": " << (i == n ? "wrote past n" : "triple ")
+                               << (i == n ? "" : std::to_string(t[0][i]) + " " +
+                                                     std::to_string(t[1][i]) + " " +
+                                                     std::to_string(t[2][i]))
+                               << ": scalar " << w.l << " " << w.a << " " << w.b << ", "
+                               << L.level.name << " " << g.l << " " << g.a << " " << g.b;
+                break;
+            }
+        }
+    }
+    ctx.done();
+}
+
 CHECKASM_MODULE(ciede) {
     for (const CiedeLevel& L : simd_tables(ctx, &ciede_kernels_for)) {
         if (L.owns(&CiedeKernels::delta_e)) check_delta_e(ctx, L);
         if (L.owns(&CiedeKernels::libm)) check_libm(ctx, L);
         if (L.owns(&CiedeKernels::keys)) check_keys(ctx, L);
+        if (L.owns(&CiedeKernels::lab)) check_lab(ctx, L);
     }
 }
 
