@@ -287,7 +287,7 @@ using CiedeLibmFn = void (*)(CiedeLibm fn, const double* x, const double* y, int
 // out[i] = lab_from_yuv(y[i], u[i], v[i], bpc), i < n: the Lab cache's
 // misses, converted together. The twins compute pow by their own
 // approximation and keep a lane only where each rounding to float is
-// certain (ciede_simd.hpp, lab_from_yuv); the others take the scalar's.
+// certain (ciede_simd.hpp, lab_lanes); the others take the scalar's.
 using CiedeLabFn = void (*)(const std::uint16_t* y, const std::uint16_t* u,
                             const std::uint16_t* v, int n, int bpc, ciede::Lab* out);
 

@@ -460,7 +460,8 @@ void delta_e(const LabPairs& in, int n, float* out) {
     }
 }
 
-// lab_from_yuv (ciede_scalar.cpp) of V::kLanes triples, already in double;
+// lab_from_yuv (ciede_scalar.cpp) of V::kLanes triples, already in double
+// (scale = 2^(bpc - 8));
 // *settled gets a bit per lane whose L, a, b are the scalar's. Everything
 // but pow is the scalar's double arithmetic, operation for operation, so
 // only the three roundings to float of the CIELAB f values can differ:
@@ -481,13 +482,12 @@ void delta_e(const LabPairs& in, int n, float* out) {
 //    float is the scalar's, and L, a, b, computed from the three floats as
 //    the scalar does, are too.
 template <class V>
-void lab_lanes(typename V::D y, typename V::D u, typename V::D v, double bpc_scale,
+void lab_lanes(typename V::D y, typename V::D u, typename V::D v, double scale,
                float* l_out, float* a_out, float* b_out, unsigned* settled) {
     using D = typename V::D;
     using M = typename V::M;
     using X = Math<V>;
     const auto c = [](double x) { return V::set(x); };
-    const double scale = bpc_scale;
     y = V::mul(V::sub(y, c(16. * scale)), c(1. / (219. * scale)));
     u = V::mul(V::sub(u, c(128. * scale)), c(1. / (224. * scale)));
     v = V::mul(V::sub(v, c(128. * scale)), c(1. / (224. * scale)));
