@@ -1,4 +1,4 @@
-// Test access to ../shared/corpus: clip pairs (decompressed on first use into
+// Test access to tests/corpus (VMAFPP_CORPUS_DIR): clip pairs (decompressed on first use into
 // the build tree) and libvmaf 3.2.0 golden outputs.
 #pragma once
 
