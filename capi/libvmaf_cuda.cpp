@@ -300,9 +300,8 @@ struct CudaPicture {
 };
 
 // The pictures this file handed out and not yet released. libvmaf.cpp's own
-// pictures have a priv of their own type, so ownership is looked up, never
-// inferred from the pointed-to bytes; a copy of a released picture is not
-// in the set and is refused, not freed twice.
+// pictures have a priv of their own type, so ownership is looked up here,
+// never inferred from the bytes priv points to.
 std::mutex live_mutex;
 std::unordered_set<const void*> live;
 
@@ -427,9 +426,11 @@ bool release_picture(VmafPicture* pic) {
 // frees it, and vmaf_close() releases what the imported copy holds; here the
 // first import hands the context over to the VmafContext (`imported` then
 // lets more VmafContexts share it while one is open), so closing the last
-// one releases the primary context as libvmaf's close does. The few bytes
-// of this struct stay, as libvmaf's do, so a stale pointer is refused, not
-// used after free.
+// one releases the primary context as libvmaf's close does. Every state is
+// listed in `states` until it is released and a later state_init or import
+// frees it: an import looks its pointer up there first, so a released
+// state's pointer is refused rather than used after free, and a state never
+// imported stays reachable (libvmaf leaks it).
 struct VmafCudaState {
     std::mutex mutex;
     std::shared_ptr<vmafpp::capi_cuda::Device> owned;
@@ -439,6 +440,26 @@ struct VmafCudaState {
 namespace {
 
 using namespace vmafpp::capi_cuda;
+
+std::mutex states_mutex;
+// Never destroyed: states still listed at exit stay reachable.
+auto& states = *new std::unordered_set<VmafCudaState*>;
+
+bool released(VmafCudaState* s) {
+    const std::lock_guard lock(s->mutex);
+    return !s->owned && s->imported.expired();
+}
+
+// Frees the states whose context is released (states_mutex held).
+void free_released_states() {
+    for (auto it = states.begin(); it != states.end();)
+        if (released(*it)) {
+            delete *it;
+            it = states.erase(it);
+        } else {
+            ++it;
+        }
+}
 
 void log_always(const std::string& what) { log_line(VMAF_LOG_LEVEL_ERROR, what); }
 
@@ -479,14 +500,24 @@ int state_init(VmafCudaState** cu_state, VmafCudaConfiguration cfg) {
     }
     auto device = std::make_shared<Device>(drv);
     if (const int err = open_context(drv, cfg.cu_ctx, *device)) return err;
-    auto* state = new VmafCudaState;
+    auto state = std::make_unique<VmafCudaState>();
     state->owned = std::move(device);
-    *cu_state = state;
+    const std::lock_guard lock(states_mutex);
+    free_released_states();
+    states.insert(state.get());
+    *cu_state = state.release();
     return 0;
 }
 
 int import_state(VmafContext* vmaf, VmafCudaState* state) {
     ContextCuda& cuda = context_cuda(vmaf);
+    const std::lock_guard listed(states_mutex);
+    free_released_states();
+    if (!states.count(state)) {
+        log_line(log_level(vmaf), "vmaf_cuda_import_state: not a VmafCudaState of vmaf_cuda_state_init(), "
+                                  "or one released when the VmafContexts it was imported into were closed");
+        return -EINVAL;
+    }
     const std::lock_guard lock(state->mutex);
     std::shared_ptr<Device> d = state->owned ? state->owned : state->imported.lock();
     if (!d) {

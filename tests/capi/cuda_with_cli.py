@@ -2,12 +2,13 @@
 """libvmaf_cuda.h (vmaf_cuda_capi_test.c, built against the installed
 libvmaf.pc) against the CLI.
 
-  cuda_with_cli.py no_driver|invalid|compare CLI CUDA_TEST CORPUS_DIR WORK_DIR FAKE_DRIVER
+  cuda_with_cli.py no_driver|invalid|compare|valgrind CLI CUDA_TEST CORPUS_DIR WORK_DIR FAKE_DRIVER
 
 no_driver: VMAFPP_CUDA_DRIVER names no library: vmaf_cuda_state_init's
   -EINVAL and its one-line message, the other error paths, HOST pictures.
 invalid: with fake_libcuda.c: error paths, the state's and pictures' lifetimes,
   nothing left allocated or retained.
+valgrind: invalid and one threaded DEVICE run under memcheck.
 compare: FFmpeg's libvmaf_cuda sequence (DEVICE pictures filled device to
   device) and the HOST_PINNED and HOST methods on corpus pairs (odd sizes,
   4:2:0, 4:2:2, 4:4:4, 8 and 10 bit, chroma through psnr), n_threads 0 and 2:
@@ -108,6 +109,14 @@ def main():
         print(p.stdout, end="")
     elif mode == "invalid":
         print(run([test, "--invalid", ref], fake).stdout, end="")
+    elif mode == "valgrind":
+        # The lifetimes and a threaded DEVICE run with chroma, under memcheck.
+        vg = ["valgrind", "-q", "--error-exitcode=9", "--leak-check=full", "--errors-for-leak-kinds=definite"]
+        print(run(vg + [test, "--invalid", ref], fake).stdout, end="")
+        pair = RUNS[0][0]
+        run(vg + [test, ref, clip(corpus, work, pair, "dis"), "2", os.path.join(work, "valgrind.json"),
+                  "device", "--feature", "psnr"], fake)
+        print("device run under valgrind: ok")
     else:
         drivers = [fake] + (["libcuda.so.1"] if real_driver_loads() else [])
         compared = sum(compare_one(cli, test, corpus, work, driver, *r) for driver in drivers for r in RUNS)
