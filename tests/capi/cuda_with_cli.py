@@ -10,7 +10,7 @@ invalid: with fake_libcuda.c: error paths, the state's and pictures' lifetimes,
   nothing left allocated or retained.
 valgrind: invalid and one threaded DEVICE run under memcheck.
 compare: FFmpeg's libvmaf_cuda sequence (DEVICE pictures filled device to
-  device) and the HOST_PINNED and HOST methods on corpus pairs (odd sizes,
+  device, luma only as FFmpeg does or every plane) and the HOST_PINNED and HOST methods on corpus pairs (odd sizes,
   4:2:0, 4:2:2, 4:4:4, 8 and 10 bit, chroma through psnr), n_threads 0 and 2:
   the pooled VMAF and every per-frame value at 17 digits, and the JSON file
   vmaf_write_output() writes, equal to the CLI's. With the fake driver this
@@ -26,8 +26,10 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare_with_cli import clip, without_fps  # noqa: E402
 
-# (pair, --feature, preallocation method, n_threads)
+# (pair, --feature, preallocation method, n_threads); device_luma copies luma
+# only, as FFmpeg does, with features that read luma only.
 RUNS = [
+    ("p08_brick_176x144_420p8_bilinear2x", "float_ssim", "device_luma", 0),
     ("p20_coffee_333x187_420p8_x264crf30_odd", "psnr", "device", 0),
     ("p20_coffee_333x187_420p8_x264crf30_odd", "psnr", "device", 2),
     ("p20_coffee_333x187_420p8_x264crf30_odd", "psnr", "pinned", 0),

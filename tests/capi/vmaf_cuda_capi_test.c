@@ -7,8 +7,9 @@
  * cuCtxPopCurrent, vmaf_read_pictures(..., frame_cnt++), the flush,
  * vmaf_score_pooled, vmaf_write_output, close. The decoder's frames are the
  * Y4M frames uploaded to device buffers with their own line sizes. FFmpeg
- * copies the luma plane only (its loop breaks after plane 0); this test
- * copies every plane, so that chroma features check the chroma downloads.
+ * copies the luma plane only (its loop breaks after plane 0), as method
+ * device_luma does; method device copies every plane, so that chroma
+ * features check the chroma downloads.
  * Built against the installed libvmaf.pc, `#include <libvmaf_cuda.h>` as
  * FFmpeg spells it.
  *
@@ -16,7 +17,7 @@
  * libcuda.so.1. Without a GPU the tests name fake_libcuda.c's library, which
  * checks the API's bookkeeping over host memory, not a GPU.
  *
- *   vmaf_cuda_capi_test REF.y4m DIS.y4m THREADS OUT.json device|pinned|host
+ *   vmaf_cuda_capi_test REF.y4m DIS.y4m THREADS OUT.json device|device_luma|pinned|host
  *                       [--feature NAME=k=v:k=v] [--print KEY...]
  *     device: the FFmpeg sequence above; pinned and host: the other two
  *     preallocation methods with libvmaf's own context (cu_ctx NULL), filled
@@ -214,12 +215,13 @@ static int upload_frame(Frame *fr)
 }
 
 /* vf_libvmaf.c's copy_picture_data_cuda: fetch, then device to device. */
-static int copy_picture_data_cuda(VmafContext *vmaf, CUcontext ctx, const Frame *src, VmafPicture *dst)
+static int copy_picture_data_cuda(VmafContext *vmaf, CUcontext ctx, const Frame *src, VmafPicture *dst,
+                                  unsigned planes)
 {
     int err = vmaf_cuda_fetch_preallocated_picture(vmaf, dst);
     if (err) return err;
     if (cu.ctx_push(ctx)) return -1;
-    for (unsigned i = 0; i < 3 && dst->h[i]; i++)
+    for (unsigned i = 0; i < planes && dst->h[i]; i++)
         if (copy_2d(MEM_DEVICE, NULL, src->dev[i], src->linesize[i], MEM_DEVICE, NULL,
                     (CUdeviceptr)(uintptr_t)dst->data[i], dst->stride[i],
                     dst->w[i] * ((dst->bpc + 7) / 8), dst->h[i]))
@@ -389,8 +391,8 @@ static int invalid_calls(const char *ref_path)
 
     /* Device pictures read by a context without imported state, and with
      * planes that are not the ones fetched: refused, still the caller's. */
-    CHECK_OK(copy_picture_data_cuda(a, ctx, fr, &p));
-    CHECK_OK(copy_picture_data_cuda(a, ctx, fr, &q));
+    CHECK_OK(copy_picture_data_cuda(a, ctx, fr, &p, 3));
+    CHECK_OK(copy_picture_data_cuda(a, ctx, fr, &q, 3));
     VmafContext *plain = NULL;
     CHECK_OK(vmaf_init(&plain, cfg));
     CHECK_OK(vmaf_use_feature(plain, "psnr", NULL));
@@ -479,12 +481,13 @@ int main(int argc, char **argv)
     if (argc >= 3 && !strcmp(argv[1], "--no-driver")) return no_driver(argv[2]);
     if (argc >= 3 && !strcmp(argv[1], "--invalid")) return invalid_calls(argv[2]);
     if (argc < 6) {
-        fprintf(stderr, "usage: %s REF DIS THREADS OUT.json device|pinned|host [--feature NAME=k=v] "
+        fprintf(stderr, "usage: %s REF DIS THREADS OUT.json device|device_luma|pinned|host [--feature NAME=k=v] "
                         "[--print KEY...]\n", argv[0]);
         return 2;
     }
     enum VmafCudaPicturePreallocationMethod method;
-    if (!strcmp(argv[5], "device")) method = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE;
+    const unsigned planes = strcmp(argv[5], "device_luma") ? 3 : 1;
+    if (!strcmp(argv[5], "device") || planes == 1) method = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE;
     else if (!strcmp(argv[5], "pinned")) method = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED;
     else if (!strcmp(argv[5], "host")) method = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST;
     else return 2;
@@ -539,8 +542,8 @@ int main(int argc, char **argv)
             CHECK_OK(upload_frame(&ref.frame));
             CHECK_OK(upload_frame(&dis.frame));
             CHECK_OK(cu.ctx_pop(NULL));
-            CHECK_OK(copy_picture_data_cuda(vmaf, ctx, &ref.frame, &pic_ref));
-            CHECK_OK(copy_picture_data_cuda(vmaf, ctx, &dis.frame, &pic_dist));
+            CHECK_OK(copy_picture_data_cuda(vmaf, ctx, &ref.frame, &pic_ref, planes));
+            CHECK_OK(copy_picture_data_cuda(vmaf, ctx, &dis.frame, &pic_dist, planes));
         } else {
             CHECK_OK(copy_picture_data_host(vmaf, &ref.frame, &pic_ref));
             CHECK_OK(copy_picture_data_host(vmaf, &dis.frame, &pic_dist));
