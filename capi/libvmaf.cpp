@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "libvmaf/libvmaf.h"
+#include "libvmaf_cuda.hpp"
 #include "vmafpp/output.hpp"
 #include "vmafpp/scorer.hpp"
 #include "vmafpp/vmafpp.hpp"
@@ -73,7 +74,12 @@ struct VmafContext {
     std::shared_ptr<PicturePool> pool;
     unsigned pic_cnt = 0;
     bool flushed = false;
+    vmafpp::capi_cuda::ContextCuda cuda;  // libvmaf_cuda.h's state and pictures
 };
+
+// libvmaf_cuda.cpp's access to the context (libvmaf_cuda.hpp).
+vmafpp::capi_cuda::ContextCuda& vmafpp::capi_cuda::context_cuda(VmafContext* vmaf) { return vmaf->cuda; }
+VmafLogLevel vmafpp::capi_cuda::log_level(const VmafContext* vmaf) { return vmaf->cfg.log_level; }
 
 namespace {
 
@@ -156,7 +162,8 @@ int alloc_picture(VmafPicture* pic, VmafPixelFormat fmt, unsigned bpc, unsigned 
 
 // Copies a caller's picture into a vmafpp one; -EINVAL when it does not
 // match the session or lacks a plane the extractors read.
-int copy_picture(const VmafPicture& in, const vmafpp::Scorer& scorer, vmafpp::Picture& out) {
+int copy_picture(VmafContext* vmaf, const VmafPicture& in, const vmafpp::Scorer& scorer,
+                 vmafpp::Picture& out) {
     const vmafpp::FrameGeometry& g = scorer.geometry();
     if (int(in.w[0]) != g.width || int(in.h[0]) != g.height || int(in.bpc) != g.bpc ||
         to_format(in.pix_fmt) != g.format)
@@ -170,6 +177,14 @@ int copy_picture(const VmafPicture& in, const vmafpp::Scorer& scorer, vmafpp::Pi
         if (!in.data[p] || in.w[p] != unsigned(dst.width()) || in.h[p] != unsigned(dst.height()) ||
             in.stride[p] < std::ptrdiff_t(row_bytes))
             return -EINVAL;
+    }
+    // A picture of vmaf_cuda_fetch_preallocated_picture()'s DEVICE pool:
+    // data[] are device addresses, copied by the driver (libvmaf_cuda.cpp).
+    if (vmafpp::capi_cuda::is_device_picture(in))
+        return vmafpp::capi_cuda::download(vmaf, in, out, planes);
+    for (int p = 0; p < planes; ++p) {
+        vmafpp::Plane& dst = out.planes[p];
+        const std::size_t row_bytes = std::size_t(dst.width()) * bps;
         for (int y = 0; y < dst.height(); ++y)
             std::memcpy(dst.row<std::uint8_t>(y),
                         static_cast<const std::uint8_t*>(in.data[p]) + std::ptrdiff_t(y) * in.stride[p],
@@ -338,6 +353,7 @@ int use_model(VmafContext* vmaf, const std::shared_ptr<ModelState>& st) {
 }
 
 void release_picture(VmafPicture* pic) {
+    if (vmafpp::capi_cuda::release_picture(pic)) return;  // a device or pinned picture
     auto* priv = static_cast<PicturePriv*>(pic->priv);
     if (pic->ref->count.fetch_sub(1) == 1) {
         if (priv) {
@@ -513,8 +529,8 @@ int vmaf_read_pictures(VmafContext* vmaf, VmafPicture* ref, VmafPicture* dist, u
         if (!vmaf->scorer)
             if (const int err = start_session(vmaf, *ref)) return err;
         vmafpp::Picture r, d;
-        if (const int err = copy_picture(*ref, *vmaf->scorer, r)) return err;
-        if (const int err = copy_picture(*dist, *vmaf->scorer, d)) return err;
+        if (const int err = copy_picture(vmaf, *ref, *vmaf->scorer, r)) return err;
+        if (const int err = copy_picture(vmaf, *dist, *vmaf->scorer, d)) return err;
         vmaf->scorer->push(std::move(r), std::move(d));
         ++vmaf->pic_cnt;
         if (ref->ref) release_picture(ref);

@@ -60,6 +60,14 @@ if [ -e "$libdir/pkgconfig/libvmaf.pc" ]; then
   pkg-config --exists "libvmaf >= 2.0.0"
   cc -std=c11 -Wall -Wextra -Werror -O2 -o "$work/vmaf_capi_test" "$src/tests/capi/vmaf_capi_test.c" \
     $(pkg-config --cflags --libs libvmaf) -Wl,-rpath,"$(pkg-config --variable=libdir libvmaf)"
+  # libvmaf_cuda.h as FFmpeg includes it (<libvmaf_cuda.h>) and as libvmaf's
+  # own tests do (<libvmaf/libvmaf_cuda.h>); the CUDA test opens the driver
+  # with dlopen, as libvmaf.so does.
+  cc -std=c11 -Wall -Wextra -Werror -O2 -ffp-contract=off -o "$work/vmaf_cuda_capi_test" \
+    "$src/tests/capi/vmaf_cuda_capi_test.c" $(pkg-config --cflags --libs libvmaf) -ldl \
+    -Wl,-rpath,"$(pkg-config --variable=libdir libvmaf)"
+  printf '#include <libvmaf/libvmaf_cuda.h>\nint main(void) { return vmaf_cuda_state_init(0, (VmafCudaConfiguration){0}) != 0; }\n' |
+    cc -std=c11 -Wall -Werror -fsyntax-only -x c - $(pkg-config --cflags libvmaf)
   # Only the C API is exported.
   others=$(nm -D --defined-only "$libdir/libvmaf.so" | awk '{print $3}' | grep -v '^vmaf_' || true)
   if [ -n "$others" ]; then
