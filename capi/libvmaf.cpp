@@ -2,8 +2,10 @@
 // vmafpp::Scorer (the CLI's extractors and pipeline), so the values are the
 // CLI's bits. No C++ exception leaves this file: every entry point catches and
 // returns libvmaf's negative errno codes.
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <climits>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -154,27 +156,19 @@ int alloc_picture(VmafPicture* pic, VmafPixelFormat fmt, unsigned bpc, unsigned 
     return 0;
 }
 
-// Copies a caller's picture into a vmafpp one; -EINVAL when it does not
-// match the session or lacks a plane the extractors read.
-int copy_picture(const VmafPicture& in, const vmafpp::Scorer& scorer, vmafpp::Picture& out) {
+// Copies a caller's picture into a vmafpp one: the scorer's picture_from
+// checks every plane's size, stride and data (its message goes to the log);
+// -EINVAL when its format or bit depth is not the session's.
+int copy_picture(const VmafPicture& in, const vmafpp::Scorer& scorer, const char* which,
+                 vmafpp::Picture& out) {
     const vmafpp::FrameGeometry& g = scorer.geometry();
-    if (int(in.w[0]) != g.width || int(in.h[0]) != g.height || int(in.bpc) != g.bpc ||
-        to_format(in.pix_fmt) != g.format)
-        return -EINVAL;
-    out = scorer.make_picture();
-    const std::size_t bps = in.bpc > 8 ? 2 : 1;
-    const int planes = out.has_chroma() ? 3 : 1;
-    for (int p = 0; p < planes; ++p) {
-        vmafpp::Plane& dst = out.planes[p];
-        const std::size_t row_bytes = std::size_t(dst.width()) * bps;
-        if (!in.data[p] || in.w[p] != unsigned(dst.width()) || in.h[p] != unsigned(dst.height()) ||
-            in.stride[p] < std::ptrdiff_t(row_bytes))
-            return -EINVAL;
-        for (int y = 0; y < dst.height(); ++y)
-            std::memcpy(dst.row<std::uint8_t>(y),
-                        static_cast<const std::uint8_t*>(in.data[p]) + std::ptrdiff_t(y) * in.stride[p],
-                        row_bytes);
-    }
+    if (int(in.bpc) != g.bpc || to_format(in.pix_fmt) != g.format) return -EINVAL;
+    vmafpp::PlaneView planes[3];
+    const std::size_t count = g.format == vmafpp::PixelFormat::yuv400 ? 1 : 3;
+    for (std::size_t p = 0; p < count; ++p)
+        planes[p] = {in.data[p], int(std::min<unsigned>(in.w[p], INT_MAX)),
+                     int(std::min<unsigned>(in.h[p], INT_MAX)), in.stride[p]};
+    out = scorer.picture_from({planes, count}, which);
     return 0;
 }
 
@@ -513,8 +507,8 @@ int vmaf_read_pictures(VmafContext* vmaf, VmafPicture* ref, VmafPicture* dist, u
         if (!vmaf->scorer)
             if (const int err = start_session(vmaf, *ref)) return err;
         vmafpp::Picture r, d;
-        if (const int err = copy_picture(*ref, *vmaf->scorer, r)) return err;
-        if (const int err = copy_picture(*dist, *vmaf->scorer, d)) return err;
+        if (const int err = copy_picture(*ref, *vmaf->scorer, "reference", r)) return err;
+        if (const int err = copy_picture(*dist, *vmaf->scorer, "distorted", d)) return err;
         vmaf->scorer->push(std::move(r), std::move(d));
         ++vmaf->pic_cnt;
         if (ref->ref) release_picture(ref);
