@@ -4,6 +4,7 @@ both shapes where a plane is wrong), never crash or read past an array; and
 one Scorer shared by threads that push and finish at once."""
 import os
 import threading
+import time
 import unittest
 
 import numpy as np
@@ -143,9 +144,12 @@ class ThreadedScorer(unittest.TestCase):
     every push before the finish is scored, every one after it raises; none
     crashes (finish during a push segfaulted 2 of 7 runs)."""
 
-    def run_round(self, threads=4, pushes=12):
-        s = vmafpp.Scorer(64, 48, 8, "420", features=["psnr"], model=None, threads=2)
-        frame = planes(64, 48, 32, 24)
+    def run_round(self, threads=4, pushes=6):
+        # Frames large enough that a push spends its time scoring without
+        # the GIL, where a finish from another thread used to free the
+        # session under it.
+        s = vmafpp.Scorer(640, 480, 8, "420", features=["psnr"], model=None, threads=0)
+        frame = planes(640, 480, 320, 240)
         accepted, refused, unexpected = [], [], []
         start = threading.Barrier(threads + 1)
 
@@ -163,6 +167,7 @@ class ThreadedScorer(unittest.TestCase):
         for t in workers:
             t.start()
         start.wait()
+        time.sleep(0.002)  # some pushes in flight
         result = None
         while result is None:
             try:
