@@ -165,7 +165,7 @@ class SchedulerKilled(unittest.TestCase):
             _, err = job.communicate(timeout=120)
             self.assertNotEqual(job.returncode, 0, err)
             self.assertEqual(err.count("\n"), 1, err)
-            self.assertTrue(err.startswith("vmafpp-dask: "), err)
+            self.assertTrue(err.startswith("vmafpp-dask: the job was cancelled"), err)
             self.assertNotIn("Traceback", err)
             with open(out, encoding="utf-8") as f:
                 self.assertEqual(f.read(), "an earlier output")
