@@ -2,8 +2,10 @@
 // vmafpp::Scorer (the CLI's extractors and pipeline), so the values are the
 // CLI's bits. No C++ exception leaves this file: every entry point catches and
 // returns libvmaf's negative errno codes.
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <climits>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -160,36 +162,36 @@ int alloc_picture(VmafPicture* pic, VmafPixelFormat fmt, unsigned bpc, unsigned 
     return 0;
 }
 
-// Copies a caller's picture into a vmafpp one; -EINVAL when it does not
-// match the session or lacks a plane the extractors read.
+// Copies a caller's picture into a vmafpp one: the scorer's picture_from
+// checks every plane's size, stride and data (its message goes to the log);
+// -EINVAL when its format or bit depth is not the session's.
 int copy_picture(VmafContext* vmaf, const VmafPicture& in, const vmafpp::Scorer& scorer,
-                 vmafpp::Picture& out) {
+                 const char* which, vmafpp::Picture& out) {
     const vmafpp::FrameGeometry& g = scorer.geometry();
-    if (int(in.w[0]) != g.width || int(in.h[0]) != g.height || int(in.bpc) != g.bpc ||
-        to_format(in.pix_fmt) != g.format)
-        return -EINVAL;
-    out = scorer.make_picture();
-    const std::size_t bps = in.bpc > 8 ? 2 : 1;
-    const int planes = out.has_chroma() ? 3 : 1;
-    for (int p = 0; p < planes; ++p) {
-        vmafpp::Plane& dst = out.planes[p];
-        const std::size_t row_bytes = std::size_t(dst.width()) * bps;
-        if (!in.data[p] || in.w[p] != unsigned(dst.width()) || in.h[p] != unsigned(dst.height()) ||
-            in.stride[p] < std::ptrdiff_t(row_bytes))
-            return -EINVAL;
-    }
+    if (int(in.bpc) != g.bpc || to_format(in.pix_fmt) != g.format) return -EINVAL;
     // A picture of vmaf_cuda_fetch_preallocated_picture()'s DEVICE pool:
-    // data[] are device addresses, copied by the driver (libvmaf_cuda.cpp).
-    if (vmafpp::capi_cuda::is_device_picture(in))
+    // data[] are device addresses, so the planes are checked here without
+    // reading them and copied by the driver (libvmaf_cuda.cpp).
+    if (vmafpp::capi_cuda::is_device_picture(in)) {
+        if (int(in.w[0]) != g.width || int(in.h[0]) != g.height) return -EINVAL;
+        out = scorer.make_picture();
+        const std::size_t bps = in.bpc > 8 ? 2 : 1;
+        const int planes = out.has_chroma() ? 3 : 1;
+        for (int p = 0; p < planes; ++p) {
+            const vmafpp::Plane& dst = out.planes[p];
+            const std::size_t row_bytes = std::size_t(dst.width()) * bps;
+            if (!in.data[p] || in.w[p] != unsigned(dst.width()) ||
+                in.h[p] != unsigned(dst.height()) || in.stride[p] < std::ptrdiff_t(row_bytes))
+                return -EINVAL;
+        }
         return vmafpp::capi_cuda::download(vmaf, in, out, planes);
-    for (int p = 0; p < planes; ++p) {
-        vmafpp::Plane& dst = out.planes[p];
-        const std::size_t row_bytes = std::size_t(dst.width()) * bps;
-        for (int y = 0; y < dst.height(); ++y)
-            std::memcpy(dst.row<std::uint8_t>(y),
-                        static_cast<const std::uint8_t*>(in.data[p]) + std::ptrdiff_t(y) * in.stride[p],
-                        row_bytes);
     }
+    vmafpp::PlaneView planes[3];
+    const std::size_t count = g.format == vmafpp::PixelFormat::yuv400 ? 1 : 3;
+    for (std::size_t p = 0; p < count; ++p)
+        planes[p] = {in.data[p], int(std::min<unsigned>(in.w[p], INT_MAX)),
+                     int(std::min<unsigned>(in.h[p], INT_MAX)), in.stride[p]};
+    out = scorer.picture_from({planes, count}, which);
     return 0;
 }
 
@@ -529,8 +531,8 @@ int vmaf_read_pictures(VmafContext* vmaf, VmafPicture* ref, VmafPicture* dist, u
         if (!vmaf->scorer)
             if (const int err = start_session(vmaf, *ref)) return err;
         vmafpp::Picture r, d;
-        if (const int err = copy_picture(vmaf, *ref, *vmaf->scorer, r)) return err;
-        if (const int err = copy_picture(vmaf, *dist, *vmaf->scorer, d)) return err;
+        if (const int err = copy_picture(vmaf, *ref, *vmaf->scorer, "reference", r)) return err;
+        if (const int err = copy_picture(vmaf, *dist, *vmaf->scorer, "distorted", d)) return err;
         vmaf->scorer->push(std::move(r), std::move(d));
         ++vmaf->pic_cnt;
         if (ref->ref) release_picture(ref);

@@ -1,15 +1,18 @@
 // The Python module vmafpp._vmafpp (python/vmafpp/__init__.py re-exports it):
 // score() on file paths or numpy frames, and a streaming Scorer, both over the
-// library's score() / Scorer, so the values are the CLI's bits. The GIL is
-// released while frames are scored; vmafpp::Error becomes vmafpp.Error with
+// library's score() / Scorer, so the values are the CLI's bits. Arrays are
+// only converted here: the library's Scorer::picture_from checks each plane's
+// shape and stride. The GIL is released while frames are scored; vmafpp::Error becomes vmafpp.Error with
 // the same one-line message.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
-#include <cstring>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -113,23 +116,45 @@ PixelFormat parse_format(const std::string& s) {
 }
 
 // Frames given as one (N, H, W) luma array or a sequence of 3 plane arrays
-// (N, H, W), (N, h, w), (N, h, w); uint8 or uint16 samples.
+// (N, H, W), (N, h, w), (N, h, w); uint8 or uint16 samples. The arrays stay
+// referenced here, so their data stays valid while the GIL is released.
 struct FrameStack {
-    std::vector<py::buffer_info> planes;
+    std::vector<py::array> planes;
     int frames = 0, width = 0, height = 0, bpc = 8;
     PixelFormat format = PixelFormat::yuv400;
 };
 
-py::buffer_info plane_buffer(const py::handle& obj, int dims, const char* what) {
+std::string what_prefix(const char* what) { return std::string(what) + ": "; }
+
+// An array whose rows the library can read as a PlaneView: samples within a
+// row contiguous, rows at a stride of at least a row's bytes. Any other
+// layout (a transposed, reversed or broadcast view) is copied into one.
+py::array plane_array(const py::handle& obj, int dims, const char* what) {
     py::array a = py::array::ensure(obj);
-    if (!a) throw Error(std::string(what) + ": expected a numpy array");
+    if (!a) throw Error(what_prefix(what) + "expected a numpy array");
     if (a.ndim() != dims)
-        throw Error(std::string(what) + ": expected a " + std::to_string(dims) +
+        throw Error(what_prefix(what) + "expected a " + std::to_string(dims) +
                     "-dimensional array, got " + std::to_string(a.ndim()) + " dimensions");
     if (!a.dtype().is(py::dtype::of<std::uint8_t>()) && !a.dtype().is(py::dtype::of<std::uint16_t>()))
-        throw Error(std::string(what) + ": samples must be uint8 or uint16, got " +
+        throw Error(what_prefix(what) + "samples must be uint8 or uint16, got " +
                     py::str(a.dtype()).cast<std::string>());
-    return a.request();
+    const auto item = a.itemsize();
+    const bool rows_readable = a.strides(dims - 1) == item && a.strides(dims - 2) >= a.shape(dims - 1) * item;
+    if (!rows_readable) a = py::array::ensure(a, py::array::c_style);
+    return a;
+}
+
+// The library's view of frame `n` of plane array `a` (dims 3: a stack).
+vmafpp::PlaneView plane_view(const py::array& a, int n, int dims) {
+    const auto* base = static_cast<const std::uint8_t*>(a.data()) + (dims == 3 ? n * a.strides(0) : 0);
+    const auto side = [](py::ssize_t v) { return int(std::min<py::ssize_t>(v, INT_MAX)); };
+    return {base, side(a.shape(dims - 1)), side(a.shape(dims - 2)), a.strides(dims - 2)};
+}
+
+std::vector<vmafpp::PlaneView> frame_views(const FrameStack& s, int n, int dims) {
+    std::vector<vmafpp::PlaneView> v;
+    for (const auto& a : s.planes) v.push_back(plane_view(a, n, dims));
+    return v;
 }
 
 FrameStack frame_stack(const py::object& obj, std::optional<int> bitdepth, int dims, const char* what) {
@@ -137,105 +162,98 @@ FrameStack frame_stack(const py::object& obj, std::optional<int> bitdepth, int d
     if (py::isinstance<py::list>(obj) || py::isinstance<py::tuple>(obj)) {
         const auto seq = obj.cast<py::sequence>();
         if (seq.size() != 3 && seq.size() != 1)
-            throw Error(std::string(what) + ": expected 1 or 3 planes, got " + std::to_string(seq.size()));
-        for (const auto& p : seq) s.planes.push_back(plane_buffer(p, dims, what));
+            throw Error(what_prefix(what) + "expected 1 or 3 planes, got " + std::to_string(seq.size()));
+        for (const auto& p : seq) s.planes.push_back(plane_array(p, dims, what));
     } else {
-        s.planes.push_back(plane_buffer(obj, dims, what));
+        s.planes.push_back(plane_array(obj, dims, what));
     }
-    const py::buffer_info& y = s.planes[0];
-    s.frames = dims == 3 ? int(y.shape[0]) : 1;
-    s.height = int(y.shape[dims - 2]);
-    s.width = int(y.shape[dims - 1]);
-    const bool wide = y.itemsize == 2;
+    const py::array& y = s.planes[0];
+    s.frames = dims == 3 ? int(y.shape(0)) : 1;
+    s.height = int(y.shape(dims - 2));
+    s.width = int(y.shape(dims - 1));
+    const bool wide = y.itemsize() == 2;
     for (const auto& p : s.planes)
-        if (p.itemsize != y.itemsize || (dims == 3 && p.shape[0] != y.shape[0]))
-            throw Error(std::string(what) + ": planes differ in sample type or frame count");
+        if (p.itemsize() != y.itemsize() || (dims == 3 && p.shape(0) != y.shape(0)))
+            throw Error(what_prefix(what) + "planes differ in sample type or frame count");
     s.bpc = bitdepth ? *bitdepth : 8;
-    if (wide && !bitdepth) throw Error(std::string(what) + ": uint16 samples need bitdepth= (9..16)");
+    if (wide && !bitdepth) throw Error(what_prefix(what) + "uint16 samples need bitdepth= (9..16)");
     if (wide != (s.bpc > 8) || s.bpc < 8 || s.bpc > 16)
-        throw Error(std::string(what) + ": bitdepth " + std::to_string(s.bpc) + " does not fit " +
+        throw Error(what_prefix(what) + "bitdepth " + std::to_string(s.bpc) + " does not fit " +
                     (wide ? "uint16" : "uint8") + " samples");
-    if (s.planes.size() == 3) {
-        // Chroma of floor or ceil size (Y4M's), as the readers accept.
-        const long cw = long(s.planes[1].shape[dims - 1]), ch = long(s.planes[1].shape[dims - 2]);
-        auto half = [](long full, long c) { return c == full / 2 || c == (full + 1) / 2; };
-        if (cw == s.width && ch == s.height)
-            s.format = PixelFormat::yuv444;
-        else if (half(s.width, cw) && ch == s.height)
-            s.format = PixelFormat::yuv422;
-        else if (half(s.width, cw) && half(s.height, ch))
-            s.format = PixelFormat::yuv420;
-        else
-            throw Error(std::string(what) + ": chroma planes of " + std::to_string(cw) + "x" +
-                        std::to_string(ch) + " fit no 4:2:0, 4:2:2 or 4:4:4 layout of " +
-                        std::to_string(s.width) + "x" + std::to_string(s.height));
-        if (s.planes[2].shape[dims - 1] != cw || s.planes[2].shape[dims - 2] != ch)
-            throw Error(std::string(what) + ": the two chroma planes differ in size");
-    }
     return s;
 }
 
-// Copies frame `n` of the stack into a picture the scorer made (its planes'
-// sizes; planes it does not read are empty and skipped). Needs the GIL.
-void fill_picture(const FrameStack& s, int n, int dims, vmafpp::Picture& pic) {
-    const int planes = pic.has_chroma() ? 3 : 1;
-    if (planes > int(s.planes.size()))
-        throw Error("the extractors read chroma: give the frames as (Y, U, V) planes");
-    for (int p = 0; p < planes; ++p) {
-        const py::buffer_info& b = s.planes[p];
-        vmafpp::Plane& dst = pic.planes[p];
-        const auto* base = static_cast<const std::uint8_t*>(b.ptr) + (dims == 3 ? n * b.strides[0] : 0);
-        const auto rs = b.strides[dims - 2], cs = b.strides[dims - 1];
-        for (int y = 0; y < dst.height(); ++y) {
-            const std::uint8_t* row = base + y * rs;
-            std::uint8_t* out = dst.row<std::uint8_t>(y);
-            if (cs == b.itemsize) {
-                std::memcpy(out, row, std::size_t(dst.width()) * b.itemsize);
-                continue;
-            }
-            for (int x = 0; x < dst.width(); ++x)
-                std::memcpy(out + x * b.itemsize, row + x * cs, b.itemsize);
-        }
+// The format of score()'s arrays, from their chroma planes' shape (floor or
+// ceil halves, as the library accepts), which the library checks each plane
+// against. A Scorer is given its format instead.
+void infer_format(FrameStack& s, const char* what) {
+    if (s.planes.size() != 3) return;
+    const long cw = long(s.planes[1].shape(2)), ch = long(s.planes[1].shape(1));
+    auto half = [](long full, long c) { return c == full / 2 || c == (full + 1) / 2; };
+    if (cw == s.width && ch == s.height)
+        s.format = PixelFormat::yuv444;
+    else if (half(s.width, cw) && ch == s.height)
+        s.format = PixelFormat::yuv422;
+    else if (half(s.width, cw) && half(s.height, ch))
+        s.format = PixelFormat::yuv420;
+    else
+        throw Error(what_prefix(what) + "chroma planes of " + std::to_string(cw) + "x" +
+                    std::to_string(ch) + " fit no 4:2:0, 4:2:2 or 4:4:4 layout of " +
+                    std::to_string(s.width) + "x" + std::to_string(s.height));
+}
+
+const char* format_name(PixelFormat f) {
+    switch (f) {
+        case PixelFormat::yuv420: return "4:2:0";
+        case PixelFormat::yuv422: return "4:2:2";
+        case PixelFormat::yuv444: return "4:4:4";
+        default: return "luma only";
     }
+}
+
+std::string stack_text(const FrameStack& s) {
+    return std::to_string(s.width) + "x" + std::to_string(s.height) + " " + format_name(s.format) + " " +
+           std::to_string(s.bpc) + "-bit";
 }
 
 vmafpp::ScoreRun score_arrays(const py::object& ref, const py::object& dis, std::optional<int> bitdepth,
                               const vmafpp::ScoreConfig& cfg) {
-    const FrameStack r = frame_stack(ref, bitdepth, 3, "reference");
-    const FrameStack d = frame_stack(dis, bitdepth, 3, "distorted");
+    FrameStack r = frame_stack(ref, bitdepth, 3, "reference");
+    FrameStack d = frame_stack(dis, bitdepth, 3, "distorted");
+    infer_format(r, "reference");
+    infer_format(d, "distorted");
     if (r.width != d.width || r.height != d.height || r.format != d.format || r.bpc != d.bpc)
-        throw Error("reference and distorted differ: reference is " + std::to_string(r.width) + "x" +
-                    std::to_string(r.height) + ", distorted is " + std::to_string(d.width) + "x" +
-                    std::to_string(d.height) + " (or their planes or bit depths differ)");
+        throw Error("reference and distorted differ: reference is " + stack_text(r) + ", distorted is " +
+                    stack_text(d));
     if (r.frames != d.frames)
         throw Error("reference has " + std::to_string(r.frames) + " frames, distorted has " +
                     std::to_string(d.frames));
     if (r.frames == 0) throw Error("no frames to score: the inputs are empty");
     vmafpp::Scorer scorer(cfg, {r.width, r.height, r.bpc, r.format});
-    for (int n = 0; n < r.frames; ++n) {
-        vmafpp::Picture rp = scorer.make_picture(), dp = scorer.make_picture();
-        fill_picture(r, n, 3, rp);
-        fill_picture(d, n, 3, dp);
-        py::gil_scoped_release nogil;
-        scorer.push(std::move(rp), std::move(dp));
-    }
-    py::gil_scoped_release nogil;
+    py::gil_scoped_release nogil;  // r and d hold the arrays
+    for (int n = 0; n < r.frames; ++n) scorer.push(frame_views(r, n, 3), frame_views(d, n, 3));
     return scorer.finish();
+}
+
+// A file path as the bytes the OS takes: str (with surrogateescape, as
+// os.fsencode), bytes or an os.PathLike.
+bool is_path(const py::object& o) {
+    return py::isinstance<py::str>(o) || py::isinstance<py::bytes>(o) || py::hasattr(o, "__fspath__");
+}
+
+std::string fs_path(const py::object& o) {
+    return py::module_::import("os").attr("fsencode")(o).cast<std::string>();
 }
 
 py::dict score(const py::object& reference, const py::object& distorted, const py::object& model,
                const std::vector<std::string>& features, unsigned threads, unsigned subsample,
                std::optional<int> bitdepth, int width, int height, const std::string& pixel_format) {
     const vmafpp::ScoreConfig cfg = make_config(model, features, threads, subsample);
-    const auto is_path = [](const py::object& o) {
-        return py::isinstance<py::str>(o) || py::hasattr(o, "__fspath__");
-    };
     if (is_path(reference) != is_path(distorted))
         throw Error("give both inputs as file paths or both as numpy frames");
     if (!is_path(reference)) return to_dict(score_arrays(reference, distorted, bitdepth, cfg));
-    const auto fspath = py::module_::import("os").attr("fspath");
-    const std::string rp = fspath(reference).cast<std::string>();
-    const std::string dp = fspath(distorted).cast<std::string>();
+    const std::string rp = fs_path(reference);
+    const std::string dp = fs_path(distorted);
     // Raw YUV files when width and height are given (the CLI's -w -h -p -b).
     vmafpp::RawFormat raw;
     if (width > 0 || height > 0) {
@@ -254,7 +272,9 @@ py::dict score(const py::object& reference, const py::object& distorted, const p
     return to_dict(run);
 }
 
-// Frames pushed one by one: (H, W) luma or (Y, U, V) planes per call.
+// Frames pushed one by one: (H, W) luma or (Y, U, V) planes per call. One
+// mutex per scorer serialises push, finish and frames from several threads
+// (vmafpp::Scorer is for one thread at a time).
 class PyScorer {
 public:
     PyScorer(int width, int height, int bitdepth, const std::string& pixel_format,
@@ -266,23 +286,16 @@ public:
                                                                          parse_format(pixel_format)})) {}
 
     void push(const py::object& ref, const py::object& dis) {
+        const std::unique_lock<std::mutex> lock = lock_scorer();
         if (!scorer_) throw Error("push after finish: the session is over");
         const FrameStack r = frame_stack(ref, bitdepth_, 2, "reference");
         const FrameStack d = frame_stack(dis, bitdepth_, 2, "distorted");
-        const vmafpp::FrameGeometry& g = scorer_->geometry();
-        for (const FrameStack* s : {&r, &d})
-            if (s->width != g.width || s->height != g.height)
-                throw Error("frame of " + std::to_string(s->width) + "x" + std::to_string(s->height) +
-                            " does not match the scorer's " + std::to_string(g.width) + "x" +
-                            std::to_string(g.height));
-        vmafpp::Picture rp = scorer_->make_picture(), dp = scorer_->make_picture();
-        fill_picture(r, 0, 2, rp);
-        fill_picture(d, 0, 2, dp);
-        py::gil_scoped_release nogil;
-        scorer_->push(std::move(rp), std::move(dp));
+        py::gil_scoped_release nogil;  // r and d hold the arrays
+        scorer_->push(frame_views(r, 0, 2), frame_views(d, 0, 2));
     }
 
     py::dict finish() {
+        const std::unique_lock<std::mutex> lock = lock_scorer();
         if (!scorer_) throw Error("finish called twice");
         std::unique_ptr<vmafpp::Scorer> s = std::move(scorer_);
         vmafpp::ScoreRun run;
@@ -293,10 +306,26 @@ public:
         return to_dict(run);
     }
 
-    unsigned frames() const { return scorer_ ? scorer_->frames() : 0; }
+    unsigned frames() {
+        const std::unique_lock<std::mutex> lock = lock_scorer();
+        return scorer_ ? scorer_->frames() : 0;
+    }
 
 private:
+    // Waits for the mutex without the GIL: the thread holding the mutex
+    // takes the GIL back when its scoring ends, so waiting with the GIL
+    // would deadlock.
+    std::unique_lock<std::mutex> lock_scorer() {
+        std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+        if (!lock.owns_lock()) {
+            py::gil_scoped_release nogil;
+            lock.lock();
+        }
+        return lock;
+    }
+
     int bitdepth_;
+    std::mutex mutex_;
     std::unique_ptr<vmafpp::Scorer> scorer_;
 };
 

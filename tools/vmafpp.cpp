@@ -391,19 +391,6 @@ int run(const Settings& s) {
     return 0;
 }
 
-std::string read_file(const std::string& path) {
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) throw vmafpp::Error(path + ": cannot open (" + std::strerror(errno) + ")");
-    std::string data;
-    char buf[1 << 16];
-    std::size_t k;
-    while ((k = std::fread(buf, 1, sizeof buf, f)) > 0) data.append(buf, k);
-    const bool failed = std::ferror(f);
-    std::fclose(f);
-    if (failed) throw vmafpp::Error(path + ": read error");
-    return data;
-}
-
 // vmafpp merge CHUNK... -o OUT [--xml|--json|--csv|--sub] [--precision P]:
 // the output of a run over the whole pair (fps aside) from its chunks.
 int merge_main(int argc, char** argv) {
@@ -433,7 +420,7 @@ int merge_main(int argc, char** argv) {
         const vmafpp::Precision p = vmafpp::parse_precision(precision);
         vmafpp::cli::OutputFile output(out, inputs);
         std::vector<vmafpp::Chunk> chunks;
-        for (const auto& path : inputs) chunks.push_back(vmafpp::parse_chunk(read_file(path), path));
+        for (const auto& path : inputs) chunks.push_back(vmafpp::read_chunk_file(path));
         const vmafpp::Results r = vmafpp::merge_chunks(std::move(chunks));
         output.commit(vmafpp::render_results(r, format, p));
         return 0;

@@ -48,6 +48,15 @@ Chunk make_chunk(const ScoreRun& run, std::string reference, std::string distort
 std::string render_chunk(const Chunk& chunk);
 // Throws vmafpp::Error naming `what` (a path) on anything malformed.
 Chunk parse_chunk(std::string_view text, const std::string& what);
+// parse_chunk of the file at `path`, read as a model file is: a regular file
+// (a directory, a device such as /dev/zero or a fifo is refused at once) of at
+// most kMaxChunkFileBytes; throws vmafpp::Error with one line otherwise.
+Chunk read_chunk_file(const std::string& path);
+// A chunk costs about 20 bytes per key and frame (17 digits and a comma): a
+// 1-hour 60 fps chunk of the default model and psnr (18 keys) is 73 MiB. The
+// limit keeps a merge's memory (the parse takes several times the text)
+// bounded; longer runs are scored in more chunks.
+inline constexpr unsigned long long kMaxChunkFileBytes = 256ull << 20;
 
 // The results of the whole pair; fps is frames / the chunks' summed seconds;
 // aggregates are finished from the chunks' summed totals.

@@ -11,11 +11,22 @@
 //   vmafpp::ScoreRun run = s.finish();
 #pragma once
 
+#include <cstddef>
 #include <memory>
+#include <span>
 
 #include "vmafpp/vmafpp.hpp"
 
 namespace vmafpp {
+
+// A caller's plane, not owned: samples are uint8_t for 8-bit sessions and
+// native-endian uint16_t above; row y starts `stride` bytes after row y - 1.
+struct PlaneView {
+    const void* data = nullptr;
+    int width = 0;
+    int height = 0;
+    std::ptrdiff_t stride = 0;  // in bytes
+};
 
 class Scorer {
 public:
@@ -33,6 +44,17 @@ public:
     bool reads_chroma() const;
     // A zeroed picture of the session's geometry, chroma only when read.
     Picture make_picture() const;
+
+    // The entry for planes the caller owns (the Python module, the C API):
+    // copies them into a picture of the session after checking each one
+    // once, here: luma width x height; chroma, where the format has it,
+    // subsampled as the format says (floor, as libvmaf's pictures, or ceil,
+    // as Y4M's; the floor part is copied); a stride of at least a row's
+    // bytes; data not null. `planes` is Y alone (when reads_chroma() is
+    // false or the format is 4:0:0) or Y, U, V. Throws vmafpp::Error naming
+    // `which` ("reference"), the plane and both shapes.
+    Picture picture_from(std::span<const PlaneView> planes, const char* which) const;
+    void push(std::span<const PlaneView> ref, std::span<const PlaneView> dis);
 
     // Scores the next frame pair. Throws vmafpp::Error for a picture of
     // another geometry or bit depth, a sample above the bit depth, after

@@ -23,8 +23,11 @@ naming the pair and the frame range: never a silently shorter result. The
 task functions travel by value (cloudpickle), so workers need only the
 `vmafpp` executable, not this package.
 """
+import asyncio
+import concurrent.futures
 import logging
 import os
+import stat
 import subprocess
 import sys
 import tempfile
@@ -37,6 +40,74 @@ OUTPUT_FORMATS = ("xml", "json", "csv", "sub")
 
 class ChunkFailed(RuntimeError):
     """A chunk (or a pair's frame count or merge) failed after its retries."""
+
+
+class ClusterLost(RuntimeError):
+    """The scheduler cancelled the job's tasks: it stopped, or the client
+    lost its connection to it."""
+
+
+LOST = ("the job was cancelled: the scheduler stopped or the connection to it was lost; "
+        "outputs not yet written are missing")
+
+
+class OutputRefused(ValueError):
+    """An output path the CLI would refuse too (an input, a directory, ...)."""
+
+
+def _is_stdout(path):
+    return path in ("-", "/dev/stdout")
+
+
+def check_outputs(pairs):
+    """Raises OutputRefused, before anything is scored, for an output that
+    names an input of any pair, a directory, another pair's output or a
+    folder that cannot be written."""
+    inputs = []
+    for r, d, _ in pairs:
+        for path in (r, d):
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue  # the pair's frame count reports a missing input
+            inputs.append((path, (st.st_dev, st.st_ino)))
+    seen = {}
+    for _, _, out in pairs:
+        if out is None or _is_stdout(out):
+            continue
+        if not out:
+            raise OutputRefused("output file: empty file name")
+        try:
+            st = os.stat(out)
+        except FileNotFoundError:
+            st = None
+        except OSError as e:
+            raise OutputRefused("cannot write output file %s: %s" % (out, e.strerror)) from None
+        if st is not None:
+            if stat.S_ISDIR(st.st_mode):
+                raise OutputRefused("output file %s is a directory" % out)
+            ident = (st.st_dev, st.st_ino)
+            for path, in_ident in inputs:
+                if in_ident == ident:
+                    raise OutputRefused("output file %s is the input %s (it would be overwritten); "
+                                        "choose another output" % (out, path))
+        else:
+            ident = os.path.realpath(out)
+        if ident in seen:
+            raise OutputRefused("output file %s is also the output of the pair with output %s"
+                                % (out, seen[ident]))
+        seen[ident] = out
+        folder = os.path.dirname(os.path.realpath(out))
+        if (st is None or stat.S_ISREG(st.st_mode)) and not os.access(folder, os.W_OK | os.X_OK):
+            reason = "no such folder" if not os.path.isdir(folder) else "permission denied"
+            raise OutputRefused("cannot write output file %s: folder %s: %s" % (out, folder, reason))
+
+
+def _new_file_mode():
+    """0666 less the umask: the mode open() would give a new file."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
 
 
 def _run(cmd, what):
@@ -82,16 +153,33 @@ def merge_chunks(cli, chunk_texts, output_format, precision, what):
 
 
 def write_atomically(path, text):
-    """Writes text to path through a temporary file in the same folder and a
-    rename: a reader sees the old file or the whole new one."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".vmafpp-", dir=folder)
+    """Writes text to path as the CLI writes -o: through a temporary file in
+    the target's folder and a rename (a reader sees the old file or the whole
+    new one), keeping the old file's mode or giving a new one 0666 less the
+    umask (mkstemp's 0600 would make the results private); a symbolic link's
+    target is replaced, a device or pipe written directly; "-" is stdout."""
+    if _is_stdout(path):
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
     try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return
+    target = os.path.realpath(path) if st is not None else path
+    mode = stat.S_IMODE(st.st_mode) if st is not None else _new_file_mode()
+    fd, tmp = tempfile.mkstemp(prefix=".vmafpp-", dir=os.path.dirname(os.path.abspath(target)))
+    try:
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, path)
+        os.replace(tmp, target)
     except BaseException:
         try:
             os.unlink(tmp)
@@ -141,9 +229,10 @@ def score(pairs, client=None, chunk_frames=None, model=None, features=(), subsam
     chunk_frames: frames per chunk (None: one chunk per pair). model, features,
     subsample, threads and extra_args (more of the CLI's scoring options) are
     the same for every pair. Returns the output text of each pair, in order;
-    writes it (atomically) where an output path is given. Raises ChunkFailed
-    after the other pairs are done when a pair's chunk failed after its
-    retries; that pair gets no output.
+    writes it (atomically) where an output path is given. Raises
+    OutputRefused before scoring when an output is one the CLI would refuse
+    (see check_outputs), and ChunkFailed after the other pairs are done when a
+    pair's chunk failed after its retries; that pair gets no output.
     """
     import cloudpickle
     from distributed import Client, as_completed, progress as dask_progress
@@ -155,6 +244,7 @@ def score(pairs, client=None, chunk_frames=None, model=None, features=(), subsam
     cli = vmafpp_cli or os.environ.get("VMAFPP_CLI") or "vmafpp"
     args = scoring_args(model, features, subsample, threads, extra_args)
     pairs = _pairs(pairs)
+    check_outputs(pairs)
     own_client = client is None
     if own_client:
         client = Client(processes=True, threads_per_worker=1, dashboard_address=None)
@@ -170,7 +260,7 @@ def score(pairs, client=None, chunk_frames=None, model=None, features=(), subsam
             try:
                 frames = fut.result()
             except Exception as e:  # noqa: BLE001 - reported with the pair
-                failures[i] = "%s vs %s: %s" % (r, d, e)
+                failures[i] = _naming_pair("%s vs %s" % (r, d), e)
                 continue
             if frames <= 0:
                 failures[i] = "%s vs %s: no frames to score" % (r, d)
@@ -189,9 +279,11 @@ def score(pairs, client=None, chunk_frames=None, model=None, features=(), subsam
             if f.status == "finished":
                 done_chunks.setdefault(i, {})[b] = f
                 log.info("chunk %d/%d done: %s vs %s frames %d:%d", done, total, r, d, b, e)
+            elif f.status == "cancelled":  # no exception to report: the cluster is gone
+                raise ClusterLost(LOST)
             else:
-                failures.setdefault(i, "%s vs %s frames %d:%d failed after %d retries: %s"
-                                    % (r, d, b, e, retries, f.exception()))
+                failures.setdefault(i, _naming_pair("%s vs %s frames %d:%d" % (r, d, b, e), f.exception())
+                                    + " (after %d retries)" % retries)
         merges = {}
         for i, parts in done_chunks.items():
             if i in failures:
@@ -223,6 +315,13 @@ def score(pairs, client=None, chunk_frames=None, model=None, features=(), subsam
             client.close()
             if cluster is not None:
                 cluster.close()
+
+
+def _naming_pair(what, error):
+    """The message of a task's error, led by `what` (the pair, the frames)
+    once: _run's messages already start with it."""
+    text = str(error)
+    return text if text.startswith(what) else "%s: %s" % (what, text)
 
 
 def _read_list(path):
@@ -283,31 +382,74 @@ def main(argv=None):
         pairs += _read_list(a.list)
     if not pairs:
         p.error("no pairs: give -r REF -d DIS -o OUT (repeatable) or --list FILE")
+    try:
+        check_outputs(pairs)  # before a cluster starts
+    except OutputRefused as e:
+        print("vmafpp-dask: %s" % e, file=sys.stderr)
+        return 1
     cli = a.vmafpp or os.environ.get("VMAFPP_CLI")
     if not cli:
         here = os.path.join(os.path.dirname(os.path.abspath(sys.argv[0])), "vmafpp")
         cli = here if os.access(here, os.X_OK) else "vmafpp"
+    if not a.verbose:
+        # Workers' "Compute Failed" warnings and the client's "Failed to
+        # reconnect" are multi-line or repeat what the one-line error says;
+        # -v keeps them. Set before dask is imported (its config reads the
+        # environment then), inherited by the LocalCluster's workers.
+        os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "critical")
     from distributed import Client, LocalCluster
 
-    cluster = None
-    if a.scheduler:
-        client = Client(a.scheduler)
-    else:
-        cluster = LocalCluster(n_workers=a.workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
-        client = Client(cluster)
+    if not a.verbose:
+        # distributed's own config gives distributed.client a level of its own.
+        for name in ("distributed", "distributed.client"):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
+        # distributed logs a cancelled reconnection under the module that
+        # awaited it (asyncio's), which has no handler: without one on the
+        # root, logging's last resort prints that traceback after our line.
+        logging.getLogger().addHandler(logging.NullHandler())
+
+    cluster = client = None
     try:
+        if a.scheduler:
+            client = Client(a.scheduler)
+        else:
+            cluster = LocalCluster(n_workers=a.workers, threads_per_worker=1, processes=True,
+                                   dashboard_address=None)
+            client = Client(cluster)
         score(pairs, client=client, chunk_frames=a.chunk_frames, extra_args=passthrough,
               output_format=a.format or "xml", precision=a.precision, vmafpp_cli=cli,
               retries=a.retries, progress=a.progress)
-    except ChunkFailed as e:
+    except (ChunkFailed, ClusterLost, OutputRefused) as e:
         print("vmafpp-dask: %s" % e, file=sys.stderr)
         return 1
+    except (Exception, asyncio.CancelledError, concurrent.futures.CancelledError) as e:
+        # A lost scheduler cancels every future (asyncio's CancelledError is
+        # no Exception): one line, not distributed's traceback. Outputs are
+        # only ever renamed into place whole, so none is left half-written.
+        print("vmafpp-dask: %s" % _describe_failure(e), file=sys.stderr)
+        return 1
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        _close_quietly(client, cluster)
     return 0
+
+
+def _describe_failure(e):
+    if isinstance(e, (asyncio.CancelledError, concurrent.futures.CancelledError)):
+        return LOST
+    text = " ".join(str(e).split()) or "(no message)"
+    return "%s: %s" % (type(e).__name__, text)
+
+
+def _close_quietly(client, cluster):
+    """Closes what main() opened; a scheduler that is gone makes closing
+    fail too, which must not replace the error already printed."""
+    for thing in (client, cluster):
+        if thing is None:
+            continue
+        try:
+            thing.close()
+        except (Exception, asyncio.CancelledError):  # noqa: BLE001 - see above
+            pass
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 #include "vmafpp/scorer.hpp"
 
 #include <chrono>
+#include <cstring>
 #include <optional>
 #include <string>
 
@@ -8,6 +9,59 @@
 #include "engine/session_plan.hpp"
 
 namespace vmafpp {
+namespace {
+
+const char* plane_name(std::size_t p) { return p == 0 ? "Y" : p == 1 ? "U" : "V"; }
+
+const char* format_name(PixelFormat f) {
+    switch (f) {
+        case PixelFormat::yuv420: return "4:2:0";
+        case PixelFormat::yuv422: return "4:2:2";
+        case PixelFormat::yuv444: return "4:4:4";
+        default: return "4:0:0";
+    }
+}
+
+std::string shape(long w, long h) { return std::to_string(w) + "x" + std::to_string(h); }
+
+// The sizes a plane of a `n`-sample side may have when subsampled by `shift`:
+// libvmaf's pictures floor (n >> 1), Y4M files ceil ((n + 1) >> 1).
+long floor_size(int n, int shift) { return long(n) >> shift; }
+long ceil_size(int n, int shift) { return (long(n) + (1L << shift) - 1) >> shift; }
+
+// Throws unless `v` can be plane `p` of a picture of geometry `g`: its shape
+// one the format allows, its rows as long as the samples they hold, its data
+// there. Checked before a single sample is read, so a wrong plane can never
+// make the copy read past the caller's buffer.
+void check_plane(const PlaneView& v, std::size_t p, const FrameGeometry& g, const char* which) {
+    const ChromaShift s = p == 0 ? ChromaShift{} : chroma_shift(g.format);
+    const long fw = floor_size(g.width, s.x), fh = floor_size(g.height, s.y);
+    const long cw = ceil_size(g.width, s.x), ch = ceil_size(g.height, s.y);
+    const bool fits = (v.width == fw || v.width == cw) && (v.height == fh || v.height == ch);
+    if (!fits)
+        throw Error(std::string(which) + " plane " + plane_name(p) + " is " + shape(v.width, v.height) +
+                    ", but a " + shape(g.width, g.height) + " " + format_name(g.format) +
+                    " picture's " + plane_name(p) + " plane is " + shape(fw, fh) +
+                    (fw != cw || fh != ch ? " (or " + shape(cw, ch) + ")" : ""));
+    if (!v.data && v.width > 0 && v.height > 0)
+        throw Error(std::string(which) + " plane " + plane_name(p) + " has no data (a null pointer)");
+    const long row_bytes = long(v.width) * (g.bpc > 8 ? 2 : 1);
+    if (v.stride < row_bytes)
+        throw Error(std::string(which) + " plane " + plane_name(p) + ": a stride of " +
+                    std::to_string(v.stride) + " bytes is shorter than its rows of " +
+                    std::to_string(row_bytes) + " bytes");
+}
+
+// Copies the part of `v` that `dst` holds (the floor size of a ceil plane).
+void copy_plane(const PlaneView& v, Plane& dst) {
+    const std::size_t row_bytes = std::size_t(dst.width()) * std::size_t(dst.bytes_per_sample());
+    if (row_bytes == 0) return;  // a 1-sample side's floor chroma
+    const auto* src = static_cast<const std::uint8_t*>(v.data);
+    for (int y = 0; y < dst.height(); ++y)
+        std::memcpy(dst.row<std::uint8_t>(y), src + std::ptrdiff_t(y) * v.stride, row_bytes);
+}
+
+}  // namespace
 
 class Scorer::Impl {
 public:
@@ -66,8 +120,26 @@ public:
         }
     }
 
-    void push(Picture ref, Picture dis) {
+    void refuse_after_finish() const {
         if (finished_) throw Error("push after finish: the session is over");
+    }
+
+    Picture picture_from(std::span<const PlaneView> planes, const char* which) const {
+        const std::size_t count = geometry_.format == PixelFormat::yuv400 ? 1 : 3;
+        if (planes.size() == 1 && count == 3 && chroma_)
+            throw Error(std::string(which) + ": the extractors read chroma: give Y, U and V planes, not Y alone");
+        if (planes.size() != count && !(planes.size() == 1 && !chroma_))
+            throw Error(std::string(which) + ": a " + format_name(geometry_.format) + " picture has " +
+                        (count == 1 ? "1 plane (Y)" : "3 planes (Y, U, V)") + ", got " +
+                        std::to_string(planes.size()));
+        for (std::size_t p = 0; p < planes.size(); ++p) check_plane(planes[p], p, geometry_, which);
+        Picture pic(geometry_.width, geometry_.height, geometry_.bpc, geometry_.format, chroma_);
+        for (int p = 0; p < (pic.has_chroma() ? 3 : 1); ++p) copy_plane(planes[std::size_t(p)], pic.planes[p]);
+        return pic;
+    }
+
+    void push(Picture ref, Picture dis) {
+        refuse_after_finish();
         check(ref, "reference");
         check(dis, "distorted");
         auto slot = pipeline_->acquire();
@@ -109,6 +181,16 @@ bool Scorer::reads_chroma() const { return impl_->chroma_; }
 Picture Scorer::make_picture() const {
     const FrameGeometry& g = impl_->geometry_;
     return Picture(g.width, g.height, g.bpc, g.format, impl_->chroma_);
+}
+
+Picture Scorer::picture_from(std::span<const PlaneView> planes, const char* which) const {
+    return impl_->picture_from(planes, which);
+}
+
+void Scorer::push(std::span<const PlaneView> ref, std::span<const PlaneView> dis) {
+    impl_->refuse_after_finish();
+    Picture r = impl_->picture_from(ref, "reference");  // the reference's error first
+    impl_->push(std::move(r), impl_->picture_from(dis, "distorted"));
 }
 
 void Scorer::push(Picture ref, Picture dis) { impl_->push(std::move(ref), std::move(dis)); }

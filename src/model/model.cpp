@@ -10,12 +10,9 @@
 #include <optional>
 #include <sstream>
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <nlohmann/json.hpp>
 
+#include "base/capped_file.hpp"
 #include "model/embedded_models.hpp"
 #include "model/model_options.hpp"
 #include "model/svm.hpp"
@@ -436,38 +433,7 @@ void append_bootstrap_scores(const ModelData& d, std::span<const double> values,
 
 // libvmaf's largest model (vmaf_b_v0.6.3.json) is 0.4 MB; anything near this
 // limit is not a model, and reading it whole would cost its size in memory.
-constexpr std::size_t kMaxModelFileBytes = std::size_t{64} << 20;
-
-std::string read_file(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw Error("cannot open model file " + path + ": " + std::strerror(errno));
-    struct Closer {
-        int fd;
-        ~Closer() { ::close(fd); }
-    } closer{fd};
-    // A device (/dev/zero) or a pipe has no size to check: refuse it at once.
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) throw Error("cannot read model file " + path + ": " + std::strerror(errno));
-    if (S_ISDIR(st.st_mode)) throw Error("model file " + path + " is a directory");
-    if (!S_ISREG(st.st_mode))
-        throw Error("model file " + path + " is not a regular file (a device or a pipe)");
-    if (std::uint64_t(st.st_size) > kMaxModelFileBytes)
-        throw Error("model file " + path + " is " + std::to_string(st.st_size >> 20) +
-                    " MiB, over the 64 MiB limit for a model");
-    std::string data(std::size_t(st.st_size), '\0');
-    std::size_t done = 0;
-    // A file that grows while read stops at the size taken above (and one that
-    // shrinks ends early): never more than the limit.
-    while (done < data.size()) {
-        const ssize_t k = ::read(fd, data.data() + done, data.size() - done);
-        if (k < 0 && errno == EINTR) continue;
-        if (k < 0) throw Error("cannot read model file " + path + ": " + std::strerror(errno));
-        if (k == 0) break;
-        done += std::size_t(k);
-    }
-    data.resize(done);
-    return data;
-}
+constexpr FileKind kModelFile{"model file", "a model", std::uint64_t{64} << 20};
 
 // Applies `<extractor>.<option>=<value>` overrides to the features the
 // extractor provides; the later value wins, as in libvmaf's dictionary merge.
@@ -606,7 +572,7 @@ Model Model::parse(std::string_view json_text, const ModelConfig& config,
 Model Model::load(const ModelConfig& config) {
     if (!config.version.empty() && !config.path.empty())
         throw Error("model: give either version= or path=, not both");
-    if (!config.path.empty()) return parse(detail::read_file(config.path), config, config.path);
+    if (!config.path.empty()) return parse(detail::read_capped_file(config.path, detail::kModelFile), config, config.path);
     if (config.version.empty()) throw Error("model: version= or path= is required");
     for (const auto& m : detail::embedded_models())
         if (m.version == config.version) return parse(m.text, config, config.version);

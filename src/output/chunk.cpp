@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/capped_file.hpp"
 #include "vmafpp/collector.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/vmafpp.hpp"
@@ -104,6 +105,10 @@ std::string render_chunk(const Chunk& c) {
         aggregates.push_back(Json{{"key", key}, {"feature", s.feature}, {"fixed", s.fixed}, {"totals", s.totals}});
     j["aggregates"] = std::move(aggregates);
     return j.dump() + "\n";
+}
+
+Chunk read_chunk_file(const std::string& path) {
+    return parse_chunk(detail::read_capped_file(path, {"chunk file", "a chunk", kMaxChunkFileBytes}), path);
 }
 
 Chunk parse_chunk(std::string_view text, const std::string& what) {

@@ -2,9 +2,11 @@
 // non-zero exit status, never a crash or a score.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -149,6 +151,64 @@ TEST_P(CliError, OneLineAndNonZeroExit) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cli, CliError, ::testing::ValuesIn(cases()),
+                         [](const auto& info) { return info.param.name; });
+
+// `vmafpp merge` on hostile chunk files: the same one line and non-zero exit,
+// at once (a device or fifo is never read, a huge file never loaded: before
+// the limit, /dev/zero grew merge to 16 GB in a minute). The args are given
+// to `vmafpp merge`, followed by -o and --json.
+std::vector<Case> merge_cases() {
+    const std::string good = y4m("good.y4m", 64, 64, "420jpeg", 3).string();
+    const fs::path chunk = dir() / "chunk.json";
+    const fs::path fifo = dir() / "chunk.fifo";
+    const fs::path sparse = dir() / "huge_chunk.json";
+    if (g_materialise) {
+        test::run_command(std::string(VMAFPP_CLI) + " -q -r " + good + " -d " + good +
+                          " --frame_range 0:3 --chunk_out " + chunk.string());
+        fs::remove(fifo);
+        ::mkfifo(fifo.c_str(), 0600);  // no writer: reading it would wait forever
+        { std::ofstream(sparse, std::ios::binary); }
+        fs::resize_file(sparse, std::uintmax_t{1} << 30);  // sparse: costs no disk
+    }
+    return {
+        {"DevZero", "/dev/zero", "chunk file /dev/zero is not a regular file"},
+        {"Fifo", fifo.string(), "chunk file " + fifo.string() + " is not a regular file"},
+        {"Directory", dir().string(), "chunk file " + dir().string() + " is a directory"},
+        {"OverTheLimit", sparse.string(), "is 1024 MiB, over the 256 MiB limit for a chunk"},
+        {"Missing", (dir() / "no_chunk.json").string(), "cannot open chunk file"},
+        {"NotJson", text_file("garbage_chunk.json", "hello").string(), "garbage_chunk.json"},
+        {"GoodThenDevZero", chunk.string() + " /dev/zero", "/dev/zero is not a regular file"},
+    };
+}
+
+class MergeError : public ::testing::TestWithParam<Case> {};
+
+TEST_P(MergeError, OneLineAndNonZeroExit) {
+    const Case& c = GetParam();
+    static const bool inputs_written = [] {
+        g_materialise = true;
+        merge_cases();
+        return true;
+    }();
+    ASSERT_TRUE(inputs_written);
+    const fs::path out = dir() / ("merge_" + c.name + ".json");
+    std::string got;
+    const auto t0 = std::chrono::steady_clock::now();
+    // timeout: a merge that reads a fifo or a device would never end.
+    const int rc = test::run_command("timeout 60 " + std::string(VMAFPP_CLI) + " merge " + c.args +
+                                         " -o " + out.string() + " --json",
+                                     &got);
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 10.0);
+    EXPECT_NE(rc, 0) << got;
+    EXPECT_LT(rc, 124) << "timed out or killed by a signal: " << got;
+    ASSERT_FALSE(got.empty());
+    EXPECT_EQ(got.back(), '\n') << got;
+    EXPECT_EQ(std::count(got.begin(), got.end(), '\n'), 1) << got;
+    EXPECT_NE(got.find(c.expect), std::string::npos) << "message lacks \"" << c.expect << "\": " << got;
+    EXPECT_FALSE(fs::exists(out)) << "an output file was written";
+}
+
+INSTANTIATE_TEST_SUITE_P(Merge, MergeError, ::testing::ValuesIn(merge_cases()),
                          [](const auto& info) { return info.param.name; });
 
 }  // namespace
