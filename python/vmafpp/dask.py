@@ -100,6 +100,13 @@ def write_atomically(path, text):
         raise
 
 
+def _naming_pair(message, reference, distorted):
+    """message prefixed with the pair, unless it already starts with it (the
+    task functions' errors do: "R vs D: counting frames: ...")."""
+    pair = "%s vs %s" % (reference, distorted)
+    return message if message.startswith(pair) else "%s: %s" % (pair, message)
+
+
 def chunk_ranges(frames, chunk_frames):
     """[begin, end) ranges of at most chunk_frames frames covering 0..frames-1."""
     if frames <= 0:
@@ -170,7 +177,7 @@ def score(pairs, client=None, chunk_frames=None, model=None, features=(), subsam
             try:
                 frames = fut.result()
             except Exception as e:  # noqa: BLE001 - reported with the pair
-                failures[i] = "%s vs %s: %s" % (r, d, e)
+                failures[i] = _naming_pair(str(e), r, d)
                 continue
             if frames <= 0:
                 failures[i] = "%s vs %s: no frames to score" % (r, d)
@@ -190,8 +197,8 @@ def score(pairs, client=None, chunk_frames=None, model=None, features=(), subsam
                 done_chunks.setdefault(i, {})[b] = f
                 log.info("chunk %d/%d done: %s vs %s frames %d:%d", done, total, r, d, b, e)
             else:
-                failures.setdefault(i, "%s vs %s frames %d:%d failed after %d retries: %s"
-                                    % (r, d, b, e, retries, f.exception()))
+                failures.setdefault(i, _naming_pair("%s (failed after %d retries)"
+                                                    % (f.exception(), retries), r, d))
         merges = {}
         for i, parts in done_chunks.items():
             if i in failures:
