@@ -23,6 +23,7 @@ namespace vmafpp::io {
     X(avutil, av_get_pix_fmt_name) X(avutil, av_rescale) X(avutil, av_rescale_q)               \
     X(avutil, av_frame_alloc) X(avutil, av_frame_free) X(avutil, av_frame_get_buffer)          \
     X(avutil, av_frame_move_ref) X(avutil, av_frame_unref) X(avutil, av_malloc) X(avutil, av_free) \
+    X(avutil, av_strdup)                                                                       \
     X(avcodec, av_packet_alloc) X(avcodec, av_packet_free) X(avcodec, av_packet_unref)         \
     X(avcodec, avcodec_alloc_context3) X(avcodec, avcodec_free_context)                        \
     X(avcodec, avcodec_get_name) X(avcodec, avcodec_open2)                                     \

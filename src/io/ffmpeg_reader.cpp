@@ -123,7 +123,9 @@ private:
 
 // Nested opens (a playlist's segments, a concat script's files, an MP4's
 // external data references) would reach other files or the network:
-// vmafpp reads the one file it was given.
+// vmafpp reads the one file it was given. Refused twice: through the
+// context's io_open, and by an empty protocol whitelist for demuxers that
+// open a nested context of their own.
 int refuse_nested_open(AVFormatContext*, AVIOContext**, const char*, int, AVDictionary**) {
     return AVERROR(EPERM);
 }
@@ -146,6 +148,10 @@ public:
         if (!fmt_) throw Error(path + ": out of memory");
         fmt_->pb = pb_;
         fmt_->io_open = &refuse_nested_open;
+        // Demuxers that open nested inputs themselves (concat's own
+        // avformat_open_input) inherit this list: no protocol is on it.
+        fmt_->protocol_whitelist = av().av_strdup("none");
+        if (!fmt_->protocol_whitelist) throw Error(path + ": out of memory");
     }
     ~Demuxer() {
         if (fmt_) av().avformat_close_input(&fmt_);
