@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "io/byte_source.hpp"
@@ -49,8 +50,8 @@ public:
         if (in_.seekable) {
             const off_t at = ::lseek(in_.fd, 0, SEEK_CUR);
             base_ = at < 0 ? 0 : std::int64_t(at) - std::int64_t(in_.unread.size());
-            const off_t end = ::lseek(in_.fd, 0, SEEK_END);
-            size_ = end < 0 ? -1 : std::int64_t(end) - base_;
+            struct stat st {};  // not lseek(SEEK_END): the offset may be shared (standard input)
+            size_ = ::fstat(in_.fd, &st) != 0 ? -1 : std::int64_t(st.st_size) - base_;
         }
     }
     ~InputBytes() {
