@@ -173,7 +173,7 @@ TEST(FfmpegInputNames, NestedOpensAreRefused) {
     std::ofstream(folder / "local.ffconcat") << "ffconcat version 1.0\nfile a.mkv\n";
     std::ofstream(folder / "url.ffconcat") << "ffconcat version 1.0\nfile http://127.0.0.1:" << listener.port()
                                            << "/b.mkv\n";
-    for (const std::string name : {"local.ffconcat", "url.ffconcat"}) {
+    for (const char* name : {"local.ffconcat", "url.ffconcat"}) {
         SCOPED_TRACE(name);
         const CliRun r = cli(folder, "-r " + q(ref()) + " -d " + name);
         EXPECT_EQ(r.rc, 1) << r.out;
@@ -250,7 +250,7 @@ TEST(CliMessages, SizeChangeIsNamed) {
     SKIP_WITHOUT_FFMPEG();
     const fs::path a = encoded("a.ts", 23, "-frames:v 12"), b = encoded("b48.ts", 23, "-frames:v 12 -vf scale=48:48");
     const fs::path joined = made("joined.ts", "cat " + q(a) + " " + q(b) + " > \"$OUT\"");
-    for (const std::string extra : {std::string(), std::string(" --count-frames")}) {
+    for (const char* extra : {"", " --count-frames"}) {
         SCOPED_TRACE(extra);
         const CliRun r = cli(dir(), "-r " + q(ref()) + " -d " + q(joined) + extra);
         EXPECT_EQ(r.rc, 1) << r.out;
