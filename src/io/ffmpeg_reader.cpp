@@ -547,7 +547,7 @@ private:
                     // one after a discontinuity (MPEG-TS files joined end to
                     // end, where the size may change too). The packet is
                     // decoded on, so that a frame of another size is told as
-                    // such; the run fails at the end of the stream anyway.
+                    // such; either way the run fails (below).
                     if ((pkt->flags & AV_PKT_FLAG_CORRUPT) && !damaged_after)
                         damaged_after = decoded;
                     const int s = av().avcodec_send_packet(codec_.get(), pkt.get());
@@ -561,9 +561,7 @@ private:
                 const int r = av().avcodec_receive_frame(codec_.get(), frame.get());
                 if (r == AVERROR(EAGAIN)) break;
                 if (r == AVERROR_EOF) {
-                    if (damaged_after)
-                        throw Error(path_ + ": after " + std::to_string(*damaged_after) +
-                                    " frames, its data is cut short or damaged (a truncated file?)");
+                    if (damaged_after) throw_damaged(*damaged_after);
                     check_complete(decoded);
                     finish("");
                     return true;
@@ -578,6 +576,16 @@ private:
                 // count of frames (--count-frames skips them all) must fail
                 // where scoring would.
                 check_geometry(*frame, decoded);
+                if (damaged_after) {
+                    // Nothing decoded after a damaged packet is queued (a run
+                    // that stops early, --frame_cnt, must not score it): the
+                    // decoding goes on only for a size change to be named,
+                    // a bounded number of frames, then the damage is the error.
+                    if (decoded - *damaged_after > kLookahead) throw_damaged(*damaged_after);
+                    av().av_frame_unref(frame.get());
+                    ++decoded;
+                    continue;
+                }
                 if (frame->best_effort_timestamp != AV_NOPTS_VALUE)
                     last_pts_ = std::max(last_pts_, frame->best_effort_timestamp);
                 if (plan) {
@@ -648,6 +656,11 @@ private:
     }
 
     // A frame of the stream's geometry in a format the scorer reads.
+    [[noreturn]] void throw_damaged(unsigned frames) const {
+        throw Error(path_ + ": after " + std::to_string(frames) +
+                    " frames, its data is cut short or damaged (a truncated file?)");
+    }
+
     void check_geometry(const AVFrame& frame, unsigned index) const {
         if (frame.width != info_.width || frame.height != info_.height || frame.format != src_format_)
             throw Error(path_ + ": frame " + std::to_string(index) + " is " + std::to_string(frame.width) +
