@@ -30,9 +30,11 @@ struct VmafFeatureDictionary {
 
 namespace {
 
-// A model as loaded, with the overloads applied so far. A collection and
-// the model vmaf_model_collection_load() returns with it share one state: the
-// collection's outputs (members, bagging, stddev, CI) come from one predict().
+// A model as loaded, with the overloads applied so far. As in libvmaf, each
+// handle is its own model: vmaf_model_collection_load() returns member 0
+// (named NAME) as the VmafModel and members 1..N (NAME_0001..) as the
+// collection, two states loaded from the same file, so an overload of one
+// handle leaves the other alone and scoring one never scores the other.
 struct ModelState {
     vmafpp::ModelConfig config;
     vmafpp::Model model;
@@ -68,7 +70,6 @@ struct PicturePriv {
 struct VmafContext {
     VmafConfiguration cfg{};
     std::vector<std::string> features;                // extractor specs, in order of use
-    std::vector<std::shared_ptr<ModelState>> mounted;  // scored at flush, in order of use
     std::optional<vmafpp::FrameGeometry> geometry;
     std::unique_ptr<vmafpp::Scorer> scorer;
     std::optional<vmafpp::ScoreRun> run;              // after the flush
@@ -219,21 +220,72 @@ bool has_value(const VmafContext* vmaf, const std::string& key, unsigned index) 
     return vmaf->run && vmaf->run->values.value(key, index).has_value();
 }
 
-// Predicts a model at one frame from the collected features and stores its
-// outputs (libvmaf's collector does the same); -EINVAL when a feature is
-// missing there.
-int predict_at(VmafContext* vmaf, const ModelState& st, unsigned index) {
+// The handle's model at one frame from the collected features, every
+// output in Model::output_names() order; -EINVAL when a feature is missing
+// there (libvmaf: "no feature ... at index").
+int predict_outputs(const VmafContext* vmaf, const ModelState& st, unsigned index,
+                    std::vector<vmafpp::ScoreOutput>& out) {
     if (!vmaf->run) return -EINVAL;
-    if (has_value(vmaf, st.config.name, index)) return 0;
     std::vector<double> x;
     for (const auto& req : st.model.features()) {
         const auto v = vmaf->run->values.value(req.key, index);
         if (!v) return -EINVAL;
         x.push_back(*v);
     }
-    for (const auto& out : st.model.predict(x))
-        if (!has_value(vmaf, out.name, index)) vmaf->run->values.append(out.name, index, out.value);
+    out = st.model.predict(x);
     return 0;
+}
+
+// libvmaf's collector refuses to overwrite a value: -EINVAL.
+int append_once(VmafContext* vmaf, const std::string& key, unsigned index, double value) {
+    if (has_value(vmaf, key, index)) return -EINVAL;
+    vmaf->run->values.append(key, index, value);
+    return 0;
+}
+
+// libvmaf's vmaf_score_at_index: the collector is keyed by name, so a value
+// already there under the model's name is the answer, whichever handle
+// wrote it; otherwise the handle's own model predicts (member 0 for the
+// VmafModel of a collection load) and its score is appended under its name.
+// Models are scored only when asked: nothing is predicted at the flush, so
+// vmaf_write_output() writes only the models a caller scored.
+int score_model_at(VmafContext* vmaf, const ModelState& st, unsigned index, double* score) {
+    if (has_value(vmaf, st.config.name, index)) {
+        *score = *vmaf->run->values.value(st.config.name, index);
+        return 0;
+    }
+    std::vector<vmafpp::ScoreOutput> out;
+    if (const int err = predict_outputs(vmaf, st, index, out)) return err;
+    const vmafpp::ScoreOutput& main = out.front();  // "<name>": the model, or member 0
+    if (const int err = append_once(vmaf, main.name, index, main.value)) return err;
+    *score = main.value;
+    return 0;
+}
+
+// libvmaf's vmaf_score_at_index_model_collection: members 1..N predict and
+// each is appended under its name, then the bagging score, stddev and CI.
+// Nothing is looked up first, so a second call at the same index finds
+// NAME_0001 written and returns -EINVAL, as libvmaf's does; of the four
+// statistics, libvmaf keeps the error of all but the bagging score's append.
+int score_collection_at(VmafContext* vmaf, const ModelState& st, unsigned index,
+                        VmafModelCollectionScore* score) {
+    std::vector<vmafpp::ScoreOutput> out;
+    if (const int err = predict_outputs(vmaf, st, index, out)) return err;
+    const std::size_t stats = out.size() - 4;  // members end where the statistics begin
+    for (std::size_t i = 1; i < stats; ++i)
+        if (const int err = append_once(vmaf, out[i].name, index, out[i].value)) return err;
+    VmafModelCollectionScore s{};
+    s.type = VMAF_MODEL_COLLECTION_SCORE_BOOTSTRAP;
+    s.bootstrap.bagging_score = out[stats].value;
+    s.bootstrap.stddev = out[stats + 1].value;
+    s.bootstrap.ci.p95.lo = out[stats + 2].value;
+    s.bootstrap.ci.p95.hi = out[stats + 3].value;
+    *score = s;
+    append_once(vmaf, out[stats].name, index, out[stats].value);
+    int err = 0;
+    for (std::size_t i = stats + 1; i < out.size(); ++i)
+        err |= append_once(vmaf, out[i].name, index, out[i].value);
+    return err;
 }
 
 int flush(VmafContext* vmaf) {
@@ -245,13 +297,6 @@ int flush(VmafContext* vmaf) {
     if (!vmaf->run) return 0;  // nothing was read
     for (const auto& [key, index, value] : vmaf->imported)
         if (!has_value(vmaf, key, index)) vmaf->run->values.append(key, index, value);
-    // The mounted models over every scored frame, model by model: the CLI's
-    // order of output keys.
-    for (const auto& st : vmaf->mounted)
-        for (unsigned f = 0; f < vmaf->run->frames; f += subsample_of(vmaf)) {
-            const int err = predict_at(vmaf, *st, f);
-            if (err) return err;
-        }
     return 0;
 }
 
@@ -304,10 +349,16 @@ int load_model(VmafModel** model, VmafModelCollection** collection, const VmafMo
     if (flags & VMAF_MODEL_FLAG_DISABLE_TRANSFORM)
         throw vmafpp::Error("VMAF_MODEL_FLAG_DISABLE_TRANSFORM is not supported");
     auto st = std::make_shared<ModelState>(ModelState{mc, vmafpp::Model::load(mc)});
+    // libvmaf reads a collection only through the collection loaders (its
+    // CLI tries vmaf_model_load first and falls back on this -EINVAL).
+    if (!collection && st->model.is_collection())
+        throw vmafpp::Error("model " + mc.label() + " is a model collection (vmaf_model_collection_load)");
     if (collection && !st->model.is_collection())
         throw vmafpp::Error("model " + mc.label() + " is not a model collection");
+    auto members = collection ? std::make_shared<ModelState>(ModelState{mc, vmafpp::Model::load(mc)})
+                              : nullptr;
     *model = new VmafModel{st};
-    if (collection) *collection = new VmafModelCollection{st};
+    if (collection) *collection = new VmafModelCollection{members};
     return 0;
 }
 
@@ -348,9 +399,6 @@ int use_model(VmafContext* vmaf, const std::shared_ptr<ModelState>& st) {
     }
     for (auto& s : specs) vmafpp::parse_feature_spec(s);  // validates before any change
     vmaf->features.insert(vmaf->features.end(), specs.begin(), specs.end());
-    for (const auto& m : vmaf->mounted)
-        if (m == st) return 0;
-    vmaf->mounted.push_back(st);
     return 0;
 }
 
@@ -434,8 +482,9 @@ int vmaf_model_collection_feature_overload(VmafModel* model, VmafModelCollection
     if (!model_collection || !*model_collection || !feature_name || !opts_dict) return -EINVAL;
     const int err = guarded(nullptr, [&] {
         overload(*(*model_collection)->state, feature_name, *opts_dict);
-        if (model && model->state != (*model_collection)->state)
-            overload(*model->state, feature_name, *opts_dict);
+        // libvmaf overloads the members, then the model, whose absence is -EINVAL.
+        if (!model) return -EINVAL;
+        overload(*model->state, feature_name, *opts_dict);
         return 0;
     });
     vmaf_feature_dictionary_free(&opts_dict);
@@ -543,28 +592,13 @@ int vmaf_read_pictures(VmafContext* vmaf, VmafPicture* ref, VmafPicture* dist, u
 
 int vmaf_score_at_index(VmafContext* vmaf, VmafModel* model, double* score, unsigned index) {
     if (!vmaf || !model || !score) return -EINVAL;
-    return guarded(vmaf, [&] {
-        if (const int err = predict_at(vmaf, *model->state, index)) return err;
-        return feature_value(vmaf, model->state->config.name, score, index);
-    });
+    return guarded(vmaf, [&] { return score_model_at(vmaf, *model->state, index, score); });
 }
 
 int vmaf_score_at_index_model_collection(VmafContext* vmaf, VmafModelCollection* model_collection,
                                          VmafModelCollectionScore* score, unsigned index) {
     if (!vmaf || !model_collection || !score) return -EINVAL;
-    return guarded(vmaf, [&] {
-        const ModelState& st = *model_collection->state;
-        if (const int err = predict_at(vmaf, st, index)) return err;
-        const std::string& n = st.config.name;
-        VmafModelCollectionScore s{};
-        s.type = VMAF_MODEL_COLLECTION_SCORE_BOOTSTRAP;
-        int err = feature_value(vmaf, n + "_bagging", &s.bootstrap.bagging_score, index);
-        err = err ? err : feature_value(vmaf, n + "_stddev", &s.bootstrap.stddev, index);
-        err = err ? err : feature_value(vmaf, n + "_ci_p95_lo", &s.bootstrap.ci.p95.lo, index);
-        err = err ? err : feature_value(vmaf, n + "_ci_p95_hi", &s.bootstrap.ci.p95.hi, index);
-        if (!err) *score = s;
-        return err;
-    });
+    return guarded(vmaf, [&] { return score_collection_at(vmaf, *model_collection->state, index, score); });
 }
 
 int vmaf_feature_score_at_index(VmafContext* vmaf, const char* feature_name, double* score,
@@ -573,13 +607,19 @@ int vmaf_feature_score_at_index(VmafContext* vmaf, const char* feature_name, dou
     return guarded(vmaf, [&] { return feature_value(vmaf, feature_name, score, index); });
 }
 
+// As libvmaf: every kept frame is scored first (appending what was not
+// there), then the values under the model's name are pooled; a method past
+// the last one is refused only by the pooling, after the scoring.
 int vmaf_score_pooled(VmafContext* vmaf, VmafModel* model, VmafPoolingMethod pool_method,
                       double* score, unsigned index_low, unsigned index_high) {
-    if (!vmaf || !model || !score || index_low > index_high) return -EINVAL;
+    if (!vmaf || !model || !score || index_low > index_high || pool_method == VMAF_POOL_METHOD_UNKNOWN)
+        return -EINVAL;
     return guarded(vmaf, [&] {
-        for (std::uint64_t i = index_low; i <= index_high; ++i)
-            if (i % subsample_of(vmaf) == 0)
-                if (const int err = predict_at(vmaf, *model->state, unsigned(i))) return err;
+        for (std::uint64_t i = index_low; i <= index_high; ++i) {
+            if (i % subsample_of(vmaf)) continue;
+            double s;
+            if (const int err = score_model_at(vmaf, *model->state, unsigned(i), &s)) return err;
+        }
         return pool_feature(vmaf, model->state->config.name, pool_method, score, index_low,
                             index_high);
     });
@@ -589,21 +629,27 @@ int vmaf_score_pooled_model_collection(VmafContext* vmaf, VmafModelCollection* m
                                        VmafPoolingMethod pool_method,
                                        VmafModelCollectionScore* score, unsigned index_low,
                                        unsigned index_high) {
-    if (!vmaf || !model_collection || !score || index_low > index_high) return -EINVAL;
+    if (!vmaf || !model_collection || !score || index_low > index_high ||
+        pool_method == VMAF_POOL_METHOD_UNKNOWN)
+        return -EINVAL;
     return guarded(vmaf, [&] {
         const ModelState& st = *model_collection->state;
-        for (std::uint64_t i = index_low; i <= index_high; ++i)
-            if (i % subsample_of(vmaf) == 0)
-                if (const int err = predict_at(vmaf, st, unsigned(i))) return err;
+        for (std::uint64_t i = index_low; i <= index_high; ++i) {
+            if (i % subsample_of(vmaf)) continue;
+            VmafModelCollectionScore s;
+            if (const int err = score_collection_at(vmaf, st, unsigned(i), &s)) return err;
+        }
+        // libvmaf pools all four whatever fails, each written where it succeeds.
         const std::string& n = st.config.name;
-        VmafModelCollectionScore s{};
-        s.type = VMAF_MODEL_COLLECTION_SCORE_BOOTSTRAP;
-        int err = pool_feature(vmaf, n + "_bagging", pool_method, &s.bootstrap.bagging_score,
+        score->type = VMAF_MODEL_COLLECTION_SCORE_BOOTSTRAP;
+        int err = pool_feature(vmaf, n + "_bagging", pool_method, &score->bootstrap.bagging_score,
                                index_low, index_high);
-        err = err ? err : pool_feature(vmaf, n + "_stddev", pool_method, &s.bootstrap.stddev, index_low, index_high);
-        err = err ? err : pool_feature(vmaf, n + "_ci_p95_lo", pool_method, &s.bootstrap.ci.p95.lo, index_low, index_high);
-        err = err ? err : pool_feature(vmaf, n + "_ci_p95_hi", pool_method, &s.bootstrap.ci.p95.hi, index_low, index_high);
-        if (!err) *score = s;
+        err |= pool_feature(vmaf, n + "_stddev", pool_method, &score->bootstrap.stddev, index_low,
+                            index_high);
+        err |= pool_feature(vmaf, n + "_ci_p95_lo", pool_method, &score->bootstrap.ci.p95.lo,
+                            index_low, index_high);
+        err |= pool_feature(vmaf, n + "_ci_p95_hi", pool_method, &score->bootstrap.ci.p95.hi,
+                            index_low, index_high);
         return err;
     });
 }

@@ -1,6 +1,7 @@
 #include "output_file.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,6 +23,46 @@ std::string folder_of(const std::string& path) {
     if (slash == std::string::npos) return ".";
     return slash == 0 ? "/" : path.substr(0, slash);
 }
+
+// The temporary file a signal must not leave behind. SIGINT, SIGTERM and
+// SIGHUP end the process without running destructors, so their handler
+// removes it: unlink() of a path copied here beforehand, then the signal's
+// default action, both async-signal-safe. One output file is open at a time.
+char g_temp_path[PATH_MAX + 32];
+volatile sig_atomic_t g_temp_set = 0;
+
+extern "C" void remove_temp_and_die(int sig) {
+    if (g_temp_set) ::unlink(g_temp_path);
+    ::signal(sig, SIG_DFL);
+    ::raise(sig);
+}
+
+// Installs the handler once, for each signal not ignored (nohup keeps
+// SIGHUP ignored, and a shell's background job SIGINT).
+void install_signal_cleanup() {
+    static bool installed = false;
+    if (installed) return;
+    installed = true;
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+        struct sigaction old {};
+        if (::sigaction(sig, nullptr, &old) != 0 || old.sa_handler == SIG_IGN) continue;
+        struct sigaction sa {};
+        sa.sa_handler = remove_temp_and_die;
+        sigemptyset(&sa.sa_mask);
+        ::sigaction(sig, &sa, nullptr);
+    }
+}
+
+void remember_temp(const std::string& path) {
+    if (path.size() >= sizeof g_temp_path) return;  // mkstemp's path fits PATH_MAX
+    g_temp_set = 0;
+    std::memcpy(g_temp_path, path.c_str(), path.size() + 1);
+    g_temp_set = 1;
+    install_signal_cleanup();
+}
+
+// After the rename or the unlink: a late signal finds nothing to remove.
+void forget_temp() { g_temp_set = 0; }
 
 }  // namespace
 
@@ -75,6 +116,7 @@ OutputFile::OutputFile(const std::string& path, const std::vector<std::string>& 
         temp_.clear();
         throw Error("cannot write output file " + path + ": folder " + folder_of(target_) + ": " + why);
     }
+    remember_temp(temp_);
     // mkstemp's 0600 would make a results file private: keep the old file's
     // mode, or give a new one the umask's usual mode.
     mode_t mode = 0;
@@ -90,7 +132,10 @@ OutputFile::OutputFile(const std::string& path, const std::vector<std::string>& 
 
 OutputFile::~OutputFile() {
     if (fd_ >= 0) ::close(fd_);
-    if (!temp_.empty()) ::unlink(temp_.c_str());
+    if (!temp_.empty()) {
+        ::unlink(temp_.c_str());
+        forget_temp();
+    }
 }
 
 void OutputFile::commit(const std::string& data) {
@@ -105,6 +150,7 @@ void OutputFile::commit(const std::string& data) {
     if (temp_.empty()) return;
     if (::rename(temp_.c_str(), target_.c_str()) != 0)
         throw Error("cannot replace output file " + path_ + ": " + errno_text());
+    forget_temp();
     temp_.clear();
 }
 

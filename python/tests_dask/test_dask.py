@@ -204,9 +204,20 @@ class DaskCluster(unittest.TestCase):
             self.score([self.long + (out,)], cli=wrapper, chunk_frames=10, retries=1)
         msg = str(cm.exception)
         self.assertIn(self.long[0], msg)
+        self.assertEqual(msg.count(self.long[0]), 1, "the pair is named once: " + msg)
         self.assertIn("frames 20:30", msg)
         self.assertIn("planted failure", msg)
         self.assertFalse(os.path.exists(out), "a failed pair must get no output")
+
+    def test_count_failing_names_the_pair_once(self):
+        import vmafpp.dask
+
+        r, d = os.path.join(self.tmp, "no_ref.y4m"), os.path.join(self.tmp, "no_dis.y4m")
+        with self.assertRaises(vmafpp.dask.ChunkFailed) as cm:
+            self.score([(r, d, None)], retries=0)
+        msg = str(cm.exception)
+        self.assertIn("counting frames", msg)
+        self.assertEqual(msg.count(f"{r} vs {d}"), 1, "the pair is named once: " + msg)
 
     @unittest.skipUnless(DASK_CMD, "VMAFPP_DASK (the vmafpp-dask command) not given")
     def test_command_against_the_scheduler(self):

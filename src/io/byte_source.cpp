@@ -50,6 +50,18 @@ ByteSource::~ByteSource() {
     if (owns_fd_) ::close(fd_);
 }
 
+ByteSource::Handover ByteSource::release() {
+    Handover h;
+    h.fd = fd_;
+    h.owns_fd = owns_fd_;
+    h.seekable = seekable_;
+    if (pos_ < end_) h.unread.assign(reinterpret_cast<const char*>(buf_ + pos_), end_ - pos_);
+    fd_ = -1;
+    owns_fd_ = false;
+    pos_ = end_ = 0;
+    return h;
+}
+
 void ByteSource::throw_read_error() const {
     throw Error("error reading " + path_ + ": " + std::strerror(errno));
 }

@@ -58,6 +58,21 @@ public:
     // The next byte without consuming it, or -1 at EOF.
     int peek();
     const std::string& path() const { return path_; }
+    // Whether reads can start over (a regular file): a pipe or fifo is read
+    // once, so nothing may open it a second time.
+    bool seekable() const { return seekable_; }
+
+    // The descriptor, handed over to a reader that reads on its own (FFmpeg
+    // through an AVIOContext), with the bytes this source read ahead and
+    // nothing consumed: for a pipe they were read once and exist nowhere else.
+    struct Handover {
+        int fd = -1;
+        bool owns_fd = false;  // the new owner closes it (not standard input)
+        bool seekable = false;
+        std::string unread;    // the next bytes, before those still in fd
+    };
+    // Leaves this source empty (reads return 0). Not for a memory source.
+    Handover release();
 
 private:
     bool refill();  // false at EOF

@@ -22,14 +22,16 @@ namespace vmafpp::io {
     X(avutil, av_strerror) X(avutil, av_log_set_level) X(avutil, av_pix_fmt_desc_get)          \
     X(avutil, av_get_pix_fmt_name) X(avutil, av_rescale) X(avutil, av_rescale_q)               \
     X(avutil, av_frame_alloc) X(avutil, av_frame_free) X(avutil, av_frame_get_buffer)          \
-    X(avutil, av_frame_move_ref) X(avutil, av_frame_unref)                                     \
+    X(avutil, av_frame_move_ref) X(avutil, av_frame_unref) X(avutil, av_malloc) X(avutil, av_free) \
+    X(avutil, av_strdup)                                                                       \
     X(avcodec, av_packet_alloc) X(avcodec, av_packet_free) X(avcodec, av_packet_unref)         \
     X(avcodec, avcodec_alloc_context3) X(avcodec, avcodec_free_context)                        \
     X(avcodec, avcodec_get_name) X(avcodec, avcodec_open2)                                     \
     X(avcodec, avcodec_parameters_to_context) X(avcodec, avcodec_receive_frame)                \
     X(avcodec, avcodec_send_packet)                                                            \
     X(avformat, av_find_best_stream) X(avformat, av_read_frame) X(avformat, avformat_close_input) \
-    X(avformat, av_seek_frame)                                                                 \
+    X(avformat, av_seek_frame) X(avformat, avformat_alloc_context)                             \
+    X(avformat, avio_alloc_context) X(avformat, avio_context_free)                             \
     X(avformat, avformat_find_stream_info) X(avformat, avformat_open_input)                    \
     X(swscale, sws_getContext) X(swscale, sws_scale) X(swscale, sws_freeContext)
 

@@ -11,6 +11,11 @@
 #include <thread>
 #include <vector>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io/byte_source.hpp"
 #include "io/planar_reader.hpp"
 #include "vmafpp/error.hpp"
 
@@ -31,9 +36,150 @@ std::string av_error_text(int err) {
     return buf;
 }
 
-struct FormatCloser {
-    void operator()(AVFormatContext* c) const { av().avformat_close_input(&c); }
+// The input's bytes as FFmpeg reads them: from the descriptor vmafpp opened,
+// through an AVIOContext, never by name. FFmpeg therefore parses no protocol
+// out of the name ("file:x", "concat:a|b", "http:host:port" are file names
+// here), and a pipe or fifo, whose first bytes were read to recognise the
+// format, is read once: those bytes first, then the descriptor, with no
+// seeking. A regular file is read with pread() from where the handed-over
+// source stood, so every demuxer opened on it (the seek planner opens a
+// second one) has its own position.
+class InputBytes {
+public:
+    InputBytes(std::string path, ByteSource::Handover h) : path_(std::move(path)), in_(std::move(h)) {
+        if (in_.seekable) {
+            const off_t at = ::lseek(in_.fd, 0, SEEK_CUR);
+            base_ = at < 0 ? 0 : std::int64_t(at) - std::int64_t(in_.unread.size());
+            struct stat st {};  // not lseek(SEEK_END): the offset may be shared (standard input)
+            size_ = ::fstat(in_.fd, &st) != 0 ? -1 : std::int64_t(st.st_size) - base_;
+        }
+    }
+    ~InputBytes() {
+        if (in_.owns_fd) ::close(in_.fd);
+    }
+    InputBytes(const InputBytes&) = delete;
+    InputBytes& operator=(const InputBytes&) = delete;
+
+    bool seekable() const { return in_.seekable; }
+    const std::string& path() const { return path_; }
+
+    // A reading position of its own for one AVIOContext (opaque pointer).
+    struct Cursor {
+        InputBytes* in = nullptr;
+        std::int64_t pos = 0;
+    };
+    // A pipe has one reader; a second one would find its bytes gone.
+    std::unique_ptr<Cursor> cursor() {
+        if (!in_.seekable && pipe_taken_)
+            throw Error(path_ + ": a pipe or fifo can be read only once");
+        pipe_taken_ = !in_.seekable;
+        return std::make_unique<Cursor>(Cursor{this, 0});
+    }
+
+    static int read_packet(void* opaque, std::uint8_t* buf, int size) {
+        auto* c = static_cast<Cursor*>(opaque);
+        const int n = c->in->read_at(c->pos, buf, size);
+        if (n > 0) c->pos += n;
+        return n;
+    }
+    static std::int64_t seek(void* opaque, std::int64_t offset, int whence) {
+        auto* c = static_cast<Cursor*>(opaque);
+        const std::int64_t size = c->in->size_;
+        if (whence & AVSEEK_SIZE) return size >= 0 ? size : AVERROR(ENOSYS);
+        whence &= ~AVSEEK_FORCE;
+        std::int64_t to = offset;
+        if (whence == SEEK_CUR) to = c->pos + offset;
+        else if (whence == SEEK_END) to = size >= 0 ? size + offset : -1;
+        else if (whence != SEEK_SET) return AVERROR(EINVAL);
+        if (to < 0) return AVERROR(EINVAL);
+        c->pos = to;
+        return to;
+    }
+
+private:
+    // Up to `size` bytes at `pos`; 0 bytes is AVERROR_EOF, as FFmpeg wants.
+    int read_at(std::int64_t pos, std::uint8_t* buf, int size) {
+        for (;;) {
+            ssize_t k;
+            if (in_.seekable) {
+                k = ::pread(in_.fd, buf, std::size_t(size), off_t(base_ + pos));
+            } else if (std::size_t(pos) < in_.unread.size()) {
+                k = ssize_t(std::min<std::size_t>(std::size_t(size), in_.unread.size() - std::size_t(pos)));
+                std::memcpy(buf, in_.unread.data() + pos, std::size_t(k));
+            } else {
+                k = ::read(in_.fd, buf, std::size_t(size));
+            }
+            if (k > 0) return int(k);
+            if (k == 0) return AVERROR_EOF;
+            if (errno != EINTR) return AVERROR(errno);
+        }
+    }
+
+    std::string path_;
+    ByteSource::Handover in_;
+    std::int64_t base_ = 0;   // a regular file's offset of byte 0 for FFmpeg
+    std::int64_t size_ = -1;  // bytes from base_ to the end; -1 for a pipe
+    bool pipe_taken_ = false;
 };
+
+// Nested opens (a playlist's segments, a concat script's files, an MP4's
+// external data references) would reach other files or the network:
+// vmafpp reads the one file it was given. Refused twice: through the
+// context's io_open, and by an empty protocol whitelist for demuxers that
+// open a nested context of their own.
+int refuse_nested_open(AVFormatContext*, AVIOContext**, const char*, int, AVDictionary**) {
+    return AVERROR(EPERM);
+}
+
+// One demuxer over the input: the AVFormatContext and the AVIOContext it
+// reads (FFmpeg closes neither the custom context nor its buffer).
+class Demuxer {
+public:
+    Demuxer(InputBytes& input, const std::string& path) : cursor_(input.cursor()) {
+        constexpr int kBuffer = 1 << 16;
+        auto* buffer = static_cast<std::uint8_t*>(av().av_malloc(kBuffer));
+        if (!buffer) throw Error(path + ": out of memory");
+        pb_ = av().avio_alloc_context(buffer, kBuffer, 0, cursor_.get(), &InputBytes::read_packet,
+                                      nullptr, input.seekable() ? &InputBytes::seek : nullptr);
+        if (!pb_) {
+            av().av_free(buffer);
+            throw Error(path + ": out of memory");
+        }
+        fmt_ = av().avformat_alloc_context();
+        if (!fmt_) throw Error(path + ": out of memory");
+        fmt_->pb = pb_;
+        fmt_->io_open = &refuse_nested_open;
+        // Demuxers that open nested inputs themselves (concat's own
+        // avformat_open_input) inherit this list: no protocol is on it.
+        fmt_->protocol_whitelist = av().av_strdup("none");
+        if (!fmt_->protocol_whitelist) throw Error(path + ": out of memory");
+    }
+    ~Demuxer() {
+        if (fmt_) av().avformat_close_input(&fmt_);
+        if (pb_) {
+            av().av_free(pb_->buffer);
+            av().avio_context_free(&pb_);
+        }
+    }
+    Demuxer(const Demuxer&) = delete;
+    Demuxer& operator=(const Demuxer&) = delete;
+
+    // avformat_open_input on the context; the name only names it (and its
+    // extension helps the probe). On failure FFmpeg has freed the context.
+    int open(const std::string& path) {
+        const int err = av().avformat_open_input(&fmt_, path.c_str(), nullptr, nullptr);
+        if (err < 0) fmt_ = nullptr;
+        return err;
+    }
+    AVFormatContext* get() const { return fmt_; }
+    AVFormatContext* operator->() const { return fmt_; }
+
+private:
+    std::unique_ptr<InputBytes::Cursor> cursor_;
+    AVIOContext* pb_ = nullptr;
+    AVFormatContext* fmt_ = nullptr;
+};
+
 struct CodecCloser {
     void operator()(AVCodecContext* c) const { av().avcodec_free_context(&c); }
 };
@@ -111,14 +257,15 @@ AVPixelFormat planar_target(AVPixelFormat f, Layout& out) {
 
 class FfmpegReader final : public VideoReader {
 public:
-    explicit FfmpegReader(const std::string& path) : path_(path) {
+    FfmpegReader(const std::string& path, ByteSource::Handover input) : path_(path) {
         ffmpeg_api(path);  // loads FFmpeg's libraries, or says they are missing
+        input_ = std::make_unique<InputBytes>(path, std::move(input));
         av().av_log_set_level(AV_LOG_QUIET);  // errors reach the user as our one line
         const AVCodec* codec = open_stream();
-        const AVStream* st = fmt_->streams[stream_];
+        const AVStream* st = fmt()->streams[stream_];
         const AVPixelFormat pf = AVPixelFormat(st->codecpar->format);
         if (pf == AV_PIX_FMT_NONE)
-            fail("its video stream has no pixel format (a truncated or damaged file?)");
+            fail("its video stream has no pixel format (a truncated or damaged file?)" + pipe_hint());
         Layout layout;
         src_format_ = pf;
         if (!direct_layout(pf, layout)) convert_to_ = planar_target(pf, layout);
@@ -133,7 +280,7 @@ public:
             info_.fps_den = rate.den;
         }
         if (st->nb_frames > 0) info_.frames = st->nb_frames;
-        seek_codec_ = frame_per_packet(codec->id, fmt_->iformat->name);
+        seek_codec_ = frame_per_packet(codec->id, fmt()->iformat->name);
     }
 
     ~FfmpegReader() override {
@@ -192,7 +339,14 @@ public:
     }
 
 private:
+    AVFormatContext* fmt() const { return demux_->get(); }
     [[noreturn]] void fail(const std::string& what) const { throw Error(path_ + ": " + what); }
+    // Why a pipe may fail where the same file would not.
+    std::string pipe_hint() const {
+        return input_->seekable() ? ""
+                                  : " (read from a pipe or fifo, without seeking: a format that "
+                                    "needs to seek, e.g. MP4 with its index at the end, needs a file)";
+    }
 
     // The next decoded frame from the queue; null at the end of the stream.
     FramePtr next() {
@@ -213,16 +367,16 @@ private:
     // a keyframe seek that could not be proved exact). Returns the decoder.
     const AVCodec* open_stream() {
         codec_.reset();
-        fmt_.reset();
-        AVFormatContext* fmt = nullptr;
-        int err = av().avformat_open_input(&fmt, path_.c_str(), nullptr, nullptr);
-        if (err < 0) fail("not a Y4M file, and FFmpeg cannot open it: " + av_error_text(err));
-        fmt_.reset(fmt);
+        demux_.reset();
+        demux_ = std::make_unique<Demuxer>(*input_, path_);
+        int err = demux_->open(path_);
+        if (err < 0) fail("not a Y4M file, and FFmpeg cannot open it: " + av_error_text(err) + pipe_hint());
+        AVFormatContext* fmt = demux_->get();
         err = av().avformat_find_stream_info(fmt, nullptr);
-        if (err < 0) fail("cannot read its streams: " + av_error_text(err));
+        if (err < 0) fail("cannot read its streams: " + av_error_text(err) + pipe_hint());
         const AVCodec* codec = nullptr;
         stream_ = av().av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
-        if (stream_ == AVERROR_STREAM_NOT_FOUND) fail("no video stream");
+        if (stream_ == AVERROR_STREAM_NOT_FOUND) fail("no video stream" + pipe_hint());
         const AVStream* st = fmt->streams[stream_ < 0 ? 0 : stream_];
         if (stream_ == AVERROR_DECODER_NOT_FOUND || !codec)
             fail(std::string("no decoder for its video codec (") +
@@ -277,10 +431,11 @@ private:
     static constexpr unsigned kLookahead = 64;  // > any codec's reorder depth (H.264/HEVC: 16)
 
     std::optional<SeekPlan> plan_seek(unsigned target) const {
-        if (!seek_codec_) return std::nullopt;
-        AVFormatContext* raw = nullptr;
-        if (av().avformat_open_input(&raw, path_.c_str(), nullptr, nullptr) < 0) return std::nullopt;
-        std::unique_ptr<AVFormatContext, FormatCloser> fmt(raw);
+        // A pipe is read once: its frames before the target are decoded and dropped.
+        if (!seek_codec_ || !input_->seekable()) return std::nullopt;
+        Demuxer fmt(*input_, path_);
+        if (fmt.open(path_) < 0) return std::nullopt;
+        AVFormatContext* raw = fmt.get();
         if (av().avformat_find_stream_info(raw, nullptr) < 0 || unsigned(stream_) >= raw->nb_streams)
             return std::nullopt;
         std::unique_ptr<AVPacket, PacketFree> pkt(av().av_packet_alloc());
@@ -319,7 +474,7 @@ private:
     // Positions the demuxer at or before packet K; false if it cannot.
     bool seek_to(const SeekPlan& plan) {
         const std::int64_t ts = std::min(plan.pts, plan.dts);
-        return av().av_seek_frame(fmt_.get(), stream_, ts, AVSEEK_FLAG_BACKWARD) >= 0;
+        return av().av_seek_frame(fmt(), stream_, ts, AVSEEK_FLAG_BACKWARD) >= 0;
     }
 
     // Runs on the decoding thread: queues frames (at most kQueue ahead) from
@@ -356,12 +511,13 @@ private:
         FramePtr frame(av().av_frame_alloc());
         if (!pkt || !frame) throw Error(path_ + ": out of memory");
         bool flushing = false;
+        std::optional<unsigned> damaged_after;  // frames before the first corrupt packet
         bool at_key = plan == nullptr;  // a seek may land before packet K
         unsigned decoded = plan ? plan->index : 0;
         std::int64_t last_shown = INT64_MIN;
         for (;;) {
             if (!flushing) {
-                const int err = av().av_read_frame(fmt_.get(), pkt.get());
+                const int err = av().av_read_frame(fmt(), pkt.get());
                 if (err == AVERROR_EOF) {
                     if (!at_key) return false;
                     flushing = true;
@@ -387,10 +543,13 @@ private:
                             continue;
                         }
                     }
-                    // A demuxer marks a packet the file cuts short.
-                    if (pkt->flags & AV_PKT_FLAG_CORRUPT)
-                        throw Error(path_ + ": after " + std::to_string(decoded) +
-                                    " frames, its data is cut short or damaged (a truncated file?)");
+                    // A demuxer marks a packet the file cuts short, and also
+                    // one after a discontinuity (MPEG-TS files joined end to
+                    // end, where the size may change too). The packet is
+                    // decoded on, so that a frame of another size is told as
+                    // such; either way the run fails (below).
+                    if ((pkt->flags & AV_PKT_FLAG_CORRUPT) && !damaged_after)
+                        damaged_after = decoded;
                     const int s = av().avcodec_send_packet(codec_.get(), pkt.get());
                     av().av_packet_unref(pkt.get());
                     if (s < 0 && s != AVERROR(EAGAIN))
@@ -402,6 +561,7 @@ private:
                 const int r = av().avcodec_receive_frame(codec_.get(), frame.get());
                 if (r == AVERROR(EAGAIN)) break;
                 if (r == AVERROR_EOF) {
+                    if (damaged_after) throw_damaged(*damaged_after);
                     check_complete(decoded);
                     finish("");
                     return true;
@@ -412,6 +572,20 @@ private:
                 if (frame->decode_error_flags || (frame->flags & AV_FRAME_FLAG_CORRUPT))
                     throw Error(path_ + ": frame " + std::to_string(decoded) +
                                 " is corrupt (damaged or truncated data)");
+                // Every frame, also one dropped before a skip's target: a
+                // count of frames (--count-frames skips them all) must fail
+                // where scoring would.
+                check_geometry(*frame, decoded);
+                if (damaged_after) {
+                    // Nothing decoded after a damaged packet is queued (a run
+                    // that stops early, --frame_cnt, must not score it): the
+                    // decoding goes on only for a size change to be named,
+                    // a bounded number of frames, then the damage is the error.
+                    if (decoded - *damaged_after > kLookahead) throw_damaged(*damaged_after);
+                    av().av_frame_unref(frame.get());
+                    ++decoded;
+                    continue;
+                }
                 if (frame->best_effort_timestamp != AV_NOPTS_VALUE)
                     last_pts_ = std::max(last_pts_, frame->best_effort_timestamp);
                 if (plan) {
@@ -452,15 +626,15 @@ private:
     // still says how long the video is. Frames missing from the end by more
     // than two frame durations mean a truncated file, not a shorter video.
     void check_complete(unsigned decoded) const {
-        const AVStream* st = fmt_->streams[stream_];
+        const AVStream* st = fmt()->streams[stream_];
         const AVRational rate = st->avg_frame_rate.num > 0 ? st->avg_frame_rate : st->r_frame_rate;
         // The stream's own duration, or the file's when the video is all it
         // holds (an audio track may be longer than the video).
         std::int64_t duration = 0;
         if (st->duration > 0 && st->duration != AV_NOPTS_VALUE)
             duration = av().av_rescale_q(st->duration, st->time_base, AVRational{1, AV_TIME_BASE});
-        else if (fmt_->nb_streams == 1 && fmt_->duration > 0)
-            duration = fmt_->duration;
+        else if (fmt()->nb_streams == 1 && fmt()->duration > 0)
+            duration = fmt()->duration;
         if (duration <= 0 || last_pts_ == AV_NOPTS_VALUE || rate.num <= 0 || rate.den <= 0) return;
         const std::int64_t start = st->start_time != AV_NOPTS_VALUE ? st->start_time : 0;
         const std::int64_t frame_us = av().av_rescale(AV_TIME_BASE, rate.den, rate.num);
@@ -482,12 +656,26 @@ private:
     }
 
     // A frame of the stream's geometry in a format the scorer reads.
+    [[noreturn]] void throw_damaged(unsigned frames) const {
+        throw Error(path_ + ": after " + std::to_string(frames) +
+                    " frames, its data is cut short or damaged (a truncated file?)");
+    }
+
+    void check_geometry(const AVFrame& frame, unsigned index) const {
+        if (frame.width != info_.width || frame.height != info_.height || frame.format != src_format_)
+            throw Error(path_ + ": frame " + std::to_string(index) + " is " + std::to_string(frame.width) +
+                        "x" + std::to_string(frame.height) + " " + pix_fmt_name(frame.format) +
+                        ", the stream " + std::to_string(info_.width) + "x" +
+                        std::to_string(info_.height) + " " + pix_fmt_name(src_format_) +
+                        ": vmafpp scores one geometry per input");
+    }
+    static std::string pix_fmt_name(int f) {
+        const char* n = av().av_get_pix_fmt_name(AVPixelFormat(f));
+        return n ? n : "(no pixel format)";
+    }
+
     FramePtr prepare(AVFrame* frame, unsigned index) {
-        if (frame->width != info_.width || frame->height != info_.height ||
-            frame->format != src_format_)
-            throw Error(path_ + ": frame " + std::to_string(index) + " changes the size or pixel format (" +
-                        std::to_string(frame->width) + "x" + std::to_string(frame->height) +
-                        "); vmafpp scores one geometry per input");
+        check_geometry(*frame, index);
         FramePtr out(av().av_frame_alloc());
         if (!out) throw Error(path_ + ": out of memory");
         if (convert_to_ == AV_PIX_FMT_NONE) {
@@ -513,7 +701,8 @@ private:
     static constexpr std::size_t kQueue = 4;
 
     std::string path_;
-    std::unique_ptr<AVFormatContext, FormatCloser> fmt_;
+    std::unique_ptr<InputBytes> input_;  // before demux_: its demuxers read it
+    std::unique_ptr<Demuxer> demux_;
     std::unique_ptr<AVCodecContext, CodecCloser> codec_;
     std::unique_ptr<SwsContext, SwsFree> sws_;
     int stream_ = -1;
@@ -542,7 +731,13 @@ private:
 bool ffmpeg_available() { return true; }
 
 std::unique_ptr<VideoReader> open_ffmpeg(const std::string& path) {
-    return std::make_unique<FfmpegReader>(path);
+    ByteSource src(path);
+    return std::make_unique<FfmpegReader>(path, src.release());
+}
+
+std::unique_ptr<VideoReader> open_ffmpeg_source(std::unique_ptr<ByteSource> src) {
+    const std::string path = src->path();
+    return std::make_unique<FfmpegReader>(path, src->release());
 }
 
 unsigned ffmpeg_decoding_began_at(const VideoReader& reader) {

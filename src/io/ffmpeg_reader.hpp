@@ -9,6 +9,8 @@
 
 namespace vmafpp::io {
 
+class ByteSource;
+
 // Whether this build links FFmpeg (CMake option VMAFPP_WITH_FFMPEG).
 bool ffmpeg_available();
 // Any container and codec FFmpeg decodes. Pixel formats the scorer reads
@@ -21,7 +23,14 @@ bool ffmpeg_available();
 // A first skip(n) before any read decodes from the keyframe before frame n
 // when the file proves that exact (see FfmpegReader::plan_seek), else from
 // the start; either way the frames kept are those a whole decode numbers n on.
+//
+// FFmpeg reads the file through a descriptor vmafpp opened, never by name:
+// no name is an FFmpeg URL or protocol, and nested opens (playlists, concat
+// scripts, external references) are refused.
 std::unique_ptr<VideoReader> open_ffmpeg(const std::string& path);
+// The same over an open source whose bytes nothing has consumed (only
+// peeked at): a pipe, fifo or standard input is read once, from there.
+std::unique_ptr<VideoReader> open_ffmpeg_source(std::unique_ptr<ByteSource> src);
 // The frame the reader's decoding began at (a keyframe seek: > 0); 0 for
 // other readers. For tests.
 unsigned ffmpeg_decoding_began_at(const VideoReader& reader);

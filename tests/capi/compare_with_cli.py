@@ -5,7 +5,10 @@ the pooled VMAF at 17 digits, every per-frame value of every key at 17 digits
 (the CLI's --precision max JSON), and the JSON file vmaf_write_output()
 writes against the CLI's default JSON (all but fps).
 
-  compare_with_cli.py compare|invalid|valgrind CLI CAPI_TEST CORPUS_DIR WORK_DIR
+  compare_with_cli.py compare|filter|invalid|valgrind CLI CAPI_TEST CORPUS_DIR WORK_DIR
+
+filter: FFmpeg's call sequences with the filter's older options and with
+models registered and never scored (FILTER_RUNS).
 """
 import json
 import lzma
@@ -29,6 +32,42 @@ RUNS = [
                                                "--feature", "motion=motion_force_zero=true"],
      ["--overload", "adm=adm_enhn_gain_limit=1.2", "--feature", "motion=motion_force_zero=true"]),
     ("p18_life_176x144_420p8_x264crf35", ["--subsample", "3"], ["--subsample", "3"]),
+]
+
+
+MODEL_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "model")
+
+# FFmpeg's libvmaf filter with its older options, and models registered and
+# never scored. libvmaf 3.2.0 writes a model's score into its collector only
+# when vmaf_score_at_index/vmaf_score_pooled asks for it (the flush scores
+# none), looks a score up by the model's name before predicting, and
+# vmaf_write_output writes what the collector holds. The filter pools only its
+# `model` option's models (default version=vmaf_v0.6.1, named "vmaf"), so:
+# the pooled vmaf is vmaf_v0.6.1's (the golden default.json, libvmaf's run),
+# even where an unscored model or collection is also named "vmaf" (sequence
+# (a)), and the file holds the features of every registered model but no
+# output of an unscored one (sequence (b)). Each run: (pair, C API options,
+# CLI -m options naming every model, the unscored one as UNSCORED, whether
+# its features are vmaf_v0.6.1's, so that the file's keys are the golden
+# default.json's exactly). The CLI's output less UNSCORED's keys is expected.
+UNSCORED = "unscored"
+FILTER_RUNS = [
+    # model_path=vmaf_b_v0.6.3.json:enable_conf_interval=1 (a collection named "vmaf")
+    ("p16_testsrc2_352x288_420p8_x264crf30",
+     ["--model-path", os.path.join(MODEL_DIR, "vmaf_b_v0.6.3.json"), "--conf-interval"],
+     ["-m", f"path={os.path.join(MODEL_DIR, 'vmaf_b_v0.6.3.json')}:name={UNSCORED}",
+      "-m", "version=vmaf_v0.6.1"], True),
+    # model_path=vmaf_v0.6.1neg.json (a model named "vmaf"; its own features)
+    ("p16_testsrc2_352x288_420p8_x264crf30",
+     ["--model-path", os.path.join(MODEL_DIR, "vmaf_v0.6.1neg.json")],
+     ["-m", f"path={os.path.join(MODEL_DIR, 'vmaf_v0.6.1neg.json')}:name={UNSCORED}",
+      "-m", "version=vmaf_v0.6.1"], False),
+    # (a): a model and a collection both named "vmaf", the model pooled
+    ("p16_testsrc2_352x288_420p8_x264crf30", ["--unscored", "collection:vmaf_b_v0.6.3:vmaf"],
+     ["-m", "version=vmaf_v0.6.1", "-m", f"version=vmaf_b_v0.6.3:name={UNSCORED}"], True),
+    # (b): a model registered and never scored ("neg"), 2 threads
+    ("p01_astronaut_576x324_420p8_x264crf23", ["--unscored", "model:vmaf_v0.6.1neg:neg"],
+     ["-m", "version=vmaf_v0.6.1", "-m", f"version=vmaf_v0.6.1neg:name={UNSCORED}"], False),
 ]
 
 
@@ -106,6 +145,52 @@ def compare(cli, capi, corpus, work):
     print(f"capi_matches_cli: {compared} values compared, all equal")
 
 
+def is_unscored(key):
+    return key == UNSCORED or key.startswith(UNSCORED + "_")
+
+
+def without_unscored(doc):
+    doc = without_fps(doc)
+    doc["frames"] = [dict(fr, metrics={k: v for k, v in fr["metrics"].items() if not is_unscored(k)})
+                     for fr in doc["frames"]]
+    doc["pooled_metrics"] = {k: v for k, v in doc["pooled_metrics"].items() if not is_unscored(k)}
+    return doc
+
+
+def compare_filter_runs(cli, capi, corpus, work):
+    compared = 0
+    for n, (pair, capi_opts, cli_models, default_keys) in enumerate(FILTER_RUNS):
+        threads = 2 if n == len(FILTER_RUNS) - 1 else 0
+        tag = f"{pair} {' '.join(capi_opts)}"
+        ref, dis = clip(corpus, work, pair, "ref"), clip(corpus, work, pair, "dis")
+        base = [cli, "-r", ref, "-d", dis, "--json", "--threads", str(threads), "-q"] + cli_models
+        cli_legacy = os.path.join(work, f"filter{n}_cli.json")
+        run(base + ["-o", cli_legacy])
+        with open(cli_legacy) as f:
+            theirs = without_unscored(json.load(f))
+        with open(os.path.join(corpus, "golden", pair, "default.json")) as f:
+            golden = json.load(f)
+        out = os.path.join(work, f"filter{n}_capi.json")
+        lines = run([capi, ref, dis, str(threads), out] + capi_opts).splitlines()
+        want = golden["pooled_metrics"]["vmaf"]["mean"]
+        if len(lines) != 1 or not lines[0].startswith("pooled vmaf ") or float(lines[0].split()[2]) != want:
+            sys.exit(f"{tag}: the C API printed {lines}, libvmaf pools vmaf_v0.6.1 to {want!r}")
+        with open(out) as f:
+            mine = without_fps(json.load(f))
+        keys = list(mine["frames"][0]["metrics"])
+        if default_keys and keys != list(golden["frames"][0]["metrics"]):
+            sys.exit(f"{tag}: vmaf_write_output wrote {keys}, libvmaf the golden default.json's "
+                     f"{list(golden['frames'][0]['metrics'])}")
+        if mine != theirs:
+            sys.exit(f"{tag}: vmaf_write_output's JSON ({out}) is not the CLI's less the "
+                     f"unscored model's keys ({cli_legacy}): keys {keys} vs "
+                     f"{list(theirs['frames'][0]['metrics'])}")
+        compared += sum(len(fr["metrics"]) for fr in mine["frames"])
+        print(f"{tag}: pooled vmaf {want!r} (vmaf_v0.6.1's), the file's {len(keys)} keys "
+              "as libvmaf writes them")
+    print(f"capi_filter_options: {compared} values compared, all equal")
+
+
 def main():
     mode, cli, capi, corpus, work = sys.argv[1:6]
     os.makedirs(work, exist_ok=True)
@@ -120,6 +205,8 @@ def main():
         print(run(vg + [capi, clip(corpus, work, pair, "ref"), clip(corpus, work, pair, "dis"), "2",
                         os.path.join(work, "valgrind.json"), "--model", "vmaf_b_v0.6.3",
                         "--collection", "--feature", "psnr"]), end="")
+    elif mode == "filter":
+        compare_filter_runs(cli, capi, corpus, work)
     else:
         compare(cli, capi, corpus, work)
 

@@ -9,8 +9,16 @@
  *   vmaf_capi_test REF.y4m DIS.y4m THREADS OUT.json [options] [--print KEY...]
  *     prints "pooled vmaf <%.17g>" (and a collection's pooled bootstrap
  *     scores) and, for each KEY and scored frame, "KEY FRAME <%.17g>".
+ *   --model-path PATH [--conf-interval]: FFmpeg 5.1's deprecated options
+ *     model_path and enable_conf_interval. As the filter does, PATH is loaded
+ *     first, named "vmaf" (a collection with --conf-interval), its features
+ *     used and never scored; then the filter's `model` option (default
+ *     version=vmaf_v0.6.1, also named "vmaf") is loaded, used and pooled.
+ *   --unscored model|collection:VERSION:NAME: after the scored model, a model
+ *     or collection whose features are used and which is never scored.
  *   vmaf_capi_test --invalid REF.y4m
- *     checks that invalid calls return negative codes; prints "invalid: ok".
+ *     checks that invalid calls return libvmaf 3.2.0's error codes (a table
+ *     of misuses); prints "invalid: ok".
  */
 #include <libvmaf.h>
 
@@ -116,6 +124,16 @@ static int copy_picture_data(const Frame *src, VmafPicture *dst)
             return 1;                                                      \
         }                                                                  \
     } while (0)
+/* The code libvmaf 3.2.0 returns for a misuse, exactly. */
+#define CHECK_ERR(call, code)                                              \
+    do {                                                                   \
+        int r_ = (call);                                                   \
+        if (r_ != (code)) {                                                \
+            fprintf(stderr, "%s:%d: %s returned %d, libvmaf returns %d\n", \
+                    __FILE__, __LINE__, #call, r_, (code));                \
+            return 1;                                                      \
+        }                                                                  \
+    } while (0)
 #define CHECK_OK(call)                                                     \
     do {                                                                   \
         int r_ = (call);                                                   \
@@ -208,18 +226,75 @@ static int invalid_calls(const char *ref_path)
     CHECK_OK(vmaf_picture_unref(&a));
     CHECK_OK(vmaf_picture_unref(&b));
 
-    CHECK_OK(vmaf_score_at_index(vmaf, model, &score, 0));
-    CHECK_NEG(vmaf_score_at_index(vmaf, model, &score, 1)); /* no such frame */
-    CHECK_NEG(vmaf_score_at_index(vmaf, model, NULL, 0));
-    CHECK_NEG(vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_MEAN, &score, 1, 0));
-    CHECK_NEG(vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_UNKNOWN, &score, 0, 0));
-    CHECK_NEG(vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_NB, &score, 0, 0));
-    CHECK_NEG(vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_MEAN, &score, 0, 4294967295u));
-    CHECK_NEG(vmaf_feature_score_pooled(vmaf, "no_such_key", VMAF_POOL_METHOD_MEAN, &score, 0, 0));
-    CHECK_NEG(vmaf_write_output(vmaf, NULL, VMAF_OUTPUT_FORMAT_JSON));
-    CHECK_NEG(vmaf_write_output(vmaf, "/dev/null", VMAF_OUTPUT_FORMAT_NONE));
-    CHECK_NEG(vmaf_write_output(vmaf, "/nonexistent/dir/x.json", VMAF_OUTPUT_FORMAT_JSON));
-    CHECK_NEG(vmaf_import_feature_score(vmaf, "integer_vif_scale0", 1.0, 0)); /* already written */
+    /* Models, each misuse with the code libvmaf 3.2.0 returns (libvmaf.c,
+     * predict.c, model.c, read_json_model.c). Its collector keeps values by
+     * name, a model is scored only when asked (the flush scores none), and a
+     * value once written is never overwritten. */
+    VmafModel *float_model = NULL, *member0 = NULL, *not_loaded = NULL;
+    VmafModelCollection *collection = NULL, *no_collection = NULL;
+    /* A collection's file is no model (libvmaf's CLI relies on this -EINVAL
+     * to fall back on the collection loader); a model's is no collection. */
+    CHECK_ERR(vmaf_model_load(&not_loaded, &mcfg, "vmaf_b_v0.6.3"), -EINVAL);
+    CHECK_ERR(vmaf_model_collection_load(&not_loaded, &no_collection, &mcfg, "vmaf_v0.6.1"), -EINVAL);
+    if (not_loaded || no_collection) {
+        fprintf(stderr, "a failed load returned a handle\n");
+        return 1;
+    }
+    /* Another model named "vmaf", never registered: vmaf_v0.6.1 has not been
+     * scored, so nothing is under "vmaf" yet, and its float features were
+     * never extracted: -EINVAL, not vmaf_v0.6.1's score. */
+    CHECK_OK(vmaf_model_load(&float_model, &mcfg, "vmaf_float_v0.6.1"));
+    CHECK_ERR(vmaf_score_at_index(vmaf, float_model, &score, 0), -EINVAL);
+    CHECK_ERR(vmaf_score_pooled(vmaf, float_model, VMAF_POOL_METHOD_MEAN, &score, 0, 0), -EINVAL);
+    /* Once vmaf_v0.6.1 wrote "vmaf" at frame 0, libvmaf answers any model
+     * named "vmaf" there from the collector, without predicting. */
+    double v061 = -1;
+    CHECK_ERR(vmaf_score_at_index(vmaf, model, &v061, 0), 0);
+    score = -2;
+    CHECK_ERR(vmaf_score_at_index(vmaf, float_model, &score, 0), 0);
+    if (score != v061) {
+        fprintf(stderr, "vmaf_score_at_index: %.17g is not the value under \"vmaf\", %.17g\n", score, v061);
+        return 1;
+    }
+    /* A collection load's model is member 0, also "vmaf": the same lookup.
+     * Members 1..N write vmaf_0001.. once per frame: a second call at the
+     * same frame, or a pooling over it, is refused. */
+    CHECK_OK(vmaf_model_collection_load(&member0, &collection, &mcfg, "vmaf_b_v0.6.3"));
+    score = -2;
+    CHECK_ERR(vmaf_score_at_index(vmaf, member0, &score, 0), 0);
+    if (score != v061) {
+        fprintf(stderr, "member 0: %.17g is not the value under \"vmaf\", %.17g\n", score, v061);
+        return 1;
+    }
+    VmafModelCollectionScore cs;
+    CHECK_ERR(vmaf_score_at_index_model_collection(vmaf, collection, &cs, 0), 0);
+    CHECK_ERR(vmaf_score_at_index_model_collection(vmaf, collection, &cs, 0), -EINVAL);
+    CHECK_ERR(vmaf_score_pooled_model_collection(vmaf, collection, VMAF_POOL_METHOD_MEAN, &cs, 0, 0), -EINVAL);
+    CHECK_ERR(vmaf_score_at_index_model_collection(vmaf, collection, &cs, 1), -EINVAL); /* no frame 1 */
+    CHECK_ERR(vmaf_score_pooled_model_collection(vmaf, collection, VMAF_POOL_METHOD_UNKNOWN, &cs, 0, 0), -EINVAL);
+    CHECK_ERR(vmaf_feature_score_at_index(vmaf, "vmaf_0001", &score, 0), 0);
+    /* The collection's overload also overloads the model, whose absence is -EINVAL. */
+    VmafFeatureDictionary *od = NULL;
+    CHECK_OK(vmaf_feature_dictionary_set(&od, "adm_enhn_gain_limit", "1.2"));
+    CHECK_ERR(vmaf_model_collection_feature_overload(NULL, &collection, "adm", od), -EINVAL);
+    vmaf_model_destroy(member0);
+    vmaf_model_collection_destroy(collection);
+    vmaf_model_destroy(float_model);
+
+    CHECK_ERR(vmaf_score_at_index(vmaf, model, &score, 0), 0);
+    CHECK_ERR(vmaf_score_at_index(vmaf, model, &score, 1), -EINVAL); /* no such frame */
+    CHECK_ERR(vmaf_score_at_index(vmaf, model, NULL, 0), -EINVAL);
+    CHECK_ERR(vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_MEAN, &score, 1, 0), -EINVAL);
+    CHECK_ERR(vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_UNKNOWN, &score, 0, 0), -EINVAL);
+    CHECK_ERR(vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_NB, &score, 0, 0), -EINVAL);
+    CHECK_ERR(vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_MEAN, &score, 0, 4294967295u), -EINVAL);
+    CHECK_ERR(vmaf_feature_score_pooled(vmaf, "no_such_key", VMAF_POOL_METHOD_MEAN, &score, 0, 0), -EINVAL);
+    CHECK_ERR(vmaf_feature_score_pooled(vmaf, "vmaf", VMAF_POOL_METHOD_UNKNOWN, &score, 0, 0), -EINVAL);
+    CHECK_NEG(vmaf_write_output(vmaf, NULL, VMAF_OUTPUT_FORMAT_JSON)); /* libvmaf: fopen(NULL) */
+    CHECK_ERR(vmaf_write_output(vmaf, "/dev/null", VMAF_OUTPUT_FORMAT_NONE), -EINVAL);
+    CHECK_ERR(vmaf_write_output(vmaf, "/nonexistent/dir/x.json", VMAF_OUTPUT_FORMAT_JSON), -EINVAL);
+    CHECK_ERR(vmaf_import_feature_score(vmaf, "integer_vif_scale0", 1.0, 0), -EINVAL); /* already written */
+    CHECK_ERR(vmaf_import_feature_score(vmaf, "vmaf", 1.0, 0), -EINVAL);              /* scored above */
     CHECK_NEG(vmaf_preallocate_pictures(vmaf, (VmafPictureConfiguration){{0, 0, 8, VMAF_PIX_FMT_YUV420P}, 1}));
     CHECK_NEG(vmaf_fetch_preallocated_picture(vmaf, &a)); /* no pool */
     CHECK_OK(vmaf_preallocate_pictures(vmaf, (VmafPictureConfiguration){{16, 16, 8, VMAF_PIX_FMT_YUV420P}, 1}));
@@ -257,7 +332,9 @@ int main(int argc, char **argv)
     if (argc >= 3 && !strcmp(argv[1], "--invalid")) return invalid_calls(argv[2]);
     if (argc < 5) {
         fprintf(stderr, "usage: %s REF DIS THREADS OUT.json [--model VERSION] [--collection]\n"
-                        "  [--overload EXTRACTOR=k=v] [--feature NAME=k=v:k=v] [--subsample N] [--print KEY...]\n",
+                        "  [--overload EXTRACTOR=k=v] [--feature NAME=k=v:k=v] [--subsample N]\n"
+                        "  [--model-path PATH [--conf-interval]] [--unscored model|collection:VERSION:NAME]\n"
+                        "  [--print KEY...]\n",
                 argv[0]);
         return 2;
     }
@@ -266,12 +343,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "cannot read the Y4M inputs\n");
         return 1;
     }
-    const char *version = "vmaf_v0.6.1", *feature = NULL, *overload = NULL;
-    int collection = 0, argi = 5;
+    const char *version = "vmaf_v0.6.1", *feature = NULL, *overload = NULL, *model_path = NULL;
+    char unscored[256] = "";
+    int collection = 0, conf_interval = 0, argi = 5;
     unsigned subsample = 1;
     for (; argi < argc && strcmp(argv[argi], "--print"); argi++) {
         if (!strcmp(argv[argi], "--collection")) collection = 1;
+        else if (!strcmp(argv[argi], "--conf-interval")) conf_interval = 1;
         else if (argi + 1 >= argc) return 2;
+        else if (!strcmp(argv[argi], "--model-path")) model_path = argv[++argi];
+        else if (!strcmp(argv[argi], "--unscored")) snprintf(unscored, sizeof(unscored), "%s", argv[++argi]);
         else if (!strcmp(argv[argi], "--model")) version = argv[++argi];
         else if (!strcmp(argv[argi], "--feature")) feature = argv[++argi];
         else if (!strcmp(argv[argi], "--overload")) overload = argv[++argi];
@@ -287,7 +368,21 @@ int main(int argc, char **argv)
     VmafContext *vmaf = NULL;
     CHECK_OK(vmaf_init(&vmaf, cfg));
 
+    /* vf_libvmaf.c's parse_deprecated_options: model_path's model (or, with
+     * enable_conf_interval, collection) named "vmaf"; the collection's
+     * members' features are used, the model handle is never used. Neither
+     * is ever scored: the filter pools only its `model` option's models. */
     VmafModelConfig model_cfg = {.name = "vmaf", .flags = VMAF_MODEL_FLAGS_DEFAULT};
+    VmafModel *old_model = NULL;
+    VmafModelCollection *old_collection = NULL;
+    if (model_path && conf_interval) {
+        CHECK_OK(vmaf_model_collection_load_from_path(&old_model, &old_collection, &model_cfg, model_path));
+        CHECK_OK(vmaf_use_features_from_model_collection(vmaf, old_collection));
+    } else if (model_path) {
+        CHECK_OK(vmaf_model_load_from_path(&old_model, &model_cfg, model_path));
+        CHECK_OK(vmaf_use_features_from_model(vmaf, old_model));
+    }
+
     VmafModel *model = NULL;
     VmafModelCollection *model_collection = NULL;
     if (collection)
@@ -306,6 +401,25 @@ int main(int argc, char **argv)
     }
     CHECK_OK(vmaf_use_features_from_model(vmaf, model));
     if (model_collection) CHECK_OK(vmaf_use_features_from_model_collection(vmaf, model_collection));
+
+    /* "model|collection:VERSION:NAME": registered after the scored model and
+     * never scored, so none of its outputs may reach vmaf_write_output. */
+    VmafModel *unscored_model = NULL;
+    VmafModelCollection *unscored_collection = NULL;
+    if (unscored[0]) {
+        char *kind = unscored, *uversion = strchr(kind, ':'), *uname = NULL;
+        if (!uversion || !(uname = strchr(uversion + 1, ':'))) return 2;
+        *uversion++ = '\0';
+        *uname++ = '\0';
+        VmafModelConfig ucfg = {.name = uname, .flags = VMAF_MODEL_FLAGS_DEFAULT};
+        if (!strcmp(kind, "collection")) {
+            CHECK_OK(vmaf_model_collection_load(&unscored_model, &unscored_collection, &ucfg, uversion));
+            CHECK_OK(vmaf_use_features_from_model_collection(vmaf, unscored_collection));
+        } else {
+            CHECK_OK(vmaf_model_load(&unscored_model, &ucfg, uversion));
+            CHECK_OK(vmaf_use_features_from_model(vmaf, unscored_model));
+        }
+    }
 
     if (feature) { /* FFmpeg's feature option */
         char spec[256];
@@ -350,6 +464,10 @@ int main(int argc, char **argv)
 
     vmaf_model_destroy(model);
     if (model_collection) vmaf_model_collection_destroy(model_collection);
+    if (old_model) vmaf_model_destroy(old_model);
+    if (old_collection) vmaf_model_collection_destroy(old_collection);
+    if (unscored_model) vmaf_model_destroy(unscored_model);
+    if (unscored_collection) vmaf_model_collection_destroy(unscored_collection);
     CHECK_OK(vmaf_close(vmaf));
     y4m_close(&ref);
     y4m_close(&dis);

@@ -113,6 +113,8 @@ std::vector<Case> cases() {
         {"RawFileNotWholeFrames", rd(text_file("odd.yuv", std::string(6144 + 5, 'x')).string(),
                                      text_file("odd2.yuv", std::string(6144 + 5, 'x')).string()) +
                                       " -w 64 -h 64 -p 420 -b 8", "truncated"},
+        // A Y4M file read as raw YUV would score its header as pixels.
+        {"Y4mWithRawFlags", rd(good, good) + " -w 64 -h 64 -p 420 -b 8", "a Y4M file, which -w/-h/-p/-b"},
         {"UnknownFlag", rd(good, good) + " --bogus", "bogus"},
         {"NonNumericThreads", rd(good, good) + " --threads many", "threads"},
         {"BadPrecision", rd(good, good) + " --precision 99", "precision"},
