@@ -109,6 +109,8 @@ def build_base():
 
 setup(
     version=project_version(),
+    package_dir={"": "python"},
+    packages=["vmafpp"],
     ext_modules=[CMakeTarget("vmafpp._vmafpp", target="vmafpp_python", output_dir="python/vmafpp")],
     cmdclass={"build_ext": BuildWithCMake},
     options={"build": {"build_base": build_base()}},
