@@ -46,7 +46,8 @@ def json_version(path):
 
 
 def main():
-    project, install_work, corpus, work = sys.argv[1:5]
+    project = sys.argv[1]
+    install_work, corpus, work = (os.path.abspath(a) for a in sys.argv[2:5])
     os.makedirs(work, exist_ok=True)
     prefix = os.path.join(install_work, "prefix")
     pcs = glob.glob(os.path.join(prefix, "**", "pkgconfig", "vmafpp.pc"), recursive=True)

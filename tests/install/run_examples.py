@@ -92,7 +92,7 @@ def pkg_flags(pcdir, package, static):
 
 
 def main():
-    install_work, src, corpus, work = sys.argv[1:5]
+    install_work, src, corpus, work = (os.path.abspath(a) for a in sys.argv[1:5])
     os.makedirs(work, exist_ok=True)
     prefix = os.path.join(install_work, "prefix")
     pcs = glob.glob(os.path.join(prefix, "**", "pkgconfig", "vmafpp.pc"), recursive=True)
