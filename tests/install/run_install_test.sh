@@ -51,11 +51,14 @@ fi
 # Only the static library may need them (vmafppConfig.cmake).
 if [ -e "$libdir/libvmafpp.so" ]; then
   bare_path=$(tr : '\n' <<< "$PATH" | grep -v cuda | paste -sd: -)
-  env -u CUDAToolkit_ROOT -u CUDA_PATH -u CUDACXX PATH="$bare_path" \
-    cmake -S "$src/tests/install/consumer" -B "$work/cmake-nocuda" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-      -DCMAKE_PREFIX_PATH="$prefix" -DCONSUMER_STATIC=OFF -DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=ON \
-      -DCMAKE_DISABLE_FIND_PACKAGE_Vulkan=ON -DCMAKE_DISABLE_FIND_PACKAGE_nlohmann_json=ON \
-      > "$work/cmake-nocuda.log" 2>&1 || { cat "$work/cmake-nocuda.log"; echo "the shared library needs CUDA, Vulkan or nlohmann_json to be found"; exit 1; }
+  if ! env -u CUDAToolkit_ROOT -u CUDA_PATH -u CUDACXX PATH="$bare_path" \
+      cmake -S "$src/tests/install/consumer" -B "$work/cmake-nocuda" -G Ninja \
+        -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" -DCONSUMER_STATIC=OFF \
+        -DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=ON -DCMAKE_DISABLE_FIND_PACKAGE_Vulkan=ON \
+        -DCMAKE_DISABLE_FIND_PACKAGE_nlohmann_json=ON > "$work/cmake-nocuda.log" 2>&1; then
+    cat "$work/cmake-nocuda.log"
+    echo "the shared library's package needs the CUDA toolkit, Vulkan or nlohmann_json"; exit 1
+  fi
   env PATH="$bare_path" cmake --build "$work/cmake-nocuda" > "$work/cmake-nocuda-build.log"
   nocuda=$("$work/cmake-nocuda/consumer_shared")
   echo "cmake shared, no CUDA toolkit: $nocuda"
