@@ -24,6 +24,11 @@
 #include "vmafpp/scorer.hpp"
 #include "vmafpp/vmafpp.hpp"
 
+// The libvmaf release whose API and output this library reproduces: what
+// vmaf_version() returns and vmaf_write_output() writes as "version", as
+// libvmaf 3.2.0 does (its goldens in tests/corpus/golden say "3.2.0").
+static constexpr char kLibvmafVersion[] = "3.2.0";
+
 struct VmafFeatureDictionary {
     std::vector<std::pair<std::string, std::string>> entries;
 };
@@ -708,15 +713,18 @@ int vmaf_write_output(VmafContext* vmaf, const char* output_path, VmafOutputForm
             log_error(vmaf, (std::string("could not open file: ") + output_path).c_str());
             return -EINVAL;
         }
-        vmafpp::write_results(out, vmaf->run->results(), f, vmafpp::Precision::legacy());
+        // libvmaf's files say the library's version: what its callers parse.
+        vmafpp::Results results = vmaf->run->results();
+        results.version = kLibvmafVersion;
+        vmafpp::write_results(out, results, f, vmafpp::Precision::legacy());
         out.close();
         return out ? 0 : -EIO;
     });
 }
 
-const char* vmaf_version(void) {
-    static const std::string v = "3.2.0-vmafpp-" + vmafpp::version();
-    return v.c_str();
-}
+// Exactly libvmaf's version string: callers compare or parse it (FFmpeg
+// prints it, scripts split it at the dots). vmafpp's own version is
+// vmafpp::version() and the vmafpp CLI's --version.
+const char* vmaf_version(void) { return kLibvmafVersion; }
 
 }  // extern "C"

@@ -2,12 +2,22 @@
 # public headers include/vmafpp/*.hpp, the CLI, a CMake package
 # (find_package(vmafpp) -> vmafpp::vmafpp, the shared library, or
 # vmafpp::vmafpp_static) and vmafpp.pc. Models are embedded in the library.
+#
+# What a consumer's machine needs: libvmafpp.so carries everything inside it
+# (the static CUDA runtime too; Vulkan and FFmpeg are opened with dlopen), so
+# vmafpp::vmafpp and `pkg-config --libs vmafpp` need nothing but the prefix:
+# no CUDA toolkit, no Vulkan headers, no nlohmann_json. libvmafpp.a needs what
+# it links: with the CUDA backend (VMAFPP_WITH_CUDA) the CUDA toolkit's static
+# runtime (CUDA::cudart_static; `pkg-config --static` lists it by its path on
+# the build machine). The two libraries are therefore two export sets:
+# vmafppTargets.cmake (shared) is always loaded, vmafppStaticTargets.cmake
+# only where its dependencies are found (vmafppConfig.cmake.in). The
+# install_consumers test configures a shared-only consumer with CUDA hidden.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(VMAFPP_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/vmafpp)
 set_target_properties(vmafpp PROPERTIES EXPORT_NAME vmafpp_static)
-set(VMAFPP_INSTALL_TARGETS vmafpp)
 
 if(VMAFPP_BUILD_SHARED)
   # Every object of the static library, so the shared one has the whole API.
@@ -20,19 +30,25 @@ if(VMAFPP_BUILD_SHARED)
   set_target_properties(vmafpp_shared PROPERTIES
     OUTPUT_NAME vmafpp EXPORT_NAME vmafpp
     VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR})
-  list(APPEND VMAFPP_INSTALL_TARGETS vmafpp_shared)
+  # The objects export only VMAFPP_API (-fvisibility=hidden, src/CMakeLists.txt);
+  # the version script also keeps out the standard-library template instances
+  # those functions use (weak, default visibility), so the ABI is vmafpp::'s.
+  set(VMAFPP_SHARED_MAP ${CMAKE_CURRENT_LIST_DIR}/libvmafpp.map)
+  target_link_options(vmafpp_shared PRIVATE -Wl,--version-script=${VMAFPP_SHARED_MAP})
+  set_target_properties(vmafpp_shared PROPERTIES LINK_DEPENDS ${VMAFPP_SHARED_MAP})
+  install(TARGETS vmafpp_shared EXPORT vmafppTargets
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(EXPORT vmafppTargets NAMESPACE vmafpp:: DESTINATION ${VMAFPP_CMAKE_DIR})
 endif()
 target_compile_features(vmafpp PUBLIC cxx_std_20)
 
-install(TARGETS ${VMAFPP_INSTALL_TARGETS} EXPORT vmafppTargets
-  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS vmafpp EXPORT vmafppStaticTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(EXPORT vmafppStaticTargets NAMESPACE vmafpp:: DESTINATION ${VMAFPP_CMAKE_DIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/vmafpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   FILES_MATCHING PATTERN "*.hpp")
 install(TARGETS vmafpp_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
-install(EXPORT vmafppTargets NAMESPACE vmafpp:: DESTINATION ${VMAFPP_CMAKE_DIR})
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/vmafppConfig.cmake.in
   ${PROJECT_BINARY_DIR}/vmafppConfig.cmake INSTALL_DESTINATION ${VMAFPP_CMAKE_DIR})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/vmafppConfigVersion.cmake

@@ -335,6 +335,7 @@ PYBIND11_MODULE(_vmafpp, m) {
     m.doc() = "VMAF video quality (libvmaf 3.2.0 bit-exact): score() and a streaming Scorer";
     py::register_exception<vmafpp::Error>(m, "Error", PyExc_RuntimeError);
     m.def("version", &vmafpp::version, "vmafpp's version");
+    m.attr("__version__") = vmafpp::version();
     m.def("builtin_models", &vmafpp::builtin_model_versions, "names usable as model=");
     m.def("score", &score, py::arg("reference"), py::arg("distorted"),
           py::arg("model") = "vmaf_v0.6.1", py::arg("features") = std::vector<std::string>{},

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "vmafpp/export.hpp"
 #include "vmafpp/feature.hpp"
 #include "vmafpp/results.hpp"
 
@@ -39,19 +40,19 @@ struct Chunk {
 };
 
 // The chunk of a frame-range run (or of a whole run: 0 .. frames).
-Chunk make_chunk(const ScoreRun& run, std::string reference, std::string distorted,
+VMAFPP_API Chunk make_chunk(const ScoreRun& run, std::string reference, std::string distorted,
                  std::string config);
 
 // JSON; every number printed so that it reads back to the same double (17
 // significant digits), non-finite values as strings ("nan", "inf", "-inf"),
 // aggregate sums as integers.
-std::string render_chunk(const Chunk& chunk);
+VMAFPP_API std::string render_chunk(const Chunk& chunk);
 // Throws vmafpp::Error naming `what` (a path) on anything malformed.
-Chunk parse_chunk(std::string_view text, const std::string& what);
+VMAFPP_API Chunk parse_chunk(std::string_view text, const std::string& what);
 // parse_chunk of the file at `path`, read as a model file is: a regular file
 // (a directory, a device such as /dev/zero or a fifo is refused at once) of at
 // most kMaxChunkFileBytes; throws vmafpp::Error with one line otherwise.
-Chunk read_chunk_file(const std::string& path);
+VMAFPP_API Chunk read_chunk_file(const std::string& path);
 // A chunk costs about 20 bytes per key and frame (17 digits and a comma): a
 // 1-hour 60 fps chunk of the default model and psnr (18 keys) is 73 MiB. The
 // limit keeps a merge's memory (the parse takes several times the text)
@@ -62,6 +63,6 @@ inline constexpr unsigned long long kMaxChunkFileBytes = 256ull << 20;
 // aggregates are finished from the chunks' summed totals.
 // Throws vmafpp::Error with one line when the chunks are of different pairs,
 // options or versions, or leave a gap, overlap, or miss the pair's end.
-Results merge_chunks(std::vector<Chunk> chunks);
+VMAFPP_API Results merge_chunks(std::vector<Chunk> chunks);
 
 }  // namespace vmafpp

@@ -11,16 +11,18 @@
 #include <utility>
 #include <vector>
 
+#include "vmafpp/export.hpp"
 #include "vmafpp/feature.hpp"
 
 namespace vmafpp {
 
 // `total` += `more`, totals mod 2^64; throws if they are sums of different
 // features or parameters.
-void add_aggregate_totals(std::string_view key, AggregateSums& total, const AggregateSums& more);
+VMAFPP_API void add_aggregate_totals(std::string_view key, AggregateSums& total,
+                                     const AggregateSums& more);
 // The value of an aggregate from its totals (the extractor's
 // aggregate_from_sums); throws if its feature has none.
-double finish_aggregate(std::string_view key, const AggregateSums& total);
+VMAFPP_API double finish_aggregate(std::string_view key, const AggregateSums& total);
 
 // Collects values written by extractors running on any thread. The order of
 // keys is deterministic, whatever the worker scheduling: by the phase of the
@@ -28,10 +30,10 @@ double finish_aggregate(std::string_view key, const AggregateSums& total);
 // extractor's rank, then the order of writes in that call; flush() calls come
 // after every frame. The pipeline chooses phases and ranks so that this is
 // libvmaf's order for the session's --threads (see FramePipeline).
-class FeatureCollector {
+class VMAFPP_API FeatureCollector {
 public:
     // A FeatureSink for one extract()/flush() call of one extractor.
-    class CallSink final : public FeatureSink {
+    class VMAFPP_API CallSink final : public FeatureSink {
     public:
         // `phase` 0 puts the call's new keys before those of every phase-1
         // call of any frame.

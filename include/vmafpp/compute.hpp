@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "vmafpp/cpu.hpp"
+#include "vmafpp/export.hpp"
 
 namespace vmafpp {
 
@@ -23,17 +24,17 @@ class FrameStore;  // src/device/device_twins.hpp
 enum class Backend { cpu, vulkan, cuda };
 
 // "cpu", "vulkan", "cuda".
-const char* backend_name(Backend backend);
+VMAFPP_API const char* backend_name(Backend backend);
 // Throws vmafpp::Error for an unknown name or a backend this build lacks,
 // naming the ones it has.
-Backend parse_backend(std::string_view name);
+VMAFPP_API Backend parse_backend(std::string_view name);
 // The backends this build can run, cpu first.
-std::vector<Backend> built_backends();
+VMAFPP_API std::vector<Backend> built_backends();
 
 // One line per device of a device backend ("<index>: <name> (<type>, ...)"),
 // the --device index first. Throws vmafpp::Error when the backend is not
 // built or its driver cannot be loaded.
-std::string describe_devices(Backend backend);
+VMAFPP_API std::string describe_devices(Backend backend);
 
 // A session's request, in libvmaf's terms.
 struct ComputeConfig {
@@ -54,7 +55,7 @@ struct ComputeConfig {
 };
 
 // The resolved choice every extractor of a session is created with.
-struct Compute {
+struct VMAFPP_API Compute {
     Backend backend = Backend::cpu;
     unsigned device = 0;
     // The SIMD level CPU kernels run at: the best level with kernels that
@@ -75,6 +76,6 @@ struct Compute {
 // Resolves a request: the SIMD level from the cpumask, the backend unless
 // gpumask forbids the GPU. Throws vmafpp::Error for a backend this build
 // lacks, and for device_only with the CPU backend or a non-zero gpumask.
-Compute resolve_compute(const ComputeConfig& config);
+VMAFPP_API Compute resolve_compute(const ComputeConfig& config);
 
 }  // namespace vmafpp

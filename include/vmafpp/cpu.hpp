@@ -3,6 +3,8 @@
 
 #include <cstddef>
 
+#include "vmafpp/export.hpp"
+
 namespace vmafpp {
 
 // Bits as libvmaf numbers them; a set bit in a mask DISABLES that level.
@@ -16,12 +18,12 @@ enum CpuFlag : unsigned {
 };
 
 // What this CPU (and OS, for the AVX state) supports.
-unsigned detected_cpu_flags();
+VMAFPP_API unsigned detected_cpu_flags();
 
 // detected_cpu_flags() & ~cpumask, further limited by the VMAFPP_CPUMASK
 // environment variable if set (same meaning as --cpumask). Reads no state
 // but the environment: each session passes its own mask.
-unsigned cpu_flags(unsigned cpumask = 0);
+VMAFPP_API unsigned cpu_flags(unsigned cpumask = 0);
 
 // The instruction-set levels that have kernel tables, lowest first. Each
 // level's table starts from the level below and replaces the kernels it has
@@ -37,14 +39,14 @@ constexpr std::size_t level_index(SimdLevel level) { return static_cast<std::siz
 
 // The cpu flags a level needs (0 for scalar): the level runs only where
 // cpu_flags() has all of them.
-unsigned simd_level_flags(SimdLevel level);
+VMAFPP_API unsigned simd_level_flags(SimdLevel level);
 
 // The best level with kernels that cpu_flags(cpumask) allows (scalar where
 // the build has no x86 kernels). Masking AVX2 (bit 3) alone turns AVX-512
 // off as well, and masking AVX-512 (bit 4) the ICL level, as in libvmaf.
-SimdLevel simd_level(unsigned cpumask = 0);
+VMAFPP_API SimdLevel simd_level(unsigned cpumask = 0);
 
 // "scalar", "avx2", "avx512" or "avx512icl".
-const char* simd_level_name(SimdLevel level);
+VMAFPP_API const char* simd_level_name(SimdLevel level);
 
 }  // namespace vmafpp

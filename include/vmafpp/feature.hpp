@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "vmafpp/compute.hpp"
+#include "vmafpp/export.hpp"
 #include "vmafpp/options.hpp"
 #include "vmafpp/picture.hpp"
 
@@ -31,7 +32,7 @@ struct AggregateSums {
 
 // Where extractors write per-frame values. Thread-safe: non-temporal extractors
 // of different frames write concurrently.
-class FeatureSink {
+class VMAFPP_API FeatureSink {
 public:
     virtual ~FeatureSink() = default;
     virtual void append(std::string_view key, unsigned frame, double value) = 0;
@@ -47,7 +48,7 @@ struct FrameGeometry {
     PixelFormat format = PixelFormat::yuv420;
 };
 
-class FeatureExtractor {
+class VMAFPP_API FeatureExtractor {
 public:
     virtual ~FeatureExtractor() = default;
 
@@ -105,7 +106,7 @@ struct FrameContext {
     bool whole_run = false;
 };
 
-struct FeatureInfo {
+struct VMAFPP_API FeatureInfo {
     std::string name;  // libvmaf's extractor name: "adm", "vif", "motion", ...
     std::vector<OptionSpec> options;
     // Every value the extractor can write, in libvmaf's write order; models
@@ -156,13 +157,13 @@ struct ExtractorSpec {
 };
 
 // Every built-in extractor, in a fixed order.
-const std::vector<FeatureInfo>& feature_registry();
+VMAFPP_API const std::vector<FeatureInfo>& feature_registry();
 // nullptr when unknown.
-const FeatureInfo* find_feature(std::string_view name);
+VMAFPP_API const FeatureInfo* find_feature(std::string_view name);
 // The extractor that provides a feature (by unaliased or aliased name).
-const FeatureInfo* find_feature_providing(std::string_view feature_name);
+VMAFPP_API const FeatureInfo* find_feature_providing(std::string_view feature_name);
 // libvmaf's output name of a provided feature ("VMAF_integer_feature_adm2_score"
 // -> "integer_adm2"); names no extractor provides are returned unchanged.
-std::string feature_output_name(std::string_view feature_name);
+VMAFPP_API std::string feature_output_name(std::string_view feature_name);
 
 }  // namespace vmafpp

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "vmafpp/export.hpp"
+
 namespace vmafpp {
 
 // One `-m` argument: which model and how to use it.
@@ -38,7 +40,7 @@ struct ModelConfig {
 // Parses libvmaf's colon-separated model string, e.g.
 // "version=vmaf_v0.6.1:name=foo:disable_clip:adm.adm_enhn_gain_limit=1.2".
 // Throws vmafpp::Error on a malformed string.
-ModelConfig parse_model_config(std::string_view spec);
+VMAFPP_API ModelConfig parse_model_config(std::string_view spec);
 
 // One feature value a model needs per frame.
 struct FeatureRequest {
@@ -63,7 +65,7 @@ namespace detail {
 struct ModelData;
 }
 
-class Model {
+class VMAFPP_API Model {
 public:
     // Loads an embedded model (config.version) or a file (config.path).
     // Throws vmafpp::Error with a one-line message when the model is missing,
@@ -103,6 +105,6 @@ private:
 };
 
 // Names accepted as ModelConfig::version (the embedded *.json files).
-std::vector<std::string> builtin_model_versions();
+VMAFPP_API std::vector<std::string> builtin_model_versions();
 
 }  // namespace vmafpp

@@ -5,6 +5,8 @@
 #include <string_view>
 #include <vector>
 
+#include "vmafpp/export.hpp"
+
 namespace vmafpp {
 
 // `choice`: one of the spec's `choices` strings (libvmaf's string options
@@ -39,7 +41,7 @@ struct OptionSpec {
 
 // The values of one extractor instance: defaults from its specs, overridden by
 // set(). Unknown names and values out of range throw vmafpp::Error.
-class OptionValues {
+class VMAFPP_API OptionValues {
 public:
     OptionValues() = default;
     explicit OptionValues(std::vector<OptionSpec> specs);

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "vmafpp/export.hpp"
 #include "vmafpp/results.hpp"
 
 namespace vmafpp {
@@ -23,22 +24,23 @@ struct Precision {
 
 // Whether `name` can name an XML attribute as the XML writer needs for every
 // key (letters, digits, '_', '-', '.', not starting with a digit, '-' or '.').
-bool is_xml_name(std::string_view name);
+VMAFPP_API bool is_xml_name(std::string_view name);
 
 // "xml", "json", "csv", "sub"; throws vmafpp::Error otherwise.
-OutputFormat parse_output_format(std::string_view name);
+VMAFPP_API OutputFormat parse_output_format(std::string_view name);
 // "legacy", "max" or 1..17; throws vmafpp::Error otherwise.
-Precision parse_precision(std::string_view text);
+VMAFPP_API Precision parse_precision(std::string_view text);
 
 // One value as the writers print it (no null handling).
-std::string format_number(double value, Precision precision);
+VMAFPP_API std::string format_number(double value, Precision precision);
 
-void write_results(std::ostream& out, const Results& results, OutputFormat format,
-                   Precision precision);
-std::string render_results(const Results& results, OutputFormat format, Precision precision);
+VMAFPP_API void write_results(std::ostream& out, const Results& results, OutputFormat format,
+                              Precision precision);
+VMAFPP_API std::string render_results(const Results& results, OutputFormat format,
+                                      Precision precision);
 
 // "vmaf: mean 96.583061 (min 94.669893, max 100.000000, harmonic_mean 96.560104)"
 // for one metric of `results`; "<key>: no pooled value" when it has none.
-std::string summary_line(const Results& results, std::string_view key);
+VMAFPP_API std::string summary_line(const Results& results, std::string_view key);
 
 }  // namespace vmafpp

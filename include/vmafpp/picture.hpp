@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <memory>
 
+#include "vmafpp/export.hpp"
+
 namespace vmafpp {
 
 enum class PixelFormat : std::uint8_t { yuv400, yuv420, yuv422, yuv444 };
@@ -16,13 +18,13 @@ struct ChromaShift {
     int x = 0;
     int y = 0;
 };
-ChromaShift chroma_shift(PixelFormat fmt);
+VMAFPP_API ChromaShift chroma_shift(PixelFormat fmt);
 
 // One plane of samples. 8-bit pictures store uint8_t samples, 9..16-bit pictures
 // store uint16_t samples (native endian). Rows are `stride` bytes apart and
 // every row starts on a 64-byte boundary so SIMD loads of a row never straddle
 // a cache line at its start; the padding bytes after `width` are zero.
-class Plane {
+class VMAFPP_API Plane {
 public:
     Plane() = default;
     Plane(int width, int height, int bytes_per_sample);
@@ -63,7 +65,7 @@ private:
 // A picture read for extractors that all read luma only (the readers'
 // set_luma_only()) has empty chroma planes (no storage, width and height 0)
 // whatever its format, so no memory is spent on planes nobody reads.
-struct Picture {
+struct VMAFPP_API Picture {
     Picture() = default;
     Picture(int width, int height, int bpc, PixelFormat fmt, bool with_chroma = true);
 

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "vmafpp/export.hpp"
+
 namespace vmafpp {
 
 struct Preset {
@@ -22,6 +24,6 @@ struct Preset {
 // `family` is "aom_ctc" or "nflx_ctc"; `version` as libvmaf spells it
 // ("v1.0" .. "v7.0" for aom_ctc, "v1.0" for nflx_ctc). Throws vmafpp::Error
 // naming the versions there are.
-Preset ctc_preset(std::string_view family, std::string_view version);
+VMAFPP_API Preset ctc_preset(std::string_view family, std::string_view version);
 
 }  // namespace vmafpp

@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 
+#include "vmafpp/export.hpp"
 #include "vmafpp/picture.hpp"
 
 namespace vmafpp {
@@ -35,7 +36,7 @@ struct VideoInfo {
 };
 
 // Streams one picture at a time; memory does not grow with clip length.
-class VideoReader {
+class VMAFPP_API VideoReader {
 public:
     virtual ~VideoReader() = default;
     virtual const VideoInfo& info() const = 0;
@@ -65,17 +66,20 @@ struct RawFormat {
 // C420paldv, C422, C444, Cmono and C420pN, C422pN, C444pN, CmonoN (N = 9..16,
 // little-endian); progressive only. Sizes 1..32768 per side, at most 2^28
 // pixels. Raw: any format of PixelFormat, 8..16 bits.
-std::unique_ptr<VideoReader> open_y4m(const std::string& path);
-std::unique_ptr<VideoReader> open_raw_yuv(const std::string& path, const RawFormat& format);
+VMAFPP_API std::unique_ptr<VideoReader> open_y4m(const std::string& path);
+VMAFPP_API std::unique_ptr<VideoReader> open_raw_yuv(const std::string& path,
+                                                     const RawFormat& format);
 // Raw YUV when `raw` has a size (libvmaf's CLI: -w/-h given), otherwise Y4M
 // (by its signature) or, for anything else, FFmpeg's libraries.
-std::unique_ptr<VideoReader> open_video(const std::string& path, const RawFormat& raw = {});
+VMAFPP_API std::unique_ptr<VideoReader> open_video(const std::string& path,
+                                                   const RawFormat& raw = {});
 
 // Scales every picture of `in` to width x height with libswscale (`scaler`:
 // bicubic, bilinear, lanczos, spline, neighbor, ...; the same filter as
 // `ffmpeg -vf scale=W:H:flags=<scaler>`); `in` itself when its size is that
 // already. `what` names the input in errors. Needs FFmpeg in the build.
-std::unique_ptr<VideoReader> scale_video(std::unique_ptr<VideoReader> in, int width, int height,
-                                         const std::string& scaler, const std::string& what);
+VMAFPP_API std::unique_ptr<VideoReader> scale_video(std::unique_ptr<VideoReader> in, int width,
+                                                    int height, const std::string& scaler,
+                                                    const std::string& what);
 
 }  // namespace vmafpp

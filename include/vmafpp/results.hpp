@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "vmafpp/export.hpp"
+
 namespace vmafpp {
 
 struct Pooled {
@@ -23,10 +25,10 @@ struct Pooled {
 // nullopt when no frame is kept or a kept frame has no value (libvmaf then
 // leaves the pooled entry out). values[i] is input frame first_frame + i
 // (a frame-range run's results).
-std::optional<Pooled> pool(std::span<const std::optional<double>> values,
+VMAFPP_API std::optional<Pooled> pool(std::span<const std::optional<double>> values,
                            unsigned frame_count, unsigned subsample, unsigned first_frame = 0);
 
-struct Results {
+struct VMAFPP_API Results {
     struct Metric {
         std::string key;                            // output name, e.g. "integer_adm2"
         std::vector<std::optional<double>> values;  // by frame number

@@ -2,19 +2,26 @@
 // decoder produces them) instead of score() reading two VideoReaders. Same
 // extractors, same pipeline, same values as score() for the same frames.
 //
+//   vmafpp::ScoreConfig cfg;                       // default model vmaf_v0.6.1
 //   vmafpp::Scorer s(cfg, {1920, 1080, 8, vmafpp::PixelFormat::yuv420});
-//   while (...) {
+//   for (int frame = 0; frame < 3; ++frame) {      // as a decoder hands them over
 //       vmafpp::Picture ref = s.make_picture(), dis = s.make_picture();
-//       ... fill ref.planes[p].row<uint8_t>(y) ...
+//       for (int y = 0; y < 1080; ++y)             // and planes[1], [2] if reads_chroma()
+//           for (int x = 0; x < 1920; ++x) {
+//               ref.planes[0].row<std::uint8_t>(y)[x] = std::uint8_t(x + y + frame);
+//               dis.planes[0].row<std::uint8_t>(y)[x] = std::uint8_t((x + y + frame) | 1);
+//           }
 //       s.push(std::move(ref), std::move(dis));
 //   }
 //   vmafpp::ScoreRun run = s.finish();
+//   double mean = run.pooled("vmaf")->mean;
 #pragma once
 
 #include <cstddef>
 #include <memory>
 #include <span>
 
+#include "vmafpp/export.hpp"
 #include "vmafpp/vmafpp.hpp"
 
 namespace vmafpp {
@@ -28,7 +35,7 @@ struct PlaneView {
     std::ptrdiff_t stride = 0;  // in bytes
 };
 
-class Scorer {
+class VMAFPP_API Scorer {
 public:
     // Loads the models and creates every extractor for `geometry`; throws
     // vmafpp::Error for bad options or a geometry an extractor refuses.

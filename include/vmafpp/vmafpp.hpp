@@ -4,7 +4,7 @@
 //   auto ref = vmafpp::open_video("ref.y4m");
 //   auto dis = vmafpp::open_video("dis.y4m");
 //   vmafpp::ScoreRun run = vmafpp::score(*ref, *dis, cfg);
-//   double mean = run.pooled("vmaf").mean;
+//   double mean = run.pooled("vmaf")->mean;      // nullopt for a key the run lacks
 #pragma once
 
 #include <functional>
@@ -17,6 +17,7 @@
 #include "vmafpp/collector.hpp"
 #include "vmafpp/compute.hpp"
 #include "vmafpp/error.hpp"
+#include "vmafpp/export.hpp"
 #include "vmafpp/model.hpp"
 #include "vmafpp/feature.hpp"
 #include "vmafpp/reader.hpp"
@@ -25,7 +26,7 @@
 namespace vmafpp {
 
 // vmafpp's version ("0.1.0"); Results::version of every run.
-std::string version();
+VMAFPP_API std::string version();
 
 // Frames begin .. end - 1 of a pair (counted from 0, after the skips).
 struct FrameRange {
@@ -60,7 +61,7 @@ struct ScoreConfig {
     std::function<void(const std::string&)> on_warning;
 };
 
-struct ScoreRun {
+struct VMAFPP_API ScoreRun {
     FeatureCollector values;  // features and model outputs per frame
     std::vector<Model> models;
     unsigned frames = 0;      // frames read from each input
@@ -85,11 +86,11 @@ struct ScoreRun {
 
 // "name=opt=val:opt=val" -> the extractor and its options. Throws
 // vmafpp::Error for an unknown feature or option, or a bad value.
-ExtractorSpec parse_feature_spec(std::string_view spec);
+VMAFPP_API ExtractorSpec parse_feature_spec(std::string_view spec);
 
 // Scores every frame pair. Throws vmafpp::Error for mismatched inputs (size,
 // bit depth, chroma format, frame count), unreadable frames and bad options.
 // Calls set_luma_only() on both readers: true unless an extractor reads chroma.
-ScoreRun score(VideoReader& ref, VideoReader& dis, const ScoreConfig& config);
+VMAFPP_API ScoreRun score(VideoReader& ref, VideoReader& dis, const ScoreConfig& config);
 
 }  // namespace vmafpp

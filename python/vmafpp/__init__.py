@@ -8,7 +8,7 @@ score() also takes numpy frames ((N, H, W) luma or (Y, U, V) planes, uint8,
 or uint16 with bitdepth=); Scorer takes frames one by one. Errors raise
 vmafpp.Error with the CLI's one-line message.
 """
-from ._vmafpp import Error, Scorer, builtin_models, score, version
+from ._vmafpp import Error, Scorer, __version__, builtin_models, score, version
 
 __all__ = ["Error", "Scorer", "builtin_models", "score", "version", "to_dataframe"]
 

@@ -45,9 +45,33 @@ if [ -e "$libdir/libvmafpp.so" ] && ! grep -q "$prefix.*libvmafpp.so" <<< "$deps
   echo "consumer_shared does not use the installed libvmafpp.so"; exit 1
 fi
 
+# The shared library on a machine without the CUDA toolkit, Vulkan or
+# nlohmann_json: a consumer configured with them hidden (FindCUDAToolkit also
+# looks in /usr/local/cuda, so PATH alone cannot hide it) builds and runs.
+# Only the static library may need them (vmafppConfig.cmake).
+if [ -e "$libdir/libvmafpp.so" ]; then
+  bare_path=$(tr : '\n' <<< "$PATH" | grep -v cuda | paste -sd: -)
+  if ! env -u CUDAToolkit_ROOT -u CUDA_PATH -u CUDACXX PATH="$bare_path" \
+      cmake -S "$src/tests/install/consumer" -B "$work/cmake-nocuda" -G Ninja \
+        -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" -DCONSUMER_STATIC=OFF \
+        -DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=ON -DCMAKE_DISABLE_FIND_PACKAGE_Vulkan=ON \
+        -DCMAKE_DISABLE_FIND_PACKAGE_nlohmann_json=ON > "$work/cmake-nocuda.log" 2>&1; then
+    cat "$work/cmake-nocuda.log"
+    echo "the shared library's package needs the CUDA toolkit, Vulkan or nlohmann_json"; exit 1
+  fi
+  env PATH="$bare_path" cmake --build "$work/cmake-nocuda" > "$work/cmake-nocuda-build.log"
+  nocuda=$("$work/cmake-nocuda/consumer_shared")
+  echo "cmake shared, no CUDA toolkit: $nocuda"
+  [ "$nocuda" = "$shared" ] || { echo "the consumer built without CUDA disagrees"; exit 1; }
+fi
+
 export PKG_CONFIG_PATH=$libdir/pkgconfig
 pc_libs=--libs
 [ -e "$libdir/libvmafpp.so" ] || pc_libs="--static --libs"
+# -lvmafpp (the shared library) needs nothing of the CUDA toolkit.
+if [ "$pc_libs" = --libs ] && grep -i cuda <<< "$(pkg-config --cflags --libs vmafpp)"; then
+  echo "pkg-config --libs vmafpp names the CUDA toolkit"; exit 1
+fi
 c++ -O2 -o "$work/consumer_pc" "$src/tests/install/consumer/consumer.cpp" \
   $(pkg-config --cflags $pc_libs vmafpp) -Wl,-rpath,"$(pkg-config --variable=libdir vmafpp)"
 viapc=$("$work/consumer_pc")
