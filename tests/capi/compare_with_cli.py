@@ -95,6 +95,15 @@ def without_fps(doc):
     return doc
 
 
+def as_cli_file(mine, theirs, tag):
+    """The C API's file with the CLI's version, once its own is checked: the
+    versions differ by design (the C API writes libvmaf's "3.2.0", the CLI
+    vmafpp's; tests/install/check_versions.py), everything else must not."""
+    if mine.get("version") != "3.2.0":
+        sys.exit(f"{tag}: vmaf_write_output's version is {mine.get('version')!r}, not 3.2.0")
+    return dict(mine, version=theirs.get("version"))
+
+
 def compare(cli, capi, corpus, work):
     compared = 0
     for pair, cli_opts, capi_opts in RUNS:
@@ -137,11 +146,7 @@ def compare(cli, capi, corpus, work):
                 mine = json.load(f)
             with open(cli_legacy) as f:
                 theirs = json.load(f)
-            # The files' versions differ by design: the C API writes libvmaf's
-            # ("3.2.0"), the CLI vmafpp's (tests/install/check_versions.py).
-            if mine.get("version") != "3.2.0":
-                sys.exit(f"{tag}: vmaf_write_output's version is {mine.get('version')!r}, not 3.2.0")
-            mine["version"] = theirs["version"]
+            mine = as_cli_file(mine, theirs, tag)
             if without_fps(mine) != without_fps(theirs):
                 sys.exit(f"{tag}: vmaf_write_output's JSON differs from the CLI's ({out} vs {cli_legacy})")
             compared += sum(len(fr["metrics"]) for fr in theirs["frames"])
@@ -181,7 +186,7 @@ def compare_filter_runs(cli, capi, corpus, work):
         if len(lines) != 1 or not lines[0].startswith("pooled vmaf ") or float(lines[0].split()[2]) != want:
             sys.exit(f"{tag}: the C API printed {lines}, libvmaf pools vmaf_v0.6.1 to {want!r}")
         with open(out) as f:
-            mine = without_fps(json.load(f))
+            mine = without_fps(as_cli_file(json.load(f), theirs, tag))
         keys = list(mine["frames"][0]["metrics"])
         if default_keys and keys != list(golden["frames"][0]["metrics"]):
             sys.exit(f"{tag}: vmaf_write_output wrote {keys}, libvmaf the golden default.json's "

@@ -24,7 +24,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare_with_cli import clip, without_fps  # noqa: E402
+from compare_with_cli import as_cli_file, clip, without_fps  # noqa: E402
 
 # (pair, --feature, preallocation method, n_threads); device_luma copies luma
 # only, as FFmpeg does, with features that read luma only.
@@ -93,6 +93,7 @@ def compare_one(cli, test, corpus, work, driver, pair, feature, method, threads)
         mine = json.load(f)
     with open(cli_legacy) as f:
         theirs = json.load(f)
+    mine = as_cli_file(mine, theirs, tag)
     if without_fps(mine) != without_fps(theirs):
         sys.exit(f"{tag}: vmaf_write_output's JSON differs from the CLI's ({out} vs {cli_legacy})")
     print(f"{tag}: pooled vmaf {expect['pooled_metrics']['vmaf']['mean']!r}, "
