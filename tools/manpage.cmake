@@ -115,7 +115,7 @@ the pooled scores on standard output).
 .SH OPTIONS
 ${options}.SH MERGE
 .B vmafpp merge
-${merge_summary}.
+\\- ${merge_summary}.
 ${merge_options}.SH ENVIRONMENT
 .TP
 .B VMAFPP_CPUMASK
