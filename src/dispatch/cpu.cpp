@@ -65,7 +65,8 @@ unsigned detected_cpu_flags() {
 }
 
 namespace {
-// Read before main(), while the environment is the one the process started
+// Read when the library loads (before main() in a program linked with it,
+// at import in Python), while the environment is the one the process started
 // with; otherwise the first caller (a test that sets VMAFPP_CPUMASK for a
 // while) would decide.
 [[maybe_unused]] const unsigned g_flags_at_start = detected_cpu_flags();
