@@ -18,6 +18,8 @@
 
 #include "vmafpp/chunk.hpp"
 #include "vmafpp/cpu.hpp"
+#include "vmafpp/feature.hpp"
+#include "vmafpp/model.hpp"
 #include "vmafpp/output.hpp"
 #include "vmafpp/presets.hpp"
 #include "vmafpp/vmafpp.hpp"
@@ -433,6 +435,29 @@ int merge_main(int argc, char** argv) {
     }
 }
 
+// What -r/-d read in this build: Y4M and raw YUV always; with FFmpeg (opened
+// at run time) any file it decodes.
+#if VMAFPP_CLI_FFMPEG
+constexpr const char* kInputKinds =
+    ".y4m, raw .yuv (with -w -h -p -b), or any file FFmpeg decodes (.mp4, .mkv, .webm, .ivf, ...)";
+#else
+constexpr const char* kInputKinds = ".y4m or raw .yuv (with -w -h -p -b); this build has no FFmpeg";
+#endif
+
+// --list-features / --list-models: one name a line, for scripts and the bash
+// completion.
+std::string feature_names() {
+    std::string out;
+    for (const auto& f : vmafpp::feature_registry()) out += f.name + "\n";
+    return out;
+}
+
+std::string model_names() {
+    std::string out;
+    for (const auto& v : vmafpp::builtin_model_versions()) out += v + "\n";
+    return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -440,18 +465,19 @@ int main(int argc, char** argv) {
     if (argc >= 2 && std::string(argv[1]) == "merge") return merge_main(argc - 1, argv + 1);
     Settings s;
     CLI::App app{"vmafpp " + vmafpp::version() +
-                 ": VMAF video quality, drop-in compatible with libvmaf's vmaf tool"};
+                     ": VMAF video quality, drop-in compatible with libvmaf's vmaf tool",
+                 "vmafpp"};
     app.set_help_flag("--help", "print this help and exit");
     app.option_defaults()->always_capture_default();
-    app.add_option("-r,--reference", s.ref, "reference .y4m or raw .yuv (- for stdin)");
-    app.add_option("-d,--distorted", s.dis, "distorted .y4m or raw .yuv");
+    app.add_option("-r,--reference", s.ref, std::string("reference video: ") + kInputKinds + "; - for stdin");
+    app.add_option("-d,--distorted", s.dis, std::string("distorted video, as -r"));
     app.add_option("-w,--width", s.width, "raw YUV width");
     app.add_option("-h,--height", s.height, "raw YUV height");
-    app.add_option("-p,--pixel_format", s.pixel_format, "raw YUV pixel format (420/422/444)");
+    app.add_option("-p,--pixel_format", s.pixel_format, "raw YUV pixel format (420/422/444/400)");
     app.add_option("-b,--bitdepth", s.bitdepth, "raw YUV bit depth (8/10/12/16)");
     app.add_option("-m,--model", s.models,
                    "model, colon-delimited: version=NAME | path=FILE, name=, disable_clip, "
-                   "enable_transform, <feature>.<option>=value (repeatable)");
+                   "enable_transform, <feature>.<option>=value (repeatable; --list-models names the built-in NAMEs)");
     app.add_option("-o,--output", s.output, "output file (- for stdout)")
         ->each([&](const std::string&) { s.output_given = true; });
     app.add_flag_callback("--xml", [&] { s.format = vmafpp::OutputFormat::xml; }, "XML output (default)");
@@ -462,7 +488,8 @@ int main(int argc, char** argv) {
                    "number format: legacy (as libvmaf, default), max (17 digits) or 1-17");
     app.add_option("--threads", s.threads, "worker threads (0: score on the reading thread)");
     app.add_option("--feature", s.features,
-                   "extra feature extractor: name or name=option=value:option=value (repeatable)");
+                   "extra feature extractor: name or name=option=value:option=value (repeatable; --list-features "
+                   "names them)");
     app.add_option("--subsample", s.subsample, "score every Nth frame");
     app.add_option("-c,--cpumask", s.cpumask,
                    "disable instruction sets: 8 AVX2, 16 AVX-512, 32 AVX-512 ICL; 4294967295 = scalar");
@@ -495,7 +522,10 @@ int main(int argc, char** argv) {
     app.add_flag("-q,--quiet", s.quiet, "no progress meter");
     bool show_version = false;
     bool list_devices = false;
+    bool list_features = false, list_models = false;
     app.add_flag("--list-devices", list_devices, "list the devices of --backend (their --device index), then exit");
+    app.add_flag("--list-features", list_features, "list the feature extractors --feature takes, then exit");
+    app.add_flag("--list-models", list_models, "list the built-in models -m version= takes, then exit");
     app.add_flag("-v,--version", show_version, "print the version and SIMD level, then exit");
 
     try {
@@ -510,6 +540,11 @@ int main(int argc, char** argv) {
     } catch (const vmafpp::Error& e) {
         std::fprintf(stderr, "vmafpp: %s\n", e.what());
         return 1;
+    }
+    if (list_features || list_models) {
+        std::fputs(((list_features ? feature_names() : "") + (list_models ? model_names() : "")).c_str(),
+                   stdout);
+        return 0;
     }
     if (list_devices) {
         try {

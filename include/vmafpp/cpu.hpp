@@ -17,7 +17,9 @@ enum CpuFlag : unsigned {
     kCpuAvx512Icl = 1u << 5,
 };
 
-// What this CPU (and OS, for the AVX state) supports.
+// What this CPU (and OS, for the AVX state) supports, less the levels the
+// VMAFPP_CPUMASK of the environment hides when the library loads: a masked
+// process is the smaller CPU, kernel tables included.
 VMAFPP_API unsigned detected_cpu_flags();
 
 // detected_cpu_flags() & ~cpumask, further limited by the VMAFPP_CPUMASK

@@ -54,10 +54,23 @@ unsigned env_mask() {
 
 }  // namespace
 
+// The CPU as this process sees it: what cpuid and the OS allow, less the
+// VMAFPP_CPUMASK of the environment the process started with, so that a
+// masked run (tests, the CLI, checkasm) is the run of a smaller CPU: the
+// kernel tables of a masked level are the level below's, as on a CPU without
+// it. A mask set later (setenv) only lowers cpu_flags(), not the tables.
 unsigned detected_cpu_flags() {
-    static const unsigned flags = detect();
+    static const unsigned flags = detect() & ~env_mask();
     return flags;
 }
+
+namespace {
+// Read when the library loads (before main() in a program linked with it,
+// at import in Python), while the environment is the one the process started
+// with; otherwise the first caller (a test that sets VMAFPP_CPUMASK for a
+// while) would decide.
+[[maybe_unused]] const unsigned g_flags_at_start = detected_cpu_flags();
+}  // namespace
 
 unsigned cpu_flags(unsigned cpumask) { return detected_cpu_flags() & ~cpumask & ~env_mask(); }
 

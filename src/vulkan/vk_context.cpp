@@ -45,6 +45,7 @@ VkInstance make_instance() {
     ci.pApplicationInfo = &app;
     VkInstance instance = VK_NULL_HANDLE;
     check(vkCreateInstance(&ci, nullptr, &instance), "vkCreateInstance");
+    keep_drivers_loaded();
     return instance;
 }
 

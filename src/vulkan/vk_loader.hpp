@@ -42,4 +42,9 @@ VMAFPP_VULKAN_FUNCTIONS(VMAFPP_VK_DECLARE)
 // Throws vmafpp::Error (one line) when the loader or a function is missing.
 void load_vulkan();
 
+// In an AddressSanitizer build, keeps every library now loaded (the driver
+// the loader opened for an instance) loaded until exit, so LeakSanitizer
+// names the driver's leaks (tests/lsan.supp); nothing elsewhere.
+void keep_drivers_loaded();
+
 }  // namespace vmafpp::vk

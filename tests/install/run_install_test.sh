@@ -11,7 +11,8 @@ prefix=$work/prefix
 cmake --install "$build" --prefix "$prefix" > "$work/install.log"
 
 # Nothing of the source or build tree may be needed from here on.
-for f in include/vmafpp/vmafpp.hpp include/vmafpp/scorer.hpp bin/vmafpp; do
+for f in include/vmafpp/vmafpp.hpp include/vmafpp/scorer.hpp bin/vmafpp share/man/man1/vmafpp.1 \
+         share/bash-completion/completions/vmafpp; do
   test -e "$prefix/$f" || { echo "missing after install: $f"; exit 1; }
 done
 libdir=$(dirname "$(find "$prefix" -name vmafpp.pc -print -quit)")/..

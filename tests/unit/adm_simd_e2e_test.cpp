@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "support/corpus.hpp"
+#include "support/simd_run.hpp"
 #include "vmafpp/cpu.hpp"
 
 namespace vmafpp {
@@ -129,6 +130,9 @@ void write_y4m(const std::filesystem::path& path, int w, int h, int frames, bool
 // 8- and 16-sample blocks at every
 // scale), 2 frames of height 40, gain limits 100 (even widths) and 1.2 (odd).
 TEST(AdmLevels, WidthScanIdenticalAtEveryLevel) {
+    // Without AVX2 (as VMAFPP_CPUMASK may show the CPU) every level is the
+    // scalar code: nothing to compare.
+    if (test::machine_levels().size() < 2) GTEST_SKIP() << "needs AVX2: every level here is the scalar code";
     std::filesystem::create_directories(test::work_dir());
     for (int w = 17; w <= 260; ++w) {
         const auto ref = test::work_dir() / ("adm_scan_ref_" + std::to_string(w) + ".y4m");

@@ -53,6 +53,14 @@ bool machine_has_avx512() {
 bool machine_has_avx512icl() {
     return machine_has_avx512() && (detected_cpu_flags() & kCpuAvx512Icl) != 0;
 }
+// A comparison of levels on a CPU (as VMAFPP_CPUMASK shows it) without AVX2
+// would compare the scalar code with itself: such a test skips, naming the
+// level it needs.
+#define VMAFPP_SKIP_WITHOUT_AVX2()                                                 \
+    do {                                                                           \
+        if (!machine_has_avx2()) GTEST_SKIP() << "needs AVX2: every level here is the scalar code"; \
+    } while (0)
+
 // What the default dispatch must pick on this machine.
 SimdLevel best_level_here() {
 #if VMAFPP_X86_KERNELS
@@ -64,6 +72,11 @@ SimdLevel best_level_here() {
 }
 
 TEST(SimdDispatch, CpuMaskSelectsTheLevel) {
+    // A mask the process started with hides its levels from the detection.
+    if (const char* at_start = std::getenv("VMAFPP_CPUMASK")) {
+        EXPECT_EQ(detected_cpu_flags() & static_cast<unsigned>(std::strtoul(at_start, nullptr, 0)), 0u)
+            << "VMAFPP_CPUMASK=" << at_start;
+    }
     EXPECT_EQ(simd_level(kScalarMask), SimdLevel::scalar);
     EXPECT_STREQ(simd_level_name(simd_level(kScalarMask)), "scalar");
     // Masking AVX2 alone (bit 3) is enough for scalar, and turns AVX-512 off
@@ -90,7 +103,9 @@ TEST(SimdDispatch, CpuMaskSelectsTheLevel) {
 }
 
 // The ladder: the scalar level is the scalar table; each level above starts
-// from the level below and replaces only its own twins.
+// from the level below and replaces only its own twins, where this CPU (as
+// VMAFPP_CPUMASK shows it) has the level; a level it lacks is the level
+// below's table, as on a smaller CPU.
 TEST(SimdDispatch, TablesClimbTheLadder) {
     const vif::VifKernels& vs = vif::vif_kernels_for(SimdLevel::scalar);
     EXPECT_EQ(vs.stat_row_u8, vif::vif_kernels_scalar().stat_row_u8);
@@ -101,23 +116,50 @@ TEST(SimdDispatch, TablesClimbTheLadder) {
     const vif::VifKernels& v2 = vif::vif_kernels_for(SimdLevel::avx2);
     const vif::VifKernels& v5 = vif::vif_kernels_for(SimdLevel::avx512);
     const vif::VifKernels& vi = vif::vif_kernels_for(SimdLevel::avx512icl);
-    EXPECT_NE(v2.stat_row_u8, vs.stat_row_u8);
-    EXPECT_NE(v5.stat_row_u8, v2.stat_row_u8);
-    EXPECT_NE(vi.stat_row_u8, v5.stat_row_u8);
+    // Each of these levels has a VIF statistics twin of its own.
+    const auto climbs = [](bool has_level, auto above, auto below, const char* what) {
+        if (has_level)
+            EXPECT_NE(above, below) << what << ": the level's own twin";
+        else
+            EXPECT_EQ(above, below) << what << ": the level below's, the CPU lacks the level";
+    };
+    climbs(machine_has_avx2(), v2.stat_row_u8, vs.stat_row_u8, "avx2 stat_row_u8");
+    climbs(machine_has_avx512(), v5.stat_row_u8, v2.stat_row_u8, "avx512 stat_row_u8");
+    climbs(machine_has_avx512icl(), vi.stat_row_u8, v5.stat_row_u8, "avx512icl stat_row_u8");
     EXPECT_EQ(vi.accumulate, v5.accumulate);  // no ICL twin: inherited
     EXPECT_EQ(vi.subsample_horizontal, v5.subsample_horizontal);
     const auto& m5 = motion::motion_kernels_for(SimdLevel::avx512);
-    EXPECT_NE(motion::motion_kernels_for(SimdLevel::avx2).sad_u8, motion::motion_kernels_scalar().sad_u8);
+    climbs(machine_has_avx2(), motion::motion_kernels_for(SimdLevel::avx2).sad_u8,
+           motion::motion_kernels_scalar().sad_u8, "avx2 sad_u8");
     EXPECT_EQ(motion::motion_kernels_for(SimdLevel::avx512icl).sad_u8, m5.sad_u8);
 #endif
 }
 
+// A mask set while the process runs lowers the level; the one it started
+// with (the smaller CPU a masked run emulates) is put back, for the CLI runs
+// of later tests.
 TEST(SimdDispatch, EnvironmentMaskSelectsScalar) {
+    const char* at_start = std::getenv("VMAFPP_CPUMASK");
+    const std::string saved = at_start ? at_start : "";
     ASSERT_EQ(setenv("VMAFPP_CPUMASK", "8", 1), 0);
     EXPECT_EQ(simd_level(), SimdLevel::scalar);
     EXPECT_EQ(Compute::best_cpu().simd, SimdLevel::scalar);
-    ASSERT_EQ(unsetenv("VMAFPP_CPUMASK"), 0);
+    ASSERT_EQ(at_start ? setenv("VMAFPP_CPUMASK", saved.c_str(), 1) : unsetenv("VMAFPP_CPUMASK"), 0);
     EXPECT_EQ(simd_level(), best_level_here());
+}
+
+// VMAFPP_CPUMASK at start makes the whole process a smaller CPU: the
+// detection itself hides the masked levels (CpuMaskSelectsTheLevel checks
+// that in the child) and the kernel tables follow it (TablesClimbTheLadder).
+TEST(SimdDispatch, EnvironmentMaskAtStartIsASmallerCpu) {
+    const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+    for (const char* mask : {"16", "48", "8", "4294967295"}) {
+        const std::string cmd = std::string("VMAFPP_CPUMASK=") + mask + " '" + self +
+                                "' --gtest_brief=1 --gtest_filter=SimdDispatch.CpuMaskSelectsTheLevel:"
+                                "SimdDispatch.TablesClimbTheLadder 2>&1";
+        std::string out;
+        EXPECT_EQ(test::run_command(cmd, &out), 0) << cmd << "\n" << out;
+    }
 }
 
 std::string version_line(const std::string& prefix, const std::string& args) {
@@ -221,6 +263,7 @@ bool is_target(const std::string& pair) { return pair.rfind("p21_", 0) != 0; }
 class SimdCorpus : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SimdCorpus, EveryLevelGivesTheSameJson) {
+    VMAFPP_SKIP_WITHOUT_AVX2();
     const std::string pair = GetParam();
     const std::string ref = test::clip(pair, "ref").string();
     const std::string dis = test::clip(pair, "dis").string();
@@ -230,6 +273,7 @@ TEST_P(SimdCorpus, EveryLevelGivesTheSameJson) {
 }
 
 TEST_P(SimdCorpus, DefaultModelWhenItsFeaturesAreRegistered) {
+    VMAFPP_SKIP_WITHOUT_AVX2();
     const std::string pair = GetParam();
     const CliRun probe = run_cli(test::clip(pair, "ref").string(), test::clip(pair, "dis").string(),
                                  "--cpumask 4294967295 --frame_cnt 1", pair + ".probe");
@@ -353,9 +397,16 @@ void width_scan(int bpc, int h, int first, int last, int frames) {
     EXPECT_GT(scored, 0);
 }
 
-TEST(SimdWidthScan, EightBitEveryWidth16To260) { width_scan(8, 36, 16, 260, 3); }
-TEST(SimdWidthScan, TenBitEveryWidth16To260) { width_scan(10, 20, 16, 260, 2); }
+TEST(SimdWidthScan, EightBitEveryWidth16To260) {
+    VMAFPP_SKIP_WITHOUT_AVX2();
+    width_scan(8, 36, 16, 260, 3);
+}
+TEST(SimdWidthScan, TenBitEveryWidth16To260) {
+    VMAFPP_SKIP_WITHOUT_AVX2();
+    width_scan(10, 20, 16, 260, 2);
+}
 TEST(SimdWidthScan, TwelveAndSixteenBitWidths16To80) {
+    VMAFPP_SKIP_WITHOUT_AVX2();
     width_scan(12, 17, 16, 80, 2);
     width_scan(16, 17, 16, 80, 2);
 }
@@ -425,8 +476,14 @@ std::vector<int> all_widths() {
 
 bool long_run() { return std::getenv("VMAFPP_SLOW_TESTS") != nullptr; }
 
-TEST(SimdWidthScanCli, EightBit) { cli_width_scan(8, 36, long_run() ? all_widths() : sampled_widths()); }
-TEST(SimdWidthScanCli, TenBit) { cli_width_scan(10, 20, long_run() ? all_widths() : sampled_widths()); }
+TEST(SimdWidthScanCli, EightBit) {
+    VMAFPP_SKIP_WITHOUT_AVX2();
+    cli_width_scan(8, 36, long_run() ? all_widths() : sampled_widths());
+}
+TEST(SimdWidthScanCli, TenBit) {
+    VMAFPP_SKIP_WITHOUT_AVX2();
+    cli_width_scan(10, 20, long_run() ? all_widths() : sampled_widths());
+}
 
 }  // namespace
 }  // namespace vmafpp
