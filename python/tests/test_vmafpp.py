@@ -2,12 +2,15 @@
 frames (luma and per-plane) and the streaming Scorer give the CLI's
 --precision max JSON values bit for bit; errors raise vmafpp.Error."""
 import json
-import lzma
 import os
+import sys
 import subprocess
 import tempfile
 import threading
 import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "support"))
+from corpus_clips import clip as corpus_clip  # noqa: E402  (tests/support/corpus_clips.py)
 
 import numpy as np
 
@@ -23,15 +26,7 @@ PAIR_ODD = "p20_coffee_333x187_420p8_x264crf30_odd"
 
 
 def clip(pair, which):
-    os.makedirs(WORK, exist_ok=True)
-    out = os.path.join(WORK, f"{pair}_{which}.y4m")
-    if not os.path.exists(out):
-        with lzma.open(os.path.join(CORPUS, "clips", f"{pair}_{which}.y4m.xz")) as f:
-            data = f.read()
-        with open(out + ".tmp", "wb") as f:
-            f.write(data)
-        os.replace(out + ".tmp", out)
-    return out
+    return corpus_clip(CORPUS, WORK, pair, which)
 
 
 def read_y4m(path):

@@ -5,7 +5,6 @@ a worker while it scores a chunk still does (Dask reschedules the chunk); a
 chunk that keeps failing fails the job naming the pair and the frame range.
 Every wait has a timeout, and the cluster is closed whatever happens."""
 import faulthandler
-import lzma
 import os
 import re
 import shutil
@@ -16,6 +15,9 @@ import sys
 import tempfile
 import time
 import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "support"))
+from corpus_clips import clip as corpus_clip  # noqa: E402  (tests/support/corpus_clips.py)
 
 CLI = os.environ.get("VMAFPP_CLI", "vmafpp")
 DASK_CMD = os.environ.get("VMAFPP_DASK", "")
@@ -39,15 +41,7 @@ except ImportError:
 
 
 def clip(pair, which):
-    os.makedirs(WORK, exist_ok=True)
-    out = os.path.join(WORK, f"{pair}_{which}.y4m")
-    if not os.path.exists(out):
-        with lzma.open(os.path.join(CORPUS, "clips", f"{pair}_{which}.y4m.xz")) as f:
-            data = f.read()
-        with open(out + ".tmp", "wb") as f:
-            f.write(data)
-        os.replace(out + ".tmp", out)
-    return out
+    return corpus_clip(CORPUS, WORK, pair, which)
 
 
 def repeated_y4m(src, dst, times):

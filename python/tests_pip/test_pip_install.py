@@ -8,12 +8,14 @@ The pip build compiles the library again (a Release build of the one
 extension target): its CMake folder stays in the work folder
 (VMAFPP_PIP_BUILD_DIR), so a rerun only relinks what changed."""
 import json
-import lzma
 import os
 import shutil
 import subprocess
 import sys
 import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "support"))
+from corpus_clips import clip as corpus_clip  # noqa: E402  (tests/support/corpus_clips.py)
 
 SOURCE = os.environ["VMAFPP_SOURCE_DIR"]
 VERSION = os.environ["VMAFPP_PROJECT_VERSION"]
@@ -39,14 +41,7 @@ json.dump({"file": vmafpp.__file__, "extension": vmafpp._vmafpp.__file__,
 
 
 def clip(which):
-    out = os.path.join(WORK, f"{PAIR}_{which}.y4m")
-    if not os.path.exists(out):
-        with lzma.open(os.path.join(CORPUS, "clips", f"{PAIR}_{which}.y4m.xz")) as f:
-            data = f.read()
-        with open(out + ".tmp", "wb") as f:
-            f.write(data)
-        os.replace(out + ".tmp", out)
-    return out
+    return corpus_clip(CORPUS, WORK, PAIR, which)
 
 
 def run(cmd, **kwargs):

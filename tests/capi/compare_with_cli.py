@@ -11,10 +11,12 @@ filter: FFmpeg's call sequences with the filter's older options and with
 models registered and never scored (FILTER_RUNS).
 """
 import json
-import lzma
 import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from corpus_clips import clip as corpus_clip  # noqa: E402  (tests/support/corpus_clips.py)
 
 # (pair, CLI options, the same for vmaf_capi_test): odd sizes, 4:2:0, 4:2:2,
 # 4:4:4, 8 and 10 bit; psnr reads chroma, so the chroma rows are copied and
@@ -72,14 +74,7 @@ FILTER_RUNS = [
 
 
 def clip(corpus, work, pair, which):
-    out = os.path.join(work, f"{pair}_{which}.y4m")
-    if not os.path.exists(out):
-        with lzma.open(os.path.join(corpus, "clips", f"{pair}_{which}.y4m.xz")) as f:
-            data = f.read()
-        with open(out + ".tmp", "wb") as f:
-            f.write(data)
-        os.replace(out + ".tmp", out)
-    return out
+    return corpus_clip(corpus, work, pair, which)
 
 
 def run(cmd):

@@ -13,11 +13,13 @@ Runs on the prefix that install_consumers made (its consumers included).
 import ctypes
 import glob
 import json
-import lzma
 import os
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from corpus_clips import clip as corpus_clip  # noqa: E402  (tests/support/corpus_clips.py)
 
 PAIR = "p08_brick_176x144_420p8_bilinear2x"
 
@@ -30,14 +32,7 @@ def run(cmd, **kw):
 
 
 def clip(corpus, work, which):
-    out = os.path.join(work, f"{PAIR}_{which}.y4m")
-    if not os.path.exists(out):
-        with lzma.open(os.path.join(corpus, "clips", f"{PAIR}_{which}.y4m.xz")) as f:
-            data = f.read()
-        with open(out + ".tmp", "wb") as f:
-            f.write(data)
-        os.replace(out + ".tmp", out)
-    return out
+    return corpus_clip(corpus, work, PAIR, which)
 
 
 def json_version(path):

@@ -18,11 +18,13 @@ pair), the names the examples use.
   run_examples.py INSTALL_WORK_DIR SOURCE_DIR CORPUS_DIR WORK_DIR
 """
 import glob
-import lzma
 import os
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from corpus_clips import decompress_clip  # noqa: E402  (tests/support/corpus_clips.py)
 
 PAIR = "p08_brick_176x144_420p8_bilinear2x"
 LANGS = {"c": "c", "cpp": "cpp", "c++": "cpp", "cxx": "cpp"}
@@ -72,13 +74,7 @@ def program(lang, include, lines):
 
 
 def clip(corpus, work, which):
-    out = os.path.join(work, f"{which}.y4m")
-    if not os.path.exists(out):
-        with lzma.open(os.path.join(corpus, "clips", f"{PAIR}_{which}.y4m.xz")) as f:
-            data = f.read()
-        with open(out + ".tmp", "wb") as f:
-            f.write(data)
-        os.replace(out + ".tmp", out)
+    return decompress_clip(corpus, PAIR, which, os.path.join(work, f"{which}.y4m"))
 
 
 def pkg_flags(pcdir, package, static):
