@@ -99,6 +99,33 @@ def as_cli_file(mine, theirs, tag):
     return dict(mine, version=theirs.get("version"))
 
 
+def expect_printed_values(lines, expect, tag):
+    """The values the C API test printed (--print: "pooled KEY V" and
+    "KEY FRAME V" lines) against the CLI's file `expect`, every one exactly and
+    none missing or extra; exits naming the first difference. Returns how
+    many were compared."""
+    got, compared = {}, 0
+    for line in lines:
+        if line.startswith("pooled "):
+            _, key, value = line.split()
+            want = expect["pooled_metrics"][key]["mean"]
+            if float(value) != want:
+                sys.exit(f"{tag}: pooled {key} {value} != CLI {want!r}")
+            compared += 1
+            continue
+        key, frame, value = line.split()
+        got[(key, int(frame))] = float(value)
+    for fr in expect["frames"]:
+        for key, value in fr["metrics"].items():
+            g = got.get((key, fr["frameNum"]))
+            if g != value:
+                sys.exit(f"{tag}: {key} frame {fr['frameNum']}: C API {g!r} != CLI {value!r}")
+            compared += 1
+    if len(got) != sum(len(fr["metrics"]) for fr in expect["frames"]):
+        sys.exit(f"{tag}: the C API printed {len(got)} values, the CLI has another count")
+    return compared
+
+
 def compare(cli, capi, corpus, work):
     compared = 0
     for pair, cli_opts, capi_opts in RUNS:
@@ -117,25 +144,7 @@ def compare(cli, capi, corpus, work):
             args = [capi, ref, dis, str(threads), out] + capi_opts
             lines = run(args + ["--print"] + keys).splitlines()
 
-            got = {}
-            for line in lines:
-                if line.startswith("pooled "):
-                    _, key, value = line.split()
-                    want = expect["pooled_metrics"][key]["mean"]
-                    if float(value) != want:
-                        sys.exit(f"{tag}: pooled {key} {value} != CLI {want!r}")
-                    compared += 1
-                    continue
-                key, frame, value = line.split()
-                got[(key, int(frame))] = float(value)
-            for fr in expect["frames"]:
-                for key, value in fr["metrics"].items():
-                    g = got.get((key, fr["frameNum"]))
-                    if g != value:
-                        sys.exit(f"{tag}: {key} frame {fr['frameNum']}: C API {g!r} != CLI {value!r}")
-                    compared += 1
-            if len(got) != sum(len(fr["metrics"]) for fr in expect["frames"]):
-                sys.exit(f"{tag}: the C API printed {len(got)} values, the CLI has more")
+            compared += expect_printed_values(lines, expect, tag)
 
             with open(out) as f:
                 mine = json.load(f)
@@ -146,7 +155,7 @@ def compare(cli, capi, corpus, work):
                 sys.exit(f"{tag}: vmaf_write_output's JSON differs from the CLI's ({out} vs {cli_legacy})")
             compared += sum(len(fr["metrics"]) for fr in theirs["frames"])
             print(f"{tag}: pooled vmaf {expect['pooled_metrics']['vmaf']['mean']!r}, "
-                  f"{len(got)} per-frame values and the JSON file equal")
+                  f"{sum(len(fr['metrics']) for fr in expect['frames'])} per-frame values and the JSON file equal")
     print(f"capi_matches_cli: {compared} values compared, all equal")
 
 

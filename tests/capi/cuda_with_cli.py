@@ -24,7 +24,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare_with_cli import as_cli_file, clip, without_fps  # noqa: E402
+from compare_with_cli import as_cli_file, clip, expect_printed_values, without_fps  # noqa: E402
 
 # (pair, --feature, preallocation method, n_threads); device_luma copies luma
 # only, as FFmpeg does, with features that read luma only.
@@ -70,25 +70,7 @@ def compare_one(cli, test, corpus, work, driver, pair, feature, method, threads)
     out = os.path.join(work, f"{pair}_{method}_{threads}_capi.json")
     lines = run([test, ref, dis, str(threads), out, method, "--feature", feature, "--print"] + keys,
                 driver).stdout.splitlines()
-    got, compared = {}, 0
-    for line in lines:
-        if line.startswith("pooled "):
-            _, key, value = line.split()
-            want = expect["pooled_metrics"][key]["mean"]
-            if float(value) != want:
-                sys.exit(f"{tag}: pooled {key} {value} != CLI {want!r}")
-            compared += 1
-            continue
-        key, frame, value = line.split()
-        got[(key, int(frame))] = float(value)
-    for fr in expect["frames"]:
-        for key, value in fr["metrics"].items():
-            if got.get((key, fr["frameNum"])) != value:
-                sys.exit(f"{tag}: {key} frame {fr['frameNum']}: C API "
-                         f"{got.get((key, fr['frameNum']))!r} != CLI {value!r}")
-            compared += 1
-    if len(got) != sum(len(fr["metrics"]) for fr in expect["frames"]):
-        sys.exit(f"{tag}: the C API printed {len(got)} values, the CLI has another count")
+    compared = expect_printed_values(lines, expect, tag)
     with open(out) as f:
         mine = json.load(f)
     with open(cli_legacy) as f:
@@ -97,7 +79,7 @@ def compare_one(cli, test, corpus, work, driver, pair, feature, method, threads)
     if without_fps(mine) != without_fps(theirs):
         sys.exit(f"{tag}: vmaf_write_output's JSON differs from the CLI's ({out} vs {cli_legacy})")
     print(f"{tag}: pooled vmaf {expect['pooled_metrics']['vmaf']['mean']!r}, "
-          f"{len(got)} per-frame values and the JSON file equal")
+          f"{sum(len(fr['metrics']) for fr in expect['frames'])} per-frame values and the JSON file equal")
     return compared
 
 

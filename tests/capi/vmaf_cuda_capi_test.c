@@ -32,6 +32,8 @@
 #include <libvmaf.h>
 #include <libvmaf_cuda.h>
 
+#include "capi_test_common.h"
+
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdint.h>
@@ -106,77 +108,12 @@ static int load_driver(void)
 #define CHECK_OK(call) CHECK((call) == 0)
 #define CHECK_EINVAL(call) CHECK((call) == -EINVAL)
 
-/* A frame as a decoder leaves it: planes with their own line sizes (chroma
- * ceil(w/2) like AVFrame), on the host as read and on the device. */
-typedef struct Frame {
-    int w, h, bpc, cw, ch;
-    enum VmafPixelFormat fmt;
-    uint8_t *data[3];
-    int linesize[3];
-    CUdeviceptr dev[3];
-} Frame;
-
-typedef struct Y4m {
-    FILE *f;
-    Frame frame;
-} Y4m;
-
-static int y4m_open(Y4m *y, const char *path)
+/* Frees the frame's device copies (upload_frame), then the frame. */
+static void y4m_close_device(Y4m *y)
 {
-    char header[512];
-    memset(y, 0, sizeof(*y));
-    y->f = fopen(path, "rb");
-    if (!y->f || !fgets(header, sizeof(header), y->f) || strncmp(header, "YUV4MPEG2 ", 10))
-        return -1;
-    Frame *fr = &y->frame;
-    fr->bpc = 8;
-    fr->fmt = VMAF_PIX_FMT_YUV420P;
-    for (char *tok = strtok(header + 10, " \n"); tok; tok = strtok(NULL, " \n")) {
-        if (tok[0] == 'W') fr->w = atoi(tok + 1);
-        if (tok[0] == 'H') fr->h = atoi(tok + 1);
-        if (tok[0] == 'C') {
-            if (!strncmp(tok + 1, "444", 3)) fr->fmt = VMAF_PIX_FMT_YUV444P;
-            else if (!strncmp(tok + 1, "422", 3)) fr->fmt = VMAF_PIX_FMT_YUV422P;
-            else if (!strncmp(tok + 1, "mono", 4)) fr->fmt = VMAF_PIX_FMT_YUV400P;
-            const char *p = strchr(tok, 'p');
-            if (p && p[1] >= '0' && p[1] <= '9') fr->bpc = atoi(p + 1);
-        }
-    }
-    const int sx = fr->fmt != VMAF_PIX_FMT_YUV444P, sy = fr->fmt == VMAF_PIX_FMT_YUV420P;
-    fr->cw = fr->fmt == VMAF_PIX_FMT_YUV400P ? 0 : (fr->w + sx) >> sx;
-    fr->ch = fr->fmt == VMAF_PIX_FMT_YUV400P ? 0 : (fr->h + sy) >> sy;
-    const int bps = fr->bpc > 8 ? 2 : 1;
-    for (int i = 0; i < 3; i++) {
-        const int w = i ? fr->cw : fr->w, h = i ? fr->ch : fr->h;
-        fr->linesize[i] = (w * bps + 63) / 64 * 64 + 64;
-        fr->data[i] = calloc((size_t)fr->linesize[i] * (h ? h : 1), 1);
-    }
-    return fr->w > 0 && fr->h > 0 ? 0 : -1;
-}
-
-static int y4m_read(Y4m *y)
-{
-    char line[256];
-    if (!fgets(line, sizeof(line), y->f)) return 0;
-    if (strncmp(line, "FRAME", 5)) return -1;
-    Frame *fr = &y->frame;
-    const int bps = fr->bpc > 8 ? 2 : 1;
-    for (int i = 0; i < 3; i++) {
-        const int w = i ? fr->cw : fr->w, h = i ? fr->ch : fr->h;
-        for (int r = 0; r < h; r++)
-            if (fread(fr->data[i] + (size_t)r * fr->linesize[i], bps, w, y->f) != (size_t)w)
-                return -1;
-    }
-    return 1;
-}
-
-static void y4m_close(Y4m *y)
-{
-    for (int i = 0; i < 3; i++) {
-        free(y->frame.data[i]);
+    for (int i = 0; i < 3; i++)
         if (y->frame.dev[i]) cu.mem_free(y->frame.dev[i]);
-    }
-    if (y->f) fclose(y->f);
+    y4m_close(y);
 }
 
 static int plane_height(const Frame *fr, int i) { return i ? fr->ch : fr->h; }
@@ -306,7 +243,7 @@ static int no_driver(const char *ref_path)
     CHECK_OK(vmaf_feature_score_at_index(vmaf, "psnr_y", &psnr, 0));
     CHECK(psnr == (fr->bpc == 8 ? 60.0 : 72.0)); /* identical pictures: psnr's cap */
     CHECK_OK(vmaf_close(vmaf));
-    y4m_close(&in);
+    y4m_close_device(&in);
     printf("no-driver: ok\n");
     return 0;
 }
@@ -453,26 +390,11 @@ static int invalid_calls(const char *ref_path)
     CHECK_EINVAL(vmaf_cuda_import_state(a, primary));
     CHECK_OK(vmaf_close(a));
     CHECK_OK(cu.ctx_push(ctx));
-    y4m_close(&in);
+    y4m_close_device(&in);
     CHECK_OK(cu.ctx_pop(NULL));
     CHECK_OK(cu.ctx_destroy(ctx));
     CHECK(driver_is_clean());
     printf("invalid: ok\n");
-    return 0;
-}
-
-/* "name=k=v:k=v" into a dictionary; the name stays in spec. */
-static int parse_options(char *spec, VmafFeatureDictionary **dict)
-{
-    char *opts = strchr(spec, '=');
-    if (opts) *opts++ = '\0';
-    for (char *kv = opts ? strtok(opts, ":") : NULL; kv; kv = strtok(NULL, ":")) {
-        char *eq = strchr(kv, '=');
-        if (!eq) return -EINVAL;
-        *eq = '\0';
-        int err = vmaf_feature_dictionary_set(dict, kv, eq + 1);
-        if (err) return err;
-    }
     return 0;
 }
 
@@ -564,8 +486,8 @@ int main(int argc, char **argv)
     vmaf_model_destroy(model);
     CHECK_OK(vmaf_close(vmaf));
     CHECK_OK(cu.ctx_push(ctx));
-    y4m_close(&ref);
-    y4m_close(&dis);
+    y4m_close_device(&ref);
+    y4m_close_device(&dis);
     CHECK_OK(cu.ctx_pop(NULL));
     CHECK_OK(cu.ctx_destroy(ctx));
     CHECK(driver_is_clean());

@@ -18,7 +18,9 @@ import re
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"),
+                os.path.dirname(os.path.abspath(__file__))]
+from installed_prefix import installed_pcdir  # noqa: E402
 from corpus_clips import clip as corpus_clip  # noqa: E402  (tests/support/corpus_clips.py)
 
 PAIR = "p08_brick_176x144_420p8_bilinear2x"
@@ -44,11 +46,8 @@ def main():
     project = sys.argv[1]
     install_work, corpus, work = (os.path.abspath(a) for a in sys.argv[2:5])
     os.makedirs(work, exist_ok=True)
+    pcdir = installed_pcdir(install_work)
     prefix = os.path.join(install_work, "prefix")
-    pcs = glob.glob(os.path.join(prefix, "**", "pkgconfig", "vmafpp.pc"), recursive=True)
-    if not pcs:
-        sys.exit(f"no vmafpp.pc under {prefix}: run install_consumers first")
-    pcdir = os.path.dirname(pcs[0])
     libdir = os.path.dirname(pcdir)
     env = dict(os.environ, PKG_CONFIG_PATH=pcdir)
     ref, dis = clip(corpus, work, "ref"), clip(corpus, work, "dis")

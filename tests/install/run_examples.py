@@ -23,7 +23,9 @@ import re
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+sys.path[:0] = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"),
+                os.path.dirname(os.path.abspath(__file__))]
+from installed_prefix import installed_pcdir  # noqa: E402
 from corpus_clips import decompress_clip  # noqa: E402  (tests/support/corpus_clips.py)
 
 PAIR = "p08_brick_176x144_420p8_bilinear2x"
@@ -90,11 +92,7 @@ def pkg_flags(pcdir, package, static):
 def main():
     install_work, src, corpus, work = (os.path.abspath(a) for a in sys.argv[1:5])
     os.makedirs(work, exist_ok=True)
-    prefix = os.path.join(install_work, "prefix")
-    pcs = glob.glob(os.path.join(prefix, "**", "pkgconfig", "vmafpp.pc"), recursive=True)
-    if not pcs:
-        sys.exit(f"no vmafpp.pc under {prefix}: run install_consumers first")
-    pcdir = os.path.dirname(pcs[0])
+    pcdir = installed_pcdir(install_work)
     static = not os.path.exists(os.path.join(os.path.dirname(pcdir), "libvmafpp.so"))
 
     examples = readme_examples(os.path.join(src, "README.md"))
