@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "base/format_name.hpp"
 #include "engine/pipeline.hpp"
 #include "engine/session_plan.hpp"
 
@@ -12,15 +13,6 @@ namespace vmafpp {
 namespace {
 
 const char* plane_name(std::size_t p) { return p == 0 ? "Y" : p == 1 ? "U" : "V"; }
-
-const char* format_name(PixelFormat f) {
-    switch (f) {
-        case PixelFormat::yuv420: return "4:2:0";
-        case PixelFormat::yuv422: return "4:2:2";
-        case PixelFormat::yuv444: return "4:4:4";
-        default: return "4:0:0";
-    }
-}
 
 std::string shape(long w, long h) { return std::to_string(w) + "x" + std::to_string(h); }
 
@@ -40,7 +32,7 @@ void check_plane(const PlaneView& v, std::size_t p, const FrameGeometry& g, cons
     const bool fits = (v.width == fw || v.width == cw) && (v.height == fh || v.height == ch);
     if (!fits)
         throw Error(std::string(which) + " plane " + plane_name(p) + " is " + shape(v.width, v.height) +
-                    ", but a " + shape(g.width, g.height) + " " + format_name(g.format) +
+                    ", but a " + shape(g.width, g.height) + " " + chroma_format_name(g.format) +
                     " picture's " + plane_name(p) + " plane is " + shape(fw, fh) +
                     (fw != cw || fh != ch ? " (or " + shape(cw, ch) + ")" : ""));
     if (!v.data && v.width > 0 && v.height > 0)
@@ -129,7 +121,7 @@ public:
         if (planes.size() == 1 && count == 3 && chroma_)
             throw Error(std::string(which) + ": the extractors read chroma: give Y, U and V planes, not Y alone");
         if (planes.size() != count && !(planes.size() == 1 && !chroma_))
-            throw Error(std::string(which) + ": a " + format_name(geometry_.format) + " picture has " +
+            throw Error(std::string(which) + ": a " + chroma_format_name(geometry_.format) + " picture has " +
                         (count == 1 ? "1 plane (Y)" : "3 planes (Y, U, V)") + ", got " +
                         std::to_string(planes.size()));
         for (std::size_t p = 0; p < planes.size(); ++p) check_plane(planes[p], p, geometry_, which);

@@ -3,6 +3,7 @@
 #include <map>
 #include <string>
 
+#include "base/format_name.hpp"
 #include "device/device_twins.hpp"
 #include "engine/pipeline.hpp"
 #include "engine/session_plan.hpp"
@@ -117,16 +118,8 @@ void check_unique_outputs(const std::vector<Model>& models, const std::vector<Ex
 }
 
 void check_compatible(const VideoInfo& r, const VideoInfo& d) {
-    auto fmt = [](PixelFormat f) {
-        switch (f) {
-            case PixelFormat::yuv400: return "4:0:0";
-            case PixelFormat::yuv420: return "4:2:0";
-            case PixelFormat::yuv422: return "4:2:2";
-            default: return "4:4:4";
-        }
-    };
     auto describe = [&](const VideoInfo& v) {
-        return std::to_string(v.width) + "x" + std::to_string(v.height) + " " + fmt(v.format) +
+        return std::to_string(v.width) + "x" + std::to_string(v.height) + " " + chroma_format_name(v.format) +
                " " + std::to_string(v.bpc) + "-bit";
     };
     if (r.width != d.width || r.height != d.height || r.format != d.format || r.bpc != d.bpc)
