@@ -175,28 +175,19 @@ int copy_picture(VmafContext* vmaf, const VmafPicture& in, const vmafpp::Scorer&
                  const char* which, vmafpp::Picture& out) {
     const vmafpp::FrameGeometry& g = scorer.geometry();
     if (int(in.bpc) != g.bpc || to_format(in.pix_fmt) != g.format) return -EINVAL;
-    // A picture of vmaf_cuda_fetch_preallocated_picture()'s DEVICE pool:
-    // data[] are device addresses, so the planes are checked here without
-    // reading them and copied by the driver (libvmaf_cuda.cpp).
-    if (vmafpp::capi_cuda::is_device_picture(in)) {
-        if (int(in.w[0]) != g.width || int(in.h[0]) != g.height) return -EINVAL;
-        out = scorer.make_picture();
-        const std::size_t bps = in.bpc > 8 ? 2 : 1;
-        const int planes = out.has_chroma() ? 3 : 1;
-        for (int p = 0; p < planes; ++p) {
-            const vmafpp::Plane& dst = out.planes[p];
-            const std::size_t row_bytes = std::size_t(dst.width()) * bps;
-            if (!in.data[p] || in.w[p] != unsigned(dst.width()) ||
-                in.h[p] != unsigned(dst.height()) || in.stride[p] < std::ptrdiff_t(row_bytes))
-                return -EINVAL;
-        }
-        return vmafpp::capi_cuda::download(vmaf, in, out, planes);
-    }
     vmafpp::PlaneView planes[3];
     const std::size_t count = g.format == vmafpp::PixelFormat::yuv400 ? 1 : 3;
     for (std::size_t p = 0; p < count; ++p)
         planes[p] = {in.data[p], int(std::min<unsigned>(in.w[p], INT_MAX)),
                      int(std::min<unsigned>(in.h[p], INT_MAX)), in.stride[p]};
+    // A picture of vmaf_cuda_fetch_preallocated_picture()'s DEVICE pool:
+    // data[] are device addresses, so the planes are checked without being
+    // read and copied by the driver (libvmaf_cuda.cpp).
+    if (vmafpp::capi_cuda::is_device_picture(in)) {
+        scorer.check_planes({planes, count}, which);
+        out = scorer.make_picture();
+        return vmafpp::capi_cuda::download(vmaf, in, out, out.has_chroma() ? 3 : 1);
+    }
     out = scorer.picture_from({planes, count}, which);
     return 0;
 }

@@ -61,6 +61,9 @@ public:
     // false or the format is 4:0:0) or Y, U, V. Throws vmafpp::Error naming
     // `which` ("reference"), the plane and both shapes.
     Picture picture_from(std::span<const PlaneView> planes, const char* which) const;
+    // picture_from's checks alone, for planes the library cannot read
+    // itself (the C API's CUDA device pictures, copied by the driver).
+    void check_planes(std::span<const PlaneView> planes, const char* which) const;
     void push(std::span<const PlaneView> ref, std::span<const PlaneView> dis);
 
     // Scores the next frame pair. Throws vmafpp::Error for a picture of

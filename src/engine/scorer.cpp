@@ -116,7 +116,7 @@ public:
         if (finished_) throw Error("push after finish: the session is over");
     }
 
-    Picture picture_from(std::span<const PlaneView> planes, const char* which) const {
+    void check_planes(std::span<const PlaneView> planes, const char* which) const {
         const std::size_t count = geometry_.format == PixelFormat::yuv400 ? 1 : 3;
         if (planes.size() == 1 && count == 3 && chroma_)
             throw Error(std::string(which) + ": the extractors read chroma: give Y, U and V planes, not Y alone");
@@ -125,6 +125,10 @@ public:
                         (count == 1 ? "1 plane (Y)" : "3 planes (Y, U, V)") + ", got " +
                         std::to_string(planes.size()));
         for (std::size_t p = 0; p < planes.size(); ++p) check_plane(planes[p], p, geometry_, which);
+    }
+
+    Picture picture_from(std::span<const PlaneView> planes, const char* which) const {
+        check_planes(planes, which);
         Picture pic(geometry_.width, geometry_.height, geometry_.bpc, geometry_.format, chroma_);
         for (int p = 0; p < (pic.has_chroma() ? 3 : 1); ++p) copy_plane(planes[std::size_t(p)], pic.planes[p]);
         return pic;
@@ -177,6 +181,10 @@ Picture Scorer::make_picture() const {
 
 Picture Scorer::picture_from(std::span<const PlaneView> planes, const char* which) const {
     return impl_->picture_from(planes, which);
+}
+
+void Scorer::check_planes(std::span<const PlaneView> planes, const char* which) const {
+    impl_->check_planes(planes, which);
 }
 
 void Scorer::push(std::span<const PlaneView> ref, std::span<const PlaneView> dis) {

@@ -343,6 +343,9 @@ static int invalid_calls(const char *ref_path)
     saved = p;
     saved.stride[0] += 256;
     CHECK_EINVAL(vmaf_read_pictures(a, &saved, &q, 0));
+    saved = p;
+    saved.w[1] = saved.w[0]; /* a chroma plane claiming the luma's width */
+    CHECK_EINVAL(vmaf_read_pictures(a, &saved, &q, 0));
     CHECK_OK(vmaf_read_pictures(a, &p, &q, 0)); /* both released */
     CHECK(!p.ref && !q.ref && !p.data[0]);
 
