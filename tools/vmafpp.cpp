@@ -9,9 +9,12 @@
 #include <cstring>
 #include <algorithm>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <iostream>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -23,7 +26,9 @@
 #include "vmafpp/output.hpp"
 #include "vmafpp/presets.hpp"
 #include "vmafpp/vmafpp.hpp"
+#include "base/format_name.hpp"
 #include "output_file.hpp"
+#include "report/report.hpp"
 
 namespace {
 
@@ -44,6 +49,11 @@ struct Settings {
     unsigned find_offset = 0;
     std::string frame_range, chunk_out;  // chunked scoring (see chunk_config)
     bool count_frames = false;
+    // --stats, --report: the statistics and the HTML page (src/report/).
+    bool stats = false;
+    std::string report;
+    double threshold = 60;
+    unsigned worst = 10;
 };
 
 vmafpp::PixelFormat parse_pixel_format(const std::string& p) {
@@ -309,13 +319,10 @@ int count_frames(const Settings& s, vmafpp::VideoReader& ref, vmafpp::VideoReade
     return 0;
 }
 
-int run(const Settings& s) {
+vmafpp::ScoreConfig score_config(const Settings& s) {
     // Each worker holds its own extractor buffers (tens of MB at 2160p).
     if (s.threads > 256)
         throw vmafpp::Error("--threads " + std::to_string(s.threads) + " is more than 256");
-    const vmafpp::RawFormat raw = raw_format(s);
-    const vmafpp::Precision precision = vmafpp::parse_precision(s.precision);
-
     vmafpp::ScoreConfig cfg;
     for (const auto& m : s.models) cfg.models.push_back(vmafpp::parse_model_config(m));
     cfg.no_prediction = s.no_prediction;
@@ -330,6 +337,116 @@ int run(const Settings& s) {
     cfg.frame_cnt = s.frame_cnt;
     cfg.frame_skip_ref = s.frame_skip_ref;
     cfg.frame_skip_dist = s.frame_skip_dist;
+    return cfg;
+}
+
+vmafpp::report::Options report_options(const Settings& s) {
+    if (!std::isfinite(s.threshold)) throw vmafpp::Error("--threshold must be a finite number");
+    if (s.worst > 100000) throw vmafpp::Error("--worst " + std::to_string(s.worst) + " is more than 100000");
+    vmafpp::report::Options o;
+    o.threshold = s.threshold;
+    o.worst = s.worst;
+    return o;
+}
+
+// The keys of the run's model scores: each model's name and, for a bootstrap
+// collection, its bagged score and confidence bounds (not its stddev).
+std::vector<std::string> model_keys(const vmafpp::ScoreRun& run) {
+    std::vector<std::string> keys;
+    for (const auto& m : run.models) {
+        keys.push_back(m.name());
+        if (m.is_collection())
+            for (const char* suffix : {"_bagging", "_ci_p95_lo", "_ci_p95_hi"}) keys.push_back(m.name() + suffix);
+    }
+    return keys;
+}
+
+std::string rate_text(const vmafpp::VideoInfo& i) {
+    return i.fps_num > 0 && i.fps_den > 0 ? std::to_string(i.fps_num) + "/" + std::to_string(i.fps_den) : "";
+}
+
+// The run as the report and --stats see it: its series and its facts.
+vmafpp::report::Input report_input(const Settings& s, const vmafpp::ScoreRun& run,
+                                   const vmafpp::Results& results, const vmafpp::VideoInfo& ref,
+                                   const vmafpp::VideoInfo& dis) {
+    vmafpp::report::Input in;
+    in.label = s.dis;
+    const vmafpp::VideoInfo& timed = ref.fps_num > 0 && ref.fps_den > 0 ? ref : dis;
+    if (timed.fps_num > 0 && timed.fps_den > 0) in.frame_rate = double(timed.fps_num) / timed.fps_den;
+    in.series = vmafpp::report::series_of(results, model_keys(run));
+    std::string models, features;
+    for (const auto& m : run.models) models += (models.empty() ? "" : ", ") + m.name();
+    for (const auto& f : s.features) features += (features.empty() ? "" : ", ") + f;
+    char speed[32];
+    std::snprintf(speed, sizeof speed, "%.2f", results.fps);
+    in.facts = {{"reference", s.ref},
+                {"distorted", s.dis},
+                {"size", std::to_string(run.width) + "x" + std::to_string(run.height)},
+                {"bit depth", std::to_string(ref.bpc)},
+                {"pixel format", vmafpp::chroma_format_name(ref.format)},
+                {"frame rate", rate_text(timed)},
+                {"frames", std::to_string(run.frames)},
+                {"subsample", std::to_string(run.subsample)},
+                {"model list", models},
+                {"features", features},
+                {"vmafpp", vmafpp::version()},
+                {"SIMD", vmafpp::simd_level_name(run.compute.simd)},
+                {"backend", vmafpp::backend_name(run.compute.backend)},
+                {"threads", std::to_string(s.threads)},
+                {"scoring fps", speed}};
+    return in;
+}
+
+// The output file's text: libvmaf's, plus what --stats / --report add to
+// JSON and CSV (never without them: the default output stays libvmaf's).
+std::string output_text(const Settings& s, const vmafpp::Results& results, const vmafpp::report::Input& in,
+                        vmafpp::Precision precision) {
+    std::string text = vmafpp::render_results(results, s.format, precision);
+    const vmafpp::report::Options o = report_options(s);
+    if (s.format == vmafpp::OutputFormat::json && (s.stats || !s.report.empty()))
+        return vmafpp::report::add_to_json(text, in, o, s.stats, precision.digits);
+    if (s.format == vmafpp::OutputFormat::csv && s.stats) {
+        std::vector<std::string> keys;
+        for (const auto& m : results.metrics) keys.push_back(m.key);
+        return vmafpp::report::add_to_csv(text, in, o, keys);
+    }
+    return text;
+}
+
+// One pair scored: what the outputs are written from.
+struct Scored {
+    vmafpp::ScoreRun run;
+    vmafpp::Results results;
+    vmafpp::report::Input input;
+};
+
+Scored score_pair(const Settings& s, vmafpp::VideoReader& ref, vmafpp::VideoReader& dis,
+                  const vmafpp::ScoreConfig& base, bool interactive,
+                  const std::function<void(const std::string&)>& warn) {
+    vmafpp::ScoreConfig cfg = base;
+    const bool lengths_told = warn_mismatches(s, ref.info(), dis.info(), warn);
+    long long total = std::min(frames_after(ref.info(), s.frame_skip_ref),
+                               frames_after(dis.info(), s.frame_skip_dist));
+    if (s.frame_cnt && (total < 0 || total > s.frame_cnt)) total = s.frame_cnt;
+    const bool show_progress = interactive && isatty(STDERR_FILENO) && !s.quiet;
+    Progress progress(show_progress, total);
+    cfg.on_frame = [&](unsigned n) { progress(n); };
+    cfg.on_warning = [&](const std::string& w) {
+        // The end of the shorter input, already told before scoring.
+        if (lengths_told && w.find(" ended after ") != std::string::npos) return;
+        if (show_progress) std::fputc('\n', stderr);
+        warn(w);
+    };
+    Scored out{vmafpp::score(ref, dis, cfg), {}, {}};
+    progress.done(out.run.frames);
+    out.results = out.run.results();
+    return out;
+}
+
+int run(const Settings& s) {
+    const vmafpp::RawFormat raw = raw_format(s);
+    const vmafpp::Precision precision = vmafpp::parse_precision(s.precision);
+    vmafpp::ScoreConfig cfg = score_config(s);
     if (!s.frame_range.empty()) {
         if (s.chunk_out.empty())
             throw vmafpp::Error("--frame_range writes a chunk: give --chunk_out FILE (vmafpp merge "
@@ -338,14 +455,23 @@ int run(const Settings& s) {
     }
     if (!s.chunk_out.empty() && s.output_given)
         throw vmafpp::Error("--chunk_out and -o cannot be combined (vmafpp merge CHUNK... -o OUT)");
+    if (!s.chunk_out.empty() && (s.stats || !s.report.empty()))
+        throw vmafpp::Error("--stats and --report need the whole run: not with --chunk_out (use them on "
+                            "vmafpp merge's JSON through vmafpp report)");
+    const vmafpp::report::Options options = report_options(s);
 
     // One stream cannot feed both readers: each would take every other chunk.
     if (s.ref == "-" && s.dis == "-")
         throw vmafpp::Error("standard input (-) can feed only one of --reference and --distorted");
     // Checked before the first frame: a bad -o must not cost the scores.
-    std::optional<vmafpp::cli::OutputFile> output;
+    std::optional<vmafpp::cli::OutputFile> output, report;
     if (s.output_given) output.emplace(s.output, std::vector<std::string>{s.ref, s.dis});
     if (!s.chunk_out.empty()) output.emplace(s.chunk_out, std::vector<std::string>{s.ref, s.dis});
+    if (!s.report.empty()) {
+        if (s.output_given && s.report == s.output)
+            throw vmafpp::Error("--report and -o name the same file " + s.report);
+        report.emplace(s.report, std::vector<std::string>{s.ref, s.dis});
+    }
     if (s.format == vmafpp::OutputFormat::xml && output)
         for (const auto& m : cfg.models)
             if (!vmafpp::is_xml_name(m.name))
@@ -362,32 +488,20 @@ int run(const Settings& s) {
     const auto warn = [](const std::string& w) {
         std::fprintf(stderr, "vmafpp: warning: %s\n", w.c_str());
     };
-    const bool lengths_told = warn_mismatches(s, ref->info(), dis->info(), warn);
-    long long total = std::min(frames_after(ref->info(), s.frame_skip_ref),
-                               frames_after(dis->info(), s.frame_skip_dist));
-    if (s.frame_cnt && (total < 0 || total > s.frame_cnt)) total = s.frame_cnt;
-    const bool show_progress = isatty(STDERR_FILENO) && !s.quiet;
-    Progress progress(show_progress, total);
-    cfg.on_frame = [&](unsigned n) { progress(n); };
-    cfg.on_warning = [&](const std::string& w) {
-        // The end of the shorter input, already told before scoring.
-        if (lengths_told && w.find(" ended after ") != std::string::npos) return;
-        if (show_progress) std::fputc('\n', stderr);
-        warn(w);
-    };
-    vmafpp::ScoreRun run = vmafpp::score(*ref, *dis, cfg);
-    progress.done(run.frames);
+    Scored scored = score_pair(s, *ref, *dis, cfg, true, warn);
     if (!s.chunk_out.empty()) {
-        output->commit(vmafpp::render_chunk(vmafpp::make_chunk(run, s.ref, s.dis, chunk_config(s))));
+        output->commit(vmafpp::render_chunk(vmafpp::make_chunk(scored.run, s.ref, s.dis, chunk_config(s))));
         return 0;
     }
-
-    const vmafpp::Results results = run.results();
-    if (output) output->commit(vmafpp::render_results(results, s.format, precision));
+    const vmafpp::Results& results = scored.results;
+    scored.input = report_input(s, scored.run, results, ref->info(), dis->info());
+    if (output) output->commit(output_text(s, results, scored.input, precision));
+    if (report) report->commit(vmafpp::report::render_html({scored.input}, options));
     // Scripts read the pooled scores from stdout unless the results go there.
     if (!output || !output->is_stdout()) {
         std::string summary;
-        for (const auto& line : summary_lines(run, results)) summary += line + "\n";
+        for (const auto& line : summary_lines(scored.run, results)) summary += line + "\n";
+        if (s.stats) summary += vmafpp::report::stats_text(scored.input, options);
         vmafpp::cli::write_all(STDOUT_FILENO, summary, "standard output");
     }
     return 0;
@@ -444,33 +558,14 @@ constexpr const char* kInputKinds =
 constexpr const char* kInputKinds = ".y4m or raw .yuv (with -w -h -p -b); this build has no FFmpeg";
 #endif
 
-// --list-features / --list-models: one name a line, for scripts and the bash
-// completion.
-std::string feature_names() {
-    std::string out;
-    for (const auto& f : vmafpp::feature_registry()) out += f.name + "\n";
-    return out;
-}
+enum class Mode { single, batch };
 
-std::string model_names() {
-    std::string out;
-    for (const auto& v : vmafpp::builtin_model_versions()) out += v + "\n";
-    return out;
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-    // `vmafpp merge ...` is a command of its own; every other use is libvmaf's.
-    if (argc >= 2 && std::string(argv[1]) == "merge") return merge_main(argc - 1, argv + 1);
-    Settings s;
-    CLI::App app{"vmafpp " + vmafpp::version() +
-                     ": VMAF video quality, drop-in compatible with libvmaf's vmaf tool",
-                 "vmafpp"};
-    app.set_help_flag("--help", "print this help and exit");
-    app.option_defaults()->always_capture_default();
-    app.add_option("-r,--reference", s.ref, std::string("reference video: ") + kInputKinds + "; - for stdin");
-    app.add_option("-d,--distorted", s.dis, std::string("distorted video, as -r"));
+// The scoring options (libvmaf's), shared by a single run and `vmafpp batch`;
+// those naming one pair's files or frames belong to a single run only.
+void add_options(CLI::App& app, Settings& s, Mode mode) {
+    const bool single = mode == Mode::single;
+    if (single) app.add_option("-r,--reference", s.ref, std::string("reference video: ") + kInputKinds + "; - for stdin");
+    if (single) app.add_option("-d,--distorted", s.dis, std::string("distorted video, as -r"));
     app.add_option("-w,--width", s.width, "raw YUV width");
     app.add_option("-h,--height", s.height, "raw YUV height");
     app.add_option("-p,--pixel_format", s.pixel_format, "raw YUV pixel format (420/422/444/400)");
@@ -478,7 +573,7 @@ int main(int argc, char** argv) {
     app.add_option("-m,--model", s.models,
                    "model, colon-delimited: version=NAME | path=FILE, name=, disable_clip, "
                    "enable_transform, <feature>.<option>=value (repeatable; --list-models names the built-in NAMEs)");
-    app.add_option("-o,--output", s.output, "output file (- for stdout)")
+    if (single) app.add_option("-o,--output", s.output, "output file (- for stdout)")
         ->each([&](const std::string&) { s.output_given = true; });
     app.add_flag_callback("--xml", [&] { s.format = vmafpp::OutputFormat::xml; }, "XML output (default)");
     app.add_flag_callback("--json", [&] { s.format = vmafpp::OutputFormat::json; }, "JSON output");
@@ -510,16 +605,262 @@ int main(int argc, char** argv) {
                    "ref: scale the distorted video to the reference's size; WxH: scale both");
     app.add_option("--scaler", s.scaler,
                    "scaling filter: bicubic (default), bilinear, lanczos, spline, neighbor");
-    app.add_option("--find-offset", s.find_offset,
+    if (single) app.add_option("--find-offset", s.find_offset,
                    "report the frame offset in -K..K that best aligns the inputs (luma PSNR), then exit");
-    app.add_option("--frame_range", s.frame_range,
+    if (single) app.add_option("--frame_range", s.frame_range,
                    "A:B: score frames A..B-1 (from 0, after the skips) of the pair into --chunk_out, "
                    "reading the context frames motion needs so every value is the whole run's");
-    app.add_option("--chunk_out", s.chunk_out,
+    if (single) app.add_option("--chunk_out", s.chunk_out,
                    "write the run (or --frame_range) as a lossless chunk for `vmafpp merge CHUNK... -o OUT`");
-    app.add_flag("--count-frames", s.count_frames, "print the number of frame pairs to score, then exit");
+    if (single) app.add_flag("--count-frames", s.count_frames, "print the number of frame pairs to score, then exit");
     app.add_flag("-n,--no_prediction", s.no_prediction, "features only, no model score");
     app.add_flag("-q,--quiet", s.quiet, "no progress meter");
+    app.add_flag("--stats", s.stats,
+                     "print per-metric statistics (mean, harmonic mean, min, max, std dev, percentiles, "
+                     "frames below --threshold, worst frames); add them to a --json or --csv output");
+    if (single)
+        app.add_option("--report", s.report,
+                       "write a self-contained HTML report (curves, statistics, worst frames) to FILE");
+    app.add_option("--threshold", s.threshold, "--stats / --report: count model scores below it (default 60)");
+    app.add_option("--worst", s.worst, "--stats / --report: how many worst frames to list (default 10)");
+}
+
+// Runs `body`, turning errors into one line and exit status 1 (2 for an
+// internal error), as main does.
+int guarded(const char* who, const std::function<int()>& body) {
+    try {
+        return body();
+    } catch (const vmafpp::Error& e) {
+        std::fprintf(stderr, "%s: %s\n", who, e.what());
+        return 1;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "%s: out of memory\n", who);
+        return 1;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s: internal error: %s\n", who, e.what());
+        return 2;
+    }
+}
+
+// vmafpp report IN.json... [--list LIST] [-o FILE.html] [--summary FILE.csv]:
+// the report (and summary) of results already written, vmafpp's or libvmaf's.
+int report_main(int argc, char** argv) {
+    std::vector<std::string> inputs;
+    std::string out, summary, list, title = "vmafpp report";
+    double frame_rate = 0;
+    Settings s;
+    CLI::App app{"vmafpp report: a self-contained HTML report (and a summary CSV) of JSON results written "
+                 "by vmafpp or libvmaf's vmaf --json", "vmafpp report"};
+    app.set_help_flag("--help", "print this help and exit");
+    app.add_option("results", inputs, "JSON result files, each a curve and a column of the tables");
+    app.add_option("--list", list, "also the OUT files of a pair list (\"REF DIS OUT\" a line, vmafpp-dask's "
+                                   "--list), named by their pairs");
+    app.add_option("-o,--output", out, "the HTML report to write");
+    app.add_option("--summary", summary, "a CSV summary to write: a row per result, each model score's statistics");
+    app.add_option("--frame-rate", frame_rate, "frames per second, for times, where a file does not say (libvmaf's)");
+    app.add_option("--title", title, "the page's title");
+    app.add_option("--threshold", s.threshold, "count model scores below it (default 60)");
+    app.add_option("--worst", s.worst, "how many worst frames to list (default 10)");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+        std::cout << app.help();
+        return 0;
+    } catch (const CLI::ParseError& e) {
+        std::fprintf(stderr, "vmafpp report: %s (see --help)\n", e.what());
+        return 1;
+    }
+    return guarded("vmafpp report", [&] {
+        if (!(frame_rate >= 0) || !std::isfinite(frame_rate))
+            throw vmafpp::Error("--frame-rate must be a positive number");
+        vmafpp::report::Options o = report_options(s);
+        o.title = title;
+        std::vector<vmafpp::report::ListedPair> pairs;
+        for (const auto& i : inputs) pairs.push_back({"", "", i});
+        std::vector<std::string> read = inputs;
+        if (!list.empty()) {
+            read.push_back(list);
+            for (auto& p : vmafpp::report::read_pair_list(list, false)) pairs.push_back(p);
+        }
+        for (const auto& p : pairs) read.push_back(p.output);
+        if (pairs.empty()) throw vmafpp::Error("no results: name JSON files or give --list (see --help)");
+        if (out.empty() && summary.empty()) throw vmafpp::Error("nothing to write: give -o FILE.html and/or --summary FILE.csv");
+        if (!out.empty() && out == summary) throw vmafpp::Error("-o and --summary name the same file " + out);
+        std::optional<vmafpp::cli::OutputFile> html, csv;
+        if (!out.empty()) html.emplace(out, read);
+        if (!summary.empty()) csv.emplace(summary, read);
+        std::vector<vmafpp::report::Input> results;
+        results.reserve(pairs.size());
+        for (const auto& p : pairs) {
+            results.push_back(vmafpp::report::read_result_file(p.output, frame_rate));
+            if (!p.distorted.empty()) results.back().label = p.distorted;
+        }
+        if (html) html->commit(vmafpp::report::render_html(results, o));
+        if (csv) {
+            std::vector<vmafpp::report::SummaryRow> rows;
+            for (std::size_t i = 0; i < pairs.size(); ++i)
+                rows.push_back({pairs[i].reference, pairs[i].distorted, pairs[i].output, "", &results[i]});
+            csv->commit(vmafpp::report::summary_csv(rows, o));
+        }
+        return 0;
+    });
+}
+
+// vmafpp batch LIST [--summary CSV] [--report HTML] [--jobs N] [scoring options]:
+// every pair of LIST scored in this process, --jobs pairs at a time.
+int batch_main(int argc, char** argv) {
+    Settings s;
+    std::string list, summary, report;
+    unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+    CLI::App app{"vmafpp batch: score every pair of a list (\"REF DIS OUT\" or \"REF DIS\" a line, tabs or "
+                 "spaces, # comments; vmafpp-dask's --list format) on this machine's cores, with one summary",
+                 "vmafpp batch"};
+    app.set_help_flag("--help", "print this help and exit");
+    app.option_defaults()->always_capture_default();
+    app.add_option("list", list, "the pair list")->required();
+    app.add_option("--summary", summary, "the summary CSV to write: a row per pair (default: standard output)");
+    app.add_option("--report", report, "an HTML report of every pair to write");
+    app.add_option("--jobs", jobs, "pairs scored at a time (default: one per core)");
+    add_options(app, s, Mode::batch);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+        std::cout << app.help();
+        return 0;
+    } catch (const CLI::ParseError& e) {
+        std::fprintf(stderr, "vmafpp batch: %s (see --help)\n", e.what());
+        return 1;
+    }
+    return guarded("vmafpp batch", [&]() -> int {
+        if (jobs == 0 || jobs > 256) throw vmafpp::Error("--jobs must be 1 to 256");
+        const vmafpp::RawFormat raw = raw_format(s);
+        const vmafpp::Precision precision = vmafpp::parse_precision(s.precision);
+        const vmafpp::ScoreConfig cfg = score_config(s);
+        const vmafpp::report::Options options = report_options(s);
+        const auto pairs = vmafpp::report::read_pair_list(list, true);
+        // Every file the batch reads: no output may be one of them.
+        std::vector<std::string> read = {list};
+        for (const auto& p : pairs) {
+            if (p.reference == "-" || p.distorted == "-")
+                throw vmafpp::Error(list + ": a batch reads files, not standard input (-)");
+            read.push_back(p.reference);
+            read.push_back(p.distorted);
+        }
+        std::vector<std::string> written;
+        auto check_new = [&](const std::string& path, const char* what) {
+            if (std::find(written.begin(), written.end(), path) != written.end())
+                throw vmafpp::Error(std::string(what) + " " + path + " is written twice");
+            written.push_back(path);
+        };
+        // Every output is checked (and its temporary file made) before any
+        // pair is scored, so a bad one costs no scores.
+        std::vector<std::unique_ptr<vmafpp::cli::OutputFile>> outputs(pairs.size());
+        for (std::size_t i = 0; i < pairs.size(); ++i) {
+            if (pairs[i].output.empty()) continue;
+            check_new(pairs[i].output, "output");
+            outputs[i] = std::make_unique<vmafpp::cli::OutputFile>(pairs[i].output, read);
+            if (outputs[i]->is_stdout()) throw vmafpp::Error(list + ": a pair's output cannot be standard output");
+        }
+        std::optional<vmafpp::cli::OutputFile> summary_out, report_out;
+        if (!summary.empty()) check_new(summary, "--summary"), summary_out.emplace(summary, read);
+        if (!report.empty()) check_new(report, "--report"), report_out.emplace(report, read);
+
+        std::vector<std::optional<vmafpp::report::Input>> inputs(pairs.size());
+        std::vector<std::string> errors(pairs.size());
+        std::mutex lock;  // stderr lines, next
+        std::size_t next = 0, done = 0;
+        auto worker = [&] {
+            for (;;) {
+                std::size_t i;
+                {
+                    std::lock_guard<std::mutex> g(lock);
+                    if (next == pairs.size()) return;
+                    i = next++;
+                }
+                const auto& p = pairs[i];
+                Settings ps = s;
+                ps.ref = p.reference;
+                ps.dis = p.distorted;
+                const std::string name = p.reference + " vs " + p.distorted;
+                const auto warn = [&](const std::string& w) {
+                    std::lock_guard<std::mutex> g(lock);
+                    std::fprintf(stderr, "vmafpp batch: warning: %s: %s\n", name.c_str(), w.c_str());
+                };
+                try {
+                    auto ref = vmafpp::open_video(p.reference, raw);
+                    auto dis = vmafpp::open_video(p.distorted, raw);
+                    apply_scale(ps, ref, dis);
+                    Scored scored = score_pair(ps, *ref, *dis, cfg, false, warn);
+                    scored.input = report_input(ps, scored.run, scored.results, ref->info(), dis->info());
+                    if (outputs[i]) outputs[i]->commit(output_text(ps, scored.results, scored.input, precision));
+                    inputs[i] = std::move(scored.input);
+                } catch (const std::bad_alloc&) {
+                    errors[i] = "out of memory";
+                } catch (const std::exception& e) {
+                    errors[i] = e.what();
+                }
+                std::lock_guard<std::mutex> g(lock);
+                ++done;
+                if (!errors[i].empty())
+                    std::fprintf(stderr, "vmafpp batch: %s: %s\n", name.c_str(), errors[i].c_str());
+                else if (!s.quiet)
+                    std::fprintf(stderr, "vmafpp batch: %zu/%zu done: %s\n", done, pairs.size(), name.c_str());
+            }
+        };
+        std::vector<std::thread> threads;
+        for (unsigned t = 0; t < std::min<std::size_t>(jobs, pairs.size()); ++t) threads.emplace_back(worker);
+        for (auto& t : threads) t.join();
+
+        std::vector<vmafpp::report::SummaryRow> rows;
+        std::vector<vmafpp::report::Input> scored;
+        for (std::size_t i = 0; i < pairs.size(); ++i) {
+            rows.push_back({pairs[i].reference, pairs[i].distorted, pairs[i].output, errors[i],
+                            inputs[i] ? &*inputs[i] : nullptr});
+            if (inputs[i]) scored.push_back(*inputs[i]);
+        }
+        const std::string table = vmafpp::report::summary_csv(rows, options);
+        if (summary_out)
+            summary_out->commit(table);
+        else
+            vmafpp::cli::write_all(STDOUT_FILENO, table, "standard output");
+        if (report_out && !scored.empty()) report_out->commit(vmafpp::report::render_html(scored, options));
+        const auto failed = std::count_if(errors.begin(), errors.end(), [](const std::string& e) { return !e.empty(); });
+        if (failed) {
+            std::fprintf(stderr, "vmafpp batch: %ld of %zu pairs failed\n", long(failed), pairs.size());
+            return 1;
+        }
+        return 0;
+    });
+}
+
+// --list-features / --list-models: one name a line, for scripts and the bash
+// completion.
+std::string feature_names() {
+    std::string out;
+    for (const auto& f : vmafpp::feature_registry()) out += f.name + "\n";
+    return out;
+}
+
+std::string model_names() {
+    std::string out;
+    for (const auto& v : vmafpp::builtin_model_versions()) out += v + "\n";
+    return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    // `vmafpp merge ...` is a command of its own; every other use is libvmaf's.
+    if (argc >= 2 && std::string(argv[1]) == "merge") return merge_main(argc - 1, argv + 1);
+    if (argc >= 2 && std::string(argv[1]) == "report") return report_main(argc - 1, argv + 1);
+    if (argc >= 2 && std::string(argv[1]) == "batch") return batch_main(argc - 1, argv + 1);
+    Settings s;
+    CLI::App app{"vmafpp " + vmafpp::version() +
+                     ": VMAF video quality, drop-in compatible with libvmaf's vmaf tool",
+                 "vmafpp"};
+    app.set_help_flag("--help", "print this help and exit");
+    app.option_defaults()->always_capture_default();
+    add_options(app, s, Mode::single);
     bool show_version = false;
     bool list_devices = false;
     bool list_features = false, list_models = false;
