@@ -370,7 +370,7 @@ vmafpp::report::Input report_input(const Settings& s, const vmafpp::ScoreRun& ru
                                    const vmafpp::Results& results, const vmafpp::VideoInfo& ref,
                                    const vmafpp::VideoInfo& dis) {
     vmafpp::report::Input in;
-    in.label = s.dis;
+    in.label = vmafpp::report::file_label(s.dis);  // the facts give the path
     const vmafpp::VideoInfo& timed = ref.fps_num > 0 && ref.fps_den > 0 ? ref : dis;
     if (timed.fps_num > 0 && timed.fps_den > 0) in.frame_rate = double(timed.fps_num) / timed.fps_den;
     in.series = vmafpp::report::series_of(results, model_keys(run));
@@ -387,7 +387,7 @@ vmafpp::report::Input report_input(const Settings& s, const vmafpp::ScoreRun& ru
                 {"frame rate", rate_text(timed)},
                 {"frames", std::to_string(run.frames)},
                 {"subsample", std::to_string(run.subsample)},
-                {"model list", models},
+                {"models", models},
                 {"features", features},
                 {"vmafpp", vmafpp::version()},
                 {"SIMD", vmafpp::simd_level_name(run.compute.simd)},
@@ -403,8 +403,8 @@ std::string output_text(const Settings& s, const vmafpp::Results& results, const
                         vmafpp::Precision precision) {
     std::string text = vmafpp::render_results(results, s.format, precision);
     const vmafpp::report::Options o = report_options(s);
-    if (s.format == vmafpp::OutputFormat::json && (s.stats || !s.report.empty()))
-        return vmafpp::report::add_to_json(text, in, o, s.stats, precision.digits);
+    if (s.format == vmafpp::OutputFormat::json && s.stats)
+        return vmafpp::report::add_to_json(text, in, o, precision.digits);
     if (s.format == vmafpp::OutputFormat::csv && s.stats) {
         std::vector<std::string> keys;
         for (const auto& m : results.metrics) keys.push_back(m.key);
@@ -693,7 +693,7 @@ int report_main(int argc, char** argv) {
         results.reserve(pairs.size());
         for (const auto& p : pairs) {
             results.push_back(vmafpp::report::read_result_file(p.output, frame_rate));
-            if (!p.distorted.empty()) results.back().label = p.distorted;
+            if (!p.distorted.empty()) results.back().label = vmafpp::report::file_label(p.distorted);
         }
         if (html) html->commit(vmafpp::report::render_html(results, o));
         if (csv) {

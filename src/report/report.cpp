@@ -137,11 +137,16 @@ std::vector<double> stat_values(const Stats& st) {
     return {st.mean, st.harmonic_mean, st.min, st.max, st.stddev, st.p1, st.p5, st.p10, st.p50};
 }
 
-double json_number_or_nan(const nlohmann::json& v) {
+double json_number_or_nan(const nlohmann::ordered_json& v) {
     return v.is_number() ? v.get<double>() : std::nan("");
 }
 
 }  // namespace
+
+std::string file_label(const std::string& path) {
+    const std::size_t slash = path.find_last_of('/');
+    return slash == std::string::npos || slash + 1 == path.size() ? path : path.substr(slash + 1);
+}
 
 std::string render_html(const std::vector<Input>& inputs, const Options& o) {
     std::string data = "{\"title\":" + js_string(o.title) + ",\"threshold\":" + number(o.threshold) +
@@ -155,16 +160,16 @@ Input read_result_file(const std::string& path, double frame_rate) {
     // A 100k-frame result with every feature is ~100 MB of JSON.
     static constexpr detail::FileKind kind{"result file", "a result file", 1024ull << 20};
     const std::string text = detail::read_capped_file(path, kind);
-    nlohmann::json j;
+    nlohmann::ordered_json j;  // the facts in the file's order
     try {
-        j = nlohmann::json::parse(text);
+        j = nlohmann::ordered_json::parse(text);
     } catch (const nlohmann::json::exception& e) {
         throw Error("result file " + path + " is not JSON (" + e.what() + "); vmafpp report reads --json output");
     }
     if (!j.is_object() || !j.contains("frames") || !j["frames"].is_array())
         throw Error("result file " + path + " has no \"frames\" list: not vmafpp's or libvmaf's --json output");
     Input in;
-    in.label = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
+    in.label = file_label(path);
     in.frame_rate = frame_rate;
     std::vector<std::string> models;
     bool models_given = false;
@@ -176,9 +181,17 @@ Input read_result_file(const std::string& path, double frame_rate) {
                 for (const auto& m : v)
                     if (m.is_string()) models.push_back(m.get<std::string>());
             }
-            if (k == "frame_rate" && v.is_number() && v.get<double>() > 0) in.frame_rate = v.get<double>();
-            if (k == "distorted" && v.is_string()) in.label = v.get<std::string>();
-            in.facts.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
+            if (k == "frame_rate") {  // also in the facts as "frame rate", as the file gave it
+                if (v.is_number() && v.get<double>() > 0) in.frame_rate = v.get<double>();
+                continue;
+            }
+            if (k == "distorted" && v.is_string()) in.label = file_label(v.get<std::string>());
+            std::string text;
+            if (v.is_array())
+                for (const auto& x : v) text += (text.empty() ? "" : ", ") + (x.is_string() ? x.get<std::string>() : x.dump());
+            else
+                text = v.is_string() ? v.get<std::string>() : v.dump();
+            in.facts.emplace_back(k, text);
         }
     } else {
         in.facts.emplace_back("file", path);
@@ -243,8 +256,7 @@ std::string stats_text(const Input& in, const Options& o) {
     return out + worst;
 }
 
-std::string add_to_json(const std::string& json, const Input& in, const Options& o, bool with_stats,
-                        int digits) {
+std::string add_to_json(const std::string& json, const Input& in, const Options& o, int digits) {
     if (json.size() < 3 || json.compare(json.size() - 3, 3, "\n}\n") != 0)
         throw Error("internal: the JSON result does not end as write_results writes it");
     auto num = [&](double v) {
@@ -269,26 +281,24 @@ std::string add_to_json(const std::string& json, const Input& in, const Options&
     add += "]";
     if (in.frame_rate > 0) add += ",\n    \"frame_rate\": " + number(in.frame_rate);
     add += "\n  }";
-    if (with_stats) {
-        add += ",\n  \"vmafpp_stats\": {\n    \"threshold\": " + number(o.threshold) + ",\n    \"metrics\": {";
-        for (std::size_t i = 0; i < in.series.size(); ++i) {
-            const Series& s = in.series[i];
-            const Stats st = compute_stats(s, o.threshold, o.worst);
-            add += std::string(i ? ",\n" : "\n") + "      " + js_string(s.key) + ": {\"count\": " + std::to_string(st.count);
-            const auto v = stat_values(st);
-            for (std::size_t k = 0; k < v.size(); ++k) add += std::string(", \"") + kStatNames[k] + "\": " + num(v[k]);
-            if (st.below) add += ", \"below_threshold\": " + std::to_string(*st.below);
-            if (s.is_model) {
-                add += ", \"worst_frames\": [";
-                for (std::size_t w = 0; w < st.worst.size(); ++w)
-                    add += (w ? ", " : "") + std::string("{\"frame\": ") + std::to_string(st.worst[w].frame) +
-                           ", \"value\": " + num(st.worst[w].value) + "}";
-                add += "]";
-            }
-            add += "}";
+    add += ",\n  \"vmafpp_stats\": {\n    \"threshold\": " + number(o.threshold) + ",\n    \"metrics\": {";
+    for (std::size_t i = 0; i < in.series.size(); ++i) {
+        const Series& s = in.series[i];
+        const Stats st = compute_stats(s, o.threshold, o.worst);
+        add += std::string(i ? ",\n" : "\n") + "      " + js_string(s.key) + ": {\"count\": " + std::to_string(st.count);
+        const auto v = stat_values(st);
+        for (std::size_t k = 0; k < v.size(); ++k) add += std::string(", \"") + kStatNames[k] + "\": " + num(v[k]);
+        if (st.below) add += ", \"below_threshold\": " + std::to_string(*st.below);
+        if (s.is_model) {
+            add += ", \"worst_frames\": [";
+            for (std::size_t w = 0; w < st.worst.size(); ++w)
+                add += (w ? ", " : "") + std::string("{\"frame\": ") + std::to_string(st.worst[w].frame) +
+                       ", \"value\": " + num(st.worst[w].value) + "}";
+            add += "]";
         }
-        add += "\n    }\n  }";
+        add += "}";
     }
+    add += "\n    }\n  }";
     return json.substr(0, json.size() - 3) + add + "\n}\n";
 }
 

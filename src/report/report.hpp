@@ -27,6 +27,9 @@ struct Options {
     std::string title = "vmafpp report";
 };
 
+// The legend's name of an input: the file's name without its folders.
+std::string file_label(const std::string& path);
+
 // The self-contained page.
 std::string render_html(const std::vector<Input>& inputs, const Options& options);
 
@@ -40,11 +43,10 @@ Input read_result_file(const std::string& path, double frame_rate);
 // worst frames of each model score.
 std::string stats_text(const Input& input, const Options& options);
 
-// Members added to a JSON result before its closing brace, only when asked
-// (--stats, --report): "vmafpp_facts" (facts, models, frame rate) and, with
-// `with_stats`, "vmafpp_stats". `json` must be what write_results wrote.
-std::string add_to_json(const std::string& json, const Input& input, const Options& options,
-                        bool with_stats, int digits);
+// Members added to a JSON result before its closing brace, only with
+// --stats: "vmafpp_facts" (facts, models, frame rate: what `vmafpp report`
+// reads back) and "vmafpp_stats". `json` must be what write_results wrote.
+std::string add_to_json(const std::string& json, const Input& input, const Options& options, int digits);
 // Rows added after a CSV result's frames (--stats): one per statistic, its
 // name in the Frame column, a value under each metric's header.
 std::string add_to_csv(const std::string& csv, const Input& input, const Options& options,
