@@ -83,6 +83,8 @@ endfunction()
 
 run_cli(help --help)
 run_cli(merge_help merge --help)
+run_cli(report_help report --help)
+run_cli(batch_help batch --help)
 run_cli(version --version)
 string(REGEX MATCH "^vmafpp ([^ \n]+)" _ "${version}")
 set(ver "${CMAKE_MATCH_1}")
@@ -93,6 +95,12 @@ string(REGEX MATCH "^[^\n]*" merge_summary "${merge_help}")
 string(REGEX REPLACE "^vmafpp merge: " "" merge_summary "${merge_summary}")
 roff_text(summary "${summary}")
 roff_text(merge_summary "${merge_summary}")
+foreach(sub report batch)
+  string(REGEX MATCH "^[^\n]*" ${sub}_summary "${${sub}_help}")
+  string(REGEX REPLACE "^vmafpp ${sub}: " "" ${sub}_summary "${${sub}_summary}")
+  roff_text(${sub}_summary "${${sub}_summary}")
+  help_options(${sub}_options "${${sub}_help}")
+endforeach()
 help_options(options "${help}")
 help_options(merge_options "${merge_help}")
 
@@ -106,6 +114,12 @@ vmafpp \\- ${summary}
 .br
 .B vmafpp merge
 \\fICHUNK\\fR... \\fB\\-o\\fR \\fIOUTPUT\\fR [\\fIOPTIONS\\fR]
+.br
+.B vmafpp report
+\\fIRESULT\\fR... [\\fB\\-o\\fR \\fIHTML\\fR] [\\fIOPTIONS\\fR]
+.br
+.B vmafpp batch
+\\fILIST\\fR [\\fIOPTIONS\\fR]
 .SH DESCRIPTION
 .B vmafpp
 scores the distorted video against the reference with VMAF models and other
@@ -116,7 +130,13 @@ the pooled scores on standard output).
 ${options}.SH MERGE
 .B vmafpp merge
 \\- ${merge_summary}.
-${merge_options}.SH ENVIRONMENT
+${merge_options}.SH REPORT
+.B vmafpp report
+\\- ${report_summary}.
+${report_options}.SH BATCH
+.B vmafpp batch
+\\- ${batch_summary}.
+${batch_options}.SH ENVIRONMENT
 .TP
 .B VMAFPP_CPUMASK
 A \\fB\\-\\-cpumask\\fR that the whole process obeys, read when it starts: the

@@ -225,6 +225,51 @@ class DaskCluster(unittest.TestCase):
             with open(o, encoding="utf-8") as f:
                 self.assertEqual(without_fps(f.read()), self.expected[(r, d)])
 
+    @unittest.skipUnless(DASK_CMD, "VMAFPP_DASK (the vmafpp-dask command) not given")
+    def test_list_with_summary_and_report(self):
+        """--list with --summary and --report: a CSV row per pair whose
+        statistics are those of the pair's output, and one page of both."""
+        import json
+
+        pairs = [self.pairs[2], self.pairs[5]]
+        outs = [os.path.join(self.tmp, f"listed{i}.json") for i in range(2)]
+        listing = os.path.join(self.tmp, "pairs.list")
+        with open(listing, "w", encoding="utf-8") as f:
+            f.write("# a comment\n\n")
+            for (r, d), o in zip(pairs, outs):
+                f.write(f"{r} {d} {o}\n")
+        summary, report = os.path.join(self.tmp, "summary.csv"), os.path.join(self.tmp, "report.html")
+        base = [sys.executable, DASK_CMD, "--scheduler", self.cluster.scheduler_address, "--list", listing,
+                "--vmafpp", CLI]
+        subprocess.run(base + ["--json", "--precision", "max", "--summary", summary, "--report", report] + ARGS,
+                       check=True, timeout=120)
+        with open(summary, encoding="utf-8") as f:
+            rows = [line.split(",") for line in f.read().splitlines()]
+        self.assertEqual(len(rows), 3)
+        for row, (r, d), o in zip(rows[1:], pairs, outs):
+            got = dict(zip(rows[0], row))
+            self.assertEqual((got["reference"], got["distorted"], got["output"]), (r, d, o))
+            with open(o, encoding="utf-8") as f:
+                vmaf = [fr["metrics"]["vmaf"] for fr in json.load(f)["frames"]]
+            self.assertEqual(got["frames"], str(len(vmaf)))
+            self.assertAlmostEqual(float(got["vmaf_mean"]), sum(vmaf) / len(vmaf), places=6)
+            self.assertAlmostEqual(float(got["vmaf_min"]), min(vmaf), places=6)
+        with open(report, encoding="utf-8") as f:
+            page = f.read()
+        data = json.loads(page.split('<script id="vmafpp-data" type="application/json">', 1)[1]
+                          .split("</script>", 1)[0])
+        self.assertEqual([i["label"] for i in data["inputs"]], [os.path.basename(d) for _, d in pairs])
+        # Refused before scoring, in one line: no --json, a report over an input.
+        ref = pairs[0][0]
+        with open(ref, "rb") as f:
+            before = f.read()
+        for extra in (["--summary", summary], ["--json", "--report", ref]):
+            p = subprocess.run(base + extra, capture_output=True, text=True, timeout=60)
+            self.assertNotEqual(p.returncode, 0, extra)
+            self.assertEqual(len(p.stderr.strip().splitlines()), 1, p.stderr)
+        with open(ref, "rb") as f:
+            self.assertEqual(f.read(), before)
+
 
 if __name__ == "__main__":
     unittest.main()

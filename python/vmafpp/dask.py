@@ -366,6 +366,10 @@ def main(argv=None):
     p.add_argument("--retries", type=int, default=2, help="retries of a failing chunk")
     p.add_argument("--vmafpp", default=None, help="the vmafpp executable the workers run")
     p.add_argument("--progress", action="store_true", help="Dask's progress bar")
+    p.add_argument("--summary", help="after every pair is scored (with --json), a summary CSV: a row per "
+                   "pair with each model score's statistics (vmafpp report --summary)")
+    p.add_argument("--report", help="after every pair is scored (with --json), one HTML report of all "
+                   "pairs (vmafpp report)")
     p.add_argument("-v", "--verbose", action="store_true", help="log each chunk")
     a, passthrough = p.parse_known_args(argv)
     # Our own handler: the root logger would also print every INFO record
@@ -382,8 +386,13 @@ def main(argv=None):
         pairs += _read_list(a.list)
     if not pairs:
         p.error("no pairs: give -r REF -d DIS -o OUT (repeatable) or --list FILE")
+    if (a.summary or a.report) and ((a.format or "xml") != "json" or any(_is_stdout(o) for _, _, o in pairs)):
+        print("vmafpp-dask: --summary and --report read the pairs' outputs: give --json and output files",
+              file=sys.stderr)
+        return 1
     try:
-        check_outputs(pairs)  # before a cluster starts
+        # The summary and report are checked as outputs too: never an input.
+        check_outputs(pairs + [("", "", x) for x in (a.summary, a.report) if x])  # before a cluster starts
     except OutputRefused as e:
         print("vmafpp-dask: %s" % e, file=sys.stderr)
         return 1
@@ -419,6 +428,8 @@ def main(argv=None):
         score(pairs, client=client, chunk_frames=a.chunk_frames, extra_args=passthrough,
               output_format=a.format or "xml", precision=a.precision, vmafpp_cli=cli,
               retries=a.retries, progress=a.progress)
+        if a.summary or a.report:
+            write_summary(cli, pairs, a.summary, a.report)
     except (ChunkFailed, ClusterLost, OutputRefused) as e:
         print("vmafpp-dask: %s" % e, file=sys.stderr)
         return 1
@@ -431,6 +442,23 @@ def main(argv=None):
     finally:
         _close_quietly(client, cluster)
     return 0
+
+
+def write_summary(cli, pairs, summary=None, report=None):
+    """The batch's summary CSV (a row per pair) and one HTML report of every
+    pair, from the pairs' JSON outputs, by `vmafpp report --list` (the
+    summary and report of `vmafpp batch`)."""
+    with tempfile.TemporaryDirectory(prefix="vmafpp-summary-") as tmp:
+        listing = os.path.join(tmp, "pairs.list")
+        with open(listing, "w", encoding="utf-8") as f:
+            for r, d, out in pairs:
+                f.write("%s\t%s\t%s\n" % (r, d, out))
+        cmd = [cli, "report", "--list", listing]
+        if summary:
+            cmd += ["--summary", summary]
+        if report:
+            cmd += ["-o", report]
+        _run(cmd, "the summary")
 
 
 def _describe_failure(e):

@@ -44,6 +44,11 @@ expect "cpu" "$cli" --backend cp
 expect "lanczos" "$cli" --scaler la
 expect "--json" "$cli" merge a.chunk --js
 expect "" "$cli" --threads 1
+expect "--summary" "$cli" report a.json --summ
+expect "--stats" "$cli" batch list.txt --st
+expect "$(printf '%s\n' --report)" "$cli" batch list.txt --rep
+expect "$work/dis.y4m" "$cli" batch list.txt --report "$work/d"
+expect "$(printf '%s\n' batch)" "$cli" ba
 [ "$("$cli" --list-features | wc -l)" -gt 10 ] || { echo "--list-features lists too few"; fail=1; }
 [ "$fail" = 0 ] && echo "completion: every prefix completed as expected"
 exit "$fail"

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The vmafpp(1) page the build wrote names every long option of
-# `vmafpp --help` and `vmafpp merge --help`, and formats without a warning.
+# `vmafpp --help`, `vmafpp merge --help`, report's and batch's, and formats without a warning.
 #   manpage_test.sh CLI MANPAGE
 set -euo pipefail
 cli=$1 page=$2
 [ -s "$page" ] || { echo "no man page at $page"; exit 1; }
-options=$( { "$cli" --help; "$cli" merge --help; } | grep -oE -- '--[A-Za-z0-9][A-Za-z0-9_-]*' | sort -u)
+options=$( { "$cli" --help; "$cli" merge --help; "$cli" report --help; "$cli" batch --help; } | grep -oE -- '--[A-Za-z0-9][A-Za-z0-9_-]*' | sort -u)
 [ "$(wc -l <<< "$options")" -gt 30 ] || { echo "too few options in --help: $options"; exit 1; }
 missing=0
 for o in $options; do

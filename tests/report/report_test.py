@@ -166,7 +166,7 @@ class Dom(html.parser.HTMLParser):
             self._text += data
 
 
-def render(page, png, width=1100, height=1500):
+def render(page, png, width=1280, height=1500):
     """Chromium's DOM after the page's script ran, its screenshot, its
     console lines and the seconds it took (start to exit)."""
     t = time.monotonic()
@@ -303,7 +303,7 @@ def test_render(cli, corpus, work, screenshot):
                   % (e, s, got.get("vmaf_" + s), exp[s]))
     if screenshot:
         # Cropped to the plot and the statistics, in 256 colours: a small PNG.
-        page = Image.open(png).convert("RGB").crop((0, 0, 1100, 760))
+        page = Image.open(png).convert("RGB").crop((0, 0, 1280, 740))
         page.quantize(colors=256).save(screenshot, optimize=True)
         print("wrote %s (%d bytes)" % (screenshot, os.path.getsize(screenshot)))
 
