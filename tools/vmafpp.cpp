@@ -661,6 +661,7 @@ int report_main(int argc, char** argv) {
     app.add_option("--title", title, "the page's title");
     app.add_option("--threshold", s.threshold, "count model scores below it (default 60)");
     app.add_option("--worst", s.worst, "how many worst frames to list (default 10)");
+    app.add_flag("--stats", s.stats, "print each result's statistics on stdout, as a scoring run's --stats");
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {
@@ -684,7 +685,8 @@ int report_main(int argc, char** argv) {
         }
         for (const auto& p : pairs) read.push_back(p.output);
         if (pairs.empty()) throw vmafpp::Error("no results: name JSON files or give --list (see --help)");
-        if (out.empty() && summary.empty()) throw vmafpp::Error("nothing to write: give -o FILE.html and/or --summary FILE.csv");
+        if (out.empty() && summary.empty() && !s.stats)
+            throw vmafpp::Error("nothing to write: give -o FILE.html, --summary FILE.csv and/or --stats");
         if (!out.empty() && out == summary) throw vmafpp::Error("-o and --summary name the same file " + out);
         std::optional<vmafpp::cli::OutputFile> html, csv;
         if (!out.empty()) html.emplace(out, read);
@@ -696,6 +698,12 @@ int report_main(int argc, char** argv) {
             if (!p.distorted.empty()) results.back().label = vmafpp::report::file_label(p.distorted);
         }
         if (html) html->commit(vmafpp::report::render_html(results, o));
+        if (s.stats) {
+            std::string text;
+            for (std::size_t i = 0; i < results.size(); ++i)
+                text += (i ? "\n" : "") + pairs[i].output + ":\n" + vmafpp::report::stats_text(results[i], o);
+            vmafpp::cli::write_all(STDOUT_FILENO, text, "standard output");
+        }
         if (csv) {
             std::vector<vmafpp::report::SummaryRow> rows;
             for (std::size_t i = 0; i < pairs.size(); ++i)

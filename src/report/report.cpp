@@ -61,7 +61,7 @@ std::string frames_json(const std::vector<unsigned>& f) {
     for (std::size_t i = 1; regular && i < f.size(); ++i) regular = f[i] - f[i - 1] == step;
     if (regular) return "\"first\":" + std::to_string(f.empty() ? 0 : f[0]) + ",\"step\":" + std::to_string(step);
     std::string out = "\"frames\":[";
-    for (std::size_t i = 0; i < f.size(); ++i) out += (i ? "," : "") + std::to_string(f[i]);
+    for (std::size_t i = 0; i < f.size(); ++i) out += std::string(i ? "," : "") + std::to_string(f[i]);
     return out + "]";
 }
 
@@ -81,7 +81,7 @@ std::string series_json(const Series& s, const Options& o) {
     std::string out = "{\"key\":" + js_string(s.key) + ",\"model\":" + (s.is_model ? "true" : "false") +
                       "," + frames_json(s.frames) + ",\"stats\":" + stats_json(st) + ",\"worst\":[";
     for (std::size_t i = 0; i < st.worst.size(); ++i)
-        out += (i ? ",[" : "[") + std::to_string(st.worst[i].frame) + ",\"" + fixed6(st.worst[i].value) + "\"]";
+        out += std::string(i ? ",[" : "[") + std::to_string(st.worst[i].frame) + ",\"" + fixed6(st.worst[i].value) + "\"]";
     out += "],\"values\":[";
     std::string values;
     values.reserve(s.values.size() * 10);
@@ -96,9 +96,9 @@ std::string input_json(const Input& in, const Options& o) {
     std::string out = "{\"label\":" + js_string(in.label) + ",\"frame_rate\":" +
                       (in.frame_rate > 0 ? number(in.frame_rate) : "null") + ",\"facts\":[";
     for (std::size_t i = 0; i < in.facts.size(); ++i)
-        out += (i ? ",[" : "[") + js_string(in.facts[i].first) + "," + js_string(in.facts[i].second) + "]";
+        out += std::string(i ? ",[" : "[") + js_string(in.facts[i].first) + "," + js_string(in.facts[i].second) + "]";
     out += "],\"metrics\":[";
-    for (std::size_t i = 0; i < in.series.size(); ++i) out += (i ? "," : "") + series_json(in.series[i], o);
+    for (std::size_t i = 0; i < in.series.size(); ++i) out += std::string(i ? "," : "") + series_json(in.series[i], o);
     return out + "]}";
 }
 
@@ -151,7 +151,7 @@ std::string file_label(const std::string& path) {
 std::string render_html(const std::vector<Input>& inputs, const Options& o) {
     std::string data = "{\"title\":" + js_string(o.title) + ",\"threshold\":" + number(o.threshold) +
                        ",\"worst\":" + std::to_string(o.worst) + ",\"inputs\":[";
-    for (std::size_t i = 0; i < inputs.size(); ++i) data += (i ? "," : "") + input_json(inputs[i], o);
+    for (std::size_t i = 0; i < inputs.size(); ++i) data += std::string(i ? "," : "") + input_json(inputs[i], o);
     data += "]}";
     return replace_once(report_template(), "@VMAFPP_REPORT_DATA@", data);
 }
@@ -188,7 +188,7 @@ Input read_result_file(const std::string& path, double frame_rate) {
             if (k == "distorted" && v.is_string()) in.label = file_label(v.get<std::string>());
             std::string text;
             if (v.is_array())
-                for (const auto& x : v) text += (text.empty() ? "" : ", ") + (x.is_string() ? x.get<std::string>() : x.dump());
+                for (const auto& x : v) text += std::string(text.empty() ? "" : ", ") + (x.is_string() ? x.get<std::string>() : x.dump());
             else
                 text = v.is_string() ? v.get<std::string>() : v.dump();
             in.facts.emplace_back(k, text);
@@ -230,7 +230,12 @@ Input read_result_file(const std::string& path, double frame_rate) {
     if (in.series.empty()) throw Error("result file " + path + " has no per-frame values");
     std::size_t frames = 0;
     for (const auto& s : in.series) frames = std::max(frames, s.values.size());
-    if (!j.contains("vmafpp_facts")) in.facts.emplace_back("frames", std::to_string(frames));
+    if (!j.contains("vmafpp_facts")) {
+        in.facts.emplace_back("frames", std::to_string(frames));
+        std::string names;  // libvmaf's file does not say: the keys that look like models'
+        for (const auto& key : model_keys_of(in)) names += std::string(names.empty() ? "" : ", ") + key;
+        in.facts.emplace_back("models", names);
+    }
     return in;
 }
 
@@ -239,7 +244,7 @@ std::string stats_text(const Input& in, const Options& o) {
     char buf[512];
     std::snprintf(buf, sizeof buf, "%-40s %7s %12s %13s %12s %12s %12s %12s %12s %12s %12s %s\n", "metric",
                   "frames", "mean", "harmonic_mean", "min", "max", "stddev", "p1", "p5", "p10", "p50",
-                  ("below_" + threshold_text(o.threshold)).c_str());
+                  (std::string("below_") + threshold_text(o.threshold)).c_str());
     out += buf;
     std::string worst;
     for (const auto& s : in.series) {
@@ -250,7 +255,7 @@ std::string stats_text(const Input& in, const Options& o) {
         out += buf;
         if (!s.is_model) continue;
         worst += s.key + " worst frames:";
-        for (const auto& w : st.worst) worst += " " + std::to_string(w.frame) + " (" + fixed6(w.value) + ")";
+        for (const auto& w : st.worst) worst += std::string(" ") + std::to_string(w.frame) + " (" + fixed6(w.value) + ")";
         worst += "\n";
     }
     return out + worst;
@@ -277,7 +282,7 @@ std::string add_to_json(const std::string& json, const Input& in, const Options&
     }
     add += std::string(first ? "\n" : ",\n") + "    \"models\": [";
     const auto models = model_keys_of(in);
-    for (std::size_t i = 0; i < models.size(); ++i) add += (i ? ", " : "") + js_string(models[i]);
+    for (std::size_t i = 0; i < models.size(); ++i) add += std::string(i ? ", " : "") + js_string(models[i]);
     add += "]";
     if (in.frame_rate > 0) add += ",\n    \"frame_rate\": " + number(in.frame_rate);
     add += "\n  }";
@@ -292,7 +297,7 @@ std::string add_to_json(const std::string& json, const Input& in, const Options&
         if (s.is_model) {
             add += ", \"worst_frames\": [";
             for (std::size_t w = 0; w < st.worst.size(); ++w)
-                add += (w ? ", " : "") + std::string("{\"frame\": ") + std::to_string(st.worst[w].frame) +
+                add += std::string(w ? ", " : "") + std::string("{\"frame\": ") + std::to_string(st.worst[w].frame) +
                        ", \"value\": " + num(st.worst[w].value) + "}";
             add += "]";
         }
@@ -316,7 +321,7 @@ std::string add_to_csv(const std::string& csv, const Input& in, const Options& o
         for (const auto& s : st) out += (s ? fixed6(stat_values(*s)[k]) : "") + ",";
         out += "\n";
     }
-    out += "below_" + threshold_text(o.threshold) + ",";
+    out += std::string("below_") + threshold_text(o.threshold) + ",";
     for (const auto& s : st) out += (s && s->below ? std::to_string(*s->below) : "") + ",";
     return out + "\n";
 }
@@ -327,11 +332,15 @@ std::string summary_csv(const std::vector<SummaryRow>& rows, const Options& o) {
         if (r.input)
             for (const auto& k : model_keys_of(*r.input))
                 if (std::find(models.begin(), models.end(), k) == models.end()) models.push_back(k);
-    const std::string below = "below_" + threshold_text(o.threshold);
+    const std::string below = std::string("below_") + threshold_text(o.threshold);
     std::string out = "reference,distorted,output,frames";
     for (const auto& m : models) {
-        for (const char* s : kStatNames) out += "," + csv_field(m + "_" + s);
-        out += "," + csv_field(m + "_" + below);
+        for (const std::string s : kStatNames) {
+            out += ',';
+            out += csv_field(m + "_" + s);
+        }
+        out += ',';
+        out += csv_field(m + "_" + below);
     }
     out += ",error\n";
     for (const auto& r : rows) {
@@ -350,10 +359,13 @@ std::string summary_csv(const std::vector<SummaryRow>& rows, const Options& o) {
                 continue;
             }
             const Stats st = compute_stats(*s, o.threshold, 0);
-            for (double v : stat_values(st)) out += "," + fixed6(v);
-            out += "," + std::to_string(st.below.value_or(0));
+            for (double v : stat_values(st)) {
+                out += ',';
+                out += fixed6(v);
+            }
+            out += std::string(",") + std::to_string(st.below.value_or(0));
         }
-        out += "," + csv_field(r.error) + "\n";
+        out += std::string(",") + csv_field(r.error) + "\n";
     }
     return out;
 }

@@ -15,7 +15,8 @@ large: a 100,000-frame synthetic libvmaf JSON: the page draws (parse, curves,
     column) and its tables exact.
 stats: --stats in JSON (--precision max) against numpy: percentiles equal
     numpy.percentile (linear) to the bit; the stdout table and the CSV rows;
-    the -o output without --stats is the same but for the added members.
+    the -o output without --stats is the same but for the added members;
+    vmafpp report --stats on small, tied, sparse, negative and wide series.
 errors: bad input (missing or malformed files and lists, outputs that are
     inputs) gives one line on stderr and a non-zero exit, and leaves the
     inputs as they were.
@@ -408,6 +409,37 @@ def test_stats(cli, corpus, work):
                 check(close6(text, exp[cells[0]]), "stats csv %s %s: %s, numpy %.9f" % (col, cells[0], text, exp[cells[0]]))
 
 
+def test_stats_edges(cli, work):
+    """vmafpp report --stats on a libvmaf-style JSON of small, tied, sparse
+    (null-holed), negative and wide series: the interpolation's corners."""
+    rng = np.random.default_rng(7)
+    columns = {
+        "vmaf": [5, 5, 5, 1, 9, 100, 0, 37.5, 62.25, 5],
+        "two": [0, None, None, 1e6, None, None, None, None, None, None],
+        "one": [None, None, None, None, None, None, None, 42.5, None, None],
+        "neg": [-3.25, 7, -1e-3, 2.5, 11, -8, 0.125, 4, 3, 3],
+        "wide": list(rng.uniform(0, 1000, 10)),
+    }
+    path = os.path.join(work, "edges.json")
+    with open(path, "w") as f:
+        json.dump({"version": "3.2.0", "frames": [
+            {"frameNum": i, "metrics": {k: v[i] for k, v in columns.items()}} for i in range(10)]}, f)
+    p = run([cli, "report", path, "--stats", "--threshold", "5.5", "--worst", "3"])
+    rows = {parts[0]: parts for parts in (line.split() for line in p.stdout.splitlines()) if len(parts) == 12}
+    check(set(columns) <= set(rows), "edges: rows %s" % sorted(rows))
+    for key, column in columns.items():
+        frames = np.array([i for i, v in enumerate(column) if v is not None])
+        values = np.array([v for v in column if v is not None], dtype=np.float64)
+        exp = stats_for(key, frames, values, 5.5, 3)
+        parts = rows.get(key, [key] + ["nan"] * 11)
+        check(parts[1] == str(len(values)), "edges %s: frames %s" % (key, parts[1]))
+        for s, text in zip(STATS, parts[2:11]):
+            check(close6(text, exp[s]), "edges %s: %s %s, numpy %.9f" % (key, s, text, exp[s]))
+        check(parts[11] == (str(exp["below"]) if key == "vmaf" else "-"), "edges %s: below %s" % (key, parts[11]))
+    worst = [line for line in p.stdout.splitlines() if line.startswith("vmaf worst frames:")]
+    check(worst == ["vmaf worst frames: 6 (0.000000) 3 (1.000000) 0 (5.000000)"], "edges: %s" % worst)
+
+
 def one_line_error(name, p):
     lines = p.stderr.strip().splitlines()
     check(p.returncode not in (0, None) and p.returncode < 128,
@@ -493,6 +525,7 @@ def main():
         test_large(cli, work)
     elif what == "stats":
         test_stats(cli, corpus, work)
+        test_stats_edges(cli, work)
     else:
         test_errors(cli, corpus, work)
     print("%s: %d failures, %.1f s" % (what, len(FAILURES), time.monotonic() - t))
