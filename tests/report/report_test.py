@@ -2,7 +2,8 @@
 
     report_test.py render|large|stats|errors CLI CORPUS WORK [--screenshot PNG]
 
-render: a corpus pair's report (vmafpp --report), a three-encode comparison
+render: a corpus pair's report (vmafpp --report; the frame, time and value
+    under a pointer put on frame 12), a three-encode comparison
     (vmafpp batch: the pair's encode and two requantised copies of its
     reference) and a libvmaf 3.2.0 golden (vmafpp report) drawn by headless
     Chromium; each page must say "rendered", log nothing on the console, show
@@ -118,6 +119,8 @@ class Dom(html.parser.HTMLParser):
         self._text = ""
         self._in_status = False
         self._in_facts = False
+        self.tip = []     # the lines of the first plot's pointer box
+        self._tip_depth = 0
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -127,6 +130,11 @@ class Dom(html.parser.HTMLParser):
             self._in_facts = True
         if "data-plot" in a:
             self.plots[a["data-plot"]] = a
+        if self._tip_depth:
+            self._tip_depth += 1
+            self.tip.append("")
+        elif a.get("class") == "tip" and not self.tip:
+            self._tip_depth = 1
         if tag == "table":
             self._table = a
         elif tag == "tr":
@@ -135,6 +143,8 @@ class Dom(html.parser.HTMLParser):
             self._cell, self._text = a, ""
 
     def handle_endtag(self, tag):
+        if self._tip_depth:
+            self._tip_depth -= 1
         if tag == "div" and self._in_status:
             self._in_status = False
         if tag in ("td", "th") and self._cell is not None:
@@ -161,20 +171,22 @@ class Dom(html.parser.HTMLParser):
             self.facts.append([text for _, text in row["cells"]])
 
     def handle_data(self, data):
+        if self._tip_depth > 1:
+            self.tip[-1] += data
         if self._in_status:
             self.status = (self.status or "") + data
         if self._cell is not None:
             self._text += data
 
 
-def render(page, png, width=1280, height=1500):
+def render(page, png, width=1280, height=1500, hash=""):
     """Chromium's DOM after the page's script ran, its screenshot, its
     console lines and the seconds it took (start to exit)."""
     t = time.monotonic()
     p = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                         "--no-first-run", "--enable-logging=stderr", "--v=0", "--dump-dom",
                         "--screenshot=" + png, "--window-size=%d,%d" % (width, height),
-                        "file://" + os.path.abspath(page)],
+                        "file://" + os.path.abspath(page) + hash],
                        capture_output=True, text=True, timeout=120)
     seconds = time.monotonic() - t
     if p.returncode != 0 or not os.path.exists(png):
@@ -196,9 +208,9 @@ def colour_pixels(image, box, colour, tolerance=40):
     return int(np.count_nonzero(np.all(np.abs(a - np.array(rgb(colour))) <= tolerance, axis=2)))
 
 
-def check_page(name, page, png, inputs, models, threshold=60.0, worst=10):
+def check_page(name, page, png, inputs, models, threshold=60.0, worst=10, hash=""):
     """inputs: the JSON results the page was made from, in the page's order."""
-    dom, image, console, seconds = render(page, png)
+    dom, image, console, seconds = render(page, png, hash=hash)
     print("%s: rendered in %.2f s (chromium start to exit), page script %s ms"
           % (name, seconds, dom.status_attrs.get("data-ms")), flush=True)
     check(dom.status == "rendered", "%s: the page's status is %r, not 'rendered'" % (name, dom.status))
@@ -268,7 +280,14 @@ def test_render(cli, corpus, work, screenshot):
     one_json, one_html = os.path.join(work, "one.json"), os.path.join(work, "one.html")
     run([cli, "-r", ref, "-d", dis, "--feature", "psnr", "-q", "--json", "--precision", "max", "-o", one_json,
          "--report", one_html])
-    dom, _ = check_page("pair", one_html, os.path.join(work, "one.png"), [one_json], ["vmaf"])
+    # The pointer over frame 12 of 0..23: the curve area starts 56 px into the
+    # plot and is 1132 px wide (the plot's 1200 less its margins).
+    x = 56 + round(12 / 23 * (1132 - 1))
+    dom, _ = check_page("pair", one_html, os.path.join(work, "one.png"), [one_json], ["vmaf"],
+                        hash="#pointer=%d" % x)
+    frames, values = series_from_json(one_json)["vmaf"]
+    want = ["frame 12 · 0.480 s", "%s: %.4f" % (os.path.basename(dis), values[12])]
+    check(dom.tip == want, "pair: the pointer shows %r, expected %r" % (dom.tip, want))
     facts = {row[0]: row[1:] for row in dom.facts if row}
     for fact in ("reference", "distorted", "size", "frames", "models", "vmafpp", "SIMD", "backend"):
         check(fact in facts and facts[fact][0], "pair: the run's facts lack %r" % fact)
