@@ -28,8 +28,10 @@ import html.parser
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -182,13 +184,17 @@ class Dom(html.parser.HTMLParser):
 def render(page, png, width=1280, height=1500, hash=""):
     """Chromium's DOM after the page's script ran, its screenshot, its
     console lines and the seconds it took (start to exit)."""
+    # A profile of its own: ctest -j runs report_render and report_large at once.
+    profile = tempfile.mkdtemp(prefix="chromium-", dir=os.path.dirname(os.path.abspath(png)))
     t = time.monotonic()
     p = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                        "--user-data-dir=" + profile,
                         "--no-first-run", "--enable-logging=stderr", "--v=0", "--dump-dom",
                         "--screenshot=" + png, "--window-size=%d,%d" % (width, height),
                         "file://" + os.path.abspath(page) + hash],
                        capture_output=True, text=True, timeout=120)
     seconds = time.monotonic() - t
+    shutil.rmtree(profile, ignore_errors=True)
     if p.returncode != 0 or not os.path.exists(png):
         raise SystemExit("chromium failed on %s (exit %d):\n%s" % (page, p.returncode, p.stderr[-2000:]))
     dom = Dom()
