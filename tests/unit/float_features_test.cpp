@@ -4,11 +4,6 @@
 // features_other.json, bit for bit.
 #include <gtest/gtest.h>
 
-#include <cstring>
-#include <initializer_list>
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
 
 #include <algorithm>
 #include <cstdio>
@@ -19,6 +14,7 @@
 
 #include "support/corpus.hpp"
 #include "support/feature_run.hpp"
+#include "support/golden_cpu.hpp"
 #include "vmafpp/collector.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
@@ -88,31 +84,7 @@ void expect_golden(const std::string& pair, const std::string& file,
 
 using test::target_pairs;
 
-// float_adm divides with rcpss plus one Newton step, as libvmaf does on x86.
-// rcpss is a CPU-specific table: Intel and AMD return different bits, so
-// libvmaf's own float ADM values depend on the CPU. The goldens come from an
-// AMD EPYC; this fingerprint of rcpss (recorded on the AMD EPYC these tests
-// were written on, whose values reproduce the goldens) tells whether this CPU
-// is of the same kind. When it is not, the float ADM keys are not comparable
-// with the goldens and only the other float features are checked.
-bool rcp_matches_golden_cpu() {
-#if defined(__x86_64__)
-    std::uint64_t h = 1469598103934665603ull;
-    for (std::uint32_t m = 0; m < (1u << 23); m += 37)
-        for (std::uint32_t e : {100u, 127u, 150u}) {
-            const std::uint32_t bits = (e << 23) | m;
-            float x;
-            std::memcpy(&x, &bits, 4);
-            const float r = _mm_cvtss_f32(_mm_rcp_ss(_mm_set_ss(x)));
-            std::uint32_t rb;
-            std::memcpy(&rb, &r, 4);
-            h = (h ^ rb) * 1099511628211ull;
-        }
-    return h == 0xcff014a4ce1aae03ull;
-#else
-    return false;
-#endif
-}
+using test::rcp_matches_golden_cpu;
 
 class FloatGolden : public ::testing::TestWithParam<std::string> {};
 
