@@ -1,9 +1,10 @@
 // The Python module vmafpp._vmafpp (python/vmafpp/__init__.py re-exports it):
 // score() on file paths or numpy frames, and a streaming Scorer, both over the
-// library's score() / Scorer, so the values are the CLI's bits. Arrays are
-// read in place, never copied (but for a layout whose rows are not
-// contiguous): the library's Scorer::view_from checks each plane's shape and
-// stride and reads the array while the frame is scored. The GIL is released while frames are scored; vmafpp::Error becomes vmafpp.Error with
+// library's score() / Scorer, so the values are the CLI's bits. score()'s
+// arrays are read in place (but for a layout whose rows are not contiguous):
+// the library's Scorer::view_from checks each plane's shape and stride and
+// reads the array while the frame is scored. Scorer.push copies unless told
+// copy=False (its frames are scored after it returns). The GIL is released while frames are scored; vmafpp::Error becomes vmafpp.Error with
 // the same one-line message.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -288,12 +289,22 @@ public:
                                                    vmafpp::FrameGeometry{width, height, bitdepth,
                                                                          parse_format(pixel_format)})) {}
 
-    void push(const py::object& ref, const py::object& dis) {
+    // copy=True (the default) scores a private copy of the arrays, so a caller
+    // may refill its buffer right after push() (the usual read loop); a
+    // pushed frame is scored later, on a worker, and reading the caller's
+    // buffer then would score whatever it holds by that time. copy=False
+    // reads the arrays in place: the caller promises not to write them until
+    // finish() returns.
+    void push(const py::object& ref, const py::object& dis, bool copy) {
         const std::unique_lock<std::mutex> lock = lock_scorer();
         if (!scorer_) throw Error("push after finish: the session is over");
         released_.drop();
         auto frame = std::make_unique<Frame>(Frame{frame_stack(ref, bitdepth_, 2, "reference"),
                                                    frame_stack(dis, bitdepth_, 2, "distorted")});
+        if (copy) {
+            own_copies(frame->ref);
+            own_copies(frame->dis);
+        }
         const std::vector<vmafpp::PlaneView> r = frame_views(frame->ref, 0, 2);
         const std::vector<vmafpp::PlaneView> d = frame_views(frame->dis, 0, 2);
         // The scorer reads the arrays in place until the frame is scored; the
@@ -326,6 +337,11 @@ public:
     }
 
 private:
+    // Replaces each plane by a fresh C-contiguous copy (with the GIL).
+    static void own_copies(FrameStack& s) {
+        for (auto& a : s.planes) a = py::array::ensure(a.attr("copy")());
+    }
+
     // Waits for the mutex without the GIL: the thread holding the mutex
     // takes the GIL back when its scoring ends, so waiting with the GIL
     // would deadlock.
@@ -397,9 +413,11 @@ them, or None. features: --feature strings ("psnr", "adm=debug=true").)");
              py::arg("features") = std::vector<std::string>{}, py::arg("threads") = 0u,
              py::arg("subsample") = 1u)
         .def("push", &PyScorer::push, py::arg("reference"), py::arg("distorted"),
-             "one frame pair: (H, W) luma arrays or (Y, U, V) tuples; read in place, not "
-             "copied: the scorer holds them until the frame is scored, and they must not be "
-             "written to until finish() returns")
+             py::arg("copy") = true,
+             "one frame pair: (H, W) luma arrays or (Y, U, V) tuples. copy=True (default): "
+             "the arrays may be refilled as soon as push returns. copy=False: read in place, "
+             "not copied; the scorer holds them until the frame is scored, and they must not "
+             "be written to until finish() returns")
         .def("finish", &PyScorer::finish, "waits for every frame; returns the JSON output as a dict")
         .def_property_readonly("frames", &PyScorer::frames);
 }

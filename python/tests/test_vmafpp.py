@@ -135,6 +135,24 @@ class ScoreMatchesCli(unittest.TestCase):
         self.assertEqual(s.frames, ref[0].shape[0])
         self.assert_same(s.finish(), cli_json(PAIR10, 2, ("float_ssim",)))
 
+    def test_streaming_scorer_buffer_refilled_after_push(self):
+        # The usual read loop: one buffer per plane, refilled for every frame
+        # right after push returns. push copies by default, so the frames
+        # scored later on the workers are the ones pushed.
+        ref, bpc = read_y4m(clip(PAIR10, "ref"))
+        dis, _ = read_y4m(clip(PAIR10, "dis"))
+        s = vmafpp.Scorer(ref[0].shape[2], ref[0].shape[1], bitdepth=bpc, pixel_format="420",
+                          threads=2)
+        rbuf = tuple(np.empty_like(p[0]) for p in ref)
+        dbuf = tuple(np.empty_like(p[0]) for p in dis)
+        for n in range(ref[0].shape[0]):
+            for b, p in zip(rbuf + dbuf, ref + dis):
+                b[...] = p[n]
+            s.push(rbuf, dbuf)
+            for b in rbuf + dbuf:
+                b.fill(0)  # the caller reuses its buffer before the frame is scored
+        self.assert_same(s.finish(), cli_json(PAIR10, 2, ()))
+
     def test_other_threads_run_while_scoring(self):
         # The GIL is released while frames are scored.
         ticks = []
