@@ -21,6 +21,8 @@ namespace vmafpp {
 
 namespace {
 
+using namespace speed;  // the kernels (src/speed/speed_kernels.hpp)
+
 using speed::Gsm;
 
 // The options both extractors declare (libvmaf's order); speed_chroma adds
