@@ -15,6 +15,7 @@
 
 #include "adm/adm.hpp"
 #include "adm/adm_kernels.hpp"
+#include "adm/adm_options.hpp"
 #include "bench_levels.hpp"
 #include "vmafpp/cpu.hpp"
 
@@ -293,7 +294,7 @@ void BM_AdmFrame(benchmark::State& state) {
     Scale0& s = scale0();
     const AdmKernels* k = kernels_for(state);
     if (!k) return;
-    AdmEngine engine(kW, kH, 8, AdmOptions{}, *k);
+    AdmEngine engine(kW, kH, 8, default_adm_options(), *k);
     for (auto _ : state) {
         const AdmScores r = engine.compute(s.ref.luma(), s.dis.luma());
         benchmark::DoNotOptimize(r.adm2);

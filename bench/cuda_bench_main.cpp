@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "adm/adm_options.hpp"
 #include "cuda/cuda_twins.hpp"
 #include "adm/adm_twin.hpp"
 #include "device/backend.hpp"
@@ -127,7 +128,7 @@ int main(int argc, char** argv) {
         const vmafpp::Picture& r = ref[0];
         const vmafpp::Picture& d = dis[0];
         vmafpp::adm::AdmDeviceParams params[vmafpp::adm::kScales];
-        const vmafpp::adm::AdmEngine engine(w, h, bpc, vmafpp::adm::AdmOptions{});
+        const vmafpp::adm::AdmEngine engine(w, h, bpc, vmafpp::adm::default_adm_options());
         for (int s = 0; s < vmafpp::adm::kScales; ++s) params[s] = engine.device_params(s);
         auto adm = vmafpp::cuda::make_adm_twin(device, w, h, bpc, params, 100.0, false, false);
         auto vif = vmafpp::cuda::make_vif_twin(device, w, h, bpc,

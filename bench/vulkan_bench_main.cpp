@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "adm/adm_options.hpp"
 #include "vmafpp/compute.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
@@ -118,7 +119,7 @@ int main(int argc, char** argv) {
         const vmafpp::Picture& r = ref[0];
         const vmafpp::Picture& d = dis[0];
         vmafpp::adm::AdmDeviceParams params[vmafpp::adm::kScales];
-        const vmafpp::adm::AdmEngine engine(w, h, bpc, vmafpp::adm::AdmOptions{});
+        const vmafpp::adm::AdmEngine engine(w, h, bpc, vmafpp::adm::default_adm_options());
         for (int s = 0; s < vmafpp::adm::kScales; ++s) params[s] = engine.device_params(s);
         auto adm = vmafpp::vk::make_adm_twin(device, w, h, bpc, params, 100.0, false, false);
         auto vif = vmafpp::vk::make_vif_twin(device, w, h, bpc);

@@ -22,6 +22,7 @@
 #include "libvmaf_cuda.hpp"
 #include "vmafpp/output.hpp"
 #include "vmafpp/scorer.hpp"
+#include "vmafpp/feature.hpp"
 #include "vmafpp/vmafpp.hpp"
 
 // The libvmaf release whose API and output this library reproduces: what
@@ -168,10 +169,36 @@ int alloc_picture(VmafPicture* pic, VmafPixelFormat fmt, unsigned bpc, unsigned 
     return 0;
 }
 
-// Copies a caller's picture into a vmafpp one: the scorer's picture_from
-// checks every plane's size, stride and data (its message goes to the log);
-// -EINVAL when its format or bit depth is not the session's.
-int copy_picture(VmafContext* vmaf, const VmafPicture& in, const vmafpp::Scorer& scorer,
+void release_picture(VmafPicture* pic);
+
+// Whether `in` is a picture of vmaf_picture_alloc's (not of a pool, not a
+// CUDA one): its planes stay as they are until its last reference goes.
+bool plain_picture(const VmafPicture& in) {
+    if (!in.ref || !in.priv || vmafpp::capi_cuda::owns_picture(in)) return false;
+    return !static_cast<const PicturePriv*>(in.priv)->pool;
+}
+
+// A second reference to a plain picture, as vmaf_picture_ref() would take:
+// what keeps its planes while the scorer reads them in place. It goes on
+// whichever of the scorer's threads scored the frame (release_picture only
+// counts down and frees).
+std::shared_ptr<const void> picture_reference(const VmafPicture& in) {
+    in.ref->count.fetch_add(1);
+    auto* held = new VmafPicture(in);
+    return std::shared_ptr<const void>(held, [](const void* p) {
+        auto* pic = static_cast<VmafPicture*>(const_cast<void*>(p));
+        release_picture(pic);
+        delete pic;
+    });
+}
+
+// A vmafpp picture of a caller's picture: the scorer's view_from checks
+// every plane's size, stride and data (its message goes to the log) and
+// reads a plain picture's planes in place; a pool's picture (which the
+// caller's pool needs back at once) and a caller-made one (no reference to
+// hold) are copied, a device picture downloaded. -EINVAL when its format or
+// bit depth is not the session's.
+int take_picture(VmafContext* vmaf, const VmafPicture& in, const vmafpp::Scorer& scorer,
                  const char* which, vmafpp::Picture& out) {
     const vmafpp::FrameGeometry& g = scorer.geometry();
     if (int(in.bpc) != g.bpc || to_format(in.pix_fmt) != g.format) return -EINVAL;
@@ -188,7 +215,10 @@ int copy_picture(VmafContext* vmaf, const VmafPicture& in, const vmafpp::Scorer&
         out = scorer.make_picture();
         return vmafpp::capi_cuda::download(vmaf, in, out, out.has_chroma() ? 3 : 1);
     }
-    out = scorer.picture_from({planes, count}, which);
+    if (plain_picture(in))
+        out = scorer.view_from({planes, count}, which, picture_reference(in));
+    else
+        out = scorer.picture_from({planes, count}, which);
     return 0;
 }
 
@@ -576,8 +606,8 @@ int vmaf_read_pictures(VmafContext* vmaf, VmafPicture* ref, VmafPicture* dist, u
         if (!vmaf->scorer)
             if (const int err = start_session(vmaf, *ref)) return err;
         vmafpp::Picture r, d;
-        if (const int err = copy_picture(vmaf, *ref, *vmaf->scorer, "reference", r)) return err;
-        if (const int err = copy_picture(vmaf, *dist, *vmaf->scorer, "distorted", d)) return err;
+        if (const int err = take_picture(vmaf, *ref, *vmaf->scorer, "reference", r)) return err;
+        if (const int err = take_picture(vmaf, *dist, *vmaf->scorer, "distorted", d)) return err;
         vmaf->scorer->push(std::move(r), std::move(d));
         ++vmaf->pic_cnt;
         if (ref->ref) release_picture(ref);

@@ -407,6 +407,8 @@ int download(VmafContext* vmaf, const VmafPicture& in, vmafpp::Picture& out, int
     return 0;
 }
 
+bool owns_picture(const VmafPicture& pic) { return live_picture(pic) != nullptr; }
+
 bool release_picture(VmafPicture* pic) {
     CudaPicture* p;
     {

@@ -35,6 +35,9 @@ bool is_device_picture(const VmafPicture& pic);
 // the picture's planes are not the ones allocated, -EIO when the copy fails.
 int download(VmafContext* vmaf, const VmafPicture& in, vmafpp::Picture& out, int planes);
 
+// Whether pic is a picture of this file's (device or pinned).
+bool owns_picture(const VmafPicture& pic);
+
 // Releases pic and returns true when it is a picture of this file's
 // (device or pinned); false leaves it to libvmaf.cpp.
 bool release_picture(VmafPicture* pic);

@@ -12,6 +12,7 @@
 #include "vmafpp/model.hpp"
 #include "vmafpp/options.hpp"
 #include "vmafpp/vmafpp.hpp"
+#include "vmafpp/feature.hpp"
 
 using namespace vmafpp;
 

@@ -1,8 +1,9 @@
 // The Python module vmafpp._vmafpp (python/vmafpp/__init__.py re-exports it):
 // score() on file paths or numpy frames, and a streaming Scorer, both over the
 // library's score() / Scorer, so the values are the CLI's bits. Arrays are
-// only converted here: the library's Scorer::picture_from checks each plane's
-// shape and stride. The GIL is released while frames are scored; vmafpp::Error becomes vmafpp.Error with
+// read in place, never copied (but for a layout whose rows are not
+// contiguous): the library's Scorer::view_from checks each plane's shape and
+// stride and reads the array while the frame is scored. The GIL is released while frames are scored; vmafpp::Error becomes vmafpp.Error with
 // the same one-line message.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -229,8 +230,10 @@ vmafpp::ScoreRun score_arrays(const py::object& ref, const py::object& dis, std:
         throw Error("reference has " + std::to_string(r.frames) + " frames, distorted has " +
                     std::to_string(d.frames));
     if (r.frames == 0) throw Error("no frames to score: the inputs are empty");
+    // Reads the arrays in place: r and d hold them until the scorer, made
+    // after them, is gone.
     vmafpp::Scorer scorer(cfg, {r.width, r.height, r.bpc, r.format});
-    py::gil_scoped_release nogil;  // r and d hold the arrays
+    py::gil_scoped_release nogil;
     for (int n = 0; n < r.frames; ++n) scorer.push(frame_views(r, n, 3), frame_views(d, n, 3));
     return scorer.finish();
 }
@@ -288,10 +291,19 @@ public:
     void push(const py::object& ref, const py::object& dis) {
         const std::unique_lock<std::mutex> lock = lock_scorer();
         if (!scorer_) throw Error("push after finish: the session is over");
-        const FrameStack r = frame_stack(ref, bitdepth_, 2, "reference");
-        const FrameStack d = frame_stack(dis, bitdepth_, 2, "distorted");
-        py::gil_scoped_release nogil;  // r and d hold the arrays
-        scorer_->push(frame_views(r, 0, 2), frame_views(d, 0, 2));
+        released_.drop();
+        auto frame = std::make_unique<Frame>(Frame{frame_stack(ref, bitdepth_, 2, "reference"),
+                                                   frame_stack(dis, bitdepth_, 2, "distorted")});
+        const std::vector<vmafpp::PlaneView> r = frame_views(frame->ref, 0, 2);
+        const std::vector<vmafpp::PlaneView> d = frame_views(frame->dis, 0, 2);
+        // The scorer reads the arrays in place until the frame is scored; the
+        // frame then goes to released_, without the GIL.
+        Frame* held = frame.release();
+        const std::shared_ptr<const void> keep_alive(held, [this](const void* f) {
+            released_.add(std::unique_ptr<Frame>(static_cast<Frame*>(const_cast<void*>(f))));
+        });
+        py::gil_scoped_release nogil;
+        scorer_->push(r, d, keep_alive);
     }
 
     py::dict finish() {
@@ -302,7 +314,9 @@ public:
         {
             py::gil_scoped_release nogil;
             run = s->finish();
+            s.reset();
         }
+        released_.drop();
         return to_dict(run);
     }
 
@@ -324,8 +338,36 @@ private:
         return lock;
     }
 
+    // One pushed frame's arrays.
+    struct Frame {
+        FrameStack ref, dis;
+    };
+    // Frames the scorer is done with. The scorer lets a frame go on any of
+    // its threads, which may not take the GIL (the thread holding it may
+    // wait for the scorer); their arrays are released here, with the GIL,
+    // at the next push() or finish() or with the PyScorer.
+    class Released {
+    public:
+        void add(std::unique_ptr<Frame> f) {
+            const std::lock_guard<std::mutex> lock(mutex_);
+            frames_.push_back(std::move(f));
+        }
+        void drop() {  // with the GIL
+            std::vector<std::unique_ptr<Frame>> gone;
+            {
+                const std::lock_guard<std::mutex> lock(mutex_);
+                gone.swap(frames_);
+            }
+        }
+
+    private:
+        std::mutex mutex_;
+        std::vector<std::unique_ptr<Frame>> frames_;
+    };
+
     int bitdepth_;
     std::mutex mutex_;
+    Released released_;  // before scorer_: outlives it
     std::unique_ptr<vmafpp::Scorer> scorer_;
 };
 
@@ -355,7 +397,9 @@ them, or None. features: --feature strings ("psnr", "adm=debug=true").)");
              py::arg("features") = std::vector<std::string>{}, py::arg("threads") = 0u,
              py::arg("subsample") = 1u)
         .def("push", &PyScorer::push, py::arg("reference"), py::arg("distorted"),
-             "one frame pair: (H, W) luma arrays or (Y, U, V) tuples")
+             "one frame pair: (H, W) luma arrays or (Y, U, V) tuples; read in place, not "
+             "copied: the scorer holds them until the frame is scored, and they must not be "
+             "written to until finish() returns")
         .def("finish", &PyScorer::finish, "waits for every frame; returns the JSON output as a dict")
         .def_property_readonly("frames", &PyScorer::frames);
 }

@@ -1,18 +1,15 @@
 // Per-frame feature values, keyed by libvmaf's names.
 #pragma once
 
-#include <cstdint>
-#include <mutex>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <tuple>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "vmafpp/export.hpp"
-#include "vmafpp/feature.hpp"
+#include "vmafpp/aggregate.hpp"
 
 namespace vmafpp {
 
@@ -24,6 +21,10 @@ VMAFPP_API void add_aggregate_totals(std::string_view key, AggregateSums& total,
 // aggregate_from_sums); throws if its feature has none.
 VMAFPP_API double finish_aggregate(std::string_view key, const AggregateSums& total);
 
+namespace detail {
+class CollectorSink;  // the extractors' FeatureSink (src/engine/collector_sink.hpp)
+}  // namespace detail
+
 // Collects values written by extractors running on any thread. The order of
 // keys is deterministic, whatever the worker scheduling: by the phase of the
 // extract() call that first wrote the key, then its frame, then the
@@ -32,32 +33,12 @@ VMAFPP_API double finish_aggregate(std::string_view key, const AggregateSums& to
 // libvmaf's order for the session's --threads (see FramePipeline).
 class VMAFPP_API FeatureCollector {
 public:
-    // A FeatureSink for one extract()/flush() call of one extractor.
-    class VMAFPP_API CallSink final : public FeatureSink {
-    public:
-        // `phase` 0 puts the call's new keys before those of every phase-1
-        // call of any frame.
-        CallSink(FeatureCollector& owner, std::uint32_t call_frame, std::uint32_t extractor,
-                 std::uint32_t phase = 1)
-            : owner_(owner), phase_(phase), call_frame_(call_frame), extractor_(extractor) {}
-        void append(std::string_view key, unsigned frame, double value) override;
-        void add_aggregate_sums(std::string_view key, unsigned frame, const AggregateSums& sums) override;
-
-    private:
-        FeatureCollector& owner_;
-        std::uint32_t phase_;
-        std::uint32_t call_frame_;
-        std::uint32_t extractor_;
-        std::uint32_t sequence_ = 0;
-    };
-
-    static constexpr std::uint32_t kFlushCall = 0xffffffffu;
-
-    FeatureCollector() = default;
+    FeatureCollector();
+    ~FeatureCollector();
     // Moving is for handing finished results around, never while extractors
-    // still write.
-    FeatureCollector(FeatureCollector&& other) noexcept;
-    FeatureCollector& operator=(FeatureCollector&& other) noexcept;
+    // still write; the moved-from collector is empty.
+    FeatureCollector(FeatureCollector&& other);
+    FeatureCollector& operator=(FeatureCollector&& other);
 
     // A frame-range run: extractors' values of frames lead .. lead + count - 1
     // are kept, as frames 0 .. count - 1; those of the context frames around
@@ -81,22 +62,9 @@ public:
     unsigned frame_count() const;
 
 private:
-    using Order = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>;
-    struct Column {
-        std::string key;
-        Order order;
-        std::vector<double> values;
-        std::vector<std::uint8_t> present;
-    };
-    void put(std::string_view key, unsigned frame, double value, Order order);
-
-    mutable std::mutex mutex_;
-    std::vector<Column> columns_;
-    std::unordered_map<std::string, std::size_t> index_;
-    std::vector<std::pair<std::string, AggregateSums>> aggregates_;
-    unsigned frame_count_ = 0;
-    unsigned keep_lead_ = 0;
-    unsigned keep_count_ = 0xffffffffu;
+    friend class detail::CollectorSink;
+    struct State;  // the columns, their order and a mutex (src/engine/collector.cpp)
+    std::unique_ptr<State> state_;
 };
 
 }  // namespace vmafpp

@@ -14,9 +14,9 @@
 
 namespace vmafpp {
 
-namespace device {
-class FrameStore;  // src/device/backend.hpp
-}
+// A device session's frames (opaque: what the library's device backends
+// share between the extractors of one session; callers never see inside).
+class SessionFrames;
 
 // A compute backend. A device backend runs the extractors that have device
 // twins on that device and the others on the CPU; only the backends listed
@@ -66,10 +66,11 @@ struct VMAFPP_API Compute {
     // ComputeConfig::device_only: an extractor without a twin on `backend`
     // refuses to be made.
     bool device_only = false;
-    // Set by a device session's frame pipeline (internal): the device copies
-    // of each frame's luma, uploaded once per frame and read by every twin of
-    // the session. nullptr: each twin uploads the pictures it is given.
-    std::shared_ptr<device::FrameStore> frames;
+    // Set by a device session's frame pipeline (an opaque handle): the
+    // device copies of each frame's luma, uploaded once per frame and read by
+    // every twin of the session. nullptr: each twin uploads the pictures it
+    // is given.
+    std::shared_ptr<SessionFrames> frames;
 
     // The CPU backend at the best level this machine allows (cpumask 0).
     static Compute best_cpu();

@@ -1,7 +1,7 @@
 // The feature extractor plug-in interface and its registry. A feature
 // folder includes only this header (and its own): it defines
 // `FeatureInfo <name>_info()`, and one line in src/engine/feature_list.hpp
-// registers it.
+// registers it. A caller's extractor joins by register_feature().
 #pragma once
 
 #include <cstdint>
@@ -11,24 +11,13 @@
 #include <string_view>
 #include <vector>
 
+#include "vmafpp/aggregate.hpp"
 #include "vmafpp/compute.hpp"
 #include "vmafpp/export.hpp"
 #include "vmafpp/options.hpp"
 #include "vmafpp/picture.hpp"
 
 namespace vmafpp {
-
-// One frame's part of a value of the whole run (libvmaf's aggregate_metrics,
-// e.g. psnr's apsnr_y) that is a function of integer sums over the frames
-// (APSNR: a plane's SSE and pixel count). Sums add mod 2^64, so in any order
-// and exactly: a frame-range run keeps its frames' totals, a chunk file
-// carries them, and a merge adds them and finishes the value with the
-// extractor's FeatureInfo::aggregate_from_sums, as a whole run does.
-struct AggregateSums {
-    std::string feature;               // the extractor (FeatureInfo::name)
-    std::vector<std::uint64_t> fixed;  // parameters, equal in every frame (psnr: the peak's square)
-    std::vector<std::uint64_t> totals;
-};
 
 // Where extractors write per-frame values. Thread-safe: non-temporal extractors
 // of different frames write concurrently.
@@ -39,13 +28,6 @@ public:
     // Frame `frame`'s sums of aggregate `key`. Sinks that do not collect
     // aggregates throw: a dropped value would be a silent loss.
     virtual void add_aggregate_sums(std::string_view key, unsigned frame, const AggregateSums& sums);
-};
-
-struct FrameGeometry {
-    int width = 0;
-    int height = 0;
-    int bpc = 8;
-    PixelFormat format = PixelFormat::yuv420;
 };
 
 class VMAFPP_API FeatureExtractor {
@@ -161,8 +143,19 @@ struct ExtractorSpec {
     OptionValues options;
 };
 
-// Every built-in extractor, in a fixed order.
-VMAFPP_API const std::vector<FeatureInfo>& feature_registry();
+// Every extractor: the built-ins in a fixed order, then the registered ones
+// in the order they were registered (a copy: registration may go on).
+VMAFPP_API std::vector<FeatureInfo> feature_registry();
+// Adds an extractor of the caller's: from then on find_feature(), --feature
+// strings (parse_feature_spec, ScoreConfig::features) and models' feature
+// names find it as they find a built-in. Throws vmafpp::Error when its name
+// is empty or taken, it has no make() or no provided feature, or a provided
+// name or alias is another extractor's. An extractor stays registered for
+// the life of the process.
+VMAFPP_API const FeatureInfo& register_feature(FeatureInfo info);
+// "name=opt=val:opt=val" -> the extractor and its options. Throws
+// vmafpp::Error for an unknown feature or option, or a bad value.
+VMAFPP_API ExtractorSpec parse_feature_spec(std::string_view spec);
 // nullptr when unknown.
 VMAFPP_API const FeatureInfo* find_feature(std::string_view name);
 // The extractor that provides a feature (by unaliased or aliased name).

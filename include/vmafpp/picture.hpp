@@ -20,34 +20,59 @@ struct ChromaShift {
 };
 VMAFPP_API ChromaShift chroma_shift(PixelFormat fmt);
 
+// A caller's plane, not owned: samples are uint8_t for 8-bit pictures and
+// native-endian uint16_t above; row y starts `stride` bytes after row y - 1.
+struct PlaneView {
+    const void* data = nullptr;
+    int width = 0;
+    int height = 0;
+    std::ptrdiff_t stride = 0;  // in bytes
+};
+
 // One plane of samples. 8-bit pictures store uint8_t samples, 9..16-bit pictures
 // store uint16_t samples (native endian). Rows are `stride` bytes apart and
 // every row starts on a 64-byte boundary so SIMD loads of a row never straddle
 // a cache line at its start; the padding bytes after `width` are zero.
+// A view (Plane::view) reads a caller's samples where they are instead: its
+// rows start wherever the caller's do and what follows a row's `width`
+// samples is the caller's; extractors read only the samples of a row.
 class VMAFPP_API Plane {
 public:
     Plane() = default;
     Plane(int width, int height, int bytes_per_sample);
-    Plane(const Plane& other);  // deep copy
+    Plane(const Plane& other);  // deep copy (of a view too: an owned plane)
     Plane& operator=(const Plane& other);
-    Plane(Plane&&) noexcept = default;
-    Plane& operator=(Plane&&) noexcept = default;
+    Plane(Plane&& other) noexcept;
+    Plane& operator=(Plane&& other) noexcept;
+    ~Plane();
+
+    // A plane that reads the first `width` x `height` samples of `view`
+    // (whose width and height may be larger) without copying them.
+    // `keep_alive` (may be null) is held until the view and every plane it
+    // is moved to are destroyed: the caller's samples must stay readable and
+    // unchanged until then. A view is for reading: nothing may write
+    // through data() or row(). Throws vmafpp::Error when the view is smaller
+    // than width x height, its stride shorter than a row, or its data null.
+    static Plane view(const PlaneView& view, int width, int height, int bytes_per_sample,
+                      std::shared_ptr<const void> keep_alive = nullptr);
+    // Whether this plane is a view of a caller's samples.
+    bool is_view() const { return view_ != nullptr; }
 
     int width() const { return width_; }
     int height() const { return height_; }
     std::ptrdiff_t stride() const { return stride_; }  // in bytes
     int bytes_per_sample() const { return bytes_per_sample_; }
 
-    std::uint8_t* data() { return data_.get(); }
-    const std::uint8_t* data() const { return data_.get(); }
+    std::uint8_t* data() { return view_ ? view_ : data_.get(); }
+    const std::uint8_t* data() const { return view_ ? view_ : data_.get(); }
 
     template <class T>
     T* row(int y) {
-        return reinterpret_cast<T*>(data_.get() + y * stride_);
+        return reinterpret_cast<T*>(data() + y * stride_);
     }
     template <class T>
     const T* row(int y) const {
-        return reinterpret_cast<const T*>(data_.get() + y * stride_);
+        return reinterpret_cast<const T*>(data() + y * stride_);
     }
 
 private:
@@ -59,12 +84,22 @@ private:
     int bytes_per_sample_ = 1;
     std::ptrdiff_t stride_ = 0;
     std::unique_ptr<std::uint8_t[], AlignedFree> data_;
+    std::uint8_t* view_ = nullptr;          // a view's samples (not owned)
+    std::shared_ptr<const void> keep_alive_;  // what keeps them alive
 };
 
 // A reference or distorted picture: 1 (yuv400) or 3 planes of one bit depth.
 // A picture read for extractors that all read luma only (the readers'
 // set_luma_only()) has empty chroma planes (no storage, width and height 0)
 // whatever its format, so no memory is spent on planes nobody reads.
+// The size, bit depth and chroma format of a session's pictures.
+struct FrameGeometry {
+    int width = 0;
+    int height = 0;
+    int bpc = 8;
+    PixelFormat format = PixelFormat::yuv420;
+};
+
 struct VMAFPP_API Picture {
     Picture() = default;
     Picture(int width, int height, int bpc, PixelFormat fmt, bool with_chroma = true);

@@ -26,15 +26,6 @@
 
 namespace vmafpp {
 
-// A caller's plane, not owned: samples are uint8_t for 8-bit sessions and
-// native-endian uint16_t above; row y starts `stride` bytes after row y - 1.
-struct PlaneView {
-    const void* data = nullptr;
-    int width = 0;
-    int height = 0;
-    std::ptrdiff_t stride = 0;  // in bytes
-};
-
 class VMAFPP_API Scorer {
 public:
     // Loads the models and creates every extractor for `geometry`; throws
@@ -53,18 +44,33 @@ public:
     Picture make_picture() const;
 
     // The entry for planes the caller owns (the Python module, the C API):
-    // copies them into a picture of the session after checking each one
-    // once, here: luma width x height; chroma, where the format has it,
-    // subsampled as the format says (floor, as libvmaf's pictures, or ceil,
-    // as Y4M's; the floor part is copied); a stride of at least a row's
-    // bytes; data not null. `planes` is Y alone (when reads_chroma() is
-    // false or the format is 4:0:0) or Y, U, V. Throws vmafpp::Error naming
-    // `which` ("reference"), the plane and both shapes.
+    // a picture of the session that reads them in place (Plane::view, no
+    // copy), after checking each one once, here: luma width x height;
+    // chroma, where the format has it, subsampled as the format says
+    // (floor, as libvmaf's pictures, or ceil, as Y4M's; the floor part is
+    // read); a stride of at least a row's bytes; data not null. `planes` is
+    // Y alone (when reads_chroma() is false or the format is 4:0:0) or Y, U,
+    // V. Throws vmafpp::Error naming `which` ("reference"), the plane and
+    // both shapes. The picture holds `keep_alive` (see Plane::view): the
+    // planes must stay readable and unchanged while it or a picture it is
+    // moved to lives.
+    Picture view_from(std::span<const PlaneView> planes, const char* which,
+                      std::shared_ptr<const void> keep_alive = nullptr) const;
+    // view_from's checks, then a copy: for planes that may change or go
+    // away as soon as the call returns.
     Picture picture_from(std::span<const PlaneView> planes, const char* which) const;
-    // picture_from's checks alone, for planes the library cannot read
-    // itself (the C API's CUDA device pictures, copied by the driver).
+    // view_from's checks alone, for planes the library cannot read itself
+    // (the C API's CUDA device pictures, copied by the driver).
     void check_planes(std::span<const PlaneView> planes, const char* which) const;
-    void push(std::span<const PlaneView> ref, std::span<const PlaneView> dis);
+    // Scores the next frame pair from the caller's planes without copying
+    // them. The session reads them until that frame is scored (later than
+    // push() returns when it has worker threads), then drops its copies of
+    // `keep_alive`, on whichever of its threads scored the frame: the
+    // caller keeps the planes readable and unchanged until the last copy of
+    // `keep_alive` is gone. With `keep_alive` null, until finish() returns
+    // or the Scorer is destroyed.
+    void push(std::span<const PlaneView> ref, std::span<const PlaneView> dis,
+              std::shared_ptr<const void> keep_alive = nullptr);
 
     // Scores the next frame pair. Throws vmafpp::Error for a picture of
     // another geometry or bit depth, a sample above the bit depth, after

@@ -19,7 +19,6 @@
 #include "vmafpp/error.hpp"
 #include "vmafpp/export.hpp"
 #include "vmafpp/model.hpp"
-#include "vmafpp/feature.hpp"
 #include "vmafpp/reader.hpp"
 #include "vmafpp/results.hpp"
 
@@ -83,10 +82,6 @@ struct VMAFPP_API ScoreRun {
     // lacks the key.
     std::optional<Pooled> pooled(std::string_view key) const;
 };
-
-// "name=opt=val:opt=val" -> the extractor and its options. Throws
-// vmafpp::Error for an unknown feature or option, or a bad value.
-VMAFPP_API ExtractorSpec parse_feature_spec(std::string_view spec);
 
 // Scores every frame pair. Throws vmafpp::Error for mismatched inputs (size,
 // bit depth, chroma format, frame count), unreadable frames and bad options.

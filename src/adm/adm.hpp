@@ -32,14 +32,16 @@ inline constexpr int kMinSize = 17;
 // (32 + 2) rows.
 inline constexpr int kStripRows = 32;
 
+// Integer ADM's options; its option table (adm_extractor.cpp) fills them,
+// and default_adm_options() (adm_options.hpp) holds its defaults.
 struct AdmOptions {
-    double gain_limit = 100.0;
+    double gain_limit;
     CsfParams csf;
-    double noise_weight = 0.03125;
-    double dlm_weight = 0.5;
-    double min_val = 0.0;
-    bool skip_aim = false;
-    bool skip_scale0 = false;
+    double noise_weight;
+    double dlm_weight;
+    double min_val;
+    bool skip_aim;
+    bool skip_scale0;
 };
 
 struct AdmScores {

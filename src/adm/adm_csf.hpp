@@ -17,12 +17,14 @@ enum class CsfMode : int {
     barten_watson_blend_mae = 3,
 };
 
+// The viewing options (defaults: integer ADM's option table,
+// adm::default_adm_options()).
 struct CsfParams {
-    CsfMode mode = CsfMode::watson97;
-    double norm_view_dist = 3.0;
-    int ref_display_height = 1080;
-    double csf_scale = 1.0;       // Barten only
-    double csf_diag_scale = 1.0;  // Barten only
+    CsfMode mode;
+    double norm_view_dist;
+    int ref_display_height;
+    double csf_scale;       // Barten only
+    double csf_diag_scale;  // Barten only
 };
 
 // Whether the blend modes have a table for this viewing condition.

@@ -6,6 +6,7 @@
 
 #include "adm/adm.hpp"
 #include "base/extractor_info.hpp"
+#include "base/option_table.hpp"
 #include "adm/adm_options.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
@@ -15,52 +16,55 @@ namespace vmafpp {
 
 namespace {
 
-std::vector<OptionSpec> adm_options() {
-    // name, alias, type, default, min, max, feature parameter, help
-    return {
-        {"debug", "", OptionType::boolean, 0.0, 0.0, 1.0, false,
-         "debug mode: enable additional output"},
-        {"adm_csf_scale", "scf", OptionType::number, 1.0, 0.0, 50.0, true,
-         "scale coefficient for the horizontal & vertical direction terms of CSF"},
-        {"adm_csf_diag_scale", "scfd", OptionType::number, 1.0, 0.0, 50.0, true,
-         "scale coefficient for the diagonal direction term of CSF"},
-        {"adm_dlm_weight", "dlmw", OptionType::number, 0.5, 0.0, 1.0, true,
-         "linear weighting between DLM and AIM; 1 corresponds to DLM-only"},
-        {"adm_enhn_gain_limit", "egl", OptionType::number, 100.0, 1.0, 100.0, true,
-         "enhancement gain imposed on adm, must be >= 1.0, where 1.0 means the gain is "
-         "completely disabled"},
-        {"adm_norm_view_dist", "nvd", OptionType::number, 3.0, 0.75, 24.0, true,
-         "normalized viewing distance = viewing distance / ref display's physical height"},
-        {"adm_ref_display_height", "rdh", OptionType::integer, 1080, 1, 4320, true,
-         "reference display height in pixels"},
-        {"adm_csf_mode", "csf", OptionType::integer, 0, 0, 3, true,
-         "contrast sensitivity function"},
-        {"adm_noise_weight", "nw", OptionType::number, 0.03125, 0.0, 1500.0, true,
-         "noise weight"},
-        {"adm_skip_aim", "", OptionType::boolean, 0.0, 0.0, 1.0, false,
-         "skip the calculation of AIM", false},  // true is less complete
-        {"adm_skip_scale0", "ssz", OptionType::boolean, 0.0, 0.0, 1.0, true,
-         "skip the calculation of scale 0"},
-        {"adm_min_val", "min", OptionType::number, 0.0, 0.0, 1.0, true,
-         "minimum value allowed; lower values will be clipped to this value"},
-    };
+// What an "adm" instance reads from its options: the engine's and debug.
+struct AdmParams {
+    adm::AdmOptions engine;
+    bool debug;
+};
+
+// libvmaf's options, in its order, each with the field it fills.
+const OptionTable<AdmParams>& adm_table() {
+    using T = OptionType;
+    using P = AdmParams;
+    static const OptionTable<AdmParams> table = OptionTable<AdmParams>{}
+        .add({"debug", "", T::boolean, 0.0, 0.0, 1.0, false,
+              "debug mode: enable additional output"}, &P::debug)
+        .add({"adm_csf_scale", "scf", T::number, 1.0, 0.0, 50.0, true,
+              "scale coefficient for the horizontal & vertical direction terms of CSF"},
+             [](P& p) -> auto& { return p.engine.csf.csf_scale; })
+        .add({"adm_csf_diag_scale", "scfd", T::number, 1.0, 0.0, 50.0, true,
+              "scale coefficient for the diagonal direction term of CSF"},
+             [](P& p) -> auto& { return p.engine.csf.csf_diag_scale; })
+        .add({"adm_dlm_weight", "dlmw", T::number, 0.5, 0.0, 1.0, true,
+              "linear weighting between DLM and AIM; 1 corresponds to DLM-only"},
+             [](P& p) -> auto& { return p.engine.dlm_weight; })
+        .add({"adm_enhn_gain_limit", "egl", T::number, 100.0, 1.0, 100.0, true,
+              "enhancement gain imposed on adm, must be >= 1.0, where 1.0 means the gain is "
+              "completely disabled"},
+             [](P& p) -> auto& { return p.engine.gain_limit; })
+        .add({"adm_norm_view_dist", "nvd", T::number, 3.0, 0.75, 24.0, true,
+              "normalized viewing distance = viewing distance / ref display's physical height"},
+             [](P& p) -> auto& { return p.engine.csf.norm_view_dist; })
+        .add({"adm_ref_display_height", "rdh", T::integer, 1080, 1, 4320, true,
+              "reference display height in pixels"},
+             [](P& p) -> auto& { return p.engine.csf.ref_display_height; })
+        .add({"adm_csf_mode", "csf", T::integer, 0, 0, 3, true, "contrast sensitivity function"},
+             [](P& p) -> auto& { return p.engine.csf.mode; })
+        .add({"adm_noise_weight", "nw", T::number, 0.03125, 0.0, 1500.0, true, "noise weight"},
+             [](P& p) -> auto& { return p.engine.noise_weight; })
+        .add({"adm_skip_aim", "", T::boolean, 0.0, 0.0, 1.0, false, "skip the calculation of AIM",
+              false},  // true is less complete
+             [](P& p) -> auto& { return p.engine.skip_aim; })
+        .add({"adm_skip_scale0", "ssz", T::boolean, 0.0, 0.0, 1.0, true,
+              "skip the calculation of scale 0"},
+             [](P& p) -> auto& { return p.engine.skip_scale0; })
+        .add({"adm_min_val", "min", T::number, 0.0, 0.0, 1.0, true,
+              "minimum value allowed; lower values will be clipped to this value"},
+             [](P& p) -> auto& { return p.engine.min_val; });
+    return table;
 }
 
-adm::AdmOptions engine_options(const OptionValues& v) {
-    adm::AdmOptions o;
-    o.gain_limit = v.number("adm_enhn_gain_limit");
-    o.csf.mode = static_cast<adm::CsfMode>(v.integer("adm_csf_mode"));
-    o.csf.norm_view_dist = v.number("adm_norm_view_dist");
-    o.csf.ref_display_height = v.integer("adm_ref_display_height");
-    o.csf.csf_scale = v.number("adm_csf_scale");
-    o.csf.csf_diag_scale = v.number("adm_csf_diag_scale");
-    o.noise_weight = v.number("adm_noise_weight");
-    o.dlm_weight = v.number("adm_dlm_weight");
-    o.min_val = v.number("adm_min_val");
-    o.skip_aim = v.flag("adm_skip_aim");
-    o.skip_scale0 = v.flag("adm_skip_scale0");
-    return o;
-}
+adm::AdmOptions engine_options(const OptionValues& v) { return adm_table().read(v).engine; }
 
 // The provided features in libvmaf's write order: adm2, aim, adm3,
 // scale0..3, then the debug values. extract() writes keys by these indices.
@@ -84,7 +88,7 @@ public:
     explicit IntegerAdm(const ExtractorSetup& setup)
         : engine_(setup.geometry.width, setup.geometry.height, setup.geometry.bpc,
                   engine_options(setup.options), adm::adm_kernels_for(setup.compute.simd)),
-          debug_(setup.options.flag("debug")),
+          debug_(adm_table().read(setup.options).debug),
           keys_(setup.keys) {
         // The integer stages on the device; the engine folds and finalises.
         if (setup.compute.backend != Backend::cpu) {
@@ -140,10 +144,12 @@ private:
 
 }  // namespace
 
-std::vector<OptionSpec> adm::integer_adm_options() { return adm_options(); }
+std::vector<OptionSpec> adm::integer_adm_options() { return adm_table().specs(); }
+
+adm::AdmOptions adm::default_adm_options() { return engine_options(OptionValues(adm_table().specs())); }
 
 FeatureInfo integer_adm_info() {
-    FeatureInfo info = extractor_info<IntegerAdm>("adm", adm_options(), adm_provided());
+    FeatureInfo info = extractor_info<IntegerAdm>("adm", adm_table().specs(), adm_provided());
     info.device_twins = {std::string(adm::AdmTwin::kind)};
     return info;
 }

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <utility>
 
 #include "base/large_alloc.hpp"
 #include "vmafpp/error.hpp"
@@ -46,15 +47,51 @@ Plane::Plane(const Plane& other) : Plane() { *this = other; }
 
 Plane& Plane::operator=(const Plane& other) {
     if (this == &other) return *this;
-    if (!other.data_) {
+    if (!other.data()) {
         *this = Plane();
         return *this;
     }
     Plane copy(other.width_, other.height_, other.bytes_per_sample_);
-    std::memcpy(copy.data_.get(), other.data_.get(),
-                static_cast<std::size_t>(other.stride_ * other.height_));
+    const std::size_t row_bytes = static_cast<std::size_t>(other.width_) * other.bytes_per_sample_;
+    for (int y = 0; y < other.height_; ++y)
+        std::memcpy(copy.row<std::uint8_t>(y), other.row<std::uint8_t>(y), row_bytes);
     *this = std::move(copy);
     return *this;
+}
+
+Plane::Plane(Plane&& other) noexcept { *this = std::move(other); }
+
+// A moved-from plane is empty (a view's pointer does not stay behind).
+Plane& Plane::operator=(Plane&& other) noexcept {
+    if (this == &other) return *this;
+    width_ = std::exchange(other.width_, 0);
+    height_ = std::exchange(other.height_, 0);
+    bytes_per_sample_ = std::exchange(other.bytes_per_sample_, 1);
+    stride_ = std::exchange(other.stride_, 0);
+    data_ = std::move(other.data_);
+    view_ = std::exchange(other.view_, nullptr);
+    keep_alive_ = std::move(other.keep_alive_);
+    return *this;
+}
+
+Plane::~Plane() = default;
+
+Plane Plane::view(const PlaneView& v, int width, int height, int bytes_per_sample,
+                  std::shared_ptr<const void> keep_alive) {
+    if (width < 0 || height < 0 || (bytes_per_sample != 1 && bytes_per_sample != 2) ||
+        v.width < width || v.height < height || v.stride < std::ptrdiff_t{width} * bytes_per_sample ||
+        (!v.data && width > 0 && height > 0))
+        throw Error("invalid plane view");
+    if (width == 0 || height == 0) return Plane(width, height, bytes_per_sample);  // no samples
+    Plane p;
+    p.width_ = width;
+    p.height_ = height;
+    p.bytes_per_sample_ = bytes_per_sample;
+    p.stride_ = v.stride;
+    // Never written through (see the header): the const is the caller's.
+    p.view_ = static_cast<std::uint8_t*>(const_cast<void*>(v.data));
+    p.keep_alive_ = std::move(keep_alive);
+    return p;
 }
 
 Picture::Picture(int w, int h, int bits, PixelFormat fmt, bool with_chroma)

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "base/extractor_info.hpp"
+#include "base/option_table.hpp"
 #include "base/large_alloc.hpp"
 #include "cambi/cambi_kernels.hpp"
 #include "vmafpp/error.hpp"
@@ -176,6 +177,89 @@ private:
     std::mutex mu_;
 };
 
+// libvmaf's default eotf, of both eotf options.
+const std::string kDefaultEotf = "bt1886";
+
+// What a cambi instance reads from its options (cambi_table()).
+struct CambiParams {
+    double max_val;
+    int enc_width, enc_height, enc_bitdepth;  // 0: the input's
+    int src_width, src_height;                // 0: the input's
+    int window_size;
+    double topk, cambi_topk;
+    double tvi_threshold;
+    double vis_lum_threshold;
+    int max_log_contrast;
+    std::string heatmaps_path;
+    bool full_ref;
+    std::string eotf, cambi_eotf;
+    int high_res_speedup;
+};
+
+// libvmaf's options, in its order, each with the field it fills.
+const OptionTable<CambiParams>& cambi_table() {
+    using T = OptionType;
+    using P = CambiParams;
+    static const OptionTable<CambiParams> table = [] {
+        OptionSpec eotf{"eotf", "", T::text, 0, 0, 0, true,
+                        "Determines the EOTF used to compute the visibility thresholds: bt1886 "
+                        "or pq"};
+        OptionSpec cambi_eotf{"cambi_eotf", "ceot", T::text, 0, 0, 0, true,
+                              "The EOTF, as eotf; takes precedence when not bt1886"};
+        eotf.default_text = cambi_eotf.default_text = kDefaultEotf;
+        OptionTable<CambiParams> t;
+        t.add({"cambi_max_val", "cmxv", T::number, 1000.0, 0.0, 1000.0, true,
+               "maximum value allowed; larger values will be clipped to this value"},
+              &P::max_val)
+            .add({"enc_width", "encw", T::integer, 0, 180, 7680, true, "Encoding width"},
+                 &P::enc_width)
+            .add({"enc_height", "ench", T::integer, 0, 150, 7680, true, "Encoding height"},
+                 &P::enc_height)
+            .add({"enc_bitdepth", "encbd", T::integer, 0, 6, 16, true, "Encoding bitdepth"},
+                 &P::enc_bitdepth)
+            .add({"src_width", "srcw", T::integer, 0, 320, 7680, true,
+                  "Source width. Only used when full_ref=true."},
+                 &P::src_width)
+            .add({"src_height", "srch", T::integer, 0, 200, 4320, true,
+                  "Source height. Only used when full_ref=true."},
+                 &P::src_height)
+            .add({"window_size", "ws", T::integer, 65, 15, 127, true,
+                  "Window size to compute CAMBI: 65 corresponds to ~1 degree at 4k"},
+                 &P::window_size)
+            .add({"topk", "", T::number, kDefaultTopk, 0.0001, 1.0, true,
+                  "Ratio of pixels for the spatial pooling computation, must be 0 < topk <= 1.0"},
+                 &P::topk)
+            .add({"cambi_topk", "ctpk", T::number, kDefaultTopk, 0.0001, 1.0, true,
+                  "Ratio of pixels for the spatial pooling computation, must be 0 < cambi_topk "
+                  "<= 1.0"},
+                 &P::cambi_topk)
+            .add({"tvi_threshold", "tvit", T::number, 0.019, 0.0001, 1.0, true,
+                  "Visibilty threshold for luminance ΔL < tvi_threshold*L_mean"},
+                 &P::tvi_threshold)
+            .add({"cambi_vis_lum_threshold", "vlt", T::number, 0.0, 0.0, 300.0, true,
+                  "Luminance value below which we assume any banding is not visible"},
+                 &P::vis_lum_threshold)
+            .add({"max_log_contrast", "mlc", T::integer, 2, 0, 5, true,
+                  "Maximum contrast in log luma level (2^max_log_contrast) at 10-bits"},
+                 &P::max_log_contrast)
+            .add({"heatmaps_path", "", T::text, 0, 0, 0, false,
+                  "Path where heatmaps will be dumped."},
+                 &P::heatmaps_path)
+            .add({"full_ref", "", T::boolean, 0, 0, 1, false,
+                  "If true, CAMBI will be run in full-reference mode and will be computed on "
+                  "both the reference and distorted inputs"},
+                 &P::full_ref)
+            .add(eotf, &P::eotf)
+            .add(cambi_eotf, &P::cambi_eotf)
+            .add({"cambi_high_res_speedup", "hrs", T::integer, 0, 0, 2160, true,
+                  "Speed up by downsampling after the spatial mask from this resolution on: "
+                  "1080, 1440, 2160 or 0 (not applied)"},
+                 &P::high_res_speedup);
+        return t;
+    }();
+    return table;
+}
+
 // What init() derives from the options and the picture size.
 struct Plan {
     int enc_w = 0, enc_h = 0, src_w = 0, src_h = 0, enc_bitdepth = 8;
@@ -201,16 +285,15 @@ void scale_sizes(int w, int h, bool speedup, int sw[kScales], int sh[kScales]) {
 
 std::string size_text(int w, int h) { return std::to_string(w) + "x" + std::to_string(h); }
 
-Plan make_plan(const ExtractorSetup& setup) {
-    const OptionValues& o = setup.options;
+Plan make_plan(const CambiParams& o, const ExtractorSetup& setup) {
     const int w = setup.geometry.width, h = setup.geometry.height;
     Plan p;
-    p.enc_bitdepth = o.integer("enc_bitdepth") ? o.integer("enc_bitdepth") : setup.geometry.bpc;
-    p.enc_w = o.integer("enc_width");
-    p.enc_h = o.integer("enc_height");
+    p.enc_bitdepth = o.enc_bitdepth ? o.enc_bitdepth : setup.geometry.bpc;
+    p.enc_w = o.enc_width;
+    p.enc_h = o.enc_height;
     if (p.enc_w == 0 || p.enc_h == 0) p.enc_w = w, p.enc_h = h;
-    p.src_w = o.integer("src_width");
-    p.src_h = o.integer("src_height");
+    p.src_w = o.src_width;
+    p.src_h = o.src_height;
     if (p.src_w == 0 || p.src_h == 0) p.src_w = w, p.src_h = h;
     // A downscaled encode is not scaled back up.
     if (p.enc_h > h || p.enc_w > w) p.enc_w = w, p.enc_h = h;
@@ -228,19 +311,18 @@ Plan make_plan(const ExtractorSetup& setup) {
                     " must not be larger in different dimensions");
 
     const long long enc_pix = static_cast<long long>(p.enc_w) * p.enc_h;
-    switch (o.integer("cambi_high_res_speedup")) {
+    switch (o.high_res_speedup) {
         case 1080: p.speedup = enc_pix >= 1920LL * 1080; break;
         case 1440: p.speedup = enc_pix >= 2560LL * 1440; break;
         case 2160: p.speedup = enc_pix >= 3840LL * 2160; break;
         default: p.speedup = false;
     }
-    const bool full_ref = o.flag("full_ref");
+    const bool full_ref = o.full_ref;
     p.alloc_w = full_ref ? std::max(p.src_w, p.enc_w) : p.enc_w;
     p.alloc_h = full_ref ? std::max(p.src_h, p.enc_h) : p.enc_h;
-    p.num_diffs = 1 << o.integer("max_log_contrast");
+    p.num_diffs = 1 << o.max_log_contrast;
 
-    const std::string& eotf =
-        o.is_default("cambi_eotf") ? o.text("eotf") : o.text("cambi_eotf");
+    const std::string& eotf = o.cambi_eotf == kDefaultEotf ? o.eotf : o.cambi_eotf;
     if (eotf == "bt1886")
         p.eotf = bt1886_eotf;
     else if (eotf == "pq")
@@ -248,14 +330,14 @@ Plan make_plan(const ExtractorSetup& setup) {
     else
         throw Error("cambi: unknown eotf \"" + eotf + "\" (bt1886 or pq)");
 
-    const int window = o.integer("window_size");
+    const int window = o.window_size;
     p.window = scaled_window(window, p.enc_w, p.enc_h, p.speedup);
     p.src_window = scaled_window(window, p.src_w, p.src_h, p.speedup);
     const int max_window = std::max(p.window, p.src_window);
     if (max_window * max_window >= cambi::kReciprocalCount)
         throw Error("cambi: window_size " + std::to_string(window) + " scales to " +
                     std::to_string(max_window) + " at this size, above the maximum of 65");
-    p.topk = o.number("topk") != kDefaultTopk ? o.number("topk") : o.number("cambi_topk");
+    p.topk = o.topk != kDefaultTopk ? o.topk : o.cambi_topk;
 
     // libvmaf reads its histogram window past a scale's picture when the
     // picture is not wider and taller than half the window (memory left by
@@ -278,23 +360,24 @@ Plan make_plan(const ExtractorSetup& setup) {
 
 class Cambi final : public FeatureExtractor {
 public:
-    static void check(const ExtractorSetup& s) { make_plan(s); }
+    static void check(const ExtractorSetup& s) { make_plan(cambi_table().read(s.options), s); }
 
-    explicit Cambi(const ExtractorSetup& s)
+    explicit Cambi(const ExtractorSetup& s) : Cambi(s, cambi_table().read(s.options)) {}
+
+    Cambi(const ExtractorSetup& s, const CambiParams& o)
         : key_(s.keys[0]),
           k_(cambi::cambi_kernels_for(s.compute.simd)),
-          plan_(make_plan(s)),
+          plan_(make_plan(o, s)),
           in_w_(s.geometry.width),
           in_h_(s.geometry.height),
           bpc_(s.geometry.bpc),
-          full_ref_(s.options.flag("full_ref")),
-          max_val_(s.options.number("cambi_max_val")),
+          full_ref_(o.full_ref),
+          max_val_(o.max_val),
           stride_((plan_.alloc_w + 31) & ~31) {
-        const OptionValues& o = s.options;
         const int nd = plan_.num_diffs;
         tvi_.resize(static_cast<std::size_t>(nd));
         weights_.resize(static_cast<std::size_t>(nd));
-        const double tvi = o.number("tvi_threshold");
+        const double tvi = o.tvi_threshold;
         for (int d = 0; d < nd; ++d) {
             tvi_[static_cast<std::size_t>(d)] =
                 static_cast<std::uint16_t>(tvi_for_diff(d + 1, tvi, plan_.eotf) + nd);
@@ -303,15 +386,15 @@ public:
         setup_.num_diffs = nd;
         setup_.tvi = tvi_.data();
         setup_.weights = weights_.data();
-        setup_.vlt_luma = vlt_luma(o.number("cambi_vis_lum_threshold"), plan_.eotf);
+        setup_.vlt_luma = vlt_luma(o.vis_lum_threshold, plan_.eotf);
         const int lo = setup_.vlt_luma - 3 * nd + 1;
         setup_.band_base = lo > 0 ? lo : 0;
         // An empty band (every tvi below the visibility threshold) leaves
         // every c-value 0, as libvmaf's wrapped uint16 size does.
         setup_.band_size = std::max(0, tvi_.back() + 1 - setup_.band_base);
 
-        if (o.text("heatmaps_path").size()) {
-            heatmaps_ = HeatmapFiles::open(o.text("heatmaps_path"), plan_.enc_w, plan_.enc_h);
+        if (!o.heatmaps_path.empty()) {
+            heatmaps_ = HeatmapFiles::open(o.heatmaps_path, plan_.enc_w, plan_.enc_h);
             // The largest c-value, 16 bits in the files: max weight * window^2 / 4.
             int max_weight = weights_[0];
             for (int wgt : weights_) max_weight = std::max(max_weight, wgt);
@@ -475,45 +558,8 @@ private:
 }  // namespace
 
 FeatureInfo cambi_info() {
-    using T = OptionType;
-    std::vector<OptionSpec> options = {
-        {"cambi_max_val", "cmxv", T::number, 1000.0, 0.0, 1000.0, true,
-         "maximum value allowed; larger values will be clipped to this value"},
-        {"enc_width", "encw", T::integer, 0, 180, 7680, true, "Encoding width"},
-        {"enc_height", "ench", T::integer, 0, 150, 7680, true, "Encoding height"},
-        {"enc_bitdepth", "encbd", T::integer, 0, 6, 16, true, "Encoding bitdepth"},
-        {"src_width", "srcw", T::integer, 0, 320, 7680, true,
-         "Source width. Only used when full_ref=true."},
-        {"src_height", "srch", T::integer, 0, 200, 4320, true,
-         "Source height. Only used when full_ref=true."},
-        {"window_size", "ws", T::integer, 65, 15, 127, true,
-         "Window size to compute CAMBI: 65 corresponds to ~1 degree at 4k"},
-        {"topk", "", T::number, kDefaultTopk, 0.0001, 1.0, true,
-         "Ratio of pixels for the spatial pooling computation, must be 0 < topk <= 1.0"},
-        {"cambi_topk", "ctpk", T::number, kDefaultTopk, 0.0001, 1.0, true,
-         "Ratio of pixels for the spatial pooling computation, must be 0 < cambi_topk <= 1.0"},
-        {"tvi_threshold", "tvit", T::number, 0.019, 0.0001, 1.0, true,
-         "Visibilty threshold for luminance ΔL < tvi_threshold*L_mean"},
-        {"cambi_vis_lum_threshold", "vlt", T::number, 0.0, 0.0, 300.0, true,
-         "Luminance value below which we assume any banding is not visible"},
-        {"max_log_contrast", "mlc", T::integer, 2, 0, 5, true,
-         "Maximum contrast in log luma level (2^max_log_contrast) at 10-bits"},
-        {"heatmaps_path", "", T::text, 0, 0, 0, false, "Path where heatmaps will be dumped."},
-        {"full_ref", "", T::boolean, 0, 0, 1, false,
-         "If true, CAMBI will be run in full-reference mode and will be computed on both the "
-         "reference and distorted inputs"},
-        {"eotf", "", T::text, 0, 0, 0, true,
-         "Determines the EOTF used to compute the visibility thresholds: bt1886 or pq"},
-        {"cambi_eotf", "ceot", T::text, 0, 0, 0, true,
-         "The EOTF, as eotf; takes precedence when not bt1886"},
-        {"cambi_high_res_speedup", "hrs", T::integer, 0, 0, 2160, true,
-         "Speed up by downsampling after the spatial mask from this resolution on: 1080, 1440, "
-         "2160 or 0 (not applied)"},
-    };
-    for (auto& o : options)
-        if (o.name == "eotf" || o.name == "cambi_eotf") o.default_text = "bt1886";
     // libvmaf names only the first; the other two are written with full_ref.
-    return extractor_info<Cambi>("cambi", std::move(options),
+    return extractor_info<Cambi>("cambi", cambi_table().specs(),
                                  {{"Cambi_feature_cambi_score", "cambi"},
                                   {"cambi_source", ""},
                                   {"cambi_full_reference", ""}});

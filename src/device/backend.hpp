@@ -22,7 +22,7 @@
 #include "vmafpp/feature.hpp"
 #include "vmafpp/picture.hpp"
 
-namespace vmafpp::device {
+namespace vmafpp {
 
 // A session's device copies of the luma planes of its recent frames, so that
 // each picture pair is uploaded once per frame whatever the number of twins.
@@ -33,12 +33,20 @@ namespace vmafpp::device {
 // overwritten only after every extractor is done with it (the frames in
 // flight plus motion's two frames of history). Uploads of frame n + 1 run
 // while the workers compute frame n.
-class FrameStore {
+// The public headers know it only as Compute::frames, an opaque handle.
+class SessionFrames {
 public:
-    virtual ~FrameStore() = default;
+    virtual ~SessionFrames() = default;
     // The luma planes of frame `frame`'s reference and distorted pictures.
     virtual void put(unsigned frame, const Picture& ref, const Picture& dis) = 0;
 };
+
+}  // namespace vmafpp
+
+namespace vmafpp::device {
+
+// What a backend makes and its twins read (vk::make_frame_store, ...).
+using FrameStore = SessionFrames;
 
 // Seconds spent per stage since a twin was made (the device benchmarks).
 struct TwinTimes {

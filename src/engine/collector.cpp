@@ -1,48 +1,77 @@
 #include "vmafpp/collector.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <mutex>
+#include <tuple>
+#include <unordered_map>
 
+#include "engine/collector_sink.hpp"
 #include "vmafpp/error.hpp"
 
 namespace vmafpp {
 
-FeatureCollector::FeatureCollector(FeatureCollector&& other) noexcept {
-    *this = std::move(other);
+// (phase, call frame, extractor rank, write sequence): a key's place.
+using Order = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>;
+
+struct FeatureCollector::State {
+    struct Column {
+        std::string key;
+        Order order;
+        std::vector<double> values;
+        std::vector<std::uint8_t> present;
+    };
+    void put(std::string_view key, unsigned frame, double value, Order order);
+    // Whether an extractor's frame `frame` is kept (keep_frames).
+    bool keeps(unsigned frame) const { return frame >= keep_lead && frame - keep_lead < keep_count; }
+
+    mutable std::mutex mutex;
+    std::vector<Column> columns;
+    std::unordered_map<std::string, std::size_t> index;
+    std::vector<std::pair<std::string, AggregateSums>> aggregates;
+    unsigned frame_count = 0;
+    unsigned keep_lead = 0;
+    unsigned keep_count = 0xffffffffu;
+};
+
+FeatureCollector::FeatureCollector() : state_(std::make_unique<State>()) {}
+
+FeatureCollector::~FeatureCollector() = default;
+
+FeatureCollector::FeatureCollector(FeatureCollector&& other) : FeatureCollector() {
+    std::swap(state_, other.state_);
 }
 
-FeatureCollector& FeatureCollector::operator=(FeatureCollector&& other) noexcept {
+FeatureCollector& FeatureCollector::operator=(FeatureCollector&& other) {
     if (this == &other) return *this;
-    std::scoped_lock lock(mutex_, other.mutex_);
-    columns_ = std::move(other.columns_);
-    index_ = std::move(other.index_);
-    aggregates_ = std::move(other.aggregates_);
-    frame_count_ = other.frame_count_;
-    keep_lead_ = other.keep_lead_;
-    keep_count_ = other.keep_count_;
+    auto empty = std::make_unique<State>();
+    state_ = std::exchange(other.state_, std::move(empty));
     return *this;
 }
 
-void FeatureCollector::CallSink::append(std::string_view key, unsigned frame, double value) {
+void detail::CollectorSink::append(std::string_view key, unsigned frame, double value) {
     const std::uint32_t sequence = sequence_++;
-    if (frame < owner_.keep_lead_ || frame - owner_.keep_lead_ >= owner_.keep_count_) return;
-    owner_.put(key, frame - owner_.keep_lead_, value, {phase_, call_frame_, extractor_, sequence});
+    FeatureCollector::State& s = *owner_.state_;
+    if (!s.keeps(frame)) return;
+    s.put(key, frame - s.keep_lead, value, {phase_, call_frame_, extractor_, sequence});
 }
 
 void FeatureCollector::keep_frames(unsigned lead, unsigned count) {
-    keep_lead_ = lead;
-    keep_count_ = count;
+    state_->keep_lead = lead;
+    state_->keep_count = count;
 }
 
-void FeatureCollector::CallSink::add_aggregate_sums(std::string_view key, unsigned frame,
-                                                    const AggregateSums& sums) {
-    if (frame < owner_.keep_lead_ || frame - owner_.keep_lead_ >= owner_.keep_count_) return;
-    std::lock_guard<std::mutex> lock(owner_.mutex_);
-    for (auto& [k, total] : owner_.aggregates_)
+void detail::CollectorSink::add_aggregate_sums(std::string_view key, unsigned frame,
+                                               const AggregateSums& sums) {
+    FeatureCollector::State& s = *owner_.state_;
+    if (!s.keeps(frame)) return;
+    std::lock_guard<std::mutex> lock(s.mutex);
+    for (auto& [k, total] : s.aggregates)
         if (k == key) {
             add_aggregate_totals(k, total, sums);
             return;
         }
-    owner_.aggregates_.emplace_back(std::string(key), sums);
+    s.aggregates.emplace_back(std::string(key), sums);
 }
 
 void add_aggregate_totals(std::string_view key, AggregateSums& total, const AggregateSums& more) {
@@ -60,31 +89,32 @@ double finish_aggregate(std::string_view key, const AggregateSums& total) {
 }
 
 std::vector<std::pair<std::string, double>> FeatureCollector::aggregates() const {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<std::mutex> lock(state_->mutex);
     std::vector<std::pair<std::string, double>> out;
-    for (const auto& [key, total] : aggregates_) out.emplace_back(key, finish_aggregate(key, total));
+    for (const auto& [key, total] : state_->aggregates)
+        out.emplace_back(key, finish_aggregate(key, total));
     return out;
 }
 
 std::vector<std::pair<std::string, AggregateSums>> FeatureCollector::aggregate_sums() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return aggregates_;
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    return state_->aggregates;
 }
 
 void FeatureCollector::append(std::string_view key, unsigned frame, double value) {
-    put(key, frame, value, {2, kFlushCall, 0xffffffffu, 0});
+    state_->put(key, frame, value, {2, detail::kFlushCall, 0xffffffffu, 0});
 }
 
-void FeatureCollector::put(std::string_view key, unsigned frame, double value, Order order) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto it = index_.find(std::string(key));
+void FeatureCollector::State::put(std::string_view key, unsigned frame, double value, Order order) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = index.find(std::string(key));
     Column* col;
-    if (it == index_.end()) {
-        index_.emplace(std::string(key), columns_.size());
-        columns_.push_back(Column{std::string(key), order, {}, {}});
-        col = &columns_.back();
+    if (it == index.end()) {
+        index.emplace(std::string(key), columns.size());
+        columns.push_back(Column{std::string(key), order, {}, {}});
+        col = &columns.back();
     } else {
-        col = &columns_[it->second];
+        col = &columns[it->second];
         col->order = std::min(col->order, order);
     }
     if (frame >= col->values.size()) {
@@ -96,13 +126,14 @@ void FeatureCollector::put(std::string_view key, unsigned frame, double value, O
                     std::to_string(frame));
     col->values[frame] = value;
     col->present[frame] = 1;
-    frame_count_ = std::max(frame_count_, frame + 1);
+    frame_count = std::max(frame_count, frame + 1);
 }
 
 std::vector<std::string> FeatureCollector::keys() const {
-    std::lock_guard<std::mutex> lock(mutex_);
+    using Column = State::Column;
+    std::lock_guard<std::mutex> lock(state_->mutex);
     std::vector<const Column*> cols;
-    for (const auto& c : columns_) cols.push_back(&c);
+    for (const auto& c : state_->columns) cols.push_back(&c);
     std::stable_sort(cols.begin(), cols.end(),
                      [](const Column* a, const Column* b) { return a->order < b->order; });
     std::vector<std::string> out;
@@ -111,17 +142,17 @@ std::vector<std::string> FeatureCollector::keys() const {
 }
 
 std::optional<double> FeatureCollector::value(std::string_view key, unsigned frame) const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto it = index_.find(std::string(key));
-    if (it == index_.end()) return std::nullopt;
-    const Column& c = columns_[it->second];
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    auto it = state_->index.find(std::string(key));
+    if (it == state_->index.end()) return std::nullopt;
+    const State::Column& c = state_->columns[it->second];
     if (frame >= c.values.size() || !c.present[frame]) return std::nullopt;
     return c.values[frame];
 }
 
 unsigned FeatureCollector::frame_count() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return frame_count_;
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    return state_->frame_count;
 }
 
 }  // namespace vmafpp

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "device/backend.hpp"
+#include "engine/collector_sink.hpp"
 #include "vmafpp/error.hpp"
 
 namespace vmafpp {
@@ -167,7 +168,18 @@ std::unique_ptr<Slot> FramePipeline::Impl::acquire() {
     return std::make_unique<Slot>();
 }
 
+// Whether a picture reads a caller's planes (Scorer::view_from).
+static bool is_view(const Picture& p) {
+    for (const Plane& plane : p.planes)
+        if (plane.is_view()) return true;
+    return false;
+}
+
 void FramePipeline::Impl::release_locked(std::unique_ptr<Slot> slot) {
+    // The caller's planes are let go (and what keeps them alive with them)
+    // as soon as the frame is scored, not when the slot is next used.
+    if (is_view(slot->ref)) slot->ref = Picture();
+    if (is_view(slot->dis)) slot->dis = Picture();
     free_slots_.push_back(std::move(slot));
     --slots_out_;
 }
@@ -184,8 +196,7 @@ void FramePipeline::Impl::run_stateless(Instances& instances, const Slot& slot) 
     if ((options_.first_frame + slot.frame) % options_.subsample != 0) return;
     while (instances.size() < stateless_.size()) add_stateless_instance(instances);
     for (std::size_t k = 0; k < stateless_.size(); ++k) {
-        FeatureCollector::CallSink sink(out_, slot.frame, rank_[stateless_[k]],
-                                        phase(stateless_[k]));
+        detail::CollectorSink sink(out_, slot.frame, rank_[stateless_[k]], phase(stateless_[k]));
         instances[k]->extract(slot.ref, slot.dis, slot.frame, sink);
     }
 }
@@ -199,8 +210,8 @@ void FramePipeline::Impl::submit(std::unique_ptr<Slot> slot) {
     try {
         if (options_.compute.frames) options_.compute.frames->put(slot->frame, slot->ref, slot->dis);
         for (std::size_t k = 0; k < temporal_.size(); ++k) {
-            FeatureCollector::CallSink sink(out_, slot->frame, rank_[temporal_[k]],
-                                            phase(temporal_[k]));
+            detail::CollectorSink sink(out_, slot->frame, rank_[temporal_[k]],
+                                       phase(temporal_[k]));
             temporal_instances_[k]->extract(slot->ref, slot->dis, slot->frame, sink);
         }
         if (workers_.empty()) run_stateless(worker_instances_[0], *slot);
@@ -264,7 +275,7 @@ void FramePipeline::Impl::finish() {
         if (error_) std::rethrow_exception(error_);
     }
     for (std::size_t k = 0; k < temporal_.size(); ++k) {
-        FeatureCollector::CallSink sink(out_, FeatureCollector::kFlushCall, rank_[temporal_[k]]);
+        detail::CollectorSink sink(out_, detail::kFlushCall, rank_[temporal_[k]]);
         temporal_instances_[k]->flush(sink);
     }
 }

@@ -1,5 +1,9 @@
-// The feature registry: every extractor of engine/feature_list.hpp, and what
-// FeatureInfo derives from its declaration (keys, lookups by provided name).
+// The feature registry: every extractor of engine/feature_list.hpp and those
+// a caller registers, and what FeatureInfo derives from its declaration
+// (keys, lookups by provided name).
+#include <deque>
+#include <mutex>
+#include <shared_mutex>
 #include <string>
 #include <vector>
 
@@ -15,23 +19,76 @@ namespace vmafpp {
 VMAFPP_FEATURE_LIST(VMAFPP_DECLARE_FEATURE)
 #undef VMAFPP_DECLARE_FEATURE
 
-const std::vector<FeatureInfo>& feature_registry() {
+namespace {
+
+// The built-ins, then the registered extractors. A deque: the pointers
+// find_feature() hands out (ExtractorSpec::info) stay valid while entries
+// are appended; none is ever removed.
+struct Registry {
+    std::shared_mutex mutex;
+    std::deque<FeatureInfo> features;
+};
+
+Registry& registry() {
 #define VMAFPP_CALL_FEATURE(factory) factory(),
-    static const std::vector<FeatureInfo> registry{VMAFPP_FEATURE_LIST(VMAFPP_CALL_FEATURE)};
+    static Registry r{{}, {VMAFPP_FEATURE_LIST(VMAFPP_CALL_FEATURE)}};
 #undef VMAFPP_CALL_FEATURE
-    return registry;
+    return r;
 }
 
-const FeatureInfo* find_feature(std::string_view name) {
-    for (const auto& f : feature_registry())
+const FeatureInfo* find_locked(const Registry& r, std::string_view name) {
+    for (const auto& f : r.features)
         if (f.name == name) return &f;
     return nullptr;
 }
 
-const FeatureInfo* find_feature_providing(std::string_view feature_name) {
-    for (const auto& f : feature_registry())
+const FeatureInfo* find_providing_locked(const Registry& r, std::string_view feature_name) {
+    for (const auto& f : r.features)
         if (f.find_provided(feature_name)) return &f;
     return nullptr;
+}
+
+// Why `info` cannot join the registry (empty when it can).
+std::string registration_problem(const Registry& r, const FeatureInfo& info) {
+    if (info.name.empty()) return "an extractor needs a name";
+    if (find_locked(r, info.name)) return "an extractor called \"" + info.name + "\" exists";
+    if (!info.make) return "extractor " + info.name + " has no make()";
+    if (info.provided.empty()) return "extractor " + info.name + " provides no feature";
+    for (const ProvidedFeature& p : info.provided)
+        for (const std::string& n : {p.name, p.alias})
+            if (!n.empty())
+                if (const FeatureInfo* other = find_providing_locked(r, n))
+                    return "extractor " + info.name + ": feature \"" + n + "\" is " +
+                           other->name + "'s";
+    return {};
+}
+
+}  // namespace
+
+std::vector<FeatureInfo> feature_registry() {
+    Registry& r = registry();
+    std::shared_lock lock(r.mutex);
+    return {r.features.begin(), r.features.end()};
+}
+
+const FeatureInfo& register_feature(FeatureInfo info) {
+    Registry& r = registry();
+    std::unique_lock lock(r.mutex);
+    const std::string problem = registration_problem(r, info);
+    if (!problem.empty()) throw Error("register_feature: " + problem);
+    return r.features.emplace_back(std::move(info));
+}
+
+const FeatureInfo* find_feature(std::string_view name) {
+    Registry& r = registry();
+    std::shared_lock lock(r.mutex);
+    return find_locked(r, name);
+}
+
+const FeatureInfo* find_feature_providing(std::string_view feature_name) {
+    Registry& r = registry();
+    std::shared_lock lock(r.mutex);
+    return find_providing_locked(r, feature_name);
 }
 
 std::string feature_output_name(std::string_view feature_name) {

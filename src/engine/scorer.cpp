@@ -24,7 +24,7 @@ long ceil_size(int n, int shift) { return (long(n) + (1L << shift) - 1) >> shift
 // Throws unless `v` can be plane `p` of a picture of geometry `g`: its shape
 // one the format allows, its rows as long as the samples they hold, its data
 // there. Checked before a single sample is read, so a wrong plane can never
-// make the copy read past the caller's buffer.
+// make the copy (or an extractor reading a view) read past the caller's buffer.
 void check_plane(const PlaneView& v, std::size_t p, const FrameGeometry& g, const char* which) {
     const ChromaShift s = p == 0 ? ChromaShift{} : chroma_shift(g.format);
     const long fw = floor_size(g.width, s.x), fh = floor_size(g.height, s.y);
@@ -134,6 +134,26 @@ public:
         return pic;
     }
 
+    // The session's picture over the caller's planes (the floor part of a
+    // ceil chroma plane), as picture_from's but without the copy.
+    Picture view_from(std::span<const PlaneView> planes, const char* which,
+                      const std::shared_ptr<const void>& keep_alive) const {
+        check_planes(planes, which);
+        Picture pic;
+        pic.width = geometry_.width;
+        pic.height = geometry_.height;
+        pic.bpc = geometry_.bpc;
+        pic.format = geometry_.format;
+        const int bps = geometry_.bpc > 8 ? 2 : 1;
+        const ChromaShift s = chroma_shift(geometry_.format);
+        pic.planes[0] = Plane::view(planes[0], geometry_.width, geometry_.height, bps, keep_alive);
+        if (chroma_)
+            for (std::size_t p = 1; p < 3; ++p)
+                pic.planes[p] = Plane::view(planes[p], geometry_.width >> s.x,
+                                            geometry_.height >> s.y, bps, keep_alive);
+        return pic;
+    }
+
     void push(Picture ref, Picture dis) {
         refuse_after_finish();
         check(ref, "reference");
@@ -187,10 +207,16 @@ void Scorer::check_planes(std::span<const PlaneView> planes, const char* which) 
     impl_->check_planes(planes, which);
 }
 
-void Scorer::push(std::span<const PlaneView> ref, std::span<const PlaneView> dis) {
+Picture Scorer::view_from(std::span<const PlaneView> planes, const char* which,
+                          std::shared_ptr<const void> keep_alive) const {
+    return impl_->view_from(planes, which, keep_alive);
+}
+
+void Scorer::push(std::span<const PlaneView> ref, std::span<const PlaneView> dis,
+                  std::shared_ptr<const void> keep_alive) {
     impl_->refuse_after_finish();
-    Picture r = impl_->picture_from(ref, "reference");  // the reference's error first
-    impl_->push(std::move(r), impl_->picture_from(dis, "distorted"));
+    Picture r = impl_->view_from(ref, "reference", keep_alive);  // the reference's error first
+    impl_->push(std::move(r), impl_->view_from(dis, "distorted", keep_alive));
 }
 
 void Scorer::push(Picture ref, Picture dis) { impl_->push(std::move(ref), std::move(dis)); }

@@ -9,6 +9,7 @@
 #include "engine/session_plan.hpp"
 #include "vmafpp/output.hpp"
 #include "vmafpp/vmafpp.hpp"
+#include "vmafpp/feature.hpp"
 
 namespace vmafpp {
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "vmafpp/vmafpp.hpp"
+#include "vmafpp/feature.hpp"
 
 namespace vmafpp::detail {
 

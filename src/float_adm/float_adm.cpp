@@ -9,6 +9,7 @@
 #include "adm/adm_pooling.hpp"
 #include "base/c_macros.hpp"
 #include "base/extractor_info.hpp"
+#include "base/option_table.hpp"
 #include "base/float_image.hpp"
 #include "adm/adm_options.hpp"
 #include "csf/csf.hpp"
@@ -29,42 +30,6 @@ constexpr double kBorderFactor = 0.1;
 // reflects row -1 onto row 1): ceil(n / 16) >= 2.
 constexpr int kMinSize = 17;
 
-std::vector<OptionSpec> adm_options() {
-    using T = OptionType;
-    // What libvmaf declares identically for integer ADM comes from its table.
-    const std::vector<OptionSpec> twin = adm::integer_adm_options();
-    const auto shared_option = [&](std::string_view name) { return option_from(twin, name); };
-    std::vector<OptionSpec> o = {
-        shared_option("debug"),
-        shared_option("adm_enhn_gain_limit"),
-        shared_option("adm_norm_view_dist"),
-        shared_option("adm_noise_weight"),
-        {"adm_csf_scale", "scf", T::number, 1.0, 0.0, 50.0, true, "scale factor for the CSF"},
-        {"adm_csf_diag_scale", "scfd", T::number, 1.0, 0.0, 50.0, true,
-         "scale factor for the CSF diag"},
-        {"adm_ref_display_height", "rdf", T::integer, 1080, 1, 4320, true,
-         "reference display height in pixels"},
-        {"adm_csf_mode", "csf", T::integer, 0, 0, 9, true, "contrast sensitivity function"},
-        {"adm_bypass_cm", "bcm", T::integer, 0, 0, 1, true, "bypass contrast masking (CM)"},
-        {"adm_adm3_apply_hm", "aah", T::boolean, 0, 0, 1, true,
-         "apply harmonic mean to combine DLM and AIM"},
-        {"adm_p_norm", "apn", T::number, 3.0, 1.0, 20.0, true, "p-norm for energy vector"},
-        shared_option("adm_dlm_weight"),
-        shared_option("adm_min_val"),
-    };
-    // adm_f1s0..3, then adm_f2s0..3: a fixed factor per scale, -1 = the CSF's.
-    for (int f = 1; f <= 2; ++f)
-        for (int s = 0; s < 4; ++s) {
-            const std::string fs = "f" + std::to_string(f) + "s" + std::to_string(s);
-            o.push_back({"adm_" + fs, fs, T::number, -1.0, -1.0, 10.0, true,
-                         "factor" + std::to_string(f) + " scale" + std::to_string(s)});
-        }
-    o.push_back({"adm_skip_aim_scale", "sasc", T::integer, -1, 0, 3, true,
-                 "when set, skip AIM calculations for that scale"});
-    o.push_back(shared_option("adm_skip_scale0"));
-    return o;
-}
-
 // In libvmaf's write order; the debug values follow the scale scores.
 std::vector<ProvidedFeature> adm_provided() {
     std::vector<ProvidedFeature> p = {
@@ -78,48 +43,69 @@ std::vector<ProvidedFeature> adm_provided() {
     return p;
 }
 
+// What a float_adm instance reads from its options (adm_table()).
 struct AdmParams {
-    bool debug = false;
-    double enhn_gain_limit = 100.0;
-    double norm_view_dist = 3.0;
-    double noise_weight = 0.03125;
-    double csf_scale = 1.0;
-    double csf_diag_scale = 1.0;
-    int ref_display_height = 1080;
-    int csf_mode = 0;
-    bool bypass_cm = false;
-    bool adm3_apply_hm = false;
-    double p_norm = 3.0;
-    double dlm_weight = 0.5;
-    double min_val = 0.0;
-    std::array<double, 4> f1{-1, -1, -1, -1};
-    std::array<double, 4> f2{-1, -1, -1, -1};
-    int skip_aim_scale = -1;
-    bool skip_scale0 = false;
+    bool debug;
+    double enhn_gain_limit;
+    double norm_view_dist;
+    double noise_weight;
+    double csf_scale;
+    double csf_diag_scale;
+    int ref_display_height;
+    int csf_mode;
+    bool bypass_cm;
+    bool adm3_apply_hm;
+    double p_norm;
+    double dlm_weight;
+    double min_val;
+    std::array<double, 4> f1;  // a fixed factor per scale, -1 = the CSF's
+    std::array<double, 4> f2;
+    int skip_aim_scale;
+    bool skip_scale0;
 };
 
-AdmParams read_params(const OptionValues& o) {
-    AdmParams p;
-    p.debug = o.flag("debug");
-    p.enhn_gain_limit = o.number("adm_enhn_gain_limit");
-    p.norm_view_dist = o.number("adm_norm_view_dist");
-    p.noise_weight = o.number("adm_noise_weight");
-    p.csf_scale = o.number("adm_csf_scale");
-    p.csf_diag_scale = o.number("adm_csf_diag_scale");
-    p.ref_display_height = o.integer("adm_ref_display_height");
-    p.csf_mode = o.integer("adm_csf_mode");
-    p.bypass_cm = o.integer("adm_bypass_cm") != 0;
-    p.adm3_apply_hm = o.flag("adm_adm3_apply_hm");
-    p.p_norm = o.number("adm_p_norm");
-    p.dlm_weight = o.number("adm_dlm_weight");
-    p.min_val = o.number("adm_min_val");
-    for (int s = 0; s < 4; ++s) {
-        p.f1[s] = o.number("adm_f1s" + std::to_string(s));
-        p.f2[s] = o.number("adm_f2s" + std::to_string(s));
-    }
-    p.skip_aim_scale = o.integer("adm_skip_aim_scale");
-    p.skip_scale0 = o.flag("adm_skip_scale0");
-    return p;
+// libvmaf's options, in its order, each with the field it fills; what
+// libvmaf declares identically for integer ADM comes from that table.
+const OptionTable<AdmParams>& adm_table() {
+    using T = OptionType;
+    using P = AdmParams;
+    static const OptionTable<AdmParams> table = [] {
+        const std::vector<OptionSpec> twin = adm::integer_adm_options();
+        OptionTable<AdmParams> t;
+        t.add_shared(twin, "debug", &P::debug)
+            .add_shared(twin, "adm_enhn_gain_limit", &P::enhn_gain_limit)
+            .add_shared(twin, "adm_norm_view_dist", &P::norm_view_dist)
+            .add_shared(twin, "adm_noise_weight", &P::noise_weight)
+            .add({"adm_csf_scale", "scf", T::number, 1.0, 0.0, 50.0, true,
+                  "scale factor for the CSF"}, &P::csf_scale)
+            .add({"adm_csf_diag_scale", "scfd", T::number, 1.0, 0.0, 50.0, true,
+                  "scale factor for the CSF diag"}, &P::csf_diag_scale)
+            .add({"adm_ref_display_height", "rdf", T::integer, 1080, 1, 4320, true,
+                  "reference display height in pixels"}, &P::ref_display_height)
+            .add({"adm_csf_mode", "csf", T::integer, 0, 0, 9, true,
+                  "contrast sensitivity function"}, &P::csf_mode)
+            .add({"adm_bypass_cm", "bcm", T::integer, 0, 0, 1, true,
+                  "bypass contrast masking (CM)"}, &P::bypass_cm)
+            .add({"adm_adm3_apply_hm", "aah", T::boolean, 0, 0, 1, true,
+                  "apply harmonic mean to combine DLM and AIM"}, &P::adm3_apply_hm)
+            .add({"adm_p_norm", "apn", T::number, 3.0, 1.0, 20.0, true,
+                  "p-norm for energy vector"}, &P::p_norm)
+            .add_shared(twin, "adm_dlm_weight", &P::dlm_weight)
+            .add_shared(twin, "adm_min_val", &P::min_val);
+        // adm_f1s0..3, then adm_f2s0..3.
+        for (int f = 1; f <= 2; ++f)
+            for (int s = 0; s < 4; ++s) {
+                const std::string fs = "f" + std::to_string(f) + "s" + std::to_string(s);
+                t.add({"adm_" + fs, fs, T::number, -1.0, -1.0, 10.0, true,
+                       "factor" + std::to_string(f) + " scale" + std::to_string(s)},
+                      [f, s](P& p) -> double& { return (f == 1 ? p.f1 : p.f2)[s]; });
+            }
+        t.add({"adm_skip_aim_scale", "sasc", T::integer, -1, 0, 3, true,
+               "when set, skip AIM calculations for that scale"}, &P::skip_aim_scale)
+            .add_shared(twin, "adm_skip_scale0", &P::skip_scale0);
+        return t;
+    }();
+    return table;
 }
 
 // ---- Contrast sensitivity: one weight for the h/v bands, one for d --------
@@ -172,7 +158,7 @@ public:
     }
 
     explicit FloatAdm(const ExtractorSetup& s)
-        : p_(read_params(s.options)), w_(s.geometry.width), h_(s.geometry.height),
+        : p_(adm_table().read(s.options)), w_(s.geometry.width), h_(s.geometry.height),
           bpc_(s.geometry.bpc), ref_(w_, h_), dis_(w_, h_), keys_(s.keys) {
         const int bw = (w_ + 1) / 2;
         const int bh = (h_ + 1) / 2;
@@ -333,7 +319,7 @@ private:
 }  // namespace
 
 FeatureInfo float_adm_info() {
-    return extractor_info<FloatAdm>("float_adm", adm_options(), adm_provided());
+    return extractor_info<FloatAdm>("float_adm", adm_table().specs(), adm_provided());
 }
 
 }  // namespace vmafpp

@@ -9,6 +9,7 @@
 
 #include "base/c_macros.hpp"
 #include "base/extractor_info.hpp"
+#include "base/option_table.hpp"
 #include "base/float_image.hpp"
 #include "float_motion/float_motion_kernels.hpp"
 #include "float_vif/float_vif_kernels.hpp"
@@ -26,57 +27,51 @@ constexpr float kFilter5[5] = {0.054488685f, 0.244201342f, 0.402619947f, 0.24420
 constexpr float kFilter3[3] = {0.166378498f, 0.667243004f, 0.166378498f};
 constexpr float kFilter5NoOp[5] = {0.0f, 0.0f, 1.0f, 0.0f, 0.0f};
 
-std::vector<OptionSpec> motion_options() {
-    using T = OptionType;
-    // What libvmaf declares identically for integer motion comes from its
-    // table; only debug's default differs.
-    const std::vector<OptionSpec> twin = motion::integer_motion_options();
-    const auto shared_option = [&](std::string_view name) { return option_from(twin, name); };
-    OptionSpec debug = shared_option("debug");
-    debug.default_value = 1;  // on by default here
-    return {
-        debug,
-        shared_option("motion_force_zero"),
-        shared_option("motion_fps_weight"),
-        shared_option("motion_blend_factor"),
-        shared_option("motion_blend_offset"),
-        {"motion_add_scale1", "mdc", T::boolean, 0, 0, 1, true, "add motion score from scale1"},
-        {"motion_filter_size", "mfs", T::integer, 5, 0, 9, true, "filtering size"},
-        {"motion_add_uv", "mau", T::boolean, 0, 0, 1, true, "include U and V terms"},
-        shared_option("motion_max_val"),
-    };
-}
-
 const std::vector<ProvidedFeature> kProvided = {
     {"VMAF_feature_motion_score", "motion"},
     {"VMAF_feature_motion2_score", "motion2"},
     {"VMAF_feature_motion3_score", "motion3"},
 };
 
+// What a float_motion instance reads from its options (motion_table()).
 struct MotionParams {
-    bool debug = true;
-    bool force_zero = false;
-    double fps_weight = 1.0;
-    double blend_factor = 1.0;
-    double blend_offset = 40.0;
-    bool add_scale1 = false;
-    int filter_size = 5;
-    bool add_uv = false;
-    double max_val = 10000.0;
+    bool debug;
+    bool force_zero;
+    double fps_weight;
+    double blend_factor;
+    double blend_offset;
+    bool add_scale1;
+    int filter_size;
+    bool add_uv;
+    double max_val;
 };
 
-MotionParams read_params(const OptionValues& o) {
-    MotionParams p;
-    p.debug = o.flag("debug");
-    p.force_zero = o.flag("motion_force_zero");
-    p.fps_weight = o.number("motion_fps_weight");
-    p.blend_factor = o.number("motion_blend_factor");
-    p.blend_offset = o.number("motion_blend_offset");
-    p.add_scale1 = o.flag("motion_add_scale1");
-    p.filter_size = o.integer("motion_filter_size");
-    p.add_uv = o.flag("motion_add_uv");
-    p.max_val = o.number("motion_max_val");
-    return p;
+// libvmaf's options, in its order, each with the field it fills; what
+// libvmaf declares identically for integer motion comes from that table
+// (debug but for its default, on here).
+const OptionTable<MotionParams>& motion_table() {
+    using T = OptionType;
+    using P = MotionParams;
+    static const OptionTable<MotionParams> table = [] {
+        const std::vector<OptionSpec> twin = motion::integer_motion_options();
+        OptionSpec debug = option_from(twin, "debug");
+        debug.default_value = 1;
+        OptionTable<MotionParams> t;
+        t.add(debug, &P::debug)
+            .add_shared(twin, "motion_force_zero", &P::force_zero)
+            .add_shared(twin, "motion_fps_weight", &P::fps_weight)
+            .add_shared(twin, "motion_blend_factor", &P::blend_factor)
+            .add_shared(twin, "motion_blend_offset", &P::blend_offset)
+            .add({"motion_add_scale1", "mdc", T::boolean, 0, 0, 1, true,
+                  "add motion score from scale1"}, &P::add_scale1)
+            .add({"motion_filter_size", "mfs", T::integer, 5, 0, 9, true, "filtering size"},
+                 &P::filter_size)
+            .add({"motion_add_uv", "mau", T::boolean, 0, 0, 1, true, "include U and V terms"},
+                 &P::add_uv)
+            .add_shared(twin, "motion_max_val", &P::max_val);
+        return t;
+    }();
+    return table;
 }
 
 // libvmaf's motion_blend: score * f + (1 - f) * min(offset, score), double.
@@ -98,7 +93,7 @@ public:
     static void check(const ExtractorSetup& s) {
         const FrameGeometry& g = s.geometry;
         require_float_conversion("float_motion", g.bpc);
-        const bool uv = s.options.flag("motion_add_uv");
+        const bool uv = motion_table().read(s.options).add_uv;
         if (uv && g.format == PixelFormat::yuv400)
             throw Error("float_motion: motion_add_uv needs chroma planes (got 4:0:0)");
         // The 5-tap blur reflects two samples into the picture: every plane it
@@ -112,7 +107,7 @@ public:
     }
 
     explicit FloatMotion(const ExtractorSetup& s)
-        : p_(read_params(s.options)), bpc_(s.geometry.bpc), keys_(s.keys) {
+        : p_(motion_table().read(s.options)), bpc_(s.geometry.bpc), keys_(s.keys) {
         const FrameGeometry& g = s.geometry;
         if (p_.filter_size == 1) {
             filter_ = kFilter5NoOp;
@@ -240,8 +235,8 @@ private:
 
 FeatureInfo float_motion_info() {
     FeatureInfo info =
-        extractor_info<FloatMotion>("float_motion", motion_options(), kProvided, /*temporal=*/true);
-    info.reads_chroma = [](const OptionValues& o) { return o.flag("motion_add_uv"); };
+        extractor_info<FloatMotion>("float_motion", motion_table().specs(), kProvided, /*temporal=*/true);
+    info.reads_chroma = [](const OptionValues& o) { return motion_table().read(o).add_uv; };
     info.runs_first = true;  // libvmaf flags float_motion TEMPORAL
     // motion2/motion3 of frame n are min(sad(n-1, n), sad(n, n+1)); the
     // special cases of frames 0 and 1 only reach a range that starts there.

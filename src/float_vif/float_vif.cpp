@@ -8,6 +8,7 @@
 
 #include "base/c_macros.hpp"
 #include "base/extractor_info.hpp"
+#include "base/option_table.hpp"
 #include "base/float_image.hpp"
 #include "float_vif/float_vif_kernels.hpp"
 #include "vif/vif_options.hpp"
@@ -17,31 +18,6 @@
 namespace vmafpp {
 
 namespace {
-
-std::vector<OptionSpec> vif_options() {
-    using T = OptionType;
-    // What libvmaf declares identically for integer VIF comes from its table.
-    const std::vector<OptionSpec> twin = vif::integer_vif_options();
-    const auto shared_option = [&](std::string_view name) { return option_from(twin, name); };
-    std::vector<OptionSpec> o = {
-        shared_option("debug"),
-        shared_option("vif_enhn_gain_limit"),
-        {"vif_kernelscale", "ks", T::number, 1.0, 0.1, 4.0, true,
-         "scaling factor for the gaussian kernel (2.0 means multiplying the standard "
-         "deviation by 2 and enlarge the kernel size accordingly"},
-        {"vif_prescale", "ps", T::number, 1.0, 0.1, 4.0, true,
-         "scaling factor for the frame (2.0 means making the image twice as large on each "
-         "dimension); nearest-neighbour scaling"},
-    };
-    for (int s = 1; s <= 3; ++s) {
-        const std::string n = std::to_string(s);
-        o.push_back({"vif_scale" + n + "_min_val", "s" + n + "miv", T::number, 0.0, 0.0, 1.0, true,
-                     "minimum value allowed; smaller values will be set to this value"});
-    }
-    o.push_back({"vif_sigma_nsq", "snsq", T::number, 2.0, 0.0, 5.0, true, "neural noise variance"});
-    o.push_back(shared_option("vif_skip_scale0"));
-    return o;
-}
 
 // The scale scores, then the debug values: vif, its num and den, and the
 // num and den of every scale.
@@ -53,28 +29,47 @@ std::vector<ProvidedFeature> vif_provided() {
     return p;
 }
 
+// What a float_vif instance reads from its options (vif_table()).
 struct VifParams {
-    bool debug = false;
-    double enhn_gain_limit = 100.0;
-    double kernelscale = 1.0;
-    double prescale = 1.0;
-    double min_val[4] = {0, 0, 0, 0};  // [0] unused
-    double sigma_nsq = 2.0;
-    bool skip_scale0 = false;
+    bool debug;
+    double enhn_gain_limit;
+    double kernelscale;
+    double prescale;
+    double min_val[4];  // [0] unused
+    double sigma_nsq;
+    bool skip_scale0;
 };
 
-VifParams read_params(const OptionValues& o) {
-    VifParams p;
-    p.debug = o.flag("debug");
-    p.enhn_gain_limit = o.number("vif_enhn_gain_limit");
-    p.kernelscale = o.number("vif_kernelscale");
-    p.prescale = o.number("vif_prescale");
-    p.min_val[1] = o.number("vif_scale1_min_val");
-    p.min_val[2] = o.number("vif_scale2_min_val");
-    p.min_val[3] = o.number("vif_scale3_min_val");
-    p.sigma_nsq = o.number("vif_sigma_nsq");
-    p.skip_scale0 = o.flag("vif_skip_scale0");
-    return p;
+// libvmaf's options, in its order, each with the field it fills; what
+// libvmaf declares identically for integer VIF comes from that table.
+const OptionTable<VifParams>& vif_table() {
+    using T = OptionType;
+    using P = VifParams;
+    static const OptionTable<VifParams> table = [] {
+        const std::vector<OptionSpec> twin = vif::integer_vif_options();
+        OptionTable<VifParams> t;
+        t.add_shared(twin, "debug", &P::debug)
+            .add_shared(twin, "vif_enhn_gain_limit", &P::enhn_gain_limit)
+            .add({"vif_kernelscale", "ks", T::number, 1.0, 0.1, 4.0, true,
+                  "scaling factor for the gaussian kernel (2.0 means multiplying the standard "
+                  "deviation by 2 and enlarge the kernel size accordingly"},
+                 &P::kernelscale)
+            .add({"vif_prescale", "ps", T::number, 1.0, 0.1, 4.0, true,
+                  "scaling factor for the frame (2.0 means making the image twice as large on "
+                  "each dimension); nearest-neighbour scaling"},
+                 &P::prescale);
+        for (int s = 1; s <= 3; ++s) {
+            const std::string n = std::to_string(s);
+            t.add({"vif_scale" + n + "_min_val", "s" + n + "miv", T::number, 0.0, 0.0, 1.0, true,
+                   "minimum value allowed; smaller values will be set to this value"},
+                  [s](P& p) -> double& { return p.min_val[s]; });
+        }
+        t.add({"vif_sigma_nsq", "snsq", T::number, 2.0, 0.0, 5.0, true, "neural noise variance"},
+              &P::sigma_nsq)
+            .add_shared(twin, "vif_skip_scale0", &P::skip_scale0);
+        return t;
+    }();
+    return table;
 }
 
 struct Geometry {
@@ -108,20 +103,20 @@ std::string size_problem(int w, int h, float kernelscale) {
 class FloatVif final : public FeatureExtractor {
 public:
     static void check(const ExtractorSetup& s) {
-        const OptionValues& o = s.options;
-        const float ks = static_cast<float>(o.number("vif_kernelscale"));
+        const VifParams p = vif_table().read(s.options);
+        const float ks = static_cast<float>(p.kernelscale);
         if (!float_vif::valid_kernelscale(ks))
-            throw Error("float_vif: vif_kernelscale " + std::to_string(o.number("vif_kernelscale")) +
+            throw Error("float_vif: vif_kernelscale " + std::to_string(p.kernelscale) +
                         " is not one of libvmaf's kernel scales");
         require_float_conversion("float_vif", s.geometry.bpc);
-        const double ps = o.number("vif_prescale");
+        const double ps = p.prescale;
         const std::string problem =
             size_problem(prescaled(s.geometry.width, ps), prescaled(s.geometry.height, ps), ks);
         if (!problem.empty()) throw Error(problem);
     }
 
     explicit FloatVif(const ExtractorSetup& s)
-        : p_(read_params(s.options)), w_(s.geometry.width), h_(s.geometry.height),
+        : p_(vif_table().read(s.options)), w_(s.geometry.width), h_(s.geometry.height),
           bpc_(s.geometry.bpc), sw_(prescaled(w_, p_.prescale)), sh_(prescaled(h_, p_.prescale)),
           prescaling_(sw_ != w_ || sh_ != h_), ref_(w_, h_), dis_(w_, h_), keys_(s.keys) {
         if (prescaling_) {
@@ -237,7 +232,7 @@ private:
 }  // namespace
 
 FeatureInfo float_vif_info() {
-    return extractor_info<FloatVif>("float_vif", vif_options(), vif_provided());
+    return extractor_info<FloatVif>("float_vif", vif_table().specs(), vif_provided());
 }
 
 }  // namespace vmafpp

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "base/extractor_info.hpp"
+#include "base/option_table.hpp"
 #include "motion/motion_options.hpp"
 #include "base/large_alloc.hpp"
 #include "motion/motion_kernels.hpp"
@@ -49,10 +50,47 @@ double blend(double score, double factor, double offset) {
 
 double cap(double v, double max) { return v < max ? v : max; }
 
+// What a "motion" instance reads from its options (motion_table()).
+struct MotionParams {
+    bool force_zero;
+    double blend_factor;
+    double blend_offset;
+    double fps_weight;
+    double max_val;
+    bool five_frame;
+    bool moving_average;
+    bool debug;
+};
+
+// libvmaf's options, in its order, each with the field it fills.
+const OptionTable<MotionParams>& motion_table() {
+    using T = OptionType;
+    using P = MotionParams;
+    static const OptionTable<MotionParams> table = OptionTable<MotionParams>{}
+        .add({"motion_force_zero", "force_0", T::boolean, 0.0, 0.0, 1.0, true,
+              "forcing motion score to zero"}, &P::force_zero)
+        .add({"motion_blend_factor", "mbf", T::number, 1.0, 0.0, 1.0, true,
+              "blend motion score given an offset"}, &P::blend_factor)
+        .add({"motion_blend_offset", "mbo", T::number, 40.0, 0.0, 1000.0, true,
+              "blend motion score starting from this offset"}, &P::blend_offset)
+        .add({"motion_fps_weight", "mfw", T::number, 1.0, 0.0, 5.0, true,
+              "fps-aware multiplicative weight/correction"}, &P::fps_weight)
+        .add({"motion_max_val", "mmxv", T::number, 10000.0, 0.0, 10000.0, true,
+              "maximum value allowed; larger values will be clipped to this value"}, &P::max_val)
+        .add({"motion_five_frame_window", "mffw", T::boolean, 0.0, 0.0, 1.0, true,
+              "use five-frame temporal window"}, &P::five_frame)
+        .add({"motion_moving_average", "mma", T::boolean, 0.0, 0.0, 1.0, true,
+              "use moving average for motion scores after first frame"}, &P::moving_average)
+        .add({"debug", "", T::boolean, 0.0, 0.0, 1.0, false,
+              "debug mode: enable additional output"}, &P::debug);
+    return table;
+}
+
 class IntegerMotion final : public FeatureExtractor {
 public:
     explicit IntegerMotion(const ExtractorSetup& setup)
-        : IntegerMotion(setup.options, setup.geometry, setup.compute.simd, setup.keys) {
+        : IntegerMotion(motion_table().read(setup.options), setup.geometry, setup.compute.simd,
+                        setup.keys) {
         // The SAD on the device; the history stays on the host.
         if (!force_zero_) device_ = device::make_twin<motion::MotionTwin>(setup.compute, w_, h_, bpc_);
         // The session uploads each frame once (device::FrameStore): the
@@ -61,20 +99,20 @@ public:
     }
 
     // keys in motion_provided() order: sad, motion, motion2, motion3.
-    IntegerMotion(const OptionValues& opts, const FrameGeometry& geo, SimdLevel simd,
+    IntegerMotion(const MotionParams& opts, const FrameGeometry& geo, SimdLevel simd,
                   const std::vector<std::string>& keys)
         : kernels_(&motion::motion_kernels_for(simd)),
           w_(geo.width),
           h_(geo.height),
           bpc_(geo.bpc),
-          force_zero_(opts.flag("motion_force_zero")),
-          blend_factor_(opts.number("motion_blend_factor")),
-          blend_offset_(opts.number("motion_blend_offset")),
-          fps_weight_(opts.number("motion_fps_weight")),
-          max_val_(opts.number("motion_max_val")),
-          five_frame_(opts.flag("motion_five_frame_window")),
-          moving_average_(opts.flag("motion_moving_average")),
-          debug_(opts.flag("debug")),
+          force_zero_(opts.force_zero),
+          blend_factor_(opts.blend_factor),
+          blend_offset_(opts.blend_offset),
+          fps_weight_(opts.fps_weight),
+          max_val_(opts.max_val),
+          five_frame_(opts.five_frame),
+          moving_average_(opts.moving_average),
+          debug_(opts.debug),
           first_(five_frame_ ? 2u : 1u),
           sad_key_(keys[0]),
           motion_key_(keys[1]),
@@ -247,34 +285,13 @@ private:
     bool flushed_ = false;
 };
 
-std::vector<OptionSpec> motion_options() {
-    return {
-        {"motion_force_zero", "force_0", OptionType::boolean, 0.0, 0.0, 1.0, true,
-         "forcing motion score to zero"},
-        {"motion_blend_factor", "mbf", OptionType::number, 1.0, 0.0, 1.0, true,
-         "blend motion score given an offset"},
-        {"motion_blend_offset", "mbo", OptionType::number, 40.0, 0.0, 1000.0, true,
-         "blend motion score starting from this offset"},
-        {"motion_fps_weight", "mfw", OptionType::number, 1.0, 0.0, 5.0, true,
-         "fps-aware multiplicative weight/correction"},
-        {"motion_max_val", "mmxv", OptionType::number, 10000.0, 0.0, 10000.0, true,
-         "maximum value allowed; larger values will be clipped to this value"},
-        {"motion_five_frame_window", "mffw", OptionType::boolean, 0.0, 0.0, 1.0, true,
-         "use five-frame temporal window"},
-        {"motion_moving_average", "mma", OptionType::boolean, 0.0, 0.0, 1.0, true,
-         "use moving average for motion scores after first frame"},
-        {"debug", "", OptionType::boolean, 0.0, 0.0, 1.0, false,
-         "debug mode: enable additional output"},
-    };
-}
-
 }  // namespace
 
-std::vector<OptionSpec> motion::integer_motion_options() { return motion_options(); }
+std::vector<OptionSpec> motion::integer_motion_options() { return motion_table().specs(); }
 
 FeatureInfo integer_motion_info() {
     FeatureInfo info =
-        extractor_info<IntegerMotion>("motion", motion_options(),
+        extractor_info<IntegerMotion>("motion", motion_table().specs(),
                                       {{"VMAF_integer_feature_motion_sad_score", ""},
                                        {"VMAF_integer_feature_motion_score", "integer_motion"},
                                        {"VMAF_integer_feature_motion2_score", "integer_motion2"},
@@ -290,9 +307,10 @@ FeatureInfo integer_motion_info() {
     // frame `first`'s moving average): a range starting there reads from
     // frame 0, and up to frame `first`, so `first` frames after.
     info.context = [](const OptionValues& o) {
-        const bool five = o.flag("motion_five_frame_window");
+        const MotionParams p = motion_table().read(o);
+        const bool five = p.five_frame;
         FrameContext c;
-        c.before = (five ? 3u : 1u) + (o.flag("motion_moving_average") ? 1u : 0u);
+        c.before = (five ? 3u : 1u) + (p.moving_average ? 1u : 0u);
         c.after = five ? 2u : 1u;
         return c;
     };

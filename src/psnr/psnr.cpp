@@ -11,6 +11,7 @@
 
 #include "base/c_macros.hpp"
 #include "base/extractor_info.hpp"
+#include "base/option_table.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
 
@@ -18,17 +19,31 @@ namespace vmafpp {
 
 namespace {
 
-std::vector<OptionSpec> psnr_options() {
+// What a "psnr" instance reads from its options (psnr_table()).
+struct PsnrParams {
+    bool enable_chroma;
+    bool enable_mse;
+    bool enable_apsnr;
+    bool reduced_hbd_peak;
+    double min_sse;
+};
+
+// libvmaf's options, in its order, each with the field it fills.
+const OptionTable<PsnrParams>& psnr_table() {
     using T = OptionType;
-    return {
-        {"enable_chroma", "", T::boolean, 1, 0, 1, false, "enable calculation for chroma channels"},
-        {"enable_mse", "", T::boolean, 0, 0, 1, false, "enable MSE calculation"},
-        {"enable_apsnr", "", T::boolean, 0, 0, 1, false, "enable APSNR calculation"},
-        {"reduced_hbd_peak", "", T::boolean, 0, 0, 1, false,
-         "reduce hbd peak value to align with scaled 8-bit content"},
-        {"min_sse", "", T::number, 0.0, 0.0, std::numeric_limits<double>::max(), false,
-         "constrain the minimum possible sse"},
-    };
+    using P = PsnrParams;
+    static const OptionTable<PsnrParams> table = OptionTable<PsnrParams>{}
+        .add({"enable_chroma", "", T::boolean, 1, 0, 1, false,
+              "enable calculation for chroma channels"}, &P::enable_chroma)
+        .add({"enable_mse", "", T::boolean, 0, 0, 1, false, "enable MSE calculation"},
+             &P::enable_mse)
+        .add({"enable_apsnr", "", T::boolean, 0, 0, 1, false, "enable APSNR calculation"},
+             &P::enable_apsnr)
+        .add({"reduced_hbd_peak", "", T::boolean, 0, 0, 1, false,
+              "reduce hbd peak value to align with scaled 8-bit content"}, &P::reduced_hbd_peak)
+        .add({"min_sse", "", T::number, 0.0, 0.0, std::numeric_limits<double>::max(), false,
+              "constrain the minimum possible sse"}, &P::min_sse);
+    return table;
 }
 
 // Sum of squared differences of one plane. 8-bit: per-row uint32 sums (a row
@@ -85,17 +100,16 @@ public:
                         std::to_string(bpc) + ")");
     }
 
-    explicit Psnr(const ExtractorSetup& s)
-        : keys_(s.keys), bpc_(s.geometry.bpc), enable_mse_(s.options.flag("enable_mse")),
-          enable_apsnr_(s.options.flag("enable_apsnr")),
-          planes_(s.options.flag("enable_chroma") && s.geometry.format != PixelFormat::yuv400
-                      ? 3
-                      : 1) {
-        const OptionValues& o = s.options;
+    explicit Psnr(const ExtractorSetup& s) : Psnr(s, psnr_table().read(s.options)) {}
+
+    Psnr(const ExtractorSetup& s, const PsnrParams& o)
+        : keys_(s.keys), bpc_(s.geometry.bpc), enable_mse_(o.enable_mse),
+          enable_apsnr_(o.enable_apsnr),
+          planes_(o.enable_chroma && s.geometry.format != PixelFormat::yuv400 ? 3 : 1) {
         const FrameGeometry& g = s.geometry;
         // 8-bit uses 255 regardless; above, (2^bpc - 1) or 255 * 2^(bpc-8).
-        peak_ = o.flag("reduced_hbd_peak") ? 255u << (g.bpc - 8) : (1u << g.bpc) - 1;
-        const double min_sse = o.number("min_sse");
+        peak_ = o.reduced_hbd_peak ? 255u << (g.bpc - 8) : (1u << g.bpc) - 1;
+        const double min_sse = o.min_sse;
         for (int p = 0; p < 3; ++p) {
             if (min_sse != 0.0) {
                 // libvmaf halves chroma sizes for any subsampled format
@@ -157,14 +171,14 @@ FeatureInfo integer_psnr_info() {
     // Temporal, as libvmaf flags it (its APSNR once summed in one instance),
     // so that with worker threads its keys come first (runs_first) and the
     // order of keys stays libvmaf's.
-    FeatureInfo info = extractor_info<Psnr>("psnr", psnr_options(),
+    FeatureInfo info = extractor_info<Psnr>("psnr", psnr_table().specs(),
                                             {{"psnr_y", ""}, {"psnr_cb", ""}, {"psnr_cr", ""},
                                              {"mse_y", ""}, {"mse_cb", ""}, {"mse_cr", ""}},
                                             /*temporal=*/true);
     info.runs_first = true;
     // Per-frame values need no other frame; APSNR's sums merge (AggregateSums).
     info.aggregate_from_sums = apsnr_from_sums;
-    info.reads_chroma = [](const OptionValues& o) { return o.flag("enable_chroma"); };
+    info.reads_chroma = [](const OptionValues& o) { return psnr_table().read(o).enable_chroma; };
     return info;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/extractor_info.hpp"
+#include "base/option_table.hpp"
 #include "base/float_image.hpp"
 #include "float_vif/float_vif_kernels.hpp"
 #include "speed/speed_gsm.hpp"
@@ -25,55 +26,58 @@ using namespace speed;  // the kernels (src/speed/speed_kernels.hpp)
 
 using speed::Gsm;
 
-// The options both extractors declare (libvmaf's order); speed_chroma adds
-// speed_weight_var_mode, speed_temporal speed_use_ref_diff.
-std::vector<OptionSpec> common_options() {
+// What a speed_chroma or speed_temporal instance reads from its options.
+struct SpeedParams {
+    speed::Params gsm;  // weight_var_mode stays 0 in speed_temporal, as libvmaf's
+    double max_val;
+    bool use_ref_diff;  // speed_temporal's
+};
+
+// The options both extractors declare (libvmaf's order), each with the field
+// it fills; speed_chroma adds speed_weight_var_mode, speed_temporal
+// speed_use_ref_diff.
+OptionTable<SpeedParams> common_table() {
     using T = OptionType;
-    std::vector<OptionSpec> o = {
-        {"speed_kernelscale", "ks", T::number, 1.0, 0.1, 4.0, true,
-         "scaling factor for the gaussian kernel (2.0 means multiplying the standard "
-         "deviation by 2 and enlarge the kernel size accordingly"},
-        {"speed_prescale", "ps", T::number, 1.0, 0.1, 4.0, true,
-         "scaling factor for the frame (2.0 means making the image twice as large on each "
-         "dimension)"},
-        {"speed_prescale_method", "psm", T::choice, 0, 0, 0, true,
-         "scaling method for the frame, supported options: [nearest, bilinear, bicubic, "
-         "lanczos4]"},
-        {"speed_sigma_nn", "snn", T::number, 0.29, 0.1, 2.0, true,
-         "standard deviation of neural noise"},
-        {"speed_nn_floor", "nnf", T::number, 0.0, 0.0, 1.0, true,
-         "neural noise floor, expressed in percentage of sigma_nn"},
-        {"speed_max_val", "mxv", T::number, 1000.0, 0.0, 1000.0, true,
-         "maximum value allowed; larger values will be clipped to this value"},
-    };
-    o[2].choices = {"nearest", "bilinear", "bicubic", "lanczos4"};
-    return o;
+    OptionSpec method{"speed_prescale_method", "psm", T::choice, 0, 0, 0, true,
+                      "scaling method for the frame, supported options: [nearest, bilinear, "
+                      "bicubic, lanczos4]"};
+    method.choices = {"nearest", "bilinear", "bicubic", "lanczos4"};
+    OptionTable<SpeedParams> t;
+    t.add({"speed_kernelscale", "ks", T::number, 1.0, 0.1, 4.0, true,
+           "scaling factor for the gaussian kernel (2.0 means multiplying the standard "
+           "deviation by 2 and enlarge the kernel size accordingly"},
+          [](SpeedParams& p) -> auto& { return p.gsm.kernelscale; })
+        .add({"speed_prescale", "ps", T::number, 1.0, 0.1, 4.0, true,
+              "scaling factor for the frame (2.0 means making the image twice as large on each "
+              "dimension)"},
+             [](SpeedParams& p) -> auto& { return p.gsm.prescale; })
+        .add(method, [](SpeedParams& p) -> auto& { return p.gsm.method; })
+        .add({"speed_sigma_nn", "snn", T::number, 0.29, 0.1, 2.0, true,
+              "standard deviation of neural noise"},
+             [](SpeedParams& p) -> auto& { return p.gsm.sigma_nn; })
+        .add({"speed_nn_floor", "nnf", T::number, 0.0, 0.0, 1.0, true,
+              "neural noise floor, expressed in percentage of sigma_nn"},
+             [](SpeedParams& p) -> auto& { return p.gsm.nn_floor; })
+        .add({"speed_max_val", "mxv", T::number, 1000.0, 0.0, 1000.0, true,
+              "maximum value allowed; larger values will be clipped to this value"},
+             &SpeedParams::max_val);
+    return t;
 }
 
-std::vector<OptionSpec> chroma_options() {
-    std::vector<OptionSpec> o = common_options();
-    o.push_back({"speed_weight_var_mode", "wvm", OptionType::integer, 0, 0, 6, true,
-                 "different approaches to perform variance-absed weighting"});
-    return o;
+const OptionTable<SpeedParams>& chroma_table() {
+    static const OptionTable<SpeedParams> table = common_table().add(
+        {"speed_weight_var_mode", "wvm", OptionType::integer, 0, 0, 6, true,
+         "different approaches to perform variance-absed weighting"},
+        [](SpeedParams& p) -> auto& { return p.gsm.weight_var_mode; });
+    return table;
 }
 
-std::vector<OptionSpec> temporal_options() {
-    std::vector<OptionSpec> o = common_options();
-    o.push_back({"speed_use_ref_diff", "urd", OptionType::boolean, 0, 0, 1, true,
-                 "debug mode: enable additional output"});
-    return o;
-}
-
-speed::Params read_params(const OptionValues& o, bool chroma) {
-    speed::Params p;
-    p.kernelscale = static_cast<float>(o.number("speed_kernelscale"));
-    p.prescale = o.number("speed_prescale");
-    p.method = static_cast<speed::ScaleMethod>(o.integer("speed_prescale_method"));
-    p.sigma_nn = static_cast<float>(o.number("speed_sigma_nn"));
-    p.nn_floor = static_cast<float>(o.number("speed_nn_floor"));
-    // libvmaf's speed_temporal leaves the mode at 0 (it has no such option).
-    p.weight_var_mode = chroma ? o.integer("speed_weight_var_mode") : 0;
-    return p;
+const OptionTable<SpeedParams>& temporal_table() {
+    static const OptionTable<SpeedParams> table = common_table().add(
+        {"speed_use_ref_diff", "urd", OptionType::boolean, 0, 0, 1, true,
+         "debug mode: enable additional output"},
+        &SpeedParams::use_ref_diff);
+    return table;
 }
 
 std::string size_text(int w, int h) { return std::to_string(w) + "x" + std::to_string(h); }
@@ -81,14 +85,14 @@ std::string size_text(int w, int h) { return std::to_string(w) + "x" + std::to_s
 // What both extractors refuse: a depth libvmaf's float copy does not
 // define, a kernel scale it rejects, and a plane whose decimated picture
 // holds no 5x5 block (libvmaf logs "image too small" and then crashes).
-void check_plane(const char* name, const OptionValues& o, int bpc, int w, int h,
+void check_plane(const char* name, const speed::Params& o, int bpc, int w, int h,
                  const char* plane) {
     require_float_conversion(name, bpc);
-    const double ks = o.number("speed_kernelscale");
-    if (!float_vif::valid_kernelscale(static_cast<float>(ks)))
+    const double ks = o.kernelscale;
+    if (!float_vif::valid_kernelscale(o.kernelscale))
         throw Error(std::string(name) + ": speed_kernelscale " + std::to_string(ks) +
                     " is not one of libvmaf's kernel scales");
-    const double ps = o.number("speed_prescale");
+    const double ps = o.prescale;
     const speed::Dimensions d = speed::dimensions(w, h, ps);
     if (speed::prescale_is_identity(ps) && (d.scaled_w != w || d.scaled_h != h))
         throw Error(std::string(name) + ": speed_prescale " + std::to_string(ps) +
@@ -113,15 +117,16 @@ public:
     static void check(const ExtractorSetup& s) {
         if (s.geometry.format == PixelFormat::yuv400)
             throw Error("speed_chroma needs chroma planes; 4:0:0 has none");
-        check_plane("speed_chroma", s.options, s.geometry.bpc, plane_w(s.geometry),
+        check_plane("speed_chroma", chroma_table().read(s.options).gsm, s.geometry.bpc, plane_w(s.geometry),
                     plane_h(s.geometry), "chroma plane");
     }
 
-    explicit SpeedChroma(const ExtractorSetup& s)
-        : keys_(s.keys), bpc_(s.geometry.bpc), max_val_(s.options.number("speed_max_val")),
-          gsm_(speed::dimensions(plane_w(s.geometry), plane_h(s.geometry),
-                                 s.options.number("speed_prescale")),
-               read_params(s.options, true), speed_kernels_for(s.compute.simd)) {}
+    explicit SpeedChroma(const ExtractorSetup& s) : SpeedChroma(s, chroma_table().read(s.options)) {}
+
+    SpeedChroma(const ExtractorSetup& s, const SpeedParams& p)
+        : keys_(s.keys), bpc_(s.geometry.bpc), max_val_(p.max_val),
+          gsm_(speed::dimensions(plane_w(s.geometry), plane_h(s.geometry), p.gsm.prescale), p.gsm,
+               speed_kernels_for(s.compute.simd)) {}
 
     void extract(const Picture& ref, const Picture& dis, unsigned frame,
                  FeatureSink& sink) override {
@@ -166,15 +171,17 @@ private:
 class SpeedTemporal final : public FeatureExtractor {
 public:
     static void check(const ExtractorSetup& s) {
-        check_plane("speed_temporal", s.options, s.geometry.bpc, s.geometry.width,
+        check_plane("speed_temporal", temporal_table().read(s.options).gsm, s.geometry.bpc, s.geometry.width,
                     s.geometry.height, "luma plane");
     }
 
     explicit SpeedTemporal(const ExtractorSetup& s)
-        : key_(s.keys[0]), bpc_(s.geometry.bpc), ref_diff_(s.options.flag("speed_use_ref_diff")),
-          gsm_(speed::dimensions(s.geometry.width, s.geometry.height,
-                                 s.options.number("speed_prescale")),
-               read_params(s.options, false), speed_kernels_for(s.compute.simd)) {}
+        : SpeedTemporal(s, temporal_table().read(s.options)) {}
+
+    SpeedTemporal(const ExtractorSetup& s, const SpeedParams& p)
+        : key_(s.keys[0]), bpc_(s.geometry.bpc), ref_diff_(p.use_ref_diff),
+          gsm_(speed::dimensions(s.geometry.width, s.geometry.height, p.gsm.prescale), p.gsm,
+               speed_kernels_for(s.compute.simd)) {}
 
     void extract(const Picture& ref, const Picture& dis, unsigned frame,
                  FeatureSink& sink) override {
@@ -223,7 +230,7 @@ private:
 
 FeatureInfo speed_chroma_info() {
     FeatureInfo info = extractor_info<SpeedChroma>(
-        "speed_chroma", chroma_options(),
+        "speed_chroma", chroma_table().specs(),
         {{"Speed_chroma_feature_speed_chroma_u_score", "speed_chroma_u"},
          {"Speed_chroma_feature_speed_chroma_v_score", "speed_chroma_v"},
          {"Speed_chroma_feature_speed_chroma_uv_score", "speed_chroma_uv"}});
@@ -233,7 +240,7 @@ FeatureInfo speed_chroma_info() {
 
 FeatureInfo speed_temporal_info() {
     FeatureInfo info = extractor_info<SpeedTemporal>(
-        "speed_temporal", temporal_options(),
+        "speed_temporal", temporal_table().specs(),
         {{"Speed_temporal_feature_speed_temporal_score", "speed_temporal"}}, /*temporal=*/true);
     info.runs_first = true;  // libvmaf flags speed_temporal TEMPORAL
     // The difference of the previous frame and this one; frame 0 scores 0.

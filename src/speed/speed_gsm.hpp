@@ -15,13 +15,15 @@ namespace vmafpp::speed {
 // libvmaf's frame scaling methods (vif_scale_frame_s).
 enum class ScaleMethod { nearest, bilinear, bicubic, lanczos4 };
 
+// The options of speed_chroma and speed_temporal (their defaults are the
+// option tables' in speed.cpp).
 struct Params {
-    float kernelscale = 1.0f;
-    double prescale = 1.0;
-    ScaleMethod method = ScaleMethod::nearest;
-    float sigma_nn = 0.29f;
-    float nn_floor = 0.0f;
-    int weight_var_mode = 0;
+    float kernelscale;
+    double prescale;
+    ScaleMethod method;
+    float sigma_nn;
+    float nn_floor;
+    int weight_var_mode;  // speed_chroma's; 0 in speed_temporal
 };
 
 // Entropy and variance of every block of one picture.

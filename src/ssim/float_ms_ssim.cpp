@@ -37,6 +37,13 @@ bool scales_fit(int w, int h) {
     return true;
 }
 
+// libvmaf's options, each with the field it fills.
+const OptionTable<ssim::SsimParams>& ms_ssim_table() {
+    static const OptionTable<ssim::SsimParams> table =
+        ssim::lcs_db_table("write MS-SSIM values as dB");
+    return table;
+}
+
 class FloatMsSsim final : public FeatureExtractor, public ssim::FloatLumas {
 public:
     static void check(const ExtractorSetup& s) {
@@ -48,15 +55,16 @@ public:
                 std::to_string(s.geometry.width) + "x" + std::to_string(s.geometry.height) + ")");
     }
 
-    explicit FloatMsSsim(const ExtractorSetup& s)
+    explicit FloatMsSsim(const ExtractorSetup& s) : FloatMsSsim(s, ms_ssim_table().read(s.options)) {}
+
+    FloatMsSsim(const ExtractorSetup& s, const ssim::SsimParams& p)
         : FloatLumas(s.geometry.width, s.geometry.height, s.geometry.bpc),
           keys_(s.keys),
           k_(ssim::ssim_kernels_for(s.compute.simd)),
           bpc_(s.geometry.bpc),
-          enable_lcs_(s.options.flag("enable_lcs")),
-          enable_db_(s.options.flag("enable_db")),
-          max_db_(
-              ssim::max_db(s.options.flag("clip_db"), bpc_, s.geometry.width, s.geometry.height)),
+          enable_lcs_(p.enable_lcs),
+          enable_db_(p.enable_db),
+          max_db_(ssim::max_db(p.clip_db, bpc_, s.geometry.width, s.geometry.height)),
           scratch_(s.geometry.width, s.geometry.height) {
         int w = s.geometry.width, h = s.geometry.height;
         for (int i = 0; i < kScales; ++i) {
@@ -134,7 +142,7 @@ FeatureInfo float_ms_ssim_info() {
             provided.push_back(
                 {"float_ms_ssim_" + std::string(part) + "_scale" + std::to_string(i), ""});
     return extractor_info<FloatMsSsim>(
-        "float_ms_ssim", ssim::lcs_db_options("write MS-SSIM values as dB"), std::move(provided));
+        "float_ms_ssim", ms_ssim_table().specs(), std::move(provided));
 }
 
 }  // namespace vmafpp

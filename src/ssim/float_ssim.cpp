@@ -32,12 +32,22 @@ int scale_factor(int option, int w, int h) {
     return r > 1 ? r : 1;
 }
 
+// libvmaf's options, each with the field it fills.
+const OptionTable<ssim::SsimParams>& ssim_table() {
+    static const OptionTable<ssim::SsimParams> table =
+        ssim::lcs_db_table("write SSIM values as dB")
+            .add({"scale", "", OptionType::integer, 0.0, 0.0, 10.0, false,
+                  "decimation scale factor (0=auto, 1=no downscaling, 2-10=explicit)"},
+                 &ssim::SsimParams::scale);
+    return table;
+}
+
 class FloatSsim final : public FeatureExtractor, public ssim::FloatLumas {
 public:
     static void check(const ExtractorSetup& s) {
         require_float_conversion("float_ssim", s.geometry.bpc);
         const int w = s.geometry.width, h = s.geometry.height;
-        const int f = scale_factor(s.options.integer("scale"), w, h);
+        const int f = scale_factor(ssim_table().read(s.options).scale, w, h);
         const int sw = f > 1 ? ssim::decimated_size(w, f) : w;
         const int sh = f > 1 ? ssim::decimated_size(h, f) : h;
         if (sw < ssim::kWindow || sh < ssim::kWindow)
@@ -47,17 +57,19 @@ public:
                         ", scaled to " + std::to_string(sw) + "x" + std::to_string(sh) + ")");
     }
 
-    explicit FloatSsim(const ExtractorSetup& s)
+    explicit FloatSsim(const ExtractorSetup& s) : FloatSsim(s, ssim_table().read(s.options)) {}
+
+    FloatSsim(const ExtractorSetup& s, const ssim::SsimParams& p)
         : FloatLumas(s.geometry.width, s.geometry.height, s.geometry.bpc),
           keys_(s.keys),
           k_(ssim::ssim_kernels_for(s.compute.simd)),
           w_(s.geometry.width),
           h_(s.geometry.height),
           bpc_(s.geometry.bpc),
-          factor_(scale_factor(s.options.integer("scale"), w_, h_)),
-          enable_lcs_(s.options.flag("enable_lcs")),
-          enable_db_(s.options.flag("enable_db")),
-          max_db_(ssim::max_db(s.options.flag("clip_db"), bpc_, w_, h_)),
+          factor_(scale_factor(p.scale, w_, h_)),
+          enable_lcs_(p.enable_lcs),
+          enable_db_(p.enable_db),
+          max_db_(ssim::max_db(p.clip_db, bpc_, w_, h_)),
           scratch_(factor_ > 1 ? ssim::decimated_size(w_, factor_) : w_,
                    factor_ > 1 ? ssim::decimated_size(h_, factor_) : h_) {
         if (factor_ > 1) {
@@ -133,13 +145,10 @@ private:
 }  // namespace
 
 FeatureInfo float_ssim_info() {
-    std::vector<OptionSpec> options = ssim::lcs_db_options("write SSIM values as dB");
-    options.push_back({"scale", "", OptionType::integer, 0.0, 0.0, 10.0, false,
-                       "decimation scale factor (0=auto, 1=no downscaling, 2-10=explicit)"});
     // libvmaf lists one provided name; the l, c and s means follow it with
     // enable_lcs.
     return extractor_info<FloatSsim>(
-        "float_ssim", std::move(options),
+        "float_ssim", ssim_table().specs(),
         {{"float_ssim", ""}, {"float_ssim_l", ""}, {"float_ssim_c", ""}, {"float_ssim_s", ""}});
 }
 

@@ -7,14 +7,16 @@
 
 namespace vmafpp::ssim {
 
-std::vector<OptionSpec> lcs_db_options(const std::string& db_help) {
+OptionTable<SsimParams> lcs_db_table(const std::string& db_help) {
     using T = OptionType;
-    return {
-        {"enable_lcs", "", T::boolean, 0.0, 0.0, 1.0, false,
-         "enable luminance, contrast and structure intermediate output"},
-        {"enable_db", "", T::boolean, 0.0, 0.0, 1.0, false, db_help},
-        {"clip_db", "", T::boolean, 0.0, 0.0, 1.0, false, "clip dB scores"},
-    };
+    OptionTable<SsimParams> t;
+    t.add({"enable_lcs", "", T::boolean, 0.0, 0.0, 1.0, false,
+           "enable luminance, contrast and structure intermediate output"},
+          &SsimParams::enable_lcs)
+        .add({"enable_db", "", T::boolean, 0.0, 0.0, 1.0, false, db_help}, &SsimParams::enable_db)
+        .add({"clip_db", "", T::boolean, 0.0, 0.0, 1.0, false, "clip dB scores"},
+             &SsimParams::clip_db);
+    return t;
 }
 
 double max_db(bool clip_db, int bpc, int w, int h) {

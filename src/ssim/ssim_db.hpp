@@ -5,14 +5,23 @@
 #include <string>
 #include <vector>
 
-#include "vmafpp/options.hpp"
+#include "base/option_table.hpp"
 
 namespace vmafpp::ssim {
+
+// What float_ssim and float_ms_ssim read from their options (float_ssim
+// adds scale, its downscaling factor).
+struct SsimParams {
+    bool enable_lcs;
+    bool enable_db;
+    bool clip_db;
+    int scale;
+};
 
 // enable_lcs, enable_db and clip_db as libvmaf declares them (booleans,
 // false, no alias, not feature parameters: they never suffix keys).
 // `db_help` is the extractor's help text of enable_db.
-std::vector<OptionSpec> lcs_db_options(const std::string& db_help);
+OptionTable<SsimParams> lcs_db_table(const std::string& db_help);
 
 // The dB ceiling of clip_db: ceil(10 log10(peak^2 / (0.5 / (w h)))), peak =
 // 2^bpc - 1 (unsigned arithmetic, as libvmaf's init); +infinity without

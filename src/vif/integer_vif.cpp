@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "base/extractor_info.hpp"
+#include "base/option_table.hpp"
 #include "vif/vif_options.hpp"
 #include "base/large_alloc.hpp"
 #include "vif/vif_kernels.hpp"
@@ -54,22 +55,46 @@ struct ScaleSize {
     int h = 0;
 };
 
+// What a "vif" instance reads from its options (vif_table()).
+struct VifParams {
+    bool debug;
+    double gain_limit;
+    bool skip_scale0;
+};
+
+// libvmaf's options, in its order, each with the field it fills.
+const OptionTable<VifParams>& vif_table() {
+    using T = OptionType;
+    using P = VifParams;
+    static const OptionTable<VifParams> table = OptionTable<VifParams>{}
+        .add({"debug", "", T::boolean, 0.0, 0.0, 1.0, false,
+              "debug mode: enable additional output"}, &P::debug)
+        .add({"vif_enhn_gain_limit", "egl", T::number, 100.0, 1.0, 100.0, true,
+              "enhancement gain imposed on vif, must be >= 1.0, where 1.0 means the gain is "
+              "completely disabled"}, &P::gain_limit)
+        .add({"vif_skip_scale0", "ssclz", T::boolean, 0.0, 0.0, 1.0, true,
+              "when set, skip scale 0 calculations"}, &P::skip_scale0);
+    return table;
+}
+
 class IntegerVif final : public FeatureExtractor {
 public:
     explicit IntegerVif(const ExtractorSetup& setup)
-        : IntegerVif(setup.options, setup.geometry, setup.compute.simd, setup.keys) {
-        device_ = device::make_twin<vif::VifTwin>(setup.compute, size_[0].w, size_[0].h, bpc_, gain_limit_);
+        : IntegerVif(vif_table().read(setup.options), setup.geometry, setup.compute.simd,
+                     setup.keys) {
+        device_ = device::make_twin<vif::VifTwin>(setup.compute, size_[0].w, size_[0].h, bpc_,
+                                                  gain_limit_);
         // The session uploads each frame once (device::FrameStore).
         from_store_ = device_ && setup.compute.frames != nullptr;
     }
 
-    IntegerVif(const OptionValues& opts, const FrameGeometry& geo, SimdLevel simd,
+    IntegerVif(const VifParams& opts, const FrameGeometry& geo, SimdLevel simd,
                const std::vector<std::string>& keys)
         : kernels_(&vif::vif_kernels_for(simd)),
           log2_table_(vif::vif_log2_table()),
-          gain_limit_(opts.number("vif_enhn_gain_limit")),
-          skip_scale0_(opts.flag("vif_skip_scale0")),
-          debug_(opts.flag("debug")),
+          gain_limit_(opts.gain_limit),
+          skip_scale0_(opts.skip_scale0),
+          debug_(opts.debug),
           bpc_(geo.bpc) {
         if (geo.width < kMinSize || geo.height < kMinSize)
             throw Error("vif: picture " + std::to_string(geo.width) + "x" +
@@ -403,24 +428,12 @@ std::vector<ProvidedFeature> vif_provided() {
     return p;
 }
 
-std::vector<OptionSpec> vif_options() {
-    return {
-        {"debug", "", OptionType::boolean, 0.0, 0.0, 1.0, false,
-         "debug mode: enable additional output"},
-        {"vif_enhn_gain_limit", "egl", OptionType::number, 100.0, 1.0, 100.0, true,
-         "enhancement gain imposed on vif, must be >= 1.0, where 1.0 means the gain is "
-         "completely disabled"},
-        {"vif_skip_scale0", "ssclz", OptionType::boolean, 0.0, 0.0, 1.0, true,
-         "when set, skip scale 0 calculations"},
-    };
-}
-
 }  // namespace
 
-std::vector<OptionSpec> vif::integer_vif_options() { return vif_options(); }
+std::vector<OptionSpec> vif::integer_vif_options() { return vif_table().specs(); }
 
 FeatureInfo integer_vif_info() {
-    FeatureInfo info = extractor_info<IntegerVif>("vif", vif_options(), vif_provided());
+    FeatureInfo info = extractor_info<IntegerVif>("vif", vif_table().specs(), vif_provided());
     info.device_twins = {std::string(vif::VifTwin::kind)};
     return info;
 }

@@ -17,6 +17,7 @@
 #include "adm/adm.hpp"
 #include "adm/adm_gain_limit.hpp"
 #include "adm/adm_kernels.hpp"
+#include "adm/adm_options.hpp"
 #include "adm/adm_twin.hpp"
 #include "device/backend.hpp"
 #include "motion/motion_twin.hpp"
@@ -210,7 +211,7 @@ inline void check_adm_twins_on_bands(const AdmMaker& make) {
     const int sizes[][2] = {{48, 24}, {134, 42}};
     for (const auto& wh : sizes)
         for (const double gain : {1.0, 1.2, 1.5, 100.0}) {
-            adm::AdmOptions options;
+            adm::AdmOptions options = adm::default_adm_options();
             options.gain_limit = gain;
             const adm::AdmEngine engine(wh[0], wh[1], 8, options);
             adm::AdmDeviceParams params[adm::kScales];

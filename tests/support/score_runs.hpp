@@ -9,6 +9,7 @@
 #include "support/corpus.hpp"
 
 #include "vmafpp/vmafpp.hpp"
+#include "vmafpp/feature.hpp"
 
 namespace vmafpp::test {
 

@@ -16,6 +16,7 @@
 #include "vmafpp/compute.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/vmafpp.hpp"
+#include "vmafpp/feature.hpp"
 
 namespace vmafpp {
 namespace {

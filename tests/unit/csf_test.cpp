@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "adm/adm_csf.hpp"
+#include "adm/adm_options.hpp"
 #include "csf/csf.hpp"
 
 namespace vmafpp {
@@ -27,7 +28,7 @@ TEST(Csf, DefaultScale0FactorsAreLibvmafsConstantsNotTheTables) {
     EXPECT_EQ(adm::to_u16_like_x86(static_cast<double>(hv) * std::pow(2, 21)), 36451);
     EXPECT_EQ(adm::to_u16_like_x86(static_cast<double>(d) * std::pow(2, 23)), 49414);
     std::uint16_t s0[3] = {};
-    adm::fixed_factors_s0(adm::CsfParams{}, s0);
+    adm::fixed_factors_s0(adm::default_adm_options().csf, s0);
     EXPECT_EQ(s0[0], 36453);
     EXPECT_EQ(s0[1], 36453);
     EXPECT_EQ(s0[2], 49417);
@@ -57,7 +58,7 @@ TEST(Csf, BartenAnchorLogsAgreeAtTheFixedLuminance) {
 }
 
 TEST(Csf, IntegerAdmFactorsComeFromTheSharedModels) {
-    adm::CsfParams p;
+    adm::CsfParams p = adm::default_adm_options().csf;
     for (int s = 0; s < 4; ++s) {
         const adm::CsfFactors w = adm::csf_factors(p, s);
         EXPECT_EQ(bits(w.hv), bits(1.0f / csf::watson_quant_step(s, 1, 3.0, 1080)));

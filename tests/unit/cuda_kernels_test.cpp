@@ -16,6 +16,7 @@
 
 #include "adm/adm.hpp"
 #include "adm/adm_gain_limit.hpp"
+#include "adm/adm_options.hpp"
 #include "support/cuda_grid_emulation.hpp"
 #include "support/device_checks.hpp"
 #include "support/device_inputs.hpp"
@@ -64,7 +65,7 @@ void check_adm_twins_on_pictures(const AdmMaker& make) {
                         std::mt19937 rng(static_cast<unsigned>(wh[0] * 131 + bpc));
                         const Picture ref = trap_picture(trap, wh[0], wh[1], bpc, false, rng);
                         const Picture dis = trap_picture(trap, wh[0], wh[1], bpc, true, rng);
-                        adm::AdmOptions o;
+                        adm::AdmOptions o = adm::default_adm_options();
                         o.gain_limit = gain;
                         o.skip_scale0 = skip[0];
                         o.skip_aim = skip[1];

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/collector_sink.hpp"
 #include "support/corpus.hpp"
 #include "support/feature_run.hpp"
 #include "vmafpp/collector.hpp"
@@ -50,13 +51,13 @@ std::unique_ptr<FeatureCollector> run_pair(const std::string& pair,
     while (ref->read(r)) {
         if (!dis->read(d)) throw Error("distorted clip is shorter");
         for (std::uint32_t k = 0; k < fx.size(); ++k) {
-            FeatureCollector::CallSink sink(c, frame, k);
+            detail::CollectorSink sink(c, frame, k);
             fx[k]->extract(r, d, frame, sink);
         }
         ++frame;
     }
     for (std::uint32_t k = 0; k < fx.size(); ++k) {
-        FeatureCollector::CallSink sink(c, FeatureCollector::kFlushCall, k);
+        detail::CollectorSink sink(c, detail::kFlushCall, k);
         fx[k]->flush(sink);
     }
     return owned;

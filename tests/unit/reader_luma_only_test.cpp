@@ -20,6 +20,7 @@
 #include "support/feature_run.hpp"
 #include "support/synthetic_video.hpp"
 #include "vmafpp/vmafpp.hpp"
+#include "vmafpp/feature.hpp"
 
 namespace vmafpp {
 namespace {

@@ -151,24 +151,25 @@ TEST(Scorer, ViewsScoreAsPictures) {
     cfg.no_prediction = true;
     cfg.features = {"psnr"};
     const int w = 33, h = 19, cw = 17, ch = 10;  // ceil chroma
+    // The views are read in place: their buffers outlive the scorer.
+    std::vector<std::uint8_t> buf[2][2][3];
     Scorer by_view(cfg, {w, h, 8, PixelFormat::yuv420});
     Scorer by_picture(cfg, {w, h, 8, PixelFormat::yuv420});
     for (int frame = 0; frame < 2; ++frame) {
-        std::vector<std::uint8_t> buf[2][3];
         std::vector<PlaneView> views[2];
         Picture pics[2] = {by_picture.make_picture(), by_picture.make_picture()};
         for (int side = 0; side < 2; ++side)
             for (int p = 0; p < 3; ++p) {
                 const int pw = p ? cw : w, ph = p ? ch : h, stride = pw + 7;
-                buf[side][p].resize(std::size_t(stride) * std::size_t(ph));
+                buf[frame][side][p].resize(std::size_t(stride) * std::size_t(ph));
                 for (int y = 0; y < ph; ++y)
                     for (int x = 0; x < pw; ++x) {
                         const auto v = std::uint8_t((x * 7 + y * 13 + p * 31 + side * (x ^ y) + frame) & 255);
-                        buf[side][p][std::size_t(y * stride + x)] = v;
+                        buf[frame][side][p][std::size_t(y * stride + x)] = v;
                         if (x < pics[side].planes[p].width() && y < pics[side].planes[p].height())
                             pics[side].planes[p].row<std::uint8_t>(y)[x] = v;
                     }
-                views[side].push_back({buf[side][p].data(), pw, ph, stride});
+                views[side].push_back({buf[frame][side][p].data(), pw, ph, stride});
             }
         by_view.push(views[0], views[1]);
         by_picture.push(std::move(pics[0]), std::move(pics[1]));
