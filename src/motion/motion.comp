@@ -1,4 +1,4 @@
-// Device twin of motion_sad_u8 / motion_sad_u16 (motion_kernels_scalar.cpp):
+// Device twin of motion_sad_u8 / motion_sad_u16 (motion_scalar.cpp):
 // one invocation per output sample computes the vertical pass of prev - cur
 // at the five columns around it (mirrored), the horizontal pass and its
 // absolute value; the workgroup adds its values in uint32 and adds the sum

@@ -1,5 +1,5 @@
 // Per-thread arithmetic of the CUDA twin of motion_sad_u8 / motion_sad_u16
-// (motion_kernels_scalar.cpp), for nvcc and the host compiler alike
+// (motion_scalar.cpp), for nvcc and the host compiler alike
 // (device/device_math.hpp). One call gives one output sample: the vertical
 // pass of prev - cur at the five columns around it (mirrored), the
 // horizontal pass and its absolute value. The kernel adds a row's values in

@@ -1,5 +1,5 @@
 // The steps of integer motion's SAD that the scalar kernel
-// (motion_kernels_scalar.cpp), the CUDA twin (motion_cuda_math.cuh) and the
+// (motion_scalar.cpp), the CUDA twin (motion_cuda_math.cuh) and the
 // Vulkan shader (motion.comp) share: each is defined here once, in the
 // subset of C++ that GLSL parses too (fixed-width integer types, T(x)
 // conversions, no references, pointers or arrays), and included by all

@@ -12,7 +12,7 @@
 #include "base/extractor_info.hpp"
 #include "base/option_table.hpp"
 #include "base/float_image.hpp"
-#include "float_vif/float_vif_kernels.hpp"
+#include "vif/float_vif_kernels.hpp"
 #include "speed/speed_gsm.hpp"
 #include "speed/speed_kernels.hpp"
 #include "vmafpp/error.hpp"

@@ -1,5 +1,5 @@
 // Per-thread arithmetic of the CUDA twins of integer VIF's statistics and
-// reductions (vif_kernels_scalar.cpp), for nvcc and the host compiler alike
+// reductions (vif_scalar.cpp), for nvcc and the host compiler alike
 // (device/device_math.hpp). Each function gives one sample of one pass;
 // the layouts are those of the Vulkan shaders (vif_*.comp).
 #pragma once

@@ -1,4 +1,4 @@
-// What integer VIF's scalar kernels (vif_kernels_scalar.cpp), its CUDA twin
+// What integer VIF's scalar kernels (vif_scalar.cpp), its CUDA twin
 // (vif_cuda_math.cuh, cuda/) and its Vulkan shaders (vif_*.comp, vulkan/)
 // share, defined once (HACKING.md, "One arithmetic, one place"): the
 // shaders' push constants, in the subset of C++ that GLSL parses too

@@ -1,4 +1,4 @@
-// Device twin of vif_stat_horizontal (vif_kernels_scalar.cpp): the
+// Device twin of vif_stat_horizontal (vif_scalar.cpp): the
 // horizontal pass on the mirrored vertical sums, the Q32 mean products
 // rounded back to Q16, and the variances and covariance as the int32
 // reading of a uint32 difference.

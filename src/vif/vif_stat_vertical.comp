@@ -1,4 +1,4 @@
-// Device twin of vif_stat_vertical_u8 / _u16 (vif_kernels_scalar.cpp): the
+// Device twin of vif_stat_vertical_u8 / _u16 (vif_scalar.cpp): the
 // vertical pass of the means and second moments at one sample of scale
 // `scale`, with that scale's filter. Means in uint32, moments in uint64,
 // then mu = uint16((sum + round) >> shift_mu) and moment =

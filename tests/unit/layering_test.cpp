@@ -21,20 +21,21 @@ namespace fs = std::filesystem;
 
 const fs::path kSrc = fs::path(VMAFPP_SOURCE_DIR) / "src";
 
-// The feature folders: one extractor family each.
-const std::set<std::string> kFeatures = {"adm",   "ansnr", "cambi",    "ciede",        "float_adm",
-                                         "float_motion", "float_vif", "moment", "motion",
-                                         "psnr",  "psnr_hvs", "speed", "ssim",         "vif"};
+// The feature folders: one metric family each (HACKING.md, "Names and
+// places"): an integer extractor and its float twin share one.
+const std::set<std::string> kFeatures = {"adm",   "ansnr", "cambi",    "ciede", "moment", "motion",
+                                         "psnr",  "psnr_hvs", "speed", "ssim",  "vif"};
 // The device backends: each implements the twins its features declare.
 const std::set<std::string> kBackends = {"vulkan", "cuda"};
 
 // What a feature folder sees besides base/, dispatch/, device/ and csf/: the
-// features whose kernels or option tables it reuses (a float twin takes its
-// integer twin's options; speed and float_motion filter with float_vif's
-// kernels; ansnr's noise term is psnr's float kernel).
+// families whose kernels it reuses (float_motion, in motion/, and speed
+// filter with float_vif's kernels; ansnr's noise term is psnr's float
+// kernel).
 const std::map<std::string, std::set<std::string>> kFeatureUses = {
-    {"float_adm", {"adm"}},     {"float_vif", {"vif"}},   {"float_motion", {"motion", "float_vif"}},
-    {"speed", {"float_vif"}},   {"ansnr", {"psnr"}},
+    {"motion", {"vif"}},
+    {"speed", {"vif"}},
+    {"ansnr", {"psnr"}},
 };
 
 // The folders `folder` may include from (its own always).
