@@ -32,7 +32,7 @@ inline constexpr int kMinSize = 17;
 // (32 + 2) rows.
 inline constexpr int kStripRows = 32;
 
-// Integer ADM's options; its option table (adm_extractor.cpp) fills them,
+// Integer ADM's options; its option table (integer_adm.cpp) fills them,
 // and default_adm_options() (adm_options.hpp) holds its defaults.
 struct AdmOptions {
     double gain_limit;

@@ -16,6 +16,8 @@ namespace vmafpp {
 
 namespace {
 
+using namespace ciede;  // the kernels (src/ciede/ciede_kernels.hpp)
+
 // libvmaf expands 4:2:0 and 4:2:2 chroma by reading its own picture layout:
 // chroma planes of w >> sx by h >> sy samples, rows S = align32(w >> sx)
 // samples apart with zeroed padding, the V plane right after the U plane.

@@ -8,7 +8,7 @@
 #include "ciede/ciede_kernels.hpp"
 #include "ciede/ciede_simd.hpp"
 
-namespace vmafpp {
+namespace vmafpp::ciede {
 
 namespace {
 
@@ -106,4 +106,4 @@ void ciede_init_avx2(CiedeKernels& k) {
     k.lab = ciede::simd::lab<ciede::simd::Twice<Avx2>>;
 }
 
-}  // namespace vmafpp
+}  // namespace vmafpp::ciede

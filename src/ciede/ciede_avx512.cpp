@@ -8,7 +8,7 @@
 #include "ciede/ciede_kernels.hpp"
 #include "ciede/ciede_simd.hpp"
 
-namespace vmafpp {
+namespace vmafpp::ciede {
 
 namespace {
 
@@ -150,4 +150,4 @@ void ciede_init_avx512(CiedeKernels& k) {
     k.lab = ciede::simd::lab<ciede::simd::Twice<Avx512>>;
 }
 
-}  // namespace vmafpp
+}  // namespace vmafpp::ciede

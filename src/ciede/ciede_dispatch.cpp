@@ -4,7 +4,7 @@
 #include "ciede/ciede_kernels.hpp"
 #include "dispatch/kernel_table.hpp"
 
-namespace vmafpp {
+namespace vmafpp::ciede {
 
 const CiedeKernels& ciede_kernels_for(SimdLevel level) {
     static const KernelTables<CiedeKernels> tables(
@@ -13,4 +13,4 @@ const CiedeKernels& ciede_kernels_for(SimdLevel level) {
     return tables[level];
 }
 
-}  // namespace vmafpp
+}  // namespace vmafpp::ciede

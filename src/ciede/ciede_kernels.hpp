@@ -11,9 +11,8 @@
 
 #include "vmafpp/cpu.hpp"
 
-namespace vmafpp {
+namespace vmafpp::ciede {
 
-namespace ciede {
 
 struct Lab {
     float l = 0.0f;
@@ -233,7 +232,6 @@ private:
     std::vector<LabTable<std::uint64_t>::Slot> wide_;    // 24 bytes a slot
 };
 
-}  // namespace ciede
 
 // n pixels' reference and distorted Lab values, structure of arrays.
 struct LabPairs {
@@ -305,7 +303,6 @@ const CiedeKernels& ciede_kernels_for(SimdLevel level);
 void ciede_init_avx2(CiedeKernels& k);
 void ciede_init_avx512(CiedeKernels& k);
 
-namespace ciede {
 
 // delta_e_2000 of each pixel of one row with kernels k: ref[c] and dis[c]
 // are the Y, U and V samples (c = 0, 1, 2) of w pixels at full resolution
@@ -318,6 +315,5 @@ double delta_e_row(const CiedeKernels& k, const std::uint16_t* const ref[3],
                    const std::uint16_t* const dis[3], int w, LabCache& labs, float* out,
                    double sum);
 
-}  // namespace ciede
 
-}  // namespace vmafpp
+}  // namespace vmafpp::ciede

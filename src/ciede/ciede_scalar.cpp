@@ -8,9 +8,8 @@
 
 #include "ciede/ciede_kernels.hpp"
 
-namespace vmafpp {
+namespace vmafpp::ciede {
 
-namespace ciede {
 
 namespace {
 
@@ -160,7 +159,6 @@ float delta_e_2000(const Lab& c1, const Lab& c2) {
         std::sqrt(dl * dl + dc * dc + dhh * dhh + static_cast<double>(r_t * chroma * hue)));
 }
 
-}  // namespace ciede
 
 // A pixel whose reference and distorted triples are equal differs by +0:
 // every difference in delta_e_2000 is then +0 (dL, dC, and dH = 2 sqrt(.)
@@ -266,9 +264,9 @@ int keys_scalar(const std::uint16_t* const ref[3], const std::uint16_t* const di
 
 }  // namespace
 
-double ciede::delta_e_row(const CiedeKernels& k, const std::uint16_t* const ref[3],
-                          const std::uint16_t* const dis[3], int w, LabCache& labs, float* out,
-                          double sum) {
+double delta_e_row(const CiedeKernels& k, const std::uint16_t* const ref[3],
+                   const std::uint16_t* const dis[3], int w, LabCache& labs, float* out,
+                   double sum) {
     return labs.visit([&](auto table) { return delta_e_row_with(table, k, ref, dis, w, out, sum); });
 }
 
@@ -313,4 +311,4 @@ const CiedeKernels& ciede_kernels_scalar() {
     return k;
 }
 
-}  // namespace vmafpp
+}  // namespace vmafpp::ciede

@@ -15,6 +15,8 @@ namespace vmafpp {
 
 namespace {
 
+using namespace psnr_hvs;  // the kernels (src/psnr_hvs/psnr_hvs_kernels.hpp)
+
 // 10 * -log10(score): a perfect plane (score 0) gives +inf, as in libvmaf.
 double to_db(double score) { return 10 * (-1 * std::log10(score)); }
 

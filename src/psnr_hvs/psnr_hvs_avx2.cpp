@@ -9,7 +9,7 @@
 #include "psnr_hvs/psnr_hvs_kernels.hpp"
 #include "psnr_hvs/psnr_hvs_simd.hpp"
 
-namespace vmafpp {
+namespace vmafpp::psnr_hvs {
 
 namespace {
 
@@ -25,4 +25,4 @@ float plane_avx2(const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::
 
 void psnr_hvs_init_avx2(PsnrHvsKernels& k) { k.plane = plane_avx2; }
 
-}  // namespace vmafpp
+}  // namespace vmafpp::psnr_hvs

@@ -12,7 +12,7 @@
 #include "psnr_hvs/psnr_hvs_kernels.hpp"
 #include "psnr_hvs/psnr_hvs_simd.hpp"
 
-namespace vmafpp {
+namespace vmafpp::psnr_hvs {
 
 namespace {
 
@@ -80,4 +80,4 @@ float plane_avx512(const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std
 
 void psnr_hvs_init_avx512(PsnrHvsKernels& k) { k.plane = plane_avx512; }
 
-}  // namespace vmafpp
+}  // namespace vmafpp::psnr_hvs

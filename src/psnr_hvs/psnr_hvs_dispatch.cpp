@@ -3,7 +3,7 @@
 #include "dispatch/kernel_table.hpp"
 #include "psnr_hvs/psnr_hvs_kernels.hpp"
 
-namespace vmafpp {
+namespace vmafpp::psnr_hvs {
 
 const PsnrHvsKernels& psnr_hvs_kernels_for(SimdLevel level) {
     static const KernelTables<PsnrHvsKernels> tables(psnr_hvs_kernels_scalar(),
@@ -12,4 +12,4 @@ const PsnrHvsKernels& psnr_hvs_kernels_for(SimdLevel level) {
     return tables[level];
 }
 
-}  // namespace vmafpp
+}  // namespace vmafpp::psnr_hvs

@@ -9,9 +9,8 @@
 
 #include "vmafpp/cpu.hpp"
 
-namespace vmafpp {
+namespace vmafpp::psnr_hvs {
 
-namespace psnr_hvs {
 
 // The contrast sensitivity tables (float, as libvmaf rounds its double
 // literals): luma, and the two chroma tables libvmaf uses for every chroma
@@ -117,7 +116,6 @@ void add_block_error(const std::uint8_t* ref, std::ptrdiff_t ref_stride, const s
 // The plane's value from the error sum of `blocks` blocks.
 float normalised_error(float sum, int blocks, int bpc);
 
-}  // namespace psnr_hvs
 
 // One plane's normalised error: the float sum, over every 8x8 block at
 // (x, y) = (7i, 7j) with x <= w - 8 and y <= h - 8 (row-major order), of
@@ -141,4 +139,4 @@ const PsnrHvsKernels& psnr_hvs_kernels_for(SimdLevel level);
 void psnr_hvs_init_avx2(PsnrHvsKernels& k);
 void psnr_hvs_init_avx512(PsnrHvsKernels& k);
 
-}  // namespace vmafpp
+}  // namespace vmafpp::psnr_hvs

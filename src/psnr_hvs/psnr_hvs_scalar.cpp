@@ -6,9 +6,8 @@
 
 #include "psnr_hvs/psnr_hvs_kernels.hpp"
 
-namespace vmafpp {
+namespace vmafpp::psnr_hvs {
 
-namespace psnr_hvs {
 
 // Double literals narrowed to float, as libvmaf's float tables are.
 const Table8x8 kCsfLuma = {
@@ -88,7 +87,6 @@ void mask_table(const Table8x8& csf, Table8x8& mask) {
             mask[i][j] = static_cast<float>((csf[i][j] * k) * (csf[i][j] * k));
 }
 
-}  // namespace psnr_hvs
 
 namespace {
 
@@ -191,7 +189,6 @@ float plane_scalar(const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std
 
 }  // namespace
 
-namespace psnr_hvs {
 
 void add_block_error(const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
                      std::ptrdiff_t dis_stride, int x, int y, int bpc, const Table8x8& mask,
@@ -210,11 +207,10 @@ float normalised_error(float sum, int blocks, int bpc) {
     return sum;
 }
 
-}  // namespace psnr_hvs
 
 const PsnrHvsKernels& psnr_hvs_kernels_scalar() {
     static const PsnrHvsKernels k{&plane_scalar};
     return k;
 }
 
-}  // namespace vmafpp
+}  // namespace vmafpp::psnr_hvs

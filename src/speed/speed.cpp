@@ -12,7 +12,7 @@
 #include "base/extractor_info.hpp"
 #include "base/option_table.hpp"
 #include "base/float_image.hpp"
-#include "float_vif/float_vif_kernels.hpp"
+#include "vif/float_vif_kernels.hpp"
 #include "speed/speed_gsm.hpp"
 #include "speed/speed_kernels.hpp"
 #include "vmafpp/error.hpp"
@@ -21,6 +21,8 @@
 namespace vmafpp {
 
 namespace {
+
+using namespace speed;  // the kernels (src/speed/speed_kernels.hpp)
 
 using speed::Gsm;
 

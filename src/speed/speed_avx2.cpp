@@ -13,7 +13,7 @@
 
 #include "speed/speed_kernels.hpp"
 
-namespace vmafpp {
+namespace vmafpp::speed {
 
 namespace {
 
@@ -154,4 +154,4 @@ void speed_init_avx2(SpeedKernels& k) {
     k.vertical = vertical_avx2;
 }
 
-}  // namespace vmafpp
+}  // namespace vmafpp::speed

@@ -15,7 +15,7 @@
 
 #include "speed/speed_kernels.hpp"
 
-namespace vmafpp {
+namespace vmafpp::speed {
 
 namespace {
 
@@ -155,4 +155,4 @@ void speed_init_avx512(SpeedKernels& k) {
     k.vertical = vertical_avx512;
 }
 
-}  // namespace vmafpp
+}  // namespace vmafpp::speed

@@ -3,7 +3,7 @@
 #include "dispatch/kernel_table.hpp"
 #include "speed/speed_kernels.hpp"
 
-namespace vmafpp {
+namespace vmafpp::speed {
 
 const SpeedKernels& speed_kernels_for(SimdLevel level) {
     static const KernelTables<SpeedKernels> tables(
@@ -12,4 +12,4 @@ const SpeedKernels& speed_kernels_for(SimdLevel level) {
     return tables[level];
 }
 
-}  // namespace vmafpp
+}  // namespace vmafpp::speed

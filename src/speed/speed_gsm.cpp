@@ -9,7 +9,7 @@
 #include <cstring>
 #include <utility>
 
-#include "float_vif/float_vif_kernels.hpp"
+#include "vif/float_vif_kernels.hpp"
 
 namespace vmafpp::speed {
 

@@ -13,9 +13,8 @@
 
 #include "vmafpp/cpu.hpp"
 
-namespace vmafpp {
+namespace vmafpp::speed {
 
-namespace speed {
 
 constexpr int kBlock = 5;                    // block side
 constexpr int kBlockElems = kBlock * kBlock;  // 25 positions in a block
@@ -33,7 +32,6 @@ struct Dimensions {
 };
 Dimensions dimensions(int w, int h, double prescale);
 
-}  // namespace speed
 
 // The 25 means and the 25x25 covariance matrix of the block positions of a
 // decimated picture `d` (stride in floats; sub_h + 4 rows of sub_w + 4
@@ -66,4 +64,4 @@ const SpeedKernels& speed_kernels_for(SimdLevel level);
 void speed_init_avx2(SpeedKernels& k);
 void speed_init_avx512(SpeedKernels& k);
 
-}  // namespace vmafpp
+}  // namespace vmafpp::speed

@@ -2,9 +2,8 @@
 // compute_cov_kernel_scalar).
 #include "speed/speed_kernels.hpp"
 
-namespace vmafpp {
+namespace vmafpp::speed {
 
-namespace speed {
 
 Dimensions dimensions(int w, int h, double prescale) {
     Dimensions d;
@@ -23,7 +22,6 @@ Dimensions dimensions(int w, int h, double prescale) {
     return d;
 }
 
-}  // namespace speed
 
 namespace {
 
@@ -100,4 +98,4 @@ const SpeedKernels& speed_kernels_scalar() {
     return k;
 }
 
-}  // namespace vmafpp
+}  // namespace vmafpp::speed

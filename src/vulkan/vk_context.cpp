@@ -164,6 +164,7 @@ const Kernel& Context::kernel(const std::string& name, int bindings, std::uint32
     for (const EmbeddedShader& s : embedded_spirv())
         if (name == s.name) shader = &s;
     if (!shader) throw Error("vulkan: no embedded shader \"" + name + "\"");
+    check_interface(name, bindings, push_bytes);
 
     Kernel k;
     k.bindings = bindings;

@@ -40,6 +40,8 @@
 namespace vmafpp::checkasm {
 namespace {
 
+using namespace ciede;  // the kernels (src/ciede/ciede_kernels.hpp)
+
 using CiedeLevel = TableLevel<CiedeKernels>;
 
 constexpr int kMaxWidth = 700;

@@ -16,6 +16,8 @@
 namespace vmafpp::checkasm {
 namespace {
 
+using namespace psnr_hvs;  // the kernels (src/psnr_hvs/psnr_hvs_kernels.hpp)
+
 using PsnrHvsLevel = TableLevel<PsnrHvsKernels>;
 
 constexpr int kMaxWidth = 400;

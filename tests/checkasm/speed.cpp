@@ -20,6 +20,8 @@
 namespace vmafpp::checkasm {
 namespace {
 
+using namespace speed;  // the kernels (src/speed/speed_kernels.hpp)
+
 using speed::kBlock;
 using speed::kBlockElems;
 

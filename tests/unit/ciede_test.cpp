@@ -21,6 +21,8 @@
 namespace vmafpp {
 namespace {
 
+using namespace ciede;  // the kernels (src/ciede/ciede_kernels.hpp)
+
 using test::g17;
 
 // Pairs whose features_other.json has ciede2000 (p20 does not: libvmaf
@@ -174,6 +176,8 @@ TEST(CiedeKernels, DeltaEIsZeroForEqualColoursAndGrowsWithLightness) {
 
 namespace vmafpp {
 namespace {
+
+using namespace ciede;  // the kernels (src/ciede/ciede_kernels.hpp)
 
 // The shortcut of the row kernel: delta_e_2000 of a colour with itself is
 // +0 (bitwise), for random triples of every bit depth, including samples

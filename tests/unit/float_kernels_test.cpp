@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "ansnr/float_ansnr_kernels.hpp"
-#include "float_vif/float_vif_kernels.hpp"
+#include "vif/float_vif_kernels.hpp"
 
 namespace vmafpp {
 namespace {

@@ -18,6 +18,8 @@
 namespace vmafpp {
 namespace {
 
+using namespace psnr_hvs;  // the kernels (src/psnr_hvs/psnr_hvs_kernels.hpp)
+
 const std::vector<std::string> kKeys = {"psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr", "psnr_hvs"};
 
 using test::g17;

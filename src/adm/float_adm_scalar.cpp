@@ -1,4 +1,4 @@
-#include "float_adm/float_adm_kernels.hpp"
+#include "adm/float_adm_kernels.hpp"
 
 #include <cmath>
 

@@ -10,7 +10,7 @@
 #include "base/extractor_info.hpp"
 #include "base/option_table.hpp"
 #include "base/float_image.hpp"
-#include "float_vif/float_vif_kernels.hpp"
+#include "vif/float_vif_kernels.hpp"
 #include "vif/vif_options.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"

@@ -13,7 +13,7 @@
 #include "base/float_image.hpp"
 #include "adm/adm_options.hpp"
 #include "csf/csf.hpp"
-#include "float_adm/float_adm_kernels.hpp"
+#include "adm/float_adm_kernels.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
 

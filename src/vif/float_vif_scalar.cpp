@@ -1,4 +1,4 @@
-#include "float_vif/float_vif_kernels.hpp"
+#include "vif/float_vif_kernels.hpp"
 
 #include <cmath>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "float_motion/float_motion_kernels.hpp"
+#include "motion/float_motion_kernels.hpp"
 
 #include <cmath>
 
