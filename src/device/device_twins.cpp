@@ -7,6 +7,8 @@
 
 #include "vmafpp/error.hpp"
 
+#include "device/feature_twins.hpp"
+
 #if VMAFPP_HAVE_VULKAN
 #include "vulkan/vk_twins.hpp"
 #endif
@@ -90,8 +92,14 @@ bool has_twin(std::string_view feature) {
     return feature == "motion" || feature == "vif" || feature == "adm";
 }
 
+bool has_twin(Backend backend, std::string_view feature) {
+    if (backend == Backend::cpu) return false;
+    if (is_feature_twin(feature)) return has_feature_twin(backend, feature);
+    return has_twin(feature);
+}
+
 void place_on_cpu_or_refuse(const Compute& compute, std::string_view feature) {
-    if (compute.backend == Backend::cpu || has_twin(feature)) return;
+    if (compute.backend == Backend::cpu || has_twin(compute.backend, feature)) return;
     if (compute.device_only)
         throw Error("--device_only: " + std::string(feature) + " has no " +
                     backend_name(compute.backend) +

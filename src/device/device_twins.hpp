@@ -127,9 +127,13 @@ std::unique_ptr<AdmTwin> make_adm_twin(const Compute& compute, int w, int h, int
                                        const adm::AdmDeviceParams scales[adm::kScales],
                                        double gain_limit, bool skip_scale0, bool skip_aim);
 
-// Whether the extractor `feature` (libvmaf's name) has device twins: motion,
-// vif and adm, on every device backend.
+// Whether the extractor `feature` (libvmaf's name) has device twins that
+// read the session's FrameStore (motion, vif and adm, on every device
+// backend); and whether it has a twin on `backend` (those, and the twins
+// of device/feature_twins.hpp: SpEED's and CAMBI's, which upload their own
+// planes).
 bool has_twin(std::string_view feature);
+bool has_twin(Backend backend, std::string_view feature);
 
 // When `compute` names a device backend and the extractor `feature` has no
 // twin there: with compute.device_only throws the one-line vmafpp::Error

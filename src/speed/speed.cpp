@@ -14,6 +14,7 @@
 #include "float_vif/float_vif_kernels.hpp"
 #include "speed/speed_gsm.hpp"
 #include "speed/speed_kernels.hpp"
+#include "speed/speed_twin.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
 
@@ -119,7 +120,10 @@ public:
         : keys_(s.keys), bpc_(s.geometry.bpc), max_val_(s.options.number("speed_max_val")),
           gsm_(speed::dimensions(plane_w(s.geometry), plane_h(s.geometry),
                                  s.options.number("speed_prescale")),
-               read_params(s.options, true), speed_kernels_for(s.compute.simd)) {}
+               read_params(s.options, true), speed_kernels_for(s.compute.simd)),
+          twin_(device::make_speed_twin(s.compute, gsm_, "speed_chroma")) {
+        gsm_.prepare_with(twin_.get());
+    }
 
     void extract(const Picture& ref, const Picture& dis, unsigned frame,
                  FeatureSink& sink) override {
@@ -158,6 +162,7 @@ private:
     int bpc_;
     double max_val_;
     Gsm gsm_;
+    std::unique_ptr<device::SpeedTwin> twin_;  // prepares gsm_'s pictures on the device
     speed::BlockStats ref_, dis_;
 };
 
@@ -172,7 +177,10 @@ public:
         : key_(s.keys[0]), bpc_(s.geometry.bpc), ref_diff_(s.options.flag("speed_use_ref_diff")),
           gsm_(speed::dimensions(s.geometry.width, s.geometry.height,
                                  s.options.number("speed_prescale")),
-               read_params(s.options, false), speed_kernels_for(s.compute.simd)) {}
+               read_params(s.options, false), speed_kernels_for(s.compute.simd)),
+          twin_(device::make_speed_twin(s.compute, gsm_, "speed_temporal")) {
+        gsm_.prepare_with(twin_.get());
+    }
 
     void extract(const Picture& ref, const Picture& dis, unsigned frame,
                  FeatureSink& sink) override {
@@ -212,6 +220,7 @@ private:
     int bpc_;
     bool ref_diff_;
     Gsm gsm_;
+    std::unique_ptr<device::SpeedTwin> twin_;
     Plane prev_ref_, prev_dis_;  // the previous frame's luma
     speed::BlockStats ref_, dis_;
     bool started_ = false;
