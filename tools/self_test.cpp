@@ -55,9 +55,12 @@ unsigned reference_sample(int x, int y, int w, int h, unsigned frame, unsigned m
 }
 
 // The distorted picture: the reference coarsened (banding), with noise
-// added and a band shifted by one sample, clipped to the bit depth.
+// added and a band shifted by one sample, clipped to the bit depth; its
+// lower left quarter a noiseless ramp one code value up every 16 columns
+// (the banding CAMBI scores: flat areas, steps of 1 to 4 at 10 bits).
 unsigned distorted_sample(const std::vector<unsigned>& ref, int x, int y, int w, int h,
                           unsigned max, int bpc, Noise& noise) {
+    if (x < w / 2 && y >= h / 2) return max / 4 + static_cast<unsigned>(x / 16);
     const unsigned coarse = ~((1u << (bpc - 5)) - 1u);
     unsigned v = ref[static_cast<std::size_t>(y) * w + x];
     if (y > h / 2 && x + 1 < w) v = ref[static_cast<std::size_t>(y) * w + x + 1];
@@ -221,11 +224,14 @@ int self_test(const vmafpp::ComputeConfig& compute, std::FILE* out) {
     // An even and an odd size (rows and columns that fill no vector or
     // workgroup), 8 and 10 bits, subsampled and full chroma; large enough
     // for every twin's smallest picture (SpEED's 80x80 chroma after the
-    // v1.0.16 models' prescale of 0.6, CAMBI's 216 samples on a side).
+    // v1.0.16 models' prescale of 0.5, CAMBI's 216 samples on a side).
+    // The models run on the first only (their features' twins are tested
+    // on both above; the models add their options).
     const std::vector<FrameGeometry> geometries = {
-        {288, 272, 8, PixelFormat::yuv420},
+        {336, 324, 8, PixelFormat::yuv420},
         {231, 219, 10, PixelFormat::yuv444},
     };
+    const std::vector<FrameGeometry> model_geometries(geometries.begin(), geometries.begin() + 1);
     bool ok = true;
     int twins = 0;
     for (const vmafpp::FeatureInfo& f : vmafpp::feature_registry()) {
@@ -244,7 +250,7 @@ int self_test(const vmafpp::ComputeConfig& compute, std::FILE* out) {
         m.version = version;
         cfg.models = {m};
         bool exists = false;
-        ok = check_one(compute, "model " + version, cfg, geometries, true, out, exists) && ok;
+        ok = check_one(compute, "model " + version, cfg, model_geometries, true, out, exists) && ok;
     }
     if (twins == 0) {
         std::fprintf(out, "%s: no feature has a twin on this backend\n", backend);
