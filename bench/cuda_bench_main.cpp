@@ -16,7 +16,10 @@
 #include <vector>
 
 #include "cuda/cuda_twins.hpp"
-#include "device/device_twins.hpp"
+#include "adm/adm_twin.hpp"
+#include "device/backend.hpp"
+#include "motion/motion_twin.hpp"
+#include "vif/vif_twin.hpp"
 #include "vmafpp/compute.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
@@ -144,7 +147,8 @@ int main(int argc, char** argv) {
         // The same three twins reading a session's frame store, as a CLI
         // run's: one upload per frame on the store's stream (a new pair each
         // frame, as the pipeline puts them), on one thread (no overlap).
-        const auto store = vmafpp::cuda::make_frame_store(device, w, h, bpc, 3);
+        const auto store = vmafpp::cuda::make_frame_store(
+            device, vmafpp::FrameGeometry{w, h, bpc, vmafpp::PixelFormat::yuv420}, 3);
         auto adm_s =
             vmafpp::cuda::make_adm_twin(device, w, h, bpc, params, 100.0, false, false, store);
         auto vif_s = vmafpp::cuda::make_vif_twin(device, w, h, bpc, 100.0, store);

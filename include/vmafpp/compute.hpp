@@ -15,15 +15,17 @@
 namespace vmafpp {
 
 namespace device {
-class FrameStore;  // src/device/device_twins.hpp
+class FrameStore;  // src/device/backend.hpp
 }
 
-// The compute backends vmafpp knows by name. A device backend runs the
-// extractors that have device twins on that device and the others on the
-// CPU; only the backends listed by built_backends() can be chosen.
-enum class Backend { cpu, vulkan, cuda };
+// A compute backend. A device backend runs the extractors that have device
+// twins on that device and the others on the CPU; only the backends listed
+// by built_backends() can be chosen. The values named here are the built-in
+// backends' (src/device/backend_list.cpp); a backend registered later
+// (a test's) takes a further value.
+enum class Backend : unsigned { cpu, vulkan, cuda };
 
-// "cpu", "vulkan", "cuda".
+// "cpu", "vulkan", "cuda", or a registered backend's name.
 VMAFPP_API const char* backend_name(Backend backend);
 // Throws vmafpp::Error for an unknown name or a backend this build lacks,
 // naming the ones it has.

@@ -120,6 +120,11 @@ struct VMAFPP_API FeatureInfo {
     // the same as `temporal` (vmafpp's integer motion is temporal, libvmaf's
     // is not, and is written after adm).
     bool runs_first = false;
+    // The kinds of device twin an instance uses (MotionTwin::kind, ...,
+    // src/<feature>/<feature>_twin.hpp); on a device backend that registered
+    // all of them the extractor computes on the device, elsewhere on the
+    // CPU. Empty: CPU only.
+    std::vector<std::string> device_twins;
     // Whether an instance with these options reads planes[1] and [2]; empty
     // means luma only. When no active extractor reads chroma, the readers skip
     // it and pictures have no chroma storage (see Picture): a wrong "luma

@@ -11,7 +11,6 @@
 // instruction for; float_of_i64() does it exactly (see there).
 #include <immintrin.h>
 
-#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>

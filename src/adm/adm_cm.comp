@@ -9,9 +9,11 @@
 // 2^64 (a tree of wrapping int64 additions: exact and order-independent);
 // the host folds the rows as the scalar does.
 #version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_int32 : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_GOOGLE_include_directive : require
 #include "adm_common.glsl"
+#include "adm_shared.h"
 
 layout(local_size_x = 64) in;
 // [r, a][h, v, d][w * h] from adm_decouple.
@@ -19,19 +21,7 @@ layout(std430, binding = 0) readonly buffer Decoupled { int dec[]; };
 // [den, dlm, aim][h, v, d][region rows], int64 row sums.
 layout(std430, binding = 1) buffer Rows { int64_t rows[]; };
 
-layout(push_constant) uniform Params {
-    int w;
-    int h;
-    int x0;
-    int x1;
-    int y0;
-    int y1;
-    int scale;
-    uint rfactor[3];
-    int sub[3];
-    int sq[3];
-    int cub[3];
-} p;
+layout(push_constant) uniform Push { AdmPoolPush p; };
 
 shared int64_t partial[3][64];
 

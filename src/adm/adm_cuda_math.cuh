@@ -12,6 +12,7 @@
 
 #include <cstdint>
 
+#include "adm/adm_gain_limit.hpp"
 #include "device/device_math.hpp"
 
 namespace vmafpp::adm::dev {
@@ -135,12 +136,6 @@ VMAFPP_HD std::int64_t ratio_q15_s123(std::int32_t o, std::int32_t t) {
     return clamp64((num + (std::int64_t{1} << (14 + shift))) >> (15 + shift), 0, 32768);
 }
 
-// trunc(fl(rst * gain)): the double product, converted toward zero
-// (adm_gain_limit.hpp gain_product_double).
-VMAFPP_HD std::int64_t gain_product(std::int32_t rst, double gain) {
-    return static_cast<std::int64_t>(static_cast<double>(rst) * gain);
-}
-
 // The decoupling of sample i of a scale's bands (n samples per band): the
 // angle test on ref (h, v) and dis (h, v), then per orientation the Q15
 // ratio, the restored value (k * o + 2^14) >> 15, the gain limit where the
@@ -164,7 +159,7 @@ VMAFPP_HD void decouple_sample(const std::int32_t* bands, std::int64_t n, int sc
         const std::int64_t k = scale == 0 ? ratio_q15_s0(o, d) : ratio_q15_s123(o, d);
         std::int64_t rst = (k * o + 16384) >> 15;
         if (angle && k != 0 && o != 0) {
-            const std::int64_t p = gain_product(static_cast<std::int32_t>(rst), gain);
+            const std::int64_t p = gain_product_double(static_cast<std::int32_t>(rst), gain);
             rst = o > 0 ? vmafpp::dev::min64(p, d) : vmafpp::dev::max64(p, d);
         }
         const std::int64_t a = std::int64_t{d} - rst;
@@ -173,14 +168,9 @@ VMAFPP_HD void decouple_sample(const std::int32_t* bands, std::int64_t n, int sc
     }
 }
 
-// The parameters of one scale's masking and denominator
-// (adm::AdmDeviceParams in plain values).
-struct PoolParams {
-    int w, h, x0, x1, y0, y1, scale;
-    std::uint32_t rfactor[3];
-    int sub[3], sq[3], cub[3];
-    int den_sq, den_cub;
-};
+// The parameters of one scale's masking and denominator: the push
+// constants of the Vulkan shaders (adm_shared.h), filled by adm::pool_push.
+using PoolParams = AdmPoolPush;
 
 // csf of masker sample v of orientation t, and its 1/30-weighted magnitude.
 VMAFPP_HD void csf_flt(const PoolParams& p, std::int32_t v, int t, std::int64_t* csf,

@@ -4,10 +4,11 @@
 // (k * o + 2^14) >> 15, the gain limit by adm_gain_limit_product() where the
 // angle test passes, and r, a = d - r narrowed to the band's type.
 #version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_int32 : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_GOOGLE_include_directive : require
 #include "adm_common.glsl"
-#include "adm_gain_limit.glsl"
+#include "adm_shared.h"
 
 layout(local_size_x = 64) in;
 // [picture][a, h, v, d][n] from adm_dwt.
@@ -15,14 +16,7 @@ layout(std430, binding = 0) readonly buffer Bands { int bands[]; };
 // [r, a][h, v, d][n].
 layout(std430, binding = 1) writeonly buffer Decoupled { int dec[]; };
 
-layout(push_constant) uniform Params {
-    int n;
-    int scale;
-    uint gain_m_lo;
-    uint gain_m_hi;
-    int gain_s;
-    uint cos_sq_bits;  // the float cos^2(1 degree) the scalar code uses
-} p;
+layout(push_constant) uniform Push { AdmDecouplePush p; };
 
 // A non-negative value as m * 2^e, m < 2^54.
 struct Scaled {

@@ -3,25 +3,17 @@
 // |b|^3 (scale 0) or ((((b^2 + 2^sq) >> sq) * b) + round) >> cub (scales
 // 1-3) in uint64 of the reference band, summed modulo 2^64 (order-free).
 #version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_int32 : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_GOOGLE_include_directive : require
 #include "adm_common.glsl"
+#include "adm_shared.h"
 
 layout(local_size_x = 64) in;
 layout(std430, binding = 0) readonly buffer Bands { int bands[]; };
 layout(std430, binding = 1) buffer Rows { uint64_t rows[]; };
 
-layout(push_constant) uniform Params {
-    int w;
-    int h;
-    int x0;
-    int x1;
-    int y0;
-    int y1;
-    int scale;
-    int sq;
-    int cub;
-} p;
+layout(push_constant) uniform Push { AdmPoolPush p; };
 
 shared uint64_t partial[64];
 
@@ -36,7 +28,7 @@ void main() {
         if (p.scale == 0)
             sum += m * m * m;
         else
-            sum += ((((m * m + (uint64_t(1) << p.sq)) >> p.sq) * m) + uint64_t(adm_round_term(p.cub))) >> p.cub;
+            sum += ((((m * m + (uint64_t(1) << p.den_sq)) >> p.den_sq) * m) + uint64_t(adm_round_term(p.den_cub))) >> p.den_cub;
     }
     const uint lane = gl_LocalInvocationID.x;
     partial[lane] = sum;

@@ -6,26 +6,18 @@
 // (sum + round) >> shift narrowed to int32, vertical shifts 0/16/16 and
 // horizontal 15/16/15.
 #version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_int32 : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_GOOGLE_include_directive : require
 #include "adm_common.glsl"
+#include "adm_shared.h"
 
 layout(local_size_x = 64) in;
 layout(std430, binding = 0) readonly buffer Src { uint src[]; };
 // [picture][a, h, v, d][out_h * out_w], int32.
 layout(std430, binding = 1) writeonly buffer Bands { int bands[]; };
 
-layout(push_constant) uniform Params {
-    int in_w;
-    int in_h;
-    int out_w;
-    int out_h;
-    int scale;
-    int kind;
-    int bpc;
-    int base0;  // the first picture's samples
-    int base1;  // the second's
-} p;
+layout(push_constant) uniform Push { AdmDwtPush p; };
 
 const int kLo[4] = int[](15826, 27411, 7345, -4240);
 const int kHi[4] = int[](-4240, -7345, 27411, -15826);

@@ -9,7 +9,7 @@
 #include "adm/adm_options.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
-#include "device/device_twins.hpp"
+#include "adm/adm_twin.hpp"
 
 namespace vmafpp {
 
@@ -91,9 +91,9 @@ public:
             const adm::AdmOptions o = engine_options(setup.options);
             adm::AdmDeviceParams p[adm::kScales];
             for (int s = 0; s < adm::kScales; ++s) p[s] = engine_.device_params(s);
-            device_ = device::make_adm_twin(setup.compute, setup.geometry.width,
-                                            setup.geometry.height, setup.geometry.bpc, p,
-                                            o.gain_limit, o.skip_scale0, o.skip_aim);
+            device_ = device::make_twin<adm::AdmTwin>(setup.compute, setup.geometry.width,
+                                                      setup.geometry.height, setup.geometry.bpc, p,
+                                                      o.gain_limit, o.skip_scale0, o.skip_aim);
             // The session uploads each frame once (device::FrameStore).
             from_store_ = device_ && setup.compute.frames != nullptr;
         }
@@ -132,7 +132,7 @@ private:
     }
 
     adm::AdmEngine engine_;
-    std::unique_ptr<device::AdmTwin> device_;
+    std::unique_ptr<adm::AdmTwin> device_;
     bool from_store_ = false;
     bool debug_;
     std::vector<std::string> keys_;
@@ -143,7 +143,9 @@ private:
 std::vector<OptionSpec> adm::integer_adm_options() { return adm_options(); }
 
 FeatureInfo integer_adm_info() {
-    return extractor_info<IntegerAdm>("adm", adm_options(), adm_provided());
+    FeatureInfo info = extractor_info<IntegerAdm>("adm", adm_options(), adm_provided());
+    info.device_twins = {std::string(adm::AdmTwin::kind)};
+    return info;
 }
 
 }  // namespace vmafpp

@@ -10,11 +10,14 @@
 
 #include <cstdint>
 
+#include "adm/adm_shared.h"
+
 namespace vmafpp::adm {
 
-// trunc(fl(rst * gain)) with the double product, as the scalar kernels use it.
-// |rst| <= 2^31 and 1 <= gain <= 100, so the result fits easily in int64.
-inline std::int64_t gain_product_double(std::int32_t rst, double gain) {
+// trunc(fl(rst * gain)) with the double product, as the scalar kernels and
+// the CUDA twin (which has binary64) use it. |rst| <= 2^31 and
+// 1 <= gain <= 100, so the result fits easily in int64.
+VMAFPP_HD std::int64_t gain_product_double(std::int32_t rst, double gain) {
     return static_cast<std::int64_t>(static_cast<double>(rst) * gain);
 }
 
@@ -27,8 +30,12 @@ struct GainLimitFixed {
 GainLimitFixed gain_limit_fixed(double gain);
 
 // trunc(fl(rst * gain)) using 64-bit integer operations only: no floating
-// point, no 128-bit integer, no bit scan. Equal to gain_product_double() for
-// every |rst| <= 2^31 and every limit gain_limit_fixed() accepts.
-std::int64_t gain_product_integer(std::int32_t rst, GainLimitFixed limit);
+// point, no 128-bit integer, no bit scan (adm_shared.h's
+// adm_gain_limit_product, which the Vulkan shaders include). Equal to
+// gain_product_double() for every |rst| <= 2^31 and every limit
+// gain_limit_fixed() accepts.
+inline std::int64_t gain_product_integer(std::int32_t rst, GainLimitFixed limit) {
+    return adm_gain_limit_product(rst, limit.m, limit.s);
+}
 
 }  // namespace vmafpp::adm

@@ -319,7 +319,7 @@ public:
             const int max_c = max_weight * plan_.window * plan_.window / 4;
             heatmap_scale_ = static_cast<double>((1 << 16) - 1) / max_c;
         }
-        twin_ = device::make_cambi_twin(s.compute, plan_.alloc_w, plan_.alloc_h, setup_);
+        twin_ = device::make_twin<cambi::CambiTwin>(s.compute, plan_.alloc_w, plan_.alloc_h, setup_);
     }
 
     void extract(const Picture& ref, const Picture& dis, unsigned frame,
@@ -458,7 +458,7 @@ private:
     // with the scalar's code, so the score is the scalar's bits.
     double score_on_device(const Plane& luma, int w, int h, int window, bool heatmaps,
                            unsigned frame) {
-        device::CambiPicture p;
+        cambi::CambiPicture p;
         p.luma = luma.row<std::uint8_t>(0);
         p.stride = luma.stride();
         p.in_w = in_w_, p.in_h = in_h_, p.bpc = bpc_;
@@ -506,7 +506,7 @@ private:
     std::vector<float> pool_scratch_;
     std::shared_ptr<HeatmapFiles> heatmaps_;
     double heatmap_scale_ = 0;
-    std::unique_ptr<device::CambiTwin> twin_;  // the per-pixel stages on the device
+    std::unique_ptr<cambi::CambiTwin> twin_;  // the per-pixel stages on the device
 };
 
 }  // namespace
@@ -550,10 +550,12 @@ FeatureInfo cambi_info() {
     for (auto& o : options)
         if (o.name == "eotf" || o.name == "cambi_eotf") o.default_text = "bt1886";
     // libvmaf names only the first; the other two are written with full_ref.
-    return extractor_info<Cambi>("cambi", std::move(options),
-                                 {{"Cambi_feature_cambi_score", "cambi"},
-                                  {"cambi_source", ""},
-                                  {"cambi_full_reference", ""}});
+    FeatureInfo info = extractor_info<Cambi>("cambi", std::move(options),
+                                             {{"Cambi_feature_cambi_score", "cambi"},
+                                              {"cambi_source", ""},
+                                              {"cambi_full_reference", ""}});
+    info.device_twins = {std::string(cambi::CambiTwin::kind)};
+    return info;
 }
 
 }  // namespace vmafpp

@@ -16,17 +16,21 @@
 //   which Vulkan (OpFMul) and CUDA (__fmul_rn) round correctly;
 // - the pooling's double sums and every double of the score: on the host.
 // Nothing on the device is double; every other value is an integer.
-// Vulkan: src/vulkan/vk_cambi_twin.cpp.
+// A device backend registers its implementation under `kind`
+// (device::BackendInfo::add_twin); the extractor asks for it with
+// device::make_twin<cambi::CambiTwin>. Vulkan: src/vulkan/vk_cambi_twin.cpp.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <string_view>
 
 #include "cambi/cambi_kernels.hpp"
-#include "vmafpp/compute.hpp"
+#include "device/backend.hpp"
 
-namespace vmafpp::device {
+namespace vmafpp::cambi {
 
 // What one picture's c-values depend on besides its samples.
 struct CambiPicture {
@@ -42,6 +46,12 @@ struct CambiPicture {
 
 class CambiTwin {
 public:
+    static constexpr std::string_view kind = "cambi";
+    // Made for compute's device, for pictures up to alloc_w x alloc_h scored
+    // with `setup` (its tables are copied).
+    using Factory = std::function<std::unique_ptr<CambiTwin>(
+        const Compute& compute, int alloc_w, int alloc_h, const ContrastSetup& setup)>;
+
     virtual ~CambiTwin() = default;
     // Runs every stage of `p` and reads back the c-values of the five
     // scales. Throws vmafpp::Error, as the scalar does, for a sample above
@@ -52,9 +62,4 @@ public:
     virtual float* c_values(int s) = 0;
 };
 
-// The twin of `compute`'s device backend for pictures up to alloc_w x
-// alloc_h scored with `setup` (its tables are copied), or nullptr on the CPU.
-std::unique_ptr<CambiTwin> make_cambi_twin(const Compute& compute, int alloc_w, int alloc_h,
-                                           const cambi::ContrastSetup& setup);
-
-}  // namespace vmafpp::device
+}  // namespace vmafpp::cambi

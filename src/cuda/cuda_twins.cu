@@ -21,359 +21,13 @@
 #include "motion/motion_cuda_math.cuh"
 #include "vif/vif_cuda_math.cuh"
 #include "vif/vif_kernels.hpp"
+#include "cuda/cuda_context.cuh"
+#include "cuda/cuda_frame_store.cuh"
 #include "vmafpp/error.hpp"
 
 namespace vmafpp::cuda {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-    return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-std::string reason(cudaError_t e) {
-    return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
-}
-
-void check(cudaError_t e, const char* what) {
-    if (e == cudaSuccess) return;
-    cudaGetLastError();  // clears a non-sticky error
-    if (e == cudaErrorMemoryAllocation)
-        throw Error(std::string("cuda: out of memory during ") + what);
-    throw Error(std::string("cuda: ") + what + " failed (" + reason(e) + ")");
-}
-
-// Makes `index` the calling thread's device, or says why it cannot be.
-void select_device(unsigned index) {
-    const int n = device_count();
-    if (n == 0) throw Error("--backend cuda: no CUDA device (the driver reports none)");
-    if (index >= static_cast<unsigned>(n))
-        throw Error("--backend cuda: no device " + std::to_string(index) + " (found " +
-                    std::to_string(n) + "; --list-devices lists them)");
-    check(cudaSetDevice(static_cast<int>(index)), "cudaSetDevice");
-}
-
-// Where a CudaArray lives: device memory, or pinned (page-locked) host
-// memory, which asynchronous copies move at full bus speed.
-struct DeviceMemory {
-    static constexpr const char* kAlloc = "cudaMalloc";
-    static cudaError_t allocate(void** p, std::size_t bytes) { return cudaMalloc(p, bytes); }
-    static void release(void* p) { cudaFree(p); }
-};
-struct PinnedMemory {
-    static constexpr const char* kAlloc = "cudaMallocHost";
-    static cudaError_t allocate(void** p, std::size_t bytes) { return cudaMallocHost(p, bytes); }
-    static void release(void* p) { cudaFreeHost(p); }
-};
-
-// n elements of T in `Memory`, owned (movable, not copyable).
-template <class T, class Memory>
-class CudaArray {
-public:
-    CudaArray() = default;
-    explicit CudaArray(std::size_t n) : n_(n) {
-        check(Memory::allocate(reinterpret_cast<void**>(&p_), (n ? n : 1) * sizeof(T)),
-              Memory::kAlloc);
-    }
-    CudaArray(const CudaArray&) = delete;
-    CudaArray& operator=(const CudaArray&) = delete;
-    CudaArray& operator=(CudaArray&& o) noexcept {
-        std::swap(p_, o.p_);
-        std::swap(n_, o.n_);
-        return *this;
-    }
-    ~CudaArray() {
-        if (p_) Memory::release(p_);
-    }
-    T* get() const { return p_; }
-    std::size_t bytes() const { return n_ * sizeof(T); }
-
-private:
-    T* p_ = nullptr;
-    std::size_t n_ = 0;
-};
-template <class T>
-using DeviceArray = CudaArray<T, DeviceMemory>;
-template <class T>
-using PinnedArray = CudaArray<T, PinnedMemory>;
-
-class Stream {
-public:
-    explicit Stream() {
-        check(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking), "cudaStreamCreate");
-    }
-    Stream(const Stream&) = delete;
-    Stream& operator=(const Stream&) = delete;
-    // Waits for the stream's work first: the buffers it reads are freed
-    // after it (an owner declares its stream after them), even when a call
-    // threw between queuing work and waiting for it.
-    ~Stream() {
-        cudaStreamSynchronize(s_);
-        cudaStreamDestroy(s_);
-    }
-    cudaStream_t get() const { return s_; }
-    void sync(const char* what) const {
-        check(cudaGetLastError(), what);
-        check(cudaStreamSynchronize(s_), what);
-    }
-
-private:
-    cudaStream_t s_ = nullptr;
-};
-
-// A marker in a stream's work (timing off: only ordering is asked of it).
-// record() marks the point reached by the work queued so far; a stream that
-// waits for it (cudaStreamWaitEvent) runs its later work only after that
-// point, and wait_on_host() blocks the calling thread until then. Both
-// refer to the latest record() made before they are called.
-class Event {
-public:
-    Event() { check(cudaEventCreateWithFlags(&e_, cudaEventDisableTiming), "cudaEventCreate"); }
-    Event(const Event&) = delete;
-    Event& operator=(const Event&) = delete;
-    ~Event() { cudaEventDestroy(e_); }
-    void record(cudaStream_t s) { check(cudaEventRecord(e_, s), "cudaEventRecord"); }
-    // Never recorded: returns at once.
-    void wait_on_host(const char* what) const { check(cudaEventSynchronize(e_), what); }
-    void make_wait(cudaStream_t s) const {
-        check(cudaStreamWaitEvent(s, e_, 0), "cudaStreamWaitEvent");
-    }
-
-private:
-    cudaEvent_t e_ = nullptr;
-};
-
-unsigned groups(long long n, unsigned per) { return static_cast<unsigned>((n + per - 1) / per); }
-
-// Copies h rows of `row_bytes` from a strided plane into dst, rows packed.
-void pack_rows(void* dst, const void* src, std::ptrdiff_t stride, std::size_t row_bytes, int h) {
-    for (int y = 0; y < h; ++y)
-        std::memcpy(static_cast<char*>(dst) + y * row_bytes,
-                    static_cast<const char*>(src) + y * stride, row_bytes);
-}
-
-// Where a picture pair lies in device memory, the same for the frame store's
-// slots and a twin's own upload: the reference luma from byte 0, rows
-// packed (w samples apart), and the distorted luma from `dis`, the next
-// multiple of 256 bytes (so both planes start on the alignment cudaMalloc
-// gives, and a row's first loads are whole transactions).
-struct PairLayout {
-    PairLayout(int w, int h, int bpc)
-        : w(w),
-          h(h),
-          bpc(bpc),
-          sample_bytes(bpc > 8 ? 2 : 1),
-          row(static_cast<std::size_t>(w) * sample_bytes),
-          plane(row * h),
-          dis((plane + 255) / 256 * 256),
-          bytes(dis + plane) {}
-    int w, h, bpc, sample_bytes;
-    std::size_t row, plane, dis, bytes;
-
-    // Both pictures' luma packed into `host` (bytes() bytes).
-    void pack(unsigned char* host, const void* ref, std::ptrdiff_t ref_stride, const void* dis_,
-              std::ptrdiff_t dis_stride) const {
-        pack_rows(host, ref, ref_stride, row, h);
-        pack_rows(host + dis, dis_, dis_stride, row, h);
-    }
-    bool same(int w_, int h_, int bpc_) const { return w == w_ && h == h_ && bpc == bpc_; }
-};
-
-// A twin's own copy of one picture pair, for the calls with host pointers
-// (MotionTwin::sad, VifTwin::run, AdmTwin::run: the kernel tests, twins made
-// without a frame store): pinned staging and device planes in PairLayout,
-// made on the first call, so a twin that reads a frame store allocates
-// neither. The copy is queued on the twin's own stream, so the kernels
-// queued after it on that stream read it complete. The staging is written
-// again only at the twin's next call, after this call waited for its
-// stream (the readback): the copy out of it has finished by then.
-class OwnPictures {
-public:
-    explicit OwnPictures(const PairLayout& layout) : layout_(layout) {}
-    // The device pair, its copy queued on `stream`.
-    const unsigned char* upload(const void* ref, std::ptrdiff_t ref_stride, const void* dis,
-                                std::ptrdiff_t dis_stride, cudaStream_t stream) {
-        if (!host_.get()) {
-            host_ = PinnedArray<unsigned char>(layout_.bytes);
-            std::memset(host_.get(), 0, layout_.bytes);  // the gap between the planes
-            pics_ = DeviceArray<unsigned char>(layout_.bytes);
-        }
-        layout_.pack(host_.get(), ref, ref_stride, dis, dis_stride);
-        check(cudaMemcpyAsync(pics_.get(), host_.get(), layout_.bytes, cudaMemcpyHostToDevice,
-                              stream),
-              "upload");
-        return pics_.get();
-    }
-
-private:
-    PairLayout layout_;
-    PinnedArray<unsigned char> host_;
-    DeviceArray<unsigned char> pics_;
-};
-
-// The test knob VMAFPP_CUDA_UPLOAD_DELAY_US: microseconds the upload stream
-// idles before each frame's copy (0: none). A twin that did not wait for
-// the upload of the frame it reads would then read the slot's previous
-// frame, and the device tests would see it (CudaFrameStore.*).
-unsigned upload_delay_us() {
-    const char* v = std::getenv("VMAFPP_CUDA_UPLOAD_DELAY_US");
-    return v ? static_cast<unsigned>(std::strtoul(v, nullptr, 10)) : 0u;
-}
-
-__global__ void idle_for(unsigned us) {
-    for (unsigned i = 0; i < us; ++i) __nanosleep(1000);
-}
-
-// ---------------------------------------------------------------------------
-// The session's frame store (make_frame_store)
-//
-// Each frame's pair is packed on the reading thread into one of kStaging
-// pinned staging buffers, copied on the store's own upload stream into the
-// frame's slot of device memory (a ring of `slots`, frame % slots), and the
-// slot's event is recorded after the copy. A twin that reads the frame makes
-// its own stream wait for that event (frame_on()), so its kernels start
-// only once the copy is complete, while the upload stream is free to copy
-// the next frame: with worker threads, the upload of frame n + 1 overlaps
-// the compute of frame n. Nothing is allocated after the constructor.
-//
-// Why nothing is overwritten while it is still read:
-//  - A staging buffer is rewritten (put of frame f) only after its event
-//    says that the copy out of it (frame f - kStaging) has finished
-//    (wait_on_host): the host never races an asynchronous copy.
-//  - A slot is rewritten (the copy of frame f into frame f - slots's slot)
-//    only when every twin is done with frame f - slots: the pipeline calls
-//    put(f) only after every extractor returned from frames before
-//    f - slots + 1 (the frames in flight plus motion's two frames of
-//    history, FramePipeline sizes the ring for it), and every twin waits
-//    for its own stream (its readback) before it returns, so the kernels
-//    that read the slot finished before put(f) was even called. (A twin
-//    that one day returns before its kernels finish must make the upload
-//    stream wait for an event of its own before the slot is rewritten.)
-//  - A twin's cudaStreamWaitEvent on a slot's event comes after the
-//    record() of the frame it reads (put(f) returns before the pipeline
-//    hands frame f to any extractor; the slot's frame number is published
-//    with release/acquire) and before the next record() on that event (the
-//    put of frame f + slots, by the argument above), so it waits for exactly
-//    frame f's copy.
-class CudaFrameStore final : public device::FrameStore {
-public:
-    static constexpr unsigned kStaging = 2;  // packing frame n + 1 while n is copied
-
-    CudaFrameStore(unsigned device, int w, int h, int bpc, unsigned slots)
-        : device_(device), layout_(w, h, bpc), slot_count_(slots < 1 ? 1 : slots) {
-        select_device(device_);
-        upload_ = std::make_unique<Stream>();
-        slots_ = std::make_unique<Slot[]>(slot_count_);
-        for (unsigned i = 0; i < slot_count_; ++i)
-            slots_[i].pics = DeviceArray<unsigned char>(layout_.bytes);
-        staging_ = std::make_unique<Staging[]>(kStaging);
-        for (unsigned i = 0; i < kStaging; ++i) {
-            staging_[i].host = PinnedArray<unsigned char>(layout_.bytes);
-            std::memset(staging_[i].host.get(), 0, layout_.bytes);  // the gap between the planes
-        }
-        delay_us_ = upload_delay_us();
-    }
-
-    // The reading thread, in frame order.
-    void put(unsigned frame, const Picture& ref, const Picture& dis) override {
-        const Plane& r = ref.luma();
-        const Plane& d = dis.luma();
-        if (!layout_.same(r.width(), r.height(), ref.bpc) ||
-            !layout_.same(d.width(), d.height(), dis.bpc))
-            throw Error(
-                "internal error: a picture of another geometry reached the cuda frame store");
-        check(cudaSetDevice(static_cast<int>(device_)), "cudaSetDevice");
-        Slot& slot = slots_[frame % slot_count_];
-        Staging& staging = staging_[frame % kStaging];
-        // Until the copy below is queued, the slot holds no frame a twin may read.
-        slot.frame.store(kNoFrame, std::memory_order_relaxed);
-        staging.copied.wait_on_host("upload");  // the copy of frame - kStaging out of it
-        layout_.pack(staging.host.get(), r.row<std::uint8_t>(0), r.stride(), d.row<std::uint8_t>(0),
-                     d.stride());
-        const cudaStream_t s = upload_->get();
-        if (delay_us_) {
-            idle_for<<<1, 1, 0, s>>>(delay_us_);
-            check(cudaGetLastError(), "the upload delay");
-        }
-        check(cudaMemcpyAsync(slot.pics.get(), staging.host.get(), layout_.bytes,
-                              cudaMemcpyHostToDevice, s),
-              "upload");
-        staging.copied.record(s);
-        slot.uploaded.record(s);
-        slot.frame.store(frame, std::memory_order_release);
-    }
-
-    // Frame `frame`'s pair (PairLayout) for kernels queued next on `stream`,
-    // which now waits for its upload. Throws if the frame is not in the
-    // store (never stale data).
-    const unsigned char* frame_on(unsigned frame, cudaStream_t stream) const {
-        const Slot& slot = slots_[frame % slot_count_];
-        if (slot.frame.load(std::memory_order_acquire) != frame)
-            throw Error("internal error: frame " + std::to_string(frame) +
-                        " is not in the cuda frame store");
-        slot.uploaded.make_wait(stream);
-        return slot.pics.get();
-    }
-
-    unsigned device() const { return device_; }
-    const PairLayout& layout() const { return layout_; }
-
-private:
-    static constexpr unsigned kNoFrame = ~0u;
-    struct Slot {
-        DeviceArray<unsigned char> pics;
-        Event uploaded;  // recorded after the copy of the frame it holds
-        std::atomic<unsigned> frame{kNoFrame};
-    };
-    struct Staging {
-        PinnedArray<unsigned char> host;
-        Event copied;  // recorded after the latest copy out of it
-    };
-
-    unsigned device_;
-    PairLayout layout_;
-    unsigned slot_count_;
-    unsigned delay_us_ = 0;
-    // Made in the constructor's body, once the device is selected (events
-    // belong to the device current when they are made). The stream is
-    // declared last, so it is destroyed first, waiting for the copies that
-    // still read the pinned buffers.
-    std::unique_ptr<Slot[]> slots_;
-    std::unique_ptr<Staging[]> staging_;
-    std::unique_ptr<Stream> upload_;
-};
-
-// The CUDA store of a twin's session (nullptr: none), for a twin of
-// `device` and the pair w x h at bpc.
-std::shared_ptr<CudaFrameStore> cuda_store(const std::shared_ptr<device::FrameStore>& frames,
-                                           unsigned device, int w, int h, int bpc) {
-    if (!frames) return nullptr;
-    auto store = std::dynamic_pointer_cast<CudaFrameStore>(frames);
-    if (!store || store->device() != device)
-        throw Error("internal error: a cuda twin was given another device's frame store");
-    if (!store->layout().same(w, h, bpc))
-        throw Error("internal error: a cuda twin was given a frame store of another geometry");
-    return store;
-}
-
-constexpr unsigned kBlock = 128;
-
-// The sum of every thread's v in the block (kBlock threads), in thread 0.
-template <class T>
-__device__ T block_sum(T v) {
-    __shared__ T partial[kBlock];
-    partial[threadIdx.x] = v;
-    __syncthreads();
-    for (unsigned half = kBlock / 2; half > 0; half >>= 1) {
-        if (threadIdx.x < half) partial[threadIdx.x] += partial[threadIdx.x + half];
-        __syncthreads();
-    }
-    const T total = partial[0];
-    __syncthreads();  // the array is reused by the next call
-    return total;
-}
 
 // ---------------------------------------------------------------------------
 // Kernels: block (x = column group), grid y = row.
@@ -411,7 +65,7 @@ __global__ void vif_accumulate(const std::int32_t* sigma, std::int64_t n,
     const std::int64_t step = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
     for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
          i += step)
-        vif::dev::accumulate_sample(sigma[i], sigma[n + i], sigma[2 * n + i], table, gain_limit,
+        vif::vif_accumulate_sample(sigma[i], sigma[n + i], sigma[2 * n + i], table, gain_limit,
                                     acc);
     for (int k = 0; k < 4; ++k) {
         const unsigned long long total = block_sum(static_cast<unsigned long long>(acc[k]));
@@ -484,13 +138,13 @@ __global__ void adm_cm(adm::dev::PoolParams p, const std::int32_t* dec, std::int
 __global__ void gain_products(const std::int32_t* rst, std::int64_t n, double gain,
                               std::int64_t* out) {
     const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i < n) out[i] = adm::dev::gain_product(rst[i], gain);
+    if (i < n) out[i] = adm::gain_product_double(rst[i], gain);
 }
 
 // ---------------------------------------------------------------------------
 // Twins
 
-class CudaMotion final : public device::MotionTwin {
+class CudaMotion final : public motion::MotionTwin {
 public:
     CudaMotion(unsigned device, int w, int h, int bpc, std::shared_ptr<device::FrameStore> frames)
         : device_(device), layout_(w, h, bpc), own_(layout_) {
@@ -559,7 +213,7 @@ private:
 
 constexpr int kVifScales = 4;
 
-class CudaVif final : public device::VifTwin {
+class CudaVif final : public vif::VifTwin {
 public:
     CudaVif(unsigned device, int w, int h, int bpc, std::optional<double> accumulate_gain_limit,
             std::shared_ptr<device::FrameStore> frames)
@@ -705,27 +359,7 @@ private:
     std::unique_ptr<Stream> stream_;  // last: destroyed first (Stream::~Stream)
 };
 
-adm::dev::PoolParams pool_params(const adm::AdmDeviceParams& q, int s) {
-    adm::dev::PoolParams p{};
-    p.w = q.bw;
-    p.h = q.bh;
-    p.x0 = q.region.x0;
-    p.x1 = q.region.x1;
-    p.y0 = q.region.y0;
-    p.y1 = q.region.y1;
-    p.scale = s;
-    for (int t = 0; t < 3; ++t) {
-        p.rfactor[t] = q.rfactor[t];
-        p.sub[t] = q.shifts[t].sub;
-        p.sq[t] = q.shifts[t].sq;
-        p.cub[t] = q.shifts[t].cub;
-    }
-    p.den_sq = q.den_sq;
-    p.den_cub = q.den_cub;
-    return p;
-}
-
-class CudaAdm final : public device::AdmTwin {
+class CudaAdm final : public adm::AdmTwin {
 public:
     CudaAdm(unsigned device, int w, int h, int bpc, const adm::AdmDeviceParams scales[adm::kScales],
             double gain_limit, bool skip_scale0, bool skip_aim,
@@ -748,7 +382,7 @@ public:
         std::size_t rows_n = 0;
         for (int s = 0; s < adm::kScales; ++s) {
             q_[s] = scales[s];
-            p_[s] = pool_params(q_[s], s);
+            p_[s] = adm::pool_push(q_[s], s);
             const std::size_t n = static_cast<std::size_t>(q_[s].bw) * q_[s].bh;
             bands_[s] = DeviceArray<std::int32_t>(8 * n);
             dec_[s] = DeviceArray<std::int32_t>(6 * n);
@@ -869,51 +503,18 @@ private:
 
 }  // namespace
 
-int device_count() {
-    int n = 0;
-    const cudaError_t e = cudaGetDeviceCount(&n);
-    if (e == cudaErrorNoDevice) {
-        cudaGetLastError();
-        return 0;
-    }
-    if (e != cudaSuccess) {
-        cudaGetLastError();
-        throw Error("--backend cuda: no CUDA device (" + reason(e) + ")");
-    }
-    return n;
-}
-
-std::string describe_devices() {
-    const int n = device_count();
-    if (n == 0) throw Error("--backend cuda: no CUDA device (the driver reports none)");
-    std::string out;
-    for (int i = 0; i < n; ++i) {
-        cudaDeviceProp prop{};
-        check(cudaGetDeviceProperties(&prop, i), "cudaGetDeviceProperties");
-        out += std::to_string(i) + ": " + prop.name + " (compute capability " +
-               std::to_string(prop.major) + "." + std::to_string(prop.minor) + ", " +
-               std::to_string(prop.totalGlobalMem >> 20) + " MiB)\n";
-    }
-    return out;
-}
-
-std::shared_ptr<device::FrameStore> make_frame_store(unsigned device, int w, int h, int bpc,
-                                                     unsigned slots) {
-    return std::make_shared<CudaFrameStore>(device, w, h, bpc, slots);
-}
-
-std::unique_ptr<device::MotionTwin> make_motion_twin(unsigned device, int w, int h, int bpc,
+std::unique_ptr<motion::MotionTwin> make_motion_twin(unsigned device, int w, int h, int bpc,
                                                      std::shared_ptr<device::FrameStore> frames) {
     return std::make_unique<CudaMotion>(device, w, h, bpc, std::move(frames));
 }
 
-std::unique_ptr<device::VifTwin> make_vif_twin(unsigned device, int w, int h, int bpc,
+std::unique_ptr<vif::VifTwin> make_vif_twin(unsigned device, int w, int h, int bpc,
                                                std::optional<double> accumulate_gain_limit,
                                                std::shared_ptr<device::FrameStore> frames) {
     return std::make_unique<CudaVif>(device, w, h, bpc, accumulate_gain_limit, std::move(frames));
 }
 
-std::unique_ptr<device::AdmTwin> make_adm_twin(unsigned device, int w, int h, int bpc,
+std::unique_ptr<adm::AdmTwin> make_adm_twin(unsigned device, int w, int h, int bpc,
                                                const adm::AdmDeviceParams scales[adm::kScales],
                                                double gain_limit, bool skip_scale0, bool skip_aim,
                                                std::shared_ptr<device::FrameStore> frames) {

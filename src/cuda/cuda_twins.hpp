@@ -1,5 +1,6 @@
-// The CUDA backend: device twins of integer motion, VIF and ADM
-// (device/device_twins.hpp interfaces) and the device list. Included only
+// The CUDA backend: device twins of integer motion, VIF and ADM (the
+// interfaces of src/<feature>/<feature>_twin.hpp) and the device list,
+// registered by cuda_backend.cpp. Included only
 // where VMAFPP_HAVE_CUDA is set; the kernels (cuda_twins.cu) are thin loops
 // over the per-thread functions in src/<feature>/*_cuda_math.cuh.
 //
@@ -19,7 +20,10 @@
 #include <optional>
 #include <string>
 
-#include "device/device_twins.hpp"
+#include "adm/adm_twin.hpp"
+#include "device/backend.hpp"
+#include "motion/motion_twin.hpp"
+#include "vif/vif_twin.hpp"
 
 namespace vmafpp::cuda {
 
@@ -38,20 +42,20 @@ std::string describe_devices();
 // (cudaStreamWaitEvent): the upload of frame n + 1 runs while the twins
 // compute frame n. VMAFPP_CUDA_UPLOAD_DELAY_US=N (a test knob) idles the
 // upload stream N microseconds before each copy.
-std::shared_ptr<device::FrameStore> make_frame_store(unsigned device, int w, int h, int bpc,
+std::shared_ptr<device::FrameStore> make_frame_store(unsigned device, const FrameGeometry& g,
                                                      unsigned slots);
 
 // `frames`: the session's store (from make_frame_store on the same device
 // and geometry), for sad_of_frames / run_frame; without it only sad / run.
-std::unique_ptr<device::MotionTwin> make_motion_twin(
+std::unique_ptr<motion::MotionTwin> make_motion_twin(
     unsigned device, int w, int h, int bpc, std::shared_ptr<device::FrameStore> frames = nullptr);
 // With accumulate_gain_limit, the twin also runs vif_accumulate on the device
 // (VifTwin::sums) and reads back only the sums.
-std::unique_ptr<device::VifTwin> make_vif_twin(
+std::unique_ptr<vif::VifTwin> make_vif_twin(
     unsigned device, int w, int h, int bpc,
     std::optional<double> accumulate_gain_limit = std::nullopt,
     std::shared_ptr<device::FrameStore> frames = nullptr);
-std::unique_ptr<device::AdmTwin> make_adm_twin(
+std::unique_ptr<adm::AdmTwin> make_adm_twin(
     unsigned device, int w, int h, int bpc, const adm::AdmDeviceParams scales[adm::kScales],
     double gain_limit, bool skip_scale0, bool skip_aim,
     std::shared_ptr<device::FrameStore> frames = nullptr);

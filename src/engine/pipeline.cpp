@@ -6,7 +6,7 @@
 #include <mutex>
 #include <thread>
 
-#include "device/device_twins.hpp"
+#include "device/backend.hpp"
 #include "vmafpp/error.hpp"
 
 namespace vmafpp {
@@ -115,7 +115,7 @@ FramePipeline::Impl::Impl(std::vector<ExtractorSpec> extractors, const FrameGeom
     // worker threads the upload of frame n + 1 overlaps the compute of n.
     if (options_.compute.backend != Backend::cpu && !options_.compute.frames) {
         bool twins = false;
-        for (const ExtractorSpec& s : specs_) twins = twins || device::has_twin(s.info->name);
+        for (const ExtractorSpec& s : specs_) twins = twins || device::runs_on_device(options_.compute, *s.info);
         if (twins)
             options_.compute.frames =
                 device::make_frame_store(options_.compute, geometry_, max_slots_ + 2);

@@ -7,7 +7,7 @@
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
 #include "vmafpp/options.hpp"
-#include "device/device_twins.hpp"
+#include "device/backend.hpp"
 
 namespace vmafpp {
 
@@ -60,7 +60,7 @@ void FeatureSink::add_aggregate_sums(std::string_view key, unsigned /*frame*/, c
 std::unique_ptr<FeatureExtractor> FeatureInfo::create(const OptionValues& values,
                                                       const FrameGeometry& geometry,
                                                       const Compute& compute) const {
-    device::place_on_cpu_or_refuse(compute, name);
+    device::place_on_cpu_or_refuse(compute, *this);
     ExtractorSetup setup{values, geometry, compute, {}};
     const std::string suffix = values.key_suffix();
     setup.keys.reserve(provided.size());

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "base/format_name.hpp"
-#include "device/device_twins.hpp"
+#include "device/backend.hpp"
 #include "engine/pipeline.hpp"
 #include "engine/session_plan.hpp"
 #include "vmafpp/output.hpp"
@@ -139,7 +139,7 @@ void leave_out_unscorable(std::vector<ExtractorSpec>& specs, std::size_t model_s
                           const FrameGeometry& geometry, const Compute& compute,
                           const std::function<void(const std::string&)>& on_warning) {
     if (compute.device_only)
-        for (const ExtractorSpec& s : specs) device::place_on_cpu_or_refuse(compute, s.info->name);
+        for (const ExtractorSpec& s : specs) device::place_on_cpu_or_refuse(compute, *s.info);
     std::vector<ExtractorSpec> kept;
     std::string last_reason;
     for (std::size_t i = 0; i < specs.size(); ++i) {

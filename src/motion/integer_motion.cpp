@@ -29,7 +29,7 @@
 #include "vmafpp/cpu.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
-#include "device/device_twins.hpp"
+#include "motion/motion_twin.hpp"
 
 namespace vmafpp {
 
@@ -54,7 +54,7 @@ public:
     explicit IntegerMotion(const ExtractorSetup& setup)
         : IntegerMotion(setup.options, setup.geometry, setup.compute.simd, setup.keys) {
         // The SAD on the device; the history stays on the host.
-        if (!force_zero_) device_ = device::make_motion_twin(setup.compute, w_, h_, bpc_);
+        if (!force_zero_) device_ = device::make_twin<motion::MotionTwin>(setup.compute, w_, h_, bpc_);
         // The session uploads each frame once (device::FrameStore): the
         // twin reads both frames there and the host keeps no copies.
         from_store_ = device_ && setup.compute.frames != nullptr;
@@ -231,7 +231,7 @@ private:
     }
 
     const motion::MotionKernels* kernels_;
-    std::unique_ptr<device::MotionTwin> device_;
+    std::unique_ptr<motion::MotionTwin> device_;
     bool from_store_ = false;
     int w_, h_, bpc_;
     int sample_bytes_ = 1;
@@ -280,6 +280,7 @@ FeatureInfo integer_motion_info() {
                                        {"VMAF_integer_feature_motion2_score", "integer_motion2"},
                                        {"VMAF_integer_feature_motion3_score", "integer_motion3"}},
                                       /*temporal=*/true);
+    info.device_twins = {std::string(motion::MotionTwin::kind)};
     // motion2[i] takes sad[i + 1] (one frame after) and, from `first` on,
     // sad[i - stride + 1]: sad[i] (frames i-1, i) or, with the five-frame
     // window, sad[i - 1] (frames i-3, i-1), which must also be at least

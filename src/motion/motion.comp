@@ -6,7 +6,10 @@
 // associative and commutative, so the row total is the scalar's per-row
 // uint32 sum whatever the order; the host adds the rows in uint64.
 #version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_int32 : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_GOOGLE_include_directive : require
+#include "motion_shared.h"
 
 layout(local_size_x = 64) in;
 
@@ -17,14 +20,7 @@ layout(std430, binding = 0) readonly buffer Prev { uint prev_pics[]; };
 layout(std430, binding = 1) readonly buffer Cur { uint cur_pics[]; };
 layout(std430, binding = 2) buffer RowSums { uint row_sum[]; };
 
-layout(push_constant) uniform Params {
-    int w;
-    int h;
-    int bpc;
-    int unused;
-} p;
-
-const int kTaps[5] = int[](3571, 16004, 26386, 16004, 3571);
+layout(push_constant) uniform Push { MotionPush p; };
 
 shared uint partial[64];
 
@@ -47,16 +43,16 @@ int vertical(int x, int y) {
         int acc = 0;
         for (int k = 0; k < 5; ++k) {
             const int at = mirror(y - 2 + k, p.h) * p.w + x;
-            acc += kTaps[k] * (prev_at(at) - cur_at(at));
+            acc += motion_tap(k) * (prev_at(at) - cur_at(at));
         }
-        return (acc + 128) >> 8;
+        return motion_vertical_round_u8(acc);
     }
     int64_t acc = 0;
     for (int k = 0; k < 5; ++k) {
         const int at = mirror(y - 2 + k, p.h) * p.w + x;
-        acc += int64_t(kTaps[k]) * int64_t(prev_at(at) - cur_at(at));
+        acc += int64_t(motion_tap(k)) * int64_t(prev_at(at) - cur_at(at));
     }
-    return int((acc + (int64_t(1) << (p.bpc - 1))) >> p.bpc);
+    return motion_vertical_round(acc, p.bpc);
 }
 
 void main() {
@@ -65,8 +61,9 @@ void main() {
     uint value = 0u;
     if (x < p.w) {
         int64_t acc = 0;
-        for (int k = 0; k < 5; ++k) acc += int64_t(kTaps[k]) * int64_t(vertical(mirror(x - 2 + k, p.w), y));
-        value = uint(abs(int((acc + 32768) >> 16)));
+        for (int k = 0; k < 5; ++k)
+            acc += int64_t(motion_tap(k)) * int64_t(vertical(mirror(x - 2 + k, p.w), y));
+        value = motion_abs_filtered(acc);
     }
     const uint lane = gl_LocalInvocationID.x;
     partial[lane] = value;

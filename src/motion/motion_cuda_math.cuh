@@ -9,15 +9,12 @@
 #include <cstdint>
 
 #include "device/device_math.hpp"
+#include "motion/motion_shared.h"
 
 namespace vmafpp::motion::dev {
 
 // Sample -k is k, sample n-1+k is n-1-k.
 VMAFPP_HD int mirror(int i, int n) { return i < 0 ? -i : (i >= n ? 2 * (n - 1) - i : i); }
-
-VMAFPP_HD std::int32_t tap(int k) {
-    return k == 0 || k == 4 ? 3571 : (k == 1 || k == 3 ? 16004 : 26386);
-}
 
 // The vertical pass of prev - cur at column x of output row y: int32 sums
 // and (acc + 128) >> 8 for 8-bit samples, int64 and >> bpc otherwise.
@@ -28,17 +25,17 @@ VMAFPP_HD std::int32_t vertical(const T* prev, const T* cur, int w, int h, int b
         for (int k = 0; k < 5; ++k) {
             const std::int64_t at = static_cast<std::int64_t>(mirror(y - 2 + k, h)) * w + x;
             acc +=
-                tap(k) * (static_cast<std::int32_t>(prev[at]) - static_cast<std::int32_t>(cur[at]));
+                motion_tap(k) * (static_cast<std::int32_t>(prev[at]) - static_cast<std::int32_t>(cur[at]));
         }
-        return (acc + 128) >> 8;
+        return motion_vertical_round_u8(acc);
     }
     std::int64_t acc = 0;
     for (int k = 0; k < 5; ++k) {
         const std::int64_t at = static_cast<std::int64_t>(mirror(y - 2 + k, h)) * w + x;
-        acc += std::int64_t{tap(k)} *
+        acc += std::int64_t{motion_tap(k)} *
                (static_cast<std::int64_t>(prev[at]) - static_cast<std::int64_t>(cur[at]));
     }
-    return static_cast<std::int32_t>((acc + (std::int64_t{1} << (bpc - 1))) >> bpc);
+    return motion_vertical_round(acc, bpc);
 }
 
 // |horizontal pass| at (x, y), the value the scalar adds to row y's sum.
@@ -47,9 +44,8 @@ VMAFPP_HD std::uint32_t abs_filtered(const T* prev, const T* cur, int w, int h, 
                                      int y) {
     std::int64_t acc = 0;
     for (int k = 0; k < 5; ++k)
-        acc += std::int64_t{tap(k)} * vertical(prev, cur, w, h, bpc, mirror(x - 2 + k, w), y);
-    const std::int32_t v = static_cast<std::int32_t>((acc + 32768) >> 16);
-    return vmafpp::dev::magnitude(v);
+        acc += std::int64_t{motion_tap(k)} * vertical(prev, cur, w, h, bpc, mirror(x - 2 + k, w), y);
+    return motion_abs_filtered(acc);
 }
 
 }  // namespace vmafpp::motion::dev

@@ -5,44 +5,48 @@
 #include <cstring>
 
 #include "motion/motion_kernels.hpp"
+#include "motion/motion_shared.h"
 
 namespace vmafpp::motion {
 
-std::int32_t motion_diff_vertical_u8(const std::uint8_t* const* prev_rows,
-                                     const std::uint8_t* const* cur_rows, int w,
-                                     std::int32_t* out) {
+namespace {
+
+// The vertical pass of prev - cur over a row at either depth, in libvmaf's
+// accumulator `Acc` (int32 for 8-bit samples: |sum| <= 65536 * 255; int64
+// deeper: up to 65536 * 65535 in magnitude), rounded by `round`
+// (motion_shared.h). Returns the OR of the outputs (0: the row adds 0).
+template <class Acc, class T, class Round>
+std::int32_t diff_vertical(const T* const* prev_rows, const T* const* cur_rows, int w,
+                           std::int32_t* out, Round round) {
     std::int32_t any = 0;
     for (int j = 0; j < w; ++j) {
-        // |sum| <= 65536 * 255: int32, as in libvmaf's 8-bit path.
-        std::int32_t acc = 0;
+        Acc acc = 0;
         for (int k = 0; k < kTaps; ++k) {
             const std::int32_t diff = std::int32_t{prev_rows[k][j]} - std::int32_t{cur_rows[k][j]};
-            acc += std::int32_t{kFilter[k]} * diff;
+            acc += Acc{kFilter[k]} * diff;
         }
-        // >> of a negative int32 is an arithmetic shift (C++20): floor, as
-        // libvmaf's compilers do.
-        out[j] = (acc + 128) >> 8;
+        out[j] = round(acc);
         any |= out[j];
     }
     return any;
 }
 
+}  // namespace
+
+std::int32_t motion_diff_vertical_u8(const std::uint8_t* const* prev_rows,
+                                     const std::uint8_t* const* cur_rows, int w,
+                                     std::int32_t* out) {
+    // >> of a negative int32 is an arithmetic shift (C++20): floor, as
+    // libvmaf's compilers do.
+    return diff_vertical<std::int32_t>(prev_rows, cur_rows, w, out,
+                                       [](std::int32_t acc) { return motion_vertical_round_u8(acc); });
+}
+
 std::int32_t motion_diff_vertical_u16(const std::uint16_t* const* prev_rows,
                                       const std::uint16_t* const* cur_rows, int w, int bpc,
                                       std::int32_t* out) {
-    const std::int64_t round = std::int64_t{1} << (bpc - 1);
-    std::int32_t any = 0;
-    for (int j = 0; j < w; ++j) {
-        // Up to 65536 * 65535 in magnitude: 64-bit, as libvmaf.
-        std::int64_t acc = 0;
-        for (int k = 0; k < kTaps; ++k) {
-            const std::int32_t diff = std::int32_t{prev_rows[k][j]} - std::int32_t{cur_rows[k][j]};
-            acc += std::int64_t{kFilter[k]} * diff;
-        }
-        out[j] = static_cast<std::int32_t>((acc + round) >> bpc);
-        any |= out[j];
-    }
-    return any;
+    return diff_vertical<std::int64_t>(
+        prev_rows, cur_rows, w, out, [bpc](std::int64_t acc) { return motion_vertical_round(acc, bpc); });
 }
 
 std::uint32_t motion_abs_sum_horizontal(const std::int32_t* row, int w) {
@@ -52,8 +56,7 @@ std::uint32_t motion_abs_sum_horizontal(const std::int32_t* row, int w) {
         // |row| < 2^16 and the taps sum to 65536: the sum needs 33 bits.
         std::int64_t acc = 0;
         for (int k = 0; k < kTaps; ++k) acc += std::int64_t{kFilter[k]} * r[k];
-        const auto val = static_cast<std::int32_t>((acc + 32768) >> 16);
-        sum += static_cast<std::uint32_t>(std::abs(val));
+        sum += motion_abs_filtered(acc);
     }
     return sum;
 }

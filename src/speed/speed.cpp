@@ -121,7 +121,7 @@ public:
           gsm_(speed::dimensions(plane_w(s.geometry), plane_h(s.geometry),
                                  s.options.number("speed_prescale")),
                read_params(s.options, true), speed_kernels_for(s.compute.simd)),
-          twin_(device::make_speed_twin(s.compute, gsm_, "speed_chroma")) {
+          twin_(speed::make_speed_twin(s.compute, gsm_, "speed_chroma")) {
         gsm_.prepare_with(twin_.get());
     }
 
@@ -162,7 +162,7 @@ private:
     int bpc_;
     double max_val_;
     Gsm gsm_;
-    std::unique_ptr<device::SpeedTwin> twin_;  // prepares gsm_'s pictures on the device
+    std::unique_ptr<speed::SpeedTwin> twin_;  // prepares gsm_'s pictures on the device
     speed::BlockStats ref_, dis_;
 };
 
@@ -178,7 +178,7 @@ public:
           gsm_(speed::dimensions(s.geometry.width, s.geometry.height,
                                  s.options.number("speed_prescale")),
                read_params(s.options, false), speed_kernels_for(s.compute.simd)),
-          twin_(device::make_speed_twin(s.compute, gsm_, "speed_temporal")) {
+          twin_(speed::make_speed_twin(s.compute, gsm_, "speed_temporal")) {
         gsm_.prepare_with(twin_.get());
     }
 
@@ -220,7 +220,7 @@ private:
     int bpc_;
     bool ref_diff_;
     Gsm gsm_;
-    std::unique_ptr<device::SpeedTwin> twin_;
+    std::unique_ptr<speed::SpeedTwin> twin_;
     Plane prev_ref_, prev_dis_;  // the previous frame's luma
     speed::BlockStats ref_, dis_;
     bool started_ = false;
@@ -235,6 +235,7 @@ FeatureInfo speed_chroma_info() {
          {"Speed_chroma_feature_speed_chroma_v_score", "speed_chroma_v"},
          {"Speed_chroma_feature_speed_chroma_uv_score", "speed_chroma_uv"}});
     info.reads_chroma = [](const OptionValues&) { return true; };
+    info.device_twins = {std::string(speed::SpeedTwin::kind)};
     return info;
 }
 
@@ -245,6 +246,7 @@ FeatureInfo speed_temporal_info() {
     info.runs_first = true;  // libvmaf flags speed_temporal TEMPORAL
     // The difference of the previous frame and this one; frame 0 scores 0.
     info.context = [](const OptionValues&) { return FrameContext{1, 0, false}; };
+    info.device_twins = {std::string(speed::SpeedTwin::kind)};
     return info;
 }
 

@@ -21,7 +21,7 @@
 #include "vmafpp/cpu.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
-#include "device/device_twins.hpp"
+#include "vif/vif_twin.hpp"
 
 namespace vmafpp {
 
@@ -58,7 +58,7 @@ class IntegerVif final : public FeatureExtractor {
 public:
     explicit IntegerVif(const ExtractorSetup& setup)
         : IntegerVif(setup.options, setup.geometry, setup.compute.simd, setup.keys) {
-        device_ = device::make_vif_twin(setup.compute, size_[0].w, size_[0].h, bpc_, gain_limit_);
+        device_ = device::make_twin<vif::VifTwin>(setup.compute, size_[0].w, size_[0].h, bpc_, gain_limit_);
         // The session uploads each frame once (device::FrameStore).
         from_store_ = device_ && setup.compute.frames != nullptr;
     }
@@ -357,7 +357,7 @@ private:
     }
 
     const vif::VifKernels* kernels_;
-    std::unique_ptr<device::VifTwin> device_;
+    std::unique_ptr<vif::VifTwin> device_;
     bool from_store_ = false;
     const std::uint16_t* log2_table_;
     double gain_limit_;
@@ -420,7 +420,9 @@ std::vector<OptionSpec> vif_options() {
 std::vector<OptionSpec> vif::integer_vif_options() { return vif_options(); }
 
 FeatureInfo integer_vif_info() {
-    return extractor_info<IntegerVif>("vif", vif_options(), vif_provided());
+    FeatureInfo info = extractor_info<IntegerVif>("vif", vif_options(), vif_provided());
+    info.device_twins = {std::string(vif::VifTwin::kind)};
+    return info;
 }
 
 }  // namespace vmafpp

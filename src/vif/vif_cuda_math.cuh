@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "device/device_math.hpp"
+#include "vif/vif_shared.h"
 
 namespace vmafpp::vif::dev {
 
@@ -131,40 +132,7 @@ VMAFPP_HD void reduce_horizontal(const std::uint32_t* conv, int w, int out_w, in
         static_cast<std::uint16_t>((sd + 32768u) >> 16);
 }
 
-// log2(v) in Q11 from vif_log2_table(): the 16 leading bits of v, plus
-// 2048 per dropped bit (v >= 2^15).
-VMAFPP_HD std::int64_t log2_q11(const std::uint16_t* table, std::uint64_t v) {
-    const int k = 48 - vmafpp::dev::count_leading_zeros64(v);
-    return static_cast<std::int64_t>(table[(v >> k) - 32768u]) + 2048 * k;
-}
-
-// vif_accumulate's terms of one sample (sigma1_sq s1, sigma2_sq s2,
-// sigma12 s12), added to acc = {num_log, den_log, num_non_log,
-// den_non_log}: the same double operations in the same order
-// (vif_kernels_scalar.cpp), on the device with --fmad=false and IEEE
-// division. The sums are integers, so the order of the samples is free.
-VMAFPP_HD void accumulate_sample(std::int32_t s1, std::int32_t s2_raw, std::int32_t s12,
-                                 const std::uint16_t* table, double gain_limit,
-                                 std::int64_t acc[4]) {
-    constexpr std::int32_t kSigmaNsq = 65536 << 1;
-    const double eps = 65536 * 1.0e-10;
-    const std::int32_t s2 = s2_raw > 0 ? s2_raw : 0;
-    if (s1 < kSigmaNsq) {
-        acc[2] += s2;
-        acc[3] += 1;
-        return;
-    }
-    acc[1] +=
-        log2_q11(table, static_cast<std::uint32_t>(kSigmaNsq) + static_cast<std::uint32_t>(s1)) -
-        2048 * 17;
-    if (s12 <= 0 || s2 <= 0) return;
-    const double g_raw = s12 / (s1 + eps);
-    const double sv = s2 - g_raw * s12;
-    const std::int32_t sv_sq = sv > 0.0 ? static_cast<std::int32_t>(sv) : 0;
-    const double g = g_raw < gain_limit ? g_raw : gain_limit;
-    const std::uint32_t numer1 = static_cast<std::uint32_t>(sv_sq) + kSigmaNsq;
-    const std::int64_t numer1_tmp = static_cast<std::int64_t>(g * g * s1) + numer1;
-    acc[0] += log2_q11(table, static_cast<std::uint64_t>(numer1_tmp)) - log2_q11(table, numer1);
-}
+// vif_accumulate's step of one sample is vif_shared.h's
+// vif_accumulate_sample, the scalar's own.
 
 }  // namespace vmafpp::vif::dev

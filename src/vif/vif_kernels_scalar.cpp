@@ -12,6 +12,7 @@
 #include <initializer_list>
 
 #include "vif/vif_kernels.hpp"
+#include "vif/vif_shared.h"
 
 namespace vmafpp::vif {
 
@@ -20,9 +21,6 @@ namespace {
 // Columns per block: the block's accumulators stay in L1 while every tap
 // streams over them.
 constexpr int kBlock = 256;
-
-// sigma_nsq of the VIF model (noise variance 2) in Q16.
-constexpr std::int32_t kSigmaNsq = 65536 << 1;
 
 constexpr std::uint32_t round_for(int shift) { return shift == 0 ? 0u : (1u << (shift - 1)); }
 
@@ -52,17 +50,6 @@ void vertical_blocks(const T* const* ref_rows, const T* const* dis_rows,
             add(std::uint32_t{filter[t]}, ref_rows[t] + j0, dis_rows[t] + j0, n);
         },
         finish, sums...);
-}
-
-// log2(v) in Q11 from the table: keep the 16 leading bits of v and add
-// 2048 per dropped bit. Needs v >= 2^15 (every caller has v >= 2^17).
-inline std::int32_t log2_q11(const std::uint16_t* table, std::uint32_t v) {
-    const int k = 16 - std::countl_zero(v);
-    return static_cast<std::int32_t>(table[(v >> k) - 32768u]) + 2048 * k;
-}
-inline std::int32_t log2_q11(const std::uint16_t* table, std::uint64_t v) {
-    const int k = 48 - std::countl_zero(v);
-    return static_cast<std::int32_t>(table[(v >> k) - 32768u]) + 2048 * k;
 }
 
 // The vertical statistics of blocks of columns: means in uint32 (c * v <
@@ -199,42 +186,15 @@ void vif_stat_horizontal(const VifStatRow& in, const std::uint16_t* filter, int 
 void vif_accumulate(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
                     const std::int32_t* sigma12, int w, const std::uint16_t* log2_q11_table,
                     double gain_limit, VifSums* sums) {
-    // libvmaf's epsilon, 65536 * 1e-10 evaluated in double.
-    const double eps = 65536 * 1.0e-10;
-    std::int64_t num_log = 0, den_log = 0, num_non_log = 0, den_non_log = 0;
-    for (int j = 0; j < w; ++j) {
-        const std::int32_t s1 = sigma1_sq[j];
-        const std::int32_t s2 = std::max(sigma2_sq[j], 0);
-        const std::int32_t s12 = sigma12[j];
-        if (s1 < kSigmaNsq) {
-            num_non_log += s2;
-            ++den_non_log;
-            continue;
-        }
-        // s1 < 2^31, so nsq + s1 < 2^32: the uint32 sum is exact.
-        den_log += log2_q11(log2_q11_table, static_cast<std::uint32_t>(kSigmaNsq) +
-                                                static_cast<std::uint32_t>(s1)) -
-                   2048 * 17;
-        if (s12 <= 0 || s2 <= 0) continue;
-        // Same double operations, in the same order, as libvmaf; fp-contract
-        // is off, so no fused multiply-add changes a rounding.
-        const double g_raw = s12 / (s1 + eps);
-        const double sv = s2 - g_raw * s12;
-        // g_raw * s12 > 0, so sv < s2 <= INT32_MAX: truncating a positive sv
-        // is defined; libvmaf clamps every non-positive result to 0.
-        const std::int32_t sv_sq = sv > 0.0 ? static_cast<std::int32_t>(sv) : 0;
-        const double g = g_raw < gain_limit ? g_raw : gain_limit;
-        const std::uint32_t numer1 = static_cast<std::uint32_t>(sv_sq) + kSigmaNsq;
-        // g <= 100 and s1 < 2^31: the product is below 2^45, exact in int64
-        // after truncation toward zero (it is positive).
-        const std::int64_t numer1_tmp = static_cast<std::int64_t>(g * g * s1) + numer1;
-        num_log += log2_q11(log2_q11_table, static_cast<std::uint64_t>(numer1_tmp)) -
-                   log2_q11(log2_q11_table, static_cast<std::uint64_t>(numer1));
-    }
-    sums->num_log += num_log;
-    sums->den_log += den_log;
-    sums->num_non_log += num_non_log;
-    sums->den_non_log += den_non_log;
+    // The step is shared with the CUDA twin (vif_shared.h).
+    std::int64_t acc[4] = {0, 0, 0, 0};
+    for (int j = 0; j < w; ++j)
+        vif_accumulate_sample(sigma1_sq[j], sigma2_sq[j], sigma12[j], log2_q11_table, gain_limit,
+                              acc);
+    sums->num_log += acc[0];
+    sums->den_log += acc[1];
+    sums->num_non_log += acc[2];
+    sums->den_non_log += acc[3];
 }
 
 void vif_subsample_vertical_u8(const std::uint8_t* const* ref_rows,

@@ -2,9 +2,11 @@
 // reduction at the even columns of the mirrored vertical rows, uint32
 // sums, uint16((sum + 2^15) >> 16): the samples of scale `scale` + 1.
 #version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_int32 : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_GOOGLE_include_directive : require
 #include "vif_common.glsl"
+#include "vif_shared.h"
 
 layout(local_size_x = 64) in;
 // Two planes of w * out_h (vif_reduce_vertical).
@@ -12,12 +14,7 @@ layout(std430, binding = 0) readonly buffer Conv { uint conv[]; };
 // Two planes of out_w * out_h: ref, dis (one sample per word).
 layout(std430, binding = 1) writeonly buffer Dst { uint dst[]; };
 
-layout(push_constant) uniform Params {
-    int w;
-    int out_w;
-    int out_h;
-    int scale;
-} p;
+layout(push_constant) uniform Push { VifReduceRowPush p; };
 
 void main() {
     const int j = int(gl_GlobalInvocationID.x);

@@ -2,25 +2,18 @@
 // reduction from scale `scale` (filter scale + 1) at the even rows 2 * oi,
 // uint32 sums, uint16((sum + round) >> shift).
 #version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_int32 : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_GOOGLE_include_directive : require
 #include "vif_common.glsl"
+#include "vif_shared.h"
 
 layout(local_size_x = 64) in;
 layout(std430, binding = 0) readonly buffer Src { uint src[]; };
 // Two planes of w * out_h: ref, dis.
 layout(std430, binding = 1) writeonly buffer Conv { uint conv[]; };
 
-layout(push_constant) uniform Params {
-    int w;
-    int h;
-    int kind;
-    int ref_base;
-    int dis_base;
-    int scale;
-    int shift;
-    int out_h;
-} p;
+layout(push_constant) uniform Push { VifReducePush p; };
 
 void main() {
     const int x = int(gl_GlobalInvocationID.x);

@@ -3,21 +3,18 @@
 // rounded back to Q16, and the variances and covariance as the int32
 // reading of a uint32 difference.
 #version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_int32 : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_GOOGLE_include_directive : require
 #include "vif_common.glsl"
+#include "vif_shared.h"
 
 layout(local_size_x = 64) in;
 layout(std430, binding = 0) readonly buffer Moments { uint mom[]; };
 // From out_base: three planes of w * h, sigma1_sq, sigma2_sq, sigma12.
 layout(std430, binding = 1) writeonly buffer Sigma { int sigma[]; };
 
-layout(push_constant) uniform Params {
-    int w;
-    int h;
-    int scale;
-    int out_base;
-} p;
+layout(push_constant) uniform Push { VifSigmaPush p; };
 
 void main() {
     const int x = int(gl_GlobalInvocationID.x);

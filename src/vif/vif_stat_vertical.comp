@@ -5,25 +5,18 @@
 // uint32((sum + round) >> shift_sq); the 8-bit kernel's forms are these with
 // shift_mu = 8, shift_sq = 0 (nothing overflows or is cut for 8-bit samples).
 #version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_int32 : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_GOOGLE_include_directive : require
 #include "vif_common.glsl"
+#include "vif_shared.h"
 
 layout(local_size_x = 64) in;
 layout(std430, binding = 0) readonly buffer Src { uint src[]; };
 // Five planes of w * h: mu1, mu2, xx, yy, xy.
 layout(std430, binding = 1) writeonly buffer Moments { uint mom[]; };
 
-layout(push_constant) uniform Params {
-    int w;
-    int h;
-    int kind;
-    int ref_base;
-    int dis_base;
-    int scale;
-    int shift_mu;
-    int shift_sq;
-} p;
+layout(push_constant) uniform Push { VifStatPush p; };
 
 void main() {
     const int x = int(gl_GlobalInvocationID.x);

@@ -61,7 +61,7 @@ std::vector<std::int32_t> nearest_positions(int in_n, int n) {
     return t;
 }
 
-class VulkanCambi final : public device::CambiTwin {
+class VulkanCambi final : public cambi::CambiTwin {
 public:
     VulkanCambi(unsigned device, int alloc_w, int alloc_h, const cambi::ContrastSetup& setup)
         : ctx_(context_for(device)),
@@ -99,7 +99,7 @@ public:
         }
     }
 
-    void run(const device::CambiPicture& p) override {
+    void run(const cambi::CambiPicture& p) override {
         if (p.w > alloc_w_ || p.h > alloc_h_ || p.in_w <= 0 || p.in_h <= 0)
             throw Error("internal error: a picture larger than the cambi twin was made for");
         upload(p);
@@ -172,7 +172,7 @@ private:
 
     // The picture packed (rows in_w samples apart) and, when the sizes
     // change, the resize tables.
-    void upload(const device::CambiPicture& p) {
+    void upload(const cambi::CambiPicture& p) {
         const int bytes = p.bpc > 8 ? 2 : 1;
         const std::size_t row = static_cast<std::size_t>(p.in_w) * bytes;
         const std::size_t need = (row * p.in_h + 3) / 4;
@@ -191,7 +191,7 @@ private:
     }
 
     // The scalar's message for the first sample above the bit depth's maximum.
-    void report_bad_sample(const device::CambiPicture& p) const {
+    void report_bad_sample(const cambi::CambiPicture& p) const {
         const std::uint32_t i = *first_bad_->as<std::uint32_t>();
         if (i == kNoBadSample) return;
         const int x = static_cast<int>(i % static_cast<std::uint32_t>(p.in_w));
@@ -221,7 +221,7 @@ private:
 
 }  // namespace
 
-std::unique_ptr<device::CambiTwin> make_cambi_twin(unsigned device, int alloc_w, int alloc_h,
+std::unique_ptr<cambi::CambiTwin> make_cambi_twin(unsigned device, int alloc_w, int alloc_h,
                                                    const cambi::ContrastSetup& setup) {
     return std::make_unique<VulkanCambi>(device, alloc_w, alloc_h, setup);
 }

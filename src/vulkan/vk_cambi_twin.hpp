@@ -1,4 +1,4 @@
-// CAMBI's device twin on Vulkan (device::CambiTwin, src/cambi/cambi_twin.hpp).
+// CAMBI's device twin on Vulkan (cambi::CambiTwin, src/cambi/cambi_twin.hpp).
 #pragma once
 
 #include <memory>
@@ -7,7 +7,7 @@
 
 namespace vmafpp::vk {
 
-std::unique_ptr<device::CambiTwin> make_cambi_twin(unsigned device, int alloc_w, int alloc_h,
+std::unique_ptr<cambi::CambiTwin> make_cambi_twin(unsigned device, int alloc_w, int alloc_h,
                                                    const cambi::ContrastSetup& setup);
 
 }  // namespace vmafpp::vk

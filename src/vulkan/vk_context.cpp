@@ -186,6 +186,7 @@ const Kernel& Context::kernel(const std::string& name, int bindings, std::uint32
     for (const EmbeddedShader& s : embedded_spirv())
         if (name == s.name) shader = &s;
     if (!shader) throw Error("vulkan: no embedded shader \"" + name + "\"");
+    check_interface(name, bindings, push_bytes);
     // The test hook of --self-test: a planted wrong module must be caught.
     const std::vector<std::uint32_t> replaced = replacement_spirv(name);
     EmbeddedShader replacement{shader->name, replaced.data(), replaced.size()};

@@ -34,6 +34,21 @@ struct EmbeddedShader {
 };
 std::span<const EmbeddedShader> embedded_spirv();
 
+// What a compute shader's SPIR-V declares of its interface
+// (vk_spirv.cpp): how many descriptor bindings (storage buffers, set 0) and
+// the size in bytes of its push-constant block (0 without one).
+struct ShaderInterface {
+    int bindings = 0;
+    std::uint32_t push_bytes = 0;
+};
+ShaderInterface shader_interface(const EmbeddedShader& shader);
+// Throws the internal error "vulkan: <name> declares ..." unless the
+// embedded shader `name` has exactly `bindings` bindings and a push-constant
+// block of `push_bytes` bytes: the C++ side of every pipeline
+// (Context::kernel's arguments, the sizeof of the *_shared.h struct it
+// pushes) is checked against the shader before the pipeline is made.
+void check_interface(const std::string& name, int bindings, std::uint32_t push_bytes);
+
 struct DeviceInfo {
     unsigned index = 0;
     std::string name;

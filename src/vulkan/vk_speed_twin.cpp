@@ -43,7 +43,7 @@ std::vector<std::int32_t> scale_table(int src_n, int dst_n, int method) {
     return t;
 }
 
-class VulkanSpeed final : public device::SpeedTwin {
+class VulkanSpeed final : public speed::SpeedTwin {
 public:
     VulkanSpeed(unsigned device, const speed::Gsm& gsm, bool difference)
         : ctx_(context_for(device)),
@@ -134,7 +134,7 @@ private:
 
 }  // namespace
 
-std::unique_ptr<device::SpeedTwin> make_speed_twin(unsigned device, const speed::Gsm& gsm,
+std::unique_ptr<speed::SpeedTwin> make_speed_twin(unsigned device, const speed::Gsm& gsm,
                                                    bool difference) {
     return std::make_unique<VulkanSpeed>(device, gsm, difference);
 }

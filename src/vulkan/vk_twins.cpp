@@ -9,6 +9,9 @@
 #include <vector>
 
 #include "adm/adm_gain_limit.hpp"
+#include "adm/adm_shared.h"
+#include "motion/motion_shared.h"
+#include "vif/vif_shared.h"
 #include "vmafpp/error.hpp"
 #include "vulkan/vk_context.hpp"
 
@@ -148,10 +151,6 @@ std::shared_ptr<VulkanFrameStore> vulkan_store(const std::shared_ptr<device::Fra
     return store;
 }
 
-// The push constants of motion.comp.
-struct MotionParams {
-    std::int32_t w, h, bpc, unused;
-};
 
 class VulkanMotion final : public MotionTwin {
 public:
@@ -164,7 +163,7 @@ public:
           bytes_(bpc > 8 ? 2 : 1),
           rows_(ctx_, static_cast<std::size_t>(h) * 4),
           stream_(ctx_),
-          kernel_(ctx_->kernel("motion", 3, sizeof(MotionParams))) {}
+          kernel_(ctx_->kernel("motion", 3, sizeof(motion::MotionPush))) {}
 
     std::uint64_t sad(const void* prev, std::ptrdiff_t prev_stride, const void* cur,
                       std::ptrdiff_t cur_stride) override {
@@ -190,7 +189,7 @@ private:
     std::uint64_t compute(const Buffer& prev, const Buffer& cur) {
         auto t0 = Clock::now();
         std::memset(rows_.data(), 0, rows_.size());
-        const MotionParams params{w_, h_, bpc_, 0};
+        const motion::MotionPush params{w_, h_, bpc_, 0};
         stream_.begin();
         stream_.dispatch(kernel_, {&prev, &cur, &rows_}, &params, groups(w_, 64), h_);
         stream_.submit_and_wait();
@@ -215,19 +214,6 @@ private:
     const Kernel& kernel_;
 };
 
-// Push constants of the VIF shaders.
-struct VifStatParams {
-    std::int32_t w, h, kind, ref_base, dis_base, scale, shift_mu, shift_sq;
-};
-struct VifSigmaParams {
-    std::int32_t w, h, scale, out_base;
-};
-struct VifReduceParams {
-    std::int32_t w, h, kind, ref_base, dis_base, scale, shift, out_h;
-};
-struct VifReduceRowParams {
-    std::int32_t w, out_w, out_h, scale;
-};
 
 constexpr int kVifScales = 4;
 
@@ -239,10 +225,10 @@ public:
           bpc_(bpc),
           bytes_(bpc > 8 ? 2 : 1),
           stream_(ctx_),
-          stat_v_(ctx_->kernel("vif_stat_vertical", 2, sizeof(VifStatParams))),
-          stat_h_(ctx_->kernel("vif_stat_horizontal", 2, sizeof(VifSigmaParams))),
-          reduce_v_(ctx_->kernel("vif_reduce_vertical", 2, sizeof(VifReduceParams))),
-          reduce_h_(ctx_->kernel("vif_reduce_horizontal", 2, sizeof(VifReduceRowParams))) {
+          stat_v_(ctx_->kernel("vif_stat_vertical", 2, sizeof(vif::VifStatPush))),
+          stat_h_(ctx_->kernel("vif_stat_horizontal", 2, sizeof(vif::VifSigmaPush))),
+          reduce_v_(ctx_->kernel("vif_reduce_vertical", 2, sizeof(vif::VifReducePush))),
+          reduce_h_(ctx_->kernel("vif_reduce_horizontal", 2, sizeof(vif::VifReduceRowPush))) {
         w_[0] = w;
         h_[0] = h;
         std::size_t sigma_words = 0;
@@ -302,17 +288,17 @@ private:
             if (s > 0 || !skip_scale0) {
                 // Scale 0 keeps its bit depth (means by bpc bits, moments by
                 // 2 (bpc - 8)); later scales are 16-bit and shift 16, 16.
-                const VifStatParams sp{w_[s], h_[s], kind, ref_base, dis_base, s,
+                const vif::VifStatPush sp{w_[s], h_[s], kind, ref_base, dis_base, s,
                                        s == 0 ? bpc_ : 16, s == 0 ? 2 * (bpc_ - 8) : 16};
                 stream_.dispatch(stat_v_, {src, moments_.get()}, &sp, gx, h_[s]);
-                const VifSigmaParams hp{w_[s], h_[s], s, static_cast<std::int32_t>(sigma_base_[s])};
+                const vif::VifSigmaPush hp{w_[s], h_[s], s, static_cast<std::int32_t>(sigma_base_[s])};
                 stream_.dispatch(stat_h_, {moments_.get(), sigma_.get()}, &hp, gx, h_[s]);
             }
             if (s + 1 < kVifScales) {
-                const VifReduceParams rp{w_[s], h_[s], kind, ref_base, dis_base, s,
+                const vif::VifReducePush rp{w_[s], h_[s], kind, ref_base, dis_base, s,
                                          s == 0 ? bpc_ : 16, h_[s + 1]};
                 stream_.dispatch(reduce_v_, {src, conv_.get()}, &rp, gx, h_[s + 1]);
-                const VifReduceRowParams rr{w_[s], w_[s + 1], h_[s + 1], s};
+                const vif::VifReduceRowPush rr{w_[s], w_[s + 1], h_[s + 1], s};
                 stream_.dispatch(reduce_h_, {conv_.get(), scaled_[s + 1].get()}, &rr,
                                  groups(w_[s + 1], 64), h_[s + 1]);
             }
@@ -336,24 +322,6 @@ private:
     const Kernel& reduce_h_;
 };
 
-// Push constants of the ADM shaders.
-struct AdmDwtParams {
-    std::int32_t in_w, in_h, out_w, out_h, scale, kind, bpc, base0, base1;
-};
-struct AdmDecoupleParams {
-    std::int32_t n, scale;
-    std::uint32_t gain_m_lo, gain_m_hi;
-    std::int32_t gain_s;
-    std::uint32_t cos_sq_bits;
-};
-struct AdmRowParams {
-    std::int32_t w, h, x0, x1, y0, y1, scale;
-    std::uint32_t rfactor[3];
-    std::int32_t sub[3], sq[3], cub[3];
-};
-struct AdmDenParams {
-    std::int32_t w, h, x0, x1, y0, y1, scale, sq, cub;
-};
 
 class VulkanAdm final : public AdmTwin {
 public:
@@ -369,10 +337,10 @@ public:
           skip_scale0_(skip_scale0),
           skip_aim_(skip_aim),
           stream_(ctx_),
-          dwt_(ctx_->kernel("adm_dwt", 2, sizeof(AdmDwtParams))),
-          decouple_(ctx_->kernel("adm_decouple", 2, sizeof(AdmDecoupleParams))),
-          cm_(ctx_->kernel("adm_cm", 2, sizeof(AdmRowParams))),
-          den_(ctx_->kernel("adm_den", 2, sizeof(AdmDenParams))) {
+          dwt_(ctx_->kernel("adm_dwt", 2, sizeof(adm::AdmDwtPush))),
+          decouple_(ctx_->kernel("adm_decouple", 2, sizeof(adm::AdmDecouplePush))),
+          cm_(ctx_->kernel("adm_cm", 2, sizeof(adm::AdmPoolPush))),
+          den_(ctx_->kernel("adm_den", 2, sizeof(adm::AdmPoolPush))) {
         const adm::GainLimitFixed g = adm::gain_limit_fixed(gain_limit);
         gain_m_ = g.m;
         gain_s_ = g.s;
@@ -413,7 +381,7 @@ public:
             const adm::AdmDeviceParams& q = p_[s];
             const int in_w = s == 0 ? w_ : p_[s - 1].bw, in_h = s == 0 ? h_ : p_[s - 1].bh;
             const std::int32_t n_in = s == 0 ? dis_base_ : 4 * in_w * in_h;
-            const AdmDwtParams dp{in_w, in_h, q.bw, q.bh, s, s == 0 ? (bytes_ == 1 ? 0 : 1) : 2,
+            const adm::AdmDwtPush dp{in_w, in_h, q.bw, q.bh, s, s == 0 ? (bytes_ == 1 ? 0 : 1) : 2,
                                   bpc_, 0, n_in};
             stream_.dispatch(dwt_, {s == 0 ? &pics : bands_[s - 1].get(), bands_[s].get()}, &dp,
                              groups(q.bw, 64), q.bh, 2);
@@ -444,22 +412,15 @@ private:
     // Decouple, denominator and masking of scale s, from its bands.
     void record_pooling(int s) {
         const adm::AdmDeviceParams& q = p_[s];
-        const AdmDecoupleParams cp{q.bw * q.bh, s, static_cast<std::uint32_t>(gain_m_),
+        const adm::AdmDecouplePush cp{q.bw * q.bh, s, static_cast<std::uint32_t>(gain_m_),
                                    static_cast<std::uint32_t>(gain_m_ >> 32), gain_s_,
                                    cos_sq_bits_};
         stream_.dispatch(decouple_, {bands_[s].get(), dec_[s].get()}, &cp,
                          groups(q.bw * q.bh, 64));
-        const adm::Rect r = q.region;
-        const AdmDenParams np{q.bw, q.bh, r.x0, r.x1, r.y0, r.y1, s, q.den_sq, q.den_cub};
-        stream_.dispatch(den_, {bands_[s].get(), rows_[s].get()}, &np, r.height(), 1, 3);
-        AdmRowParams rp{q.bw, q.bh, r.x0, r.x1, r.y0, r.y1, s, {}, {}, {}, {}};
-        for (int t = 0; t < 3; ++t) {
-            rp.rfactor[t] = q.rfactor[t];
-            rp.sub[t] = q.shifts[t].sub;
-            rp.sq[t] = q.shifts[t].sq;
-            rp.cub[t] = q.shifts[t].cub;
-        }
-        stream_.dispatch(cm_, {dec_[s].get(), rows_[s].get()}, &rp, r.height(), 1,
+        const adm::AdmPoolPush pp = adm::pool_push(q, s);
+        const int region_rows = q.region.height();
+        stream_.dispatch(den_, {bands_[s].get(), rows_[s].get()}, &pp, region_rows, 1, 3);
+        stream_.dispatch(cm_, {dec_[s].get(), rows_[s].get()}, &pp, region_rows, 1,
                          skip_aim_ ? 1 : 2);
     }
 
@@ -482,9 +443,9 @@ private:
 
 }  // namespace
 
-std::shared_ptr<device::FrameStore> make_frame_store(unsigned device, int w, int h, int bpc,
+std::shared_ptr<device::FrameStore> make_frame_store(unsigned device, const FrameGeometry& g,
                                                      unsigned slots) {
-    return std::make_shared<VulkanFrameStore>(device, w, h, bpc, slots);
+    return std::make_shared<VulkanFrameStore>(device, g.width, g.height, g.bpc, slots);
 }
 
 std::unique_ptr<AdmTwin> make_adm_twin(unsigned device, int w, int h, int bpc,
@@ -505,19 +466,15 @@ std::unique_ptr<VifTwin> make_vif_twin(unsigned device, int w, int h, int bpc,
     return std::make_unique<VulkanVif>(device, w, h, bpc, std::move(frames));
 }
 
-struct GainParams {
-    std::uint32_t m_lo, m_hi;
-    std::int32_t s, n;
-};
 
 void gain_products_on_device(unsigned device, const std::int32_t* rst, std::size_t n,
                              std::uint64_t m, int s, std::int64_t* out) {
     auto ctx = context_for(device);
-    const Kernel& k = ctx->kernel("adm_gain_limit", 2, sizeof(GainParams));
+    const Kernel& k = ctx->kernel("adm_gain_limit", 2, sizeof(adm::AdmGainPush));
     Buffer in(ctx, n * 4), products(ctx, n * 8);
     std::memcpy(in.data(), rst, n * 4);
     Stream stream(ctx);
-    const GainParams params{static_cast<std::uint32_t>(m), static_cast<std::uint32_t>(m >> 32), s,
+    const adm::AdmGainPush params{static_cast<std::uint32_t>(m), static_cast<std::uint32_t>(m >> 32), s,
                             static_cast<std::int32_t>(n)};
     stream.begin();
     stream.dispatch(k, {&in, &products}, &params, groups(static_cast<std::uint32_t>(n), 64));

@@ -1,6 +1,6 @@
 // The device twins of the integer extractors' kernels on the Vulkan
-// backend (the interfaces are device/device_twins.hpp's; the extractors
-// reach these through device::make_*_twin()). A twin returns exactly the
+// backend (the interfaces are src/<feature>/<feature>_twin.hpp's; the
+// extractors reach these through the registration in vk_backend.cpp). A twin returns exactly the
 // integers of the scalar kernels; the extractor keeps its own double
 // finalisation, so the scores are the scalar's bits.
 #pragma once
@@ -10,15 +10,17 @@
 #include <memory>
 #include <string_view>
 
-#include "adm/adm.hpp"
-#include "device/device_twins.hpp"
+#include "adm/adm_twin.hpp"
+#include "device/backend.hpp"
+#include "motion/motion_twin.hpp"
+#include "vif/vif_twin.hpp"
 
 namespace vmafpp::vk {
 
-using device::AdmTwin;
-using device::MotionTwin;
+using adm::AdmTwin;
 using device::TwinTimes;
-using device::VifTwin;
+using motion::MotionTwin;
+using vif::VifTwin;
 
 // The session's frame store on `device` (device::FrameStore): `slots`
 // buffers, each a frame's reference luma from sample 0 and its distorted luma
@@ -26,7 +28,7 @@ using device::VifTwin;
 // twins' shaders read). Filled by memcpy where the host writes device memory
 // (Context::unified_memory), else through a staging buffer and a copy on the
 // queue that the twins' later submissions wait for.
-std::shared_ptr<device::FrameStore> make_frame_store(unsigned device, int w, int h, int bpc,
+std::shared_ptr<device::FrameStore> make_frame_store(unsigned device, const FrameGeometry& g,
                                                      unsigned slots);
 
 // `frames`: the session's store (from make_frame_store on the same device),

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "device/device_twins.hpp"
+#include "device/backend.hpp"
 #include "support/corpus.hpp"
 #include "support/feature_run.hpp"
 #include "vmafpp/compute.hpp"

@@ -16,7 +16,10 @@
 
 #include "adm/adm.hpp"
 #include "adm/adm_cuda_math.cuh"
-#include "device/device_twins.hpp"
+#include "adm/adm_twin.hpp"
+#include "device/backend.hpp"
+#include "motion/motion_twin.hpp"
+#include "vif/vif_twin.hpp"
 #include "motion/motion_cuda_math.cuh"
 #include "vif/vif_cuda_math.cuh"
 #include "vif/vif_kernels.hpp"
@@ -34,7 +37,7 @@ std::vector<T> pack_plane(const void* src, std::ptrdiff_t stride, int w, int h) 
     return out;
 }
 
-class EmulatedMotion final : public device::MotionTwin {
+class EmulatedMotion final : public motion::MotionTwin {
 public:
     EmulatedMotion(int w, int h, int bpc) : w_(w), h_(h), bpc_(bpc) {}
     std::uint64_t sad(const void* prev, std::ptrdiff_t ps, const void* cur,
@@ -59,7 +62,7 @@ private:
     int w_, h_, bpc_;
 };
 
-class EmulatedVif final : public device::VifTwin {
+class EmulatedVif final : public vif::VifTwin {
 public:
     EmulatedVif(int w, int h, int bpc, std::optional<double> accumulate_gain_limit = std::nullopt)
         : bpc_(bpc), gain_(accumulate_gain_limit) {
@@ -89,7 +92,7 @@ public:
         const std::int32_t* p = sigma_[s].data();
         std::int64_t acc[4] = {};
         for (std::int64_t i = 0; i < n; ++i)
-            vif::dev::accumulate_sample(p[i], p[n + i], p[2 * n + i], vif::vif_log2_table(), *gain_,
+            vif::vif_accumulate_sample(p[i], p[n + i], p[2 * n + i], vif::vif_log2_table(), *gain_,
                                         acc);
         *out = vif::VifSums{acc[0], acc[1], acc[2], acc[3]};
         return true;
@@ -137,22 +140,7 @@ private:
 };
 
 // The plain-value parameters of a scale (what the CUDA twin hands its kernels).
-inline adm::dev::PoolParams pool_params(const adm::AdmDeviceParams& q, int s) {
-    adm::dev::PoolParams p{};
-    p.w = q.bw, p.h = q.bh, p.x0 = q.region.x0, p.x1 = q.region.x1, p.y0 = q.region.y0,
-    p.y1 = q.region.y1, p.scale = s;
-    for (int t = 0; t < 3; ++t) {
-        p.rfactor[t] = q.rfactor[t];
-        p.sub[t] = q.shifts[t].sub;
-        p.sq[t] = q.shifts[t].sq;
-        p.cub[t] = q.shifts[t].cub;
-    }
-    p.den_sq = q.den_sq;
-    p.den_cub = q.den_cub;
-    return p;
-}
-
-class EmulatedAdm final : public device::AdmTwin {
+class EmulatedAdm final : public adm::AdmTwin {
 public:
     EmulatedAdm(int w, int h, int bpc, const adm::AdmDeviceParams scales[adm::kScales], double gain,
                 bool skip_scale0, bool skip_aim)
@@ -212,7 +200,7 @@ private:
             }
     }
     void pool(int s) {
-        const adm::dev::PoolParams p = pool_params(q_[s], s);
+        const adm::dev::PoolParams p = adm::pool_push(q_[s], s);
         const std::int64_t n = std::int64_t{p.w} * p.h;
         for (std::int64_t i = 0; i < n; ++i)
             adm::dev::decouple_sample(bands_[s].data(), n, s, i, gain_, cos_sq_, dec_[s].data());

@@ -17,16 +17,19 @@
 #include "adm/adm.hpp"
 #include "adm/adm_gain_limit.hpp"
 #include "adm/adm_kernels.hpp"
-#include "device/device_twins.hpp"
+#include "adm/adm_twin.hpp"
+#include "device/backend.hpp"
+#include "motion/motion_twin.hpp"
+#include "vif/vif_twin.hpp"
 #include "motion/motion_kernels.hpp"
 #include "support/device_inputs.hpp"
 #include "vif/vif_kernels.hpp"
 
 namespace vmafpp::devtest {
 
-using MotionMaker = std::function<std::unique_ptr<device::MotionTwin>(int w, int h, int bpc)>;
-using VifMaker = std::function<std::unique_ptr<device::VifTwin>(int w, int h, int bpc)>;
-using AdmMaker = std::function<std::unique_ptr<device::AdmTwin>(
+using MotionMaker = std::function<std::unique_ptr<motion::MotionTwin>(int w, int h, int bpc)>;
+using VifMaker = std::function<std::unique_ptr<vif::VifTwin>(int w, int h, int bpc)>;
+using AdmMaker = std::function<std::unique_ptr<adm::AdmTwin>(
     int w, int h, int bpc, const adm::AdmDeviceParams scales[adm::kScales], double gain,
     bool skip_scale0, bool skip_aim)>;
 
@@ -101,7 +104,7 @@ inline void check_motion_twins(const MotionMaker& make) {
 // The scalar VIF pipeline of one picture pair, scale by scale: the
 // statistics rows (vif_stat_row_*) and the reductions, as the extractor
 // runs them, compared with the twin's sigma planes sample by sample.
-inline void expect_vif_twin_matches(device::VifTwin& twin, const std::vector<std::uint16_t>& ref16,
+inline void expect_vif_twin_matches(vif::VifTwin& twin, const std::vector<std::uint16_t>& ref16,
                                     const std::vector<std::uint16_t>& dis16, int w0, int h0,
                                     int bpc, const std::string& what) {
     using namespace vif;

@@ -16,7 +16,10 @@
 #include <utility>
 #include <vector>
 
-#include "device/device_twins.hpp"
+#include "adm/adm_twin.hpp"
+#include "device/backend.hpp"
+#include "motion/motion_twin.hpp"
+#include "vif/vif_twin.hpp"
 #include "support/backend_run.hpp"
 #include "support/corpus.hpp"
 #include "support/feature_run.hpp"
@@ -329,7 +332,7 @@ TEST(CudaFrameStore, AFrameNotInTheStoreIsAnError) {
     const FrameGeometry g{64, 48, 10, PixelFormat::yuv420};
     c.frames = device::make_frame_store(c, g, 2);
     ASSERT_TRUE(c.frames);
-    const auto vif = device::make_vif_twin(c, g.width, g.height, g.bpc);
+    const auto vif = device::make_twin<vif::VifTwin>(c, g.width, g.height, g.bpc, std::nullopt);
     EXPECT_THROW(vif->run_frame(0, false), Error);
     for (unsigned f = 0; f < 3; ++f)
         c.frames->put(f, test::noise_picture(g.width, g.height, g.bpc, g.format, f),
@@ -337,8 +340,8 @@ TEST(CudaFrameStore, AFrameNotInTheStoreIsAnError) {
     EXPECT_NO_THROW(vif->run_frame(2, false));
     EXPECT_NO_THROW(vif->run_frame(1, false));
     EXPECT_THROW(vif->run_frame(0, false), Error);  // its slot holds frame 2
-    EXPECT_THROW(device::make_vif_twin(c, g.width + 2, g.height, g.bpc), Error);
-    EXPECT_THROW(device::make_motion_twin(c, g.width, g.height, 8), Error);
+    EXPECT_THROW(device::make_twin<vif::VifTwin>(c, g.width + 2, g.height, g.bpc, std::nullopt), Error);
+    EXPECT_THROW(device::make_twin<motion::MotionTwin>(c, g.width, g.height, 8), Error);
 }
 
 // Without a device (no driver, or none): --backend cuda is refused with one

@@ -163,7 +163,7 @@ std::string compare_c_values(int w, int h, Pattern p, int window, bool speedup, 
     const int threshold = 12;
     const auto want = scalar_c_values(image, w, h, window, speedup, threshold, st.s);
     auto twin = vk::make_cambi_twin(0, w, h, st.s);
-    device::CambiPicture dp;
+    cambi::CambiPicture dp;
     dp.luma = pic.planes[0].row<std::uint8_t>(0);
     dp.stride = pic.planes[0].stride();
     dp.in_w = dp.w = w;

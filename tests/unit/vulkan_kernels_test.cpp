@@ -16,7 +16,10 @@
 #include "adm/adm.hpp"
 #include "adm/adm_gain_limit.hpp"
 #include "adm/adm_kernels.hpp"
+#include "adm/adm_shared.h"
 #include "motion/motion_kernels.hpp"
+#include "motion/motion_shared.h"
+#include "vif/vif_shared.h"
 #include "vif/vif_kernels.hpp"
 #include "support/device_checks.hpp"
 #include "support/device_inputs.hpp"
@@ -90,6 +93,47 @@ TEST(VulkanSpirv, NoShaderDeclaresFloat64) {
         EXPECT_GT(capabilities, 0) << s.name << ": no OpCapability found; the parse is wrong";
     }
     EXPECT_GE(shaders, 6) << "the embedded table lost shaders";
+}
+
+// Every shader's SPIR-V against the C++ side of its pipeline: the binding
+// count vk_twins.cpp gives it and the size of the *_shared.h struct it
+// pushes (Context::kernel runs the same check before making a pipeline);
+// and a mismatch is refused.
+TEST(VulkanSpirv, EveryPipelineMatchesItsShadersInterface) {
+    const struct {
+        const char* shader;
+        int bindings;
+        std::size_t push;
+    } kPipelines[] = {
+        {"motion", 3, sizeof(motion::MotionPush)},
+        {"vif_stat_vertical", 2, sizeof(vif::VifStatPush)},
+        {"vif_stat_horizontal", 2, sizeof(vif::VifSigmaPush)},
+        {"vif_reduce_vertical", 2, sizeof(vif::VifReducePush)},
+        {"vif_reduce_horizontal", 2, sizeof(vif::VifReduceRowPush)},
+        {"adm_dwt", 2, sizeof(adm::AdmDwtPush)},
+        {"adm_decouple", 2, sizeof(adm::AdmDecouplePush)},
+        {"adm_cm", 2, sizeof(adm::AdmPoolPush)},
+        {"adm_den", 2, sizeof(adm::AdmPoolPush)},
+        {"adm_gain_limit", 2, sizeof(adm::AdmGainPush)},
+        // SpEED's and CAMBI's push blocks are 8 or 4 int32 (12 for the
+        // c-values walk), declared in vk_speed_twin.cpp / vk_cambi_twin.cpp.
+        {"speed_picture", 5, 32},
+        {"speed_vertical", 3, 32},
+        {"speed_horizontal", 4, 32},
+        {"cambi_load", 5, 32},
+        {"cambi_dither", 2, 16},
+        {"cambi_mask", 2, 16},
+        {"cambi_decimate", 4, 16},
+        {"cambi_mode", 2, 16},
+        {"cambi_c_values", 6, 48},
+    };
+    EXPECT_EQ(std::size(kPipelines), vk::embedded_spirv().size()) << "a shader is not listed here";
+    for (const auto& p : kPipelines) {
+        const auto push = static_cast<std::uint32_t>(p.push);
+        EXPECT_NO_THROW(vk::check_interface(p.shader, p.bindings, push)) << p.shader;
+        EXPECT_THROW(vk::check_interface(p.shader, p.bindings + 1, push), Error) << p.shader;
+        EXPECT_THROW(vk::check_interface(p.shader, p.bindings, push + 4), Error) << p.shader;
+    }
 }
 
 // adm_gain_limit_product() on the device against (int64_t)((double)rst * gain)
