@@ -37,7 +37,7 @@ namespace {
 
 #if VMAFPP_HAVE_VULKAN
 
-enum class Pattern { ramp, flat, noise, extremes, stripes, mixed };
+enum class Pattern { ramp, flat, noise, extremes, stripes, mixed, uneven };
 
 // A sample of pattern p at (x, y) for a w x h picture of `bpc` bits.
 unsigned pattern_sample(Pattern p, int x, int y, int w, int h, int bpc, std::mt19937& rng) {
@@ -55,6 +55,23 @@ unsigned pattern_sample(Pattern p, int x, int y, int w, int h, int bpc, std::mt1
             // with a window of 65 the products pass 2^24.
             const unsigned step = bpc >= 10 ? 4u << (bpc - 10) : 1u;
             return max / 2 + ((x / 32) % 2 ? step : 0);
+        }
+        case Pattern::uneven: {
+            // Stripes of uneven widths (19 to 46 columns) whose values step
+            // by 6 and 7 (10-bit): with 8 contrasts and a window of 65,
+            // weight 5 * p0 * p passes 2^24 with odd products, whose float
+            // conversion rounds (ties included).
+            unsigned s = 12345u, left = 0, k = 0;
+            for (;;) {
+                s = s * 1664525u + 1013904223u;
+                const unsigned width = 19u + (s >> 27);
+                if (static_cast<unsigned>(x) < left + width) break;
+                left += width;
+                ++k;
+            }
+            const unsigned steps[4] = {0, 6, 13, 7};
+            const unsigned scale = bpc >= 10 ? 1u << (bpc - 10) : 1u;
+            return max / 2 + steps[k % 4] * scale;
         }
         case Pattern::mixed:
             if (x < w / 3) return ramp;
@@ -197,11 +214,16 @@ TEST(VulkanCambi, CValuesOfEveryScaleMatchTheScalarKernels) {
 }
 
 // Windows of 65 with two values 4 apart in wide stripes: weight 4 * p0 * p
-// passes 2^24, so the float conversion rounds.
+// passes 2^24 (even products: the conversion is exact, as it always is with
+// the default 4 contrasts); with 8 contrasts and uneven stripes 6 and 7
+// apart, weight 5 makes odd products past 2^24, which the conversion
+// rounds, ties included.
 TEST(VulkanCambi, CValuesWhoseProductsPassTwoToThe24MatchTheScalar) {
     VMAFPP_NEED_DEVICE();
     const Contrast four = make_setup(4, 1023, 0);
     EXPECT_EQ(compare_c_values(1200, 1100, Pattern::stripes, 65, false, four), "");
+    const Contrast eight = make_setup(8, 1023, 0);
+    EXPECT_EQ(compare_c_values(1200, 1100, Pattern::uneven, 65, false, eight), "");
 }
 
 // cambi's scores on the CPU scalar and on the device, every value equal.
