@@ -9,6 +9,9 @@
 // CLI run on the largest pairs. Skips without a Vulkan device.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -148,6 +151,35 @@ TEST(VulkanV1016Models, EveryModelEqualsTheCpuScalar) {
         compared += test::expect_same_json_values(dev, cpu, std::string(pair) + " all models", true);
     }
     EXPECT_GT(compared, 100);
+}
+
+// CAMBI's heat maps (written on the host from the device's c-values) are
+// the CPU scalar's, byte for byte, at every scale.
+TEST(VulkanCambiHeatmaps, EqualTheCpuScalarsFiles) {
+    VMAFPP_NEED_DEVICE();
+    const std::string pair = "p01_astronaut_576x324_420p8_x264crf23";
+    const auto cpu_dir = test::work_dir() / "heatmaps_cpu", dev_dir = test::work_dir() / "heatmaps_vulkan";
+    std::filesystem::remove_all(cpu_dir);
+    std::filesystem::remove_all(dev_dir);
+    const std::string io = " -r '" + test::clip(pair, "ref").string() + "' -d '" +
+                           test::clip(pair, "dis").string() + "' -q -n --frame_cnt 3 -o /dev/null";
+    std::string log;
+    ASSERT_EQ(test::run_command(std::string(VMAFPP_CLI) + " --cpumask 4294967295 --feature cambi=heatmaps_path=" +
+                                    cpu_dir.string() + io, &log), 0) << log;
+    ASSERT_EQ(test::run_command(std::string(VMAFPP_CLI) + " --backend vulkan --device_only "
+                                "--feature cambi=heatmaps_path=" + dev_dir.string() + io, &log), 0) << log;
+    int files = 0;
+    for (const auto& e : std::filesystem::directory_iterator(cpu_dir)) {
+        const auto read = [](const std::filesystem::path& p) {
+            std::ifstream in(p, std::ios::binary);
+            return std::string(std::istreambuf_iterator<char>(in), {});
+        };
+        const std::string a = read(e.path()), b = read(dev_dir / e.path().filename());
+        EXPECT_FALSE(a.empty()) << e.path();
+        EXPECT_TRUE(a == b) << e.path().filename() << " differs on the device";
+        ++files;
+    }
+    EXPECT_EQ(files, 5);
 }
 
 #endif
