@@ -217,6 +217,9 @@ int self_test(const vmafpp::ComputeConfig& compute, std::FILE* out) {
         vmafpp::ComputeConfig c = compute;
         c.device_only = true;
         (void)vmafpp::resolve_compute(c);
+        // No device (or no driver): one line, not one per twin.
+        if (vmafpp::describe_devices(compute.backend).empty())
+            throw vmafpp::Error(std::string("--backend ") + backend + ": no device");
     } catch (const vmafpp::Error& e) {
         std::fprintf(out, "%s: %s\n", backend, e.what());
         return 1;
