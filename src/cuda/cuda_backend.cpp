@@ -22,6 +22,9 @@ device::BackendInfo backend() {
         return make_adm_twin(c.device, w, h, bpc, scales, gain_limit, skip_scale0, skip_aim,
                              c.frames);
     });
+    b.add_twin<speed::SpeedTwin>([](const Compute& c, const speed::Gsm& gsm, bool difference) {
+        return make_speed_twin(c.device, gsm, difference);
+    });
     return b;
 }
 

@@ -1,4 +1,4 @@
-// The CUDA backend: device twins of integer motion, VIF and ADM (the
+// The CUDA backend: device twins of integer motion, VIF, ADM and SpEED (the
 // interfaces of src/<feature>/<feature>_twin.hpp) and the device list,
 // registered by cuda_backend.cpp. Included only
 // where VMAFPP_HAVE_CUDA is set; the kernels (cuda_twins.cu) are thin loops
@@ -23,6 +23,7 @@
 #include "adm/adm_twin.hpp"
 #include "device/backend.hpp"
 #include "motion/motion_twin.hpp"
+#include "speed/speed_twin.hpp"
 #include "vif/vif_twin.hpp"
 
 namespace vmafpp::cuda {
@@ -59,6 +60,12 @@ std::unique_ptr<adm::AdmTwin> make_adm_twin(
     unsigned device, int w, int h, int bpc, const adm::AdmDeviceParams scales[adm::kScales],
     double gain_limit, bool skip_scale0, bool skip_aim,
     std::shared_ptr<device::FrameStore> frames = nullptr);
+
+// SpEED's picture preparation (cuda_speed_twin.cu) for `gsm`'s geometry and
+// options (a prescale speed::twin_scales accepts); `difference`:
+// speed_temporal's a - b.
+std::unique_ptr<speed::SpeedTwin> make_speed_twin(unsigned device, const speed::Gsm& gsm,
+                                                   bool difference);
 
 // The gain product of the decouple kernel (adm_cuda_math.cuh gain_product)
 // on the device, for the test that sweeps it against the host's double

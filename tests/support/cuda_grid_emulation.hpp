@@ -19,10 +19,14 @@
 #include "adm/adm_twin.hpp"
 #include "device/backend.hpp"
 #include "motion/motion_twin.hpp"
+#include "speed/speed_cuda_math.cuh"
+#include "speed/speed_gsm.hpp"
+#include "speed/speed_twin.hpp"
 #include "vif/vif_twin.hpp"
 #include "motion/motion_cuda_math.cuh"
 #include "vif/vif_cuda_math.cuh"
 #include "vif/vif_kernels.hpp"
+#include "vmafpp/error.hpp"
 
 namespace vmafpp::devtest {
 
@@ -233,6 +237,72 @@ private:
     adm::AdmDeviceParams q_[adm::kScales];
     std::vector<std::int32_t> bands_[adm::kScales], dec_[adm::kScales];
     std::vector<std::int64_t> rows_[adm::kScales];
+};
+
+// SpEED's CUDA twin (cuda_speed_twin.cu): its five launches in order, each
+// over its whole grid, into buffers laid out as the twin's.
+class EmulatedSpeed final : public speed::SpeedTwin {
+public:
+    EmulatedSpeed(const speed::Gsm& gsm, bool difference)
+        : d_(gsm.dims()), difference_(difference) {
+        const speed::Params& p = gsm.params();
+        const bool same = speed::prescale_is_identity(p.prescale) ||
+                          (d_.scaled_w == d_.width && d_.scaled_h == d_.height);
+        method_ = same ? 0 : (p.method == speed::ScaleMethod::nearest ? 1 : 2);
+        for (int i = 0; i < d_.scaled_w && method_; ++i) cols_.push_back(tap(i, d_.width, d_.scaled_w));
+        for (int i = 0; i < d_.scaled_h && method_; ++i) rows_.push_back(tap(i, d_.height, d_.scaled_h));
+        aa_.assign(gsm.aa_filter(), gsm.aa_filter() + gsm.aa_width());
+        dc_.assign(gsm.dc_filter(), gsm.dc_filter() + gsm.dc_width());
+    }
+    void prepare(const speed::Gsm::Samples& s, float* low, std::ptrdiff_t stride) override {
+        if (s.b && !difference_) throw Error("internal error: a difference given to a plane twin");
+        if (s.bpc == 8)
+            run<std::uint8_t>(s, low, stride);
+        else
+            run<std::uint16_t>(s, low, stride);
+    }
+
+private:
+    speed::dev::Tap tap(int i, int src_n, int dst_n) const {
+        const speed::ScaleTap t =
+            method_ == 1 ? speed::nearest_tap(i, src_n, dst_n) : speed::bilinear_tap(i, src_n, dst_n);
+        return speed::dev::Tap{t.i1, t.i2, t.frac};
+    }
+    template <class T>
+    void run(const speed::Gsm::Samples& s, float* low, std::ptrdiff_t stride) {
+        const auto a = pack_plane<T>(s.a, s.a_stride, d_.width, d_.height);
+        const auto b = s.b ? pack_plane<T>(s.b, s.b_stride, d_.width, d_.height) : std::vector<T>();
+        const int sw = d_.scaled_w, sh = d_.scaled_h, ow = d_.op_w, oh = d_.op_h;
+        const int fa = static_cast<int>(aa_.size()), fd = static_cast<int>(dc_.size());
+        std::vector<float> pic(static_cast<std::size_t>(sw) * sh), mid(static_cast<std::size_t>(sw) * oh);
+        std::vector<float> lo(static_cast<std::size_t>(ow) * oh), blur(lo.size());
+        for (int y = 0; y < sh; ++y)
+            for (int x = 0; x < sw; ++x)
+                pic[static_cast<std::size_t>(y) * sw + x] = speed::dev::picture_sample(
+                    a.data(), s.b ? b.data() : nullptr, d_.width, s.bpc, method_, cols_.data(),
+                    rows_.data(), x, y);
+        for (int i = 0; i < oh; ++i)
+            for (int j = 0; j < sw; ++j)
+                mid[static_cast<std::size_t>(i) * sw + j] =
+                    speed::dev::blur_vertical(pic.data(), aa_.data(), sw, sh, 16, fa, j, i);
+        for (int i = 0; i < oh; ++i)
+            for (int o = 0; o < ow; ++o)
+                lo[static_cast<std::size_t>(i) * ow + o] =
+                    speed::dev::blur_horizontal(mid.data(), aa_.data(), sw, 16, fa, o, i);
+        for (int i = 0; i < oh; ++i)
+            for (int j = 0; j < ow; ++j)
+                blur[static_cast<std::size_t>(i) * ow + j] =
+                    speed::dev::blur_vertical(lo.data(), dc_.data(), ow, oh, 1, fd, j, i);
+        for (int i = 0; i < oh; ++i)
+            for (int o = 0; o < ow; ++o)
+                low[i * stride + o] = lo[static_cast<std::size_t>(i) * ow + o] -
+                                      speed::dev::blur_horizontal(blur.data(), dc_.data(), ow, 1, fd, o, i);
+    }
+    speed::Dimensions d_;
+    bool difference_;
+    int method_ = 0;
+    std::vector<speed::dev::Tap> cols_, rows_;
+    std::vector<float> aa_, dc_;
 };
 
 }  // namespace vmafpp::devtest
