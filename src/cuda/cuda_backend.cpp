@@ -25,6 +25,10 @@ device::BackendInfo backend() {
     b.add_twin<speed::SpeedTwin>([](const Compute& c, const speed::Gsm& gsm, bool difference) {
         return make_speed_twin(c.device, gsm, difference);
     });
+    b.add_twin<cambi::CambiTwin>([](const Compute& c, int alloc_w, int alloc_h,
+                                    const cambi::ContrastSetup& setup) {
+        return make_cambi_twin(c.device, alloc_w, alloc_h, setup);
+    });
     return b;
 }
 

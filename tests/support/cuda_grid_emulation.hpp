@@ -10,6 +10,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
+#include <string>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -17,6 +19,9 @@
 #include "adm/adm.hpp"
 #include "adm/adm_cuda_math.cuh"
 #include "adm/adm_twin.hpp"
+#include "cambi/cambi_cuda_math.cuh"
+#include "cambi/cambi_kernels.hpp"
+#include "cambi/cambi_twin.hpp"
 #include "device/backend.hpp"
 #include "motion/motion_twin.hpp"
 #include "speed/speed_cuda_math.cuh"
@@ -303,6 +308,117 @@ private:
     int method_ = 0;
     std::vector<speed::dev::Tap> cols_, rows_;
     std::vector<float> aa_, dc_;
+};
+
+// CAMBI's CUDA twin (cuda_cambi_twin.cu): its launches in order, each over
+// its whole grid, into buffers laid out as the twin's (rows alloc_w apart,
+// the picture and mask ping-ponging between two buffers each).
+class EmulatedCambi final : public cambi::CambiTwin {
+public:
+    EmulatedCambi(int alloc_w, int alloc_h, const cambi::ContrastSetup& setup)
+        : alloc_w_(alloc_w), alloc_h_(alloc_h), setup_(setup) {
+        const std::size_t pixels = static_cast<std::size_t>(alloc_w) * alloc_h;
+        for (auto& b : image_) b.assign(pixels, 0);
+        for (auto& b : masks_) b.assign(pixels, 0);
+        hist_.assign(static_cast<std::size_t>(setup.band_size + setup.num_diffs + 1) * alloc_w, 0);
+        for (int d = 0; d < setup.num_diffs; ++d) tables_.push_back(setup.tvi[d]);
+        for (int d = 0; d < setup.num_diffs; ++d) tables_.push_back(setup.weights[d]);
+    }
+    void run(const cambi::CambiPicture& p) override {
+        if (p.bpc > 8)
+            run_typed<std::uint16_t>(p);
+        else
+            run_typed<std::uint8_t>(p);
+    }
+    float* c_values(int s) override { return c_[s].data(); }
+
+private:
+    // The twin's nearest_positions (the scalar's float steps).
+    static std::vector<std::int32_t> positions(int in_n, int n) {
+        std::vector<std::int32_t> t(static_cast<std::size_t>(n));
+        if (in_n == n) {
+            for (int i = 0; i < n; ++i) t[static_cast<std::size_t>(i)] = i;
+            return t;
+        }
+        const float r = static_cast<float>(in_n) / static_cast<float>(n);
+        float f = static_cast<float>(r / 2 - 0.5);
+        for (int i = 0; i < n; ++i) {
+            t[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(f + 0.5);
+            f += r;
+        }
+        return t;
+    }
+    template <class T>
+    void run_typed(const cambi::CambiPicture& p) {
+        const auto in = pack_plane<T>(p.luma, p.stride, p.in_w, p.in_h);
+        const auto cols = positions(p.in_w, p.w), rows = positions(p.in_h, p.h);
+        const int stride = alloc_w_;
+        std::uint32_t first_bad = std::numeric_limits<std::uint32_t>::max();
+        if (p.bpc != 8 && p.bpc != 16)
+            for (std::int64_t i = 0; i < std::int64_t{p.in_w} * p.in_h; ++i)
+                if (static_cast<std::uint32_t>(in[static_cast<std::size_t>(i)]) > (1u << p.bpc) - 1u &&
+                    static_cast<std::uint32_t>(i) < first_bad)
+                    first_bad = static_cast<std::uint32_t>(i);
+        int w = p.w, h = p.h;
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x)
+                image_[0][static_cast<std::size_t>(y) * stride + x] =
+                    cambi::dev::load_sample(in.data(), p.in_w, cols.data(), rows.data(), p.bpc, x, y);
+        int cur = 0;
+        if (p.dither) {
+            for (int y = 0; y < h; ++y)
+                for (int x = 0; x < w; ++x)
+                    image_[1][static_cast<std::size_t>(y) * stride + x] =
+                        cambi::dev::dither_sample(image_[0].data(), w, h, stride, x, y);
+            cur = 1;
+        }
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x)
+                masks_[0][static_cast<std::size_t>(y) * stride + x] = cambi::dev::mask_sample(
+                    image_[cur].data(), w, h, stride, p.mask_threshold, x, y);
+        int mcur = 0;
+        for (int s = 0; s < cambi::kScales; ++s) {
+            if (s > 0 || p.speedup) {
+                w = (w + 1) >> 1;
+                h = (h + 1) >> 1;
+                for (int y = 0; y < h; ++y)
+                    for (int x = 0; x < w; ++x) {
+                        const std::size_t to = static_cast<std::size_t>(y) * stride + x;
+                        image_[1 - cur][to] = image_[cur][2 * to];
+                        masks_[1 - mcur][to] = masks_[mcur][2 * to];
+                    }
+                cur = 1 - cur;
+                mcur = 1 - mcur;
+            }
+            for (int y = 0; y < h; ++y)
+                for (int x = 0; x < w; ++x)
+                    image_[1 - cur][static_cast<std::size_t>(y) * stride + x] =
+                        cambi::dev::mode_sample(image_[cur].data(), w, h, stride, x, y);
+            cur = 1 - cur;
+            const cambi::dev::CValueParams cp{w, h, stride, p.window >> 1, setup_.band_base,
+                                              setup_.band_size, setup_.num_diffs, setup_.vlt_luma};
+            c_[s].assign(static_cast<std::size_t>(w) * h, 0.0f);
+            for (int x = 0; x < w; ++x)
+                cambi::dev::c_values_column(image_[cur].data(), masks_[mcur].data(), cp,
+                                            tables_.data(), tables_.data() + setup_.num_diffs,
+                                            cambi::reciprocal_table(), hist_.data(), c_[s].data(), x);
+        }
+        if (first_bad != std::numeric_limits<std::uint32_t>::max()) {
+            const int x = static_cast<int>(first_bad % static_cast<std::uint32_t>(p.in_w));
+            const int y = static_cast<int>(first_bad / static_cast<std::uint32_t>(p.in_w));
+            std::uint16_t v;
+            std::memcpy(&v, p.luma + y * p.stride + 2 * x, 2);
+            throw Error("cambi: the input has the value " + std::to_string(v) +
+                        ", above the maximum of " + std::to_string((1 << p.bpc) - 1) + " for " +
+                        std::to_string(p.bpc) + " bits");
+        }
+    }
+    int alloc_w_, alloc_h_;
+    cambi::ContrastSetup setup_;
+    std::vector<std::uint16_t> image_[2], masks_[2];
+    std::vector<std::uint32_t> hist_;
+    std::vector<std::int32_t> tables_;
+    std::vector<float> c_[cambi::kScales];
 };
 
 }  // namespace vmafpp::devtest
