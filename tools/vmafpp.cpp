@@ -29,6 +29,7 @@
 #include "base/format_name.hpp"
 #include "output_file.hpp"
 #include "report/report.hpp"
+#include "self_test.hpp"
 
 namespace {
 
@@ -876,6 +877,10 @@ int main(int argc, char** argv) {
     app.add_flag("--list-features", list_features, "list the feature extractors --feature takes, then exit");
     app.add_flag("--list-models", list_models, "list the built-in models -m version= takes, then exit");
     app.add_flag("-v,--version", show_version, "print the version and SIMD level, then exit");
+    bool self_test = false;
+    app.add_flag("--self-test", self_test,
+                 "compare every twin of --backend with the CPU scalar on built-in pictures, one "
+                 "line per twin; then score -r/-d if given (exit 1 on a mismatch)");
 
     try {
         app.parse(argc, argv);
@@ -911,6 +916,21 @@ int main(int argc, char** argv) {
                     vmafpp::simd_level_name(vmafpp::simd_level(s.cpumask)),
                     built_backend_names().c_str());
         return 0;
+    }
+    if (self_test) {
+        // Alone it reports on stdout; before a scoring run on stderr, so
+        // that it does not mix with results written to stdout.
+        const bool alone = s.ref.empty() && s.dis.empty();
+        try {
+            vmafpp::ComputeConfig c;
+            c.backend = vmafpp::parse_backend(s.backend);
+            c.device = s.device;
+            const int rc = vmafpp_cli::self_test(c, alone ? stdout : stderr);
+            if (rc != 0 || alone) return rc;
+        } catch (const vmafpp::Error& e) {
+            std::fprintf(stderr, "vmafpp: %s\n", e.what());
+            return 1;
+        }
     }
     if (s.ref.empty() || s.dis.empty()) {
         std::fprintf(stderr, "vmafpp: both --reference/-r and --distorted/-d are required (see --help)\n");

@@ -21,6 +21,7 @@
 #include "base/option_table.hpp"
 #include "base/large_alloc.hpp"
 #include "cambi/cambi_kernels.hpp"
+#include "cambi/cambi_twin.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
 
@@ -401,6 +402,7 @@ public:
             const int max_c = max_weight * plan_.window * plan_.window / 4;
             heatmap_scale_ = static_cast<double>((1 << 16) - 1) / max_c;
         }
+        twin_ = device::make_twin<cambi::CambiTwin>(s.compute, plan_.alloc_w, plan_.alloc_h, setup_);
     }
 
     void extract(const Picture& ref, const Picture& dis, unsigned frame,
@@ -491,6 +493,7 @@ private:
     }
 
     double score(const Plane& luma, int w, int h, int window, bool heatmaps, unsigned frame) {
+        if (twin_) return score_on_device(luma, w, h, window, heatmaps, frame);
         if (!image_) allocate_buffers();
         const bool dither = plan_.enc_bitdepth < 10;
         if (bpc_ == 8 && w == in_w_ && h == in_h_) {
@@ -519,18 +522,51 @@ private:
             cambi::CValueSums sums;
             k_.c_values(image, mask, stride_, w, h, window, setup_, c_values_.get(),
                         histograms_.get(), sums);
-            if (heatmaps) write_heatmap(s, frame, w, h);
+            if (heatmaps) write_heatmap(c_values_.get(), s, frame, w, h);
             scores[s] = cambi::spatial_pooling(c_values_.get(), plan_.topk, w, h, sums, pool_scratch_);
         }
+        return weighted(scores, window);
+    }
+
+    // The scales' scores weighted 16, 8, 4, 2, 1, over the window's area.
+    static double weighted(const double scores[kScales], int window) {
         double sum = 0.0;
         for (int s = 0; s < kScales; ++s) sum += scores[s] * kScaleWeights[s];
         const int odd = 2 * (window >> 1) + 1;
         return sum / static_cast<std::uint16_t>(odd * odd);
     }
 
-    void write_heatmap(int scale, unsigned frame, int w, int h) {
+    // The device computes every scale's c-values (device::CambiTwin); the
+    // host gathers their sums, writes the heat map and pools each scale
+    // with the scalar's code, so the score is the scalar's bits.
+    double score_on_device(const Plane& luma, int w, int h, int window, bool heatmaps,
+                           unsigned frame) {
+        cambi::CambiPicture p;
+        p.luma = luma.row<std::uint8_t>(0);
+        p.stride = luma.stride();
+        p.in_w = in_w_, p.in_h = in_h_, p.bpc = bpc_;
+        p.w = w, p.h = h, p.window = window;
+        p.dither = plan_.enc_bitdepth < 10;
+        p.speedup = plan_.speedup;
+        p.mask_threshold = mask_threshold(w, h);
+        twin_->run(p);
+        double scores[kScales];
+        for (int s = 0; s < kScales; ++s) {
+            if (s > 0 || plan_.speedup) {
+                w = (w + 1) >> 1;
+                h = (h + 1) >> 1;
+            }
+            float* c = twin_->c_values(s);
+            cambi::CValueSums sums;
+            for (int y = 0; y < h; ++y) k_.c_value_sums(c + static_cast<std::ptrdiff_t>(y) * w, w, sums);
+            if (heatmaps) write_heatmap(c, s, frame, w, h);
+            scores[s] = cambi::spatial_pooling(c, plan_.topk, w, h, sums, pool_scratch_);
+        }
+        return weighted(scores, window);
+    }
+
+    void write_heatmap(const float* c, int scale, unsigned frame, int w, int h) {
         std::vector<std::uint16_t> rows(static_cast<std::size_t>(w) * h);
-        const float* c = c_values_.get();
         for (std::size_t i = 0; i < rows.size(); ++i)
             rows[i] = static_cast<std::uint16_t>(heatmap_scale_ * c[i]);
         heatmaps_->write(scale, frame, w, h, rows.data());
@@ -553,16 +589,19 @@ private:
     std::vector<float> pool_scratch_;
     std::shared_ptr<HeatmapFiles> heatmaps_;
     double heatmap_scale_ = 0;
+    std::unique_ptr<cambi::CambiTwin> twin_;  // the per-pixel stages on the device
 };
 
 }  // namespace
 
 FeatureInfo cambi_info() {
     // libvmaf names only the first; the other two are written with full_ref.
-    return extractor_info<Cambi>("cambi", cambi_table().specs(),
-                                 {{"Cambi_feature_cambi_score", "cambi"},
-                                  {"cambi_source", ""},
-                                  {"cambi_full_reference", ""}});
+    FeatureInfo info = extractor_info<Cambi>("cambi", cambi_table().specs(),
+                                             {{"Cambi_feature_cambi_score", "cambi"},
+                                              {"cambi_source", ""},
+                                              {"cambi_full_reference", ""}});
+    info.device_twins = {std::string(cambi::CambiTwin::kind)};
+    return info;
 }
 
 }  // namespace vmafpp

@@ -22,6 +22,13 @@ device::BackendInfo backend() {
         return make_adm_twin(c.device, w, h, bpc, scales, gain_limit, skip_scale0, skip_aim,
                              c.frames);
     });
+    b.add_twin<speed::SpeedTwin>([](const Compute& c, const speed::Gsm& gsm, bool difference) {
+        return make_speed_twin(c.device, gsm, difference);
+    });
+    b.add_twin<cambi::CambiTwin>([](const Compute& c, int alloc_w, int alloc_h,
+                                    const cambi::ContrastSetup& setup) {
+        return make_cambi_twin(c.device, alloc_w, alloc_h, setup);
+    });
     return b;
 }
 

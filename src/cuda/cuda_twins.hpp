@@ -1,4 +1,4 @@
-// The CUDA backend: device twins of integer motion, VIF and ADM (the
+// The CUDA backend: device twins of integer motion, VIF, ADM, SpEED and CAMBI (the
 // interfaces of src/<feature>/<feature>_twin.hpp) and the device list,
 // registered by cuda_backend.cpp. Included only
 // where VMAFPP_HAVE_CUDA is set; the kernels (cuda_twins.cu) are thin loops
@@ -21,8 +21,10 @@
 #include <string>
 
 #include "adm/adm_twin.hpp"
+#include "cambi/cambi_twin.hpp"
 #include "device/backend.hpp"
 #include "motion/motion_twin.hpp"
+#include "speed/speed_twin.hpp"
 #include "vif/vif_twin.hpp"
 
 namespace vmafpp::cuda {
@@ -59,6 +61,17 @@ std::unique_ptr<adm::AdmTwin> make_adm_twin(
     unsigned device, int w, int h, int bpc, const adm::AdmDeviceParams scales[adm::kScales],
     double gain_limit, bool skip_scale0, bool skip_aim,
     std::shared_ptr<device::FrameStore> frames = nullptr);
+
+// SpEED's picture preparation (cuda_speed_twin.cu) for `gsm`'s geometry and
+// options (a prescale speed::twin_scales accepts); `difference`:
+// speed_temporal's a - b.
+std::unique_ptr<speed::SpeedTwin> make_speed_twin(unsigned device, const speed::Gsm& gsm,
+                                                   bool difference);
+
+// CAMBI's per-pixel stages and c-values (cuda_cambi_twin.cu) for pictures
+// up to alloc_w x alloc_h scored with `setup` (its tables are copied).
+std::unique_ptr<cambi::CambiTwin> make_cambi_twin(unsigned device, int alloc_w, int alloc_h,
+                                                   const cambi::ContrastSetup& setup);
 
 // The gain product of the decouple kernel (adm_cuda_math.cuh gain_product)
 // on the device, for the test that sweeps it against the host's double

@@ -15,6 +15,7 @@
 #include "vif/float_vif_kernels.hpp"
 #include "speed/speed_gsm.hpp"
 #include "speed/speed_kernels.hpp"
+#include "speed/speed_twin.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
 
@@ -126,7 +127,10 @@ public:
     SpeedChroma(const ExtractorSetup& s, const SpeedParams& p)
         : keys_(s.keys), bpc_(s.geometry.bpc), max_val_(p.max_val),
           gsm_(speed::dimensions(plane_w(s.geometry), plane_h(s.geometry), p.gsm.prescale), p.gsm,
-               speed_kernels_for(s.compute.simd)) {}
+               speed_kernels_for(s.compute.simd)),
+          twin_(speed::make_speed_twin(s.compute, gsm_, "speed_chroma")) {
+        gsm_.prepare_with(twin_.get());
+    }
 
     void extract(const Picture& ref, const Picture& dis, unsigned frame,
                  FeatureSink& sink) override {
@@ -165,6 +169,7 @@ private:
     int bpc_;
     double max_val_;
     Gsm gsm_;
+    std::unique_ptr<speed::SpeedTwin> twin_;  // prepares gsm_'s pictures on the device
     speed::BlockStats ref_, dis_;
 };
 
@@ -181,7 +186,10 @@ public:
     SpeedTemporal(const ExtractorSetup& s, const SpeedParams& p)
         : key_(s.keys[0]), bpc_(s.geometry.bpc), ref_diff_(p.use_ref_diff),
           gsm_(speed::dimensions(s.geometry.width, s.geometry.height, p.gsm.prescale), p.gsm,
-               speed_kernels_for(s.compute.simd)) {}
+               speed_kernels_for(s.compute.simd)),
+          twin_(speed::make_speed_twin(s.compute, gsm_, "speed_temporal")) {
+        gsm_.prepare_with(twin_.get());
+    }
 
     void extract(const Picture& ref, const Picture& dis, unsigned frame,
                  FeatureSink& sink) override {
@@ -221,6 +229,7 @@ private:
     int bpc_;
     bool ref_diff_;
     Gsm gsm_;
+    std::unique_ptr<speed::SpeedTwin> twin_;
     Plane prev_ref_, prev_dis_;  // the previous frame's luma
     speed::BlockStats ref_, dis_;
     bool started_ = false;
@@ -235,6 +244,7 @@ FeatureInfo speed_chroma_info() {
          {"Speed_chroma_feature_speed_chroma_v_score", "speed_chroma_v"},
          {"Speed_chroma_feature_speed_chroma_uv_score", "speed_chroma_uv"}});
     info.reads_chroma = [](const OptionValues&) { return true; };
+    info.device_twins = {std::string(speed::SpeedTwin::kind)};
     return info;
 }
 
@@ -245,6 +255,7 @@ FeatureInfo speed_temporal_info() {
     info.runs_first = true;  // libvmaf flags speed_temporal TEMPORAL
     // The difference of the previous frame and this one; frame 0 scores 0.
     info.context = [](const OptionValues&) { return FrameContext{1, 0, false}; };
+    info.device_twins = {std::string(speed::SpeedTwin::kind)};
     return info;
 }
 

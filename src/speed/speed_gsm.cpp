@@ -450,6 +450,27 @@ bool solve(const float* K, int n, const float* B, int c, float* X, float* work) 
 
 bool prescale_is_identity(double prescale) { return std::fabs(prescale - 1.0) < 1.0e-3; }
 
+// float_vif::scale_nearest's source index: (int)(i * ratio), float.
+ScaleTap nearest_tap(int i, int src_n, int dst_n) {
+    const float ratio = static_cast<float>(src_n) / dst_n;
+    ScaleTap t;
+    t.i1 = t.i2 = static_cast<int>(i * ratio);
+    return t;
+}
+
+// float_vif::scale_bilinear's coordinate and bilinear_at's indices and
+// fraction (the fraction from the mirrored first index, as the scalar).
+ScaleTap bilinear_tap(int i, int src_n, int dst_n) {
+    const float ratio = static_cast<float>(src_n) / dst_n;
+    const float s = static_cast<float>((i + 0.5) * ratio - 0.5);
+    const float last = static_cast<float>(src_n - 1);
+    ScaleTap t;
+    t.i1 = static_cast<int>(mirror(std::floor(s), 0, last));
+    t.i2 = static_cast<int>(mirror(std::ceil(s), 0, last));
+    t.frac = s - t.i1;
+    return t;
+}
+
 Gsm::Gsm(const Dimensions& dims, const Params& params, const SpeedKernels& kernels)
     : dims_(dims), p_(params), k_(kernels) {
     aa_width_ = float_vif::filter_width(1, p_.kernelscale);
@@ -569,7 +590,10 @@ void Gsm::estimate(BlockStats& out) {
 }
 
 void Gsm::analyse(const Samples& s, BlockStats& out) {
-    prepare(PlaneRows{s.a, s.a_stride, s.b, s.b_stride, s.bpc, &k_});
+    if (twin_)
+        twin_->prepare(s, low_.data(), low_.stride());
+    else
+        prepare(PlaneRows{s.a, s.a_stride, s.b, s.b_stride, s.bpc, &k_});
     estimate(out);
 }
 

@@ -54,6 +54,22 @@ public:
     float score(const BlockStats& ref, const BlockStats& dis) const;
 
     const Dimensions& dims() const { return dims_; }
+    const Params& params() const { return p_; }
+    // The antialias (before decimation) and local-mean filters' taps.
+    const float* aa_filter() const { return aa_filter_; }
+    int aa_width() const { return aa_width_; }
+    const float* dc_filter() const { return dc_filter_; }
+    int dc_width() const { return dc_width_; }
+
+    // A device twin that prepares the picture (device::SpeedTwin); analyse
+    // then runs only estimate() on the host. Not owned.
+    struct Preparer {
+        virtual ~Preparer() = default;
+        virtual void prepare(const Samples& s, float* low, std::ptrdiff_t stride) = 0;
+    };
+    void prepare_with(Preparer* twin) { twin_ = twin; }
+    // The prepared picture of the last analyse() (the twins' kernel tests).
+    const FloatImage& prepared() const { return low_; }
 
 private:
     template <class Rows>
@@ -62,6 +78,7 @@ private:
 
     Dimensions dims_;
     Params p_;
+    Preparer* twin_ = nullptr;
     const SpeedKernels& k_;
     int aa_width_ = 0, dc_width_ = 0;  // antialias and local-mean filter taps
     float aa_filter_[128] = {};
@@ -76,5 +93,16 @@ private:
 
 // The picture's prescale leaves it unchanged (libvmaf: |prescale - 1| < 1e-3).
 bool prescale_is_identity(double prescale);
+
+// Where scale_nearest / scale_bilinear read output sample i of a dimension
+// scaled from src_n to dst_n samples: source indices i1 and i2 (nearest:
+// i1 only) and the float fraction of i2 (the scalar's coordinate arithmetic
+// exactly, for the device twins' tables).
+struct ScaleTap {
+    int i1 = 0, i2 = 0;
+    float frac = 0.0f;
+};
+ScaleTap nearest_tap(int i, int src_n, int dst_n);
+ScaleTap bilinear_tap(int i, int src_n, int dst_n);
 
 }  // namespace vmafpp::speed

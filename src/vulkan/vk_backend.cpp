@@ -2,7 +2,9 @@
 // its frame store and a factory per twin it implements. The registry's list
 // (src/device/backend_list.cpp) calls backend() when the build has Vulkan.
 #include "device/backend.hpp"
+#include "vulkan/vk_cambi_twin.hpp"
 #include "vulkan/vk_context.hpp"
+#include "vulkan/vk_speed_twin.hpp"
 #include "vulkan/vk_twins.hpp"
 
 namespace vmafpp::vk {
@@ -21,6 +23,14 @@ device::BackendInfo backend() {
                            bool skip_aim) {
         return make_adm_twin(c.device, w, h, bpc, scales, gain_limit, skip_scale0, skip_aim,
                              c.frames);
+    });
+    // SpEED and CAMBI upload their own planes (chroma, resized luma).
+    b.add_twin<speed::SpeedTwin>([](const Compute& c, const speed::Gsm& gsm, bool difference) {
+        return make_speed_twin(c.device, gsm, difference);
+    });
+    b.add_twin<cambi::CambiTwin>([](const Compute& c, int alloc_w, int alloc_h,
+                                    const cambi::ContrastSetup& setup) {
+        return make_cambi_twin(c.device, alloc_w, alloc_h, setup);
     });
     return b;
 }

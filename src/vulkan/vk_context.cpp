@@ -1,8 +1,12 @@
 #include "vulkan/vk_context.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <string>
+#include <vector>
 
 #include "vmafpp/error.hpp"
 
@@ -76,6 +80,24 @@ DeviceInfo info_of(VkPhysicalDevice pd, unsigned index) {
     return {index, p.deviceName, type_name(p.deviceType), p.apiVersion, f.shaderInt64 == VK_TRUE};
 }
 
+
+// VMAFPP_VULKAN_SHADER_DIR (a test hook): a module <dir>/<name>.spv there
+// replaces the embedded one, so that tests can load a deliberately wrong
+// shader and see --self-test and the kernel tests catch it. Empty: none.
+std::vector<std::uint32_t> replacement_spirv(const std::string& name) {
+    const char* dir = std::getenv("VMAFPP_VULKAN_SHADER_DIR");
+    if (!dir || !*dir) return {};
+    std::ifstream in(std::string(dir) + "/" + name + ".spv", std::ios::binary);
+    if (!in) return {};
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (bytes.empty() || bytes.size() % 4 != 0)
+        throw Error("vulkan: " + std::string(dir) + "/" + name + ".spv is not SPIR-V");
+    std::vector<std::uint32_t> words(bytes.size() / 4);
+    std::memcpy(words.data(), bytes.data(), bytes.size());
+    std::fprintf(stderr, "vmafpp: vulkan shader %s replaced by %s/%s.spv\n", name.c_str(), dir,
+                 name.c_str());
+    return words;
+}
 }  // namespace
 
 std::vector<DeviceInfo> list_devices() {
@@ -165,6 +187,10 @@ const Kernel& Context::kernel(const std::string& name, int bindings, std::uint32
         if (name == s.name) shader = &s;
     if (!shader) throw Error("vulkan: no embedded shader \"" + name + "\"");
     check_interface(name, bindings, push_bytes);
+    // The test hook of --self-test: a planted wrong module must be caught.
+    const std::vector<std::uint32_t> replaced = replacement_spirv(name);
+    EmbeddedShader replacement{shader->name, replaced.data(), replaced.size()};
+    if (!replaced.empty()) shader = &replacement;
 
     Kernel k;
     k.bindings = bindings;

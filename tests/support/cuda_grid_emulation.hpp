@@ -10,6 +10,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
+#include <string>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -17,12 +19,19 @@
 #include "adm/adm.hpp"
 #include "adm/adm_cuda_math.cuh"
 #include "adm/adm_twin.hpp"
+#include "cambi/cambi_cuda_math.cuh"
+#include "cambi/cambi_kernels.hpp"
+#include "cambi/cambi_twin.hpp"
 #include "device/backend.hpp"
 #include "motion/motion_twin.hpp"
+#include "speed/speed_cuda_math.cuh"
+#include "speed/speed_gsm.hpp"
+#include "speed/speed_twin.hpp"
 #include "vif/vif_twin.hpp"
 #include "motion/motion_cuda_math.cuh"
 #include "vif/vif_cuda_math.cuh"
 #include "vif/vif_kernels.hpp"
+#include "vmafpp/error.hpp"
 
 namespace vmafpp::devtest {
 
@@ -233,6 +242,183 @@ private:
     adm::AdmDeviceParams q_[adm::kScales];
     std::vector<std::int32_t> bands_[adm::kScales], dec_[adm::kScales];
     std::vector<std::int64_t> rows_[adm::kScales];
+};
+
+// SpEED's CUDA twin (cuda_speed_twin.cu): its five launches in order, each
+// over its whole grid, into buffers laid out as the twin's.
+class EmulatedSpeed final : public speed::SpeedTwin {
+public:
+    EmulatedSpeed(const speed::Gsm& gsm, bool difference)
+        : d_(gsm.dims()), difference_(difference) {
+        const speed::Params& p = gsm.params();
+        const bool same = speed::prescale_is_identity(p.prescale) ||
+                          (d_.scaled_w == d_.width && d_.scaled_h == d_.height);
+        method_ = same ? 0 : (p.method == speed::ScaleMethod::nearest ? 1 : 2);
+        for (int i = 0; i < d_.scaled_w && method_; ++i) cols_.push_back(tap(i, d_.width, d_.scaled_w));
+        for (int i = 0; i < d_.scaled_h && method_; ++i) rows_.push_back(tap(i, d_.height, d_.scaled_h));
+        aa_.assign(gsm.aa_filter(), gsm.aa_filter() + gsm.aa_width());
+        dc_.assign(gsm.dc_filter(), gsm.dc_filter() + gsm.dc_width());
+    }
+    void prepare(const speed::Gsm::Samples& s, float* low, std::ptrdiff_t stride) override {
+        if (s.b && !difference_) throw Error("internal error: a difference given to a plane twin");
+        if (s.bpc == 8)
+            run<std::uint8_t>(s, low, stride);
+        else
+            run<std::uint16_t>(s, low, stride);
+    }
+
+private:
+    speed::dev::Tap tap(int i, int src_n, int dst_n) const {
+        const speed::ScaleTap t =
+            method_ == 1 ? speed::nearest_tap(i, src_n, dst_n) : speed::bilinear_tap(i, src_n, dst_n);
+        return speed::dev::Tap{t.i1, t.i2, t.frac};
+    }
+    template <class T>
+    void run(const speed::Gsm::Samples& s, float* low, std::ptrdiff_t stride) {
+        const auto a = pack_plane<T>(s.a, s.a_stride, d_.width, d_.height);
+        const auto b = s.b ? pack_plane<T>(s.b, s.b_stride, d_.width, d_.height) : std::vector<T>();
+        const int sw = d_.scaled_w, sh = d_.scaled_h, ow = d_.op_w, oh = d_.op_h;
+        const int fa = static_cast<int>(aa_.size()), fd = static_cast<int>(dc_.size());
+        std::vector<float> pic(static_cast<std::size_t>(sw) * sh), mid(static_cast<std::size_t>(sw) * oh);
+        std::vector<float> lo(static_cast<std::size_t>(ow) * oh), blur(lo.size());
+        for (int y = 0; y < sh; ++y)
+            for (int x = 0; x < sw; ++x)
+                pic[static_cast<std::size_t>(y) * sw + x] = speed::dev::picture_sample(
+                    a.data(), s.b ? b.data() : nullptr, d_.width, s.bpc, method_, cols_.data(),
+                    rows_.data(), x, y);
+        for (int i = 0; i < oh; ++i)
+            for (int j = 0; j < sw; ++j)
+                mid[static_cast<std::size_t>(i) * sw + j] =
+                    speed::dev::blur_vertical(pic.data(), aa_.data(), sw, sh, 16, fa, j, i);
+        for (int i = 0; i < oh; ++i)
+            for (int o = 0; o < ow; ++o)
+                lo[static_cast<std::size_t>(i) * ow + o] =
+                    speed::dev::blur_horizontal(mid.data(), aa_.data(), sw, 16, fa, o, i);
+        for (int i = 0; i < oh; ++i)
+            for (int j = 0; j < ow; ++j)
+                blur[static_cast<std::size_t>(i) * ow + j] =
+                    speed::dev::blur_vertical(lo.data(), dc_.data(), ow, oh, 1, fd, j, i);
+        for (int i = 0; i < oh; ++i)
+            for (int o = 0; o < ow; ++o)
+                low[i * stride + o] = lo[static_cast<std::size_t>(i) * ow + o] -
+                                      speed::dev::blur_horizontal(blur.data(), dc_.data(), ow, 1, fd, o, i);
+    }
+    speed::Dimensions d_;
+    bool difference_;
+    int method_ = 0;
+    std::vector<speed::dev::Tap> cols_, rows_;
+    std::vector<float> aa_, dc_;
+};
+
+// CAMBI's CUDA twin (cuda_cambi_twin.cu): its launches in order, each over
+// its whole grid, into buffers laid out as the twin's (rows alloc_w apart,
+// the picture and mask ping-ponging between two buffers each).
+class EmulatedCambi final : public cambi::CambiTwin {
+public:
+    EmulatedCambi(int alloc_w, int alloc_h, const cambi::ContrastSetup& setup)
+        : alloc_w_(alloc_w), alloc_h_(alloc_h), setup_(setup) {
+        const std::size_t pixels = static_cast<std::size_t>(alloc_w) * alloc_h;
+        for (auto& b : image_) b.assign(pixels, 0);
+        for (auto& b : masks_) b.assign(pixels, 0);
+        hist_.assign(static_cast<std::size_t>(setup.band_size + setup.num_diffs + 1) * alloc_w, 0);
+        for (int d = 0; d < setup.num_diffs; ++d) tables_.push_back(setup.tvi[d]);
+        for (int d = 0; d < setup.num_diffs; ++d) tables_.push_back(setup.weights[d]);
+    }
+    void run(const cambi::CambiPicture& p) override {
+        if (p.bpc > 8)
+            run_typed<std::uint16_t>(p);
+        else
+            run_typed<std::uint8_t>(p);
+    }
+    float* c_values(int s) override { return c_[s].data(); }
+
+private:
+    // The twin's nearest_positions (the scalar's float steps).
+    static std::vector<std::int32_t> positions(int in_n, int n) {
+        std::vector<std::int32_t> t(static_cast<std::size_t>(n));
+        if (in_n == n) {
+            for (int i = 0; i < n; ++i) t[static_cast<std::size_t>(i)] = i;
+            return t;
+        }
+        const float r = static_cast<float>(in_n) / static_cast<float>(n);
+        float f = static_cast<float>(r / 2 - 0.5);
+        for (int i = 0; i < n; ++i) {
+            t[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(f + 0.5);
+            f += r;
+        }
+        return t;
+    }
+    template <class T>
+    void run_typed(const cambi::CambiPicture& p) {
+        const auto in = pack_plane<T>(p.luma, p.stride, p.in_w, p.in_h);
+        const auto cols = positions(p.in_w, p.w), rows = positions(p.in_h, p.h);
+        const int stride = alloc_w_;
+        std::uint32_t first_bad = std::numeric_limits<std::uint32_t>::max();
+        if (p.bpc != 8 && p.bpc != 16)
+            for (std::int64_t i = 0; i < std::int64_t{p.in_w} * p.in_h; ++i)
+                if (static_cast<std::uint32_t>(in[static_cast<std::size_t>(i)]) > (1u << p.bpc) - 1u &&
+                    static_cast<std::uint32_t>(i) < first_bad)
+                    first_bad = static_cast<std::uint32_t>(i);
+        int w = p.w, h = p.h;
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x)
+                image_[0][static_cast<std::size_t>(y) * stride + x] =
+                    cambi::dev::load_sample(in.data(), p.in_w, cols.data(), rows.data(), p.bpc, x, y);
+        int cur = 0;
+        if (p.dither) {
+            for (int y = 0; y < h; ++y)
+                for (int x = 0; x < w; ++x)
+                    image_[1][static_cast<std::size_t>(y) * stride + x] =
+                        cambi::dev::dither_sample(image_[0].data(), w, h, stride, x, y);
+            cur = 1;
+        }
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x)
+                masks_[0][static_cast<std::size_t>(y) * stride + x] = cambi::dev::mask_sample(
+                    image_[cur].data(), w, h, stride, p.mask_threshold, x, y);
+        int mcur = 0;
+        for (int s = 0; s < cambi::kScales; ++s) {
+            if (s > 0 || p.speedup) {
+                w = (w + 1) >> 1;
+                h = (h + 1) >> 1;
+                for (int y = 0; y < h; ++y)
+                    for (int x = 0; x < w; ++x) {
+                        const std::size_t to = static_cast<std::size_t>(y) * stride + x;
+                        image_[1 - cur][to] = image_[cur][2 * to];
+                        masks_[1 - mcur][to] = masks_[mcur][2 * to];
+                    }
+                cur = 1 - cur;
+                mcur = 1 - mcur;
+            }
+            for (int y = 0; y < h; ++y)
+                for (int x = 0; x < w; ++x)
+                    image_[1 - cur][static_cast<std::size_t>(y) * stride + x] =
+                        cambi::dev::mode_sample(image_[cur].data(), w, h, stride, x, y);
+            cur = 1 - cur;
+            const cambi::dev::CValueParams cp{w, h, stride, p.window >> 1, setup_.band_base,
+                                              setup_.band_size, setup_.num_diffs, setup_.vlt_luma};
+            c_[s].assign(static_cast<std::size_t>(w) * h, 0.0f);
+            for (int x = 0; x < w; ++x)
+                cambi::dev::c_values_column(image_[cur].data(), masks_[mcur].data(), cp,
+                                            tables_.data(), tables_.data() + setup_.num_diffs,
+                                            cambi::reciprocal_table(), hist_.data(), c_[s].data(), x);
+        }
+        if (first_bad != std::numeric_limits<std::uint32_t>::max()) {
+            const int x = static_cast<int>(first_bad % static_cast<std::uint32_t>(p.in_w));
+            const int y = static_cast<int>(first_bad / static_cast<std::uint32_t>(p.in_w));
+            std::uint16_t v;
+            std::memcpy(&v, p.luma + y * p.stride + 2 * x, 2);
+            throw Error("cambi: the input has the value " + std::to_string(v) +
+                        ", above the maximum of " + std::to_string((1 << p.bpc) - 1) + " for " +
+                        std::to_string(p.bpc) + " bits");
+        }
+    }
+    int alloc_w_, alloc_h_;
+    cambi::ContrastSetup setup_;
+    std::vector<std::uint16_t> image_[2], masks_[2];
+    std::vector<std::uint32_t> hist_;
+    std::vector<std::int32_t> tables_;
+    std::vector<float> c_[cambi::kScales];
 };
 
 }  // namespace vmafpp::devtest

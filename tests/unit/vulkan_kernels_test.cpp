@@ -115,6 +115,17 @@ TEST(VulkanSpirv, EveryPipelineMatchesItsShadersInterface) {
         {"adm_cm", 2, sizeof(adm::AdmPoolPush)},
         {"adm_den", 2, sizeof(adm::AdmPoolPush)},
         {"adm_gain_limit", 2, sizeof(adm::AdmGainPush)},
+        // SpEED's and CAMBI's push blocks are 8 or 4 int32 (12 for the
+        // c-values walk), declared in vk_speed_twin.cpp / vk_cambi_twin.cpp.
+        {"speed_picture", 5, 32},
+        {"speed_vertical", 3, 32},
+        {"speed_horizontal", 4, 32},
+        {"cambi_load", 5, 32},
+        {"cambi_dither", 2, 16},
+        {"cambi_mask", 2, 16},
+        {"cambi_decimate", 4, 16},
+        {"cambi_mode", 2, 16},
+        {"cambi_c_values", 6, 48},
     };
     EXPECT_EQ(std::size(kPipelines), vk::embedded_spirv().size()) << "a shader is not listed here";
     for (const auto& p : kPipelines) {

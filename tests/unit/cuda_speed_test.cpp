@@ -1,0 +1,101 @@
+// SpEED's CUDA twin (src/cuda/cuda_speed_twin.cu) against the scalar picture
+// preparation on the cases of support/speed_cases.hpp, twice:
+// - CudaEmulation.Speed*: the per-thread functions its kernels call
+//   (speed/speed_cuda_math.cuh) over the whole grid on the host
+//   (support/cuda_grid_emulation.hpp); no GPU needed.
+// - CudaDevice.Speed*: the twin itself on device 0; skips where the build
+//   lacks the backend or the machine a CUDA device.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "support/cuda_grid_emulation.hpp"
+#include "support/speed_cases.hpp"
+#include "vmafpp/error.hpp"
+
+#if VMAFPP_HAVE_CUDA
+#include "cuda/cuda_twins.hpp"
+#endif
+
+namespace vmafpp {
+namespace {
+
+using namespace devtest;
+
+void expect_cases(const std::vector<SpeedCase>& cases, const SpeedMaker& make) {
+    for (const SpeedCase& c : cases) EXPECT_EQ(compare_speed(c, make), "") << describe(c);
+}
+
+SpeedMaker emulated_speed() {
+    return [](const speed::Gsm& gsm, bool difference) {
+        return std::make_unique<EmulatedSpeed>(gsm, difference);
+    };
+}
+
+TEST(CudaEmulation, SpeedPlanesAtEveryDepthMatchTheScalar) {
+    expect_cases(speed_plane_cases(), emulated_speed());
+}
+
+TEST(CudaEmulation, SpeedTemporalDifferencesMatchTheScalar) {
+    expect_cases(speed_temporal_cases(), emulated_speed());
+}
+
+TEST(CudaEmulation, SpeedPrescalesMatchTheScalar) {
+    expect_cases(speed_prescale_cases(), emulated_speed());
+}
+
+#if VMAFPP_HAVE_CUDA
+
+bool device_ready(std::string* why) {
+    try {
+        if (cuda::device_count() > 0) return true;
+        *why = "no CUDA device";
+    } catch (const Error& e) {
+        *why = e.what();
+    }
+    return false;
+}
+
+#define VMAFPP_NEED_CUDA()                                             \
+    do {                                                               \
+        std::string why_;                                              \
+        if (!device_ready(&why_)) GTEST_SKIP() << "skipped: " << why_; \
+    } while (0)
+
+SpeedMaker cuda_speed() {
+    return [](const speed::Gsm& gsm, bool difference) {
+        return cuda::make_speed_twin(0, gsm, difference);
+    };
+}
+
+TEST(CudaDevice, SpeedPlanesAtEveryDepthMatchTheScalar) {
+    VMAFPP_NEED_CUDA();
+    expect_cases(speed_plane_cases(), cuda_speed());
+}
+
+TEST(CudaDevice, SpeedTemporalDifferencesMatchTheScalar) {
+    VMAFPP_NEED_CUDA();
+    expect_cases(speed_temporal_cases(), cuda_speed());
+}
+
+TEST(CudaDevice, SpeedPrescalesMatchTheScalar) {
+    VMAFPP_NEED_CUDA();
+    expect_cases(speed_prescale_cases(), cuda_speed());
+}
+
+TEST(CudaDevice, SpeedUltraHdMatchesTheScalar) {
+    VMAFPP_NEED_CUDA();
+    expect_cases(speed_ultra_hd_cases(), cuda_speed());
+}
+
+#else
+
+TEST(CudaDevice, SpeedPlanesAtEveryDepthMatchTheScalar) {
+    GTEST_SKIP() << "skipped: this vmafpp was built without the CUDA backend";
+}
+
+#endif
+
+}  // namespace
+}  // namespace vmafpp
