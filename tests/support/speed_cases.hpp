@@ -92,8 +92,8 @@ inline std::string compare_speed(const SpeedCase& c, const SpeedMaker& make) {
     p.method = c.method;
     p.sigma_nn = 0.19f;
     const speed::Dimensions d = speed::dimensions(c.w, c.h, c.prescale);
-    speed::Gsm cpu(d, p, speed_kernels_scalar());
-    speed::Gsm dev(d, p, speed_kernels_scalar());
+    speed::Gsm cpu(d, p, speed::speed_kernels_scalar());
+    speed::Gsm dev(d, p, speed::speed_kernels_scalar());
     auto twin = make(dev, c.difference);
     dev.prepare_with(twin.get());
     const SpeedPlane a = make_speed_plane(c.w, c.h, c.bpc, c.a, 11u + c.w);
