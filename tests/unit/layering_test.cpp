@@ -62,6 +62,8 @@ std::set<std::string> allowed(const std::string& folder) {
         {"io", {"base"}},
         {"model", {"base"}},
         {"output", {"base"}},
+        // The CLI's report: statistics and the HTML page over results.
+        {"report", {"base"}},
         // The engine reaches features through the registry (feature_list.hpp
         // declares their FeatureInfo factories) and backends through
         // device/backend.hpp: never their folders.
