@@ -81,18 +81,20 @@ inline unsigned pattern_sample(CambiPattern p, int x, int y, int w, int h, int b
     return 0;
 }
 
+// A picture of pattern p in every plane (CAMBI reads the luma only; SpEED's
+// twins read the chroma too), the luma drawn first.
 inline Picture make_cambi_picture(int w, int h, int bpc, CambiPattern p, unsigned seed) {
     Picture pic(w, h, bpc, PixelFormat::yuv420);
     std::mt19937 rng(seed);
-    Plane& l = pic.planes[0];
-    for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x) {
-            const unsigned v = pattern_sample(p, x, y, w, h, bpc, rng);
-            if (bpc > 8)
-                l.row<std::uint16_t>(y)[x] = static_cast<std::uint16_t>(v);
-            else
-                l.row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>(v);
-        }
+    for (Plane& l : pic.planes)
+        for (int y = 0; y < l.height(); ++y)
+            for (int x = 0; x < l.width(); ++x) {
+                const unsigned v = pattern_sample(p, x, y, l.width(), l.height(), bpc, rng);
+                if (bpc > 8)
+                    l.row<std::uint16_t>(y)[x] = static_cast<std::uint16_t>(v);
+                else
+                    l.row<std::uint8_t>(y)[x] = static_cast<std::uint8_t>(v);
+            }
     return pic;
 }
 
@@ -182,11 +184,13 @@ inline std::string compare_c_values(int w, int h, CambiPattern p, int window, bo
     return "";
 }
 
-// cambi's scores on the CPU scalar and on the device, every value equal.
-inline int expect_scores_equal(Backend backend, int w, int h, int bpc, CambiPattern ref, CambiPattern dis,
-                        const std::vector<std::pair<std::string, std::string>>& options,
-                        unsigned frames = 2) {
-    const FeatureInfo* info = find_feature("cambi");
+// A feature's scores (cambi's, SpEED's) on the CPU scalar and on `backend`,
+// every value equal, over frames of make_cambi_picture.
+inline int expect_feature_scores_equal(const char* feature, Backend backend, int w, int h, int bpc,
+                                       CambiPattern ref, CambiPattern dis,
+                                       const std::vector<std::pair<std::string, std::string>>& options,
+                                       unsigned frames = 2) {
+    const FeatureInfo* info = find_feature(feature);
     OptionValues opts = test::options_for(*info, {});
     for (const auto& [k, v] : options) opts.set(k, v);
     Compute cpu;
@@ -203,7 +207,7 @@ inline int expect_scores_equal(Backend backend, int w, int h, int bpc, CambiPatt
         a->extract(r, d, f, sa);
         b->extract(r, d, f, sb);
     }
-    std::string what = std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bpc) +
+    std::string what = std::string(feature) + " " + std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bpc) +
                        "-bit patterns " + std::to_string(static_cast<int>(ref)) + "/" +
                        std::to_string(static_cast<int>(dis));
     for (const auto& [k, v] : options) what += " " + k + "=" + v;
@@ -216,6 +220,12 @@ inline int expect_scores_equal(Backend backend, int w, int h, int bpc, CambiPatt
         }
     EXPECT_GT(compared, 0) << what;
     return compared;
+}
+
+inline int expect_scores_equal(Backend backend, int w, int h, int bpc, CambiPattern ref, CambiPattern dis,
+                               const std::vector<std::pair<std::string, std::string>>& options,
+                               unsigned frames = 2) {
+    return expect_feature_scores_equal("cambi", backend, w, h, bpc, ref, dis, options, frames);
 }
 
 // Every stage's c-values on the model's 4 contrasts and patterns, the

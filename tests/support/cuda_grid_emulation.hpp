@@ -14,6 +14,7 @@
 #include <string>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "adm/adm.hpp"
@@ -420,5 +421,25 @@ private:
     std::vector<std::int32_t> tables_;
     std::vector<float> c_[cambi::kScales];
 };
+
+// The CUDA SpEED and CAMBI twins' grid emulation as a backend
+// ("cuda-emulation"), registered once per process, so the extractors'
+// scores can be compared through their own twin seam.
+inline Backend emulation_backend() {
+    static const Backend id = [] {
+        device::BackendInfo b(
+            "cuda-emulation", [] { return std::string("0: the host, emulating the CUDA grid\n"); },
+            [](unsigned, const FrameGeometry&, unsigned) { return std::shared_ptr<device::FrameStore>(); });
+        b.add_twin<cambi::CambiTwin>(
+            [](const Compute&, int w, int h, const cambi::ContrastSetup& setup) {
+                return std::make_unique<EmulatedCambi>(w, h, setup);
+            });
+        b.add_twin<speed::SpeedTwin>([](const Compute&, const speed::Gsm& gsm, bool difference) {
+            return std::make_unique<EmulatedSpeed>(gsm, difference);
+        });
+        return device::register_backend(std::move(b));
+    }();
+    return id;
+}
 
 }  // namespace vmafpp::devtest

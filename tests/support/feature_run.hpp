@@ -51,10 +51,11 @@ inline OptionValues options_for(const FeatureInfo& info,
 }
 
 // Feeds every frame of the pair (reference and distorted Y4M) to one instance,
-// in order, then flushes it.
+// in order, then flushes it; on `backend`'s twins where given.
 inline RecordingSink run_pair(const std::string& pair, const std::string& feature,
                               const std::vector<std::pair<std::string, std::string>>& set = {},
-                              std::optional<SimdLevel> level = std::nullopt) {
+                              std::optional<SimdLevel> level = std::nullopt,
+                              std::optional<Backend> backend = std::nullopt) {
     const FeatureInfo* info = find_feature(feature);
     if (!info) throw Error("no feature " + feature);
     auto ref = open_video(clip(pair, "ref").string());
@@ -62,6 +63,7 @@ inline RecordingSink run_pair(const std::string& pair, const std::string& featur
     const VideoInfo& vi = ref->info();
     Compute compute = Compute::best_cpu();
     if (level) compute.simd = *level;
+    if (backend) compute.backend = *backend;
     auto fex = info->create(options_for(*info, set),
                             FrameGeometry{vi.width, vi.height, vi.bpc, vi.format}, compute);
     RecordingSink sink;

@@ -171,6 +171,9 @@ TEST(BackendPlugin, ARegisteredBackendIsNamedLikeTheBuiltInOnes) {
 // --device_only (so adm, vif and motion must all have run on it) at 0 and 2
 // worker threads: every per-frame and pooled value bit for bit.
 TEST(BackendPlugin, AGoldenThroughARegisteredBackend) {
+    // Registered here too: ctest runs each test in its own process, where
+    // no earlier test has registered it before parse_backend looks it up.
+    fake();
     const std::string pair = "p08_brick_176x144_420p8_bilinear2x";
     const nlohmann::json want = test::golden(pair, "default.json");
     const Backend id = fake();  // registered here when this test runs alone

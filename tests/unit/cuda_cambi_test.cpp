@@ -3,8 +3,7 @@
 // - CudaEmulation.Cambi*: the per-thread functions its kernels call
 //   (cambi/cambi_cuda_math.cuh) over the whole grid on the host
 //   (support/cuda_grid_emulation.hpp's EmulatedCambi), the scores through
-//   the extractor on a backend this file registers ("cuda-emulation", with
-//   the emulated CAMBI and SpEED twins); no GPU needed.
+//   the extractor on its emulation_backend(); no GPU needed.
 // - CudaDevice.Cambi*: the twin itself on device 0; skips where the build
 //   lacks the backend or the machine a CUDA device.
 #include <gtest/gtest.h>
@@ -30,24 +29,6 @@ CambiMaker emulated_cambi() {
     return [](int w, int h, const cambi::ContrastSetup& setup) {
         return std::make_unique<EmulatedCambi>(w, h, setup);
     };
-}
-
-// The CUDA twins' grid emulation as a backend, registered once per process.
-Backend emulation_backend() {
-    static const Backend id = [] {
-        device::BackendInfo b(
-            "cuda-emulation", [] { return std::string("0: the host, emulating the CUDA grid\n"); },
-            [](unsigned, const FrameGeometry&, unsigned) { return std::shared_ptr<device::FrameStore>(); });
-        b.add_twin<cambi::CambiTwin>(
-            [](const Compute&, int w, int h, const cambi::ContrastSetup& setup) {
-                return std::make_unique<EmulatedCambi>(w, h, setup);
-            });
-        b.add_twin<speed::SpeedTwin>([](const Compute&, const speed::Gsm& gsm, bool difference) {
-            return std::make_unique<EmulatedSpeed>(gsm, difference);
-        });
-        return device::register_backend(std::move(b));
-    }();
-    return id;
 }
 
 TEST(CudaEmulation, CambiCValuesOfEveryScaleMatchTheScalarKernels) {

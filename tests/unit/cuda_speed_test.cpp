@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "support/cambi_cases.hpp"
 #include "support/cuda_grid_emulation.hpp"
 #include "support/speed_cases.hpp"
 #include "vmafpp/error.hpp"
@@ -43,6 +44,28 @@ TEST(CudaEmulation, SpeedTemporalDifferencesMatchTheScalar) {
 
 TEST(CudaEmulation, SpeedPrescalesMatchTheScalar) {
     expect_cases(speed_prescale_cases(), emulated_speed());
+}
+
+// speed_chroma's and speed_temporal's scores through the extractors on
+// `backend` against the CPU scalar: 8, 10 and 16 bits, odd sizes, the
+// models' bilinear prescales, nearest, a kernel scale of 2.
+void expect_speed_scores(Backend backend) {
+    using P = CambiPattern;
+    for (const char* f : {"speed_chroma", "speed_temporal"}) {
+        expect_feature_scores_equal(f, backend, 323, 247, 8, P::mixed, P::noise, {}, 3);
+        expect_feature_scores_equal(f, backend, 323, 247, 10, P::ramp, P::mixed, {}, 3);
+        expect_feature_scores_equal(f, backend, 323, 247, 16, P::extremes, P::mixed, {}, 3);
+        expect_feature_scores_equal(f, backend, 640, 362, 10, P::mixed, P::noise,
+                                    {{"speed_prescale", "0.5"}, {"speed_prescale_method", "bilinear"}}, 3);
+        expect_feature_scores_equal(f, backend, 401, 301, 8, P::noise, P::mixed,
+                                    {{"speed_prescale", "0.6"}, {"speed_prescale_method", "nearest"}}, 3);
+        expect_feature_scores_equal(f, backend, 400, 360, 10, P::mixed, P::mixed,
+                                    {{"speed_kernelscale", "2.0"}}, 3);
+    }
+}
+
+TEST(CudaEmulation, SpeedScoresThroughTheExtractorsMatchTheScalar) {
+    expect_speed_scores(emulation_backend());
 }
 
 #if VMAFPP_HAVE_CUDA
@@ -82,6 +105,11 @@ TEST(CudaDevice, SpeedTemporalDifferencesMatchTheScalar) {
 TEST(CudaDevice, SpeedPrescalesMatchTheScalar) {
     VMAFPP_NEED_CUDA();
     expect_cases(speed_prescale_cases(), cuda_speed());
+}
+
+TEST(CudaDevice, SpeedScoresThroughTheExtractorsMatchTheScalar) {
+    VMAFPP_NEED_CUDA();
+    expect_speed_scores(Backend::cuda);
 }
 
 TEST(CudaDevice, SpeedUltraHdMatchesTheScalar) {
