@@ -37,6 +37,11 @@
 #include "vmafpp/feature.hpp"
 #include "vmafpp/reader.hpp"
 
+// tests/CMakeLists.txt: the emulator of a cross build ("" natively).
+#ifndef VMAFPP_TEST_EMULATOR
+#define VMAFPP_TEST_EMULATOR ""
+#endif
+
 namespace vmafpp {
 namespace {
 
@@ -196,8 +201,8 @@ TEST(SimdDispatch, EnvironmentMaskAtStartIsASmallerCpu) {
     const char* const masks[] = {"16", "48", "8", "4294967295"};
 #endif
     for (const char* mask : masks) {
-        const std::string cmd = std::string("VMAFPP_CPUMASK=") + mask + " '" + self +
-                                "' --gtest_brief=1 --gtest_filter=SimdDispatch.CpuMaskSelectsTheLevel:"
+        const std::string cmd = std::string("VMAFPP_CPUMASK=") + mask + " " + VMAFPP_TEST_EMULATOR +
+                                " '" + self + "' --gtest_brief=1 --gtest_filter=SimdDispatch.CpuMaskSelectsTheLevel:"
                                 "SimdDispatch.TablesClimbTheLadder 2>&1";
         std::string out;
         EXPECT_EQ(test::run_command(cmd, &out), 0) << cmd << "\n" << out;
