@@ -51,7 +51,7 @@ constexpr unsigned kScalarMask = 4294967295u;
 constexpr unsigned kAvx2Mask = 48u;    // AVX-512 and AVX-512 ICL off
 constexpr unsigned kAvx512Mask = 32u;  // AVX-512 ICL off
 
-bool machine_has_avx2() { return (detected_cpu_flags() & kCpuAvx2) != 0; }
+[[maybe_unused]] bool machine_has_avx2() { return (detected_cpu_flags() & kCpuAvx2) != 0; }
 bool machine_has_avx512() {
     return (detected_cpu_flags() & (kCpuAvx2 | kCpuAvx512)) == (kCpuAvx2 | kCpuAvx512);
 }
@@ -110,7 +110,9 @@ TEST(SimdDispatch, CpuMaskSelectsTheLevel) {
     // scalar code; x86's bits mean nothing here.
     EXPECT_EQ(simd_level(kCpuNeon), SimdLevel::scalar);
     EXPECT_EQ(simd_level(kAvx2Mask), best_level_here());
-    if (best_level_here() == SimdLevel::neon) EXPECT_STREQ(simd_level_name(simd_level(0)), "neon");
+    if (best_level_here() == SimdLevel::neon) {
+        EXPECT_STREQ(simd_level_name(simd_level(0)), "neon");
+    }
 #else
     // Masking AVX2 alone (bit 3) is enough for scalar, and turns AVX-512 off
     // too, even with bit 4 clear.
