@@ -1,8 +1,8 @@
 // NEON twins of the ADM kernels (AArch64 Advanced SIMD, part of every
-// ARMv8-A CPU: no -m flag, built only for AArch64): every DWT level and the
-// reference's pooling (den_accumulate). Each returns the scalar kernel's
-// integers bit for bit on any input; the other stages keep the scalar
-// kernels at this level.
+// ARMv8-A CPU: no -m flag, built only for AArch64): every DWT level, the
+// contrast sensitivity weighting (csf) and the reference's pooling
+// (den_accumulate). Each returns the scalar kernel's integers bit for bit on
+// any input; the other stages keep the scalar kernels at this level.
 //
 // The row loops are adm_dwt_rows.hpp's (dwt_s0_rows, dwt_rows), instantiated
 // with this file's passes. A partial vector at a row's end is computed on
@@ -432,6 +432,84 @@ void den_accumulate_s123_neon(const std::int32_t* const band_hvd[3], std::ptrdif
         }
 }
 
+// ---------------------------------------------------------------------------
+// Contrast sensitivity weighting. Whole vectors of a row's region run here;
+// the leftover columns (fewer than one vector) run through the scalar kernel
+// on a one-row region, so no sample outside the region is read or written.
+
+// Scale 0, eight samples: f * s exact in int32 (|f * s| <= 65535 * 32768
+// - 65535, plus round <= 65535), the arithmetic shift, the int16 cast
+// (vmovn keeps the low 16 bits); flt from that int16 value, |c| <= 32768:
+// 4369 * |c| + 2048 < 2^31, then the int16 cast again.
+inline void csf8_s0(const std::int16_t* s, int32x4_t f, int32x4_t round, int32x4_t down,
+                    std::int16_t* csf, std::int16_t* flt) {
+    const int16x8_t v = vld1q_s16(s);
+    const int32x4_t lo = vshlq_s32(vmlaq_s32(round, vmovl_s16(vget_low_s16(v)), f), down);
+    const int32x4_t hi = vshlq_s32(vmlaq_s32(round, vmovl_high_s16(v), f), down);
+    const int16x8_t c = vcombine_s16(vmovn_s32(lo), vmovn_s32(hi));
+    vst1q_s16(csf, c);
+    const int32x4_t r12 = vdupq_n_s32(2048);
+    const int32x4_t glo = vmlaq_n_s32(r12, vabsq_s32(vmovl_s16(vget_low_s16(c))), 4369);
+    const int32x4_t ghi = vmlaq_n_s32(r12, vabsq_s32(vmovl_high_s16(c)), 4369);
+    vst1q_s16(flt, vcombine_s16(vmovn_s32(vshrq_n_s32(glo, 12)), vmovn_s32(vshrq_n_s32(ghi, 12))));
+}
+
+void csf_s0_neon(const std::int16_t* src, std::ptrdiff_t stride, Rect region,
+                 std::uint16_t rfactor, int shift, std::int32_t round, std::int16_t* csf,
+                 std::int16_t* flt) {
+    const int32x4_t f = vdupq_n_s32(rfactor);
+    const int32x4_t r = vdupq_n_s32(round);
+    const int32x4_t down = vdupq_n_s32(-shift);
+    for (int y = region.y0; y < region.y1; ++y) {
+        const std::ptrdiff_t row = y * stride;
+        int x = region.x0;
+        for (; x + 8 <= region.x1; x += 8)
+            csf8_s0(src + row + x, f, r, down, csf + row + x, flt + row + x);
+        if (x < region.x1)
+            vmafpp::adm::csf_s0(src + row, 0, Rect{x, 0, region.x1, 1}, rfactor, shift, round,
+                                csf + row, flt + row);
+    }
+}
+
+// Scales 1-3, two samples: int32((s * f + 2^27) >> 28) with f < 2^32 as
+// |s| * f < 2^63 in uint64 and the sign restored in int64 (two's
+// complement negation: the product is below 2^63); vshrn keeps bits
+// 28..59, the arithmetic shift's low 32 bits. flt = int32((143165577 |c|
+// - 2^31) >> 32): the sum is at least -2^31, its high dword is the shift.
+inline int32x2_t csf2_s123(int32x2_t s, uint32x2_t f) {
+    const uint32x2_t mag = vreinterpret_u32_s32(vabs_s32(s));  // INT32_MIN -> 2^31
+    const int64x2_t p = vreinterpretq_s64_u64(vmull_u32(mag, f));
+    const uint64x2_t negative = vreinterpretq_u64_s64(vmovl_s32(vshr_n_s32(s, 31)));
+    const int64x2_t signed_p = vbslq_s64(negative, vnegq_s64(p), p);
+    return vshrn_n_s64(vaddq_s64(signed_p, vdupq_n_s64(std::int64_t{1} << 27)), 28);
+}
+
+inline int32x2_t flt2_s123(int32x2_t c) {
+    const uint32x2_t mag = vreinterpret_u32_s32(vabs_s32(c));
+    const int64x2_t p = vreinterpretq_s64_u64(vmull_n_u32(mag, 143165577u));
+    return vshrn_n_s64(vaddq_s64(p, vdupq_n_s64(-(std::int64_t{1} << 31))), 32);
+}
+
+inline void csf4_s123(const std::int32_t* s, uint32x2_t f, std::int32_t* csf, std::int32_t* flt) {
+    const int32x4_t v = vld1q_s32(s);
+    const int32x4_t c = vcombine_s32(csf2_s123(vget_low_s32(v), f), csf2_s123(vget_high_s32(v), f));
+    vst1q_s32(csf, c);
+    vst1q_s32(flt, vcombine_s32(flt2_s123(vget_low_s32(c)), flt2_s123(vget_high_s32(c))));
+}
+
+void csf_s123_neon(const std::int32_t* src, std::ptrdiff_t stride, Rect region,
+                   std::uint32_t rfactor, std::int32_t* csf, std::int32_t* flt) {
+    const uint32x2_t f = vdup_n_u32(rfactor);
+    for (int y = region.y0; y < region.y1; ++y) {
+        const std::ptrdiff_t row = y * stride;
+        int x = region.x0;
+        for (; x + 4 <= region.x1; x += 4) csf4_s123(src + row + x, f, csf + row + x, flt + row + x);
+        if (x < region.x1)
+            vmafpp::adm::csf_s123(src + row, 0, Rect{x, 0, region.x1, 1}, rfactor, csf + row,
+                                  flt + row);
+    }
+}
+
 }  // namespace
 
 void adm_init_neon(AdmKernels& k) {
@@ -439,6 +517,8 @@ void adm_init_neon(AdmKernels& k) {
     k.dwt_s0_u16 = dwt_s0_u16_neon;
     k.dwt_s123 = dwt_s123_neon;
     k.dwt_s1 = dwt_s1_neon;
+    k.csf_s0 = csf_s0_neon;
+    k.csf_s123 = csf_s123_neon;
     k.den_accumulate_s0 = den_accumulate_s0_neon;
     k.den_accumulate_s123 = den_accumulate_s123_neon;
 }
