@@ -195,7 +195,7 @@ const VifKernels& vif_kernels_scalar();
 void vif_init_avx2(VifKernels& k);
 void vif_init_avx512(VifKernels& k);
 void vif_init_avx512icl(VifKernels& k);
-// vif_neon.cpp: every kernel but vif_accumulate (the fused rows through the
+// vif_neon.cpp: every kernel (the fused rows through the
 // separate NEON kernels).
 void vif_init_neon(VifKernels& k);
 // vif_stats_avx512.cpp and vif_stats_avx512icl.cpp: the statistics kernels.

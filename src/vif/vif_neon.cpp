@@ -9,8 +9,9 @@
 // product), and the final roundings are the scalar's expressions on the
 // same widths. Columns that do not fill a vector are computed by the scalar
 // kernel itself on the shifted pointers, so nothing is read or written
-// outside the scalar's range. vif_accumulate (double arithmetic and table
-// look-ups) keeps the scalar kernel at this level. No standard-library
+// outside the scalar's range. vif_accumulate keeps the scalar's double
+// operations lane by lane and reads its table one lane at a time (NEON has
+// no gather). No standard-library
 // template is used (HACKING.md, "Adding a feature extractor").
 #include <arm_neon.h>
 
@@ -339,6 +340,151 @@ void subsample_horizontal(const std::uint32_t* ref_in, const std::uint32_t* dis_
                                  filter, taps, out_w - j, ref_out + j, dis_out + j);
 }
 
+// ---------------------------------------------------------------------------
+// Information terms (vif_accumulate), four pixels per step. The branches of
+// the scalar become lane masks; the double arithmetic is the scalar's, in
+// the same operations and order (float64x2 lanes, fp-contract off), and the
+// log2 table has no gather here: the indices are computed in lanes and the
+// entries read one lane at a time.
+
+constexpr std::int32_t kSigmaNsq = 65536 << 1;
+
+// The table entries at four indices (each below 32768).
+inline int32x4_t table_at(const std::uint16_t* table, uint32x4_t idx) {
+    int32x4_t r = vdupq_n_s32(table[vgetq_lane_u32(idx, 0)]);
+    r = vsetq_lane_s32(table[vgetq_lane_u32(idx, 1)], r, 1);
+    r = vsetq_lane_s32(table[vgetq_lane_u32(idx, 2)], r, 2);
+    return vsetq_lane_s32(table[vgetq_lane_u32(idx, 3)], r, 3);
+}
+
+// log2_q11 of four uint32 in [2^15, 2^32): k = 16 - clz(v) dropped bits,
+// the table at (v >> k) - 32768, plus 2048 k (the scalar's log2_q11).
+inline int32x4_t log2_q11_u32(const std::uint16_t* table, uint32x4_t v) {
+    const int32x4_t k = vsubq_s32(vdupq_n_s32(16), vreinterpretq_s32_u32(vclzq_u32(v)));
+    const uint32x4_t idx = vsubq_u32(vshlq_u32(v, vnegq_s32(k)), vdupq_n_u32(32768));
+    return vaddq_s32(table_at(table, idx), vshlq_n_s32(k, 11));
+}
+
+// log2_q11 of two integer doubles in [2^15, 2^53): their 16 leading bits
+// are the implicit 1 and the top 15 mantissa bits (the index less 32768),
+// and the dropped bit count is the exponent less 15 (the scalar's uint64
+// log2_q11 of the same integers).
+inline int64x2_t log2_q11_f64(const std::uint16_t* table, float64x2_t v) {
+    const uint64x2_t bits = vreinterpretq_u64_f64(v);
+    const uint64x2_t idx = vandq_u64(vshrq_n_u64(bits, 37), vdupq_n_u64(0x7FFF));
+    const int64x2_t dropped =
+        vsubq_s64(vreinterpretq_s64_u64(vshrq_n_u64(bits, 52)), vdupq_n_s64(1023 + 15));
+    int64x2_t entry = vdupq_n_s64(table[vgetq_lane_u64(idx, 0)]);
+    entry = vsetq_lane_s64(table[vgetq_lane_u64(idx, 1)], entry, 1);
+    return vaddq_s64(entry, vshlq_n_s64(dropped, 11));
+}
+
+// The gain terms of two pixels (lanes of `need` set: the log branch with
+// sigma12 > 0 and sigma2_sq > 0), as the scalar computes them:
+//   g_raw = s12 / (s1 + eps), sv = s2 - g_raw * s12,
+//   sv_sq = sv > 0 ? trunc(sv) : 0, g = g_raw < limit ? g_raw : limit,
+//   numer1 = sv_sq + nsq, numer1_tmp = trunc(g * g * s1) + numer1.
+// With |g| <= 1024 the product is below 2^51 and the sum below 2^52, so the
+// int64 sum of the scalar is exact in a double. Lanes not needed get nsq as
+// the argument (a harmless index) and 0 as the result.
+inline int64x2_t gain_terms(const std::uint16_t* table, int32x2_t s1, int32x2_t s2, int32x2_t s12,
+                            uint32x2_t need, float64x2_t limit) {
+    const float64x2_t eps = vdupq_n_f64(65536 * 1.0e-10);
+    const float64x2_t zero = vdupq_n_f64(0.0);
+    const float64x2_t s1d = vcvtq_f64_s64(vmovl_s32(s1));
+    const float64x2_t s2d = vcvtq_f64_s64(vmovl_s32(s2));
+    const float64x2_t s12d = vcvtq_f64_s64(vmovl_s32(s12));
+    const float64x2_t g_raw = vdivq_f64(s12d, vaddq_f64(s1d, eps));
+    const float64x2_t sv = vsubq_f64(s2d, vmulq_f64(g_raw, s12d));
+    const float64x2_t sv_sq = vbslq_f64(vcgtq_f64(sv, zero), vrndq_f64(sv), zero);
+    const float64x2_t g = vbslq_f64(vcltq_f64(g_raw, limit), g_raw, limit);
+    const float64x2_t nsq = vdupq_n_f64(static_cast<double>(kSigmaNsq));
+    const float64x2_t numer1 = vaddq_f64(sv_sq, nsq);
+    const float64x2_t product = vrndq_f64(vmulq_f64(vmulq_f64(g, g), s1d));
+    const float64x2_t numer1_tmp = vaddq_f64(product, numer1);
+    const uint64x2_t mask = vreinterpretq_u64_s64(vmovl_s32(vreinterpret_s32_u32(need)));
+    const int64x2_t diff = vsubq_s64(log2_q11_f64(table, vbslq_f64(mask, numer1_tmp, nsq)),
+                                     log2_q11_f64(table, vbslq_f64(mask, numer1, nsq)));
+    return vandq_s64(diff, vreinterpretq_s64_u64(mask));
+}
+
+struct AccumulateLanes {
+    int64x2_t num_log = vdupq_n_s64(0);
+    int64x2_t den_log = vdupq_n_s64(0);
+    int64x2_t num_non_log = vdupq_n_s64(0);
+    int32x4_t den_non_log = vdupq_n_s32(0);  // minus the count per lane
+};
+
+// Four pixels; lanes of `valid` clear are ignored.
+inline void accumulate4(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
+                        const std::int32_t* sigma12, uint32x4_t valid, const std::uint16_t* table,
+                        float64x2_t limit, AccumulateLanes& acc) {
+    const int32x4_t zero = vdupq_n_s32(0);
+    const int32x4_t nsq = vdupq_n_s32(kSigmaNsq);
+    const int32x4_t s1 = vld1q_s32(sigma1_sq);
+    const int32x4_t s2 = vmaxq_s32(vld1q_s32(sigma2_sq), zero);
+    const int32x4_t s12 = vld1q_s32(sigma12);
+    const uint32x4_t low = vandq_u32(vcltq_s32(s1, nsq), valid);
+    const uint32x4_t in_log = vbicq_u32(valid, low);
+
+    // sigma1_sq < nsq: sigma2_sq and a count.
+    const int32x4_t s2_low = vandq_s32(s2, vreinterpretq_s32_u32(low));
+    acc.num_non_log = vaddw_high_s32(vaddw_s32(acc.num_non_log, vget_low_s32(s2_low)), s2_low);
+    acc.den_non_log = vaddq_s32(acc.den_non_log, vreinterpretq_s32_u32(low));
+
+    // Otherwise log2(nsq + sigma1_sq) - 17 (both Q11); nsq + s1 < 2^32.
+    const uint32x4_t v = vbslq_u32(in_log, vreinterpretq_u32_s32(vaddq_s32(nsq, s1)),
+                                   vreinterpretq_u32_s32(nsq));
+    const int32x4_t den = vandq_s32(vsubq_s32(log2_q11_u32(table, v), vdupq_n_s32(2048 * 17)),
+                                    vreinterpretq_s32_u32(in_log));
+    acc.den_log = vaddw_high_s32(vaddw_s32(acc.den_log, vget_low_s32(den)), den);
+
+    const uint32x4_t need =
+        vandq_u32(in_log, vandq_u32(vcgtq_s32(s12, zero), vcgtq_s32(s2, zero)));
+    if (vgetq_lane_u64(vreinterpretq_u64_u32(need), 0))
+        acc.num_log = vaddq_s64(acc.num_log, gain_terms(table, vget_low_s32(s1), vget_low_s32(s2),
+                                                        vget_low_s32(s12), vget_low_u32(need),
+                                                        limit));
+    if (vgetq_lane_u64(vreinterpretq_u64_u32(need), 1))
+        acc.num_log = vaddq_s64(acc.num_log, gain_terms(table, vget_high_s32(s1), vget_high_s32(s2),
+                                                        vget_high_s32(s12), vget_high_u32(need),
+                                                        limit));
+}
+
+void accumulate(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
+                const std::int32_t* sigma12, int w, const std::uint16_t* log2_q11_table,
+                double gain_limit, VifSums* sums) {
+    // Beyond |g| <= 1024 the gain product may not be exact in a double: the
+    // scalar's int64 arithmetic is the reference there (the extractor's
+    // limit is at most 100). A NaN limit goes there too.
+    if (!(gain_limit <= 1024.0 && gain_limit >= -1024.0)) {
+        vif_accumulate(sigma1_sq, sigma2_sq, sigma12, w, log2_q11_table, gain_limit, sums);
+        return;
+    }
+    const float64x2_t limit = vdupq_n_f64(gain_limit);
+    AccumulateLanes acc;
+    int j = 0;
+    for (; j + 4 <= w; j += 4)
+        accumulate4(sigma1_sq + j, sigma2_sq + j, sigma12 + j, vdupq_n_u32(~0u), log2_q11_table,
+                    limit, acc);
+    if (j < w) {
+        const int n = w - j;
+        std::int32_t a[4] = {}, b[4] = {}, c[4] = {};
+        for (int i = 0; i < n; ++i) {
+            a[i] = sigma1_sq[j + i];
+            b[i] = sigma2_sq[j + i];
+            c[i] = sigma12[j + i];
+        }
+        const std::int32_t lanes[4] = {0, 1, 2, 3};
+        const uint32x4_t valid = vcltq_s32(vld1q_s32(lanes), vdupq_n_s32(n));
+        accumulate4(a, b, c, valid, log2_q11_table, limit, acc);
+    }
+    sums->num_log += vaddvq_s64(acc.num_log);
+    sums->den_log += vaddvq_s64(acc.den_log);
+    sums->num_non_log += vaddvq_s64(acc.num_non_log);
+    sums->den_non_log -= vaddlvq_s32(acc.den_non_log);
+}
+
 }  // namespace
 
 void vif_init_neon(VifKernels& k) {
@@ -347,6 +493,7 @@ void vif_init_neon(VifKernels& k) {
     k.stat_horizontal = stat_horizontal;
     k.stat_row_u8 = stat_row_u8;
     k.stat_row_u16 = stat_row_u16;
+    k.accumulate = accumulate;
     k.subsample_vertical_u8 = subsample_vertical_u8;
     k.subsample_vertical_u16 = subsample_vertical_u16;
     k.subsample_horizontal = subsample_horizontal;
