@@ -1,7 +1,7 @@
 // NEON twins of the ADM kernels (AArch64 Advanced SIMD, part of every
 // ARMv8-A CPU: no -m flag, built only for AArch64): every DWT level, the
-// contrast sensitivity weighting (csf) and the reference's pooling
-// (den_accumulate). Each returns the scalar kernel's integers bit for bit on
+// decoupling, the contrast sensitivity weighting (csf) and the reference's
+// pooling (den_accumulate). Each returns the scalar kernel's integers bit for bit on
 // any input; the other stages keep the scalar kernels at this level.
 //
 // The row loops are adm_dwt_rows.hpp's (dwt_s0_rows, dwt_rows), instantiated
@@ -11,6 +11,7 @@
 // standard-library template is used (HACKING.md).
 #include <arm_neon.h>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -21,6 +22,13 @@
 namespace vmafpp::adm {
 
 namespace {
+
+// Signed 64-bit lane operations Advanced SIMD has no instruction for.
+inline int64x2_t vminq_s64_emul(int64x2_t a, int64x2_t b) { return vbslq_s64(vcltq_s64(a, b), a, b); }
+inline int64x2_t vmaxq_s64_emul(int64x2_t a, int64x2_t b) { return vbslq_s64(vcgtq_s64(a, b), a, b); }
+// a * b for int64 a below 2^31 in magnitude and int32 b: the widening
+// product of a's low 32 bits (its value) and b.
+inline int64x2_t vmulq_s64_emul(int64x2_t a, int32x2_t b) { return vmull_s32(vmovn_s64(a), b); }
 
 // ---------------------------------------------------------------------------
 // Scale 0, vertical pass: l = sum c_k s_k - kDwtLoSum 2^(bpc-1) + 2^(bpc-1)
@@ -433,6 +441,207 @@ void den_accumulate_s123_neon(const std::int32_t* const band_hvd[3], std::ptrdif
 }
 
 // ---------------------------------------------------------------------------
+// Decouple. Two samples per step in 64-bit lanes: every integer the scalar
+// forms (in int32 at scale 0, int64 at scales 1-3) is formed exactly in
+// int64, and the results are narrowed modulo 2^32 (vmovn), then modulo 2^16
+// for the int16 bands, as the scalar's casts narrow its int64 values. The
+// division table has no gather here: its entries are read one lane at a
+// time. Columns that do not fill a vector run through the scalar kernel on a
+// one-row region.
+
+// libvmaf's division table as the scalar builds it: 2^30 / |i| with i's
+// sign at [i], i in [-32768, 32768] (entry 0 is never read).
+const std::int32_t* div_table() {
+    static const std::int32_t* centre = [] {
+        static std::int32_t t[65537];
+        for (int i = 1; i <= 32768; ++i) {
+            const std::int32_t r = (std::int32_t{1} << 30) / i;
+            t[32768 + i] = r;
+            t[32768 - i] = -r;
+        }
+        return t + 32768;
+    }();
+    return centre;
+}
+
+// libvmaf's float cos^2(1 degree), the product taken in double.
+float cos_1deg_sq_f() {
+    static const float v =
+        static_cast<float>(std::cos(1.0 * M_PI / 180.0) * std::cos(1.0 * M_PI / 180.0));
+    return v;
+}
+
+inline int64x2_t div_at(const std::int32_t* div, int32x2_t i) {
+    const int64x2_t r = vdupq_n_s64(div[vget_lane_s32(i, 0)]);
+    return vsetq_lane_s64(div[vget_lane_s32(i, 1)], r, 1);
+}
+
+// double(float(v)) of two int64: at scale 0 |v| <= 2^31, exact in double,
+// so float(double(v)) is the scalar's one rounding; at scales 1-3 the
+// values reach 2^63 and a double would round twice, so each lane converts
+// directly (scvtf to single precision), as the scalar's cast does.
+template <bool kS0>
+inline float64x2_t float_of(int64x2_t v) {
+    if constexpr (kS0) {
+        return vcvt_f64_f32(vcvt_f32_f64(vcvtq_f64_s64(v)));
+    } else {
+        const float a = static_cast<float>(vgetq_lane_s64(v, 0));
+        const float b = static_cast<float>(vgetq_lane_s64(v, 1));
+        return vcvt_f64_f32(vset_lane_f32(b, vdup_n_f32(a), 1));
+    }
+}
+
+// libvmaf's angle test on two samples (all ones where it passes):
+// d = float(dot) / 4096 (the product with 2^-12 is the same double),
+// (d >= 0) & (d * d >= (cos_sq * o) * t) in double, left to right.
+template <bool kS0>
+inline uint64x2_t angle_mask(int64x2_t dot, int64x2_t omag, int64x2_t tmag, float64x2_t cos_sq) {
+    const float64x2_t scale = vdupq_n_f64(0x1p-12);
+    const float64x2_t d = vmulq_f64(float_of<kS0>(dot), scale);
+    const float64x2_t o = vmulq_f64(float_of<kS0>(omag), scale);
+    const float64x2_t t = vmulq_f64(float_of<kS0>(tmag), scale);
+    return vandq_u64(vcgeq_f64(d, vdupq_n_f64(0.0)),
+                     vcgeq_f64(vmulq_f64(d, d), vmulq_f64(vmulq_f64(cos_sq, o), t)));
+}
+
+// k = clamp((div[o] t + 2^14) >> 15, 0, 2^15), 2^15 where o == 0 (scale 0:
+// |o| <= 2^15 indexes the table directly).
+inline int64x2_t ratio_s0(int32x2_t o, int32x2_t t, const std::int32_t* div) {
+    const int64x2_t q =
+        vshrq_n_s64(vaddq_s64(vmulq_s64_emul(div_at(div, o), t), vdupq_n_s64(16384)), 15);
+    const int64x2_t k = vminq_s64_emul(vmaxq_s64_emul(q, vdupq_n_s64(0)), vdupq_n_s64(32768));
+    const uint64x2_t zero_o = vceqzq_s64(vmovl_s32(o));
+    return vbslq_s64(zero_o, vdupq_n_s64(32768), k);
+}
+
+// Scales 1-3: |o| >= 2^15 is first reduced to its top 15 bits, rounded,
+// with shift = 17 - clz(|o|) (libvmaf's get_best15_from32); the product
+// with o's sign gets round 2^(14 + shift) and the shift 15 + shift.
+inline int64x2_t ratio_s123(int32x2_t o, int32x2_t t, const std::int32_t* div) {
+    const uint32x2_t mag = vreinterpret_u32_s32(vabs_s32(o));  // 2^31 for INT32_MIN
+    const int32x2_t shift =
+        vmax_s32(vsub_s32(vdup_n_s32(17), vreinterpret_s32_u32(vclz_u32(mag))), vdup_n_s32(0));
+    const uint32x2_t half = vshr_n_u32(vshl_u32(vdup_n_u32(1), shift), 1);
+    const uint32x2_t top = vshl_u32(vadd_u32(mag, half), vneg_s32(shift));  // <= 2^15
+    int64x2_t num = vmulq_s64_emul(div_at(div, vreinterpret_s32_u32(top)), t);
+    const uint64x2_t negative = vcltzq_s64(vmovl_s32(o));
+    num = vbslq_s64(negative, vnegq_s64(num), num);
+    const int64x2_t sh = vmovl_s32(shift);
+    const int64x2_t round = vshlq_s64(vdupq_n_s64(std::int64_t{1} << 14), sh);
+    const int64x2_t q =
+        vshlq_s64(vaddq_s64(num, round), vnegq_s64(vaddq_s64(sh, vdupq_n_s64(15))));
+    const int64x2_t k = vminq_s64_emul(vmaxq_s64_emul(q, vdupq_n_s64(0)), vdupq_n_s64(32768));
+    return vbslq_s64(vceqzq_s64(vmovl_s32(o)), vdupq_n_s64(32768), k);
+}
+
+struct DecoupleConstants {
+    explicit DecoupleConstants(double gain_limit)
+        : div(div_table()),
+          cos_sq(vdupq_n_f64(static_cast<double>(cos_1deg_sq_f()))),
+          gain(vdupq_n_f64(gain_limit)) {}
+    const std::int32_t* div;
+    float64x2_t cos_sq;
+    float64x2_t gain;
+};
+
+// Two samples of every orientation: o[b], t[b] the ref and dis values, r[b]
+// and a[b] the restored and additive values narrowed to int32 (mod 2^32).
+template <bool kS0>
+inline void decouple2(const int32x2_t o[3], const int32x2_t t[3], const DecoupleConstants& c,
+                      int32x2_t r[3], int32x2_t a[3]) {
+    // Products of the int16 / int32 values summed in int64 (modulo 2^64,
+    // the scalar's dot2_wrapping; at scale 0 nothing wraps).
+    const int64x2_t dot = vmlal_s32(vmull_s32(o[0], t[0]), o[1], t[1]);
+    const int64x2_t om = vmlal_s32(vmull_s32(o[0], o[0]), o[1], o[1]);
+    const int64x2_t tm = vmlal_s32(vmull_s32(t[0], t[0]), t[1], t[1]);
+    const uint64x2_t angle = angle_mask<kS0>(dot, om, tm, c.cos_sq);
+    for (int b = 0; b < 3; ++b) {
+        const int64x2_t k = kS0 ? ratio_s0(o[b], t[b], c.div) : ratio_s123(o[b], t[b], c.div);
+        // k <= 2^15: exact in int64; the result lies in int32's range.
+        int64x2_t rst =
+            vshrq_n_s64(vaddq_s64(vmulq_s64_emul(k, o[b]), vdupq_n_s64(16384)), 15);
+        // trunc(fl(rst * gain)) (vcvtq_s64_f64 truncates; |gain| <= 2^31
+        // keeps it inside int64), then min with t where o > 0, max otherwise.
+        const int64x2_t p = vcvtq_s64_f64(vmulq_f64(vcvtq_f64_s64(rst), c.gain));
+        const int64x2_t t64 = vmovl_s32(t[b]);
+        const int64x2_t limited = vbslq_s64(vcgtzq_s64(vmovl_s32(o[b])), vminq_s64_emul(p, t64),
+                                            vmaxq_s64_emul(p, t64));
+        const uint64x2_t skip = vorrq_u64(vceqzq_s64(k), vceqzq_s64(vmovl_s32(o[b])));
+        rst = vbslq_s64(vbicq_u64(angle, skip), limited, rst);
+        r[b] = vmovn_s64(rst);
+        a[b] = vmovn_s64(vsubq_s64(t64, rst));
+    }
+}
+
+void decouple_s0_neon(const std::int16_t* const ref_hvd[3], const std::int16_t* const dis_hvd[3],
+                      std::ptrdiff_t stride, Rect region, double gain_limit,
+                      std::int16_t* const r_hvd[3], std::int16_t* const a_hvd[3]) {
+    if (!(gain_limit >= -0x1p31 && gain_limit <= 0x1p31)) {
+        decouple_s0(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
+        return;
+    }
+    const DecoupleConstants c(gain_limit);
+    for (int y = region.y0; y < region.y1; ++y) {
+        const std::ptrdiff_t row = y * stride;
+        int x = region.x0;
+        for (; x + 4 <= region.x1; x += 4) {
+            const std::ptrdiff_t i = row + x;
+            int32x4_t o4[3], t4[3];
+            for (int b = 0; b < 3; ++b) {
+                o4[b] = vmovl_s16(vld1_s16(ref_hvd[b] + i));
+                t4[b] = vmovl_s16(vld1_s16(dis_hvd[b] + i));
+            }
+            int32x2_t o[3], t[3], r[2][3], a[2][3];
+            for (int h = 0; h < 2; ++h) {
+                for (int b = 0; b < 3; ++b) {
+                    o[b] = h ? vget_high_s32(o4[b]) : vget_low_s32(o4[b]);
+                    t[b] = h ? vget_high_s32(t4[b]) : vget_low_s32(t4[b]);
+                }
+                decouple2<true>(o, t, c, r[h], a[h]);
+            }
+            for (int b = 0; b < 3; ++b) {
+                vst1_s16(r_hvd[b] + i, vmovn_s32(vcombine_s32(r[0][b], r[1][b])));
+                vst1_s16(a_hvd[b] + i, vmovn_s32(vcombine_s32(a[0][b], a[1][b])));
+            }
+        }
+        if (x < region.x1)
+            decouple_s0(ref_hvd, dis_hvd, stride, Rect{x, y, region.x1, y + 1}, gain_limit, r_hvd,
+                        a_hvd);
+    }
+}
+
+void decouple_s123_neon(const std::int32_t* const ref_hvd[3],
+                        const std::int32_t* const dis_hvd[3], std::ptrdiff_t stride, Rect region,
+                        double gain_limit, std::int32_t* const r_hvd[3],
+                        std::int32_t* const a_hvd[3]) {
+    if (!(gain_limit >= -0x1p31 && gain_limit <= 0x1p31)) {
+        decouple_s123(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
+        return;
+    }
+    const DecoupleConstants c(gain_limit);
+    for (int y = region.y0; y < region.y1; ++y) {
+        const std::ptrdiff_t row = y * stride;
+        int x = region.x0;
+        for (; x + 2 <= region.x1; x += 2) {
+            const std::ptrdiff_t i = row + x;
+            int32x2_t o[3], t[3], r[3], a[3];
+            for (int b = 0; b < 3; ++b) {
+                o[b] = vld1_s32(ref_hvd[b] + i);
+                t[b] = vld1_s32(dis_hvd[b] + i);
+            }
+            decouple2<false>(o, t, c, r, a);
+            for (int b = 0; b < 3; ++b) {
+                vst1_s32(r_hvd[b] + i, r[b]);
+                vst1_s32(a_hvd[b] + i, a[b]);
+            }
+        }
+        if (x < region.x1)
+            decouple_s123(ref_hvd, dis_hvd, stride, Rect{x, y, region.x1, y + 1}, gain_limit,
+                          r_hvd, a_hvd);
+    }
+}
+
+// ---------------------------------------------------------------------------
 // Contrast sensitivity weighting. Whole vectors of a row's region run here;
 // the leftover columns (fewer than one vector) run through the scalar kernel
 // on a one-row region, so no sample outside the region is read or written.
@@ -517,6 +726,8 @@ void adm_init_neon(AdmKernels& k) {
     k.dwt_s0_u16 = dwt_s0_u16_neon;
     k.dwt_s123 = dwt_s123_neon;
     k.dwt_s1 = dwt_s1_neon;
+    k.decouple_s0 = decouple_s0_neon;
+    k.decouple_s123 = decouple_s123_neon;
     k.csf_s0 = csf_s0_neon;
     k.csf_s123 = csf_s123_neon;
     k.den_accumulate_s0 = den_accumulate_s0_neon;
