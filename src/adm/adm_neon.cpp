@@ -719,6 +719,287 @@ void csf_s123_neon(const std::int32_t* src, std::ptrdiff_t stride, Rect region,
     }
 }
 
+// ---------------------------------------------------------------------------
+// Contrast masking. The scalar's structure: for each output row, csf and
+// flt of the masker rows (y - 1, y, y + 1) (reflected) into a window of
+// three rows per band (the NEON csf twins above), the threshold of row 1 of
+// that window, then the row sums of cube(excess). The threshold's interior
+// columns run in lanes; its edge columns and the leftover interior columns
+// run through the scalar threshold kernel on the same window.
+
+// The csf / flt window of one call: for band t, csf rows at csf[t] + k * w
+// and flt rows at flt[t] + k * w, k = 0, 1, 2.
+template <class T>
+struct MaskingWindow {
+    explicit MaskingWindow(int w) : w(w), mem(new T[18 * static_cast<std::size_t>(w)]) {
+        for (int t = 0; t < 3; ++t) {
+            csf[t] = mem + 6 * t * static_cast<std::ptrdiff_t>(w);
+            flt[t] = csf[t] + 3 * static_cast<std::ptrdiff_t>(w);
+        }
+    }
+    ~MaskingWindow() { delete[] mem; }
+    MaskingWindow(const MaskingWindow&) = delete;
+    MaskingWindow& operator=(const MaskingWindow&) = delete;
+    int w;
+    T* mem;
+    T* csf[3];
+    T* flt[3];
+};
+
+inline int32x4_t load4_i32(const std::int16_t* p) { return vmovl_s16(vld1_s16(p)); }
+
+// Scale-0 threshold of interior columns x..x+3 of window row 1: the eight
+// flt neighbours and the centre tap (8738 |c| + 2048) >> 12 in int32 (8738
+// * 32768 + 2048 < 2^31) for each band; |T| < 2^20, so int32 lanes are exact.
+inline int32x4_t threshold4_s0(const std::int16_t* const csf[3], const std::int16_t* const flt[3],
+                               std::ptrdiff_t w, int x) {
+    int32x4_t sum = vdupq_n_s32(0);
+    for (int t = 0; t < 3; ++t) {
+        const std::int16_t* a = flt[t] + x;
+        const std::int16_t* c = a + w;
+        const std::int16_t* b = c + w;
+        int32x4_t s = vaddq_s32(load4_i32(a - 1), load4_i32(a));
+        s = vaddq_s32(s, load4_i32(a + 1));
+        s = vaddq_s32(s, load4_i32(c - 1));
+        s = vaddq_s32(s, load4_i32(c + 1));
+        s = vaddq_s32(s, load4_i32(b - 1));
+        s = vaddq_s32(s, load4_i32(b));
+        s = vaddq_s32(s, load4_i32(b + 1));
+        const int32x4_t m = vabsq_s32(load4_i32(csf[t] + w + x));
+        s = vaddq_s32(s, vshrq_n_s32(vmlaq_n_s32(vdupq_n_s32(2048), m, 8738), 12));
+        sum = vaddq_s32(sum, s);
+    }
+    return sum;
+}
+
+// Scales 1-3, interior columns x..x+3 as two int64x2: the flt neighbours
+// summed in int64 and the centre tap (286331153 |c| - 2^31) >> 32 (the
+// product is below 2^60; the shift arithmetic).
+inline void add_wide(int64x2_t& lo, int64x2_t& hi, int32x4_t v) {
+    lo = vaddw_s32(lo, vget_low_s32(v));
+    hi = vaddw_high_s32(hi, v);
+}
+
+inline void threshold4_s123(const std::int32_t* const csf[3], const std::int32_t* const flt[3],
+                            std::ptrdiff_t w, int x, std::int64_t* thr) {
+    int64x2_t lo = vdupq_n_s64(0), hi = vdupq_n_s64(0);
+    const int64x2_t round = vdupq_n_s64(-(std::int64_t{1} << 31));
+    for (int t = 0; t < 3; ++t) {
+        const std::int32_t* a = flt[t] + x;
+        const std::int32_t* c = a + w;
+        const std::int32_t* b = c + w;
+        const std::int32_t* taps[8] = {a - 1, a, a + 1, c - 1, c + 1, b - 1, b, b + 1};
+        for (int k = 0; k < 8; ++k) add_wide(lo, hi, vld1q_s32(taps[k]));
+        const uint32x4_t m = vreinterpretq_u32_s32(vabsq_s32(vld1q_s32(csf[t] + w + x)));
+        lo = vaddq_s64(lo, vshrq_n_s64(vaddq_s64(vreinterpretq_s64_u64(
+                                                     vmull_n_u32(vget_low_u32(m), 286331153u)),
+                                                 round),
+                                       32));
+        hi = vaddq_s64(hi, vshrq_n_s64(vaddq_s64(vreinterpretq_s64_u64(
+                                                     vmull_high_n_u32(m, 286331153u)),
+                                                 round),
+                                       32));
+    }
+    vst1q_s64(thr, lo);
+    vst1q_s64(thr + 2, hi);
+}
+
+inline void store_threshold4(int32x4_t v, std::int32_t* thr) { vst1q_s32(thr, v); }
+
+// The threshold of window row 1 over [x0, x1): the interior in lanes, the
+// rest (edges, leftovers) through scalar_row on the same window.
+template <class T, class Acc, class Block, class ScalarRow>
+void threshold_row(const MaskingWindow<T>& win, int x0, int x1, Acc* thr, Block block,
+                   ScalarRow scalar_row) {
+    const int w = win.w;
+    const T* const* csf = win.csf;
+    const T* const* flt = win.flt;
+    const int lo = x0 > 1 ? x0 : 1;
+    const int hi = x1 < w - 1 ? x1 : w - 1;
+    int x = lo;
+    for (; x + 4 <= hi; x += 4) block(csf, flt, w, x, thr + (x - x0));
+    if (x0 < lo) scalar_row(csf, flt, w, w, 3, 1, x0, lo, thr);
+    if (x < x1) scalar_row(csf, flt, w, w, 3, 1, x, x1, thr + (x - x0));
+}
+
+// The cube of four excesses e (int32 lanes in [0, 2^31)), summed into two
+// int64 lanes: e2 = int32((e^2 + 2^(sq-1)) >> sq) (e^2 < 2^62, so the
+// logical shift is the arithmetic one; vmovn is the int32 narrowing), then
+// (e2 * e + round) >> cub, the product exact (vmull_s32), the shift
+// arithmetic.
+struct CubeLanes {
+    explicit CubeLanes(const CubeShifts& s)
+        : sq_round(vdupq_n_u64(s.sq > 0 ? std::uint64_t{1} << (s.sq - 1) : 0)),
+          sq_down(vdupq_n_s64(-s.sq)),
+          cub_round(vdupq_n_s64(s.cub > 0 ? std::int64_t{1} << (s.cub - 1) : 0)),
+          cub_down(vdupq_n_s64(-s.cub)) {}
+    uint64x2_t sq_round;
+    int64x2_t sq_down;
+    int64x2_t cub_round;
+    int64x2_t cub_down;
+
+    int64x2_t cube2(int32x2_t e) const {
+        const uint32x2_t u = vreinterpret_u32_s32(e);
+        const uint64x2_t sq = vshlq_u64(vaddq_u64(vmull_u32(u, u), sq_round), sq_down);
+        const int32x2_t e2 = vreinterpret_s32_u32(vmovn_u64(sq));
+        return vshlq_s64(vaddq_s64(vmull_s32(e2, e), cub_round), cub_down);
+    }
+    int64x2_t add4(int64x2_t acc, int32x4_t e) const {
+        return vaddq_s64(vaddq_s64(acc, cube2(vget_low_s32(e))), cube2(vget_high_s32(e)));
+    }
+};
+
+// clamp(m - T, 0, 2^31 - 1) in int64 for two lanes (exact: m < 2^32 and
+// |T| < 2^36), narrowed to int32.
+inline int32x2_t excess2(int64x2_t m, int64x2_t t) {
+    const int64x2_t d = vsubq_s64(m, t);
+    const int64x2_t zero = vdupq_n_s64(0);
+    const int64x2_t top = vdupq_n_s64(2147483647);
+    const int64x2_t c = vbslq_s64(vcltq_s64(d, zero), zero, d);
+    return vmovn_s64(vbslq_s64(vcgtq_s64(c, top), top, c));
+}
+
+// Scale 0, four samples: m = |src * f| (exact in int32), T * 2^sub in int64
+// (vshlq of the int64 value: the product, for T of either sign).
+inline int64x2_t row_step_s0(int64x2_t acc, const std::int16_t* src, const std::int32_t* thr,
+                             int32x4_t f, int64x2_t sub, const CubeLanes& cube) {
+    const uint32x4_t m = vreinterpretq_u32_s32(vabsq_s32(vmulq_s32(load4_i32(src), f)));
+    const int32x4_t t = vld1q_s32(thr);
+    const int32x2_t lo = excess2(vreinterpretq_s64_u64(vmovl_u32(vget_low_u32(m))),
+                                 vshlq_s64(vmovl_s32(vget_low_s32(t)), sub));
+    const int32x2_t hi = excess2(vreinterpretq_s64_u64(vmovl_high_u32(m)),
+                                 vshlq_s64(vmovl_high_s32(t), sub));
+    return cube.add4(acc, vcombine_s32(lo, hi));
+}
+
+// Row sum of scale 0 over n samples; the last partial step runs on
+// zero-filled copies (a zero sample against a zero threshold has excess 0,
+// whose cube is 0).
+std::int64_t row_sum_s0(const std::int16_t* src, const std::int32_t* thr, int n,
+                        std::uint16_t rfactor, const CubeShifts& shifts) {
+    const CubeLanes cube(shifts);
+    const int32x4_t f = vdupq_n_s32(rfactor);
+    const int64x2_t sub = vdupq_n_s64(shifts.sub);
+    int64x2_t acc = vdupq_n_s64(0);
+    int i = 0;
+    for (; i + 4 <= n; i += 4) acc = row_step_s0(acc, src + i, thr + i, f, sub, cube);
+    if (i < n) {
+        std::int16_t s[4] = {};
+        std::int32_t t[4] = {};
+        std::memcpy(s, src + i, (n - i) * sizeof(std::int16_t));
+        std::memcpy(t, thr + i, (n - i) * sizeof(std::int32_t));
+        acc = row_step_s0(acc, s, t, f, sub, cube);
+    }
+    // The scalar's int64 sum modulo 2^64, in any order.
+    return static_cast<std::int64_t>(vaddvq_u64(vreinterpretq_u64_s64(acc)));
+}
+
+// Scales 1-3, four samples: x = csf2_s123's int32((src f + 2^27) >> 28),
+// m = |x| as uint32.
+inline int64x2_t row_step_s123(int64x2_t acc, const std::int32_t* src, const std::int64_t* thr,
+                               uint32x2_t f, const CubeLanes& cube) {
+    const int32x4_t v = vld1q_s32(src);
+    const int32x4_t x = vcombine_s32(csf2_s123(vget_low_s32(v), f), csf2_s123(vget_high_s32(v), f));
+    const uint32x4_t m = vreinterpretq_u32_s32(vabsq_s32(x));
+    const int32x2_t lo =
+        excess2(vreinterpretq_s64_u64(vmovl_u32(vget_low_u32(m))), vld1q_s64(thr));
+    const int32x2_t hi = excess2(vreinterpretq_s64_u64(vmovl_high_u32(m)), vld1q_s64(thr + 2));
+    return cube.add4(acc, vcombine_s32(lo, hi));
+}
+
+std::int64_t row_sum_s123(const std::int32_t* src, const std::int64_t* thr, int n,
+                          std::uint32_t rfactor, const CubeShifts& shifts) {
+    const CubeLanes cube(shifts);
+    const uint32x2_t f = vdup_n_u32(rfactor);
+    int64x2_t acc = vdupq_n_s64(0);
+    int i = 0;
+    for (; i + 4 <= n; i += 4) acc = row_step_s123(acc, src + i, thr + i, f, cube);
+    if (i < n) {
+        std::int32_t s[4] = {};
+        std::int64_t t[4] = {};
+        std::memcpy(s, src + i, (n - i) * sizeof(std::int32_t));
+        std::memcpy(t, thr + i, (n - i) * sizeof(std::int64_t));
+        acc = row_step_s123(acc, s, t, f, cube);
+    }
+    return static_cast<std::int64_t>(vaddvq_u64(vreinterpretq_u64_s64(acc)));
+}
+
+// acc + ((row + round) >> shift), the additions modulo 2^64 and the shift
+// arithmetic (the scalar's fold_row).
+inline std::int64_t fold_row(std::int64_t acc, std::int64_t row, int shift) {
+    const std::uint64_t round = shift > 0 ? std::uint64_t{1} << (shift - 1) : 0;
+    const std::int64_t r = static_cast<std::int64_t>(static_cast<std::uint64_t>(row) + round);
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(acc) +
+                                     static_cast<std::uint64_t>(r >> shift));
+}
+
+// The masking stage of one scale (the scalar's accumulate_masking):
+// csf_rows(t, at, cols, csf, flt) fills one window row of band t from the
+// masker row at offset `at`; threshold(win) fills the threshold scratch;
+// row_sum(t, x) is band t's row sum over the region.
+template <class T, class CsfRow, class Threshold, class RowSum>
+void accumulate_masking(const T* const x_hvd[3], std::ptrdiff_t stride, int w, int h,
+                        Rect region, int row_shift, std::int64_t acc[3], CsfRow csf_row,
+                        Threshold threshold, RowSum row_sum) {
+    const int c0 = region.x0 > 1 ? region.x0 - 1 : 0;
+    const int c1 = region.x1 + 1 < w ? region.x1 + 1 : w;
+    MaskingWindow<T> win(w);
+    for (int y = region.y0; y < region.y1; ++y) {
+        const int rows[3] = {reflect_index(y - 1, h), y, reflect_index(y + 1, h)};
+        for (int t = 0; t < 3; ++t)
+            for (int k = 0; k < 3; ++k)
+                csf_row(t, rows[k] * stride, Rect{c0, 0, c1, 1}, win.csf[t] + k * w,
+                        win.flt[t] + k * w);
+        threshold(win);
+        for (int t = 0; t < 3; ++t)
+            acc[t] = fold_row(acc[t], row_sum(t, x_hvd[t] + y * stride + region.x0), row_shift);
+    }
+}
+
+void cm_accumulate_s0_neon(const std::int16_t* const x_hvd[3],
+                           const std::int16_t* const masker_hvd[3], std::ptrdiff_t stride, int w,
+                           int h, Rect region, const std::uint16_t rfactor[3],
+                           const CubeShifts shifts[3], int row_shift, std::int32_t* thr_scratch,
+                           std::int64_t acc[3]) {
+    accumulate_masking(
+        x_hvd, stride, w, h, region, row_shift, acc,
+        [&](int t, std::ptrdiff_t at, Rect cols, std::int16_t* csf, std::int16_t* flt) {
+            csf_s0_neon(masker_hvd[t] + at, 0, cols, rfactor[t], kCsfShiftS0[t], kCsfRoundS0[t],
+                        csf, flt);
+        },
+        [&](const MaskingWindow<std::int16_t>& win) {
+            threshold_row(
+                win, region.x0, region.x1, thr_scratch,
+                [](const std::int16_t* const* csf, const std::int16_t* const* flt,
+                   std::ptrdiff_t ws, int x, std::int32_t* thr) {
+                    store_threshold4(threshold4_s0(csf, flt, ws, x), thr);
+                },
+                cm_threshold_row_s0);
+        },
+        [&](int t, const std::int16_t* x) {
+            return row_sum_s0(x, thr_scratch, region.width(), rfactor[t], shifts[t]);
+        });
+}
+
+void cm_accumulate_s123_neon(const std::int32_t* const x_hvd[3],
+                             const std::int32_t* const masker_hvd[3], std::ptrdiff_t stride,
+                             int w, int h, Rect region, const std::uint32_t rfactor[3],
+                             CubeShifts shifts, int row_shift, std::int64_t* thr_scratch,
+                             std::int64_t acc[3]) {
+    accumulate_masking(
+        x_hvd, stride, w, h, region, row_shift, acc,
+        [&](int t, std::ptrdiff_t at, Rect cols, std::int32_t* csf, std::int32_t* flt) {
+            csf_s123_neon(masker_hvd[t] + at, 0, cols, rfactor[t], csf, flt);
+        },
+        [&](const MaskingWindow<std::int32_t>& win) {
+            threshold_row(win, region.x0, region.x1, thr_scratch, threshold4_s123,
+                          cm_threshold_row_s123);
+        },
+        [&](int t, const std::int32_t* x) {
+            return row_sum_s123(x, thr_scratch, region.width(), rfactor[t], shifts);
+        });
+}
+
 }  // namespace
 
 void adm_init_neon(AdmKernels& k) {
@@ -730,6 +1011,8 @@ void adm_init_neon(AdmKernels& k) {
     k.decouple_s123 = decouple_s123_neon;
     k.csf_s0 = csf_s0_neon;
     k.csf_s123 = csf_s123_neon;
+    k.cm_accumulate_s0 = cm_accumulate_s0_neon;
+    k.cm_accumulate_s123 = cm_accumulate_s123_neon;
     k.den_accumulate_s0 = den_accumulate_s0_neon;
     k.den_accumulate_s123 = den_accumulate_s123_neon;
 }
