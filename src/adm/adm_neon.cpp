@@ -1,8 +1,7 @@
 // NEON twins of the ADM kernels (AArch64 Advanced SIMD, part of every
-// ARMv8-A CPU: no -m flag, built only for AArch64): every DWT level, the
-// decoupling, the contrast sensitivity weighting (csf) and the reference's
-// pooling (den_accumulate). Each returns the scalar kernel's integers bit for bit on
-// any input; the other stages keep the scalar kernels at this level.
+// ARMv8-A CPU: no -m flag, built only for AArch64): every stage of integer
+// ADM (DWT, decouple, csf, contrast masking, the reference's pooling). Each
+// returns the scalar kernel's integers bit for bit on any input.
 //
 // The row loops are adm_dwt_rows.hpp's (dwt_s0_rows, dwt_rows), instantiated
 // with this file's passes. A partial vector at a row's end is computed on
