@@ -943,12 +943,31 @@ void accumulate_masking(const T* const x_hvd[3], std::ptrdiff_t stride, int w, i
     const int c0 = region.x0 > 1 ? region.x0 - 1 : 0;
     const int c1 = region.x1 + 1 < w ? region.x1 + 1 : w;
     MaskingWindow<T> win(w);
+    // The band row each window row holds (-1: none yet). Consecutive output
+    // rows share two masker rows: those are copied down, not recomputed.
+    int held[3] = {-1, -1, -1};
+    const std::size_t bytes = sizeof(T) * static_cast<std::size_t>(c1 - c0);
     for (int y = region.y0; y < region.y1; ++y) {
         const int rows[3] = {reflect_index(y - 1, h), y, reflect_index(y + 1, h)};
-        for (int t = 0; t < 3; ++t)
-            for (int k = 0; k < 3; ++k)
-                csf_row(t, rows[k] * stride, Rect{c0, 0, c1, 1}, win.csf[t] + k * w,
-                        win.flt[t] + k * w);
+        for (int k = 0; k < 3; ++k) {
+            if (held[k] == rows[k]) continue;
+            // Window rows other than k hold valid rows: those below k were
+            // filled for this output row, those above k still hold theirs.
+            int from = -1;
+            for (int j = 0; j < 3; ++j)
+                if (j != k && held[j] == rows[k]) from = j;
+            for (int t = 0; t < 3; ++t) {
+                T* csf = win.csf[t] + k * w;
+                T* flt = win.flt[t] + k * w;
+                if (from >= 0) {
+                    std::memcpy(csf + c0, win.csf[t] + from * w + c0, bytes);
+                    std::memcpy(flt + c0, win.flt[t] + from * w + c0, bytes);
+                } else {
+                    csf_row(t, rows[k] * stride, Rect{c0, 0, c1, 1}, csf, flt);
+                }
+            }
+            held[k] = rows[k];
+        }
         threshold(win);
         for (int t = 0; t < 3; ++t)
             acc[t] = fold_row(acc[t], row_sum(t, x_hvd[t] + y * stride + region.x0), row_shift);
