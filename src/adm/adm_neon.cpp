@@ -440,13 +440,12 @@ void den_accumulate_s123_neon(const std::int32_t* const band_hvd[3], std::ptrdif
 }
 
 // ---------------------------------------------------------------------------
-// Decouple. Two samples per step in 64-bit lanes: every integer the scalar
-// forms (in int32 at scale 0, int64 at scales 1-3) is formed exactly in
-// int64, and the results are narrowed modulo 2^32 (vmovn), then modulo 2^16
-// for the int16 bands, as the scalar's casts narrow its int64 values. The
-// division table has no gather here: its entries are read one lane at a
-// time. Columns that do not fill a vector run through the scalar kernel on a
-// one-row region.
+// Decouple. The division table has no gather here: its entries are read
+// one lane at a time. Columns that do not fill a vector run through the
+// scalar kernel on a one-row region. Scale 0 works on four samples in int32
+// lanes (decouple4_s0); scales 1-3 on two samples in 64-bit lanes, where
+// every integer the scalar forms in int64 is formed exactly and narrowed
+// modulo 2^32 (vmovn), as the scalar's casts narrow it.
 
 // libvmaf's division table as the scalar builds it: 2^30 / |i| with i's
 // sign at [i], i in [-32768, 32768] (entry 0 is never read).
@@ -475,45 +474,30 @@ inline int64x2_t div_at(const std::int32_t* div, int32x2_t i) {
     return vsetq_lane_s64(div[vget_lane_s32(i, 1)], r, 1);
 }
 
-// double(float(v)) of two int64: at scale 0 |v| <= 2^31, exact in double,
-// so float(double(v)) is the scalar's one rounding; at scales 1-3 the
-// values reach 2^63 and a double would round twice, so each lane converts
+// double(float(v)) of two int64 (scales 1-3: the values reach 2^63, where
+// a conversion through double would round twice): each lane converts
 // directly (scvtf to single precision), as the scalar's cast does.
-template <bool kS0>
 inline float64x2_t float_of(int64x2_t v) {
-    if constexpr (kS0) {
-        return vcvt_f64_f32(vcvt_f32_f64(vcvtq_f64_s64(v)));
-    } else {
-        const float a = static_cast<float>(vgetq_lane_s64(v, 0));
-        const float b = static_cast<float>(vgetq_lane_s64(v, 1));
-        return vcvt_f64_f32(vset_lane_f32(b, vdup_n_f32(a), 1));
-    }
+    const float a = static_cast<float>(vgetq_lane_s64(v, 0));
+    const float b = static_cast<float>(vgetq_lane_s64(v, 1));
+    return vcvt_f64_f32(vset_lane_f32(b, vdup_n_f32(a), 1));
 }
 
 // libvmaf's angle test on two samples (all ones where it passes):
 // d = float(dot) / 4096 (the product with 2^-12 is the same double),
 // (d >= 0) & (d * d >= (cos_sq * o) * t) in double, left to right.
-template <bool kS0>
 inline uint64x2_t angle_mask(int64x2_t dot, int64x2_t omag, int64x2_t tmag, float64x2_t cos_sq) {
     const float64x2_t scale = vdupq_n_f64(0x1p-12);
-    const float64x2_t d = vmulq_f64(float_of<kS0>(dot), scale);
-    const float64x2_t o = vmulq_f64(float_of<kS0>(omag), scale);
-    const float64x2_t t = vmulq_f64(float_of<kS0>(tmag), scale);
+    const float64x2_t d = vmulq_f64(float_of(dot), scale);
+    const float64x2_t o = vmulq_f64(float_of(omag), scale);
+    const float64x2_t t = vmulq_f64(float_of(tmag), scale);
     return vandq_u64(vcgeq_f64(d, vdupq_n_f64(0.0)),
                      vcgeq_f64(vmulq_f64(d, d), vmulq_f64(vmulq_f64(cos_sq, o), t)));
 }
 
-// k = clamp((div[o] t + 2^14) >> 15, 0, 2^15), 2^15 where o == 0 (scale 0:
-// |o| <= 2^15 indexes the table directly).
-inline int64x2_t ratio_s0(int32x2_t o, int32x2_t t, const std::int32_t* div) {
-    const int64x2_t q =
-        vshrq_n_s64(vaddq_s64(vmulq_s64_emul(div_at(div, o), t), vdupq_n_s64(16384)), 15);
-    const int64x2_t k = vminq_s64_emul(vmaxq_s64_emul(q, vdupq_n_s64(0)), vdupq_n_s64(32768));
-    const uint64x2_t zero_o = vceqzq_s64(vmovl_s32(o));
-    return vbslq_s64(zero_o, vdupq_n_s64(32768), k);
-}
-
-// Scales 1-3: |o| >= 2^15 is first reduced to its top 15 bits, rounded,
+// k = clamp((div[|o|'] t + 2^(14 + shift)) >> (15 + shift), 0, 2^15) with
+// o's sign, 2^15 where o == 0: |o| >= 2^15 is first reduced to its top 15
+// bits, rounded,
 // with shift = 17 - clz(|o|) (libvmaf's get_best15_from32); the product
 // with o's sign gets round 2^(14 + shift) and the shift 15 + shift.
 inline int64x2_t ratio_s123(int32x2_t o, int32x2_t t, const std::int32_t* div) {
@@ -543,19 +527,19 @@ struct DecoupleConstants {
     float64x2_t gain;
 };
 
-// Two samples of every orientation: o[b], t[b] the ref and dis values, r[b]
-// and a[b] the restored and additive values narrowed to int32 (mod 2^32).
-template <bool kS0>
+// Scales 1-3, two samples of every orientation: o[b], t[b] the ref and dis
+// values, r[b] and a[b] the restored and additive values narrowed to int32
+// (mod 2^32).
 inline void decouple2(const int32x2_t o[3], const int32x2_t t[3], const DecoupleConstants& c,
                       int32x2_t r[3], int32x2_t a[3]) {
-    // Products of the int16 / int32 values summed in int64 (modulo 2^64,
-    // the scalar's dot2_wrapping; at scale 0 nothing wraps).
+    // Products of the int32 values summed in int64 modulo 2^64 (the
+    // scalar's dot2_wrapping).
     const int64x2_t dot = vmlal_s32(vmull_s32(o[0], t[0]), o[1], t[1]);
     const int64x2_t om = vmlal_s32(vmull_s32(o[0], o[0]), o[1], o[1]);
     const int64x2_t tm = vmlal_s32(vmull_s32(t[0], t[0]), t[1], t[1]);
-    const uint64x2_t angle = angle_mask<kS0>(dot, om, tm, c.cos_sq);
+    const uint64x2_t angle = angle_mask(dot, om, tm, c.cos_sq);
     for (int b = 0; b < 3; ++b) {
-        const int64x2_t k = kS0 ? ratio_s0(o[b], t[b], c.div) : ratio_s123(o[b], t[b], c.div);
+        const int64x2_t k = ratio_s123(o[b], t[b], c.div);
         // k <= 2^15: exact in int64; the result lies in int32's range.
         int64x2_t rst =
             vshrq_n_s64(vaddq_s64(vmulq_s64_emul(k, o[b]), vdupq_n_s64(16384)), 15);
@@ -572,10 +556,90 @@ inline void decouple2(const int32x2_t o[3], const int32x2_t t[3], const Decouple
     }
 }
 
+// Scale 0, four samples in int32 lanes (as the AVX2 twin): every value the
+// scalar forms fits int32 here except div * t (|.| <= 2^45), which is
+// formed in int64 and narrowed with saturation (the clamp to [0, 2^15]
+// that follows gives the same k), and the gain product, formed in double.
+
+// float(v) of a sum of two int16 products formed in int32 lanes: the true
+// sum lies in [2 * -32768 * 32767, 2^31] and only 2^31 wraps (to
+// INT32_MIN), so such a lane means +2^31. vcvtq_f32_s32 rounds once, as
+// the scalar's int64-to-float conversion of the same value.
+inline float32x4_t float_of_products(int32x4_t v) {
+    const uint32x4_t wrapped = vceqq_s32(v, vdupq_n_s32(INT32_MIN));
+    return vbslq_f32(wrapped, vdupq_n_f32(0x1p31f), vcvtq_f32_s32(v));
+}
+
+// The angle test of two lanes from their floats, in the scalar's double
+// operations: d = float(dot) / 4096, (d >= 0) & (d * d >= (cos_sq * o) * t).
+inline uint32x2_t angle_mask2(float32x2_t fd, float32x2_t fo, float32x2_t ft,
+                              float64x2_t cos_sq) {
+    const float64x2_t scale = vdupq_n_f64(0x1p-12);
+    const float64x2_t d = vmulq_f64(vcvt_f64_f32(fd), scale);
+    const float64x2_t o = vmulq_f64(vcvt_f64_f32(fo), scale);
+    const float64x2_t t = vmulq_f64(vcvt_f64_f32(ft), scale);
+    const uint64x2_t pass = vandq_u64(vcgeq_f64(d, vdupq_n_f64(0.0)),
+                                      vcgeq_f64(vmulq_f64(d, d), vmulq_f64(vmulq_f64(cos_sq, o), t)));
+    return vmovn_u64(pass);
+}
+
+inline int32x4_t div_at4(const std::int32_t* div, int32x4_t i) {
+    int32x4_t r = vdupq_n_s32(div[vgetq_lane_s32(i, 0)]);
+    r = vsetq_lane_s32(div[vgetq_lane_s32(i, 1)], r, 1);
+    r = vsetq_lane_s32(div[vgetq_lane_s32(i, 2)], r, 2);
+    return vsetq_lane_s32(div[vgetq_lane_s32(i, 3)], r, 3);
+}
+
+// trunc(fl(rst * gain)) of four int32 rst with |rst| <= 2^15 and |gain| <=
+// 65535: the double product truncated (vcvtq_s64_f64), inside int32.
+inline int32x4_t gain_product4(int32x4_t rst, float64x2_t gain) {
+    const int64x2_t lo =
+        vcvtq_s64_f64(vmulq_f64(vcvtq_f64_s64(vmovl_s32(vget_low_s32(rst))), gain));
+    const int64x2_t hi = vcvtq_s64_f64(vmulq_f64(vcvtq_f64_s64(vmovl_high_s32(rst)), gain));
+    return vcombine_s32(vmovn_s64(lo), vmovn_s64(hi));
+}
+
+inline void decouple4_s0(const int32x4_t o[3], const int32x4_t t[3], const DecoupleConstants& c,
+                         int16x4_t r[3], int16x4_t a[3]) {
+    // Products of int16 values (|.| <= 2^30) summed modulo 2^32.
+    const int32x4_t dot = vmlaq_s32(vmulq_s32(o[0], t[0]), o[1], t[1]);
+    const int32x4_t om = vmlaq_s32(vmulq_s32(o[0], o[0]), o[1], o[1]);
+    const int32x4_t tm = vmlaq_s32(vmulq_s32(t[0], t[0]), t[1], t[1]);
+    const float32x4_t fd = float_of_products(dot);
+    const float32x4_t fo = float_of_products(om);
+    const float32x4_t ft = float_of_products(tm);
+    const uint32x4_t angle =
+        vcombine_u32(angle_mask2(vget_low_f32(fd), vget_low_f32(fo), vget_low_f32(ft), c.cos_sq),
+                     angle_mask2(vget_high_f32(fd), vget_high_f32(fo), vget_high_f32(ft), c.cos_sq));
+    const int32x4_t zero = vdupq_n_s32(0);
+    for (int b = 0; b < 3; ++b) {
+        // k = clamp((div[o] t + 2^14) >> 15, 0, 2^15), 2^15 where o == 0.
+        const int32x4_t dv = div_at4(c.div, o[b]);
+        const int64x2_t round = vdupq_n_s64(16384);
+        const int64x2_t qlo = vmlal_s32(round, vget_low_s32(dv), vget_low_s32(t[b]));
+        const int64x2_t qhi = vmlal_high_s32(round, dv, t[b]);
+        const int32x4_t q = vcombine_s32(vqshrn_n_s64(qlo, 15), vqshrn_n_s64(qhi, 15));
+        const uint32x4_t o_zero = vceqzq_s32(o[b]);
+        const int32x4_t k =
+            vbslq_s32(o_zero, vdupq_n_s32(32768), vminq_s32(vmaxq_s32(q, zero), vdupq_n_s32(32768)));
+        // k <= 2^15, |o| <= 2^15: exact in int32.
+        int32x4_t rst = vshrq_n_s32(vmlaq_s32(vdupq_n_s32(16384), k, o[b]), 15);
+        const int32x4_t p = gain_product4(rst, c.gain);
+        const int32x4_t limited =
+            vbslq_s32(vcgtzq_s32(o[b]), vminq_s32(p, t[b]), vmaxq_s32(p, t[b]));
+        const uint32x4_t skip = vorrq_u32(vceqzq_s32(k), o_zero);
+        rst = vbslq_s32(vbicq_u32(angle, skip), limited, rst);
+        r[b] = vmovn_s32(rst);
+        a[b] = vmovn_s32(vsubq_s32(t[b], rst));
+    }
+}
+
 void decouple_s0_neon(const std::int16_t* const ref_hvd[3], const std::int16_t* const dis_hvd[3],
                       std::ptrdiff_t stride, Rect region, double gain_limit,
                       std::int16_t* const r_hvd[3], std::int16_t* const a_hvd[3]) {
-    if (!(gain_limit >= -0x1p31 && gain_limit <= 0x1p31)) {
+    // Beyond these the product could leave int32 (and NaN fails the test):
+    // the scalar serves.
+    if (!(gain_limit >= -65535.0 && gain_limit <= 65535.0)) {
         decouple_s0(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
         return;
     }
@@ -585,22 +649,16 @@ void decouple_s0_neon(const std::int16_t* const ref_hvd[3], const std::int16_t* 
         int x = region.x0;
         for (; x + 4 <= region.x1; x += 4) {
             const std::ptrdiff_t i = row + x;
-            int32x4_t o4[3], t4[3];
+            int32x4_t o[3], t[3];
             for (int b = 0; b < 3; ++b) {
-                o4[b] = vmovl_s16(vld1_s16(ref_hvd[b] + i));
-                t4[b] = vmovl_s16(vld1_s16(dis_hvd[b] + i));
+                o[b] = vmovl_s16(vld1_s16(ref_hvd[b] + i));
+                t[b] = vmovl_s16(vld1_s16(dis_hvd[b] + i));
             }
-            int32x2_t o[3], t[3], r[2][3], a[2][3];
-            for (int h = 0; h < 2; ++h) {
-                for (int b = 0; b < 3; ++b) {
-                    o[b] = h ? vget_high_s32(o4[b]) : vget_low_s32(o4[b]);
-                    t[b] = h ? vget_high_s32(t4[b]) : vget_low_s32(t4[b]);
-                }
-                decouple2<true>(o, t, c, r[h], a[h]);
-            }
+            int16x4_t r[3], a[3];
+            decouple4_s0(o, t, c, r, a);
             for (int b = 0; b < 3; ++b) {
-                vst1_s16(r_hvd[b] + i, vmovn_s32(vcombine_s32(r[0][b], r[1][b])));
-                vst1_s16(a_hvd[b] + i, vmovn_s32(vcombine_s32(a[0][b], a[1][b])));
+                vst1_s16(r_hvd[b] + i, r[b]);
+                vst1_s16(a_hvd[b] + i, a[b]);
             }
         }
         if (x < region.x1)
@@ -628,7 +686,7 @@ void decouple_s123_neon(const std::int32_t* const ref_hvd[3],
                 o[b] = vld1_s32(ref_hvd[b] + i);
                 t[b] = vld1_s32(dis_hvd[b] + i);
             }
-            decouple2<false>(o, t, c, r, a);
+            decouple2(o, t, c, r, a);
             for (int b = 0; b < 3; ++b) {
                 vst1_s32(r_hvd[b] + i, r[b]);
                 vst1_s32(a_hvd[b] + i, a[b]);
