@@ -805,28 +805,37 @@ struct MaskingWindow {
 
 inline int32x4_t load4_i32(const std::int16_t* p) { return vmovl_s16(vld1_s16(p)); }
 
-// Scale-0 threshold of interior columns x..x+3 of window row 1: the eight
+// Scale-0 threshold of interior columns x..x+7 of window row 1: the eight
 // flt neighbours and the centre tap (8738 |c| + 2048) >> 12 in int32 (8738
-// * 32768 + 2048 < 2^31) for each band; |T| < 2^20, so int32 lanes are exact.
-inline int32x4_t threshold4_s0(const std::int16_t* const csf[3], const std::int16_t* const flt[3],
-                               std::ptrdiff_t w, int x) {
-    int32x4_t sum = vdupq_n_s32(0);
+// * 32768 + 2048 < 2^31) for each band; |T| < 2^20, so int32 lanes are
+// exact. The int16 neighbours are widened by the adds themselves.
+inline void add_centre_s0(int32x4_t& sum, int16x4_t c) {
+    const int32x4_t m = vabsq_s32(vmovl_s16(c));
+    sum = vaddq_s32(sum, vshrq_n_s32(vmlaq_n_s32(vdupq_n_s32(2048), m, 8738), 12));
+}
+
+inline void threshold8_s0(const std::int16_t* const csf[3], const std::int16_t* const flt[3],
+                          std::ptrdiff_t w, int x, std::int32_t* thr) {
+    int32x4_t lo = vdupq_n_s32(0), hi = vdupq_n_s32(0);
     for (int t = 0; t < 3; ++t) {
         const std::int16_t* a = flt[t] + x;
         const std::int16_t* c = a + w;
         const std::int16_t* b = c + w;
-        int32x4_t s = vaddq_s32(load4_i32(a - 1), load4_i32(a));
-        s = vaddq_s32(s, load4_i32(a + 1));
-        s = vaddq_s32(s, load4_i32(c - 1));
-        s = vaddq_s32(s, load4_i32(c + 1));
-        s = vaddq_s32(s, load4_i32(b - 1));
-        s = vaddq_s32(s, load4_i32(b));
-        s = vaddq_s32(s, load4_i32(b + 1));
-        const int32x4_t m = vabsq_s32(load4_i32(csf[t] + w + x));
-        s = vaddq_s32(s, vshrq_n_s32(vmlaq_n_s32(vdupq_n_s32(2048), m, 8738), 12));
-        sum = vaddq_s32(sum, s);
+        const int16x8_t n0 = vld1q_s16(a - 1), n1 = vld1q_s16(a);
+        lo = vaddq_s32(lo, vaddl_s16(vget_low_s16(n0), vget_low_s16(n1)));
+        hi = vaddq_s32(hi, vaddl_high_s16(n0, n1));
+        const std::int16_t* taps[6] = {a + 1, c - 1, c + 1, b - 1, b, b + 1};
+        for (int k = 0; k < 6; ++k) {
+            const int16x8_t v = vld1q_s16(taps[k]);
+            lo = vaddw_s16(lo, vget_low_s16(v));
+            hi = vaddw_high_s16(hi, v);
+        }
+        const int16x8_t centre = vld1q_s16(csf[t] + w + x);
+        add_centre_s0(lo, vget_low_s16(centre));
+        add_centre_s0(hi, vget_high_s16(centre));
     }
-    return sum;
+    vst1q_s32(thr, lo);
+    vst1q_s32(thr + 4, hi);
 }
 
 // Scales 1-3, interior columns x..x+3 as two int64x2: the flt neighbours
@@ -861,11 +870,10 @@ inline void threshold4_s123(const std::int32_t* const csf[3], const std::int32_t
     vst1q_s64(thr + 2, hi);
 }
 
-inline void store_threshold4(int32x4_t v, std::int32_t* thr) { vst1q_s32(thr, v); }
-
-// The threshold of window row 1 over [x0, x1): the interior in lanes, the
-// rest (edges, leftovers) through scalar_row on the same window.
-template <class T, class Acc, class Block, class ScalarRow>
+// The threshold of window row 1 over [x0, x1): the interior in blocks of
+// kBlock columns, the rest (edges, leftovers) through scalar_row on the
+// same window.
+template <int kBlock, class T, class Acc, class Block, class ScalarRow>
 void threshold_row(const MaskingWindow<T>& win, int x0, int x1, Acc* thr, Block block,
                    ScalarRow scalar_row) {
     const int w = win.w;
@@ -874,7 +882,7 @@ void threshold_row(const MaskingWindow<T>& win, int x0, int x1, Acc* thr, Block 
     const int lo = x0 > 1 ? x0 : 1;
     const int hi = x1 < w - 1 ? x1 : w - 1;
     int x = lo;
-    for (; x + 4 <= hi; x += 4) block(csf, flt, w, x, thr + (x - x0));
+    for (; x + kBlock <= hi; x += kBlock) block(csf, flt, w, x, thr + (x - x0));
     if (x0 < lo) scalar_row(csf, flt, w, w, 3, 1, x0, lo, thr);
     if (x < x1) scalar_row(csf, flt, w, w, 3, 1, x, x1, thr + (x - x0));
 }
@@ -1044,13 +1052,8 @@ void cm_accumulate_s0_neon(const std::int16_t* const x_hvd[3],
                         csf, flt);
         },
         [&](const MaskingWindow<std::int16_t>& win) {
-            threshold_row(
-                win, region.x0, region.x1, thr_scratch,
-                [](const std::int16_t* const* csf, const std::int16_t* const* flt,
-                   std::ptrdiff_t ws, int x, std::int32_t* thr) {
-                    store_threshold4(threshold4_s0(csf, flt, ws, x), thr);
-                },
-                cm_threshold_row_s0);
+            threshold_row<8>(win, region.x0, region.x1, thr_scratch, threshold8_s0,
+                             cm_threshold_row_s0);
         },
         [&](int t, const std::int16_t* x) {
             return row_sum_s0(x, thr_scratch, region.width(), rfactor[t], shifts[t]);
@@ -1068,8 +1071,8 @@ void cm_accumulate_s123_neon(const std::int32_t* const x_hvd[3],
             csf_s123_neon(masker_hvd[t] + at, 0, cols, rfactor[t], csf, flt);
         },
         [&](const MaskingWindow<std::int32_t>& win) {
-            threshold_row(win, region.x0, region.x1, thr_scratch, threshold4_s123,
-                          cm_threshold_row_s123);
+            threshold_row<4>(win, region.x0, region.x1, thr_scratch, threshold4_s123,
+                             cm_threshold_row_s123);
         },
         [&](int t, const std::int32_t* x) {
             return row_sum_s123(x, thr_scratch, region.width(), rfactor[t], shifts);
