@@ -3,7 +3,8 @@
 # runtime is linked statically (CUDA::cudart_static), so the library and the
 # CLI start on machines without a GPU driver; libcuda.so is loaded by cudart
 # on the first CUDA call, and a missing driver becomes a one-line error.
-# Sanitizer and fuzzer builds leave it off (nvcc does not take their flags).
+# Sanitizer and fuzzer builds leave it off (nvcc does not take their flags),
+# and so do cross builds.
 include(CheckLanguage)
 if(NOT DEFINED CMAKE_CUDA_COMPILER AND NOT DEFINED ENV{CUDACXX})
   find_program(VMAFPP_NVCC nvcc PATHS /usr/local/cuda/bin)
@@ -12,7 +13,8 @@ if(NOT DEFINED CMAKE_CUDA_COMPILER AND NOT DEFINED ENV{CUDACXX})
   endif()
 endif()
 set(vmafpp_cuda_default OFF)
-if(NOT VMAFPP_SANITIZE AND NOT VMAFPP_FUZZ)
+# A cross build leaves it off too: the host's nvcc builds for the host.
+if(NOT VMAFPP_SANITIZE AND NOT VMAFPP_FUZZ AND NOT CMAKE_CROSSCOMPILING)
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
     find_package(CUDAToolkit QUIET)

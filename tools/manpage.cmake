@@ -5,7 +5,8 @@
 cmake_minimum_required(VERSION 3.20)
 
 function(run_cli out_var)
-  execute_process(COMMAND ${CLI} ${ARGN} OUTPUT_VARIABLE text RESULT_VARIABLE rc
+  separate_arguments(emulator UNIX_COMMAND "${EMULATOR}")
+  execute_process(COMMAND ${emulator} ${CLI} ${ARGN} OUTPUT_VARIABLE text RESULT_VARIABLE rc
                   ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "${CLI} ${ARGN} failed (${rc}): ${err}")

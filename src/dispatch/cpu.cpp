@@ -4,6 +4,8 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
+#elif defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
 #endif
 
 namespace vmafpp {
@@ -42,6 +44,18 @@ unsigned detect() {
     }
     return flags;
 }
+#elif defined(__aarch64__) && defined(__linux__)
+// The kernel's hardware capabilities (getauxval, as libvmaf's arm/cpu.c
+// and dav1d do): no instruction is tried. HWCAP_ASIMD is Advanced SIMD;
+// SVE2 will be HWCAP2_SVE2 in AT_HWCAP2.
+unsigned detect() {
+    constexpr unsigned long kHwcapAsimd = 1ul << 1;  // HWCAP_ASIMD, asm/hwcap.h
+    const unsigned long hwcap = getauxval(AT_HWCAP);
+    return (hwcap & kHwcapAsimd) ? kCpuNeon : 0u;
+}
+#elif defined(__aarch64__)
+// AArch64 outside Linux: Advanced SIMD is part of the ARMv8-A base.
+unsigned detect() { return kCpuNeon; }
 #else
 unsigned detect() { return 0; }
 #endif
@@ -74,11 +88,15 @@ namespace {
 
 unsigned cpu_flags(unsigned cpumask) { return detected_cpu_flags() & ~cpumask & ~env_mask(); }
 
+// The flags of another architecture's level are those of its own bits
+// (kCpuNeon is bit 0, as kCpuSse2): only the levels of kSimdLevels are ever
+// asked about by the dispatch.
 unsigned simd_level_flags(SimdLevel level) {
     switch (level) {
         case SimdLevel::avx2: return kCpuAvx2;
         case SimdLevel::avx512: return kCpuAvx2 | kCpuAvx512;
         case SimdLevel::avx512icl: return kCpuAvx2 | kCpuAvx512 | kCpuAvx512Icl;
+        case SimdLevel::neon: return kCpuNeon;
         case SimdLevel::scalar: break;
     }
     return 0;
@@ -86,7 +104,7 @@ unsigned simd_level_flags(SimdLevel level) {
 
 SimdLevel simd_level(unsigned cpumask) {
     SimdLevel best = SimdLevel::scalar;
-#if VMAFPP_X86_KERNELS
+#if VMAFPP_X86_KERNELS || VMAFPP_ARM_KERNELS
     // A level runs only when every level below it is allowed too (each
     // level's flags include the ones below), so masking AVX2 alone turns
     // AVX-512 off as well, as in libvmaf.
@@ -104,6 +122,7 @@ const char* simd_level_name(SimdLevel level) {
         case SimdLevel::avx2: return "avx2";
         case SimdLevel::avx512: return "avx512";
         case SimdLevel::avx512icl: return "avx512icl";
+        case SimdLevel::neon: return "neon";
         case SimdLevel::scalar: break;
     }
     return "scalar";

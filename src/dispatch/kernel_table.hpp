@@ -6,12 +6,15 @@
 //     const VifKernels& vif_kernels_for(SimdLevel level) {
 //         static const KernelTables<VifKernels> tables(vif_kernels_scalar(), {
 //             VMAFPP_X86_INIT(vif_init_avx2), VMAFPP_X86_INIT(vif_init_avx512),
-//             VMAFPP_X86_INIT(vif_init_avx512icl)});
+//             VMAFPP_X86_INIT(vif_init_avx512icl), VMAFPP_ARM_INIT(vif_init_neon)});
 //         return tables[level];
 //     }
 //
 // where vif_init_avx2(VifKernels&) (in vif_avx2.cpp, compiled with that
-// level's flags) assigns its twins. An init is compiled with its level's
+// level's flags) assigns its twins. The inits are listed in SimdLevel's
+// order, every architecture's (a feature with no twins at the last levels
+// may leave them out: they are nullptr); the ladder climbs only this
+// architecture's kSimdLevels, so NEON's table starts from the scalar one. An init is compiled with its level's
 // flags, so even its pointer stores may use that level's instructions (GCC
 // stores a dozen pointers with one zmm move): it runs only where the CPU has
 // the level, and a level the CPU lacks gets the table below it (never used:
@@ -25,12 +28,17 @@
 
 namespace vmafpp {
 
-// An init function in a build with x86 kernels, nullptr elsewhere (the
-// level's table is then the level below's).
+// An init function in a build with x86 (AArch64) kernels, nullptr elsewhere
+// (where that file is not compiled, and the level not climbed).
 #if VMAFPP_X86_KERNELS
 #define VMAFPP_X86_INIT(fn) (&(fn))
 #else
 #define VMAFPP_X86_INIT(fn) nullptr
+#endif
+#if VMAFPP_ARM_KERNELS
+#define VMAFPP_ARM_INIT(fn) (&(fn))
+#else
+#define VMAFPP_ARM_INIT(fn) nullptr
 #endif
 
 template <class Table>
@@ -38,14 +46,16 @@ class KernelTables {
 public:
     using Init = void (*)(Table&);
 
-    // `inits` holds the init of every level above scalar, in kSimdLevels
-    // order (nullptr: the level has no twins of its own).
-    KernelTables(const Table& scalar, const std::array<Init, kSimdLevelCount - 1>& inits) {
+    // `inits` holds the init of every SimdLevel above scalar, in the enum's
+    // order (nullptr: the level has no twins of its own, or is another
+    // architecture's).
+    KernelTables(const Table& scalar, const std::array<Init, kSimdLevelKinds - 1>& inits) {
         Table t = scalar;
         tables_[0] = t;
         for (std::size_t i = 1; i < kSimdLevelCount; ++i) {
             const unsigned need = simd_level_flags(kSimdLevels[i]);
-            if (inits[i - 1] != nullptr && (detected_cpu_flags() & need) == need) inits[i - 1](t);
+            const Init init = inits[static_cast<std::size_t>(kSimdLevels[i]) - 1];
+            if (init != nullptr && (detected_cpu_flags() & need) == need) init(t);
             tables_[i] = t;
         }
     }
