@@ -41,20 +41,22 @@ struct NeonIsa {
     static constexpr int kScanLanes = 16;
     static uint16x8_t in_band(const std::uint16_t* image, const std::uint16_t* mask, int base,
                               int size, uint16x8_t* compact) {
-        const uint16x8_t c = vsubq_u16(vld1q_u16(image), vdupq_n_u16(static_cast<std::uint16_t>(base)));
+        const uint16x8_t c =
+            vsubq_u16(vld1q_u16(image), vdupq_n_u16(static_cast<std::uint16_t>(base)));
         *compact = c;
         const uint16x8_t masked = vtstq_u16(vld1q_u16(mask), vld1q_u16(mask));
         return vandq_u16(masked, vcleq_u16(c, vdupq_n_u16(static_cast<std::uint16_t>(size - 1))));
     }
-    static std::uint32_t counted(const std::uint16_t* image, const std::uint16_t* mask, int base, int size) {
+    static std::uint32_t counted(const std::uint16_t* image, const std::uint16_t* mask, int base,
+                                 int size) {
         uint16x8_t c;
         const std::uint32_t lo = lane_bits(in_band(image, mask, base, size, &c));
         const std::uint32_t hi = lane_bits(in_band(image + 8, mask + 8, base, size, &c));
         return lo | hi << 8;
     }
     static uint16x8_t moved8(const std::uint16_t* old_image, const std::uint16_t* old_mask,
-                             const std::uint16_t* new_image, const std::uint16_t* new_mask, int base,
-                             int size) {
+                             const std::uint16_t* new_image, const std::uint16_t* new_mask,
+                             int base, int size) {
         uint16x8_t c_old, c_new;
         const uint16x8_t none = vdupq_n_u16(0xffff);
         const uint16x8_t in_old = in_band(old_image, old_mask, base, size, &c_old);
@@ -62,9 +64,10 @@ struct NeonIsa {
         return vmvnq_u16(vceqq_u16(vbslq_u16(in_old, c_old, none), vbslq_u16(in_new, c_new, none)));
     }
     static std::uint32_t moved(const std::uint16_t* old_image, const std::uint16_t* old_mask,
-                               const std::uint16_t* new_image, const std::uint16_t* new_mask, int base,
-                               int size) {
-        const std::uint32_t lo = lane_bits(moved8(old_image, old_mask, new_image, new_mask, base, size));
+                               const std::uint16_t* new_image, const std::uint16_t* new_mask,
+                               int base, int size) {
+        const std::uint32_t lo =
+            lane_bits(moved8(old_image, old_mask, new_image, new_mask, base, size));
         const std::uint32_t hi =
             lane_bits(moved8(old_image + 8, old_mask + 8, new_image + 8, new_mask + 8, base, size));
         return lo | hi << 8;
@@ -76,16 +79,21 @@ struct NeonIsa {
         const uint16x8_t one = vdupq_n_u16(1);
         int i = 0;
         for (; i + 8 <= n; i += 8) vst1q_u16(row + i, vaddq_u16(vld1q_u16(row + i), one));
-        if (i < n) vst1q_u16(row + i, vaddq_u16(vld1q_u16(row + i), vld1q_u16(kOnesThenZeros + 8 - (n - i))));
+        if (i < n)
+            vst1q_u16(row + i,
+                      vaddq_u16(vld1q_u16(row + i), vld1q_u16(kOnesThenZeros + 8 - (n - i))));
     }
     static void dec(std::uint16_t* row, int n) {
         const uint16x8_t one = vdupq_n_u16(1);
         int i = 0;
         for (; i + 8 <= n; i += 8) vst1q_u16(row + i, vsubq_u16(vld1q_u16(row + i), one));
-        if (i < n) vst1q_u16(row + i, vsubq_u16(vld1q_u16(row + i), vld1q_u16(kOnesThenZeros + 8 - (n - i))));
+        if (i < n)
+            vst1q_u16(row + i,
+                      vsubq_u16(vld1q_u16(row + i), vld1q_u16(kOnesThenZeros + 8 - (n - i))));
     }
-    static void row(const std::uint16_t* image, const std::uint16_t* mask, int w, const ContrastSetup& s,
-                    const std::uint16_t* hist, const float* recip, float* out);
+    static void row(const std::uint16_t* image, const std::uint16_t* mask, int w,
+                    const ContrastSetup& s, const std::uint16_t* hist, const float* recip,
+                    float* out);
     static void sums(const float* row, int n, CValueSums& sums);
 };
 
@@ -111,7 +119,8 @@ void c_value_sums_neon(const float* row, int n, CValueSums& sums) {
         const uint32x4_t nz = vmvnq_u32(vceqzq_f32(v));  // NaN counts
         nonzero += vaddvq_u32(vshrq_n_u32(nz, 31));
         outside = vorrq_u32(outside, vbicq_u32(nz, in));
-        const float32x4_t u = vreinterpretq_f32_u32(vandq_u32(vreinterpretq_u32_f32(vmulq_f32(v, scale)), in));
+        const float32x4_t u =
+            vreinterpretq_f32_u32(vandq_u32(vreinterpretq_u32_f32(vmulq_f32(v, scale)), in));
         acc = vaddq_s64(acc, vcvtq_s64_f64(vcvt_f64_f32(vget_low_f32(u))));
         acc = vaddq_s64(acc, vcvtq_s64_f64(vcvt_high_f64_f32(u)));
     }
@@ -170,9 +179,9 @@ void c_values_row_neon(const std::uint16_t* image, const std::uint16_t* mask, in
         const uint32x4_t m = vmovl_u16(vld1_u16(mask + x));
         const int32x4_t img = vreinterpretq_s32_u32(vmovl_u16(vld1_u16(image + x)));
         const int32x4_t compact = vsubq_s32(img, band_base);
-        const uint32x4_t valid = vandq_u32(vtstq_u32(m, m),
-                                           vandq_u32(vcgeq_s32(compact, vdupq_n_s32(0)),
-                                                     vcgtq_s32(band_size, compact)));
+        const uint32x4_t valid =
+            vandq_u32(vtstq_u32(m, m),
+                      vandq_u32(vcgeq_s32(compact, vdupq_n_s32(0)), vcgtq_s32(band_size, compact)));
         if (vmaxvq_u32(valid) == 0) {
             vst1q_f32(out + x, vdupq_n_f32(0.0f));
             continue;
@@ -205,8 +214,9 @@ void c_values_row_neon(const std::uint16_t* image, const std::uint16_t* mask, in
     c_values_row(image, mask, w, s, hist, recip, out, x);
 }
 
-void NeonIsa::row(const std::uint16_t* image, const std::uint16_t* mask, int w, const ContrastSetup& s,
-                  const std::uint16_t* hist, const float* recip, float* out) {
+void NeonIsa::row(const std::uint16_t* image, const std::uint16_t* mask, int w,
+                  const ContrastSetup& s, const std::uint16_t* hist, const float* recip,
+                  float* out) {
     c_values_row_neon(image, mask, w, s, hist, recip, out);
 }
 
@@ -351,7 +361,8 @@ void load_u8_neon(const std::uint8_t* src, std::ptrdiff_t src_stride, std::uint1
             vst1q_u16(out + x, lo);
             vst1q_u16(out + x + 8, hi);
         }
-        for (; x < w - 1; ++x) out[x] = static_cast<std::uint16_t>(a[x] + a[x + 1] + b[x] + b[x + 1]);
+        for (; x < w - 1; ++x)
+            out[x] = static_cast<std::uint16_t>(a[x] + a[x + 1] + b[x] + b[x + 1]);
         out[w - 1] = static_cast<std::uint16_t>(2 * (a[w - 1] + b[w - 1]));
     }
 }

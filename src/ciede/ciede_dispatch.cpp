@@ -9,7 +9,8 @@ namespace vmafpp {
 const CiedeKernels& ciede_kernels_for(SimdLevel level) {
     static const KernelTables<CiedeKernels> tables(
         ciede_kernels_scalar(),
-        {VMAFPP_X86_INIT(ciede_init_avx2), VMAFPP_X86_INIT(ciede_init_avx512), nullptr});
+        {VMAFPP_X86_INIT(ciede_init_avx2), VMAFPP_X86_INIT(ciede_init_avx512), nullptr,
+         VMAFPP_ARM_INIT(ciede_init_neon)});
     return tables[level];
 }
 

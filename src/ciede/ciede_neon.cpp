@@ -5,8 +5,8 @@
 // and conversions are IEEE with round to nearest (FPCR's default), so each
 // operation is the scalar's; no fused multiply-add is used.
 #include <arm_neon.h>
-
 #include <math.h>
+
 #include <cstdint>
 
 #include "ciede/ciede_kernels.hpp"

@@ -6,9 +6,10 @@
 namespace vmafpp {
 
 const PsnrHvsKernels& psnr_hvs_kernels_for(SimdLevel level) {
-    static const KernelTables<PsnrHvsKernels> tables(psnr_hvs_kernels_scalar(),
-                                                     {VMAFPP_X86_INIT(psnr_hvs_init_avx2),
-                                                      VMAFPP_X86_INIT(psnr_hvs_init_avx512), nullptr});
+    static const KernelTables<PsnrHvsKernels> tables(
+        psnr_hvs_kernels_scalar(),
+        {VMAFPP_X86_INIT(psnr_hvs_init_avx2), VMAFPP_X86_INIT(psnr_hvs_init_avx512), nullptr,
+         VMAFPP_ARM_INIT(psnr_hvs_init_neon)});
     return tables[level];
 }
 

@@ -31,7 +31,8 @@ struct Neon {
         // why they fit); the shift by a register count (negative: an
         // arithmetic right shift) takes s at run time.
         static I lift(I u, std::int32_t c, int s) {
-            const int32x4_t p = vaddq_s32(vmulq_s32(u.v, vdupq_n_s32(c)), vdupq_n_s32(1 << (s - 1)));
+            const int32x4_t p =
+                vaddq_s32(vmulq_s32(u.v, vdupq_n_s32(c)), vdupq_n_s32(1 << (s - 1)));
             return {vshlq_s32(p, vdupq_n_s32(-s))};
         }
     };
@@ -68,8 +69,9 @@ struct Neon {
 float plane_neon(const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::uint8_t* dis,
                  std::ptrdiff_t dis_stride, int w, int h, int bpc, const psnr_hvs::Table8x8& csf) {
     using psnr_hvs::simd::plane;
-    return bpc > 8 ? plane<Neon, Neon, std::uint16_t>(ref, ref_stride, dis, dis_stride, w, h, bpc, csf)
-                   : plane<Neon, Neon, std::uint8_t>(ref, ref_stride, dis, dis_stride, w, h, bpc, csf);
+    return bpc > 8
+               ? plane<Neon, Neon, std::uint16_t>(ref, ref_stride, dis, dis_stride, w, h, bpc, csf)
+               : plane<Neon, Neon, std::uint8_t>(ref, ref_stride, dis, dis_stride, w, h, bpc, csf);
 }
 
 }  // namespace

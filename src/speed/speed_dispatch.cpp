@@ -8,7 +8,8 @@ namespace vmafpp {
 const SpeedKernels& speed_kernels_for(SimdLevel level) {
     static const KernelTables<SpeedKernels> tables(
         speed_kernels_scalar(),
-        {VMAFPP_X86_INIT(speed_init_avx2), VMAFPP_X86_INIT(speed_init_avx512), nullptr});
+        {VMAFPP_X86_INIT(speed_init_avx2), VMAFPP_X86_INIT(speed_init_avx512), nullptr,
+         VMAFPP_ARM_INIT(speed_init_neon)});
     return tables[level];
 }
 

@@ -30,8 +30,8 @@ struct Centred {
 inline Centred centred(const float* ys, const float64x2_t my[3]) {
     const float32x4_t a = vld1q_f32(ys);
     const float32x2_t b = vld1_f32(ys + 4);
-    return {vsubq_f64(vcvt_f64_f32(vget_low_f32(a)), my[0]),
-            vsubq_f64(vcvt_high_f64_f32(a), my[1]), vsubq_f64(vcvt_f64_f32(b), my[2])};
+    return {vsubq_f64(vcvt_f64_f32(vget_low_f32(a)), my[0]), vsubq_f64(vcvt_high_f64_f32(a), my[1]),
+            vsubq_f64(vcvt_f64_f32(b), my[2])};
 }
 
 void covariance_neon(const float* d, std::ptrdiff_t stride, int sub_w, int sub_h, float* mean,
@@ -154,13 +154,16 @@ void vertical_columns(const float* f, int fw, const std::uint8_t* const* a,
         for (int k = 0; k < fw; ++k) {
             float v;
             if constexpr (kWide)
-                v = static_cast<float>(reinterpret_cast<const std::uint16_t*>(a[k])[j]) / scale + -128.0f;
+                v = static_cast<float>(reinterpret_cast<const std::uint16_t*>(a[k])[j]) / scale +
+                    -128.0f;
             else
                 v = static_cast<float>(a[k][j]) + -128.0f;
             if constexpr (kDiff) {
                 float w;
                 if constexpr (kWide)
-                    w = static_cast<float>(reinterpret_cast<const std::uint16_t*>(b[k])[j]) / scale + -128.0f;
+                    w = static_cast<float>(reinterpret_cast<const std::uint16_t*>(b[k])[j]) /
+                            scale +
+                        -128.0f;
                 else
                     w = static_cast<float>(b[k][j]) + -128.0f;
                 v = v - w;
@@ -175,11 +178,15 @@ void vertical_neon(const float* f, int fw, const std::uint8_t* const* a,
                    const std::uint8_t* const* b, int bpc, int j0, int j1, float* mid) {
     const float inv = bpc == 8 ? 1.0f : 1.0f / static_cast<float>(1 << (bpc - 8));
     if (bpc == 8) {
-        if (b) vertical_columns<false, true>(f, fw, a, b, inv, j0, j1, mid);
-        else vertical_columns<false, false>(f, fw, a, b, inv, j0, j1, mid);
+        if (b)
+            vertical_columns<false, true>(f, fw, a, b, inv, j0, j1, mid);
+        else
+            vertical_columns<false, false>(f, fw, a, b, inv, j0, j1, mid);
     } else {
-        if (b) vertical_columns<true, true>(f, fw, a, b, inv, j0, j1, mid);
-        else vertical_columns<true, false>(f, fw, a, b, inv, j0, j1, mid);
+        if (b)
+            vertical_columns<true, true>(f, fw, a, b, inv, j0, j1, mid);
+        else
+            vertical_columns<true, false>(f, fw, a, b, inv, j0, j1, mid);
     }
 }
 
