@@ -27,6 +27,14 @@
 
 namespace {
 
+// --cpumask's bits are libvmaf's for the architecture that runs (cpu.hpp).
+#if defined(__aarch64__)
+constexpr const char* kCpumaskHelp = "disable instruction sets: 1 NEON; 4294967295 = scalar";
+#else
+constexpr const char* kCpumaskHelp =
+    "disable instruction sets: 8 AVX2, 16 AVX-512, 32 AVX-512 ICL; 4294967295 = scalar";
+#endif
+
 struct Settings {
     std::string ref, dis, output;
     unsigned width = 0, height = 0, bitdepth = 0;
@@ -491,8 +499,7 @@ int main(int argc, char** argv) {
                    "extra feature extractor: name or name=option=value:option=value (repeatable; --list-features "
                    "names them)");
     app.add_option("--subsample", s.subsample, "score every Nth frame");
-    app.add_option("-c,--cpumask", s.cpumask,
-                   "disable instruction sets: 8 AVX2, 16 AVX-512, 32 AVX-512 ICL; 4294967295 = scalar");
+    app.add_option("-c,--cpumask", s.cpumask, kCpumaskHelp);
     app.add_option("--gpumask", s.gpumask,
                    "as libvmaf: any set bit keeps every extractor off the GPU (CPU scoring)");
     app.add_option("--backend", s.backend, "where to compute: " + built_backend_names());

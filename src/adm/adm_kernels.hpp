@@ -209,6 +209,8 @@ const AdmKernels& adm_kernels_scalar();
 // none.
 void adm_init_avx2(AdmKernels& k);
 void adm_init_avx512(AdmKernels& k);
+// adm_neon.cpp: every DWT level and den_accumulate.
+void adm_init_neon(AdmKernels& k);
 // The table of `level` (a session's Compute::simd when extractors are
 // created); call its kernels only where cpu_flags() allows that level.
 const AdmKernels& adm_kernels_for(SimdLevel level);

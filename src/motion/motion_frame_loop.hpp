@@ -1,6 +1,6 @@
 // The frame loops of the SIMD motion kernels, written once and compiled once
-// per instruction set: motion_avx2.cpp and motion_avx512.cpp each include
-// this header and instantiate the loops with their own `Isa` policy (vector
+// per instruction set: motion_avx2.cpp, motion_avx512.cpp and motion_neon.cpp
+// each include this header and instantiate the loops with their own `Isa` policy (vector
 // type, step width, row passes), so each loop is the same source but each
 // instance is that file's code, built with that file's -m flags.
 //
@@ -16,7 +16,8 @@
 // rows go through which pass):
 //   Vec, kStep                 the vector type and its int16 lanes, the
 //                              columns of one step of the fused frame
-//   Shift                      VerticalShift of the ISA's Lanes
+//   Shift                      the int16 vertical pass's constants
+//                              (VerticalShift of the ISA's Lanes on x86)
 //   zero(), set1(v), store(p, v), add(a, b), add_first(a, n, b), sum_lanes(v)
 //                              int32 lanes: a + b in every lane, in the first
 //                              n lanes only; the uint32 sum of the lanes
@@ -41,7 +42,9 @@
 #include <cstdint>
 #include <cstring>
 
+#if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
+#endif
 
 #include "motion/motion_kernels.hpp"
 
@@ -115,7 +118,8 @@ inline void diff_row(const T* p, const T* c, int w, std::int16_t* d, T* keep,
 // then bits s..s+15 of e are y + 2^15, i.e. y as int16 with the top bit
 // flipped.
 // Lanes (the ISA file's, declared before its passes): Vec and set1(v),
-// every int32 lane v.
+// every int32 lane v. (The x86 forms below; NEON's are in its file.)
+#if defined(__x86_64__) || defined(__i386__)
 template <class Lanes>
 struct VerticalShift {
     explicit VerticalShift(int s)
@@ -141,6 +145,7 @@ struct FloorShift {
     typename Lanes::Vec round;
     typename Lanes::Vec low_mask;
 };
+#endif
 
 // |(sum + 2^15) >> 16| summed into the uint32 lanes of `sum` over the
 // outputs [0, n) of an int16 row y padded by kRadius samples and readable up

@@ -77,10 +77,12 @@ struct MotionKernels {
     decltype(&motion_sad_u16) sad_u16;
 };
 const MotionKernels& motion_kernels_scalar();
-// Each level's twins (kernel_table.hpp's ladder): motion_avx2.cpp and
-// motion_avx512.cpp replace both kernels; the ICL level adds none.
+// Each level's twins (kernel_table.hpp's ladder): motion_avx2.cpp,
+// motion_avx512.cpp and motion_neon.cpp replace both kernels; the ICL level
+// adds none.
 void motion_init_avx2(MotionKernels& k);
 void motion_init_avx512(MotionKernels& k);
+void motion_init_neon(MotionKernels& k);
 // The table of `level` (a session's Compute::simd when extractors are
 // created); call its kernels only where cpu_flags() allows that level.
 const MotionKernels& motion_kernels_for(SimdLevel level);

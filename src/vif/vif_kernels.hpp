@@ -195,6 +195,9 @@ const VifKernels& vif_kernels_scalar();
 void vif_init_avx2(VifKernels& k);
 void vif_init_avx512(VifKernels& k);
 void vif_init_avx512icl(VifKernels& k);
+// vif_neon.cpp: every kernel but vif_accumulate (the fused rows through the
+// separate NEON kernels).
+void vif_init_neon(VifKernels& k);
 // vif_stats_avx512.cpp and vif_stats_avx512icl.cpp: the statistics kernels.
 decltype(vif_stat_vertical_u8) vif_stat_vertical_u8_avx512;
 decltype(vif_stat_vertical_u16) vif_stat_vertical_u16_avx512;

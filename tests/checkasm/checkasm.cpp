@@ -48,8 +48,13 @@ void install_crash_handler() {
 std::string describe_cpu() {
     const unsigned f = detected_cpu_flags();
     std::string s;
+    // The bits mean what they mean on this build's architecture (cpu.hpp).
+#if defined(__aarch64__)
+    for (auto [bit, name] : {std::pair{kCpuNeon, "neon"}})
+#else
     for (auto [bit, name] : {std::pair{kCpuSse2, "sse2"}, {kCpuSsse3, "ssse3"}, {kCpuSse41, "sse4.1"},
                              {kCpuAvx2, "avx2"}, {kCpuAvx512, "avx512"}, {kCpuAvx512Icl, "avx512icl"}})
+#endif
         if (f & bit) {
             if (!s.empty()) s += ' ';
             s += name;

@@ -53,12 +53,29 @@ bool machine_has_avx512() {
 bool machine_has_avx512icl() {
     return machine_has_avx512() && (detected_cpu_flags() & kCpuAvx512Icl) != 0;
 }
-// A comparison of levels on a CPU (as VMAFPP_CPUMASK shows it) without AVX2
-// would compare the scalar code with itself: such a test skips, naming the
-// level it needs.
+// The one mask bit that leaves the scalar code: AVX2's on x86-64 (it turns
+// every level above off), NEON's on AArch64.
+#if VMAFPP_ARM_KERNELS
+constexpr unsigned kNoSimdBit = kCpuNeon;
+#else
+constexpr unsigned kNoSimdBit = kCpuAvx2;
+#endif
+const std::string kNoSimdEnv = "VMAFPP_CPUMASK=" + std::to_string(kNoSimdBit) + " ";
+// Whether this CPU (as VMAFPP_CPUMASK shows it) has a level above scalar:
+// AVX2 on x86-64, NEON on AArch64.
+bool machine_has_simd() {
+#if VMAFPP_ARM_KERNELS
+    return (detected_cpu_flags() & kCpuNeon) != 0;
+#else
+    return machine_has_avx2();
+#endif
+}
+// A comparison of levels on a CPU without a SIMD level would compare the
+// scalar code with itself: such a test skips, naming the level it needs.
 #define VMAFPP_SKIP_WITHOUT_AVX2()                                                 \
     do {                                                                           \
-        if (!machine_has_avx2()) GTEST_SKIP() << "needs AVX2: every level here is the scalar code"; \
+        if (!machine_has_simd())                                                   \
+            GTEST_SKIP() << "needs AVX2 (NEON on AArch64): every level here is the scalar code"; \
     } while (0)
 
 // What the default dispatch must pick on this machine.
@@ -67,6 +84,8 @@ SimdLevel best_level_here() {
     if (machine_has_avx512icl()) return SimdLevel::avx512icl;
     if (machine_has_avx512()) return SimdLevel::avx512;
     if (machine_has_avx2()) return SimdLevel::avx2;
+#elif VMAFPP_ARM_KERNELS
+    if (detected_cpu_flags() & kCpuNeon) return SimdLevel::neon;
 #endif
     return SimdLevel::scalar;
 }
@@ -79,14 +98,22 @@ TEST(SimdDispatch, CpuMaskSelectsTheLevel) {
     }
     EXPECT_EQ(simd_level(kScalarMask), SimdLevel::scalar);
     EXPECT_STREQ(simd_level_name(simd_level(kScalarMask)), "scalar");
+    EXPECT_EQ(simd_level(0), best_level_here());
+    EXPECT_EQ(Compute::best_cpu().simd, best_level_here());
+#if VMAFPP_ARM_KERNELS
+    // AArch64's bit 0 is NEON (libvmaf's arm/cpu.h): masking it is the
+    // scalar code; x86's bits mean nothing here.
+    EXPECT_EQ(simd_level(kCpuNeon), SimdLevel::scalar);
+    EXPECT_EQ(simd_level(kAvx2Mask), best_level_here());
+    if (best_level_here() == SimdLevel::neon) EXPECT_STREQ(simd_level_name(simd_level(0)), "neon");
+#else
     // Masking AVX2 alone (bit 3) is enough for scalar, and turns AVX-512 off
     // too, even with bit 4 clear.
     EXPECT_EQ(simd_level(kCpuAvx2), SimdLevel::scalar);
     EXPECT_EQ(simd_level(kCpuAvx2 | kCpuSse2), SimdLevel::scalar);
     EXPECT_EQ(simd_level(kAvx2Mask), machine_has_avx2() ? SimdLevel::avx2 : SimdLevel::scalar);
     EXPECT_EQ(simd_level(kCpuAvx512), machine_has_avx2() ? SimdLevel::avx2 : SimdLevel::scalar);
-    EXPECT_EQ(simd_level(0), best_level_here());
-    EXPECT_EQ(Compute::best_cpu().simd, best_level_here());
+#endif
 #if VMAFPP_X86_KERNELS
     if (machine_has_avx512())
         EXPECT_EQ(simd_level(kAvx512Mask), SimdLevel::avx512);
@@ -132,6 +159,16 @@ TEST(SimdDispatch, TablesClimbTheLadder) {
     climbs(machine_has_avx2(), motion::motion_kernels_for(SimdLevel::avx2).sad_u8,
            motion::motion_kernels_scalar().sad_u8, "avx2 sad_u8");
     EXPECT_EQ(motion::motion_kernels_for(SimdLevel::avx512icl).sad_u8, m5.sad_u8);
+#elif VMAFPP_ARM_KERNELS
+    // NEON starts from the scalar table: its own twins where the CPU has it.
+    const bool neon = (detected_cpu_flags() & kCpuNeon) != 0;
+    const vif::VifKernels& vn = vif::vif_kernels_for(SimdLevel::neon);
+    EXPECT_EQ(vn.stat_row_u8 != vs.stat_row_u8, neon) << "neon stat_row_u8";
+    EXPECT_EQ(vn.accumulate, vs.accumulate);  // no NEON twin: the scalar's
+    EXPECT_EQ(motion::motion_kernels_for(SimdLevel::neon).sad_u8 !=
+                  motion::motion_kernels_scalar().sad_u8,
+              neon)
+        << "neon sad_u8";
 #endif
 }
 
@@ -141,7 +178,7 @@ TEST(SimdDispatch, TablesClimbTheLadder) {
 TEST(SimdDispatch, EnvironmentMaskSelectsScalar) {
     const char* at_start = std::getenv("VMAFPP_CPUMASK");
     const std::string saved = at_start ? at_start : "";
-    ASSERT_EQ(setenv("VMAFPP_CPUMASK", "8", 1), 0);
+    ASSERT_EQ(setenv("VMAFPP_CPUMASK", std::to_string(kNoSimdBit).c_str(), 1), 0);
     EXPECT_EQ(simd_level(), SimdLevel::scalar);
     EXPECT_EQ(Compute::best_cpu().simd, SimdLevel::scalar);
     ASSERT_EQ(at_start ? setenv("VMAFPP_CPUMASK", saved.c_str(), 1) : unsetenv("VMAFPP_CPUMASK"), 0);
@@ -153,7 +190,12 @@ TEST(SimdDispatch, EnvironmentMaskSelectsScalar) {
 // that in the child) and the kernel tables follow it (TablesClimbTheLadder).
 TEST(SimdDispatch, EnvironmentMaskAtStartIsASmallerCpu) {
     const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
-    for (const char* mask : {"16", "48", "8", "4294967295"}) {
+#if VMAFPP_ARM_KERNELS
+    const char* const masks[] = {"1", "4294967295"};
+#else
+    const char* const masks[] = {"16", "48", "8", "4294967295"};
+#endif
+    for (const char* mask : masks) {
         const std::string cmd = std::string("VMAFPP_CPUMASK=") + mask + " '" + self +
                                 "' --gtest_brief=1 --gtest_filter=SimdDispatch.CpuMaskSelectsTheLevel:"
                                 "SimdDispatch.TablesClimbTheLadder 2>&1";
@@ -171,11 +213,15 @@ std::string version_line(const std::string& prefix, const std::string& args) {
 
 TEST(SimdDispatch, VersionNamesTheLevelThatRuns) {
     EXPECT_NE(version_line("", "--cpumask 4294967295").find("(SIMD: scalar)"), std::string::npos);
-    EXPECT_NE(version_line("VMAFPP_CPUMASK=8 ", "").find("(SIMD: scalar)"), std::string::npos);
+    EXPECT_NE(version_line(kNoSimdEnv, "").find("(SIMD: scalar)"), std::string::npos);
     const std::string best = std::string("(SIMD: ") + simd_level_name(best_level_here()) + ")";
     EXPECT_NE(version_line("", "").find(best), std::string::npos);
+#if !VMAFPP_ARM_KERNELS
     const std::string avx2 = machine_has_avx2() ? "(SIMD: avx2)" : "(SIMD: scalar)";
     EXPECT_NE(version_line("", "--cpumask 48").find(avx2), std::string::npos);
+#else
+    EXPECT_NE(version_line("", "--cpumask 1").find("(SIMD: scalar)"), std::string::npos);
+#endif
     if (machine_has_avx512icl()) {
         EXPECT_NE(version_line("", "--cpumask 32").find("(SIMD: avx512)"), std::string::npos);
     }
