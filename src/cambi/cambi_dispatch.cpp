@@ -1,5 +1,6 @@
 // The cambi kernel tables of every level (dispatch/kernel_table.hpp). No
-// cambi kernel gains from the ICL extensions.
+// cambi kernel gains from the ICL extensions; NEON (AArch64) twins every
+// kernel, as AVX2 does.
 #include "cambi/cambi_kernels.hpp"
 #include "dispatch/kernel_table.hpp"
 

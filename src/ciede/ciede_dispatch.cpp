@@ -1,6 +1,6 @@
 // The ciede kernel tables of every level (dispatch/kernel_table.hpp): the
-// AVX2 and AVX-512 twins of the row share ciede_simd.hpp; the ICL level
-// inherits AVX-512's.
+// AVX2, AVX-512 and NEON twins of the row share ciede_simd.hpp; the ICL
+// level inherits AVX-512's.
 #include "ciede/ciede_kernels.hpp"
 #include "dispatch/kernel_table.hpp"
 

@@ -1,5 +1,6 @@
 // The psnr_hvs kernel tables of every level (dispatch/kernel_table.hpp).
-// AVX2 and AVX-512 have twins of the plane kernel; ICL inherits AVX-512's.
+// AVX2, AVX-512 and NEON have twins of the plane kernel; ICL inherits
+// AVX-512's.
 #include "dispatch/kernel_table.hpp"
 #include "psnr_hvs/psnr_hvs_kernels.hpp"
 

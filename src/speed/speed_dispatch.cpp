@@ -1,5 +1,5 @@
 // The SpEED kernel tables of every level (dispatch/kernel_table.hpp):
-// AVX2 and AVX-512 twins of the covariance kernel.
+// AVX2, AVX-512 and NEON twins of the covariance and vertical kernels.
 #include "dispatch/kernel_table.hpp"
 #include "speed/speed_kernels.hpp"
 
