@@ -7,7 +7,9 @@
 #include <cstring>
 #include <initializer_list>
 #if defined(__x86_64__)
-#include <immintrin.h>
+#if defined(__x86_64__)
+#include <immintrin.h>  // rcpss, x86 only (rcp_matches_golden_cpu)
+#endif
 #endif
 
 #include <algorithm>
