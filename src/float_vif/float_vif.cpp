@@ -214,7 +214,7 @@ private:
             k_->blur_product(f, fw, cur_ref, cur_stride, cur_dis, cur_stride, xy_.data(), bs,
                                     w, h, row_.data());
             const float_vif::VifSums s =
-                float_vif::statistic(mu1_.data(), mu2_.data(), xx_.data(), yy_.data(), xy_.data(),
+                k_->statistic(mu1_.data(), mu2_.data(), xx_.data(), yy_.data(), xy_.data(),
                                      bs, w, h, p_.enhn_gain_limit, p_.sigma_nsq,
                                      stat_scratch_.data());
             scores[2 * scale] = s.num;

@@ -297,7 +297,8 @@ void scale_bilinear(const float* src, std::ptrdiff_t src_stride, int src_w, int 
 namespace vmafpp::float_vif {
 
 const FloatVifKernels& float_vif_kernels_scalar() {
-    static const FloatVifKernels k{&blur, &blur_squared, &blur_product, &blur_decimate};
+    static const FloatVifKernels k{&blur, &blur_squared, &blur_product, &blur_decimate,
+                                       &statistic};
     return k;
 }
 

@@ -71,16 +71,17 @@ void scale_nearest(const float* src, std::ptrdiff_t src_stride, int src_w, int s
 void scale_bilinear(const float* src, std::ptrdiff_t src_stride, int src_w, int src_h,
                     float* dst, std::ptrdiff_t dst_stride, int dst_w, int dst_h);
 
-// The blur kernels, swappable through FloatVifKernels (float_vif and
+// The blur and statistic kernels, swappable through FloatVifKernels (float_vif and
 // float_motion call them through the table of their session's level). A twin
 // returns the scalar's bits: it may run several columns (outputs) at once,
 // each output's taps added in order from 0, products and sums float, no fused
-// multiply-add.
+// multiply-add; the statistic's row sums stay sequential (column 0 first).
 struct FloatVifKernels {
     decltype(&float_vif::blur) blur;
     decltype(&float_vif::blur_squared) blur_squared;
     decltype(&float_vif::blur_product) blur_product;
     decltype(&float_vif::blur_decimate) blur_decimate;
+    decltype(&float_vif::statistic) statistic;
 };
 const FloatVifKernels& float_vif_kernels_scalar();
 // Each level's twins (kernel_table.hpp's ladder): float_vif_neon.cpp only;

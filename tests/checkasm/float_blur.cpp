@@ -1,8 +1,10 @@
 // checkasm module "float_blur": the twins of float VIF's blurs (blur,
 // blur_squared, blur_product, blur_decimate; float_vif and float_motion run
-// them) and of float motion's mean_abs_diff, every SIMD level against the
-// scalar table, bit for bit (memcmp per float: -0 and +0 and NaN payloads
-// differ). Pictures: every width from the filter's radius + 1 up to 64, then
+// them), of its statistic (on the blurs of related pictures, flat patches
+// included, on unrelated ones, or with variances on the thresholds
+// sigma_nsq and eps; libvmaf's sigma_nsq and gain limit and others), and of float motion's
+// mean_abs_diff, every SIMD level against the scalar table, bit for bit (memcmp per float: -0 and
+// +0 and NaN payloads differ). Pictures: every width from the filter's radius + 1 up to 64, then
 // random wider ones, heights likewise small; each row against a guard page
 // (after or before it), rows a page apart. Samples as the extractors feed
 // them (0..255 less 128, or 0..65535 / 4 less 128), mixed signs of any
@@ -206,6 +208,114 @@ void check_blur(Context& ctx, const TableLevel<FloatVifKernels>& L, Blur which) 
     ctx.done();
 }
 
+// The five blurred pictures of a statistic: the scalar blurs of two
+// pictures (half of them related: b = a, or a plus small noise) with a
+// Gaussian, or, a quarter of the time, five unrelated random pictures
+// (negative variances, NaN-free but of any magnitude).
+struct StatInputs {
+    std::vector<float> p[5];  // mu1, mu2, xx, yy, xy
+    std::string what;
+
+    void make(Rng& rng, int w, int h, double sigma_nsq) {
+        const std::size_t n = static_cast<std::size_t>(w) * h;
+        for (auto& v : p) v.assign(n, 0.0f);
+        if (rng() % 8 == 0) {
+            // Variances on the thresholds: s1 and s2 (mu 0) at the float
+            // nearest sigma_nsq, at eps, or one ulp either side of them.
+            const float at[2] = {static_cast<float>(sigma_nsq), 1.0e-10f};
+            for (std::size_t i = 0; i < n; ++i) {
+                for (int q : {0, 1}) {
+                    float v = at[rng() % 2];
+                    const int side = static_cast<int>(rng() % 3);
+                    if (side != 1) v = std::nextafter(v, side == 0 ? 0.0f : 10.0f);
+                    p[q][i] = 0.0f;
+                    p[q + 2][i] = v;
+                }
+                p[4][i] = random_sample(rng, static_cast<int>(rng() % 3));
+            }
+            what = "thresholds";
+            return;
+        }
+        if (rng() % 4 == 0) {
+            const int kind = static_cast<int>(rng() % 7);
+            for (auto& v : p)
+                for (float& x : v) x = random_sample(rng, kind);
+            what = "unrelated kind " + std::to_string(kind);
+            return;
+        }
+        const int scale = static_cast<int>(rng() % 4);
+        std::vector<float> f(static_cast<std::size_t>(float_vif::filter_width(scale, 1.0f)));
+        float_vif::gaussian_filter(f.data(), scale, 1.0f);
+        const int fw = static_cast<int>(f.size());
+        std::vector<float> a(n), b(n), row(static_cast<std::size_t>(w + fw));
+        const int kind = static_cast<int>(rng() % 7);
+        const int relation = static_cast<int>(rng() % 4);  // 0: b = a, 1: a + noise
+        for (std::size_t i = 0; i < n; ++i) {
+            a[i] = random_sample(rng, kind);
+            b[i] = relation == 0   ? a[i]
+                   : relation == 1 ? a[i] + static_cast<float>(rng() % 5) - 2.0f
+                                   : random_sample(rng, kind);
+        }
+        // Flat patches now and then: variances exactly 0.
+        if (rng() % 3 == 0)
+            for (std::size_t i = 0; i < n / 2; ++i) a[i] = b[i] = 7.0f;
+        const auto& k = float_vif::float_vif_kernels_scalar();
+        k.blur(f.data(), fw, a.data(), w, p[0].data(), w, w, h, row.data());
+        k.blur(f.data(), fw, b.data(), w, p[1].data(), w, w, h, row.data());
+        k.blur_squared(f.data(), fw, a.data(), w, p[2].data(), w, w, h, row.data());
+        k.blur_squared(f.data(), fw, b.data(), w, p[3].data(), w, w, h, row.data());
+        k.blur_product(f.data(), fw, a.data(), w, b.data(), w, p[4].data(), w, w, h, row.data());
+        what = "blurred scale " + std::to_string(scale) + " kind " + std::to_string(kind) +
+               " relation " + std::to_string(relation);
+    }
+};
+
+void check_statistic(Context& ctx, const TableLevel<FloatVifKernels>& L) {
+    if (!ctx.check("float_vif_statistic", L.level)) return;
+    Rng rng = ctx.rng();
+    StatInputs in;
+    std::vector<float> want_scratch(2 * kMaxW), got_scratch(2 * kMaxW);
+    // 0.4 rounds up to float, 0.7 down (only there does s1 < sigma_nsq in
+    // double differ from the compare in float).
+    static const double kSigmaNsq[] = {2.0, 0.0, 0.4, 0.7, 5.0};
+    static const double kGainLimit[] = {100.0, 1.0, 1.2, 0.0};
+    for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
+        const int w = band < 64 ? 9 + band % 64 : 9 + static_cast<int>(rng() % (kMaxW - 9));
+        const int h = 9 + static_cast<int>(rng() % (kMaxH - 9));
+        const double snsq = rng() % 2 ? 2.0 : kSigmaNsq[rng() % 5];
+        in.make(rng, w, h, snsq);
+        const double gain = rng() % 2 ? 100.0 : kGainLimit[rng() % 4];
+        const std::string what = "w=" + std::to_string(w) + " h=" + std::to_string(h) + " " +
+                                 in.what + " sigma_nsq=" + std::to_string(snsq) +
+                                 " gain_limit=" + std::to_string(gain);
+        ctx.at_band(band, what);
+        const auto call = [&](const FloatVifKernels& k, std::vector<float>& scratch) {
+            return k.statistic(in.p[0].data(), in.p[1].data(), in.p[2].data(), in.p[3].data(),
+                               in.p[4].data(), w, w, h, gain, snsq, scratch.data());
+        };
+        const float_vif::VifSums want = call(float_vif::float_vif_kernels_scalar(), want_scratch);
+        const float_vif::VifSums got = call(*L.kernels, got_scratch);
+        ctx.band();
+        if (std::memcmp(&want.num, &got.num, sizeof(float)) != 0 ||
+            std::memcmp(&want.den, &got.den, sizeof(float)) != 0)
+            ctx.fail(band) << std::setprecision(9) << what << ": (num, den) scalar (" << want.num
+                           << ", " << want.den << "), " << L.level.name << " (" << got.num << ", "
+                           << got.den << ")";
+    }
+    if (ctx.benching()) {
+        const int w = 1920, h = 16;
+        StatInputs big;
+        big.make(rng, w, h, 2.0);
+        std::vector<float> sc(2 * w);
+        const auto call = [&](const FloatVifKernels& k) {
+            (void)k.statistic(big.p[0].data(), big.p[1].data(), big.p[2].data(), big.p[3].data(),
+                              big.p[4].data(), w, w, h, 100.0, 2.0, sc.data());
+        };
+        ctx.bench([&] { call(float_vif::float_vif_kernels_scalar()); }, [&] { call(*L.kernels); });
+    }
+    ctx.done();
+}
+
 void check_mean_abs_diff(Context& ctx, const TableLevel<FloatMotionKernels>& L) {
     if (!ctx.check("float_motion_mean_abs_diff", L.level)) return;
     Rng rng = ctx.rng();
@@ -248,6 +358,7 @@ CHECKASM_MODULE(float_blur) {
         if (L.owns(&FloatVifKernels::blur_squared)) check_blur(ctx, L, Blur::squared);
         if (L.owns(&FloatVifKernels::blur_product)) check_blur(ctx, L, Blur::product);
         if (L.owns(&FloatVifKernels::blur_decimate)) check_blur(ctx, L, Blur::decimate);
+        if (L.owns(&FloatVifKernels::statistic)) check_statistic(ctx, L);
     }
     for (const auto& L : simd_tables(ctx, &float_motion::float_motion_kernels_for))
         if (L.owns(&FloatMotionKernels::mean_abs_diff)) check_mean_abs_diff(ctx, L);
