@@ -89,12 +89,14 @@ float divide(float n, float d);
 // The kernels swappable through FloatAdmKernels (float_adm calls them through
 // its session level's table). A twin returns the scalar's bits: it may run
 // several columns at once, keeping each sample's operations and their order,
-// no fused multiply-add. The p-norm sums (den_scale, contrast_masked_sum)
-// stay scalar.
+// no fused multiply-add; the p-norm sums (den_scale, contrast_masked_sum)
+// add their rows' terms in column order, as the scalar.
 struct FloatAdmKernels {
     decltype(&float_adm::dwt2) dwt2;
     decltype(&float_adm::decouple) decouple;
     decltype(&float_adm::csf) csf;
+    decltype(&float_adm::den_scale) den_scale;
+    decltype(&float_adm::contrast_masked_sum) contrast_masked_sum;
 };
 const FloatAdmKernels& float_adm_kernels_scalar();
 // Each level's twins (kernel_table.hpp's ladder): float_adm_neon.cpp only

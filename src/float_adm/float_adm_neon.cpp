@@ -188,12 +188,172 @@ void csf_neon(const Bands& src, const Bands& out, const Bands& masked, std::ptrd
     }
 }
 
+constexpr double kOneBy15 = 0.0666666701;
+
+// The scalar's power_term, noise_floor and pnorm_root (float_adm_kernels.cpp).
+inline float power_term(float x, double p_norm) {
+    return p_norm == 3.0 ? x * x * x : std::pow(x, static_cast<float>(p_norm));
+}
+inline float noise_floor(int w, int h, double weight, double p_norm) {
+    return std::pow(static_cast<float>((w * h) * weight), static_cast<float>(1.0 / p_norm));
+}
+inline float pnorm_root(float sum, double p_norm) {
+    return std::pow(sum, static_cast<float>(1.0 / p_norm));
+}
+
+// Columns per chunk: the per-sample terms of a chunk are formed (four at a
+// time) into arrays on the stack, then added to the row sums one by one.
+constexpr int kChunk = 64;
+
+// Sequential row sums of three term arrays of n samples (power_term each).
+inline void add_terms(const float* th, const float* tv, const float* td, int n, double p_norm,
+                      float* row_h, float* row_v, float* row_d) {
+    for (int x = 0; x < n; ++x) {
+        *row_h += power_term(th[x], p_norm);
+        *row_v += power_term(tv[x], p_norm);
+        *row_d += power_term(td[x], p_norm);
+    }
+}
+
+float den_scale_neon(const Bands& ref, std::ptrdiff_t stride, const Region& inner, float factor1,
+                     float factor2, double noise_weight, double p_norm) {
+    float acc_h = 0.0f, acc_v = 0.0f, acc_d = 0.0f;
+    float th[kChunk], tv[kChunk], td[kChunk];
+    for (int i = inner.top; i < inner.bottom; ++i) {
+        const float* r[3] = {ref.h + i * stride, ref.v + i * stride, ref.d + i * stride};
+        float* t[3] = {th, tv, td};
+        const float f[3] = {factor1, factor1, factor2};
+        float row_h = 0.0f, row_v = 0.0f, row_d = 0.0f;
+        for (int c = inner.left; c < inner.right; c += kChunk) {
+            const int n = inner.right - c < kChunk ? inner.right - c : kChunk;
+            for (int b = 0; b < 3; ++b) {
+                int x = 0;
+                for (; x + 4 <= n; x += 4)
+                    vst1q_f32(t[b] + x, vabsq_f32(vmulq_n_f32(vld1q_f32(r[b] + c + x), f[b])));
+                for (; x < n; ++x) t[b][x] = std::fabs(f[b] * r[b][c + x]);
+            }
+            add_terms(th, tv, td, n, p_norm, &row_h, &row_v, &row_d);
+        }
+        acc_h += row_h;
+        acc_v += row_v;
+        acc_d += row_d;
+    }
+    const float noise =
+        noise_floor(inner.right - inner.left, inner.bottom - inner.top, noise_weight, p_norm);
+    const float h = pnorm_root(acc_h, p_norm) + noise;
+    const float v = pnorm_root(acc_v, p_norm) + noise;
+    const float d = pnorm_root(acc_d, p_norm) + noise;
+    return h + v + d;
+}
+
+// The scalar's 3x3 threshold of one band at column j (edge columns).
+inline float band_threshold1(const float* up, const float* mid, const float* down,
+                             const float* centre, int jm, int j, int jp) {
+    float s = 0.0f;
+    s += up[jm];
+    s += up[j];
+    s += up[jp];
+    s += mid[jm];
+    s = static_cast<float>(static_cast<double>(s) +
+                           kOneBy15 * static_cast<double>(std::fabs(centre[j])));
+    s += mid[jp];
+    s += down[jm];
+    s += down[j];
+    s += down[jp];
+    return s;
+}
+
+// The same for columns j .. j+3, all inside the band (j >= 1, j + 4 <= w - 1).
+inline float32x4_t band_threshold4(const float* up, const float* mid, const float* down,
+                                   const float* centre, int j) {
+    float32x4_t s = vaddq_f32(vdupq_n_f32(0.0f), vld1q_f32(up + j - 1));
+    s = vaddq_f32(s, vld1q_f32(up + j));
+    s = vaddq_f32(s, vld1q_f32(up + j + 1));
+    s = vaddq_f32(s, vld1q_f32(mid + j - 1));
+    const float32x4_t c = vabsq_f32(vld1q_f32(centre + j));
+    const float64x2_t k = vdupq_n_f64(kOneBy15);
+    const float64x2_t lo =
+        vaddq_f64(vcvt_f64_f32(vget_low_f32(s)), vmulq_f64(k, vcvt_f64_f32(vget_low_f32(c))));
+    const float64x2_t hi = vaddq_f64(vcvt_high_f64_f32(s), vmulq_f64(k, vcvt_high_f64_f32(c)));
+    s = vcvt_high_f32_f64(vcvt_f32_f64(lo), hi);
+    s = vaddq_f32(s, vld1q_f32(mid + j + 1));
+    s = vaddq_f32(s, vld1q_f32(down + j - 1));
+    s = vaddq_f32(s, vld1q_f32(down + j));
+    return vaddq_f32(s, vld1q_f32(down + j + 1));
+}
+
+float contrast_masked_sum_neon(const Bands& x, const Bands& masker, const Bands& masker_flt,
+                               std::ptrdiff_t stride, int w, int h, const Region& inner,
+                               float factor1, float factor2, double noise_weight, bool bypass_cm,
+                               double p_norm) {
+    const float* const cb[3] = {masker.h, masker.v, masker.d};
+    const float* const fb[3] = {masker_flt.h, masker_flt.v, masker_flt.d};
+    const float factor[3] = {factor1, factor1, factor2};
+    float acc_h = 0.0f, acc_v = 0.0f, acc_d = 0.0f;
+    float terms[3][kChunk];
+    const float32x4_t zero = vdupq_n_f32(0.0f);
+    for (int i = inner.top; i < inner.bottom; ++i) {
+        const int up = i == 0 ? 1 : i - 1;
+        const int down = i == h - 1 ? h - 1 : i + 1;
+        const float* xb[3] = {x.h + i * stride, x.v + i * stride, x.d + i * stride};
+        float row_h = 0.0f, row_v = 0.0f, row_d = 0.0f;
+        for (int c = inner.left; c < inner.right; c += kChunk) {
+            const int n = inner.right - c < kChunk ? inner.right - c : kChunk;
+            // Four columns at a time where none reflects (j >= 1 and
+            // j + 4 <= w - 1), else one.
+            for (int o = 0; o < n;) {
+                const int j = c + o;
+                if (o + 4 <= n && j >= 1 && j + 4 <= w - 1) {
+                    float32x4_t thr = zero;
+                    if (!bypass_cm)
+                        for (int t = 0; t < 3; ++t)
+                            thr = vaddq_f32(
+                                thr, band_threshold4(fb[t] + up * stride, fb[t] + i * stride,
+                                                     fb[t] + down * stride, cb[t] + i * stride, j));
+                    for (int b = 0; b < 3; ++b) {
+                        const float32x4_t e =
+                            vsubq_f32(vabsq_f32(vmulq_n_f32(vld1q_f32(xb[b] + j), factor[b])), thr);
+                        vst1q_f32(terms[b] + o, vbslq_f32(vcltq_f32(e, zero), zero, e));
+                    }
+                    o += 4;
+                    continue;
+                }
+                const int jm = j == 0 ? 1 : j - 1;
+                const int jp = j == w - 1 ? w - 1 : j + 1;
+                float thr = 0.0f;
+                if (!bypass_cm)
+                    for (int t = 0; t < 3; ++t)
+                        thr +=
+                            band_threshold1(fb[t] + up * stride, fb[t] + i * stride,
+                                            fb[t] + down * stride, cb[t] + i * stride, jm, j, jp);
+                for (int b = 0; b < 3; ++b) {
+                    const float e = std::fabs(xb[b][j] * factor[b]) - thr;
+                    terms[b][o] = e < 0.0f ? 0.0f : e;
+                }
+                ++o;
+            }
+            add_terms(terms[0], terms[1], terms[2], n, p_norm, &row_h, &row_v, &row_d);
+        }
+        acc_h += row_h;
+        acc_v += row_v;
+        acc_d += row_d;
+    }
+    const float noise =
+        noise_floor(inner.right - inner.left, inner.bottom - inner.top, noise_weight, p_norm);
+    const float nh = pnorm_root(acc_h, p_norm) + noise;
+    const float nv = pnorm_root(acc_v, p_norm) + noise;
+    const float nd = pnorm_root(acc_d, p_norm) + noise;
+    return nh + nv + nd;
+}
+
 }  // namespace
 
 void float_adm_init_neon(FloatAdmKernels& k) {
     k.dwt2 = &dwt2_neon;
     k.decouple = &decouple_neon;
     k.csf = &csf_neon;
+    k.den_scale = &den_scale_neon;
+    k.contrast_masked_sum = &contrast_masked_sum_neon;
 }
 
 }  // namespace vmafpp::float_adm

@@ -2,7 +2,8 @@
 // or the approximation alone, a third of the calls in place as float_adm
 // runs scales 1-3), decouple (distorted bands unrelated to, equal to, or a
 // scaled and noisy copy of the reference, so that the angle test and both
-// gain limits are met; libvmaf's gain limit and others) and CSF, every SIMD
+// gain limits are met; libvmaf's gain limit and others), CSF and the p-norm
+// sums (den_scale, contrast_masked_sum: returned floats compared), every SIMD
 // level against the scalar table, bit for bit (memcmp per float) over the
 // whole output buffers (a twin must leave what lies outside its region
 // alone). Sizes: every width 2..64 and random wider ones up to 200, heights
@@ -188,6 +189,63 @@ void check_csf(Context& ctx, const AdmLevel& L) {
     ctx.done();
 }
 
+// den_scale and contrast_masked_sum: the p-norm sums of random bands (the
+// masker the CSF of random bands, as float_adm forms it) over random inner
+// regions; p 3 (products) or others (powf), bypass_cm now and then.
+void check_sums(Context& ctx, const AdmLevel& L, bool masked) {
+    if (!ctx.check(masked ? "float_adm_contrast_masked_sum" : "float_adm_den_scale", L.level))
+        return;
+    Rng rng = ctx.rng();
+    static const double kP[] = {3.0, 3.0, 2.0, 4.5};
+    for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
+        const int w = band < 64 ? 2 + band : 2 + static_cast<int>(rng() % (kMaxW - 1));
+        const int h = 2 + static_cast<int>(rng() % (kMaxH - 1));
+        const std::size_t n = static_cast<std::size_t>(w) * h;
+        // x and the masker's source of one magnitude mostly (as float_adm's
+        // restored and impairment bands are), so that thresholds neither
+        // swamp every sample nor vanish.
+        BandSet xs, src, out, flt;
+        const int kind = rng() % 4 == 0 ? -1 : static_cast<int>(rng() % 2);
+        for (int q = 0; q < 4; ++q) {
+            fill(rng, xs.b[q], n);
+            fill(rng, src.b[q], n);
+            if (kind >= 0)
+                for (std::size_t i = 0; i < n; ++i) {
+                    xs.b[q][i] = sample(rng, kind);
+                    src.b[q][i] = sample(rng, kind);
+                }
+            out.b[q].assign(n, 0.0f);
+            flt.b[q].assign(n, 0.0f);
+        }
+        const float f1 = sample(rng, 0) / 100.0f, f2 = sample(rng, 0) / 100.0f;
+        float_adm::float_adm_kernels_scalar().csf(src.view(), out.view(), flt.view(), w,
+                                                  Region{0, h, 0, w}, f1, f2);
+        Region inner = random_region(rng, w, h);
+        if (inner.left == inner.right || inner.top == inner.bottom) inner = Region{0, h, 0, w};
+        const double p = kP[rng() % 4];
+        const double noise = static_cast<double>(rng() % 1000) / 1e4;
+        const bool bypass = rng() % 5 == 0;
+        const std::string what = "w=" + std::to_string(w) + " h=" + std::to_string(h) + " inner=[" +
+                                 std::to_string(inner.top) + "," + std::to_string(inner.bottom) +
+                                 ")x[" + std::to_string(inner.left) + "," +
+                                 std::to_string(inner.right) + ") p=" + std::to_string(p) +
+                                 (bypass ? " bypass_cm" : "");
+        ctx.at_band(band, what);
+        float got[2];
+        for (int s = 0; s < 2; ++s) {
+            const FloatAdmKernels& k = s == 0 ? float_adm::float_adm_kernels_scalar() : *L.kernels;
+            got[s] = masked ? k.contrast_masked_sum(xs.view(), out.view(), flt.view(), w, w, h,
+                                                    inner, f1, f2, noise, bypass, p)
+                            : k.den_scale(xs.view(), w, inner, f1, f2, noise, p);
+        }
+        ctx.band();
+        if (std::memcmp(&got[0], &got[1], sizeof(float)) != 0)
+            ctx.fail(band) << std::setprecision(9) << what << ": scalar " << got[0] << ", "
+                           << L.level.name << " " << got[1];
+    }
+    ctx.done();
+}
+
 }  // namespace
 
 CHECKASM_MODULE(float_adm) {
@@ -195,6 +253,8 @@ CHECKASM_MODULE(float_adm) {
         if (L.owns(&FloatAdmKernels::dwt2)) check_dwt2(ctx, L);
         if (L.owns(&FloatAdmKernels::decouple)) check_decouple(ctx, L);
         if (L.owns(&FloatAdmKernels::csf)) check_csf(ctx, L);
+        if (L.owns(&FloatAdmKernels::den_scale)) check_sums(ctx, L, false);
+        if (L.owns(&FloatAdmKernels::contrast_masked_sum)) check_sums(ctx, L, true);
     }
 }
 
