@@ -56,3 +56,7 @@ for pair in p01_astronaut_576x324_420p8_x264crf23 p12_gravel_576x324_420p10_x265
   report "$pair" 2 6 "motion" -n --feature motion
 done
 report p19_motorcycle_1920x1080_420p8_x264crf28 1 3 "vmaf (default)"
+# The other features with NEON twins, on p01 (frames 4 less 2).
+for feature in psnr_hvs float_ssim float_ms_ssim ciede cambi speed_chroma float_vif float_motion float_adm; do
+  report p01_astronaut_576x324_420p8_x264crf23 2 4 "$feature" -n --feature "$feature"
+done

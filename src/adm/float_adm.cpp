@@ -159,7 +159,8 @@ public:
 
     explicit FloatAdm(const ExtractorSetup& s)
         : p_(adm_table().read(s.options)), w_(s.geometry.width), h_(s.geometry.height),
-          bpc_(s.geometry.bpc), ref_(w_, h_), dis_(w_, h_), keys_(s.keys) {
+          bpc_(s.geometry.bpc), ref_(w_, h_), dis_(w_, h_), keys_(s.keys),
+          k_(&float_adm::float_adm_kernels_for(s.compute.simd)) {
         const int bw = (w_ + 1) / 2;
         const int bh = (h_ + 1) / 2;
         band_stride_ = (bw + 15) / 16 * 16;
@@ -244,10 +245,10 @@ private:
             const int* const* rows = taps(row_taps_, rt);
             const int* const* cols = taps(col_taps_, ct);
             const bool skip = scale == 0 && p_.skip_scale0;
-            float_adm::dwt2(cur_ref, cur_stride, w, h, rows, cols, ref_b_, band_stride_,
-                            tmp_lo_.data(), tmp_hi_.data(), skip);
-            float_adm::dwt2(cur_dis, cur_stride, w, h, rows, cols, dis_b_, band_stride_,
-                            tmp_lo_.data(), tmp_hi_.data(), skip);
+            k_->dwt2(cur_ref, cur_stride, w, h, rows, cols, ref_b_, band_stride_, tmp_lo_.data(),
+                     tmp_hi_.data(), skip);
+            k_->dwt2(cur_dis, cur_stride, w, h, rows, cols, dis_b_, band_stride_, tmp_lo_.data(),
+                     tmp_hi_.data(), skip);
             w = (w + 1) / 2;
             h = (h + 1) / 2;
             float num_scale = 0.0f, den_scale = 0.0f, aim_num_scale = 0.0f;
@@ -289,25 +290,24 @@ private:
         const Region outer = float_adm::filtered_region(w, h, kBorderFactor);
         const Region inner = float_adm::scored_region(w, h, kBorderFactor);
         const CsfFactors f = factors_[scale];
-        float_adm::decouple(ref_b_, dis_b_, r_b_, a_b_, band_stride_, outer, p_.enhn_gain_limit);
-        den_scale = float_adm::den_scale(ref_b_, band_stride_, inner, f.hv, f.diag,
-                                         p_.noise_weight, p_.p_norm);
+        k_->decouple(ref_b_, dis_b_, r_b_, a_b_, band_stride_, outer, p_.enhn_gain_limit);
+        den_scale =
+            k_->den_scale(ref_b_, band_stride_, inner, f.hv, f.diag, p_.noise_weight, p_.p_norm);
         // Detail loss: the restored bands masked by the additive impairment.
-        float_adm::csf(a_b_, csf_a_, csf_f_, band_stride_, outer, f.hv, f.diag);
-        num_scale = float_adm::contrast_masked_sum(r_b_, csf_a_, csf_f_, band_stride_, w, h,
-                                                   inner, f.hv, f.diag, p_.noise_weight,
-                                                   p_.bypass_cm, p_.p_norm);
+        k_->csf(a_b_, csf_a_, csf_f_, band_stride_, outer, f.hv, f.diag);
+        num_scale = k_->contrast_masked_sum(r_b_, csf_a_, csf_f_, band_stride_, w, h, inner, f.hv,
+                                            f.diag, p_.noise_weight, p_.bypass_cm, p_.p_norm);
         // Additive impairment masked by the restored bands, without noise floor.
-        float_adm::csf(r_b_, csf_a_, csf_f_, band_stride_, outer, f.hv, f.diag);
-        aim_num_scale = float_adm::contrast_masked_sum(a_b_, csf_a_, csf_f_, band_stride_, w, h,
-                                                       inner, f.hv, f.diag, 0.0, p_.bypass_cm,
-                                                       p_.p_norm);
+        k_->csf(r_b_, csf_a_, csf_f_, band_stride_, outer, f.hv, f.diag);
+        aim_num_scale = k_->contrast_masked_sum(a_b_, csf_a_, csf_f_, band_stride_, w, h, inner,
+                                                f.hv, f.diag, 0.0, p_.bypass_cm, p_.p_norm);
     }
 
     AdmParams p_;
     int w_, h_, bpc_;
     FloatImage ref_, dis_;
     std::vector<std::string> keys_;
+    const float_adm::FloatAdmKernels* k_;
     std::ptrdiff_t band_stride_ = 0;
     std::vector<float> storage_;
     Bands ref_b_, dis_b_, r_b_, a_b_, csf_a_, csf_f_;

@@ -8,6 +8,8 @@
 
 #include <cstddef>
 
+#include "vmafpp/cpu.hpp"
+
 namespace vmafpp::float_adm {
 
 // One decomposition level: approximation and horizontal, vertical, diagonal
@@ -46,6 +48,8 @@ void dwt_tap_indices(int n, int* tap0, int* tap1, int* tap2, int* tap3);
 // tap order. With lo_only only band a is produced (libvmaf's adm_dwt2_lo).
 // src may alias dst.a: output row i is written after input rows >= i are
 // read, and later output rows only read input rows above i (2i' - 1 >= i').
+// col_taps must be dwt_tap_indices(w)'s (a twin may take the interior
+// outputs' taps, 2j-1 .. 2j+2, from j); row_taps may be any rows.
 void dwt2(const float* src, std::ptrdiff_t src_stride, int w, int h,
           const int* const row_taps[4], const int* const col_taps[4], const Bands& dst,
           std::ptrdiff_t dst_stride, float* tmp_lo, float* tmp_hi, bool lo_only);
@@ -81,5 +85,24 @@ float contrast_masked_sum(const Bands& x, const Bands& masker, const Bands& mask
 // libvmaf's DIVS(n, d): on x86 n * refined reciprocal of d (rcpss plus one
 // Newton step, in float); plain n / d elsewhere, as libvmaf without SSE2.
 float divide(float n, float d);
+
+// The kernels swappable through FloatAdmKernels (float_adm calls them through
+// its session level's table). A twin returns the scalar's bits: it may run
+// several columns at once, keeping each sample's operations and their order,
+// no fused multiply-add; the p-norm sums (den_scale, contrast_masked_sum)
+// add their rows' terms in column order, as the scalar.
+struct FloatAdmKernels {
+    decltype(&float_adm::dwt2) dwt2;
+    decltype(&float_adm::decouple) decouple;
+    decltype(&float_adm::csf) csf;
+    decltype(&float_adm::den_scale) den_scale;
+    decltype(&float_adm::contrast_masked_sum) contrast_masked_sum;
+};
+const FloatAdmKernels& float_adm_kernels_scalar();
+// Each level's twins (kernel_table.hpp's ladder): float_adm_neon.cpp only
+// (which divides plainly, as the scalar does off x86); x86 runs the scalar.
+void float_adm_init_neon(FloatAdmKernels& k);
+// The table of `level` (a session's Compute::simd).
+const FloatAdmKernels& float_adm_kernels_for(SimdLevel level);
 
 }  // namespace vmafpp::float_adm

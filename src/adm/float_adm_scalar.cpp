@@ -328,3 +328,12 @@ float contrast_masked_sum(const Bands& x, const Bands& masker, const Bands& mask
 }
 
 }  // namespace vmafpp::float_adm
+
+namespace vmafpp::float_adm {
+
+const FloatAdmKernels& float_adm_kernels_scalar() {
+    static const FloatAdmKernels k{&dwt2, &decouple, &csf, &den_scale, &contrast_masked_sum};
+    return k;
+}
+
+}  // namespace vmafpp::float_adm

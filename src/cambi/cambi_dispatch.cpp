@@ -1,5 +1,6 @@
 // The cambi kernel tables of every level (dispatch/kernel_table.hpp). No
-// cambi kernel gains from the ICL extensions.
+// cambi kernel gains from the ICL extensions; NEON (AArch64) twins every
+// kernel, as AVX2 does.
 #include "cambi/cambi_kernels.hpp"
 #include "dispatch/kernel_table.hpp"
 
@@ -8,7 +9,8 @@ namespace vmafpp::cambi {
 const CambiKernels& cambi_kernels_for(SimdLevel level) {
     static const KernelTables<CambiKernels> tables(
         cambi_kernels_scalar(),
-        {VMAFPP_X86_INIT(cambi_init_avx2), VMAFPP_X86_INIT(cambi_init_avx512), nullptr});
+        {VMAFPP_X86_INIT(cambi_init_avx2), VMAFPP_X86_INIT(cambi_init_avx512), nullptr,
+         VMAFPP_ARM_INIT(cambi_init_neon)});
     return tables[level];
 }
 

@@ -145,6 +145,7 @@ const CambiKernels& cambi_kernels_scalar();
 // Each level's twins (cambi_<isa>.cpp), put into the table of the level below.
 void cambi_init_avx2(CambiKernels& k);
 void cambi_init_avx512(CambiKernels& k);
+void cambi_init_neon(CambiKernels& k);  // AArch64 (cambi_neon.cpp)
 const CambiKernels& cambi_kernels_for(SimdLevel level);
 
 }  // namespace vmafpp::cambi

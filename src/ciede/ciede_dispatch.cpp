@@ -1,6 +1,6 @@
 // The ciede kernel tables of every level (dispatch/kernel_table.hpp): the
-// AVX2 and AVX-512 twins of the row share ciede_simd.hpp; the ICL level
-// inherits AVX-512's.
+// AVX2, AVX-512 and NEON twins of the row share ciede_simd.hpp; the ICL
+// level inherits AVX-512's.
 #include "ciede/ciede_kernels.hpp"
 #include "dispatch/kernel_table.hpp"
 
@@ -9,7 +9,8 @@ namespace vmafpp::ciede {
 const CiedeKernels& ciede_kernels_for(SimdLevel level) {
     static const KernelTables<CiedeKernels> tables(
         ciede_kernels_scalar(),
-        {VMAFPP_X86_INIT(ciede_init_avx2), VMAFPP_X86_INIT(ciede_init_avx512), nullptr});
+        {VMAFPP_X86_INIT(ciede_init_avx2), VMAFPP_X86_INIT(ciede_init_avx512), nullptr,
+         VMAFPP_ARM_INIT(ciede_init_neon)});
     return tables[level];
 }
 

@@ -302,6 +302,8 @@ const CiedeKernels& ciede_kernels_scalar();
 const CiedeKernels& ciede_kernels_for(SimdLevel level);
 void ciede_init_avx2(CiedeKernels& k);
 void ciede_init_avx512(CiedeKernels& k);
+// AArch64: delta_e, libm and lab over two double lanes (ciede_neon.cpp).
+void ciede_init_neon(CiedeKernels& k);
 
 
 // delta_e_2000 of each pixel of one row with kernels k: ref[c] and dis[c]

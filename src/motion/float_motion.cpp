@@ -107,7 +107,9 @@ public:
     }
 
     explicit FloatMotion(const ExtractorSetup& s)
-        : p_(motion_table().read(s.options)), bpc_(s.geometry.bpc), keys_(s.keys) {
+        : p_(motion_table().read(s.options)), bpc_(s.geometry.bpc), keys_(s.keys),
+          k_(&float_motion::float_motion_kernels_for(s.compute.simd)),
+          vif_k_(&float_vif::float_vif_kernels_for(s.compute.simd)) {
         const FrameGeometry& g = s.geometry;
         if (p_.filter_size == 1) {
             filter_ = kFilter5NoOp;
@@ -154,7 +156,7 @@ public:
         for (int k = 0; k < plane_count_; ++k) {
             PlaneState& ps = planes_[k];
             plane_to_float(ref.planes[k], bpc_, -128.0f, ps.current.data(), ps.current.stride());
-            float_vif::blur(filter_, fw_, ps.current.data(), ps.current.stride(),
+            vif_k_->blur(filter_, fw_, ps.current.data(), ps.current.stride(),
                             ps.blurred[cur].data(), ps.blurred[cur].stride(), ps.w, ps.h,
                             row_.data());
         }
@@ -204,7 +206,7 @@ private:
     double plane_sad(PlaneState& ps, unsigned a, unsigned b) {
         const FloatImage& x = ps.blurred[a];
         const FloatImage& y = ps.blurred[b];
-        float m = float_motion::mean_abs_diff(x.data(), x.stride(), y.data(), y.stride(), ps.w,
+        float m = k_->mean_abs_diff(x.data(), x.stride(), y.data(), y.stride(), ps.w,
                                               ps.h);
         if (p_.add_scale1) {
             const int hw = ps.half_a.width(), hh = ps.half_a.height();
@@ -212,7 +214,7 @@ private:
                                       ps.half_a.stride(), hw, hh);
             float_vif::scale_bilinear(y.data(), y.stride(), ps.w, ps.h, ps.half_b.data(),
                                       ps.half_b.stride(), hw, hh);
-            m = m + float_motion::mean_abs_diff(ps.half_a.data(), ps.half_a.stride(),
+            m = m + k_->mean_abs_diff(ps.half_a.data(), ps.half_a.stride(),
                                                 ps.half_b.data(), ps.half_b.stride(), hw, hh);
         }
         return m;
@@ -221,6 +223,8 @@ private:
     MotionParams p_;
     int bpc_;
     std::vector<std::string> keys_;
+    const float_motion::FloatMotionKernels* k_;
+    const float_vif::FloatVifKernels* vif_k_;
     const float* filter_ = kFilter5;
     int fw_ = 5;
     std::array<PlaneState, 3> planes_;

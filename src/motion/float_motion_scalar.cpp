@@ -19,3 +19,12 @@ float mean_abs_diff(const float* a, std::ptrdiff_t a_stride, const float* b,
 }
 
 }  // namespace vmafpp::float_motion
+
+namespace vmafpp::float_motion {
+
+const FloatMotionKernels& float_motion_kernels_scalar() {
+    static const FloatMotionKernels k{&mean_abs_diff};
+    return k;
+}
+
+}  // namespace vmafpp::float_motion

@@ -1,14 +1,16 @@
 // The psnr_hvs kernel tables of every level (dispatch/kernel_table.hpp).
-// AVX2 and AVX-512 have twins of the plane kernel; ICL inherits AVX-512's.
+// AVX2, AVX-512 and NEON have twins of the plane kernel; ICL inherits
+// AVX-512's.
 #include "dispatch/kernel_table.hpp"
 #include "psnr_hvs/psnr_hvs_kernels.hpp"
 
 namespace vmafpp::psnr_hvs {
 
 const PsnrHvsKernels& psnr_hvs_kernels_for(SimdLevel level) {
-    static const KernelTables<PsnrHvsKernels> tables(psnr_hvs_kernels_scalar(),
-                                                     {VMAFPP_X86_INIT(psnr_hvs_init_avx2),
-                                                      VMAFPP_X86_INIT(psnr_hvs_init_avx512), nullptr});
+    static const KernelTables<PsnrHvsKernels> tables(
+        psnr_hvs_kernels_scalar(),
+        {VMAFPP_X86_INIT(psnr_hvs_init_avx2), VMAFPP_X86_INIT(psnr_hvs_init_avx512), nullptr,
+         VMAFPP_ARM_INIT(psnr_hvs_init_neon)});
     return tables[level];
 }
 

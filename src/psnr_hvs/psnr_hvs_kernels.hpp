@@ -138,5 +138,7 @@ const PsnrHvsKernels& psnr_hvs_kernels_scalar();
 const PsnrHvsKernels& psnr_hvs_kernels_for(SimdLevel level);
 void psnr_hvs_init_avx2(PsnrHvsKernels& k);
 void psnr_hvs_init_avx512(PsnrHvsKernels& k);
+// AArch64: four blocks per vector (psnr_hvs_neon.cpp).
+void psnr_hvs_init_neon(PsnrHvsKernels& k);
 
 }  // namespace vmafpp::psnr_hvs

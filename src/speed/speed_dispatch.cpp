@@ -1,5 +1,5 @@
 // The SpEED kernel tables of every level (dispatch/kernel_table.hpp):
-// AVX2 and AVX-512 twins of the covariance kernel.
+// AVX2, AVX-512 and NEON twins of the covariance and vertical kernels.
 #include "dispatch/kernel_table.hpp"
 #include "speed/speed_kernels.hpp"
 
@@ -8,7 +8,8 @@ namespace vmafpp::speed {
 const SpeedKernels& speed_kernels_for(SimdLevel level) {
     static const KernelTables<SpeedKernels> tables(
         speed_kernels_scalar(),
-        {VMAFPP_X86_INIT(speed_init_avx2), VMAFPP_X86_INIT(speed_init_avx512), nullptr});
+        {VMAFPP_X86_INIT(speed_init_avx2), VMAFPP_X86_INIT(speed_init_avx512), nullptr,
+         VMAFPP_ARM_INIT(speed_init_neon)});
     return tables[level];
 }
 

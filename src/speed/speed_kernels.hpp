@@ -63,5 +63,7 @@ const SpeedKernels& speed_kernels_scalar();
 const SpeedKernels& speed_kernels_for(SimdLevel level);
 void speed_init_avx2(SpeedKernels& k);
 void speed_init_avx512(SpeedKernels& k);
+// AArch64: covariance and vertical (speed_neon.cpp).
+void speed_init_neon(SpeedKernels& k);
 
 }  // namespace vmafpp::speed

@@ -162,10 +162,12 @@ struct SsimKernels {
 const SsimKernels& ssim_kernels_scalar();
 // The table for a SIMD level (dispatch/kernel_table.hpp): AVX2 has twins of
 // convolve, stats, decimate and pass, AVX-512 of stats, decimate and pass;
-// the ICL level inherits AVX-512's table.
+// the ICL level inherits AVX-512's table. NEON (AArch64) has twins of
+// convolve, stats, decimate and pass (ssim_neon.cpp).
 const SsimKernels& ssim_kernels_for(SimdLevel level);
 void ssim_init_avx2(SsimKernels& k);
 void ssim_init_avx512(SsimKernels& k);
+void ssim_init_neon(SsimKernels& k);
 
 // The output size of DecimateFn along one dimension.
 constexpr int decimated_size(int n, int factor) { return n / factor + (n & 1); }

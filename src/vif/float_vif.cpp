@@ -118,7 +118,8 @@ public:
     explicit FloatVif(const ExtractorSetup& s)
         : p_(vif_table().read(s.options)), w_(s.geometry.width), h_(s.geometry.height),
           bpc_(s.geometry.bpc), sw_(prescaled(w_, p_.prescale)), sh_(prescaled(h_, p_.prescale)),
-          prescaling_(sw_ != w_ || sh_ != h_), ref_(w_, h_), dis_(w_, h_), keys_(s.keys) {
+          prescaling_(sw_ != w_ || sh_ != h_), ref_(w_, h_), dis_(w_, h_), keys_(s.keys),
+          k_(&float_vif::float_vif_kernels_for(s.compute.simd)) {
         if (prescaling_) {
             ref_s_ = FloatImage(sw_, sh_);
             dis_s_ = FloatImage(sw_, sh_);
@@ -190,9 +191,9 @@ private:
             if (scale > 0) {
                 FloatImage& rd = ref_dec_[scale % 2];
                 FloatImage& dd = dis_dec_[scale % 2];
-                float_vif::blur_decimate(f, fw, cur_ref, cur_stride, rd.data(), rd.stride(), w, h,
+                k_->blur_decimate(f, fw, cur_ref, cur_stride, rd.data(), rd.stride(), w, h,
                                          row_.data());
-                float_vif::blur_decimate(f, fw, cur_dis, cur_stride, dd.data(), dd.stride(), w, h,
+                k_->blur_decimate(f, fw, cur_dis, cur_stride, dd.data(), dd.stride(), w, h,
                                          row_.data());
                 w /= 2;
                 h /= 2;
@@ -201,14 +202,14 @@ private:
                 cur_stride = rd.stride();
             }
             const std::ptrdiff_t bs = mu1_.stride();
-            float_vif::blur(f, fw, cur_ref, cur_stride, mu1_.data(), bs, w, h, row_.data());
-            float_vif::blur(f, fw, cur_dis, cur_stride, mu2_.data(), bs, w, h, row_.data());
-            float_vif::blur_squared(f, fw, cur_ref, cur_stride, xx_.data(), bs, w, h, row_.data());
-            float_vif::blur_squared(f, fw, cur_dis, cur_stride, yy_.data(), bs, w, h, row_.data());
-            float_vif::blur_product(f, fw, cur_ref, cur_stride, cur_dis, cur_stride, xy_.data(), bs,
+            k_->blur(f, fw, cur_ref, cur_stride, mu1_.data(), bs, w, h, row_.data());
+            k_->blur(f, fw, cur_dis, cur_stride, mu2_.data(), bs, w, h, row_.data());
+            k_->blur_squared(f, fw, cur_ref, cur_stride, xx_.data(), bs, w, h, row_.data());
+            k_->blur_squared(f, fw, cur_dis, cur_stride, yy_.data(), bs, w, h, row_.data());
+            k_->blur_product(f, fw, cur_ref, cur_stride, cur_dis, cur_stride, xy_.data(), bs,
                                     w, h, row_.data());
             const float_vif::VifSums s =
-                float_vif::statistic(mu1_.data(), mu2_.data(), xx_.data(), yy_.data(), xy_.data(),
+                k_->statistic(mu1_.data(), mu2_.data(), xx_.data(), yy_.data(), xy_.data(),
                                      bs, w, h, p_.enhn_gain_limit, p_.sigma_nsq,
                                      stat_scratch_.data());
             scores[2 * scale] = s.num;
@@ -227,6 +228,7 @@ private:
     std::array<int, 4> fw_{};
     std::vector<float> row_;
     std::vector<float> stat_scratch_;
+    const float_vif::FloatVifKernels* k_;
 };
 
 }  // namespace

@@ -9,6 +9,8 @@
 
 #include <cstddef>
 
+#include "vmafpp/cpu.hpp"
+
 namespace vmafpp::float_vif {
 
 // Largest filter libvmaf builds (scale 0 at kernel scale 4: 69 taps).
@@ -68,5 +70,24 @@ void scale_nearest(const float* src, std::ptrdiff_t src_stride, int src_w, int s
 // libvmaf's bilinear frame scaling (used by float_motion's motion_add_scale1).
 void scale_bilinear(const float* src, std::ptrdiff_t src_stride, int src_w, int src_h,
                     float* dst, std::ptrdiff_t dst_stride, int dst_w, int dst_h);
+
+// The blur and statistic kernels, swappable through FloatVifKernels (float_vif and
+// float_motion call them through the table of their session's level). A twin
+// returns the scalar's bits: it may run several columns (outputs) at once,
+// each output's taps added in order from 0, products and sums float, no fused
+// multiply-add; the statistic's row sums stay sequential (column 0 first).
+struct FloatVifKernels {
+    decltype(&float_vif::blur) blur;
+    decltype(&float_vif::blur_squared) blur_squared;
+    decltype(&float_vif::blur_product) blur_product;
+    decltype(&float_vif::blur_decimate) blur_decimate;
+    decltype(&float_vif::statistic) statistic;
+};
+const FloatVifKernels& float_vif_kernels_scalar();
+// Each level's twins (kernel_table.hpp's ladder): float_vif_neon.cpp only;
+// x86 runs the scalar kernels.
+void float_vif_init_neon(FloatVifKernels& k);
+// The table of `level` (a session's Compute::simd).
+const FloatVifKernels& float_vif_kernels_for(SimdLevel level);
 
 }  // namespace vmafpp::float_vif

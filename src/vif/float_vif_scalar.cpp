@@ -293,3 +293,13 @@ void scale_bilinear(const float* src, std::ptrdiff_t src_stride, int src_w, int 
 }
 
 }  // namespace vmafpp::float_vif
+
+namespace vmafpp::float_vif {
+
+const FloatVifKernels& float_vif_kernels_scalar() {
+    static const FloatVifKernels k{&blur, &blur_squared, &blur_product, &blur_decimate,
+                                       &statistic};
+    return k;
+}
+
+}  // namespace vmafpp::float_vif

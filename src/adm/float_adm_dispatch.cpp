@@ -1,0 +1,16 @@
+// The float ADM kernel tables of every level, built by the one ladder of
+// dispatch/kernel_table.hpp. Only AArch64 has twins (NEON); x86 levels keep
+// the scalar kernels (whose division is rcpss-based there, as libvmaf's).
+#include "dispatch/kernel_table.hpp"
+#include "adm/float_adm_kernels.hpp"
+
+namespace vmafpp::float_adm {
+
+const FloatAdmKernels& float_adm_kernels_for(SimdLevel level) {
+    static const KernelTables<FloatAdmKernels> tables(
+        float_adm_kernels_scalar(),
+        {nullptr, nullptr, nullptr, VMAFPP_ARM_INIT(float_adm_init_neon)});
+    return tables[level];
+}
+
+}  // namespace vmafpp::float_adm
