@@ -12,7 +12,7 @@
 #include "ciede/ciede_kernels.hpp"
 #include "ciede/ciede_simd.hpp"
 
-namespace vmafpp {
+namespace vmafpp::ciede {
 
 namespace {
 
@@ -109,4 +109,4 @@ void ciede_init_neon(CiedeKernels& k) {
     k.lab = ciede::simd::lab<ciede::simd::Twice<Neon>>;
 }
 
-}  // namespace vmafpp
+}  // namespace vmafpp::ciede

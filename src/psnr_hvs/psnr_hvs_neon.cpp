@@ -11,7 +11,7 @@
 #include "psnr_hvs/psnr_hvs_kernels.hpp"
 #include "psnr_hvs/psnr_hvs_simd.hpp"
 
-namespace vmafpp {
+namespace vmafpp::psnr_hvs {
 
 namespace {
 
@@ -78,4 +78,4 @@ float plane_neon(const std::uint8_t* ref, std::ptrdiff_t ref_stride, const std::
 
 void psnr_hvs_init_neon(PsnrHvsKernels& k) { k.plane = plane_neon; }
 
-}  // namespace vmafpp
+}  // namespace vmafpp::psnr_hvs

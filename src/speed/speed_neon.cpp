@@ -15,7 +15,7 @@
 
 #include "speed/speed_kernels.hpp"
 
-namespace vmafpp {
+namespace vmafpp::speed {
 
 namespace {
 
@@ -197,4 +197,4 @@ void speed_init_neon(SpeedKernels& k) {
     k.vertical = vertical_neon;
 }
 
-}  // namespace vmafpp
+}  // namespace vmafpp::speed
