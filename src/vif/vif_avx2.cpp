@@ -527,40 +527,102 @@ void stat_horizontal_avx2(const VifStatRow& in, const std::uint16_t* filter, int
 // Information terms.
 //
 // Every log2 argument is an integer in [2^17, 2^53), held exactly in a double
-// (or, below 2^32, in a uint32: nsq + sigma1_sq and numer1). log2_q11(v) keeps v's 16
-// leading bits as the table index and adds 2048 per dropped bit; for a double
-// those bits are the implicit 1 and the 15 leading mantissa bits, and the
-// number of dropped bits is the exponent minus 15.
+// (or, below 2^32, in a uint32: nsq + sigma1_sq and numer1). log2_q11(v)
+// keeps v's 16 leading bits as the table index and adds 2048 per dropped
+// bit; for a double those bits are the implicit 1 and the 15 leading
+// mantissa bits, and the number of dropped bits is the exponent minus 15.
+//
+// As in vif_avx512.cpp, every sum the kernel returns is a sum of such logs,
+// so the table entries and the dropped bits are summed apart: the vector
+// code adds the dropped-bit counts per lane and stores a step's table
+// indices, and the next step sums their entries with scalar loads, which
+// cost less per element than vector gathers (and overlap with that step's
+// vector work). A lane that takes no log has argument nsq = 2^17: index 0
+// and 2 dropped bits. For numer1 and numer1_tmp both logs of such a lane
+// are that, and cancel; for nsq + sigma1_sq its entry comes off at the end
+// and its dropped bits are not added.
 
-// log2_q11 of 8 uint32 in [2^15, 2^32). The float of v >> 8 (< 2^24, exact)
-// has exponent bitlength(v) - 9; v keeps bitlength(v) - 16 dropped bits.
-inline __m256i log2_q11_u32(const std::uint16_t* table, __m256i v) {
+// A step's table indices: nsq + sigma1_sq, numer1, numer1_tmp.
+struct StepIndices {
+    alignas(32) std::uint32_t den[8];
+    alignas(32) std::uint32_t n1[8];
+    alignas(32) std::uint32_t tmp[8];
+    bool gain = false;  // n1 and tmp hold indices (otherwise not written)
+};
+
+struct LogParts {
+    __m256i index;    // v's 16 leading bits - 2^15
+    __m256i dropped;  // bits below them
+};
+// Of 8 uint32 in [2^15, 2^32). The float of v >> 8 (< 2^24, exact) has
+// exponent bitlength(v) - 9; v keeps bitlength(v) - 16 dropped bits.
+inline LogParts log_parts_u32(__m256i v) {
     const __m256 f = _mm256_cvtepi32_ps(_mm256_srli_epi32(v, 8));
     const __m256i dropped =
         _mm256_sub_epi32(_mm256_srli_epi32(_mm256_castps_si256(f), 23), _mm256_set1_epi32(127 + 7));
-    const __m256i idx = _mm256_sub_epi32(_mm256_srlv_epi32(v, dropped), _mm256_set1_epi32(32768));
-    const __m256i entry =
-        _mm256_and_si256(_mm256_i32gather_epi32(reinterpret_cast<const int*>(table), idx, 2),
-                         _mm256_set1_epi32(0xFFFF));
-    return _mm256_add_epi32(entry, _mm256_slli_epi32(dropped, 11));
+    return {_mm256_sub_epi32(_mm256_srlv_epi32(v, dropped), _mm256_set1_epi32(32768)), dropped};
+}
+// Of 8 exact integer doubles in [2^15, 2^53) given by their bits 37..63
+// (gain_half's tmp_top): the low 15 bits are the index, and the biased
+// exponent minus 1023 + 15 counts the dropped bits.
+inline LogParts log_parts_from_top(__m256i top) {
+    return {_mm256_and_si256(top, _mm256_set1_epi32(0x7FFF)),
+            _mm256_sub_epi32(_mm256_srli_epi32(top, 15), _mm256_set1_epi32(1023 + 15))};
 }
 
-struct AccumulateLanes {
-    __m256i num_non_log = _mm256_setzero_si256();  // 4 x int64
-    __m256i den_log = _mm256_setzero_si256();      // 8 x int32, flushed per block
-    __m256i num_log = _mm256_setzero_si256();      // 4 x int64
-    std::int64_t den_non_log = 0;
-};
+// Sum of the table entries of 8 indices, with scalar loads in two chains.
+inline std::int64_t sum_entries8(const std::uint16_t* table, const std::uint32_t* idx) {
+    std::int64_t a = 0, b = 0;
+    for (int i = 0; i < 8; i += 2) {
+        a += table[idx[i]];
+        b += table[idx[i + 1]];
+    }
+    return a + b;
+}
 
 inline __m256i widen_lo(__m256i v) { return _mm256_cvtepi32_epi64(_mm256_castsi256_si128(v)); }
 inline __m256i widen_hi(__m256i v) { return _mm256_cvtepi32_epi64(_mm256_extracti128_si256(v, 1)); }
 
+// Per 32-bit lane, a step adds at most 16 to dropped_den (its argument is
+// below 2^32) and at most 37 - 2 to dropped_num (numer1_tmp < 2^53 drops at
+// most 37 bits, numer1 >= 2^17 at least 2; numer1_tmp >= numer1, so never
+// below 0): flushed every kFlushSteps steps they stay far below 2^31.
+struct AccumulateLanes {
+    __m256i num_non_log = _mm256_setzero_si256();  // 4 x int64
+    __m256i dropped_den = _mm256_setzero_si256();  // 8 x int32, log lanes only
+    __m256i dropped_num = _mm256_setzero_si256();  // 8 x int32: numer1_tmp's minus numer1's
+    std::int64_t den_non_log = 0;
+};
+constexpr int kFlushSteps = 4096;
+
+std::int64_t sum_i64(__m256i v) {
+    alignas(32) std::int64_t l[4];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(l), v);
+    return l[0] + l[1] + l[2] + l[3];
+}
+std::int64_t sum_i32(__m256i v) { return sum_i64(_mm256_add_epi64(widen_lo(v), widen_hi(v))); }
+
+struct AccumulateTotals {
+    std::int64_t entries_den = 0, entries_num = 0;  // entries: den; tmp minus n1
+    std::int64_t dropped_den = 0, dropped_num = 0;
+
+    void flush(AccumulateLanes& acc) {
+        dropped_den += sum_i32(acc.dropped_den);
+        dropped_num += sum_i32(acc.dropped_num);
+        acc.dropped_den = _mm256_setzero_si256();
+        acc.dropped_num = _mm256_setzero_si256();
+    }
+    void add_entries(const std::uint16_t* table, const StepIndices& idx) {
+        entries_den += sum_entries8(table, idx.den);
+        if (idx.gain) entries_num += sum_entries8(table, idx.tmp) - sum_entries8(table, idx.n1);
+    }
+};
+
 // The gain branch's doubles of 4 pixels, in the scalar's operations and
 // order: numer1 = sv_sq + nsq as int32 lanes (sv_sq < 2^31, so numer1 <
 // 2^31 + 2^17 is exact as a uint32), and numer1_tmp's bits 37..63 (a
-// positive double: its biased exponent above its 15 leading mantissa bits,
-// log2_q11's table index) as int32 lanes. Lanes not in `need` get nsq for
-// both, a harmless argument that keeps every gather in the table.
+// positive double: its biased exponent above its 15 leading mantissa bits)
+// as int32 lanes. Lanes not in `need` get nsq for both.
 struct GainHalf {
     __m128i numer1;
     __m128i tmp_top;
@@ -585,55 +647,44 @@ inline GainHalf gain_half(__m128i s1, __m128i s2, __m128i s12, __m128i need, __m
                                             _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
     const __m256d numer1_tmp = _mm256_add_pd(product, _mm256_add_pd(sv_sq, nsq));
     const __m256d mask = _mm256_castsi256_pd(_mm256_cvtepi32_epi64(need));
-    const __m256i top = _mm256_srli_epi64(_mm256_castpd_si256(_mm256_blendv_pd(nsq, numer1_tmp, mask)), 37);
+    const __m256i top =
+        _mm256_srli_epi64(_mm256_castpd_si256(_mm256_blendv_pd(nsq, numer1_tmp, mask)), 37);
     // The 64-bit lanes' low dwords, in lane order.
-    const __m256i packed = _mm256_permutevar8x32_epi32(top, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
+    const __m256i packed =
+        _mm256_permutevar8x32_epi32(top, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
     // sv_sq (an integer below 2^31) converts exactly.
     const __m128i numer1 = _mm_add_epi32(_mm256_cvttpd_epi32(sv_sq), _mm_set1_epi32(kSigmaNsq));
     return {_mm_blendv_epi8(_mm_set1_epi32(kSigmaNsq), numer1, need),
             _mm256_castsi256_si128(packed)};
 }
 
-// log2_q11 of 8 exact integer doubles in [2^15, 2^53) from their bits 37..63
-// (gain_half's tmp_top): the low 15 bits index the table, and the biased
-// exponent minus 1023 + 15 counts the dropped bits.
-inline __m256i log2_q11_from_top(const std::uint16_t* table, __m256i top) {
-    const __m256i idx = _mm256_and_si256(top, _mm256_set1_epi32(0x7FFF));
-    const __m256i dropped = _mm256_sub_epi32(_mm256_srli_epi32(top, 15), _mm256_set1_epi32(1023 + 15));
-    // The gather reads 32 bits at 2-byte steps: the table has one spare entry
-    // past its end (vif_log2_table()); the upper 16 bits are dropped.
-    const __m256i entry =
-        _mm256_and_si256(_mm256_i32gather_epi32(reinterpret_cast<const int*>(table), idx, 2),
-                         _mm256_set1_epi32(0xFFFF));
-    return _mm256_add_epi32(entry, _mm256_slli_epi32(dropped, 11));
-}
-
 // The gain terms of 8 pixels (lanes of `need` set: the log branch with
-// sigma12 > 0 and sigma2_sq > 0), 0 elsewhere: the doubles 4 lanes at a
-// time, the table lookups of all 8 in one gather each.
-inline __m256i gain_terms(const std::uint16_t* table, __m256i s1, __m256i s2, __m256i s12,
-                          __m256i need, __m256d gain_limit) {
+// sigma12 > 0 and sigma2_sq > 0): the doubles 4 lanes at a time, the
+// indices of numer1 and numer1_tmp stored, their dropped bits summed.
+inline void gain_terms(__m256i s1, __m256i s2, __m256i s12, __m256i need, __m256d gain_limit,
+                       AccumulateLanes& acc, StepIndices& idx) {
     const GainHalf lo = gain_half(_mm256_castsi256_si128(s1), _mm256_castsi256_si128(s2),
                                   _mm256_castsi256_si128(s12), _mm256_castsi256_si128(need),
                                   gain_limit);
     const GainHalf hi = gain_half(_mm256_extracti128_si256(s1, 1), _mm256_extracti128_si256(s2, 1),
                                   _mm256_extracti128_si256(s12, 1),
                                   _mm256_extracti128_si256(need, 1), gain_limit);
-    const __m256i numer1 = _mm256_set_m128i(hi.numer1, lo.numer1);
-    const __m256i top = _mm256_set_m128i(hi.tmp_top, lo.tmp_top);
-    const __m256i diff =
-        _mm256_sub_epi32(log2_q11_from_top(table, top), log2_q11_u32(table, numer1));
-    return _mm256_and_si256(diff, need);
+    const LogParts n1 = log_parts_u32(_mm256_set_m128i(hi.numer1, lo.numer1));
+    const LogParts tmp = log_parts_from_top(_mm256_set_m128i(hi.tmp_top, lo.tmp_top));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(idx.n1), n1.index);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(idx.tmp), tmp.index);
+    acc.dropped_num =
+        _mm256_add_epi32(acc.dropped_num, _mm256_sub_epi32(tmp.dropped, n1.dropped));
 }
 
 inline void accumulate_step(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
-                            const std::int32_t* sigma12, std::ptrdiff_t j, __m256i valid,
-                            const std::uint16_t* table, __m256d gain_limit, AccumulateLanes& acc) {
+                            const std::int32_t* sigma12, __m256i valid, __m256d gain_limit,
+                            AccumulateLanes& acc, StepIndices& idx) {
     const __m256i zero = _mm256_setzero_si256();
     const __m256i nsq = _mm256_set1_epi32(kSigmaNsq);
-    const __m256i s1 = load8x32(sigma1_sq + j);
-    const __m256i s2 = _mm256_max_epi32(load8x32(sigma2_sq + j), zero);
-    const __m256i s12 = load8x32(sigma12 + j);
+    const __m256i s1 = load8x32(sigma1_sq);
+    const __m256i s2 = _mm256_max_epi32(load8x32(sigma2_sq), zero);
+    const __m256i s12 = load8x32(sigma12);
     const __m256i low = _mm256_and_si256(_mm256_cmpgt_epi32(nsq, s1), valid);
     const __m256i in_log = _mm256_andnot_si256(low, valid);
 
@@ -644,32 +695,16 @@ inline void accumulate_step(const std::int32_t* sigma1_sq, const std::int32_t* s
     acc.den_non_log +=
         __builtin_popcount(static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(low))));
 
-    // Otherwise log2(nsq + sigma1_sq) - 17 (both Q11); nsq + s1 < 2^32.
-    const __m256i v = _mm256_blendv_epi8(nsq, _mm256_add_epi32(nsq, s1), in_log);
-    const __m256i den = _mm256_sub_epi32(log2_q11_u32(table, v), _mm256_set1_epi32(2048 * 17));
-    acc.den_log = _mm256_add_epi32(acc.den_log, _mm256_and_si256(den, in_log));
+    // Otherwise log2(nsq + sigma1_sq); nsq + s1 < 2^32.
+    const LogParts den = log_parts_u32(_mm256_blendv_epi8(nsq, _mm256_add_epi32(nsq, s1), in_log));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(idx.den), den.index);
+    acc.dropped_den = _mm256_add_epi32(acc.dropped_den, _mm256_and_si256(den.dropped, in_log));
 
     const __m256i need = _mm256_and_si256(
         in_log, _mm256_and_si256(_mm256_cmpgt_epi32(s12, zero), _mm256_cmpgt_epi32(s2, zero)));
-    if (!_mm256_testz_si256(need, need)) {
-        // Each term is log2 of numer1_tmp >= numer1 minus log2 of numer1:
-        // non-negative, below 2^31.
-        const __m256i t = gain_terms(table, s1, s2, s12, need, gain_limit);
-        acc.num_log = _mm256_add_epi64(acc.num_log, _mm256_add_epi64(widen_lo(t), widen_hi(t)));
-    }
+    idx.gain = !_mm256_testz_si256(need, need);
+    if (idx.gain) gain_terms(s1, s2, s12, need, gain_limit, acc, idx);
 }
-
-std::int64_t sum_i64(__m256i v) {
-    alignas(32) std::int64_t l[4];
-    _mm256_store_si256(reinterpret_cast<__m256i*>(l), v);
-    return l[0] + l[1] + l[2] + l[3];
-}
-std::int64_t sum_i32(__m256i v) { return sum_i64(_mm256_add_epi64(widen_lo(v), widen_hi(v))); }
-
-// Per 32-bit lane, den_log adds at most 30720 per step (log2 of a value below
-// 2^32 is below 32 * 2048, minus 17 * 2048): flushing every 4096 steps keeps
-// it far below 2^31.
-constexpr int kDenFlushSteps = 4096;
 
 void accumulate_avx2(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
                      const std::int32_t* sigma12, int w, const std::uint16_t* log2_q11_table,
@@ -684,18 +719,25 @@ void accumulate_avx2(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_s
     const __m256d gl = _mm256_set1_pd(gain_limit);
     const __m256i all = _mm256_set1_epi32(-1);
     AccumulateLanes acc;
-    std::int64_t den_log = 0;
+    AccumulateTotals tot;
+    // Step k stores its indices in idx[k] and sums those of step k ^ 1.
+    StepIndices idx[2];
+    std::int64_t lookups = 0;
     std::ptrdiff_t j = 0;
+    int k = 0;
     int steps = 0;
-    for (; j + 8 <= w; j += 8) {
-        accumulate_step(sigma1_sq, sigma2_sq, sigma12, j, all, log2_q11_table, gl, acc);
-        if (++steps == kDenFlushSteps) {
-            den_log += sum_i32(acc.den_log);
-            acc.den_log = _mm256_setzero_si256();
+    for (; j + 8 <= w; j += 8, k ^= 1) {
+        accumulate_step(sigma1_sq + j, sigma2_sq + j, sigma12 + j, all, gl, acc, idx[k]);
+        if (j > 0) tot.add_entries(log2_q11_table, idx[k ^ 1]);
+        lookups += 8;
+        if (++steps == kFlushSteps) {
+            tot.flush(acc);
             steps = 0;
         }
     }
     if (j < w) {
+        // The last columns, copied after zeros' room: lanes past w are
+        // invalid (no log, no non-log pixel).
         const int n = static_cast<int>(w - j);
         std::int32_t a[8] = {}, b[8] = {}, c[8] = {};
         copy_first(a, sigma1_sq + j, n);
@@ -703,11 +745,19 @@ void accumulate_avx2(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_s
         copy_first(c, sigma12 + j, n);
         const __m256i valid =
             _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        accumulate_step(a, b, c, 0, valid, log2_q11_table, gl, acc);
+        accumulate_step(a, b, c, valid, gl, acc, idx[k]);
+        if (j > 0) tot.add_entries(log2_q11_table, idx[k ^ 1]);
+        lookups += 8;
+        k ^= 1;
     }
-    den_log += sum_i32(acc.den_log);
-    sums->num_log += sum_i64(acc.num_log);
-    sums->den_log += den_log;
+    if (w > 0) tot.add_entries(log2_q11_table, idx[k ^ 1]);
+    tot.flush(acc);
+    // log2_q11 = entry + 2048 * dropped. Every looked-up lane that takes no
+    // log (non-log pixels, lanes past w) read entry 0.
+    const std::int64_t log_pixels = std::int64_t{w} - acc.den_non_log;
+    sums->num_log += tot.entries_num + 2048 * tot.dropped_num;
+    sums->den_log += tot.entries_den - std::int64_t{log2_q11_table[0]} * (lookups - log_pixels) +
+                     2048 * tot.dropped_den - 2048 * 17 * log_pixels;
     sums->num_non_log += sum_i64(acc.num_non_log);
     sums->den_non_log += acc.den_non_log;
 }
