@@ -603,6 +603,20 @@ inline V gain_product_clamped(V rst, __m256d gain) {
                             half(_mm256_castsi256_si128(rst)));
 }
 
+// (k * o + 2^14) >> 15 in int32 lanes for k in [0, 2^15] (adm_avx512.cpp's
+// restore_s123): with o = oh * 2^15 + ol (oh = o >> 15 arithmetic, ol in
+// [0, 2^15)) it is k * oh + ((k * ol + 2^14) >> 15), since k * oh * 2^15 is
+// a multiple of 2^15; k * oh is in [-2^31, 2^31), k * ol + 2^14 below
+// 2^31, and the sum, the scalar's value (|k * o| <= 2^46), in [-2^31,
+// 2^31).
+inline V restore_s123(V k, V o) {
+    const V oh = _mm256_srai_epi32(o, 15);
+    const V ol = _mm256_and_si256(o, _mm256_set1_epi32(0x7fff));
+    const V low = _mm256_srai_epi32(
+        _mm256_add_epi32(_mm256_mullo_epi32(k, ol), _mm256_set1_epi32(16384)), 15);
+    return _mm256_add_epi32(_mm256_mullo_epi32(k, oh), low);
+}
+
 void decouple_s123_avx2(const std::int32_t* const ref_hvd[3], const std::int32_t* const dis_hvd[3],
                         std::ptrdiff_t stride, Rect region, double gain_limit,
                         std::int32_t* const r_hvd[3], std::int32_t* const a_hvd[3]) {
@@ -614,7 +628,6 @@ void decouple_s123_avx2(const std::int32_t* const ref_hvd[3], const std::int32_t
     }
     const DecoupleConstants c(gain_limit);
     const V zero = _mm256_setzero_si256();
-    const V round = _mm256_set1_epi64x(16384);
     auto block = [&](std::ptrdiff_t i, const V* o, const V* t) {
         // Even samples in the low dwords of the 64-bit lanes, odd ones
         // moved there; products of int32 values summed modulo 2^64.
@@ -630,12 +643,7 @@ void decouple_s123_avx2(const std::int32_t* const ref_hvd[3], const std::int32_t
                        _mm256_srli_epi64(t[0], 32), _mm256_srli_epi64(t[1], 32)));
         for (int b = 0; b < 3; ++b) {
             const V k = ratio_q15_s123(o[b], t[b], c.div);
-            // |k * o| <= 2^46: the result fits int32, so the low dword
-            // of the logical shift is the arithmetic one's.
-            const V re = _mm256_add_epi64(_mm256_mul_epi32(k, o[b]), round);
-            const V ro = _mm256_add_epi64(
-                _mm256_mul_epi32(_mm256_srli_epi64(k, 32), _mm256_srli_epi64(o[b], 32)), round);
-            V rst = interleave_low_dwords(_mm256_srli_epi64(re, 15), _mm256_srli_epi64(ro, 15));
+            V rst = restore_s123(k, o[b]);
             const V p = gain_product_clamped(rst, c.gain);
             const V limited =
                 _mm256_blendv_epi8(_mm256_max_epi32(p, t[b]), _mm256_min_epi32(p, t[b]),
