@@ -15,7 +15,11 @@ machine whose speed drifts over minutes disturbs them less than a ratio of
 medians gathered minutes apart. Each median comes with a distribution-free 95%
 confidence interval (order statistics of the binomial; none below 6
 repetitions), which says whether a run supports a claim such as ">= 2x". List the baseline first: --threads 0,1,2
-compares against one thread doing everything (both CLIs' default).
+compares against one thread doing everything (both CLIs' default). With
+--other, the same paired ratios are also given by CPU time (user + sys),
+which a machine shared with other jobs disturbs much less than wall time.
+--clip measures given Y4M pairs (real content, or clips made with ffmpeg)
+instead of vmafpp-sample's.
 
 Each measured run follows --warmup unmeasured runs of the same binary and
 configuration (default 1), as hyperfine's --warmup does: on a VM that hands
@@ -28,6 +32,7 @@ runs second and weigh most on the shortest (multi-threaded) runs.
                       [--frames 30] [--sizes 1080p,2160p] [--depths 8,10]
                       [--threads 1,2] [--masks default,4294967295,48]
                       [--args "-n --feature vif --feature motion"]
+                      [--clip NAME=REF.y4m,DIS.y4m[,FRAMES] ...]  (instead of generated clips)
 """
 import argparse
 import math
@@ -72,6 +77,9 @@ def main():
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--masks", default="default")
     ap.add_argument("--args", default="", help="extra CLI arguments, e.g. \"-n --feature vif\"")
+    ap.add_argument("--clip", action="append", default=[], metavar="NAME=REF,DIS[,FRAMES]",
+                    help="measure this Y4M pair (repeatable) instead of generated clips; "
+                         "FRAMES (default --frames) is the pair's frame count, for the fps")
     a = ap.parse_args()
 
     vmafpp = os.path.join(a.build, "vmafpp")
@@ -81,54 +89,53 @@ def main():
     masks = a.masks.split(",")
     tmp_root = "/dev/shm" if os.path.isdir("/dev/shm") else None
     ratios = []
+    cpu_ratios = []  # the same pairs by CPU time (user + sys), which other jobs disturb less
     print("| size | bits | threads | mask | binary | median fps (wall) | median fps (CPU time) | peak RSS MiB |")
     print("|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory(dir=tmp_root) as tmp:
-        for size in a.sizes.split(","):
-            w, h = SIZES[size]
-            for depth in a.depths.split(","):
-                ref = os.path.join(tmp, "ref_%s_%s.y4m" % (size, depth))
-                dis = os.path.join(tmp, "dis_%s_%s.y4m" % (size, depth))
-                subprocess.run([sample, "--width", str(w), "--height", str(h), "--frames",
-                                str(a.frames), "--bitdepth", depth, ref, dis], check=True)
-                configs = [(t, m, name, binary) for t in thread_counts for m in masks
-                           for name, binary in binaries]
-                times = {c[:3]: [] for c in configs}
-                cpus = {c[:3]: [] for c in configs}
-                rss = {c[:3]: 0 for c in configs}
-                # Every repetition runs every configuration once, so a ratio
-                # of two configurations can be taken within one repetition,
-                # minutes apart at most, before the medians are taken.
-                for _ in range(a.repeat):
-                    for threads, mask, name, binary in configs:
-                        cmd = [binary, "-r", ref, "-d", dis, "--threads", threads, "-q"] + a.args.split()
-                        if mask != "default":
-                            cmd += ["--cpumask", mask]
-                        for _ in range(a.warmup):
-                            run(cmd)
-                        sec, cpu, peak = run(cmd)
-                        key = (threads, mask, name)
-                        times[key].append(sec)
-                        cpus[key].append(cpu)
-                        rss[key] = max(rss[key], peak)
-                for key in times:
-                    threads, mask, name = key
-                    print("| %s | %s | %s | %s | %s | %.2f | %.2f | %.1f |" %
-                          (size, depth, threads, mask, name, a.frames / statistics.median(times[key]),
-                           a.frames / statistics.median(cpus[key]), rss[key] / 1024.0))
-                sys.stdout.flush()
-                for mask in masks:
-                    for threads in thread_counts:
-                        if a.other:
-                            ratios.append((size, depth, mask, "vmafpp / other at --threads %s" % threads,
-                                           paired_speedup(times[(threads, mask, "other")],
-                                                          times[(threads, mask, "vmafpp")])))
-                    for name, _ in binaries:
-                        base = thread_counts[0]
-                        for threads in thread_counts[1:]:
-                            ratios.append((size, depth, mask, "%s --threads %s / --threads %s" % (name, threads, base),
-                                           paired_speedup(times[(base, mask, name)],
-                                                          times[(threads, mask, name)])))
+        for size, depth, ref, dis, frames, generated in clips(a, sample, tmp):
+            configs = [(t, m, name, binary) for t in thread_counts for m in masks
+                       for name, binary in binaries]
+            times = {c[:3]: [] for c in configs}
+            cpus = {c[:3]: [] for c in configs}
+            rss = {c[:3]: 0 for c in configs}
+            # Every repetition runs every configuration once, so a ratio
+            # of two configurations can be taken within one repetition,
+            # minutes apart at most, before the medians are taken.
+            for _ in range(a.repeat):
+                for threads, mask, name, binary in configs:
+                    cmd = [binary, "-r", ref, "-d", dis, "--threads", threads, "-q"] + a.args.split()
+                    if mask != "default":
+                        cmd += ["--cpumask", mask]
+                    for _ in range(a.warmup):
+                        run(cmd)
+                    sec, cpu, peak = run(cmd)
+                    key = (threads, mask, name)
+                    times[key].append(sec)
+                    cpus[key].append(cpu)
+                    rss[key] = max(rss[key], peak)
+            for key in times:
+                threads, mask, name = key
+                print("| %s | %s | %s | %s | %s | %.2f | %.2f | %.1f |" %
+                      (size, depth, threads, mask, name, frames / statistics.median(times[key]),
+                       frames / statistics.median(cpus[key]), rss[key] / 1024.0))
+            sys.stdout.flush()
+            for mask in masks:
+                for threads in thread_counts:
+                    if a.other:
+                        ratios.append((size, depth, mask, "vmafpp / other at --threads %s" % threads,
+                                       paired_speedup(times[(threads, mask, "other")],
+                                                      times[(threads, mask, "vmafpp")])))
+                        cpu_ratios.append((size, depth, mask, "vmafpp / other at --threads %s" % threads,
+                                           paired_speedup(cpus[(threads, mask, "other")],
+                                                          cpus[(threads, mask, "vmafpp")])))
+                for name, _ in binaries:
+                    base = thread_counts[0]
+                    for threads in thread_counts[1:]:
+                        ratios.append((size, depth, mask, "%s --threads %s / --threads %s" % (name, threads, base),
+                                       paired_speedup(times[(base, mask, name)],
+                                                      times[(threads, mask, name)])))
+            if generated:
                 os.remove(ref)
                 os.remove(dis)
 
@@ -140,6 +147,38 @@ def main():
             ci_text = "%.3fx - %.3fx" % ci if ci else "-"
             print("| %s | %s | %s | %s | %.3fx | %s | %.3fx | %.3fx |" %
                   (size, depth, mask, what, med, ci_text, lo, hi))
+    if cpu_ratios:
+        print()
+        print("| size | bits | mask | speed-up (CPU time) | median | 95% CI of the median | min | max |")
+        print("|---|---|---|---|---|---|---|---|")
+        for size, depth, mask, what, (med, ci, lo, hi) in cpu_ratios:
+            ci_text = "%.3fx - %.3fx" % ci if ci else "-"
+            print("| %s | %s | %s | %s | %.3fx | %s | %.3fx | %.3fx |" %
+                  (size, depth, mask, what, med, ci_text, lo, hi))
+
+
+def clips(a, sample, tmp):
+    """(size, depth, ref, dis, frames, generated) of each pair to measure:
+    the --clip pairs as given (depth "-": whatever the files hold), else one
+    clip of each --sizes and --depths written by vmafpp-sample into tmp."""
+    if a.clip:
+        for spec in a.clip:
+            name, _, pair = spec.partition("=")
+            fields = pair.split(",")
+            if not name or len(fields) not in (2, 3) or not all(fields) or \
+                    (len(fields) == 3 and not fields[2].isdigit()):
+                sys.exit("--clip wants NAME=REF,DIS[,FRAMES], not %r" % spec)
+            frames = int(fields[2]) if len(fields) == 3 else a.frames
+            yield name, "-", fields[0], fields[1], frames, False
+        return
+    for size in a.sizes.split(","):
+        w, h = SIZES[size]
+        for depth in a.depths.split(","):
+            ref = os.path.join(tmp, "ref_%s_%s.y4m" % (size, depth))
+            dis = os.path.join(tmp, "dis_%s_%s.y4m" % (size, depth))
+            subprocess.run([sample, "--width", str(w), "--height", str(h), "--frames",
+                            str(a.frames), "--bitdepth", depth, ref, dis], check=True)
+            yield size, depth, ref, dis, a.frames, True
 
 
 def median_ci(values, level=0.95):

@@ -379,20 +379,21 @@ inline V mask_from_bits8(int bits) {
     return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(bits), sel), sel);
 }
 
-// k = clamp((div[o] * t + 2^14) >> 15, 0, 2^15), 2^15 where o == 0. The
-// product (|.| <= 2^45) is formed in int64; a negative sum clamps to 0, and
-// for a non-negative one the logical shift is the arithmetic one and the
-// quotient (<= 2^30 + 1) fits the low dword.
+// k = clamp((div[o] * t + 2^14) >> 15, 0, 2^15), 2^15 where o == 0, in
+// int32 lanes: with div = dh * 2^15 + dl (dh = div >> 15 arithmetic, dl in
+// [0, 2^15)), (div * t + 2^14) >> 15 = dh * t + ((dl * t + 2^14) >> 15),
+// because dh * t * 2^15 is a multiple of 2^15. |div| <= 2^30 gives |dh| <=
+// 2^15, and |t| <= 2^15: dh * t and dl * t + 2^14 (in (-2^30, 2^30)) are
+// exact in int32, and so is their sum (|.| <= 2^30 + 2^15).
 inline V ratio_q15(V o, V t, const std::int32_t* div) {
     const V dv = _mm256_i32gather_epi32(div, o, 4);
-    const V r = _mm256_set1_epi64x(16384);
-    const V se = _mm256_add_epi64(_mm256_mul_epi32(dv, t), r);
-    const V so = _mm256_add_epi64(
-        _mm256_mul_epi32(_mm256_srli_epi64(dv, 32), _mm256_srli_epi64(t, 32)), r);
+    const V dh = _mm256_srai_epi32(dv, 15);
+    const V dl = _mm256_and_si256(dv, _mm256_set1_epi32(0x7fff));
+    const V low = _mm256_srai_epi32(
+        _mm256_add_epi32(_mm256_mullo_epi32(dl, t), _mm256_set1_epi32(16384)), 15);
+    const V q = _mm256_add_epi32(_mm256_mullo_epi32(dh, t), low);
     const V zero = _mm256_setzero_si256();
-    const V neg = _mm256_blend_epi32(_mm256_cmpgt_epi64(zero, se), _mm256_cmpgt_epi64(zero, so), 0xAA);
-    const V q = interleave_low_dwords(_mm256_srli_epi64(se, 15), _mm256_srli_epi64(so, 15));
-    const V k = _mm256_andnot_si256(neg, _mm256_min_epi32(q, _mm256_set1_epi32(32768)));
+    const V k = _mm256_min_epi32(_mm256_max_epi32(q, zero), _mm256_set1_epi32(32768));
     return _mm256_blendv_epi8(k, _mm256_set1_epi32(32768), _mm256_cmpeq_epi32(o, zero));
 }
 
@@ -403,6 +404,13 @@ inline V gain_product(V rst, __m256d gain) {
     const __m128i lo = _mm256_cvttpd_epi32(_mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_castsi256_si128(rst)), gain));
     const __m128i hi = _mm256_cvttpd_epi32(_mm256_mul_pd(_mm256_cvtepi32_pd(_mm256_extracti128_si256(rst, 1)), gain));
     return _mm256_set_m128i(hi, lo);
+}
+
+// Whether gain is an integer g with |g| <= limit; then rst * gain, for
+// |rst| * limit < 2^53, is exact in double, so trunc(fl(rst * gain)) is the
+// integer product (libvmaf's default gain limit, 100, is one).
+inline bool integral_gain(double gain, double limit) {
+    return gain >= -limit && gain <= limit && gain == std::trunc(gain);
 }
 
 // What both scales' decoupling reads besides the bands.
@@ -437,25 +445,24 @@ inline void for_decouple_blocks(const T* const ref_hvd[3], const T* const dis_hv
     }
 }
 
-void decouple_s0_avx2(const std::int16_t* const ref_hvd[3], const std::int16_t* const dis_hvd[3],
+template <bool kIntegralGain>
+void decouple_s0_rows(const std::int16_t* const ref_hvd[3], const std::int16_t* const dis_hvd[3],
                       std::ptrdiff_t stride, Rect region, double gain_limit,
                       std::int16_t* const r_hvd[3], std::int16_t* const a_hvd[3]) {
-    // Outside these the vector product could leave int32; the scalar serves.
-    if (region.width() < 8 || !(gain_limit >= -65535.0 && gain_limit <= 65535.0)) {
-        decouple_s0(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
-        return;
-    }
     const DecoupleConstants c(gain_limit);
+    const V gain_int = _mm256_set1_epi32(kIntegralGain ? static_cast<std::int32_t>(gain_limit) : 0);
     const V zero = _mm256_setzero_si256();
     const V round = _mm256_set1_epi32(16384);
     auto block = [&](std::ptrdiff_t i, const V* o, const V* t) {
-        // Products of int16 values (|.| <= 2^30) summed in int32.
-        const V dot = _mm256_add_epi32(_mm256_mullo_epi32(o[0], t[0]), _mm256_mullo_epi32(o[1], t[1]));
-        const V om = _mm256_add_epi32(_mm256_mullo_epi32(o[0], o[0]), _mm256_mullo_epi32(o[1], o[1]));
-        const V tm = _mm256_add_epi32(_mm256_mullo_epi32(t[0], t[0]), _mm256_mullo_epi32(t[1], t[1]));
-        const __m256 fd = sum_of_products_to_float(dot);
-        const __m256 fo = sum_of_products_to_float(om);
-        const __m256 ft = sum_of_products_to_float(tm);
+        // Sums of two int16 products in int32, by vpmaddwd on (h, v) pairs
+        // (h in the low, v in the high 16 bits of a dword): the same
+        // wrapped int32 sums as products added in int32 lanes, which
+        // sum_of_products_to_float reads.
+        const V op = _mm256_blend_epi16(o[0], _mm256_slli_epi32(o[1], 16), 0xAA);
+        const V tp = _mm256_blend_epi16(t[0], _mm256_slli_epi32(t[1], 16), 0xAA);
+        const __m256 fd = sum_of_products_to_float(_mm256_madd_epi16(op, tp));
+        const __m256 fo = sum_of_products_to_float(_mm256_madd_epi16(op, op));
+        const __m256 ft = sum_of_products_to_float(_mm256_madd_epi16(tp, tp));
         const int bits =
             angle_bits4(_mm256_castps256_ps128(fd), _mm256_castps256_ps128(fo),
                         _mm256_castps256_ps128(ft), c.cos_sq) |
@@ -467,7 +474,8 @@ void decouple_s0_avx2(const std::int16_t* const ref_hvd[3], const std::int16_t* 
             const V k = ratio_q15(o[b], t[b], c.div);
             // k <= 2^15, |o| <= 2^15: exact in int32.
             V rst = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(k, o[b]), round), 15);
-            const V p = gain_product(rst, c.gain);
+            // |rst| <= 2^15, |gain| <= 65535: the integer product fits int32.
+            const V p = kIntegralGain ? _mm256_mullo_epi32(rst, gain_int) : gain_product(rst, c.gain);
             const V limited = _mm256_blendv_epi8(_mm256_max_epi32(p, t[b]), _mm256_min_epi32(p, t[b]),
                                                  _mm256_cmpgt_epi32(o[b], zero));
             const V skip = _mm256_or_si256(_mm256_cmpeq_epi32(k, zero), _mm256_cmpeq_epi32(o[b], zero));
@@ -477,6 +485,20 @@ void decouple_s0_avx2(const std::int16_t* const ref_hvd[3], const std::int16_t* 
         }
     };
     for_decouple_blocks(ref_hvd, dis_hvd, stride, region, block);
+}
+
+void decouple_s0_avx2(const std::int16_t* const ref_hvd[3], const std::int16_t* const dis_hvd[3],
+                      std::ptrdiff_t stride, Rect region, double gain_limit,
+                      std::int16_t* const r_hvd[3], std::int16_t* const a_hvd[3]) {
+    // Outside these the vector product could leave int32; the scalar serves.
+    if (region.width() < 8 || !(gain_limit >= -65535.0 && gain_limit <= 65535.0)) {
+        decouple_s0(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
+        return;
+    }
+    if (integral_gain(gain_limit, 65535.0))
+        decouple_s0_rows<true>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
+    else
+        decouple_s0_rows<false>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
 }
 
 // ---------------------------------------------------------------------------
@@ -580,6 +602,20 @@ inline V gain_product_clamped(V rst, __m256d gain) {
                             half(_mm256_castsi256_si128(rst)));
 }
 
+// (k * o + 2^14) >> 15 in int32 lanes for k in [0, 2^15] (adm_avx512.cpp's
+// restore_s123): with o = oh * 2^15 + ol (oh = o >> 15 arithmetic, ol in
+// [0, 2^15)) it is k * oh + ((k * ol + 2^14) >> 15), since k * oh * 2^15 is
+// a multiple of 2^15; k * oh is in [-2^31, 2^31), k * ol + 2^14 below
+// 2^31, and the sum, the scalar's value (|k * o| <= 2^46), in [-2^31,
+// 2^31).
+inline V restore_s123(V k, V o) {
+    const V oh = _mm256_srai_epi32(o, 15);
+    const V ol = _mm256_and_si256(o, _mm256_set1_epi32(0x7fff));
+    const V low = _mm256_srai_epi32(
+        _mm256_add_epi32(_mm256_mullo_epi32(k, ol), _mm256_set1_epi32(16384)), 15);
+    return _mm256_add_epi32(_mm256_mullo_epi32(k, oh), low);
+}
+
 void decouple_s123_avx2(const std::int32_t* const ref_hvd[3], const std::int32_t* const dis_hvd[3],
                         std::ptrdiff_t stride, Rect region, double gain_limit,
                         std::int32_t* const r_hvd[3], std::int32_t* const a_hvd[3]) {
@@ -591,7 +627,6 @@ void decouple_s123_avx2(const std::int32_t* const ref_hvd[3], const std::int32_t
     }
     const DecoupleConstants c(gain_limit);
     const V zero = _mm256_setzero_si256();
-    const V round = _mm256_set1_epi64x(16384);
     auto block = [&](std::ptrdiff_t i, const V* o, const V* t) {
         // Even samples in the low dwords of the 64-bit lanes, odd ones
         // moved there; products of int32 values summed modulo 2^64.
@@ -607,12 +642,7 @@ void decouple_s123_avx2(const std::int32_t* const ref_hvd[3], const std::int32_t
                        _mm256_srli_epi64(t[0], 32), _mm256_srli_epi64(t[1], 32)));
         for (int b = 0; b < 3; ++b) {
             const V k = ratio_q15_s123(o[b], t[b], c.div);
-            // |k * o| <= 2^46: the result fits int32, so the low dword
-            // of the logical shift is the arithmetic one's.
-            const V re = _mm256_add_epi64(_mm256_mul_epi32(k, o[b]), round);
-            const V ro = _mm256_add_epi64(
-                _mm256_mul_epi32(_mm256_srli_epi64(k, 32), _mm256_srli_epi64(o[b], 32)), round);
-            V rst = interleave_low_dwords(_mm256_srli_epi64(re, 15), _mm256_srli_epi64(ro, 15));
+            V rst = restore_s123(k, o[b]);
             const V p = gain_product_clamped(rst, c.gain);
             const V limited =
                 _mm256_blendv_epi8(_mm256_max_epi32(p, t[b]), _mm256_min_epi32(p, t[b]),

@@ -527,90 +527,164 @@ void stat_horizontal_avx2(const VifStatRow& in, const std::uint16_t* filter, int
 // Information terms.
 //
 // Every log2 argument is an integer in [2^17, 2^53), held exactly in a double
-// (or, for nsq + sigma1_sq < 2^32, in a uint32). log2_q11(v) keeps v's 16
-// leading bits as the table index and adds 2048 per dropped bit; for a double
-// those bits are the implicit 1 and the 15 leading mantissa bits, and the
-// number of dropped bits is the exponent minus 15.
+// (or, below 2^32, in a uint32: nsq + sigma1_sq and numer1). log2_q11(v)
+// keeps v's 16 leading bits as the table index and adds 2048 per dropped
+// bit; for a double those bits are the implicit 1 and the 15 leading
+// mantissa bits, and the number of dropped bits is the exponent minus 15.
+//
+// As in vif_avx512.cpp, every sum the kernel returns is a sum of such logs,
+// so the table entries and the dropped bits are summed apart: the vector
+// code adds the dropped-bit counts per lane and stores a step's table
+// indices, and the next step sums their entries with scalar loads, which
+// cost less per element than vector gathers (and overlap with that step's
+// vector work). A lane that takes no log has argument nsq = 2^17: index 0
+// and 2 dropped bits. For numer1 and numer1_tmp both logs of such a lane
+// are that, and cancel; for nsq + sigma1_sq its entry comes off at the end
+// and its dropped bits are not added.
 
-// log2_q11 of 4 exact integer doubles in [2^15, 2^53) (64-bit lanes), as 4 x int32.
-inline __m128i log2_q11_pd(const std::uint16_t* table, __m256d v) {
-    const __m256i bits = _mm256_castpd_si256(v);
-    const __m256i idx = _mm256_and_si256(_mm256_srli_epi64(bits, 37), _mm256_set1_epi64x(0x7FFF));
-    const __m256i dropped =
-        _mm256_sub_epi64(_mm256_srli_epi64(bits, 52), _mm256_set1_epi64x(1023 + 15));
-    // The gather reads 32 bits at 2-byte steps: the table has one spare entry
-    // past its end (vif_log2_table()); the upper 16 bits are dropped.
-    const __m128i entry =
-        _mm_and_si128(_mm256_i64gather_epi32(reinterpret_cast<const int*>(table), idx, 2),
-                      _mm_set1_epi32(0xFFFF));
-    // The 64-bit counts are small: take their low 32 bits in lane order.
-    const __m256i packed =
-        _mm256_permutevar8x32_epi32(dropped, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
-    return _mm_add_epi32(entry, _mm_slli_epi32(_mm256_castsi256_si128(packed), 11));
-}
+// A step's table indices: nsq + sigma1_sq, numer1, numer1_tmp.
+struct StepIndices {
+    alignas(32) std::uint32_t den[8];
+    alignas(32) std::uint32_t n1[8];
+    alignas(32) std::uint32_t tmp[8];
+    bool gain = false;  // n1 and tmp hold indices (otherwise not written)
+};
 
-// log2_q11 of 8 uint32 in [2^15, 2^32). The float of v >> 8 (< 2^24, exact)
-// has exponent bitlength(v) - 9; v keeps bitlength(v) - 16 dropped bits.
-inline __m256i log2_q11_u32(const std::uint16_t* table, __m256i v) {
+struct LogParts {
+    __m256i index;    // v's 16 leading bits - 2^15
+    __m256i dropped;  // bits below them
+};
+// Of 8 uint32 in [2^15, 2^32). The float of v >> 8 (< 2^24, exact) has
+// exponent bitlength(v) - 9; v keeps bitlength(v) - 16 dropped bits.
+inline LogParts log_parts_u32(__m256i v) {
     const __m256 f = _mm256_cvtepi32_ps(_mm256_srli_epi32(v, 8));
     const __m256i dropped =
         _mm256_sub_epi32(_mm256_srli_epi32(_mm256_castps_si256(f), 23), _mm256_set1_epi32(127 + 7));
-    const __m256i idx = _mm256_sub_epi32(_mm256_srlv_epi32(v, dropped), _mm256_set1_epi32(32768));
-    const __m256i entry =
-        _mm256_and_si256(_mm256_i32gather_epi32(reinterpret_cast<const int*>(table), idx, 2),
-                         _mm256_set1_epi32(0xFFFF));
-    return _mm256_add_epi32(entry, _mm256_slli_epi32(dropped, 11));
+    return {_mm256_sub_epi32(_mm256_srlv_epi32(v, dropped), _mm256_set1_epi32(32768)), dropped};
+}
+// Of 8 exact integer doubles in [2^15, 2^53) given by their bits 37..63
+// (gain_half's tmp_top): the low 15 bits are the index, and the biased
+// exponent minus 1023 + 15 counts the dropped bits.
+inline LogParts log_parts_from_top(__m256i top) {
+    return {_mm256_and_si256(top, _mm256_set1_epi32(0x7FFF)),
+            _mm256_sub_epi32(_mm256_srli_epi32(top, 15), _mm256_set1_epi32(1023 + 15))};
 }
 
-struct AccumulateLanes {
-    __m256i num_non_log = _mm256_setzero_si256();  // 4 x int64
-    __m256i den_log = _mm256_setzero_si256();      // 8 x int32, flushed per block
-    __m256i num_log = _mm256_setzero_si256();      // 4 x int64
-    std::int64_t den_non_log = 0;
-};
+// Sum of the table entries of 8 indices, with scalar loads in two chains.
+inline std::int64_t sum_entries8(const std::uint16_t* table, const std::uint32_t* idx) {
+    std::int64_t a = 0, b = 0;
+    for (int i = 0; i < 8; i += 2) {
+        a += table[idx[i]];
+        b += table[idx[i + 1]];
+    }
+    return a + b;
+}
 
 inline __m256i widen_lo(__m256i v) { return _mm256_cvtepi32_epi64(_mm256_castsi256_si128(v)); }
 inline __m256i widen_hi(__m256i v) { return _mm256_cvtepi32_epi64(_mm256_extracti128_si256(v, 1)); }
 
-// The gain terms of 4 pixels (lanes of `need` set: the log branch with
-// sigma12 > 0 and sigma2_sq > 0), in the scalar's double operations and order.
-inline __m128i gain_terms(const std::uint16_t* table, __m128i s1, __m128i s2, __m128i s12,
-                          __m128i need, __m256d gain_limit) {
+// Per 32-bit lane, a step adds at most 16 to dropped_den (its argument is
+// below 2^32) and at most 37 - 2 to dropped_num (numer1_tmp < 2^53 drops at
+// most 37 bits, numer1 >= 2^17 at least 2; numer1_tmp >= numer1, so never
+// below 0): flushed every kFlushSteps steps they stay far below 2^31.
+struct AccumulateLanes {
+    __m256i num_non_log = _mm256_setzero_si256();  // 4 x int64
+    __m256i dropped_den = _mm256_setzero_si256();  // 8 x int32, log lanes only
+    __m256i dropped_num = _mm256_setzero_si256();  // 8 x int32: numer1_tmp's minus numer1's
+    std::int64_t den_non_log = 0;
+};
+constexpr int kFlushSteps = 4096;
+
+std::int64_t sum_i64(__m256i v) {
+    alignas(32) std::int64_t l[4];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(l), v);
+    return l[0] + l[1] + l[2] + l[3];
+}
+std::int64_t sum_i32(__m256i v) { return sum_i64(_mm256_add_epi64(widen_lo(v), widen_hi(v))); }
+
+struct AccumulateTotals {
+    std::int64_t entries_den = 0, entries_num = 0;  // entries: den; tmp minus n1
+    std::int64_t dropped_den = 0, dropped_num = 0;
+
+    void flush(AccumulateLanes& acc) {
+        dropped_den += sum_i32(acc.dropped_den);
+        dropped_num += sum_i32(acc.dropped_num);
+        acc.dropped_den = _mm256_setzero_si256();
+        acc.dropped_num = _mm256_setzero_si256();
+    }
+    void add_entries(const std::uint16_t* table, const StepIndices& idx) {
+        entries_den += sum_entries8(table, idx.den);
+        if (idx.gain) entries_num += sum_entries8(table, idx.tmp) - sum_entries8(table, idx.n1);
+    }
+};
+
+// The gain branch's doubles of 4 pixels, in the scalar's operations and
+// order: numer1 = sv_sq + nsq as int32 lanes (sv_sq < 2^31, so numer1 <
+// 2^31 + 2^17 is exact as a uint32), and numer1_tmp's bits 37..63 (a
+// positive double: its biased exponent above its 15 leading mantissa bits)
+// as int32 lanes. Lanes not in `need` get nsq for both.
+struct GainHalf {
+    __m128i numer1;
+    __m128i tmp_top;
+};
+inline GainHalf gain_half(__m128i s1, __m128i s2, __m128i s12, __m128i need, __m256d gain_limit) {
     const __m256d eps = _mm256_set1_pd(65536 * 1.0e-10);
     const __m256d zero = _mm256_setzero_pd();
+    const __m256d nsq = _mm256_set1_pd(static_cast<double>(kSigmaNsq));
     const __m256d s1d = _mm256_cvtepi32_pd(s1);
-    const __m256d s2d = _mm256_cvtepi32_pd(s2);
     const __m256d s12d = _mm256_cvtepi32_pd(s12);
     const __m256d g_raw = _mm256_div_pd(s12d, _mm256_add_pd(s1d, eps));
-    const __m256d sv = _mm256_sub_pd(s2d, _mm256_mul_pd(g_raw, s12d));
+    const __m256d sv = _mm256_sub_pd(_mm256_cvtepi32_pd(s2), _mm256_mul_pd(g_raw, s12d));
     // sv > 0 ? (int32)sv : 0 as an integer-valued double (sv < 2^31); max
     // returns its second operand (+0) for sv <= 0 and for -0.
     const __m256d sv_sq =
         _mm256_round_pd(_mm256_max_pd(sv, zero), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
     // min(a, b) is a < b ? a : b, the scalar's comparison.
     const __m256d g = _mm256_min_pd(g_raw, gain_limit);
-    const __m256d numer1 = _mm256_add_pd(sv_sq, _mm256_set1_pd(static_cast<double>(kSigmaNsq)));
     // (int64)(g * g * s1) + numer1: with |g| <= 1024 the product is below
     // 2^51 and the sum below 2^52, so double holds both exactly.
     const __m256d product = _mm256_round_pd(_mm256_mul_pd(_mm256_mul_pd(g, g), s1d),
                                             _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-    const __m256d numer1_tmp = _mm256_add_pd(product, numer1);
-    // Lanes not needed get a harmless argument so that no gather strays.
+    const __m256d numer1_tmp = _mm256_add_pd(product, _mm256_add_pd(sv_sq, nsq));
     const __m256d mask = _mm256_castsi256_pd(_mm256_cvtepi32_epi64(need));
-    const __m256d safe = _mm256_set1_pd(static_cast<double>(kSigmaNsq));
-    const __m128i diff = _mm_sub_epi32(log2_q11_pd(table, _mm256_blendv_pd(safe, numer1_tmp, mask)),
-                                       log2_q11_pd(table, _mm256_blendv_pd(safe, numer1, mask)));
-    return _mm_and_si128(diff, need);
+    const __m256i top =
+        _mm256_srli_epi64(_mm256_castpd_si256(_mm256_blendv_pd(nsq, numer1_tmp, mask)), 37);
+    // The 64-bit lanes' low dwords, in lane order.
+    const __m256i packed =
+        _mm256_permutevar8x32_epi32(top, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
+    // sv_sq (an integer below 2^31) converts exactly.
+    const __m128i numer1 = _mm_add_epi32(_mm256_cvttpd_epi32(sv_sq), _mm_set1_epi32(kSigmaNsq));
+    return {_mm_blendv_epi8(_mm_set1_epi32(kSigmaNsq), numer1, need),
+            _mm256_castsi256_si128(packed)};
+}
+
+// The gain terms of 8 pixels (lanes of `need` set: the log branch with
+// sigma12 > 0 and sigma2_sq > 0): the doubles 4 lanes at a time, the
+// indices of numer1 and numer1_tmp stored, their dropped bits summed.
+inline void gain_terms(__m256i s1, __m256i s2, __m256i s12, __m256i need, __m256d gain_limit,
+                       AccumulateLanes& acc, StepIndices& idx) {
+    const GainHalf lo = gain_half(_mm256_castsi256_si128(s1), _mm256_castsi256_si128(s2),
+                                  _mm256_castsi256_si128(s12), _mm256_castsi256_si128(need),
+                                  gain_limit);
+    const GainHalf hi = gain_half(_mm256_extracti128_si256(s1, 1), _mm256_extracti128_si256(s2, 1),
+                                  _mm256_extracti128_si256(s12, 1),
+                                  _mm256_extracti128_si256(need, 1), gain_limit);
+    const LogParts n1 = log_parts_u32(_mm256_set_m128i(hi.numer1, lo.numer1));
+    const LogParts tmp = log_parts_from_top(_mm256_set_m128i(hi.tmp_top, lo.tmp_top));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(idx.n1), n1.index);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(idx.tmp), tmp.index);
+    acc.dropped_num =
+        _mm256_add_epi32(acc.dropped_num, _mm256_sub_epi32(tmp.dropped, n1.dropped));
 }
 
 inline void accumulate_step(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
-                            const std::int32_t* sigma12, std::ptrdiff_t j, __m256i valid,
-                            const std::uint16_t* table, __m256d gain_limit, AccumulateLanes& acc) {
+                            const std::int32_t* sigma12, __m256i valid, __m256d gain_limit,
+                            AccumulateLanes& acc, StepIndices& idx) {
     const __m256i zero = _mm256_setzero_si256();
     const __m256i nsq = _mm256_set1_epi32(kSigmaNsq);
-    const __m256i s1 = load8x32(sigma1_sq + j);
-    const __m256i s2 = _mm256_max_epi32(load8x32(sigma2_sq + j), zero);
-    const __m256i s12 = load8x32(sigma12 + j);
+    const __m256i s1 = load8x32(sigma1_sq);
+    const __m256i s2 = _mm256_max_epi32(load8x32(sigma2_sq), zero);
+    const __m256i s12 = load8x32(sigma12);
     const __m256i low = _mm256_and_si256(_mm256_cmpgt_epi32(nsq, s1), valid);
     const __m256i in_log = _mm256_andnot_si256(low, valid);
 
@@ -621,39 +695,16 @@ inline void accumulate_step(const std::int32_t* sigma1_sq, const std::int32_t* s
     acc.den_non_log +=
         __builtin_popcount(static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(low))));
 
-    // Otherwise log2(nsq + sigma1_sq) - 17 (both Q11); nsq + s1 < 2^32.
-    const __m256i v = _mm256_blendv_epi8(nsq, _mm256_add_epi32(nsq, s1), in_log);
-    const __m256i den = _mm256_sub_epi32(log2_q11_u32(table, v), _mm256_set1_epi32(2048 * 17));
-    acc.den_log = _mm256_add_epi32(acc.den_log, _mm256_and_si256(den, in_log));
+    // Otherwise log2(nsq + sigma1_sq); nsq + s1 < 2^32.
+    const LogParts den = log_parts_u32(_mm256_blendv_epi8(nsq, _mm256_add_epi32(nsq, s1), in_log));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(idx.den), den.index);
+    acc.dropped_den = _mm256_add_epi32(acc.dropped_den, _mm256_and_si256(den.dropped, in_log));
 
     const __m256i need = _mm256_and_si256(
         in_log, _mm256_and_si256(_mm256_cmpgt_epi32(s12, zero), _mm256_cmpgt_epi32(s2, zero)));
-    const unsigned need_bits = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(need)));
-    if (need_bits & 0x0F) {
-        const __m128i t =
-            gain_terms(table, _mm256_castsi256_si128(s1), _mm256_castsi256_si128(s2),
-                       _mm256_castsi256_si128(s12), _mm256_castsi256_si128(need), gain_limit);
-        acc.num_log = _mm256_add_epi64(acc.num_log, _mm256_cvtepi32_epi64(t));
-    }
-    if (need_bits & 0xF0) {
-        const __m128i t = gain_terms(
-            table, _mm256_extracti128_si256(s1, 1), _mm256_extracti128_si256(s2, 1),
-            _mm256_extracti128_si256(s12, 1), _mm256_extracti128_si256(need, 1), gain_limit);
-        acc.num_log = _mm256_add_epi64(acc.num_log, _mm256_cvtepi32_epi64(t));
-    }
+    idx.gain = !_mm256_testz_si256(need, need);
+    if (idx.gain) gain_terms(s1, s2, s12, need, gain_limit, acc, idx);
 }
-
-std::int64_t sum_i64(__m256i v) {
-    alignas(32) std::int64_t l[4];
-    _mm256_store_si256(reinterpret_cast<__m256i*>(l), v);
-    return l[0] + l[1] + l[2] + l[3];
-}
-std::int64_t sum_i32(__m256i v) { return sum_i64(_mm256_add_epi64(widen_lo(v), widen_hi(v))); }
-
-// Per 32-bit lane, den_log adds at most 30720 per step (log2 of a value below
-// 2^32 is below 32 * 2048, minus 17 * 2048): flushing every 4096 steps keeps
-// it far below 2^31.
-constexpr int kDenFlushSteps = 4096;
 
 void accumulate_avx2(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
                      const std::int32_t* sigma12, int w, const std::uint16_t* log2_q11_table,
@@ -668,18 +719,25 @@ void accumulate_avx2(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_s
     const __m256d gl = _mm256_set1_pd(gain_limit);
     const __m256i all = _mm256_set1_epi32(-1);
     AccumulateLanes acc;
-    std::int64_t den_log = 0;
+    AccumulateTotals tot;
+    // Step k stores its indices in idx[k] and sums those of step k ^ 1.
+    StepIndices idx[2];
+    std::int64_t lookups = 0;
     std::ptrdiff_t j = 0;
+    int k = 0;
     int steps = 0;
-    for (; j + 8 <= w; j += 8) {
-        accumulate_step(sigma1_sq, sigma2_sq, sigma12, j, all, log2_q11_table, gl, acc);
-        if (++steps == kDenFlushSteps) {
-            den_log += sum_i32(acc.den_log);
-            acc.den_log = _mm256_setzero_si256();
+    for (; j + 8 <= w; j += 8, k ^= 1) {
+        accumulate_step(sigma1_sq + j, sigma2_sq + j, sigma12 + j, all, gl, acc, idx[k]);
+        if (j > 0) tot.add_entries(log2_q11_table, idx[k ^ 1]);
+        lookups += 8;
+        if (++steps == kFlushSteps) {
+            tot.flush(acc);
             steps = 0;
         }
     }
     if (j < w) {
+        // The last columns, copied after zeros' room: lanes past w are
+        // invalid (no log, no non-log pixel).
         const int n = static_cast<int>(w - j);
         std::int32_t a[8] = {}, b[8] = {}, c[8] = {};
         copy_first(a, sigma1_sq + j, n);
@@ -687,11 +745,19 @@ void accumulate_avx2(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_s
         copy_first(c, sigma12 + j, n);
         const __m256i valid =
             _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        accumulate_step(a, b, c, 0, valid, log2_q11_table, gl, acc);
+        accumulate_step(a, b, c, valid, gl, acc, idx[k]);
+        if (j > 0) tot.add_entries(log2_q11_table, idx[k ^ 1]);
+        lookups += 8;
+        k ^= 1;
     }
-    den_log += sum_i32(acc.den_log);
-    sums->num_log += sum_i64(acc.num_log);
-    sums->den_log += den_log;
+    if (w > 0) tot.add_entries(log2_q11_table, idx[k ^ 1]);
+    tot.flush(acc);
+    // log2_q11 = entry + 2048 * dropped. Every looked-up lane that takes no
+    // log (non-log pixels, lanes past w) read entry 0.
+    const std::int64_t log_pixels = std::int64_t{w} - acc.den_non_log;
+    sums->num_log += tot.entries_num + 2048 * tot.dropped_num;
+    sums->den_log += tot.entries_den - std::int64_t{log2_q11_table[0]} * (lookups - log_pixels) +
+                     2048 * tot.dropped_den - 2048 * 17 * log_pixels;
     sums->num_non_log += sum_i64(acc.num_non_log);
     sums->den_non_log += acc.den_non_log;
 }
@@ -812,20 +878,480 @@ void subsample_horizontal_avx2(const std::uint32_t* ref_in, const std::uint32_t*
     copy_first(dis_out + j, dout, n);
 }
 
-void stat_row_u8_avx2(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows,
-                      const std::uint16_t* filter, int taps, int w, std::uint32_t* scratch,
-                      std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12,
-                      const VifRowReduce* reduce) {
-    vif_stat_row_u8_by(vif_kernels_for(SimdLevel::avx2), ref_rows, dis_rows, filter, taps, w,
-                       scratch, sigma1_sq, sigma2_sq, sigma12, reduce);
+// ---------------------------------------------------------------------------
+// Fused statistics rows (vif_stat_row_u8, vif_stat_row_u16), the AVX2 form
+// of vif_stats_avx512.cpp's: the vertical step's five uint32 results go
+// straight into full-row arrays of centred 16-bit halves (x ^ 0x80008000,
+// then the low and the high half, what split_halves makes of a uint32 row),
+// whose index 0 is column -half; the mirror is copied inside those arrays
+// and the horizontal blocks read them. No uint32 row is stored, padded and
+// split again. The fast path needs every tap below 2^15 and a tap sum
+// C <= 65536 (pair_filter_fits), which both passes' vpmaddwd arguments
+// need; the means are then below 2^16 (8-bit: (65536 * 255 + 128) >> 8 =
+// 65280; 16-bit: cast to uint16 as the scalar's), so their high halves (0)
+// are neither stored nor read.
+
+inline bool pair_filter_fits(const VifFilterShape& f) {
+    return f.taps_below_2_15 && f.sum <= 65536;
 }
 
-void stat_row_u16_avx2(const std::uint16_t* const* ref_rows, const std::uint16_t* const* dis_rows,
-                       const std::uint16_t* filter, int taps, int w, int shift_mu, int shift_sq,
-                       std::uint32_t* scratch, std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
-                       std::int32_t* sigma12) {
-    vif_stat_row_u16_by(vif_kernels_for(SimdLevel::avx2), ref_rows, dis_rows, filter, taps, w,
-                        shift_mu, shift_sq, scratch, sigma1_sq, sigma2_sq, sigma12);
+// Five uint32 results of an 8-column step, in column order. Eight columns,
+// not sixteen: the 8-bit step keeps 5 accumulators (7 with the fused
+// reduction) and the 16-bit one 8, which fit AVX2's 16 registers with the
+// operands; sixteen columns (two of each) spilled to the stack every tap
+// pair.
+struct VerticalSums {
+    __m256i v[5];
+};
+
+// The scale's reduction fused into the 8-bit vertical step (as in
+// vif_stats_avx512.cpp): its rows start at an even offset into the
+// statistics rows, so its tap pairs ride on the statistics' pairs first ..
+// first + count - 1 and reuse their centred samples. Its sums start at
+// 128 C_r (undoing the centring) plus the rounding, so (sum >> shift) &
+// 0xFFFF is the scalar's uint16 output; c < 2^15 keeps vpmaddwd exact (a
+// pair sum of 32767 * 128 products is below 2^24), and the sums wrap
+// modulo 2^32 as the scalar's uint32 ones.
+struct ReduceTaps {
+    const std::uint32_t* pairs;
+    int first;
+    int count;
+    __m256i start;
+};
+struct ReduceSums {
+    __m256i ref, dis;
+};
+
+// Rows p and q of 8 columns minus 128, interleaved as int16 pairs in column
+// order (dword k holds column k of both): p ^ 0x80 is p - 128 as a signed
+// byte, interleaved bytewise and sign-extended once.
+inline __m256i centred_pair_u8(const std::uint8_t* p, const std::uint8_t* q) {
+    const __m128i x = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p));
+    const __m128i y = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(q));
+    return _mm256_cvtepi8_epi16(
+        _mm_xor_si128(_mm_unpacklo_epi8(x, y), _mm_set1_epi8(static_cast<char>(0x80))));
+}
+
+// The 8-bit vertical sums with vpmaddwd (stat_vertical_u8_pairs_step's
+// identities): a = p - 128 and b = q - 128 are int16 and so are a a, b b
+// (<= 16384) and a b (in [-16256, 16384]); a product with a tap below 2^15
+// is below 2^29 in magnitude and a pair sum below 2^30, exact in int32.
+template <bool kReduce>
+[[gnu::always_inline]] inline VerticalSums vertical_u8_sums(RowsU8 rows, std::ptrdiff_t j,
+                                                            const std::uint32_t* pairs, int taps,
+                                                            std::uint32_t taps_sum,
+                                                            const ReduceTaps* red,
+                                                            ReduceSums* rs) {
+    if constexpr (kReduce) *rs = {red->start, red->start};
+    // The moments' constant 16384 C starts their accumulators.
+    const __m256i c16384 = _mm256_set1_epi32(static_cast<int>(16384u * taps_sum));
+    __m256i m1 = _mm256_setzero_si256(), m2 = m1, xx = c16384, yy = c16384, xy = c16384;
+    for (int t = 0; t < taps; t += 2) {
+        const int u = t + 1 < taps ? t + 1 : t;
+        const __m256i c = _mm256_set1_epi32(static_cast<int>(pairs[t / 2]));
+        const __m256i a = centred_pair_u8(rows.ref[t] + j, rows.ref[u] + j);
+        const __m256i b = centred_pair_u8(rows.dis[t] + j, rows.dis[u] + j);
+        m1 = _mm256_add_epi32(m1, _mm256_madd_epi16(a, c));
+        m2 = _mm256_add_epi32(m2, _mm256_madd_epi16(b, c));
+        xx = _mm256_add_epi32(xx, _mm256_madd_epi16(_mm256_mullo_epi16(a, a), c));
+        yy = _mm256_add_epi32(yy, _mm256_madd_epi16(_mm256_mullo_epi16(b, b), c));
+        xy = _mm256_add_epi32(xy, _mm256_madd_epi16(_mm256_mullo_epi16(a, b), c));
+        if constexpr (kReduce) {
+            const int k = t / 2 - red->first;
+            if (k >= 0 && k < red->count) {
+                const __m256i rc = _mm256_set1_epi32(static_cast<int>(red->pairs[k]));
+                rs->ref = _mm256_add_epi32(rs->ref, _mm256_madd_epi16(a, rc));
+                rs->dis = _mm256_add_epi32(rs->dis, _mm256_madd_epi16(b, rc));
+            }
+        }
+    }
+    // 128 C and the mean's rounding 128 in one constant.
+    const __m256i c128r = _mm256_set1_epi32(static_cast<int>(128u * taps_sum + 128u));
+    auto mean = [&](__m256i s) { return _mm256_srli_epi32(_mm256_add_epi32(s, c128r), 8); };
+    return {{mean(m1), mean(m2), _mm256_add_epi32(xx, _mm256_slli_epi32(m1, 8)),
+             _mm256_add_epi32(yy, _mm256_slli_epi32(m2, 8)),
+             _mm256_add_epi32(xy, _mm256_slli_epi32(_mm256_add_epi32(m1, m2), 7))}};
+}
+
+// The 16-bit vertical sums with vpmaddwd, vif_stats_avx512.cpp's method
+// (derived there): a = p - 32768 and b = q - 32768 are int16; the products
+// a a, b b, a b are split as 2^16 H + L (H = mulhi, L = mullo stored as
+// L - 32768), and every partial sum of c times an int16 lies in
+// [-32768 C, 32767 C], inside int32 for C <= 65536. With A = sum c a,
+// B = sum c b:
+//   P = A + 32768 C,  U = sum c (L - 32768) + 32768 C (exact, <= 65535 C),
+//   sum c p p = 2^16 T + U,  T = sum c H + A + 2^14 C,
+//   sum c p q = 2^16 T + U + 2^15 (P + Q),  T = sum c H - 2^14 C.
+struct StatU16Params {
+    __m128i shift_mu, shift_sq;
+    __m256i round_mu, round_sq;  // round_sq as 4 x uint64
+    bool shift16;                // shift_sq == 16 (every scale after 0)
+    std::uint32_t taps_sum;
+};
+
+inline StatU16Params stat_u16_params(int shift_mu, int shift_sq, std::uint32_t taps_sum) {
+    return {
+        _mm_cvtsi32_si128(shift_mu),
+        _mm_cvtsi32_si128(shift_sq),
+        _mm256_set1_epi32(static_cast<int>(round_for(shift_mu))),
+        _mm256_set1_epi64x(static_cast<long long>(round_for(shift_sq))),
+        shift_sq == 16,
+        taps_sum,
+    };
+}
+
+struct ProductSums {
+    __m256i high;  // sum c H
+    __m256i low;   // sum c (L - 32768)
+};
+
+inline void add_product(ProductSums& s, __m256i x, __m256i y, __m256i c) {
+    const __m256i centre = _mm256_set1_epi16(static_cast<short>(0x8000));
+    s.high = _mm256_add_epi32(s.high, _mm256_madd_epi16(_mm256_mulhi_epi16(x, y), c));
+    s.low = _mm256_add_epi32(
+        s.low, _mm256_madd_epi16(_mm256_xor_si256(_mm256_mullo_epi16(x, y), centre), c));
+}
+
+// 8 lanes of (2^16 T + U + extra) as 64-bit values, rounded and shifted by
+// the scalar's shift_sq, low 32 bits kept; T is read as int32 when
+// kSignedT, else as uint32, U as uint32, and with kExtra extra = 2^15 (P + Q)
+// of uint32 P and Q (the cross moment). 64-bit lanes only here, where the
+// sum can exceed 32 bits (scale 0 of a deeper picture).
+template <bool kSignedT, bool kExtra>
+inline __m256i moment_u64(__m256i t, __m256i u, __m256i p, __m256i q, const StatU16Params& prm) {
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256i t_high = kSignedT ? _mm256_srai_epi32(t, 31) : zero;
+    // Lanes 0, 1, 4, 5 (lo) and 2, 3, 6, 7 (hi) widened to 64 bits.
+    auto part = [&](bool lo) {
+        auto widen = [&](__m256i v, __m256i high) {
+            return lo ? _mm256_unpacklo_epi32(v, high) : _mm256_unpackhi_epi32(v, high);
+        };
+        __m256i v = _mm256_add_epi64(_mm256_slli_epi64(widen(t, t_high), 16), widen(u, zero));
+        if constexpr (kExtra)
+            v = _mm256_add_epi64(
+                v, _mm256_slli_epi64(_mm256_add_epi64(widen(p, zero), widen(q, zero)), 15));
+        return _mm256_srl_epi64(_mm256_add_epi64(v, prm.round_sq), prm.shift_sq);
+    };
+    const __m256 lo = _mm256_castsi256_ps(part(true));
+    const __m256 hi = _mm256_castsi256_ps(part(false));
+    return _mm256_castps_si256(_mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0)));
+}
+
+// For shift_sq 16 the square moment is T + ((U + 2^15) >> 16) modulo 2^32
+// (U + 2^15 < 2^32 since U <= 65535 C <= 2^32 - 2^16).
+inline __m256i square_moment(__m256i t, __m256i u, const StatU16Params& prm) {
+    if (prm.shift16)
+        return _mm256_add_epi32(
+            t, _mm256_srli_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(32768)), 16));
+    return moment_u64<false, false>(t, u, t, u, prm);
+}
+// The cross moment at shift 16: with 2^15 P = 2^16 (P >> 1) + 2^15 (P & 1),
+// it is T + (P >> 1) + (Q >> 1) + ((U + 2^15 (1 + (P & 1) + (Q & 1))) >> 16),
+// whose last sum may reach 2^32: taken as ((U >> 1) + 2^14 (1 + (P & 1) +
+// (Q & 1))) >> 15, the same value (the added terms are even).
+inline __m256i cross_moment(__m256i t, __m256i u, __m256i p, __m256i q, const StatU16Params& prm) {
+    if (prm.shift16) {
+        const __m256i one = _mm256_set1_epi32(1);
+        const __m256i odd = _mm256_add_epi32(
+            _mm256_add_epi32(_mm256_and_si256(p, one), _mm256_and_si256(q, one)), one);
+        const __m256i carry = _mm256_srli_epi32(
+            _mm256_add_epi32(_mm256_srli_epi32(u, 1), _mm256_slli_epi32(odd, 14)), 15);
+        return _mm256_add_epi32(_mm256_add_epi32(t, carry),
+                                _mm256_add_epi32(_mm256_srli_epi32(p, 1), _mm256_srli_epi32(q, 1)));
+    }
+    return moment_u64<true, true>(t, u, p, q, prm);
+}
+
+// Rows p and q of 8 columns minus 32768 (x ^ 0x8000), interleaved as int16
+// pairs in column order.
+inline __m256i centred_pair_u16(const std::uint16_t* p, const std::uint16_t* q) {
+    const __m128i x = load16x8(p), y = load16x8(q);
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_unpacklo_epi16(x, y)),
+                                              _mm_unpackhi_epi16(x, y), 1);
+    return _mm256_xor_si256(v, _mm256_set1_epi16(static_cast<short>(0x8000)));
+}
+
+[[gnu::always_inline]] inline VerticalSums vertical_u16_sums(RowsU16 rows, std::ptrdiff_t j,
+                                                             const std::uint32_t* pairs, int taps,
+                                                             const StatU16Params& prm) {
+    __m256i sa = _mm256_setzero_si256(), sb = sa;
+    ProductSums xx{sa, sa}, yy = xx, xy = xx;
+    for (int t = 0; t < taps; t += 2) {
+        const int u = t + 1 < taps ? t + 1 : t;
+        const __m256i c = _mm256_set1_epi32(static_cast<int>(pairs[t / 2]));
+        const __m256i a = centred_pair_u16(rows.ref[t] + j, rows.ref[u] + j);
+        const __m256i b = centred_pair_u16(rows.dis[t] + j, rows.dis[u] + j);
+        sa = _mm256_add_epi32(sa, _mm256_madd_epi16(a, c));
+        sb = _mm256_add_epi32(sb, _mm256_madd_epi16(b, c));
+        add_product(xx, a, a, c);
+        add_product(yy, b, b, c);
+        add_product(xy, a, b, c);
+    }
+    const std::uint32_t c = prm.taps_sum;
+    const __m256i c15 = _mm256_set1_epi32(static_cast<int>(32768u * c));
+    const __m256i c14 = _mm256_set1_epi32(static_cast<int>(16384u * c));
+    // The scalar's uint32 mean, rounded and shifted, cast to uint16.
+    auto mean = [&](__m256i m) {
+        return _mm256_and_si256(_mm256_srl_epi32(_mm256_add_epi32(m, prm.round_mu), prm.shift_mu),
+                                _mm256_set1_epi32(0xFFFF));
+    };
+    const __m256i p = _mm256_add_epi32(sa, c15);
+    const __m256i q = _mm256_add_epi32(sb, c15);
+    auto t_square = [&](__m256i high, __m256i s1) {
+        return _mm256_add_epi32(_mm256_add_epi32(high, s1), c14);
+    };
+    return {{mean(p), mean(q),
+             square_moment(t_square(xx.high, sa), _mm256_add_epi32(xx.low, c15), prm),
+             square_moment(t_square(yy.high, sb), _mm256_add_epi32(yy.low, c15), prm),
+             cross_moment(_mm256_sub_epi32(xy.high, c14), _mm256_add_epi32(xy.low, c15), p, q,
+                          prm)}};
+}
+
+// The horizontal pass on the half rows: 16 outputs per block, the 8 even
+// ones (b, b + 2, ..., b + 14) and the 8 odd ones. Window p (dword lane k
+// holds y[2k + 2p], y[2k + 2p + 1], y[0] the block's first output's
+// leftmost input) feeds the even outputs with the tap pair (c_2p, c_2p+1)
+// and the odd ones with (c_2p-1, c_2p): one load per pair for both. With
+// every c < 2^15 a product is below 2^30 in magnitude and a pair sum fits
+// int32. With C = sum c, each centred filter sum plus 32768 C is H = sum c h
+// (modulo 2^32) or L = sum c l (exact: 0 <= L <= 65535 C < 2^32), and
+//   mean = (H << 16) + L = L (means below 2^16, H = 0),
+//   moment = H + ((L + 2^15) >> 16)   (uint32).
+struct HorizontalFilter {
+    __m256i even[kMaxHalf + 1];  // tap pairs (c_2p, c_2p+1)
+    __m256i odd[kMaxHalf + 1];   // tap pairs (c_2p-1, c_2p)
+    int pairs;                   // taps / 2 + 1: both sets, zero-padded
+    __m256i bias;                // 32768 C
+    __m256i bias_round;          // 32768 C + 2^15
+};
+
+inline HorizontalFilter horizontal_filter(const std::uint16_t* filter, int taps,
+                                          std::uint32_t taps_sum) {
+    HorizontalFilter hf;
+    hf.pairs = taps / 2 + 1;
+    auto tap = [&](int t) { return t >= 0 && t < taps ? std::uint32_t{filter[t]} : 0u; };
+    auto pair = [&](int t) {
+        return _mm256_set1_epi32(static_cast<int>(tap(t) | (tap(t + 1) << 16)));
+    };
+    for (int p = 0; p < hf.pairs; ++p) {
+        hf.even[p] = pair(2 * p);
+        hf.odd[p] = pair(2 * p - 1);
+    }
+    hf.bias = _mm256_set1_epi32(static_cast<int>(32768u * taps_sum));
+    hf.bias_round = _mm256_set1_epi32(static_cast<int>(32768u * taps_sum + 32768u));
+    return hf;
+}
+
+// Even and odd filter sums of a block, each plus `start` (modulo 2^32).
+template <int kPairs>
+[[gnu::always_inline]] inline EvenOdd filter_windows(const std::int16_t* y,
+                                                     const HorizontalFilter& hf, __m256i start) {
+    const int pairs = kPairs > 0 ? kPairs : hf.pairs;
+    const __m256i w0 = load8x32(y);
+    __m256i e = _mm256_add_epi32(start, _mm256_madd_epi16(w0, hf.even[0]));
+    __m256i o = _mm256_add_epi32(start, _mm256_madd_epi16(w0, hf.odd[0]));
+    for (int p = 1; p < pairs; ++p) {
+        const __m256i window = load8x32(y + 2 * p);
+        e = _mm256_add_epi32(e, _mm256_madd_epi16(window, hf.even[p]));
+        o = _mm256_add_epi32(o, _mm256_madd_epi16(window, hf.odd[p]));
+    }
+    return {e, o};
+}
+
+struct HalfRows {
+    std::int16_t* l[5];
+    std::int16_t* h[5];  // of the moments only
+};
+
+template <int kPairs>
+[[gnu::always_inline]] inline void horizontal_block(const HorizontalFilter& hf, const HalfRows& rows,
+                                                    int b, int n, std::int32_t* sigma1_sq,
+                                                    std::int32_t* sigma2_sq,
+                                                    std::int32_t* sigma12) {
+    EvenOdd mean[2], moment[3];
+    for (int k = 0; k < 2; ++k) mean[k] = filter_windows<kPairs>(rows.l[k] + b, hf, hf.bias);
+    for (int k = 0; k < 3; ++k) {
+        const EvenOdd lp = filter_windows<kPairs>(rows.l[2 + k] + b, hf, hf.bias_round);
+        const EvenOdd hp = filter_windows<kPairs>(rows.h[2 + k] + b, hf, hf.bias);
+        moment[k] = {_mm256_add_epi32(hp.even, _mm256_srli_epi32(lp.even, 16)),
+                     _mm256_add_epi32(hp.odd, _mm256_srli_epi32(lp.odd, 16))};
+    }
+    // uint32 differences read as int32, as the scalar's; even and odd
+    // outputs interleaved back into column order.
+    auto sigma = [&](std::int32_t* dst, const EvenOdd& m, __m256i pe, __m256i po) {
+        const __m256i e = _mm256_sub_epi32(m.even, pe);
+        const __m256i o = _mm256_sub_epi32(m.odd, po);
+        const __m256i lo = _mm256_unpacklo_epi32(e, o), hi = _mm256_unpackhi_epi32(e, o);
+        alignas(32) std::int32_t v[16];
+        std::int32_t* out = n >= 16 ? dst + b : v;
+        store8x32(out, _mm256_permute2x128_si256(lo, hi, 0x20));
+        store8x32(out + 8, _mm256_permute2x128_si256(lo, hi, 0x31));
+        if (n < 16) copy_first(dst + b, v, n);
+    };
+    sigma(sigma1_sq, moment[0], product_q16_u32(mean[0].even, mean[0].even),
+          product_q16_u32(mean[0].odd, mean[0].odd));
+    sigma(sigma2_sq, moment[1], product_q16_u32(mean[1].even, mean[1].even),
+          product_q16_u32(mean[1].odd, mean[1].odd));
+    sigma(sigma12, moment[2], product_q16_u32(mean[0].even, mean[1].even),
+          product_q16_u32(mean[0].odd, mean[1].odd));
+}
+
+template <int kPairs>
+void horizontal_blocks(const HorizontalFilter& hf, const HalfRows& rows, int w,
+                       std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12) {
+    for (int b = 0; b < w; b += 16)
+        horizontal_block<kPairs>(hf, rows, b, w - b, sigma1_sq, sigma2_sq, sigma12);
+}
+
+// Stores a step's sums (8 columns) as centred halves: within each 128-bit
+// lane vpshufb gathers the low words into the low 64 bits and the high
+// words into the high 64 bits, and vpermq puts the four low-word groups
+// first.
+inline void store_halves(const VerticalSums& v, const HalfRows& rows, std::ptrdiff_t at) {
+    const __m256i flip = _mm256_set1_epi32(static_cast<int>(0x80008000u));
+    const __m256i words = _mm256_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15, 0,
+                                           1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15);
+    for (int q = 0; q < 5; ++q) {
+        const __m256i x = _mm256_permute4x64_epi64(
+            _mm256_shuffle_epi8(_mm256_xor_si256(v.v[q], flip), words), _MM_SHUFFLE(3, 1, 2, 0));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(rows.l[q] + at), _mm256_castsi256_si128(x));
+        if (q >= 2)
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(rows.h[q] + at),
+                             _mm256_extracti128_si256(x, 1));
+    }
+}
+
+// One fused row: `sums(ref, dis, j, col)` is the VerticalSums of the 8
+// columns from col, read at index j of the row pointers (the real rows with
+// j = col, or a zero-filled copy of the last columns with j = 0, so no read
+// passes a row's end). A tail step stores whole vectors
+// past w: the scratch's half rows have room for them, and the mirror and
+// the zero fill below overwrite what lies past column w - 1.
+template <class T, class Sums>
+[[gnu::always_inline]] inline void fused_row(Sums sums, const T* const* ref_rows,
+                                             const T* const* dis_rows, const std::uint16_t* filter,
+                                             int taps, std::uint32_t taps_sum, int w,
+                                             std::uint32_t* scratch, std::int32_t* sigma1_sq,
+                                             std::int32_t* sigma2_sq, std::int32_t* sigma12) {
+    const int half = taps / 2;
+    const std::size_t len = vif_stat_row_half_len(w);
+    auto* base = reinterpret_cast<std::int16_t*>((reinterpret_cast<std::uintptr_t>(scratch) + 63) &
+                                                 ~std::uintptr_t{63});
+    HalfRows rows;
+    for (int k = 0; k < 5; ++k) {
+        rows.l[k] = base + (2 * k) * len;
+        rows.h[k] = base + (2 * k + 1) * len;
+    }
+    std::ptrdiff_t j = 0;
+    for (; j + 8 <= w; j += 8) store_halves(sums(ref_rows, dis_rows, j, j), rows, half + j);
+    if (j < w) {
+        const int n = static_cast<int>(w - j);
+        const TailRows<T, 8> tail(ref_rows, dis_rows, taps, j, n);
+        store_halves(sums(tail.ref_ptr, tail.dis_ptr, 0, j), rows, half + j);
+    }
+    // The mirror (sample -k is k, w-1+k is w-1-k), and zeros past it, which
+    // the last block's loads read into lanes it does not store.
+    const std::size_t end = static_cast<std::size_t>(w) + 2 * half;
+    auto pad = [&](std::int16_t* a) {
+        std::int16_t* p = a + half;
+        for (int k = 1; k <= half; ++k) {
+            p[-k] = p[k];
+            p[w - 1 + k] = p[w - 1 - k];
+        }
+        std::memset(a + end, 0, (len - end) * sizeof(std::int16_t));
+    };
+    for (int k = 0; k < 5; ++k) {
+        pad(rows.l[k]);
+        if (k >= 2) pad(rows.h[k]);
+    }
+    // libvmaf's filters 0, 1 and 2 have 9, 5 and 3 tap pairs.
+    const HorizontalFilter hf = horizontal_filter(filter, taps, taps_sum);
+    if (hf.pairs == 9)
+        horizontal_blocks<9>(hf, rows, w, sigma1_sq, sigma2_sq, sigma12);
+    else if (hf.pairs == 5)
+        horizontal_blocks<5>(hf, rows, w, sigma1_sq, sigma2_sq, sigma12);
+    else if (hf.pairs == 3)
+        horizontal_blocks<3>(hf, rows, w, sigma1_sq, sigma2_sq, sigma12);
+    else
+        horizontal_blocks<0>(hf, rows, w, sigma1_sq, sigma2_sq, sigma12);
+}
+
+// 8 uint32 stored, n of them.
+inline void store_first(__m256i v, std::uint32_t* dst, int n) {
+    if (n >= 8) {
+        store8x32(dst, v);
+        return;
+    }
+    alignas(32) std::uint32_t t[8];
+    store8x32(t, v);
+    copy_first(dst, t, n);
+}
+
+void vif_stat_row_u8_avx2(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows,
+                          const std::uint16_t* filter, int taps, int w, std::uint32_t* scratch,
+                          std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12,
+                          const VifRowReduce* reduce) {
+    const VifFilterShape f = vif_filter_shape(filter, taps);
+    if (!pair_filter_fits(f)) {
+        vif_stat_row_u8_by(vif_kernels_for(SimdLevel::avx2), ref_rows, dis_rows, filter, taps, w,
+                           scratch, sigma1_sq, sigma2_sq, sigma12, reduce);
+        return;
+    }
+    const int offset = reduce ? taps / 2 - reduce->taps / 2 : 0;
+    const VifFilterShape rf = reduce ? vif_filter_shape(reduce->filter, reduce->taps) : f;
+    // The fused reduction needs its pairs on the statistics' pairs (an even
+    // offset), signed taps and a shift the scalar defines on uint32.
+    if (reduce && offset % 2 == 0 && rf.taps_below_2_15 && reduce->shift < 32) {
+        const ReduceTaps red{
+            rf.pairs, offset / 2, (reduce->taps + 1) / 2,
+            _mm256_set1_epi32(static_cast<int>(128u * rf.sum + round_for(reduce->shift)))};
+        const __m128i shift = _mm_cvtsi32_si128(reduce->shift);
+        const __m256i low16 = _mm256_set1_epi32(0xFFFF);
+        auto out = [&](__m256i v) { return _mm256_and_si256(_mm256_srl_epi32(v, shift), low16); };
+        fused_row<std::uint8_t>(
+            [&](const std::uint8_t* const* r, const std::uint8_t* const* d, std::ptrdiff_t j,
+                std::ptrdiff_t col) {
+                ReduceSums rs;
+                const VerticalSums v =
+                    vertical_u8_sums<true>({r, d}, j, f.pairs, taps, f.sum, &red, &rs);
+                const int n = static_cast<int>(w - col < 8 ? w - col : 8);
+                store_first(out(rs.ref), reduce->ref_out + col, n);
+                store_first(out(rs.dis), reduce->dis_out + col, n);
+                return v;
+            },
+            ref_rows, dis_rows, filter, taps, f.sum, w, scratch, sigma1_sq, sigma2_sq, sigma12);
+        return;
+    }
+    fused_row<std::uint8_t>(
+        [&](const std::uint8_t* const* r, const std::uint8_t* const* d, std::ptrdiff_t j,
+            std::ptrdiff_t) {
+            return vertical_u8_sums<false>({r, d}, j, f.pairs, taps, f.sum, nullptr, nullptr);
+        },
+        ref_rows, dis_rows, filter, taps, f.sum, w, scratch, sigma1_sq, sigma2_sq, sigma12);
+    if (reduce)
+        subsample_vertical_u8_avx2(ref_rows + offset, dis_rows + offset, reduce->filter,
+                                   reduce->taps, w, reduce->shift, reduce->ref_out,
+                                   reduce->dis_out);
+}
+
+void vif_stat_row_u16_avx2(const std::uint16_t* const* ref_rows,
+                           const std::uint16_t* const* dis_rows, const std::uint16_t* filter,
+                           int taps, int w, int shift_mu, int shift_sq, std::uint32_t* scratch,
+                           std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
+                           std::int32_t* sigma12) {
+    const VifFilterShape f = vif_filter_shape(filter, taps);
+    if (!pair_filter_fits(f)) {
+        vif_stat_row_u16_by(vif_kernels_for(SimdLevel::avx2), ref_rows, dis_rows, filter, taps, w,
+                            shift_mu, shift_sq, scratch, sigma1_sq, sigma2_sq, sigma12);
+        return;
+    }
+    const StatU16Params prm = stat_u16_params(shift_mu, shift_sq, f.sum);
+    fused_row<std::uint16_t>(
+        [&](const std::uint16_t* const* r, const std::uint16_t* const* d, std::ptrdiff_t j,
+            std::ptrdiff_t) {
+            return vertical_u16_sums({r, d}, j, f.pairs, taps, prm);
+        },
+        ref_rows, dis_rows, filter, taps, f.sum, w, scratch, sigma1_sq, sigma2_sq, sigma12);
 }
 
 }  // namespace
@@ -836,8 +1362,8 @@ void vif_init_avx2(VifKernels& k) {
         stat_vertical_u8_avx2,
         stat_vertical_u16_avx2,
         stat_horizontal_avx2,
-        stat_row_u8_avx2,
-        stat_row_u16_avx2,
+        vif_stat_row_u8_avx2,
+        vif_stat_row_u16_avx2,
         accumulate_avx2,
         subsample_vertical_u8_avx2,
         subsample_vertical_u16_avx2,
