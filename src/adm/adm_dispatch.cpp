@@ -6,10 +6,8 @@
 namespace vmafpp::adm {
 
 const AdmKernels& adm_kernels_for(SimdLevel level) {
-    static const KernelTables<AdmKernels> tables(
-        adm_kernels_scalar(),
-        {VMAFPP_X86_INIT(adm_init_avx2), VMAFPP_X86_INIT(adm_init_avx512), nullptr});
-    return tables[level];
+    return kernel_table<AdmKernels, adm_kernels_scalar, VMAFPP_X86_INIT(adm_init_avx2),
+                        VMAFPP_X86_INIT(adm_init_avx512)>(level);
 }
 
 }  // namespace vmafpp::adm

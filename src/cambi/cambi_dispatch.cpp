@@ -6,10 +6,8 @@
 namespace vmafpp::cambi {
 
 const CambiKernels& cambi_kernels_for(SimdLevel level) {
-    static const KernelTables<CambiKernels> tables(
-        cambi_kernels_scalar(),
-        {VMAFPP_X86_INIT(cambi_init_avx2), VMAFPP_X86_INIT(cambi_init_avx512), nullptr});
-    return tables[level];
+    return kernel_table<CambiKernels, cambi_kernels_scalar, VMAFPP_X86_INIT(cambi_init_avx2),
+                        VMAFPP_X86_INIT(cambi_init_avx512)>(level);
 }
 
 }  // namespace vmafpp::cambi

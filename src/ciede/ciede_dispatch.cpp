@@ -7,10 +7,8 @@
 namespace vmafpp::ciede {
 
 const CiedeKernels& ciede_kernels_for(SimdLevel level) {
-    static const KernelTables<CiedeKernels> tables(
-        ciede_kernels_scalar(),
-        {VMAFPP_X86_INIT(ciede_init_avx2), VMAFPP_X86_INIT(ciede_init_avx512), nullptr});
-    return tables[level];
+    return kernel_table<CiedeKernels, ciede_kernels_scalar, VMAFPP_X86_INIT(ciede_init_avx2),
+                        VMAFPP_X86_INIT(ciede_init_avx512)>(level);
 }
 
 }  // namespace vmafpp::ciede

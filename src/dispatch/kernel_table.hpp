@@ -4,10 +4,9 @@
 // replaced. A feature writes
 //
 //     const VifKernels& vif_kernels_for(SimdLevel level) {
-//         static const KernelTables<VifKernels> tables(vif_kernels_scalar(), {
-//             VMAFPP_X86_INIT(vif_init_avx2), VMAFPP_X86_INIT(vif_init_avx512),
-//             VMAFPP_X86_INIT(vif_init_avx512icl)});
-//         return tables[level];
+//         return kernel_table<VifKernels, vif_kernels_scalar,
+//                             VMAFPP_X86_INIT(vif_init_avx2), VMAFPP_X86_INIT(vif_init_avx512),
+//                             VMAFPP_X86_INIT(vif_init_avx512icl)>(level);
 //     }
 //
 // where vif_init_avx2(VifKernels&) (in vif_avx2.cpp, compiled with that
@@ -55,5 +54,15 @@ public:
 private:
     std::array<Table, kSimdLevelCount> tables_{};
 };
+
+// The table of `level` from a ladder built once, on first use, from the
+// scalar table and the inits of the levels above it in kSimdLevels order
+// (nullptr, or left out at the end: none), so that a feature's
+// <name>_dispatch.cpp names only what differs.
+template <class Table, const Table& (*Scalar)(), auto... Inits>
+const Table& kernel_table(SimdLevel level) {
+    static const KernelTables<Table> tables(Scalar(), {Inits...});
+    return tables[level];
+}
 
 }  // namespace vmafpp

@@ -6,10 +6,8 @@
 namespace vmafpp::speed {
 
 const SpeedKernels& speed_kernels_for(SimdLevel level) {
-    static const KernelTables<SpeedKernels> tables(
-        speed_kernels_scalar(),
-        {VMAFPP_X86_INIT(speed_init_avx2), VMAFPP_X86_INIT(speed_init_avx512), nullptr});
-    return tables[level];
+    return kernel_table<SpeedKernels, speed_kernels_scalar, VMAFPP_X86_INIT(speed_init_avx2),
+                        VMAFPP_X86_INIT(speed_init_avx512)>(level);
 }
 
 }  // namespace vmafpp::speed
