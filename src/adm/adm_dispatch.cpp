@@ -6,11 +6,9 @@
 namespace vmafpp::adm {
 
 const AdmKernels& adm_kernels_for(SimdLevel level) {
-    static const KernelTables<AdmKernels> tables(
-        adm_kernels_scalar(),
-        {VMAFPP_X86_INIT(adm_init_avx2), VMAFPP_X86_INIT(adm_init_avx512), nullptr,
-         VMAFPP_ARM_INIT(adm_init_neon)});
-    return tables[level];
+    return kernel_table<AdmKernels, adm_kernels_scalar, VMAFPP_X86_INIT(adm_init_avx2),
+                        VMAFPP_X86_INIT(adm_init_avx512), nullptr, VMAFPP_ARM_INIT(adm_init_neon)>(
+        level);
 }
 
 }  // namespace vmafpp::adm

@@ -1,8 +1,8 @@
 // The float ADM kernel tables of every level, built by the one ladder of
 // dispatch/kernel_table.hpp. Only AArch64 has twins (NEON); x86 levels keep
 // the scalar kernels (whose division is rcpss-based there, as libvmaf's).
-#include "dispatch/kernel_table.hpp"
 #include "adm/float_adm_kernels.hpp"
+#include "dispatch/kernel_table.hpp"
 
 namespace vmafpp::float_adm {
 

@@ -25,6 +25,18 @@
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
 
+namespace vmafpp::cambi {
+
+// The error of a sample above the bit depth's maximum, the scalar's and the
+// twins' (throw_if_bad_sample).
+[[noreturn]] void throw_bad_sample(int value, int bpc) {
+    throw Error("cambi: the input has the value " + std::to_string(value) +
+                ", above the maximum of " + std::to_string((1 << bpc) - 1) + " for " +
+                std::to_string(bpc) + " bits");
+}
+
+}  // namespace vmafpp::cambi
+
 namespace vmafpp {
 
 namespace {
@@ -437,10 +449,7 @@ private:
             for (int y = 0; y < in_h_; ++y) {
                 const T* row = luma.row<T>(y);
                 for (int x = 0; x < in_w_; ++x)
-                    if (row[x] > peak)
-                        throw Error("cambi: the input has the value " + std::to_string(row[x]) +
-                                    ", above the maximum of " + std::to_string(peak) + " for " +
-                                    std::to_string(bpc_) + " bits");
+                    if (row[x] > peak) cambi::throw_bad_sample(row[x], bpc_);
             }
         const int down = bpc_ > 10 ? bpc_ - 10 : 0;
         const int up = bpc_ < 10 ? 10 - bpc_ : 0;
@@ -605,3 +614,31 @@ FeatureInfo cambi_info() {
 }
 
 }  // namespace vmafpp
+
+namespace vmafpp::cambi {
+
+void throw_if_bad_sample(const CambiPicture& p, std::uint32_t index) {
+    if (index == kNoBadSample) return;
+    const int x = static_cast<int>(index % static_cast<std::uint32_t>(p.in_w));
+    const int y = static_cast<int>(index / static_cast<std::uint32_t>(p.in_w));
+    std::uint16_t v;
+    std::memcpy(&v, p.luma + y * p.stride + 2 * x, 2);
+    throw_bad_sample(v, p.bpc);
+}
+
+std::vector<std::int32_t> nearest_positions(int in_n, int n) {
+    std::vector<std::int32_t> t(static_cast<std::size_t>(n));
+    if (in_n == n) {
+        for (int i = 0; i < n; ++i) t[static_cast<std::size_t>(i)] = i;
+        return t;
+    }
+    const float r = static_cast<float>(in_n) / static_cast<float>(n);
+    float f = static_cast<float>(r / 2 - 0.5);
+    for (int i = 0; i < n; ++i) {
+        t[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(f + 0.5);
+        f += r;
+    }
+    return t;
+}
+
+}  // namespace vmafpp::cambi

@@ -7,11 +7,9 @@
 namespace vmafpp::cambi {
 
 const CambiKernels& cambi_kernels_for(SimdLevel level) {
-    static const KernelTables<CambiKernels> tables(
-        cambi_kernels_scalar(),
-        {VMAFPP_X86_INIT(cambi_init_avx2), VMAFPP_X86_INIT(cambi_init_avx512), nullptr,
-         VMAFPP_ARM_INIT(cambi_init_neon)});
-    return tables[level];
+    return kernel_table<CambiKernels, cambi_kernels_scalar, VMAFPP_X86_INIT(cambi_init_avx2),
+                        VMAFPP_X86_INIT(cambi_init_avx512), nullptr,
+                        VMAFPP_ARM_INIT(cambi_init_neon)>(level);
 }
 
 }  // namespace vmafpp::cambi

@@ -26,6 +26,7 @@
 #include <functional>
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include "cambi/cambi_kernels.hpp"
 #include "device/backend.hpp"
@@ -43,6 +44,18 @@ struct CambiPicture {
     bool speedup = false;       // decimate before scale 0
     int mask_threshold = 0;
 };
+
+// cambi.cpp's to_10_bits positions, for a twin's tables: the n rows or
+// columns of the nearest resize from in_n, stepped in float as the scalar
+// does (the identity when the sizes agree).
+std::vector<std::int32_t> nearest_positions(int in_n, int n);
+
+// A twin's index (y * in_w + x) of the first sample above the bit depth's
+// maximum when there is none.
+constexpr std::uint32_t kNoBadSample = 0xffffffffu;
+// Throws the scalar's error for the sample at `index` of p's luma, a twin's
+// first sample above the bit depth's maximum, unless index is kNoBadSample.
+void throw_if_bad_sample(const CambiPicture& p, std::uint32_t index);
 
 class CambiTwin {
 public:

@@ -1,56 +1,40 @@
 // AVX-512 twins of ciede's delta E and Lab conversion (ciede_simd.hpp over
 // eight double lanes) and of its cache keys.
 #include <immintrin.h>
-
 #include <math.h>
+
 #include <cstdint>
 
 #include "ciede/ciede_kernels.hpp"
 #include "ciede/ciede_simd.hpp"
+#include "dispatch/x86_lanes.hpp"
 
 namespace vmafpp::ciede {
 
 namespace {
 
-// Eight doubles; a mask is a k register.
+// Eight doubles, and the same lanes as floats for the scalar's float
+// operations; a mask is a k register.
 struct Avx512 {
-    static constexpr int kLanes = 8;
-    using D = __m512d;
+    VMAFPP_X86_LANES(8, __m256, _mm256, f, __m512d, _mm512, )
     using M = __mmask8;
 
-    static D set(double v) { return _mm512_set1_pd(v); }
-    static D load(const double* p) { return _mm512_load_pd(p); }
-    static void store(double* p, D v) { _mm512_store_pd(p, v); }
     static D load_f32(const float* p) { return _mm512_cvtps_pd(_mm256_loadu_ps(p)); }
     static void store_f32(float* p, D v) { _mm256_storeu_ps(p, _mm512_cvtpd_ps(v)); }
     // To float and back (round to nearest, MXCSR's default).
     static D f32(D v) { return _mm512_cvtps_pd(_mm512_cvtpd_ps(v)); }
 
-    // The same eight lanes as floats, for the scalar's float operations.
-    using F = __m256;
-    static F fset(float v) { return _mm256_set1_ps(v); }
-    static F fload(const float* p) { return _mm256_loadu_ps(p); }
-    static void fstore(float* p, F v) { _mm256_storeu_ps(p, v); }
-    static F fadd(F a, F b) { return _mm256_add_ps(a, b); }
-    static F fsub(F a, F b) { return _mm256_sub_ps(a, b); }
-    static F fmul(F a, F b) { return _mm256_mul_ps(a, b); }
-    static F fdiv(F a, F b) { return _mm256_div_ps(a, b); }
-    static D widen(F v) { return _mm512_cvtps_pd(v); }
-    static F narrow(D v) { return _mm512_cvtpd_ps(v); }
     static M fzero(F v) { return _mm256_cmp_ps_mask(v, _mm256_setzero_ps(), _CMP_EQ_OQ); }
 
-    static D add(D a, D b) { return _mm512_add_pd(a, b); }
-    static D sub(D a, D b) { return _mm512_sub_pd(a, b); }
-    static D mul(D a, D b) { return _mm512_mul_pd(a, b); }
-    static D div(D a, D b) { return _mm512_div_pd(a, b); }
-    static D sqrt(D a) { return _mm512_sqrt_pd(a); }
     static D neg(D a) { return _mm512_xor_pd(a, _mm512_set1_pd(-0.0)); }
     static D abs(D a) { return _mm512_andnot_pd(_mm512_set1_pd(-0.0), a); }
     static D copysign(D mag, D sign) {
         const D s = _mm512_set1_pd(-0.0);
         return _mm512_or_pd(_mm512_andnot_pd(s, mag), _mm512_and_pd(s, sign));
     }
-    static D round(D a) { return _mm512_roundscale_pd(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+    static D round(D a) {
+        return _mm512_roundscale_pd(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    }
 
     static M lt(D a, D b) { return _mm512_cmp_pd_mask(a, b, _CMP_LT_OQ); }
     static M le(D a, D b) { return _mm512_cmp_pd_mask(a, b, _CMP_LE_OQ); }
@@ -97,7 +81,8 @@ __m512i lab_keys(__m128i y, __m128i u, __m128i v, int bits, __m512i valid) {
 // Their sets: the top kLabSetBits bits of key * kLabHash (the low 64 bits
 // of the product, as the scalar's uint64_t multiplication), as 32 bits.
 __m256i lab_sets(__m512i keys) {
-    const __m512i product = _mm512_mullo_epi64(keys, _mm512_set1_epi64(static_cast<long long>(ciede::kLabHash)));
+    const __m512i product =
+        _mm512_mullo_epi64(keys, _mm512_set1_epi64(static_cast<long long>(ciede::kLabHash)));
     return _mm512_cvtepi64_epi32(_mm512_srli_epi64(product, 64 - ciede::kLabSetBits));
 }
 
@@ -116,9 +101,9 @@ int keys_avx512(const std::uint16_t* const ref[3], const std::uint16_t* const di
         };
         const __m128i ry = load(ref[0]), ru = load(ref[1]), rv = load(ref[2]);
         const __m128i dy = load(dis[0]), du = load(dis[1]), dv = load(dis[2]);
-        const __mmask8 same = static_cast<__mmask8>(_mm_cmpeq_epi16_mask(ry, dy) &
-                                                    _mm_cmpeq_epi16_mask(ru, du) &
-                                                    _mm_cmpeq_epi16_mask(rv, dv));
+        const __mmask8 same =
+            static_cast<__mmask8>(_mm_cmpeq_epi16_mask(ry, dy) & _mm_cmpeq_epi16_mask(ru, du) &
+                                  _mm_cmpeq_epi16_mask(rv, dv));
         _mm256_mask_storeu_ps(out + x, same, _mm256_setzero_ps());
         const __mmask8 differ = static_cast<__mmask8>(~same);
         if (differ == 0) continue;
@@ -130,14 +115,16 @@ int keys_avx512(const std::uint16_t* const ref[3], const std::uint16_t* const di
                             _mm256_maskz_compress_epi32(differ, lab_sets(kr)));
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(keys.set[1] + n),
                             _mm256_maskz_compress_epi32(differ, lab_sets(kd)));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(keys.where + n),
-                            _mm256_maskz_compress_epi32(differ, _mm256_add_epi32(_mm256_set1_epi32(x), lanes)));
+        _mm256_storeu_si256(
+            reinterpret_cast<__m256i*>(keys.where + n),
+            _mm256_maskz_compress_epi32(differ, _mm256_add_epi32(_mm256_set1_epi32(x), lanes)));
         n += __builtin_popcount(differ);
     }
-    if (x < x1) n += ciede_kernels_scalar().keys(ref, dis, x, x1, bits, out,
-                                                 LabKeys{{keys.key[0] + n, keys.key[1] + n},
-                                                         {keys.set[0] + n, keys.set[1] + n},
-                                                         keys.where + n});
+    if (x < x1)
+        n += ciede_kernels_scalar().keys(ref, dis, x, x1, bits, out,
+                                         LabKeys{{keys.key[0] + n, keys.key[1] + n},
+                                                 {keys.set[0] + n, keys.set[1] + n},
+                                                 keys.where + n});
     return n;
 }
 

@@ -7,11 +7,9 @@
 namespace vmafpp::ciede {
 
 const CiedeKernels& ciede_kernels_for(SimdLevel level) {
-    static const KernelTables<CiedeKernels> tables(
-        ciede_kernels_scalar(),
-        {VMAFPP_X86_INIT(ciede_init_avx2), VMAFPP_X86_INIT(ciede_init_avx512), nullptr,
-         VMAFPP_ARM_INIT(ciede_init_neon)});
-    return tables[level];
+    return kernel_table<CiedeKernels, ciede_kernels_scalar, VMAFPP_X86_INIT(ciede_init_avx2),
+                        VMAFPP_X86_INIT(ciede_init_avx512), nullptr,
+                        VMAFPP_ARM_INIT(ciede_init_neon)>(level);
 }
 
 }  // namespace vmafpp::ciede

@@ -26,7 +26,6 @@ namespace vmafpp::cuda {
 namespace {
 
 using cambi::kScales;
-constexpr std::uint32_t kNoBadSample = std::numeric_limits<std::uint32_t>::max();
 
 // The grid spans the larger of the input and output sizes, so the check
 // sees every input sample (the first above the maximum by atomicMin).
@@ -86,23 +85,6 @@ __global__ void cambi_c_values(const std::uint16_t* image, const std::uint16_t* 
         cambi::dev::c_values_column(image, mask, p, tables, tables + p.num_diffs, recip, hist, out, x);
 }
 
-// cambi.cpp's to_10_bits positions: rows and columns of the nearest resize,
-// the scalar's float steps (the identity when the sizes agree).
-std::vector<std::int32_t> nearest_positions(int in_n, int n) {
-    std::vector<std::int32_t> t(static_cast<std::size_t>(n));
-    if (in_n == n) {
-        for (int i = 0; i < n; ++i) t[static_cast<std::size_t>(i)] = i;
-        return t;
-    }
-    const float r = static_cast<float>(in_n) / static_cast<float>(n);
-    float f = static_cast<float>(r / 2 - 0.5);
-    for (int i = 0; i < n; ++i) {
-        t[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(f + 0.5);
-        f += r;
-    }
-    return t;
-}
-
 class CudaCambi final : public cambi::CambiTwin {
 public:
     CudaCambi(unsigned device, int alloc_w, int alloc_h, const cambi::ContrastSetup& setup)
@@ -147,7 +129,7 @@ public:
         const cudaStream_t st = stream_->get();
         upload(p);
         const int check_max = p.bpc != 8 && p.bpc != 16;
-        // Every byte 0xff: kNoBadSample.
+        // Every byte 0xff: cambi::kNoBadSample.
         check(cudaMemsetAsync(first_bad_.get(), 0xff, 4, st), "cudaMemsetAsync");
         const int stride = alloc_w_;
         int w = p.w, h = p.h;
@@ -218,8 +200,8 @@ private:
         check(cudaMemcpyAsync(in_.get(), in_host_.get(), need, cudaMemcpyHostToDevice, stream_->get()),
               "upload");
         if (p.in_w != tables_in_w_ || p.in_h != tables_in_h_ || p.w != tables_w_ || p.h != tables_h_) {
-            const std::vector<std::int32_t> cols = nearest_positions(p.in_w, p.w);
-            const std::vector<std::int32_t> rows = nearest_positions(p.in_h, p.h);
+            const std::vector<std::int32_t> cols = cambi::nearest_positions(p.in_w, p.w);
+            const std::vector<std::int32_t> rows = cambi::nearest_positions(p.in_h, p.h);
             cols_ = DeviceArray<std::int32_t>(cols.size());
             rows_ = DeviceArray<std::int32_t>(rows.size());
             check(cudaMemcpy(cols_.get(), cols.data(), cols.size() * 4, cudaMemcpyHostToDevice), "upload");
@@ -228,17 +210,9 @@ private:
         }
     }
 
-    // The scalar's message for the first sample above the bit depth's maximum.
+    // The scalar's error for the first sample above the bit depth's maximum.
     void report_bad_sample(const cambi::CambiPicture& p) const {
-        const std::uint32_t i = *first_bad_host_.get();
-        if (i == kNoBadSample) return;
-        const int x = static_cast<int>(i % static_cast<std::uint32_t>(p.in_w));
-        const int y = static_cast<int>(i / static_cast<std::uint32_t>(p.in_w));
-        std::uint16_t v;
-        std::memcpy(&v, p.luma + y * p.stride + 2 * x, 2);
-        throw Error("cambi: the input has the value " + std::to_string(v) +
-                    ", above the maximum of " + std::to_string((1 << p.bpc) - 1) + " for " +
-                    std::to_string(p.bpc) + " bits");
+        cambi::throw_if_bad_sample(p, *first_bad_host_.get());
     }
 
     unsigned device_;

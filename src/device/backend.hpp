@@ -92,6 +92,19 @@ public:
         twins_.push_back({std::string(Twin::kind),
                           std::make_shared<const typename Twin::Factory>(std::move(factory))});
     }
+    // Registers make(compute.device, args...) as Twin's factory, where args
+    // are the factory's own (the common shape of a backend's twin makers),
+    // with the session's frame store as a last argument when kFrames (twins
+    // that read stored frames).
+    template <class Twin, bool kFrames = false, class Make>
+    void add_device_twin(Make make) {
+        add_twin<Twin>([make](const Compute& c, auto&&... args) {
+            if constexpr (kFrames)
+                return make(c.device, std::forward<decltype(args)>(args)..., c.frames);
+            else
+                return make(c.device, std::forward<decltype(args)>(args)...);
+        });
+    }
     // The factory registered for `Twin`, or nullptr.
     template <class Twin>
     const typename Twin::Factory* twin() const {

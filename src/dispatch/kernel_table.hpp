@@ -4,21 +4,20 @@
 // replaced. A feature writes
 //
 //     const VifKernels& vif_kernels_for(SimdLevel level) {
-//         static const KernelTables<VifKernels> tables(vif_kernels_scalar(), {
-//             VMAFPP_X86_INIT(vif_init_avx2), VMAFPP_X86_INIT(vif_init_avx512),
-//             VMAFPP_X86_INIT(vif_init_avx512icl), VMAFPP_ARM_INIT(vif_init_neon)});
-//         return tables[level];
+//         return kernel_table<VifKernels, vif_kernels_scalar,
+//                             VMAFPP_X86_INIT(vif_init_avx2), VMAFPP_X86_INIT(vif_init_avx512),
+//                             VMAFPP_X86_INIT(vif_init_avx512icl),
+//                             VMAFPP_ARM_INIT(vif_init_neon)>(level);
 //     }
 //
 // where vif_init_avx2(VifKernels&) (in vif_avx2.cpp, compiled with that
 // level's flags) assigns its twins. The inits are listed in SimdLevel's
 // order, every architecture's (a feature with no twins at the last levels
 // may leave them out: they are nullptr); the ladder climbs only this
-// architecture's kSimdLevels, so NEON's table starts from the scalar one. An init is compiled with its level's
-// flags, so even its pointer stores may use that level's instructions (GCC
-// stores a dozen pointers with one zmm move): it runs only where the CPU has
-// the level, and a level the CPU lacks gets the table below it (never used:
-// simd_level() does not return such a level).
+// architecture's kSimdLevels, so NEON's table starts from the scalar one. An init is compiled with
+// its level's flags, so even its pointer stores may use that level's instructions (GCC stores a
+// dozen pointers with one zmm move): it runs only where the CPU has the level, and a level the CPU
+// lacks gets the table below it (never used: simd_level() does not return such a level).
 #pragma once
 
 #include <array>
@@ -65,5 +64,15 @@ public:
 private:
     std::array<Table, kSimdLevelCount> tables_{};
 };
+
+// The table of `level` from a ladder built once, on first use, from the
+// scalar table and the inits of the levels above it in SimdLevel's order
+// (nullptr, or left out at the end: none), so that a feature's
+// <name>_dispatch.cpp names only what differs.
+template <class Table, const Table& (*Scalar)(), auto... Inits>
+const Table& kernel_table(SimdLevel level) {
+    static const KernelTables<Table> tables(Scalar(), {Inits...});
+    return tables[level];
+}
 
 }  // namespace vmafpp

@@ -6,11 +6,9 @@
 namespace vmafpp::motion {
 
 const MotionKernels& motion_kernels_for(SimdLevel level) {
-    static const KernelTables<MotionKernels> tables(
-        motion_kernels_scalar(),
-        {VMAFPP_X86_INIT(motion_init_avx2), VMAFPP_X86_INIT(motion_init_avx512), nullptr,
-         VMAFPP_ARM_INIT(motion_init_neon)});
-    return tables[level];
+    return kernel_table<MotionKernels, motion_kernels_scalar, VMAFPP_X86_INIT(motion_init_avx2),
+                        VMAFPP_X86_INIT(motion_init_avx512), nullptr,
+                        VMAFPP_ARM_INIT(motion_init_neon)>(level);
 }
 
 }  // namespace vmafpp::motion

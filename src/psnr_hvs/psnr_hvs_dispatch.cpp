@@ -7,11 +7,9 @@
 namespace vmafpp::psnr_hvs {
 
 const PsnrHvsKernels& psnr_hvs_kernels_for(SimdLevel level) {
-    static const KernelTables<PsnrHvsKernels> tables(
-        psnr_hvs_kernels_scalar(),
-        {VMAFPP_X86_INIT(psnr_hvs_init_avx2), VMAFPP_X86_INIT(psnr_hvs_init_avx512), nullptr,
-         VMAFPP_ARM_INIT(psnr_hvs_init_neon)});
-    return tables[level];
+    return kernel_table<PsnrHvsKernels, psnr_hvs_kernels_scalar,
+                        VMAFPP_X86_INIT(psnr_hvs_init_avx2), VMAFPP_X86_INIT(psnr_hvs_init_avx512),
+                        nullptr, VMAFPP_ARM_INIT(psnr_hvs_init_neon)>(level);
 }
 
 }  // namespace vmafpp::psnr_hvs

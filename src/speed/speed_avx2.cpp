@@ -11,7 +11,9 @@
 
 #include <cstdint>
 
+#include "dispatch/x86_lanes.hpp"
 #include "speed/speed_kernels.hpp"
+#include "speed/speed_simd.hpp"
 
 namespace vmafpp::speed {
 
@@ -68,90 +70,31 @@ void covariance_avx2(const float* d, std::ptrdiff_t stride, int sub_w, int sub_h
             alignas(32) double lanes[8];
             _mm256_store_pd(lanes, lo[r]);
             _mm256_store_pd(lanes + 4, hi[r]);
-            for (int c = 0; c < kBlock; ++c) {
-                const int y = r * kBlock + c;
-                if (y > x) break;
-                const float v = static_cast<float>(lanes[c] / size_d);
-                cov[x * kBlockElems + y] = v;
-                cov[y * kBlockElems + x] = v;
-            }
+            store_covariances(lanes, r, x, size_d, cov);
         }
     }
 }
 
-
-// picture_copy's float of 8 samples at column j: float(v) + -128 at 8
-// bits, float(v) * 2^-(bpc-8) + -128 above, which is the scalar's
-// float(v) / 2^(bpc-8) exactly (scaling by a power of two does not round
-// for these magnitudes).
-template <bool kWide>
-inline __m256 picture_floats(const std::uint8_t* p, int j, __m256 inv_scale) {
-    const __m256 offset = _mm256_set1_ps(-128.0f);
-    if constexpr (kWide) {
-        const __m256i w = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(reinterpret_cast<const std::uint16_t*>(p) + j)));
-        return _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(w), inv_scale), offset);
-    } else {
-        (void)inv_scale;
-        const __m256i w = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + j)));
-        return _mm256_add_ps(_mm256_cvtepi32_ps(w), offset);
+// speed_simd.hpp's vector: eight floats in a ymm.
+struct Avx2 {
+    VMAFPP_X86_FLOAT_LANES(8, __m256, _mm256, )
+    static F zero() { return _mm256_setzero_ps(); }
+    static float first(F v) { return _mm256_cvtss_f32(v); }
+    template <bool kWide>
+    static F samples(const std::uint8_t* p, int j) {
+        if constexpr (kWide)
+            return _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(_mm_loadu_si128(
+                reinterpret_cast<const __m128i*>(reinterpret_cast<const std::uint16_t*>(p) + j))));
+        return _mm256_cvtepi32_ps(
+            _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + j))));
     }
-}
-
-template <bool kWide, bool kDiff>
-void vertical_columns(const float* f, int fw, const std::uint8_t* const* a,
-                      const std::uint8_t* const* b, __m256 inv_scale, int j0, int j1,
-                      float* mid) {
-    int j = j0;
-    for (; j + 8 <= j1; j += 8) {
-        __m256 acc = _mm256_setzero_ps();
-        for (int k = 0; k < fw; ++k) {
-            __m256 v = picture_floats<kWide>(a[k], j, inv_scale);
-            if constexpr (kDiff) v = _mm256_sub_ps(v, picture_floats<kWide>(b[k], j, inv_scale));
-            acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_set1_ps(f[k]), v));
-        }
-        _mm256_storeu_ps(mid + j, acc);
-    }
-    // The last columns one at a time, the same operations in scalar form.
-    const float scale = 1.0f / _mm256_cvtss_f32(inv_scale);
-    for (; j < j1; ++j) {
-        float acc = 0;
-        for (int k = 0; k < fw; ++k) {
-            float v;
-            if constexpr (kWide)
-                v = static_cast<float>(reinterpret_cast<const std::uint16_t*>(a[k])[j]) / scale + -128.0f;
-            else
-                v = static_cast<float>(a[k][j]) + -128.0f;
-            if constexpr (kDiff) {
-                float w;
-                if constexpr (kWide)
-                    w = static_cast<float>(reinterpret_cast<const std::uint16_t*>(b[k])[j]) / scale + -128.0f;
-                else
-                    w = static_cast<float>(b[k][j]) + -128.0f;
-                v = v - w;
-            }
-            acc += f[k] * v;
-        }
-        mid[j] = acc;
-    }
-}
-
-void vertical_avx2(const float* f, int fw, const std::uint8_t* const* a,
-                  const std::uint8_t* const* b, int bpc, int j0, int j1, float* mid) {
-    const __m256 inv = _mm256_set1_ps(bpc == 8 ? 1.0f : 1.0f / static_cast<float>(1 << (bpc - 8)));
-    if (bpc == 8) {
-        if (b) vertical_columns<false, true>(f, fw, a, b, inv, j0, j1, mid);
-        else vertical_columns<false, false>(f, fw, a, b, inv, j0, j1, mid);
-    } else {
-        if (b) vertical_columns<true, true>(f, fw, a, b, inv, j0, j1, mid);
-        else vertical_columns<true, false>(f, fw, a, b, inv, j0, j1, mid);
-    }
-}
+};
 
 }  // namespace
 
 void speed_init_avx2(SpeedKernels& k) {
     k.covariance = covariance_avx2;
-    k.vertical = vertical_avx2;
+    k.vertical = vertical_simd<Avx2>;
 }
 
 }  // namespace vmafpp::speed

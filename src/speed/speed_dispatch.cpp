@@ -6,11 +6,9 @@
 namespace vmafpp::speed {
 
 const SpeedKernels& speed_kernels_for(SimdLevel level) {
-    static const KernelTables<SpeedKernels> tables(
-        speed_kernels_scalar(),
-        {VMAFPP_X86_INIT(speed_init_avx2), VMAFPP_X86_INIT(speed_init_avx512), nullptr,
-         VMAFPP_ARM_INIT(speed_init_neon)});
-    return tables[level];
+    return kernel_table<SpeedKernels, speed_kernels_scalar, VMAFPP_X86_INIT(speed_init_avx2),
+                        VMAFPP_X86_INIT(speed_init_avx512), nullptr,
+                        VMAFPP_ARM_INIT(speed_init_neon)>(level);
 }
 
 }  // namespace vmafpp::speed

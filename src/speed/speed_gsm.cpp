@@ -21,21 +21,6 @@ constexpr int kEigenMaxIters = 500;
 // log2(2 pi e) in double, as libvmaf adds it to every entropy term.
 double log2_two_pi_e() { return std::log2(2 * M_PI * M_E); }
 
-// get_1d_gaussian_kernel with an explicit standard deviation.
-void gaussian(float* out, int size, float stdev) {
-    const int half = (size - 1) / 2;
-    float sum = 0;
-    for (int i = 0; i < size; ++i) {
-        const float x = static_cast<float>(i - half);
-        const float num = static_cast<float>(
-            std::exp(-0.5 * x / static_cast<double>(stdev) * x / static_cast<double>(stdev)));
-        const float den = static_cast<float>(1 / (stdev * std::sqrt(2 * M_PI)));
-        out[i] = num / den;
-        sum += out[i];
-    }
-    for (int i = 0; i < size; ++i) out[i] /= sum;
-}
-
 // Samples as libvmaf's picture_copy makes them floats: 8 bits
 // float(v) + -128, more bits float(v) / 2^(bpc-8) + -128 (float), and the
 // temporal difference of two such floats. add(mid, y, j0, j1, c) adds
@@ -474,8 +459,8 @@ ScaleTap bilinear_tap(int i, int src_n, int dst_n) {
 Gsm::Gsm(const Dimensions& dims, const Params& params, const SpeedKernels& kernels)
     : dims_(dims), p_(params), k_(kernels) {
     aa_width_ = float_vif::filter_width(1, p_.kernelscale);
-    gaussian(aa_filter_, aa_width_,
-             static_cast<float>(std::sqrt(kScales) * (aa_width_ / 5.0f)));
+    float_vif::gaussian(aa_filter_, aa_width_,
+                        static_cast<float>(std::sqrt(kScales) * (aa_width_ / 5.0f)));
     dc_width_ = float_vif::filter_width(kScales, p_.kernelscale);
     float_vif::gaussian_filter(dc_filter_, kScales, p_.kernelscale);
     if (!prescale_is_identity(p_.prescale)) {

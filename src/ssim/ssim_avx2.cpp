@@ -10,6 +10,7 @@
 
 #include <cstddef>
 
+#include "dispatch/x86_lanes.hpp"
 #include "ssim/ssim_kernels.hpp"
 #include "ssim/ssim_pass_rows.hpp"
 
@@ -20,24 +21,7 @@ namespace {
 // ssim_pass_rows.hpp's vector: four samples, floats in an xmm and doubles in
 // a ymm (no lane crossing to widen or narrow).
 struct Avx2 {
-    static constexpr int kLanes = 4;
-    using F = __m128;
-    using D = __m256d;
-    static F load(const float* p) { return _mm_loadu_ps(p); }
-    static void store(float* p, F v) { _mm_storeu_ps(p, v); }
-    static F set(float v) { return _mm_set1_ps(v); }
-    static F add(F a, F b) { return _mm_add_ps(a, b); }
-    static F sub(F a, F b) { return _mm_sub_ps(a, b); }
-    static F mul(F a, F b) { return _mm_mul_ps(a, b); }
-    static F div(F a, F b) { return _mm_div_ps(a, b); }
-    static D widen(F v) { return _mm256_cvtps_pd(v); }
-    static F narrow(D v) { return _mm256_cvtpd_ps(v); }
-    static D setd(double v) { return _mm256_set1_pd(v); }
-    static D addd(D a, D b) { return _mm256_add_pd(a, b); }
-    static D muld(D a, D b) { return _mm256_mul_pd(a, b); }
-    static D divd(D a, D b) { return _mm256_div_pd(a, b); }
-    static D sqrtd(D v) { return _mm256_sqrt_pd(v); }
-    static void stored(double* p, D v) { _mm256_store_pd(p, v); }
+    VMAFPP_X86_LANES(4, __m128, _mm, , __m256d, _mm256, d)
     // Ordered compares: false for NaN, which is kept.
     static F zero_if_negative(F v) {
         return _mm_andnot_ps(_mm_cmp_ps(v, _mm_setzero_ps(), _CMP_LT_OQ), v);
@@ -94,8 +78,7 @@ void convolve_avx2(const float* src, int w, int h, const float* taps, int n, flo
         for (; x + 8 <= ow; x += 8) {
             Sum8 s;
             // in[x + k + 7] <= in[ow - 1 + n - 1] = in[w - 1]: inside the row.
-            for (int k = 0; k < n; ++k)
-                s.add(_mm256_loadu_ps(in + x + k), _mm256_set1_ps(taps[k]));
+            for (int k = 0; k < n; ++k) s.add(_mm256_loadu_ps(in + x + k), _mm256_set1_ps(taps[k]));
             s.store(out + x);
         }
         for (; x < ow; ++x) out[x] = tap_sum(in + x, 1, taps, n);

@@ -5,6 +5,7 @@
 // Lanes hold different samples, never parts of one sum.
 #include <immintrin.h>
 
+#include "dispatch/x86_lanes.hpp"
 #include "ssim/ssim_kernels.hpp"
 #include "ssim/ssim_pass_rows.hpp"
 
@@ -13,24 +14,7 @@ namespace vmafpp::ssim {
 namespace {
 
 struct Avx512 {
-    static constexpr int kLanes = 8;
-    using F = __m256;
-    using D = __m512d;
-    static F load(const float* p) { return _mm256_loadu_ps(p); }
-    static void store(float* p, F v) { _mm256_storeu_ps(p, v); }
-    static F set(float v) { return _mm256_set1_ps(v); }
-    static F add(F a, F b) { return _mm256_add_ps(a, b); }
-    static F sub(F a, F b) { return _mm256_sub_ps(a, b); }
-    static F mul(F a, F b) { return _mm256_mul_ps(a, b); }
-    static F div(F a, F b) { return _mm256_div_ps(a, b); }
-    static D widen(F v) { return _mm512_cvtps_pd(v); }
-    static F narrow(D v) { return _mm512_cvtpd_ps(v); }
-    static D setd(double v) { return _mm512_set1_pd(v); }
-    static D addd(D a, D b) { return _mm512_add_pd(a, b); }
-    static D muld(D a, D b) { return _mm512_mul_pd(a, b); }
-    static D divd(D a, D b) { return _mm512_div_pd(a, b); }
-    static D sqrtd(D v) { return _mm512_sqrt_pd(v); }
-    static void stored(double* p, D v) { _mm512_store_pd(p, v); }
+    VMAFPP_X86_LANES(8, __m256, _mm256, , __m512d, _mm512, d)
     // Ordered compares: false for NaN, which is kept.
     static F zero_if_negative(F v) {
         return _mm256_maskz_mov_ps(

@@ -6,10 +6,9 @@
 namespace vmafpp::ssim {
 
 const SsimKernels& ssim_kernels_for(SimdLevel level) {
-    static const KernelTables<SsimKernels> tables(
-        ssim_kernels_scalar(), {VMAFPP_X86_INIT(ssim_init_avx2), VMAFPP_X86_INIT(ssim_init_avx512),
-                                nullptr, VMAFPP_ARM_INIT(ssim_init_neon)});
-    return tables[level];
+    return kernel_table<SsimKernels, ssim_kernels_scalar, VMAFPP_X86_INIT(ssim_init_avx2),
+                        VMAFPP_X86_INIT(ssim_init_avx512), nullptr,
+                        VMAFPP_ARM_INIT(ssim_init_neon)>(level);
 }
 
 }  // namespace vmafpp::ssim

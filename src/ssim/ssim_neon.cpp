@@ -34,12 +34,12 @@ struct Neon {
     static F div(F a, F b) { return vdivq_f32(a, b); }
     static D widen(F v) { return {vcvt_f64_f32(vget_low_f32(v)), vcvt_high_f64_f32(v)}; }
     static F narrow(D v) { return vcvt_high_f32_f64(vcvt_f32_f64(v.lo), v.hi); }
-    static D setd(double v) { return {vdupq_n_f64(v), vdupq_n_f64(v)}; }
-    static D addd(D a, D b) { return {vaddq_f64(a.lo, b.lo), vaddq_f64(a.hi, b.hi)}; }
-    static D muld(D a, D b) { return {vmulq_f64(a.lo, b.lo), vmulq_f64(a.hi, b.hi)}; }
-    static D divd(D a, D b) { return {vdivq_f64(a.lo, b.lo), vdivq_f64(a.hi, b.hi)}; }
-    static D sqrtd(D v) { return {vsqrtq_f64(v.lo), vsqrtq_f64(v.hi)}; }
-    static void stored(double* p, D v) {
+    static D dset(double v) { return {vdupq_n_f64(v), vdupq_n_f64(v)}; }
+    static D dadd(D a, D b) { return {vaddq_f64(a.lo, b.lo), vaddq_f64(a.hi, b.hi)}; }
+    static D dmul(D a, D b) { return {vmulq_f64(a.lo, b.lo), vmulq_f64(a.hi, b.hi)}; }
+    static D ddiv(D a, D b) { return {vdivq_f64(a.lo, b.lo), vdivq_f64(a.hi, b.hi)}; }
+    static D dsqrt(D v) { return {vsqrtq_f64(v.lo), vsqrtq_f64(v.hi)}; }
+    static void dstore(double* p, D v) {
         vst1q_f64(p, v.lo);
         vst1q_f64(p + 2, v.hi);
     }

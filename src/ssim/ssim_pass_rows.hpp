@@ -16,8 +16,9 @@
 //
 // V provides, for kLanes adjacent samples: F (floats) and D (the same lanes
 // as doubles); load/store of F; set, add, sub, mul, div of F; widen (F to D,
-// exact) and narrow (D to F, rounded to nearest as a C cast); setd, addd,
-// muld, divd, sqrtd of D and stored (D to kLanes doubles);
+// exact) and narrow (D to F, rounded to nearest as a C cast); dset, dadd,
+// dmul, ddiv, dsqrt of D and dstore (D to kLanes doubles): what
+// dispatch/x86_lanes.hpp's macros define;
 // zero_if_negative(v) (v < 0 ? +0 : v, NaN kept: libvmaf's MAX(0.0, v)) and
 // zero_if_negative_and_flat(cov, sd) ((cov < 0 && sd <= 0) ? +0 : cov).
 #pragma once
@@ -56,17 +57,17 @@ template <class V>
     const F var_r = V::zero_if_negative(V::sub(ref_sq, V::mul(mr, mr)));
     const F var_c = V::zero_if_negative(V::sub(cmp_sq, V::mul(mc, mc)));
     const F cov = V::sub(both, V::mul(mr, mc));
-    const F sd = V::narrow(V::sqrtd(V::widen(V::mul(var_r, var_c))));
+    const F sd = V::narrow(V::dsqrt(V::widen(V::mul(var_r, var_c))));
     // (2.0 * mr * mc + C1) / l_den: 2.0 * mr, then * mc, then + C1, in double.
     const F l_den = V::add(V::add(V::mul(mr, mr), V::mul(mc, mc)), c1);
-    const D two = V::setd(2.0);
-    const D l = V::divd(V::addd(V::muld(V::muld(two, V::widen(mr)), V::widen(mc)), V::widen(c1)),
+    const D two = V::dset(2.0);
+    const D l = V::ddiv(V::dadd(V::dmul(V::dmul(two, V::widen(mr)), V::widen(mc)), V::widen(c1)),
                         V::widen(l_den));
     const F c_den = V::add(V::add(var_r, var_c), c2);
-    const D c = V::divd(V::addd(V::muld(two, V::widen(sd)), V::widen(c2)), V::widen(c_den));
+    const D c = V::ddiv(V::dadd(V::dmul(two, V::widen(sd)), V::widen(c2)), V::widen(c_den));
     const F cov_clamped = V::zero_if_negative_and_flat(cov, sd);
     const D s = V::widen(V::div(V::add(cov_clamped, c3), V::add(sd, c3)));
-    return {V::muld(V::muld(l, c), s), l, c, s};
+    return {V::dmul(V::dmul(l, c), s), l, c, s};
 }
 
 // The first `valid` lanes of `st` added to `sums`, lane after lane: the
@@ -75,10 +76,10 @@ template <class V>
 [[gnu::always_inline]] inline void add_lanes(const LaneStats<V>& st, int valid, double& ssim, double& l, double& c,
                double& s) {
     alignas(64) double lcs_v[V::kLanes], l_v[V::kLanes], c_v[V::kLanes], s_v[V::kLanes];
-    V::stored(lcs_v, st.lcs);
-    V::stored(l_v, st.l);
-    V::stored(c_v, st.c);
-    V::stored(s_v, st.s);
+    V::dstore(lcs_v, st.lcs);
+    V::dstore(l_v, st.l);
+    V::dstore(c_v, st.c);
+    V::dstore(s_v, st.s);
     if (valid == V::kLanes) {
 #pragma GCC unroll 16
         for (int j = 0; j < V::kLanes; ++j) {
@@ -146,16 +147,16 @@ template <class V>
 [[gnu::always_inline]] inline void filter_chunk(const float* r, const float* c, float* out) {
     using D = typename V::D;
     D acc[kQuantities];
-    for (D& a : acc) a = V::setd(0.0);
+    for (D& a : acc) a = V::dset(0.0);
 #pragma GCC unroll 11
     for (int k = 0; k < kWindow; ++k) {
         const typename V::F tap = V::set(gaussian_tap(k));
         const typename V::F a = V::load(r + k), b = V::load(c + k);
-        acc[0] = V::addd(acc[0], V::widen(V::mul(a, tap)));
-        acc[1] = V::addd(acc[1], V::widen(V::mul(b, tap)));
-        acc[2] = V::addd(acc[2], V::widen(V::mul(V::mul(a, a), tap)));
-        acc[3] = V::addd(acc[3], V::widen(V::mul(V::mul(b, b), tap)));
-        acc[4] = V::addd(acc[4], V::widen(V::mul(V::mul(a, b), tap)));
+        acc[0] = V::dadd(acc[0], V::widen(V::mul(a, tap)));
+        acc[1] = V::dadd(acc[1], V::widen(V::mul(b, tap)));
+        acc[2] = V::dadd(acc[2], V::widen(V::mul(V::mul(a, a), tap)));
+        acc[3] = V::dadd(acc[3], V::widen(V::mul(V::mul(b, b), tap)));
+        acc[4] = V::dadd(acc[4], V::widen(V::mul(V::mul(a, b), tap)));
     }
     for (int q = 0; q < kQuantities; ++q) V::store(out + q * V::kLanes, V::narrow(acc[q]));
 }
@@ -197,12 +198,12 @@ Sums4 output_row(const PassRing& ring, int oy, int ow, Sums4 sums) {
     for (int x = 0; x < ow; x += N) {
         const std::ptrdiff_t at = static_cast<std::ptrdiff_t>(x) * kQuantities;
         D acc[kQuantities];
-        for (D& a : acc) a = V::setd(0.0);
+        for (D& a : acc) a = V::dset(0.0);
 #pragma GCC unroll 11
         for (int k = 0; k < kWindow; ++k) {
             const typename V::F tap = V::set(gaussian_tap(k));
             for (int q = 0; q < kQuantities; ++q)
-                acc[q] = V::addd(acc[q], V::widen(V::mul(V::load(rows[k] + at + q * N), tap)));
+                acc[q] = V::dadd(acc[q], V::widen(V::mul(V::load(rows[k] + at + q * N), tap)));
         }
         const LaneStats<V> st = lane_stats<V>(V::narrow(acc[0]), V::narrow(acc[1]),
                                               V::narrow(acc[2]), V::narrow(acc[3]),
@@ -318,20 +319,20 @@ void decimate_phased(const float* src, int w, int h, int factor, const float* ke
         // Two vectors of outputs at a time: each tap's pointer and weight
         // are loaded once for both, and their sums are two dependency chains.
         for (; ox + 2 * N <= sw; ox += 2 * N) {
-            D acc0 = V::setd(0.0), acc1 = V::setd(0.0);
+            D acc0 = V::dset(0.0), acc1 = V::dset(0.0);
             for (int t = 0; t < taps; ++t) {
                 const typename V::F tap = V::set(kernel[t]);
                 const float* in = at[t] + ox;
-                acc0 = V::addd(acc0, V::widen(V::mul(V::load(in), tap)));
-                acc1 = V::addd(acc1, V::widen(V::mul(V::load(in + N), tap)));
+                acc0 = V::dadd(acc0, V::widen(V::mul(V::load(in), tap)));
+                acc1 = V::dadd(acc1, V::widen(V::mul(V::load(in + N), tap)));
             }
             V::store(out + ox, V::narrow(acc0));
             V::store(out + ox + N, V::narrow(acc1));
         }
         for (; ox < sw; ox += N) {
-            D acc = V::setd(0.0);
+            D acc = V::dset(0.0);
             for (int t = 0; t < taps; ++t)
-                acc = V::addd(acc, V::widen(V::mul(V::load(at[t] + ox), V::set(kernel[t]))));
+                acc = V::dadd(acc, V::widen(V::mul(V::load(at[t] + ox), V::set(kernel[t]))));
             if (ox + N <= sw) {
                 V::store(out + ox, V::narrow(acc));
             } else {

@@ -23,6 +23,9 @@ bool valid_kernelscale(float kernelscale);
 int filter_width(int scale, float kernelscale);
 // The normalised Gaussian of that width with sigma = width / 5 (float).
 void gaussian_filter(float* out, int scale, float kernelscale);
+// libvmaf's get_1d_gaussian_kernel: the normalised Gaussian of `size` taps
+// and standard deviation `stdev` (float; SpEED's anti-alias filter too).
+void gaussian(float* out, int size, float stdev);
 
 // Reflection used by the blur at both ends of a dimension of n samples:
 // -k -> k and n-1+k -> n-1-k (the edge sample is not repeated).

@@ -82,9 +82,7 @@ int filter_width(int scale, float kernelscale) {
     return width < 3 ? 3 : width;
 }
 
-void gaussian_filter(float* out, int scale, float kernelscale) {
-    const int size = filter_width(scale, kernelscale);
-    const float stdev = size / 5.0f;
+void gaussian(float* out, int size, float stdev) {
     const int half = (size - 1) / 2;
     float sum = 0.0f;
     for (int i = 0; i < size; ++i) {
@@ -98,6 +96,11 @@ void gaussian_filter(float* out, int scale, float kernelscale) {
         sum += out[i];
     }
     for (int i = 0; i < size; ++i) out[i] /= sum;
+}
+
+void gaussian_filter(float* out, int scale, float kernelscale) {
+    const int size = filter_width(scale, kernelscale);
+    gaussian(out, size, size / 5.0f);
 }
 
 void blur(const float* f, int fw, const float* src, std::ptrdiff_t src_stride, float* dst,
@@ -236,13 +239,23 @@ VifSums statistic(const float* mu1, const float* mu2, const float* xx, const flo
     return sums;
 }
 
+namespace {
+
+// Both scalers copy a picture whose size does not change (libvmaf's
+// memcpy); true when it did.
+bool copy_same_size(const float* src, std::ptrdiff_t src_stride, int src_w, int src_h,
+                    float* dst, std::ptrdiff_t dst_stride, int dst_w, int dst_h) {
+    if (src_w != dst_w || src_h != dst_h) return false;
+    for (int y = 0; y < dst_h; ++y)
+        std::memcpy(dst + y * dst_stride, src + y * src_stride, sizeof(float) * dst_w);
+    return true;
+}
+
+}  // namespace
+
 void scale_nearest(const float* src, std::ptrdiff_t src_stride, int src_w, int src_h,
                    float* dst, std::ptrdiff_t dst_stride, int dst_w, int dst_h) {
-    if (src_w == dst_w && src_h == dst_h) {
-        for (int y = 0; y < dst_h; ++y)
-            std::memcpy(dst + y * dst_stride, src + y * src_stride, sizeof(float) * dst_w);
-        return;
-    }
+    if (copy_same_size(src, src_stride, src_w, src_h, dst, dst_stride, dst_w, dst_h)) return;
     const float ratio_x = static_cast<float>(src_w) / dst_w;
     const float ratio_y = static_cast<float>(src_h) / dst_h;
     for (int y = 0; y < dst_h; ++y) {
@@ -275,11 +288,7 @@ float bilinear_at(const float* src, std::ptrdiff_t stride, int w, int h, float x
 
 void scale_bilinear(const float* src, std::ptrdiff_t src_stride, int src_w, int src_h,
                     float* dst, std::ptrdiff_t dst_stride, int dst_w, int dst_h) {
-    if (src_w == dst_w && src_h == dst_h) {
-        for (int y = 0; y < dst_h; ++y)
-            std::memcpy(dst + y * dst_stride, src + y * src_stride, sizeof(float) * dst_w);
-        return;
-    }
+    if (copy_same_size(src, src_stride, src_w, src_h, dst, dst_stride, dst_w, dst_h)) return;
     const float ratio_x = static_cast<float>(src_w) / dst_w;
     const float ratio_y = static_cast<float>(src_h) / dst_h;
     for (int y = 0; y < dst_h; ++y) {

@@ -6,10 +6,9 @@
 namespace vmafpp::vif {
 
 const VifKernels& vif_kernels_for(SimdLevel level) {
-    static const KernelTables<VifKernels> tables(
-        vif_kernels_scalar(), {VMAFPP_X86_INIT(vif_init_avx2), VMAFPP_X86_INIT(vif_init_avx512),
-                               VMAFPP_X86_INIT(vif_init_avx512icl), VMAFPP_ARM_INIT(vif_init_neon)});
-    return tables[level];
+    return kernel_table<VifKernels, vif_kernels_scalar, VMAFPP_X86_INIT(vif_init_avx2),
+                        VMAFPP_X86_INIT(vif_init_avx512), VMAFPP_X86_INIT(vif_init_avx512icl),
+                        VMAFPP_ARM_INIT(vif_init_neon)>(level);
 }
 
 }  // namespace vmafpp::vif

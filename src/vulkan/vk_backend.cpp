@@ -11,27 +11,15 @@ namespace vmafpp::vk {
 
 device::BackendInfo backend() {
     device::BackendInfo b("vulkan", describe_devices, make_frame_store);
-    b.add_twin<MotionTwin>([](const Compute& c, int w, int h, int bpc) {
-        return make_motion_twin(c.device, w, h, bpc, c.frames);
-    });
+    b.add_device_twin<MotionTwin, true>(make_motion_twin);
     // The shaders leave vif_accumulate to the host (VifTwin::sigma).
     b.add_twin<VifTwin>([](const Compute& c, int w, int h, int bpc, std::optional<double>) {
         return make_vif_twin(c.device, w, h, bpc, c.frames);
     });
-    b.add_twin<AdmTwin>([](const Compute& c, int w, int h, int bpc,
-                           const adm::AdmDeviceParams* scales, double gain_limit, bool skip_scale0,
-                           bool skip_aim) {
-        return make_adm_twin(c.device, w, h, bpc, scales, gain_limit, skip_scale0, skip_aim,
-                             c.frames);
-    });
+    b.add_device_twin<AdmTwin, true>(make_adm_twin);
     // SpEED and CAMBI upload their own planes (chroma, resized luma).
-    b.add_twin<speed::SpeedTwin>([](const Compute& c, const speed::Gsm& gsm, bool difference) {
-        return make_speed_twin(c.device, gsm, difference);
-    });
-    b.add_twin<cambi::CambiTwin>([](const Compute& c, int alloc_w, int alloc_h,
-                                    const cambi::ContrastSetup& setup) {
-        return make_cambi_twin(c.device, alloc_w, alloc_h, setup);
-    });
+    b.add_device_twin<speed::SpeedTwin>(make_speed_twin);
+    b.add_device_twin<cambi::CambiTwin>(make_cambi_twin);
     return b;
 }
 

@@ -42,24 +42,6 @@ int rows_per_dispatch(int window, int num_diffs) {
     return std::max(1, 32768 / (2 * window + num_diffs + 8));
 }
 
-constexpr std::uint32_t kNoBadSample = std::numeric_limits<std::uint32_t>::max();
-
-// cambi.cpp's to_10_bits positions: rows and columns of the nearest resize,
-// the float steps of the scalar (the identity when the sizes agree).
-std::vector<std::int32_t> nearest_positions(int in_n, int n) {
-    std::vector<std::int32_t> t(static_cast<std::size_t>(n));
-    if (in_n == n) {
-        for (int i = 0; i < n; ++i) t[static_cast<std::size_t>(i)] = i;
-        return t;
-    }
-    const float r = static_cast<float>(in_n) / static_cast<float>(n);
-    float f = static_cast<float>(r / 2 - 0.5);
-    for (int i = 0; i < n; ++i) {
-        t[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(f + 0.5);
-        f += r;
-    }
-    return t;
-}
 
 class VulkanCambi final : public cambi::CambiTwin {
 public:
@@ -104,7 +86,7 @@ public:
             throw Error("internal error: a picture larger than the cambi twin was made for");
         upload(p);
         const bool check = p.bpc != 8 && p.bpc != 16;
-        *first_bad_->as<std::uint32_t>() = kNoBadSample;
+        *first_bad_->as<std::uint32_t>() = cambi::kNoBadSample;
         const std::int32_t stride = alloc_w_;
         int w = p.w, h = p.h;
         stream_.begin();
@@ -180,8 +162,8 @@ private:
         char* dst = in_->as<char>();
         for (int y = 0; y < p.in_h; ++y) std::memcpy(dst + y * row, p.luma + y * p.stride, row);
         if (p.in_w != tables_in_w_ || p.in_h != tables_in_h_ || p.w != tables_w_ || p.h != tables_h_) {
-            const std::vector<std::int32_t> cols = nearest_positions(p.in_w, p.w);
-            const std::vector<std::int32_t> rows = nearest_positions(p.in_h, p.h);
+            const std::vector<std::int32_t> cols = cambi::nearest_positions(p.in_w, p.w);
+            const std::vector<std::int32_t> rows = cambi::nearest_positions(p.in_h, p.h);
             cols_ = buffer(cols.size());
             rows_ = buffer(rows.size());
             std::memcpy(cols_->data(), cols.data(), cols.size() * 4);
@@ -190,17 +172,9 @@ private:
         }
     }
 
-    // The scalar's message for the first sample above the bit depth's maximum.
+    // The scalar's error for the first sample above the bit depth's maximum.
     void report_bad_sample(const cambi::CambiPicture& p) const {
-        const std::uint32_t i = *first_bad_->as<std::uint32_t>();
-        if (i == kNoBadSample) return;
-        const int x = static_cast<int>(i % static_cast<std::uint32_t>(p.in_w));
-        const int y = static_cast<int>(i / static_cast<std::uint32_t>(p.in_w));
-        std::uint16_t v;
-        std::memcpy(&v, p.luma + y * p.stride + 2 * x, 2);
-        throw Error("cambi: the input has the value " + std::to_string(v) +
-                    ", above the maximum of " + std::to_string((1 << p.bpc) - 1) + " for " +
-                    std::to_string(p.bpc) + " bits");
+        cambi::throw_if_bad_sample(p, *first_bad_->as<std::uint32_t>());
     }
 
     std::shared_ptr<Context> ctx_;

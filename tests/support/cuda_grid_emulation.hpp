@@ -334,27 +334,14 @@ public:
     float* c_values(int s) override { return c_[s].data(); }
 
 private:
-    // The twin's nearest_positions (the scalar's float steps).
-    static std::vector<std::int32_t> positions(int in_n, int n) {
-        std::vector<std::int32_t> t(static_cast<std::size_t>(n));
-        if (in_n == n) {
-            for (int i = 0; i < n; ++i) t[static_cast<std::size_t>(i)] = i;
-            return t;
-        }
-        const float r = static_cast<float>(in_n) / static_cast<float>(n);
-        float f = static_cast<float>(r / 2 - 0.5);
-        for (int i = 0; i < n; ++i) {
-            t[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(f + 0.5);
-            f += r;
-        }
-        return t;
-    }
     template <class T>
     void run_typed(const cambi::CambiPicture& p) {
         const auto in = pack_plane<T>(p.luma, p.stride, p.in_w, p.in_h);
-        const auto cols = positions(p.in_w, p.w), rows = positions(p.in_h, p.h);
+        // The twin's resize positions (its host code, shared with the Vulkan twin).
+        const auto cols = cambi::nearest_positions(p.in_w, p.w);
+        const auto rows = cambi::nearest_positions(p.in_h, p.h);
         const int stride = alloc_w_;
-        std::uint32_t first_bad = std::numeric_limits<std::uint32_t>::max();
+        std::uint32_t first_bad = cambi::kNoBadSample;
         if (p.bpc != 8 && p.bpc != 16)
             for (std::int64_t i = 0; i < std::int64_t{p.in_w} * p.in_h; ++i)
                 if (static_cast<std::uint32_t>(in[static_cast<std::size_t>(i)]) > (1u << p.bpc) - 1u &&
@@ -404,15 +391,7 @@ private:
                                             tables_.data(), tables_.data() + setup_.num_diffs,
                                             cambi::reciprocal_table(), hist_.data(), c_[s].data(), x);
         }
-        if (first_bad != std::numeric_limits<std::uint32_t>::max()) {
-            const int x = static_cast<int>(first_bad % static_cast<std::uint32_t>(p.in_w));
-            const int y = static_cast<int>(first_bad / static_cast<std::uint32_t>(p.in_w));
-            std::uint16_t v;
-            std::memcpy(&v, p.luma + y * p.stride + 2 * x, 2);
-            throw Error("cambi: the input has the value " + std::to_string(v) +
-                        ", above the maximum of " + std::to_string((1 << p.bpc) - 1) + " for " +
-                        std::to_string(p.bpc) + " bits");
-        }
+        cambi::throw_if_bad_sample(p, first_bad);
     }
     int alloc_w_, alloc_h_;
     cambi::ContrastSetup setup_;
