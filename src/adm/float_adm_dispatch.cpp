@@ -7,10 +7,8 @@
 namespace vmafpp::float_adm {
 
 const FloatAdmKernels& float_adm_kernels_for(SimdLevel level) {
-    static const KernelTables<FloatAdmKernels> tables(
-        float_adm_kernels_scalar(),
-        {nullptr, nullptr, nullptr, VMAFPP_ARM_INIT(float_adm_init_neon)});
-    return tables[level];
+    return kernel_table<FloatAdmKernels, float_adm_kernels_scalar, nullptr, nullptr, nullptr,
+                        VMAFPP_ARM_INIT(float_adm_init_neon)>(level);
 }
 
 }  // namespace vmafpp::float_adm

@@ -7,10 +7,8 @@
 namespace vmafpp::float_motion {
 
 const FloatMotionKernels& float_motion_kernels_for(SimdLevel level) {
-    static const KernelTables<FloatMotionKernels> tables(
-        float_motion_kernels_scalar(),
-        {nullptr, nullptr, nullptr, VMAFPP_ARM_INIT(float_motion_init_neon)});
-    return tables[level];
+    return kernel_table<FloatMotionKernels, float_motion_kernels_scalar, nullptr, nullptr, nullptr,
+                        VMAFPP_ARM_INIT(float_motion_init_neon)>(level);
 }
 
 }  // namespace vmafpp::float_motion

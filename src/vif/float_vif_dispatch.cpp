@@ -7,10 +7,8 @@
 namespace vmafpp::float_vif {
 
 const FloatVifKernels& float_vif_kernels_for(SimdLevel level) {
-    static const KernelTables<FloatVifKernels> tables(
-        float_vif_kernels_scalar(),
-        {nullptr, nullptr, nullptr, VMAFPP_ARM_INIT(float_vif_init_neon)});
-    return tables[level];
+    return kernel_table<FloatVifKernels, float_vif_kernels_scalar, nullptr, nullptr, nullptr,
+                        VMAFPP_ARM_INIT(float_vif_init_neon)>(level);
 }
 
 }  // namespace vmafpp::float_vif
