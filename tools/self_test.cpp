@@ -245,6 +245,16 @@ int self_test(const vmafpp::ComputeConfig& compute, std::FILE* out) {
         ok = check_one(compute, f.name, cfg, geometries, false, out, exists) && ok;
         twins += exists;
     }
+    // Options no model uses that take their own shaders: SpEED's bicubic
+    // (an upscale) and lanczos4 (a downscale) prescales, speed_scale.comp.
+    for (const char* spec : {"speed_chroma=speed_prescale=1.5:speed_prescale_method=bicubic",
+                             "speed_temporal=speed_prescale=0.7:speed_prescale_method=lanczos4"}) {
+        vmafpp::ScoreConfig cfg;
+        cfg.no_prediction = true;
+        cfg.features = {spec};
+        bool exists = false;
+        ok = check_one(compute, spec, cfg, geometries, false, out, exists) && ok;
+    }
     // The models run their features with other options (ADM's csf mode,
     // SpEED's prescale, CAMBI's speed-up).
     for (const std::string& version : vmafpp::builtin_model_versions()) {

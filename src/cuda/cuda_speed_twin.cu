@@ -1,6 +1,7 @@
 // SpEED's CUDA twin (speed::SpeedTwin): Gsm::prepare in five launches, as
 // the Vulkan twin's five dispatches (vk_speed_twin.cpp): the float picture
-// (prescaled), the vertical and horizontal antialias blur decimating by 16,
+// (prescaled; a bicubic or lanczos4 prescale in a sixth launch over the
+// whole float picture, speed_scale), the vertical and horizontal antialias blur decimating by 16,
 // then both passes of the local mean, the second subtracting it. Each thread
 // calls one function of speed/speed_cuda_math.cuh, which the host test runs
 // over the same grid (tests/support/cuda_grid_emulation.hpp). The host reads
@@ -31,6 +32,16 @@ __global__ void speed_picture(const T* a, const T* b, int w, int sw, int sh, int
     if (x >= sw || y >= sh) return;
     pic[static_cast<std::int64_t>(y) * sw + x] =
         speed::dev::picture_sample(a, b, w, bpc, method, cols, rows, x, y);
+}
+
+__global__ void speed_scale(const float* full, int w, int sw, int sh, int taps,
+                            const speed::dev::KernelTap* cols, const speed::dev::KernelTap* rows,
+                            float* pic) {
+    const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    const int y = static_cast<int>(blockIdx.y);
+    if (x >= sw || y >= sh) return;
+    pic[static_cast<std::int64_t>(y) * sw + x] =
+        speed::dev::kernel_sample(full, w, taps, taps == 9, cols, rows, x, y);
 }
 
 __global__ void speed_vertical(const float* src, const float* f, int w, int h, int rows, int step,
@@ -65,13 +76,22 @@ public:
         : device_(device),
           d_(gsm.dims()),
           difference_(difference),
-          method_(speed_method(gsm)) {
+          method_(speed_method(gsm)),
+          taps_(kernel_taps(gsm)) {
         select_device(device_);
         stream_ = std::make_unique<Stream>();
         const std::vector<speed::dev::Tap> cols = speed_taps(d_.width, d_.scaled_w, method_);
         const std::vector<speed::dev::Tap> rows = speed_taps(d_.height, d_.scaled_h, method_);
         upload_array(cols_, cols.data(), cols.size());
         upload_array(rows_, rows.data(), rows.size());
+        if (taps_) {
+            const speed::ScaleMethod m = gsm.params().method;
+            const std::vector<speed::dev::KernelTap> kc = speed::dev::kernel_taps(d_.width, d_.scaled_w, m);
+            const std::vector<speed::dev::KernelTap> kr = speed::dev::kernel_taps(d_.height, d_.scaled_h, m);
+            upload_array(kernel_cols_, kc.data(), kc.size());
+            upload_array(kernel_rows_, kr.data(), kr.size());
+            full_ = DeviceArray<float>(static_cast<std::size_t>(d_.width) * d_.height);
+        }
         aa_width_ = gsm.aa_width();
         dc_width_ = gsm.dc_width();
         upload_array(aa_, gsm.aa_filter(), static_cast<std::size_t>(aa_width_));
@@ -114,14 +134,22 @@ public:
     }
 
 private:
+    // speed_picture's method: 0 the plane itself (also the picture a
+    // bicubic or lanczos4 prescale reads), 1 nearest, 2 bilinear.
     static int speed_method(const speed::Gsm& gsm) {
-        const speed::Dimensions& d = gsm.dims();
         const speed::Params& p = gsm.params();
-        if (speed::prescale_is_identity(p.prescale) || (d.scaled_w == d.width && d.scaled_h == d.height))
-            return 0;
+        if (!speed::prescale_resizes(gsm.dims(), p.prescale)) return 0;
         if (p.method == speed::ScaleMethod::nearest) return 1;
         if (p.method == speed::ScaleMethod::bilinear) return 2;
-        throw Error("internal error: the cuda speed twin scales nearest and bilinear only");
+        return 0;
+    }
+
+    // speed_scale's taps: 4 (bicubic), 9 (lanczos4) or 0 (no such prescale).
+    static int kernel_taps(const speed::Gsm& gsm) {
+        const speed::Params& p = gsm.params();
+        if (!speed::prescale_resizes(gsm.dims(), p.prescale)) return 0;
+        if (p.method == speed::ScaleMethod::bicubic) return 4;
+        return p.method == speed::ScaleMethod::lanczos4 ? 9 : 0;
     }
 
     // The prescale's taps per output column or row (none for method 0).
@@ -140,8 +168,16 @@ private:
     void launch(const T* a, const T* b, int bpc) {
         const cudaStream_t st = stream_->get();
         const int sw = d_.scaled_w, sh = d_.scaled_h, ow = d_.op_w, oh = d_.op_h;
-        speed_picture<<<dim3(groups(sw, kBlock), sh), kBlock, 0, st>>>(
-            a, b, d_.width, sw, sh, bpc, method_, cols_.get(), rows_.get(), pic_.get());
+        if (taps_) {
+            const int w = d_.width, h = d_.height;
+            speed_picture<<<dim3(groups(w, kBlock), h), kBlock, 0, st>>>(
+                a, b, w, w, h, bpc, 0, cols_.get(), rows_.get(), full_.get());
+            speed_scale<<<dim3(groups(sw, kBlock), sh), kBlock, 0, st>>>(
+                full_.get(), w, sw, sh, taps_, kernel_cols_.get(), kernel_rows_.get(), pic_.get());
+        } else {
+            speed_picture<<<dim3(groups(sw, kBlock), sh), kBlock, 0, st>>>(
+                a, b, d_.width, sw, sh, bpc, method_, cols_.get(), rows_.get(), pic_.get());
+        }
         speed_vertical<<<dim3(groups(sw, kBlock), oh), kBlock, 0, st>>>(
             pic_.get(), aa_.get(), sw, sh, oh, 16, aa_width_, mid_.get());
         speed_horizontal<<<dim3(groups(ow, kBlock), oh), kBlock, 0, st>>>(
@@ -156,11 +192,13 @@ private:
     speed::Dimensions d_;
     bool difference_;
     int method_;
+    int taps_;
     int aa_width_ = 0, dc_width_ = 0;
     std::unique_ptr<PairLayout> layout_;
     std::unique_ptr<OwnPictures> own_;
     DeviceArray<speed::dev::Tap> cols_, rows_;
-    DeviceArray<float> aa_, dc_, pic_, mid_, low_, blur_, out_;
+    DeviceArray<speed::dev::KernelTap> kernel_cols_, kernel_rows_;
+    DeviceArray<float> aa_, dc_, pic_, mid_, low_, blur_, out_, full_;
     PinnedArray<float> out_host_;
     std::unique_ptr<Stream> stream_;  // last: destroyed first (Stream::~Stream)
 };

@@ -63,7 +63,7 @@ std::unique_ptr<adm::AdmTwin> make_adm_twin(
     std::shared_ptr<device::FrameStore> frames = nullptr);
 
 // SpEED's picture preparation (cuda_speed_twin.cu) for `gsm`'s geometry and
-// options (a prescale speed::twin_scales accepts); `difference`:
+// options (any prescale method); `difference`:
 // speed_temporal's a - b.
 std::unique_ptr<speed::SpeedTwin> make_speed_twin(unsigned device, const speed::Gsm& gsm,
                                                    bool difference);

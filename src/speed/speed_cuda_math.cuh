@@ -1,15 +1,18 @@
 // Per-thread arithmetic of SpEED's CUDA twin (src/cuda/cuda_speed_twin.cu),
 // for nvcc and the host compiler alike (device/device_math.hpp): the same
 // float operations, in the same order, as the Vulkan shaders
-// (speed_picture.comp, speed_vertical.comp, speed_horizontal.comp) and the
-// scalar Gsm::prepare. nvcc builds these with --fmad=false and the host with
+// (speed_picture.comp, speed_scale.comp, speed_vertical.comp,
+// speed_horizontal.comp) and the scalar Gsm::prepare. nvcc builds these with --fmad=false and the host with
 // -ffp-contract=off, so no product is fused into a sum and every value is a
 // correctly rounded binary32: the scalar's float. No double.
 #pragma once
 
 #include <cstdint>
 
+#include <vector>
+
 #include "device/device_math.hpp"
+#include "speed/speed_gsm.hpp"
 
 namespace vmafpp::speed::dev {
 
@@ -69,6 +72,52 @@ VMAFPP_HD float picture_sample(const T* a, const T* b, int w, int bpc, int metho
     const float s01 = t0 + t1;
     const float s012 = s01 + t2;
     return s012 + t3;
+}
+
+// One output column or row of a bicubic or lanczos4 prescale
+// (speed::KernelTaps, computed on the host with the scalar's functions):
+// the mirrored source indices and the one-dimensional float weights.
+struct KernelTap {
+    std::int32_t index[kMaxKernelTaps];
+    float weight[kMaxKernelTaps];
+};
+
+// The host's table of KernelTaps for a dimension scaled from src_n to dst_n
+// samples (the launches' and the emulation's).
+inline std::vector<KernelTap> kernel_taps(int src_n, int dst_n, ScaleMethod method) {
+    std::vector<KernelTap> t(static_cast<std::size_t>(dst_n), KernelTap{});
+    for (int i = 0; i < dst_n; ++i) {
+        const KernelTaps k = method == ScaleMethod::bicubic ? bicubic_taps(i, src_n, dst_n)
+                                                            : lanczos_taps(i, src_n, dst_n);
+        for (int j = 0; j < k.n; ++j) {
+            t[static_cast<std::size_t>(i)].index[j] = k.index[j];
+            t[static_cast<std::size_t>(i)].weight[j] = k.weight[j];
+        }
+    }
+    return t;
+}
+
+// Output (x, y) of scale_with's bicubic_at (taps 4) or lanczos_at (taps 9,
+// divide): weight = wx * wy, value += sample * weight (lanczos: weight_sum
+// += weight first), rows outer, columns inner; lanczos divides the value by
+// the weight sum, a correctly rounded float division here (nvcc's default
+// IEEE division, the host's division in the emulation), as the scalar's.
+VMAFPP_HD float kernel_sample(const float* src, int w, int taps, bool divide, const KernelTap* cols,
+                              const KernelTap* rows, int x, int y) {
+    const KernelTap& cx = cols[x];
+    const KernelTap& cy = rows[y];
+    float value = 0.0f, weight_sum = 0.0f;
+    for (int j = 0; j < taps; ++j) {
+        const float* row = src + static_cast<std::int64_t>(cy.index[j]) * w;
+        for (int i = 0; i < taps; ++i) {
+            const float weight = cx.weight[i] * cy.weight[j];
+            weight_sum = weight_sum + weight;
+            const float term = row[cx.index[i]] * weight;
+            value = value + term;
+        }
+    }
+    if (divide) return value / weight_sum;
+    return value;
 }
 
 // The vertical blur pass at output (j, i): the float sum over taps k

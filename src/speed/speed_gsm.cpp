@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "vif/float_vif_kernels.hpp"
+#include "vmafpp/error.hpp"
 
 namespace vmafpp::speed {
 
@@ -435,6 +436,10 @@ bool solve(const float* K, int n, const float* B, int c, float* X, float* work) 
 
 bool prescale_is_identity(double prescale) { return std::fabs(prescale - 1.0) < 1.0e-3; }
 
+bool prescale_resizes(const Dimensions& d, double prescale) {
+    return !prescale_is_identity(prescale) && (d.scaled_w != d.width || d.scaled_h != d.height);
+}
+
 // float_vif::scale_nearest's source index: (int)(i * ratio), float.
 ScaleTap nearest_tap(int i, int src_n, int dst_n) {
     const float ratio = static_cast<float>(src_n) / dst_n;
@@ -443,11 +448,50 @@ ScaleTap nearest_tap(int i, int src_n, int dst_n) {
     return t;
 }
 
+namespace {
+
+// The source coordinate of output sample i (float_vif::scale_bilinear and
+// scale_with alike): a float ratio, the expression in double, narrowed.
+float source_coordinate(int i, int src_n, int dst_n) {
+    const float ratio = static_cast<float>(src_n) / dst_n;
+    return static_cast<float>((i + 0.5) * ratio - 0.5);
+}
+
+// bicubic_at's and lanczos_at's taps along one dimension: floor, fraction
+// and mirror as they compute them, and the weight of each k in [-a, b].
+template <class Weight>
+KernelTaps kernel_taps(int i, int src_n, int dst_n, int first, int last, Weight weight) {
+    const float s = source_coordinate(i, src_n, dst_n);
+    const int s0 = static_cast<int>(std::floor(s));
+    const float ds = s - s0;
+    KernelTaps t;
+    t.n = last - first + 1;
+    for (int k = first; k <= last; ++k) {
+        const int m = static_cast<int>(mirror(static_cast<float>(s0 + k), 0, src_n - 1));
+        // Where the scalar would read outside the plane (no accepted size
+        // does: a plane is at least 20 samples, see speed.cpp's check_plane).
+        if (m < 0 || m >= src_n) throw Error("internal error: a speed prescale tap outside the plane");
+        t.index[k - first] = m;
+        t.weight[k - first] = weight(k - ds);
+    }
+    return t;
+}
+
+}  // namespace
+
+KernelTaps bicubic_taps(int i, int src_n, int dst_n) {
+    return kernel_taps(i, src_n, dst_n, -1, 2, [](float x) { return bicubic_weight(x); });
+}
+
+KernelTaps lanczos_taps(int i, int src_n, int dst_n) {
+    return kernel_taps(i, src_n, dst_n, -4, 4,
+                       [](float x) { return lanczos_weight(x, 4.0f); });
+}
+
 // float_vif::scale_bilinear's coordinate and bilinear_at's indices and
 // fraction (the fraction from the mirrored first index, as the scalar).
 ScaleTap bilinear_tap(int i, int src_n, int dst_n) {
-    const float ratio = static_cast<float>(src_n) / dst_n;
-    const float s = static_cast<float>((i + 0.5) * ratio - 0.5);
+    const float s = source_coordinate(i, src_n, dst_n);
     const float last = static_cast<float>(src_n - 1);
     ScaleTap t;
     t.i1 = static_cast<int>(mirror(std::floor(s), 0, last));

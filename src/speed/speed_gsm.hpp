@@ -93,6 +93,9 @@ private:
 
 // The picture's prescale leaves it unchanged (libvmaf: |prescale - 1| < 1e-3).
 bool prescale_is_identity(double prescale);
+// Whether Gsm::prepare resamples the picture: a prescale libvmaf applies
+// that changes the size (else the picture is copied as it is).
+bool prescale_resizes(const Dimensions& d, double prescale);
 
 // Where scale_nearest / scale_bilinear read output sample i of a dimension
 // scaled from src_n to dst_n samples: source indices i1 and i2 (nearest:
@@ -104,5 +107,21 @@ struct ScaleTap {
 };
 ScaleTap nearest_tap(int i, int src_n, int dst_n);
 ScaleTap bilinear_tap(int i, int src_n, int dst_n);
+
+// Where bicubic_at / lanczos_at read output sample i of a dimension scaled
+// from src_n to dst_n samples: the n (4 or 9) mirrored source indices and
+// their float weights (bicubic_weight(k - dx), lanczos_weight(k - dx, 4),
+// k from -1 or -4 up), from the scalar's own coordinate, floor, mirror and
+// weight functions (lanczos_weight is a double expression narrowed to
+// float: the device twins read these tables and compute no weight). The
+// twins then form weight_x * weight_y and the sums in the scalar's order.
+constexpr int kMaxKernelTaps = 9;
+struct KernelTaps {
+    int n = 0;
+    int index[kMaxKernelTaps] = {};
+    float weight[kMaxKernelTaps] = {};
+};
+KernelTaps bicubic_taps(int i, int src_n, int dst_n);
+KernelTaps lanczos_taps(int i, int src_n, int dst_n);
 
 }  // namespace vmafpp::speed

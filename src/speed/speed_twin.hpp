@@ -8,20 +8,22 @@
 // double): additions, subtractions and multiplications in the scalar's
 // order, which Vulkan rounds correctly and `precise` keeps unfused; the
 // division by 2^(bpc-8) as the exact multiplication by its reciprocal; the
-// prescale's coordinates (double then float in the scalar) computed on the
-// host with the scalar's expressions into tables. A device backend registers
-// its implementation under `kind` (device::BackendInfo::add_twin). Vulkan:
-// src/vulkan/vk_speed_twin.cpp.
+// prescale's coordinates (double then float in the scalar) and the bicubic
+// and lanczos4 weights (lanczos' a double expression narrowed to float)
+// computed on the host with the scalar's own functions into tables; the
+// lanczos4 value / weight_sum a correctly rounded division (IEEE on CUDA,
+// in integers in the shader: speed_shared.h's speed_divide_bits, proven
+// there). A device backend registers its implementation under `kind`
+// (device::BackendInfo::add_twin). Vulkan: src/vulkan/vk_speed_twin.cpp,
+// CUDA: src/cuda/cuda_speed_twin.cu.
 #pragma once
 
 #include <functional>
 #include <memory>
-#include <string>
 #include <string_view>
 
 #include "device/backend.hpp"
 #include "speed/speed_gsm.hpp"
-#include "vmafpp/error.hpp"
 
 namespace vmafpp::speed {
 
@@ -31,34 +33,17 @@ namespace vmafpp::speed {
 class SpeedTwin : public Gsm::Preparer {
 public:
     static constexpr std::string_view kind = "speed";
-    // Made for compute's device for `gsm`'s geometry and options (its
-    // prescale one twin_scales accepts); `difference`: speed_temporal's a - b.
+    // Made for compute's device for `gsm`'s geometry and options (any
+    // prescale); `difference`: speed_temporal's a - b.
     using Factory = std::function<std::unique_ptr<SpeedTwin>(const Compute& compute, const Gsm& gsm,
                                                              bool difference)>;
 };
 
-// Whether the twins compute this prescale on the device: nearest and
-// bilinear (libvmaf's models use bilinear), or none.
-inline bool twin_scales(const Gsm& gsm) {
-    const Dimensions& d = gsm.dims();
-    const Params& p = gsm.params();
-    return prescale_is_identity(p.prescale) || (d.scaled_w == d.width && d.scaled_h == d.height) ||
-           p.method == ScaleMethod::nearest || p.method == ScaleMethod::bilinear;
-}
-
-// The twin of `compute`'s backend for `gsm`, or nullptr (the CPU). A
-// bicubic or lanczos4 prescale runs on the CPU; with --device_only it is
-// refused (vmafpp::Error).
+// The twin of `compute`'s backend for `gsm`, or nullptr (the CPU). Every
+// prescale method (nearest, bilinear, bicubic, lanczos4) runs on the device.
 inline std::unique_ptr<SpeedTwin> make_speed_twin(const Compute& compute, const Gsm& gsm,
                                                   const char* feature) {
     if (compute.backend == Backend::cpu) return nullptr;
-    if (!twin_scales(gsm)) {
-        if (compute.device_only)
-            throw Error(std::string("--device_only: ") + feature +
-                        "'s bicubic and lanczos4 prescale have no " + backend_name(compute.backend) +
-                        " twin (nearest and bilinear have)");
-        return nullptr;
-    }
     return device::make_twin<SpeedTwin>(compute, gsm, std::string_view(feature) == "speed_temporal");
 }
 

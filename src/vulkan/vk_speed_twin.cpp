@@ -1,15 +1,18 @@
 // SpEED's Vulkan twin: Gsm::prepare in five dispatches (speed_picture,
 // speed_vertical and speed_horizontal with step 16 for the antialias blur
 // and decimation, then both passes with step 1 for the local mean and its
-// subtraction), each float operation the scalar's, in its order (see the
-// shaders). The host reads back the op_w x op_h picture (1/256 of the
-// plane) and fits the model on it with the scalar's own code.
+// subtraction), six with a bicubic or lanczos4 prescale (speed_picture
+// makes the float picture, speed_scale scales it), each float operation
+// the scalar's, in its order (see the shaders). The host reads back the
+// op_w x op_h picture (1/256 of the plane) and fits the model on it with
+// the scalar's own code.
 #include "vulkan/vk_speed_twin.hpp"
 
 #include <cstdint>
 #include <cstring>
 #include <vector>
 
+#include "speed/speed_shared.h"
 #include "vmafpp/error.hpp"
 #include "vulkan/vk_context.hpp"
 
@@ -43,6 +46,24 @@ std::vector<std::int32_t> scale_table(int src_n, int dst_n, int method) {
     return t;
 }
 
+// The tables of speed_scale.comp: per output sample, kMaxKernelTaps source
+// indices then kMaxKernelTaps weights' bits (the unused tail zero).
+std::vector<std::int32_t> kernel_table(int src_n, int dst_n, speed::ScaleMethod method) {
+    constexpr int kWords = 2 * speed::kMaxKernelTaps;
+    std::vector<std::int32_t> t(kWords * static_cast<std::size_t>(dst_n), 0);
+    for (int i = 0; i < dst_n; ++i) {
+        const speed::KernelTaps taps = method == speed::ScaleMethod::bicubic
+                                           ? speed::bicubic_taps(i, src_n, dst_n)
+                                           : speed::lanczos_taps(i, src_n, dst_n);
+        std::int32_t* row = &t[kWords * static_cast<std::size_t>(i)];
+        for (int k = 0; k < taps.n; ++k) {
+            row[k] = taps.index[k];
+            std::memcpy(&row[speed::kMaxKernelTaps + k], &taps.weight[k], 4);
+        }
+    }
+    return t;
+}
+
 class VulkanSpeed final : public speed::SpeedTwin {
 public:
     VulkanSpeed(unsigned device, const speed::Gsm& gsm, bool difference)
@@ -56,10 +77,10 @@ public:
         const speed::Params& p = gsm.params();
         const bool same = speed::prescale_is_identity(p.prescale) ||
                           (d_.scaled_w == d_.width && d_.scaled_h == d_.height);
-        method_ = same ? 0 : (p.method == speed::ScaleMethod::nearest ? 1 : 2);
-        if (!same && p.method != speed::ScaleMethod::nearest &&
-            p.method != speed::ScaleMethod::bilinear)
-            throw Error("internal error: the vulkan speed twin scales nearest and bilinear only");
+        const bool kernel = !same && (p.method == speed::ScaleMethod::bicubic ||
+                                      p.method == speed::ScaleMethod::lanczos4);
+        // speed_picture's method: a kernel prescale reads the plain picture.
+        method_ = same || kernel ? 0 : (p.method == speed::ScaleMethod::nearest ? 1 : 2);
         const std::size_t plane = static_cast<std::size_t>(d_.width) * d_.height;
         a_ = std::make_unique<Buffer>(ctx_, words((plane + 3) / 4 * 2));
         b_ = std::make_unique<Buffer>(ctx_, difference ? words((plane + 3) / 4 * 2) : 4);
@@ -67,6 +88,15 @@ public:
         const std::vector<std::int32_t> rows = scale_table(d_.height, d_.scaled_h, method_);
         cols_ = upload(cols.data(), cols.size());
         rows_ = upload(rows.data(), rows.size());
+        if (kernel) {
+            scale_ = &ctx_->kernel("speed_scale", 4, sizeof(speed::SpeedScalePush));
+            taps_ = p.method == speed::ScaleMethod::bicubic ? 4 : 9;
+            const std::vector<std::int32_t> kc = kernel_table(d_.width, d_.scaled_w, p.method);
+            const std::vector<std::int32_t> kr = kernel_table(d_.height, d_.scaled_h, p.method);
+            kernel_cols_ = upload(kc.data(), kc.size());
+            kernel_rows_ = upload(kr.data(), kr.size());
+            full_ = std::make_unique<Buffer>(ctx_, words(plane));
+        }
         aa_ = upload(gsm.aa_filter(), static_cast<std::size_t>(gsm.aa_width()));
         dc_ = upload(gsm.dc_filter(), static_cast<std::size_t>(gsm.dc_width()));
         aa_width_ = gsm.aa_width();
@@ -88,14 +118,23 @@ public:
             pack(b_->as<char>(), s.b, s.b_stride, bytes);
         }
         const int sw = d_.scaled_w, sh = d_.scaled_h, ow = d_.op_w, oh = d_.op_h;
-        const PictureParams pp{d_.width, d_.height, sw, sh, s.bpc, s.b ? 1 : 0, method_, 0};
+        // The float picture: prescaled by speed_picture itself (nearest,
+        // bilinear), or whole into full_ for speed_scale.
+        const int pw = scale_ ? d_.width : sw, ph = scale_ ? d_.height : sh;
+        const PictureParams pp{d_.width, d_.height, pw, ph, s.bpc, s.b ? 1 : 0, method_, 0};
         const VerticalParams decimate_v{sw, sh, oh, 16, aa_width_, 0, 0, 0};
         const HorizontalParams decimate_h{sw, oh, ow, 16, aa_width_, 0, 0, 0};
         const VerticalParams mean_v{ow, oh, oh, 1, dc_width_, 0, 0, 0};
         const HorizontalParams mean_h{ow, oh, ow, 1, dc_width_, 1, 0, 0};
         stream_.begin();
-        stream_.dispatch(picture_, {a_.get(), b_.get(), cols_.get(), rows_.get(), pic_.get()}, &pp,
-                         groups(sw, 64), sh);
+        Buffer* picture = scale_ ? full_.get() : pic_.get();
+        stream_.dispatch(picture_, {a_.get(), b_.get(), cols_.get(), rows_.get(), picture}, &pp,
+                         groups(pw, 64), ph);
+        if (scale_) {
+            const speed::SpeedScalePush sp{d_.width, d_.height, sw, sh, taps_, taps_ == 9 ? 1 : 0, 0, 0};
+            stream_.dispatch(*scale_, {full_.get(), kernel_cols_.get(), kernel_rows_.get(), pic_.get()},
+                             &sp, groups(sw, 64), sh);
+        }
         stream_.dispatch(vertical_, {pic_.get(), aa_.get(), mid_.get()}, &decimate_v, groups(sw, 64), oh);
         stream_.dispatch(horizontal_, {mid_.get(), aa_.get(), low_.get(), low_.get()}, &decimate_h,
                          groups(ow, 64), oh);
@@ -129,7 +168,10 @@ private:
     const Kernel& picture_;
     const Kernel& vertical_;
     const Kernel& horizontal_;
+    const Kernel* scale_ = nullptr;  // a bicubic or lanczos4 prescale's
+    int taps_ = 0;
     std::unique_ptr<Buffer> a_, b_, cols_, rows_, aa_, dc_, pic_, mid_, low_, blur_, out_;
+    std::unique_ptr<Buffer> kernel_cols_, kernel_rows_, full_;
 };
 
 }  // namespace

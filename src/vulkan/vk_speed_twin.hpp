@@ -7,8 +7,8 @@
 
 namespace vmafpp::vk {
 
-// The twin for `gsm`'s geometry and options (its prescale must be one
-// device::speed_twin_scales accepts); `difference`: speed_temporal's a - b.
+// The twin for `gsm`'s geometry and options (any prescale method:
+// nearest, bilinear, bicubic, lanczos4); `difference`: speed_temporal's a - b.
 std::unique_ptr<speed::SpeedTwin> make_speed_twin(unsigned device, const speed::Gsm& gsm,
                                                    bool difference);
 

@@ -245,16 +245,23 @@ private:
     std::vector<std::int64_t> rows_[adm::kScales];
 };
 
-// SpEED's CUDA twin (cuda_speed_twin.cu): its five launches in order, each
-// over its whole grid, into buffers laid out as the twin's.
+// SpEED's CUDA twin (cuda_speed_twin.cu): its five launches in order (six
+// with a bicubic or lanczos4 prescale), each over its whole grid, into
+// buffers laid out as the twin's.
 class EmulatedSpeed final : public speed::SpeedTwin {
 public:
     EmulatedSpeed(const speed::Gsm& gsm, bool difference)
         : d_(gsm.dims()), difference_(difference) {
         const speed::Params& p = gsm.params();
-        const bool same = speed::prescale_is_identity(p.prescale) ||
-                          (d_.scaled_w == d_.width && d_.scaled_h == d_.height);
-        method_ = same ? 0 : (p.method == speed::ScaleMethod::nearest ? 1 : 2);
+        using M = speed::ScaleMethod;
+        const bool resizes = speed::prescale_resizes(d_, p.prescale);
+        if (resizes && (p.method == M::bicubic || p.method == M::lanczos4)) {
+            taps_ = p.method == M::bicubic ? 4 : 9;
+            kernel_cols_ = speed::dev::kernel_taps(d_.width, d_.scaled_w, p.method);
+            kernel_rows_ = speed::dev::kernel_taps(d_.height, d_.scaled_h, p.method);
+        } else if (resizes) {
+            method_ = p.method == M::nearest ? 1 : 2;
+        }
         for (int i = 0; i < d_.scaled_w && method_; ++i) cols_.push_back(tap(i, d_.width, d_.scaled_w));
         for (int i = 0; i < d_.scaled_h && method_; ++i) rows_.push_back(tap(i, d_.height, d_.scaled_h));
         aa_.assign(gsm.aa_filter(), gsm.aa_filter() + gsm.aa_width());
@@ -282,11 +289,24 @@ private:
         const int fa = static_cast<int>(aa_.size()), fd = static_cast<int>(dc_.size());
         std::vector<float> pic(static_cast<std::size_t>(sw) * sh), mid(static_cast<std::size_t>(sw) * oh);
         std::vector<float> lo(static_cast<std::size_t>(ow) * oh), blur(lo.size());
-        for (int y = 0; y < sh; ++y)
-            for (int x = 0; x < sw; ++x)
-                pic[static_cast<std::size_t>(y) * sw + x] = speed::dev::picture_sample(
-                    a.data(), s.b ? b.data() : nullptr, d_.width, s.bpc, method_, cols_.data(),
-                    rows_.data(), x, y);
+        if (taps_) {
+            const int w = d_.width, h = d_.height;
+            std::vector<float> full(static_cast<std::size_t>(w) * h);
+            for (int y = 0; y < h; ++y)
+                for (int x = 0; x < w; ++x)
+                    full[static_cast<std::size_t>(y) * w + x] = speed::dev::picture_sample(
+                        a.data(), s.b ? b.data() : nullptr, w, s.bpc, 0, cols_.data(), rows_.data(), x, y);
+            for (int y = 0; y < sh; ++y)
+                for (int x = 0; x < sw; ++x)
+                    pic[static_cast<std::size_t>(y) * sw + x] = speed::dev::kernel_sample(
+                        full.data(), w, taps_, taps_ == 9, kernel_cols_.data(), kernel_rows_.data(), x, y);
+        } else {
+            for (int y = 0; y < sh; ++y)
+                for (int x = 0; x < sw; ++x)
+                    pic[static_cast<std::size_t>(y) * sw + x] = speed::dev::picture_sample(
+                        a.data(), s.b ? b.data() : nullptr, d_.width, s.bpc, method_, cols_.data(),
+                        rows_.data(), x, y);
+        }
         for (int i = 0; i < oh; ++i)
             for (int j = 0; j < sw; ++j)
                 mid[static_cast<std::size_t>(i) * sw + j] =
@@ -307,7 +327,9 @@ private:
     speed::Dimensions d_;
     bool difference_;
     int method_ = 0;
+    int taps_ = 0;  // 4: bicubic, 9: lanczos4 (speed_scale's launch)
     std::vector<speed::dev::Tap> cols_, rows_;
+    std::vector<speed::dev::KernelTap> kernel_cols_, kernel_rows_;
     std::vector<float> aa_, dc_;
 };
 

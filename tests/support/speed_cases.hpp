@@ -4,8 +4,9 @@
 // variances fitted on it must have the scalar's bits, on generated planes:
 // banding-prone ramps, flat planes, noise, blocks at 0 and at the largest
 // sample (8, 10 and 16 bits), speed_temporal's differences, the models'
-// bilinear prescales, nearest, an upscale, a kernel scale of 2, sizes from
-// the smallest (80x80) through odd ones to 2160p.
+// bilinear prescales, nearest, bicubic and lanczos4 (up and down, to the
+// option's limits 0.1 and 4), a kernel scale of 2, sizes from the smallest
+// (80x80, or 20x20 prescaled by 4) through odd ones to 2160p.
 #pragma once
 
 #include <cstdint>
@@ -157,6 +158,29 @@ inline std::vector<SpeedCase> speed_prescale_cases() {
     };
 }
 
+// The bicubic and lanczos4 prescales (speed_scale.comp, kernel_sample):
+// the smallest plane an accepted prescale takes (20x20 by 4, to 80x80),
+// the option's smallest factor (0.1), odd sizes and factors, one dimension
+// left at its size (1.002), 8-, 10-, 12- and 16-bit extremes, noise (whose
+// lanczos4 sums cancel most), differences.
+inline std::vector<SpeedCase> speed_kernel_prescale_cases() {
+    using P = SpeedPattern;
+    using M = speed::ScaleMethod;
+    std::vector<SpeedCase> cases;
+    for (M m : {M::bicubic, M::lanczos4}) {
+        cases.push_back({20, 20, 8, P::extremes, P::extremes, false, 4.0, m});  // the smallest
+        cases.push_back({21, 23, 16, P::extremes, P::noise, true, 4.0, m});
+        cases.push_back({97, 90, 10, P::noise, P::ramp, true, 1.5, m});
+        cases.push_back({81, 41, 12, P::noise, P::mixed, false, 2.0, m});
+        cases.push_back({301, 237, 8, P::mixed, P::noise, false, 0.6, m});
+        cases.push_back({301, 237, 16, P::extremes, P::mixed, true, 0.6, m});
+        cases.push_back({100, 300, 10, P::mixed, P::noise, false, 1.002, m});  // 100 x 301
+        cases.push_back({803, 801, 16, P::noise, P::extremes, m == M::bicubic, 0.1, m});
+    }
+    cases.push_back({320, 270, 10, P::flat, P::flat, false, 0.5, M::lanczos4});  // flat: singular
+    return cases;
+}
+
 // The largest pictures the models score.
 inline std::vector<SpeedCase> speed_ultra_hd_cases() {
     using P = SpeedPattern;
@@ -164,6 +188,7 @@ inline std::vector<SpeedCase> speed_ultra_hd_cases() {
     return {
         {3840, 2160, 10, P::mixed, P::noise, true},
         {1920, 1080, 10, P::mixed, P::mixed, false, 0.5, M::bilinear},
+        {1920, 1080, 16, P::noise, P::mixed, true, 0.5, M::lanczos4},
     };
 }
 

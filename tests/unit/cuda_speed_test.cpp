@@ -46,9 +46,13 @@ TEST(CudaEmulation, SpeedPrescalesMatchTheScalar) {
     expect_cases(speed_prescale_cases(), emulated_speed());
 }
 
+TEST(CudaEmulation, SpeedBicubicAndLanczosPrescalesMatchTheScalar) {
+    expect_cases(speed_kernel_prescale_cases(), emulated_speed());
+}
+
 // speed_chroma's and speed_temporal's scores through the extractors on
 // `backend` against the CPU scalar: 8, 10 and 16 bits, odd sizes, the
-// models' bilinear prescales, nearest, a kernel scale of 2.
+// models' bilinear prescales, nearest, bicubic, lanczos4, a kernel scale of 2.
 void expect_speed_scores(Backend backend) {
     using P = CambiPattern;
     for (const char* f : {"speed_chroma", "speed_temporal"}) {
@@ -61,6 +65,10 @@ void expect_speed_scores(Backend backend) {
                                     {{"speed_prescale", "0.6"}, {"speed_prescale_method", "nearest"}}, 3);
         expect_feature_scores_equal(f, backend, 400, 360, 10, P::mixed, P::mixed,
                                     {{"speed_kernelscale", "2.0"}}, 3);
+        expect_feature_scores_equal(f, backend, 257, 163, 10, P::noise, P::mixed,
+                                    {{"speed_prescale", "1.5"}, {"speed_prescale_method", "bicubic"}}, 3);
+        expect_feature_scores_equal(f, backend, 401, 301, 16, P::mixed, P::extremes,
+                                    {{"speed_prescale", "0.7"}, {"speed_prescale_method", "lanczos4"}}, 3);
     }
 }
 
@@ -105,6 +113,11 @@ TEST(CudaDevice, SpeedTemporalDifferencesMatchTheScalar) {
 TEST(CudaDevice, SpeedPrescalesMatchTheScalar) {
     VMAFPP_NEED_CUDA();
     expect_cases(speed_prescale_cases(), cuda_speed());
+}
+
+TEST(CudaDevice, SpeedBicubicAndLanczosPrescalesMatchTheScalar) {
+    VMAFPP_NEED_CUDA();
+    expect_cases(speed_kernel_prescale_cases(), cuda_speed());
 }
 
 TEST(CudaDevice, SpeedScoresThroughTheExtractorsMatchTheScalar) {

@@ -19,6 +19,7 @@
 #include "adm/adm_shared.h"
 #include "motion/motion_kernels.hpp"
 #include "motion/motion_shared.h"
+#include "speed/speed_shared.h"
 #include "vif/vif_shared.h"
 #include "vif/vif_kernels.hpp"
 #include "support/device_checks.hpp"
@@ -120,6 +121,7 @@ TEST(VulkanSpirv, EveryPipelineMatchesItsShadersInterface) {
         {"speed_picture", 5, 32},
         {"speed_vertical", 3, 32},
         {"speed_horizontal", 4, 32},
+        {"speed_scale", 4, sizeof(speed::SpeedScalePush)},
         {"cambi_load", 5, 32},
         {"cambi_dither", 2, 16},
         {"cambi_mask", 2, 16},

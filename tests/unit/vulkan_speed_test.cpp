@@ -65,6 +65,12 @@ TEST(VulkanSpeed, PrescalesMatchTheScalar) {
     expect_cases(speed_prescale_cases());
 }
 
+// speed_scale.comp: bicubic and lanczos4 (its integer division) up and down.
+TEST(VulkanSpeed, BicubicAndLanczosPrescalesMatchTheScalar) {
+    VMAFPP_NEED_DEVICE();
+    expect_cases(speed_kernel_prescale_cases());
+}
+
 // The largest pictures the models score, once each (about a second on lavapipe).
 TEST(VulkanSpeed, UltraHdMatchesTheScalar) {
     VMAFPP_NEED_DEVICE();
