@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -39,9 +40,11 @@ bool finite_nonzero(std::uint32_t b) {
     const std::uint32_t want = bits_of(float_of(n) / float_of(d));
     const std::uint32_t got = speed::speed_divide_bits(n, d);
     if (want == got) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure()
-           << std::hexfloat << float_of(n) << " / " << float_of(d) << ": " << float_of(got)
-           << " (0x" << std::hex << got << "), the CPU " << float_of(want) << " (0x" << want << ")";
+    char text[160];
+    std::snprintf(text, sizeof text, "%a / %a: %a (0x%08x), the CPU %a (0x%08x)",
+                  static_cast<double>(float_of(n)), static_cast<double>(float_of(d)),
+                  static_cast<double>(float_of(got)), got, static_cast<double>(float_of(want)), want);
+    return ::testing::AssertionFailure() << text;
 }
 
 TEST(SpeedShared, DivisionOfRandomBitPatternsIsTheCpus) {
