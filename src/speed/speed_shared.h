@@ -49,7 +49,7 @@ struct SpeedScalePush {
 // largest subnormal rounds up to the smallest normal; past the largest
 // finite value the result is infinity, as the division's. Checked against
 // the CPU's division on millions of operands, subnormal, tie and carry
-// cases included (tests/unit/speed_test.cpp, SpeedShared.*).
+// cases included (tests/unit/speed_shared_test.cpp, SpeedShared.*).
 VMAFPP_HD uint32_t speed_divide_bits(uint32_t n, uint32_t d) {
     const uint32_t neg = (n ^ d) & 0x80000000u;
     int32_t en = int32_t((n >> 23) & 0xffu);

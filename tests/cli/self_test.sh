@@ -13,7 +13,9 @@ if [ $rc -ne 0 ] && grep -q "no .*device\|no Vulkan\|no CUDA" <<< "$out"; then
 fi
 [ $rc -eq 0 ] || { echo "FAIL: --self-test exited $rc with the embedded shaders"; exit 1; }
 twins=(motion vif adm)
-[ "$backend" = vulkan ] && twins+=(cambi speed_chroma speed_temporal "model vmaf_v1.0.16_3d0h")
+[ "$backend" = vulkan ] && twins+=(cambi speed_chroma speed_temporal "model vmaf_v1.0.16_3d0h"
+  speed_chroma=speed_prescale=1.5:speed_prescale_method=bicubic
+  speed_temporal=speed_prescale=0.7:speed_prescale_method=lanczos4)
 for t in "${twins[@]}"; do
   grep -q "^$backend $t: ok" <<< "$out" || { echo "FAIL: no ok line for $t"; exit 1; }
 done
