@@ -1081,19 +1081,22 @@ void cm_accumulate_s123_neon(const std::int32_t* const x_hvd[3],
 
 }  // namespace
 
+// Every ADM kernel has a twin at this level (AdmKernels order).
 void adm_init_neon(AdmKernels& k) {
-    k.dwt_s0_u8 = dwt_s0_u8_neon;
-    k.dwt_s0_u16 = dwt_s0_u16_neon;
-    k.dwt_s123 = dwt_s123_neon;
-    k.dwt_s1 = dwt_s1_neon;
-    k.decouple_s0 = decouple_s0_neon;
-    k.decouple_s123 = decouple_s123_neon;
-    k.csf_s0 = csf_s0_neon;
-    k.csf_s123 = csf_s123_neon;
-    k.cm_accumulate_s0 = cm_accumulate_s0_neon;
-    k.cm_accumulate_s123 = cm_accumulate_s123_neon;
-    k.den_accumulate_s0 = den_accumulate_s0_neon;
-    k.den_accumulate_s123 = den_accumulate_s123_neon;
+    k = AdmKernels{
+        dwt_s0_u8_neon,
+        dwt_s0_u16_neon,
+        dwt_s123_neon,
+        dwt_s1_neon,
+        decouple_s0_neon,
+        decouple_s123_neon,
+        csf_s0_neon,
+        csf_s123_neon,
+        cm_accumulate_s0_neon,
+        cm_accumulate_s123_neon,
+        den_accumulate_s0_neon,
+        den_accumulate_s123_neon,
+    };
 }
 
 }  // namespace vmafpp::adm
