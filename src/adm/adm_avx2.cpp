@@ -17,6 +17,7 @@
 
 #include "adm/adm_dwt_rows.hpp"
 #include "adm/adm_kernels.hpp"
+#include "adm/adm_simd.hpp"
 
 namespace vmafpp::adm {
 
@@ -330,27 +331,6 @@ void dwt_s1_avx2(const std::int16_t* src, std::ptrdiff_t src_stride, int w, int 
 // ---------------------------------------------------------------------------
 // Decouple, scale 0
 
-// libvmaf's division table, as the scalar builds it (2^30 / |o| with o's sign).
-const std::int32_t* div_lookup_centre() {
-    static const std::int32_t* table = [] {
-        static std::int32_t t[65537];
-        for (int i = 1; i <= 32768; ++i) {
-            const std::int32_t r = (std::int32_t{1} << 30) / i;
-            t[32768 + i] = r;
-            t[32768 - i] = -r;
-        }
-        t[32768] = 0;
-        return t + 32768;
-    }();
-    return table;
-}
-
-float cos_1deg_sq_f() {
-    static const float v = static_cast<float>(std::cos(1.0 * M_PI / 180.0) *
-                                              std::cos(1.0 * M_PI / 180.0));
-    return v;
-}
-
 // float(v) for a sum of two int16 products formed in an int32 lane. The true
 // sum is in [2 * -32768 * 32767, 2^31]; only 2^31 (both products 2^30) wraps,
 // to INT32_MIN, so a lane holding INT32_MIN means +2^31.
@@ -413,23 +393,12 @@ inline V gain_product(V rst, __m256d gain) {
     return _mm256_set_m128i(hi, lo);
 }
 
-// Whether gain is an integer g with |g| <= limit; then rst * gain, for
-// |rst| * limit < 2^53, is exact in double, so trunc(fl(rst * gain)) is the
-// integer product (libvmaf's default gain limit, 100, is one).
-inline bool integral_gain(double gain, double limit) {
-    return gain >= -limit && gain <= limit && gain == std::trunc(gain);
-}
-
-// What both scales' decoupling reads besides the bands.
-struct DecoupleConstants {
-    explicit DecoupleConstants(double gain_limit)
-        : div(div_lookup_centre()),
-          cos_sq(_mm256_set1_pd(static_cast<double>(cos_1deg_sq_f()))),
-          gain(_mm256_set1_pd(gain_limit)) {}
-    const std::int32_t* div;
-    __m256d cos_sq;
-    __m256d gain;
+// What both scales' decoupling reads besides the bands (adm_simd.hpp),
+// doubles four to a ymm.
+struct Pd4 {
+    static __m256d set(double v) { return _mm256_set1_pd(v); }
 };
+using DecoupleConstants = DecoupleConstantsOf<Pd4>;
 
 // body(i, o, t) for the blocks of 8 samples of the region (the last one
 // moved back, see for_blocks_overlapping: decouple's outputs are not its
