@@ -945,7 +945,10 @@ template <bool kReduce>
     // The moments' constant 16384 C starts their accumulators.
     const __m256i c16384 = _mm256_set1_epi32(static_cast<int>(16384u * taps_sum));
     __m256i m1 = _mm256_setzero_si256(), m2 = m1, xx = c16384, yy = c16384, xy = c16384;
-    for_tap_pairs(rows, j, pairs, taps, [&](int pair, __m256i c, __m256i a, __m256i b) {
+    // (Forced inline: GCC otherwise leaves the whole fused row's sums call
+    // out of line.)
+    for_tap_pairs(rows, j, pairs, taps,
+                  [&](int pair, __m256i c, __m256i a, __m256i b) __attribute__((always_inline)) {
         m1 = _mm256_add_epi32(m1, _mm256_madd_epi16(a, c));
         m2 = _mm256_add_epi32(m2, _mm256_madd_epi16(b, c));
         xx = _mm256_add_epi32(xx, _mm256_madd_epi16(_mm256_mullo_epi16(a, a), c));
@@ -1062,7 +1065,8 @@ inline __m256i cross_moment(__m256i t, __m256i u, __m256i p, __m256i q, const St
                                                              const StatU16Params& prm) {
     __m256i sa = _mm256_setzero_si256(), sb = sa;
     ProductSums xx{sa, sa}, yy = xx, xy = xx;
-    for_tap_pairs(rows, j, pairs, taps, [&](int, __m256i c, __m256i a, __m256i b) {
+    for_tap_pairs(rows, j, pairs, taps,
+                  [&](int, __m256i c, __m256i a, __m256i b) __attribute__((always_inline)) {
         sa = _mm256_add_epi32(sa, _mm256_madd_epi16(a, c));
         sb = _mm256_add_epi32(sb, _mm256_madd_epi16(b, c));
         add_product(xx, a, a, c);
