@@ -17,6 +17,7 @@
 
 #include "adm/adm_dwt_rows.hpp"
 #include "adm/adm_kernels.hpp"
+#include "adm/adm_simd.hpp"
 
 namespace vmafpp::adm {
 
@@ -330,27 +331,6 @@ void dwt_s1_avx2(const std::int16_t* src, std::ptrdiff_t src_stride, int w, int 
 // ---------------------------------------------------------------------------
 // Decouple, scale 0
 
-// libvmaf's division table, as the scalar builds it (2^30 / |o| with o's sign).
-const std::int32_t* div_lookup_centre() {
-    static const std::int32_t* table = [] {
-        static std::int32_t t[65537];
-        for (int i = 1; i <= 32768; ++i) {
-            const std::int32_t r = (std::int32_t{1} << 30) / i;
-            t[32768 + i] = r;
-            t[32768 - i] = -r;
-        }
-        t[32768] = 0;
-        return t + 32768;
-    }();
-    return table;
-}
-
-float cos_1deg_sq_f() {
-    static const float v = static_cast<float>(std::cos(1.0 * M_PI / 180.0) *
-                                              std::cos(1.0 * M_PI / 180.0));
-    return v;
-}
-
 // float(v) for a sum of two int16 products formed in an int32 lane. The true
 // sum is in [2 * -32768 * 32767, 2^31]; only 2^31 (both products 2^30) wraps,
 // to INT32_MIN, so a lane holding INT32_MIN means +2^31.
@@ -360,18 +340,25 @@ inline __m256 sum_of_products_to_float(V v) {
     return _mm256_blendv_ps(f, _mm256_set1_ps(0x1p31f), _mm256_castsi256_ps(wrapped));
 }
 
-// libvmaf's 1-degree angle test on 4 lanes, in the scalar's double order:
-// d = float(dot) / 4096 (exact as a product with 2^-12: integers below 2^32
-// scaled by a power of two), (d >= 0) & (d * d >= ((double)cos_sq * o) * t).
-inline int angle_bits4(__m128 dot, __m128 omag, __m128 tmag, __m256d cos_sq) {
+// libvmaf's 1-degree angle test on 4 lanes of the floats of the dot product
+// and squared magnitudes (as doubles), in the scalar's double order: d =
+// dot / 4096 (exact as a product with 2^-12: a power of two), (d >= 0) &
+// (d * d >= ((double)cos_sq * o) * t); all ones in the lanes that pass.
+inline __m256d angle_close4(__m256d dot, __m256d omag, __m256d tmag, __m256d cos_sq) {
     const __m256d scale = _mm256_set1_pd(0x1p-12);
-    const __m256d d = _mm256_mul_pd(_mm256_cvtps_pd(dot), scale);
-    const __m256d o = _mm256_mul_pd(_mm256_cvtps_pd(omag), scale);
-    const __m256d t = _mm256_mul_pd(_mm256_cvtps_pd(tmag), scale);
+    const __m256d d = _mm256_mul_pd(dot, scale);
+    const __m256d o = _mm256_mul_pd(omag, scale);
+    const __m256d t = _mm256_mul_pd(tmag, scale);
     const __m256d nonneg = _mm256_cmp_pd(d, _mm256_setzero_pd(), _CMP_GE_OQ);
     const __m256d close = _mm256_cmp_pd(_mm256_mul_pd(d, d),
                                         _mm256_mul_pd(_mm256_mul_pd(cos_sq, o), t), _CMP_GE_OQ);
-    return _mm256_movemask_pd(_mm256_and_pd(nonneg, close));
+    return _mm256_and_pd(nonneg, close);
+}
+
+// The test on scale 0's float sums (integers below 2^32, exact in double).
+inline int angle_bits4(__m128 dot, __m128 omag, __m128 tmag, __m256d cos_sq) {
+    return _mm256_movemask_pd(angle_close4(_mm256_cvtps_pd(dot), _mm256_cvtps_pd(omag),
+                                           _mm256_cvtps_pd(tmag), cos_sq));
 }
 
 inline V mask_from_bits8(int bits) {
@@ -406,23 +393,12 @@ inline V gain_product(V rst, __m256d gain) {
     return _mm256_set_m128i(hi, lo);
 }
 
-// Whether gain is an integer g with |g| <= limit; then rst * gain, for
-// |rst| * limit < 2^53, is exact in double, so trunc(fl(rst * gain)) is the
-// integer product (libvmaf's default gain limit, 100, is one).
-inline bool integral_gain(double gain, double limit) {
-    return gain >= -limit && gain <= limit && gain == std::trunc(gain);
-}
-
-// What both scales' decoupling reads besides the bands.
-struct DecoupleConstants {
-    explicit DecoupleConstants(double gain_limit)
-        : div(div_lookup_centre()),
-          cos_sq(_mm256_set1_pd(static_cast<double>(cos_1deg_sq_f()))),
-          gain(_mm256_set1_pd(gain_limit)) {}
-    const std::int32_t* div;
-    __m256d cos_sq;
-    __m256d gain;
+// What both scales' decoupling reads besides the bands (adm_simd.hpp),
+// doubles four to a ymm.
+struct Pd4 {
+    static __m256d set(double v) { return _mm256_set1_pd(v); }
 };
+using DecoupleConstants = DecoupleConstantsOf<Pd4>;
 
 // body(i, o, t) for the blocks of 8 samples of the region (the last one
 // moved back, see for_blocks_overlapping: decouple's outputs are not its
@@ -540,14 +516,8 @@ inline __m256d float_of_i64(V v) {
 // magnitudes (formed modulo 2^64, as the scalar's dot2_wrapping) are given;
 // all ones in the 64-bit lanes that pass.
 inline V angle_mask4_i64(V dot, V omag, V tmag, __m256d cos_sq) {
-    const __m256d scale = _mm256_set1_pd(0x1p-12);
-    const __m256d d = _mm256_mul_pd(float_of_i64(dot), scale);
-    const __m256d o = _mm256_mul_pd(float_of_i64(omag), scale);
-    const __m256d t = _mm256_mul_pd(float_of_i64(tmag), scale);
-    const __m256d nonneg = _mm256_cmp_pd(d, _mm256_setzero_pd(), _CMP_GE_OQ);
-    const __m256d close =
-        _mm256_cmp_pd(_mm256_mul_pd(d, d), _mm256_mul_pd(_mm256_mul_pd(cos_sq, o), t), _CMP_GE_OQ);
-    return _mm256_castpd_si256(_mm256_and_pd(nonneg, close));
+    return _mm256_castpd_si256(
+        angle_close4(float_of_i64(dot), float_of_i64(omag), float_of_i64(tmag), cos_sq));
 }
 
 // k of scales 1-3 on 8 int32 lanes. |o| >= 2^15 is reduced to its top 15
@@ -800,6 +770,22 @@ private:
 // ---------------------------------------------------------------------------
 // Masking, scale 0
 
+// The 3x3 neighbourhood of column x in rows ra (above), rc and rb (below)
+// of a flt band, centre excluded: the sum of load(p) over the eight
+// neighbours (integer lanes, wrapping or exact: any order gives the same
+// sum).
+template <class T, class Load, class Add>
+[[gnu::always_inline]] inline V neighbours8(const T* f, std::ptrdiff_t ra, std::ptrdiff_t rc,
+                                            std::ptrdiff_t rb, int x, Load load, Add add) {
+    V s = add(load(f + ra + x - 1), load(f + ra + x));
+    s = add(s, load(f + ra + x + 1));
+    s = add(s, load(f + rc + x - 1));
+    s = add(s, load(f + rc + x + 1));
+    s = add(s, load(f + rb + x - 1));
+    s = add(s, load(f + rb + x));
+    return add(s, load(f + rb + x + 1));
+}
+
 // Threshold of columns x..x+7 (all interior: 1 <= x, x + 8 <= w - 1).
 inline V threshold8_s0(const std::int16_t* const csf_hvd[3], const std::int16_t* const flt_hvd[3],
                        std::ptrdiff_t ra, std::ptrdiff_t rc, std::ptrdiff_t rb, int x) {
@@ -808,13 +794,8 @@ inline V threshold8_s0(const std::int16_t* const csf_hvd[3], const std::int16_t*
     for (int t = 0; t < 3; ++t) {
         const std::int16_t* f = flt_hvd[t];
         // |sum| < 2^20: int32 lanes, order irrelevant.
-        V s = _mm256_add_epi32(load8_i16_as_i32(f + ra + x - 1), load8_i16_as_i32(f + ra + x));
-        s = _mm256_add_epi32(s, load8_i16_as_i32(f + ra + x + 1));
-        s = _mm256_add_epi32(s, load8_i16_as_i32(f + rc + x - 1));
-        s = _mm256_add_epi32(s, load8_i16_as_i32(f + rc + x + 1));
-        s = _mm256_add_epi32(s, load8_i16_as_i32(f + rb + x - 1));
-        s = _mm256_add_epi32(s, load8_i16_as_i32(f + rb + x));
-        s = _mm256_add_epi32(s, load8_i16_as_i32(f + rb + x + 1));
+        V s = neighbours8(f, ra, rc, rb, x, [](const std::int16_t* p) { return load8_i16_as_i32(p); },
+                          [](V u, V v) { return _mm256_add_epi32(u, v); });
         // Centre tap in int32: 8738 * 32768 + 2048 < 2^31, result <= 69905.
         const V c = _mm256_abs_epi32(load8_i16_as_i32(csf_hvd[t] + rc + x));
         s = _mm256_add_epi32(s, _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(c, k15), r12), 12));
@@ -883,6 +864,23 @@ inline Cube make_cube(const CubeShifts& s) {
     return c;
 }
 
+// block(s, t) over samples [0, n) of a row and its thresholds, kN at a
+// time; the last partial block runs on zero-filled copies, so no load passes
+// the rows' ends.
+template <int kN, class S, class T, class Block>
+[[gnu::always_inline]] inline void blocks_zero_tail(const S* src, const T* thr, int n,
+                                                    Block block) {
+    int i = 0;
+    for (; i + kN <= n; i += kN) block(src + i, thr + i);
+    if (i < n) {
+        alignas(32) S s[kN] = {};
+        alignas(32) T t[kN] = {};
+        std::memcpy(s, src + i, sizeof(S) * static_cast<std::size_t>(n - i));
+        std::memcpy(t, thr + i, sizeof(T) * static_cast<std::size_t>(n - i));
+        block(s, t);
+    }
+}
+
 // Row sum of cube(excess) for scale 0 over n samples. The last partial block
 // runs on zero-padded copies: a zero sample against a zero threshold has
 // excess 0, whose cube is 0.
@@ -899,15 +897,7 @@ std::int64_t row_sum_s0(const std::int16_t* src, const std::int32_t* thr, int n,
         acc = cube.add(acc, _mm256_srli_epi64(e, 32));
         terms += 8;
     };
-    int i = 0;
-    for (; i + 8 <= n; i += 8) block(src + i, thr + i);
-    if (i < n) {
-        alignas(32) std::int16_t s[8] = {};
-        alignas(32) std::int32_t t[8] = {};
-        std::memcpy(s, src + i, sizeof(std::int16_t) * static_cast<std::size_t>(n - i));
-        std::memcpy(t, thr + i, sizeof(std::int32_t) * static_cast<std::size_t>(n - i));
-        block(s, t);
-    }
+    blocks_zero_tail<8>(src, thr, n, block);
     return static_cast<std::int64_t>(static_cast<std::uint64_t>(hsum_i64(acc)) - terms * cube.bias_per_term);
 }
 
@@ -994,14 +984,9 @@ inline V threshold4_s123(const std::int32_t* const csf_hvd[3], const std::int32_
     V sum = _mm256_setzero_si256();
     for (int t = 0; t < 3; ++t) {
         const std::int32_t* f = flt_hvd[t];
-        sum = _mm256_add_epi64(sum, load4_i32_as_i64(f + ra + x - 1));
-        sum = _mm256_add_epi64(sum, load4_i32_as_i64(f + ra + x));
-        sum = _mm256_add_epi64(sum, load4_i32_as_i64(f + ra + x + 1));
-        sum = _mm256_add_epi64(sum, load4_i32_as_i64(f + rc + x - 1));
-        sum = _mm256_add_epi64(sum, load4_i32_as_i64(f + rc + x + 1));
-        sum = _mm256_add_epi64(sum, load4_i32_as_i64(f + rb + x - 1));
-        sum = _mm256_add_epi64(sum, load4_i32_as_i64(f + rb + x));
-        sum = _mm256_add_epi64(sum, load4_i32_as_i64(f + rb + x + 1));
+        auto add = [](V u, V v) { return _mm256_add_epi64(u, v); };
+        sum = add(sum, neighbours8(f, ra, rc, rb, x,
+                                   [](const std::int32_t* p) { return load4_i32_as_i64(p); }, add));
         // Centre tap: (K * |c| - 2^31) >> 32 (arithmetic; >= -1), its high dword.
         const V mag = _mm256_cvtepu32_epi64(_mm_abs_epi32(
             _mm_loadu_si128(reinterpret_cast<const __m128i*>(csf_hvd[t] + rc + x))));
@@ -1036,15 +1021,7 @@ std::int64_t row_sum_s123(const std::int32_t* src, const std::int64_t* thr, int 
         acc = cube.add(acc, e);
         terms += 4;
     };
-    int i = 0;
-    for (; i + 4 <= n; i += 4) block(src + i, thr + i);
-    if (i < n) {
-        alignas(32) std::int32_t s[4] = {};
-        alignas(32) std::int64_t t[4] = {};
-        std::memcpy(s, src + i, sizeof(std::int32_t) * static_cast<std::size_t>(n - i));
-        std::memcpy(t, thr + i, sizeof(std::int64_t) * static_cast<std::size_t>(n - i));
-        block(s, t);
-    }
+    blocks_zero_tail<4>(src, thr, n, block);
     return static_cast<std::int64_t>(static_cast<std::uint64_t>(hsum_i64(acc)) - terms * cube.bias_per_term);
 }
 
@@ -1068,33 +1045,41 @@ void cm_accumulate_s123_avx2(const std::int32_t* const x_hvd[3],
 }
 
 // ---------------------------------------------------------------------------
+// The denominators' rows: acc[t] += (row(b) + round) >> row_shift for each
+// row of `region` in band t (h, v, d), b at the row's first sample, round =
+// 2^(row_shift - 1) (0 without a shift), as the scalar folds them.
+template <class T, class Row>
+inline void fold_band_rows(const T* const band_hvd[3], std::ptrdiff_t stride, Rect region,
+                           int row_shift, std::uint64_t acc[3], Row row) {
+    const std::uint64_t round = row_shift > 0 ? std::uint64_t{1} << (row_shift - 1) : 0;
+    for (int t = 0; t < 3; ++t)
+        for (int y = region.y0; y < region.y1; ++y)
+            acc[t] += (row(band_hvd[t] + y * stride + region.x0) + round) >> row_shift;
+}
+
 // Denominator, scale 0: |b|^3 exactly (|b|^2 <= 2^30 in uint32, times |b|
 // below 2^45 in uint64), rows summed in uint64 as the scalar does.
 
 void den_accumulate_s0_avx2(const std::int16_t* const band_hvd[3], std::ptrdiff_t stride, Rect region,
                             int row_shift, std::uint64_t acc[3]) {
-    const std::uint64_t row_round = row_shift > 0 ? std::uint64_t{1} << (row_shift - 1) : 0;
     const int n = region.width();
-    for (int t = 0; t < 3; ++t) {
-        for (int y = region.y0; y < region.y1; ++y) {
-            const std::int16_t* b = band_hvd[t] + y * stride + region.x0;
-            V sum = _mm256_setzero_si256();
-            int i = 0;
-            for (; i + 8 <= n; i += 8) {
-                const V m = _mm256_abs_epi32(load8_i16_as_i32(b + i));
-                const V m2 = _mm256_mullo_epi32(m, m);
-                sum = _mm256_add_epi64(sum, _mm256_mul_epu32(m2, m));
-                sum = _mm256_add_epi64(sum, _mm256_mul_epu32(_mm256_srli_epi64(m2, 32),
-                                                             _mm256_srli_epi64(m, 32)));
-            }
-            std::uint64_t row = static_cast<std::uint64_t>(hsum_i64(sum));
-            for (; i < n; ++i) {
-                const std::uint64_t m = static_cast<std::uint64_t>(b[i] < 0 ? -std::int32_t{b[i]} : b[i]);
-                row += m * m * m;
-            }
-            acc[t] += (row + row_round) >> row_shift;
+    fold_band_rows(band_hvd, stride, region, row_shift, acc, [&](const std::int16_t* b) {
+        V sum = _mm256_setzero_si256();
+        int i = 0;
+        for (; i + 8 <= n; i += 8) {
+            const V m = _mm256_abs_epi32(load8_i16_as_i32(b + i));
+            const V m2 = _mm256_mullo_epi32(m, m);
+            sum = _mm256_add_epi64(sum, _mm256_mul_epu32(m2, m));
+            sum = _mm256_add_epi64(sum, _mm256_mul_epu32(_mm256_srli_epi64(m2, 32),
+                                                         _mm256_srli_epi64(m, 32)));
         }
-    }
+        std::uint64_t row = static_cast<std::uint64_t>(hsum_i64(sum));
+        for (; i < n; ++i) {
+            const std::uint64_t m = static_cast<std::uint64_t>(b[i] < 0 ? -std::int32_t{b[i]} : b[i]);
+            row += m * m * m;
+        }
+        return row;
+    });
 }
 
 // Denominator, scales 1-3: cube = (((m^2 + 2^sq) >> sq) * m + round) >> cub
@@ -1107,7 +1092,6 @@ void den_accumulate_s123_avx2(const std::int32_t* const band_hvd[3], std::ptrdif
     const V sq_round = _mm256_set1_epi64x(static_cast<std::int64_t>(std::uint64_t{1} << sq));
     const V cub_round = _mm256_set1_epi64x(cub > 0 ? std::int64_t{1} << (cub - 1) : 0);
     const __m128i sq_count = _mm_cvtsi32_si128(sq), cub_count = _mm_cvtsi32_si128(cub);
-    const std::uint64_t row_round = row_shift > 0 ? std::uint64_t{1} << (row_shift - 1) : 0;
     const int n = region.width();
     auto cube = [&](V m) {  // m in the low dwords of the 64-bit lanes
         const V a = _mm256_srl_epi64(_mm256_add_epi64(_mm256_mul_epu32(m, m), sq_round), sq_count);
@@ -1116,27 +1100,23 @@ void den_accumulate_s123_avx2(const std::int32_t* const band_hvd[3], std::ptrdif
                              _mm256_slli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), m), 32));
         return _mm256_srl_epi64(_mm256_add_epi64(am, cub_round), cub_count);
     };
-    for (int t = 0; t < 3; ++t) {
-        for (int y = region.y0; y < region.y1; ++y) {
-            const std::int32_t* b = band_hvd[t] + y * stride + region.x0;
-            V sum = _mm256_setzero_si256();
-            int i = 0;
-            for (; i + 8 <= n; i += 8) {
-                const V m = _mm256_abs_epi32(loadu(b + i));  // uint32
-                sum = _mm256_add_epi64(sum, cube(m));
-                sum = _mm256_add_epi64(sum, cube(_mm256_srli_epi64(m, 32)));
-            }
-            if (i < n) {
-                alignas(32) std::int32_t tail[8] = {};
-                std::memcpy(tail, b + i, sizeof(std::int32_t) * static_cast<std::size_t>(n - i));
-                const V m = _mm256_abs_epi32(loadu(tail));
-                sum = _mm256_add_epi64(sum, cube(m));
-                sum = _mm256_add_epi64(sum, cube(_mm256_srli_epi64(m, 32)));
-            }
-            const std::uint64_t row = static_cast<std::uint64_t>(hsum_i64(sum));
-            acc[t] += (row + row_round) >> row_shift;
+    fold_band_rows(band_hvd, stride, region, row_shift, acc, [&](const std::int32_t* b) {
+        V sum = _mm256_setzero_si256();
+        int i = 0;
+        for (; i + 8 <= n; i += 8) {
+            const V m = _mm256_abs_epi32(loadu(b + i));  // uint32
+            sum = _mm256_add_epi64(sum, cube(m));
+            sum = _mm256_add_epi64(sum, cube(_mm256_srli_epi64(m, 32)));
         }
-    }
+        if (i < n) {
+            alignas(32) std::int32_t tail[8] = {};
+            std::memcpy(tail, b + i, sizeof(std::int32_t) * static_cast<std::size_t>(n - i));
+            const V m = _mm256_abs_epi32(loadu(tail));
+            sum = _mm256_add_epi64(sum, cube(m));
+            sum = _mm256_add_epi64(sum, cube(_mm256_srli_epi64(m, 32)));
+        }
+        return static_cast<std::uint64_t>(hsum_i64(sum));
+    });
 }
 
 }  // namespace

@@ -509,12 +509,6 @@ struct Reciprocal30 {
     }
 };
 
-float cos_1deg_sq_f() {
-    static const float v =
-        static_cast<float>(std::cos(1.0 * M_PI / 180.0) * std::cos(1.0 * M_PI / 180.0));
-    return v;
-}
-
 // The second half of libvmaf's angle test, d * d >= ((double)cos_sq * o) * t
 // with d, o, t = double(float(.)) / 4096, on 8 lanes (`nonneg`: d >= 0, the
 // first half). The division by 4096 is left out: the values are integers
@@ -570,17 +564,10 @@ inline Z gain_product_s0(Z rst, __m512d gain) {
     return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
 }
 
-// Whether gain is an integer g with |g| <= limit; then rst * gain, for
-// |rst| * limit < 2^53, is exact in double, so trunc(fl(rst * gain)) is the
-// integer product.
-inline bool integral_gain(double gain, double limit) {
-    return gain >= -limit && gain <= limit && gain == std::trunc(gain);
-}
-
 // What both scales' decoupling reads besides the bands.
 struct DecoupleConstants {
     explicit DecoupleConstants(double gain_limit)
-        : cos_sq(_mm512_set1_pd(static_cast<double>(cos_1deg_sq_f()))),
+        : cos_sq(_mm512_set1_pd(static_cast<double>(cos_1deg_sq()))),
           gain(_mm512_set1_pd(gain_limit)) {}
     __m512d cos_sq;
     __m512d gain;

@@ -84,6 +84,17 @@ void decouple_s0(const std::int16_t* const ref_hvd[3], const std::int16_t* const
 void decouple_s123(const std::int32_t* const ref_hvd[3], const std::int32_t* const dis_hvd[3],
                    std::ptrdiff_t stride, Rect region, double gain_limit,
                    std::int32_t* const r_hvd[3], std::int32_t* const a_hvd[3]);
+// Decouple's constants, defined once in the baseline translation unit
+// (adm_scalar.cpp) for the scalar and its twins (called once per kernel
+// call): libvmaf's division table, 2^30 / i at [32768 + i] and its negation
+// at [32768 - i] for i = 1..32768, 65537 entries (entry 32768 is 0), and
+// libvmaf's float cos(1 degree)^2 (the product in double).
+const std::int32_t* div_lookup();
+float cos_1deg_sq();
+// Whether gain is an integer g with |g| <= limit; then rst * gain, for
+// |rst| * limit < 2^53, is exact in double, so trunc(fl(rst * gain)) is the
+// integer product (the twins' integer gain paths).
+bool integral_gain(double gain, double limit);
 
 // ---------------------------------------------------------------------------
 // Stage 3: contrast sensitivity weighting of one band, and the 1/30-weighted

@@ -17,6 +17,7 @@
 
 #include "adm/adm_dwt_rows.hpp"
 #include "adm/adm_kernels.hpp"
+#include "adm/adm_simd.hpp"
 
 namespace vmafpp::adm {
 
@@ -447,28 +448,6 @@ void den_accumulate_s123_neon(const std::int32_t* const band_hvd[3], std::ptrdif
 // every integer the scalar forms in int64 is formed exactly and narrowed
 // modulo 2^32 (vmovn), as the scalar's casts narrow it.
 
-// libvmaf's division table as the scalar builds it: 2^30 / |i| with i's
-// sign at [i], i in [-32768, 32768] (entry 0 is never read).
-const std::int32_t* div_table() {
-    static const std::int32_t* centre = [] {
-        static std::int32_t t[65537];
-        for (int i = 1; i <= 32768; ++i) {
-            const std::int32_t r = (std::int32_t{1} << 30) / i;
-            t[32768 + i] = r;
-            t[32768 - i] = -r;
-        }
-        return t + 32768;
-    }();
-    return centre;
-}
-
-// libvmaf's float cos^2(1 degree), the product taken in double.
-float cos_1deg_sq_f() {
-    static const float v =
-        static_cast<float>(std::cos(1.0 * M_PI / 180.0) * std::cos(1.0 * M_PI / 180.0));
-    return v;
-}
-
 inline int64x2_t div_at(const std::int32_t* div, int32x2_t i) {
     const int64x2_t r = vdupq_n_s64(div[vget_lane_s32(i, 0)]);
     return vsetq_lane_s64(div[vget_lane_s32(i, 1)], r, 1);
@@ -517,15 +496,12 @@ inline int64x2_t ratio_s123(int32x2_t o, int32x2_t t, const std::int32_t* div) {
     return vbslq_s64(vceqzq_s64(vmovl_s32(o)), vdupq_n_s64(32768), k);
 }
 
-struct DecoupleConstants {
-    explicit DecoupleConstants(double gain_limit)
-        : div(div_table()),
-          cos_sq(vdupq_n_f64(static_cast<double>(cos_1deg_sq_f()))),
-          gain(vdupq_n_f64(gain_limit)) {}
-    const std::int32_t* div;
-    float64x2_t cos_sq;
-    float64x2_t gain;
+// What both scales' decoupling reads besides the bands (adm_simd.hpp),
+// doubles two to a q register.
+struct Pd2 {
+    static float64x2_t set(double v) { return vdupq_n_f64(v); }
 };
+using DecoupleConstants = DecoupleConstantsOf<Pd2>;
 
 // Scales 1-3, two samples of every orientation: o[b], t[b] the ref and dis
 // values, r[b] and a[b] the restored and additive values narrowed to int32
@@ -1081,19 +1057,22 @@ void cm_accumulate_s123_neon(const std::int32_t* const x_hvd[3],
 
 }  // namespace
 
+// Every ADM kernel has a twin at this level (AdmKernels order).
 void adm_init_neon(AdmKernels& k) {
-    k.dwt_s0_u8 = dwt_s0_u8_neon;
-    k.dwt_s0_u16 = dwt_s0_u16_neon;
-    k.dwt_s123 = dwt_s123_neon;
-    k.dwt_s1 = dwt_s1_neon;
-    k.decouple_s0 = decouple_s0_neon;
-    k.decouple_s123 = decouple_s123_neon;
-    k.csf_s0 = csf_s0_neon;
-    k.csf_s123 = csf_s123_neon;
-    k.cm_accumulate_s0 = cm_accumulate_s0_neon;
-    k.cm_accumulate_s123 = cm_accumulate_s123_neon;
-    k.den_accumulate_s0 = den_accumulate_s0_neon;
-    k.den_accumulate_s123 = den_accumulate_s123_neon;
+    k = AdmKernels{
+        dwt_s0_u8_neon,
+        dwt_s0_u16_neon,
+        dwt_s123_neon,
+        dwt_s1_neon,
+        decouple_s0_neon,
+        decouple_s123_neon,
+        csf_s0_neon,
+        csf_s123_neon,
+        cm_accumulate_s0_neon,
+        cm_accumulate_s123_neon,
+        den_accumulate_s0_neon,
+        den_accumulate_s123_neon,
+    };
 }
 
 }  // namespace vmafpp::adm

@@ -159,28 +159,6 @@ inline std::int32_t filt4_i64(const std::int32_t* q, const std::int32_t* c, std:
 // ---------------------------------------------------------------------------
 // Decouple
 
-// libvmaf's division table: 2^30 / i for i = 1..32768 at [32768 + i] and its
-// negation at [32768 - i] (entry 32768 is never read).
-const std::int32_t* div_lookup() {
-    static const std::array<std::int32_t, 65537> table = [] {
-        std::array<std::int32_t, 65537> t{};
-        for (int i = 1; i <= 32768; ++i) {
-            const std::int32_t r = (std::int32_t{1} << 30) / i;
-            t[static_cast<std::size_t>(32768 + i)] = r;
-            t[static_cast<std::size_t>(32768 - i)] = -r;
-        }
-        return t;
-    }();
-    return table.data();
-}
-
-float cos_1deg_sq() {
-    // libvmaf: float = cos(1 deg) * cos(1 deg), the product in double.
-    static const float v = static_cast<float>(std::cos(1.0 * M_PI / 180.0) *
-                                              std::cos(1.0 * M_PI / 180.0));
-    return v;
-}
-
 // libvmaf's angle test in its own float/double mix: each int64 is converted
 // to float, then divided by 4096.0 in double; the products are double.
 // (u.v >= 0) and (u.v)^2 >= cos^2(1 deg) |u|^2 |v|^2.
@@ -300,6 +278,29 @@ inline std::int64_t cube_of_excess(std::int64_t e, const CubeShifts& s, std::int
 }
 
 }  // namespace
+
+const std::int32_t* div_lookup() {
+    static const std::array<std::int32_t, 65537> table = [] {
+        std::array<std::int32_t, 65537> t{};
+        for (int i = 1; i <= 32768; ++i) {
+            const std::int32_t r = (std::int32_t{1} << 30) / i;
+            t[static_cast<std::size_t>(32768 + i)] = r;
+            t[static_cast<std::size_t>(32768 - i)] = -r;
+        }
+        return t;
+    }();
+    return table.data();
+}
+
+float cos_1deg_sq() {
+    static const float v = static_cast<float>(std::cos(1.0 * M_PI / 180.0) *
+                                              std::cos(1.0 * M_PI / 180.0));
+    return v;
+}
+
+bool integral_gain(double gain, double limit) {
+    return gain >= -limit && gain <= limit && gain == std::trunc(gain);
+}
 
 // ---------------------------------------------------------------------------
 

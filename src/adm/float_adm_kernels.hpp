@@ -6,6 +6,7 @@
 // may run several columns at once, never re-associate a sum).
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 
 #include "vmafpp/cpu.hpp"
@@ -85,6 +86,117 @@ float contrast_masked_sum(const Bands& x, const Bands& masker, const Bands& mask
 // libvmaf's DIVS(n, d): on x86 n * refined reciprocal of d (rcpss plus one
 // Newton step, in float); plain n / d elsewhere, as libvmaf without SSE2.
 float divide(float n, float d);
+
+// ---------------------------------------------------------------------------
+// The arithmetic the scalar kernels and their twins share (each twin keeps
+// these per-sample steps and adds its own vector forms beside them).
+
+// db2 analysis filters; libvmaf stores the double literals in float arrays.
+inline constexpr float kLo[4] = {0.482962913144690f, 0.836516303737469f, 0.224143868041857f,
+                                 -0.129409522550921f};
+inline constexpr float kHi[4] = {-0.129409522550921f, -0.224143868041857f, 0.836516303737469f,
+                                 -0.482962913144690f};
+
+// One DWT tap sum: 0 + k0 * s0 + k1 * s1 + k2 * s2 + k3 * s3, float, in that
+// order (libvmaf's accumulator).
+inline float dwt_taps(const float* k, float s0, float s1, float s2, float s3) {
+    float acc = 0.0f;
+    acc += k[0] * s0;
+    acc += k[1] * s1;
+    acc += k[2] * s2;
+    acc += k[3] * s3;
+    return acc;
+}
+
+// dwt2's output rows in order: fn(i, r0, r1, r2, r3) with the four source
+// rows of output row i (row_taps).
+template <class Fn>
+inline void dwt2_rows(const float* src, std::ptrdiff_t src_stride, int h,
+                      const int* const row_taps[4], Fn fn) {
+    for (int i = 0; i < (h + 1) / 2; ++i)
+        fn(i, src + row_taps[0][i] * src_stride, src + row_taps[1][i] * src_stride,
+           src + row_taps[2][i] * src_stride, src + row_taps[3][i] * src_stride);
+}
+
+// libvmaf's FLOAT_ONE_BY_30 / FLOAT_ONE_BY_15 are unsuffixed, i.e. doubles:
+// the products with them are formed in double and rounded once to float.
+inline constexpr double kOneBy30 = 0.0333333351;
+inline constexpr double kOneBy15 = 0.0666666701;
+
+// csf's rows: fn(s, o, m, factor) for each band (h, v, d) and each row of
+// `region`, s, o and m pointing at that row of src, out and masked.
+template <class Fn>
+inline void csf_rows(const Bands& src, const Bands& out, const Bands& masked,
+                     std::ptrdiff_t stride, const Region& region, float factor1, float factor2,
+                     Fn fn) {
+    const float* const s[3] = {src.h, src.v, src.d};
+    float* const o[3] = {out.h, out.v, out.d};
+    float* const m[3] = {masked.h, masked.v, masked.d};
+    const float factor[3] = {factor1, factor1, factor2};
+    for (int t = 0; t < 3; ++t)
+        for (int i = region.top; i < region.bottom; ++i) {
+            const std::ptrdiff_t row = i * stride;
+            fn(s[t] + row, o[t] + row, m[t] + row, factor[t]);
+        }
+}
+
+// csf of columns [j0, j1) of one row: o = factor * s, m = float(1/30 * |o|)
+// (the product in double).
+inline void csf_columns(const float* s, float* o, float* m, float factor, int j0, int j1) {
+    for (int j = j0; j < j1; ++j) {
+        const float val = factor * s[j];
+        o[j] = val;
+        m[j] = static_cast<float>(kOneBy30 * static_cast<double>(std::fabs(val)));
+    }
+}
+
+// x^p with libvmaf's special case: p == 3 multiplies (x*x)*x in float, any
+// other p calls powf with p narrowed to float.
+inline float power_term(float x, double p_norm) {
+    return p_norm == 3.0 ? x * x * x : std::pow(x, static_cast<float>(p_norm));
+}
+
+// powf(w * h * weight, 1 / p): the count is an int product, times a double
+// weight, narrowed to float for powf; the exponent is the double 1.0 / p
+// narrowed to float.
+inline float noise_floor(int w, int h, double weight, double p_norm) {
+    return std::pow(static_cast<float>((w * h) * weight), static_cast<float>(1.0 / p_norm));
+}
+
+inline float pnorm_root(float sum, double p_norm) {
+    return std::pow(sum, static_cast<float>(1.0 / p_norm));
+}
+
+// The p-norm pooling of den_scale and contrast_masked_sum: each band's sum
+// to the power 1/p plus the noise floor of `inner`, added h + v + d.
+inline float pooled_bands(float acc_h, float acc_v, float acc_d, const Region& inner,
+                          double noise_weight, double p_norm) {
+    const float noise =
+        noise_floor(inner.right - inner.left, inner.bottom - inner.top, noise_weight, p_norm);
+    const float h = pnorm_root(acc_h, p_norm) + noise;
+    const float v = pnorm_root(acc_v, p_norm) + noise;
+    const float d = pnorm_root(acc_d, p_norm) + noise;
+    return h + v + d;
+}
+
+// 3x3 masking sum of one band around column j of row `mid`: float, row by row
+// left to right, the centre replaced by the double product |c| * (1/15)
+// rounded to float. jm and jp are the reflected neighbour columns.
+inline float band_threshold(const float* up, const float* mid, const float* down,
+                            const float* centre, int jm, int j, int jp) {
+    float s = 0.0f;
+    s += up[jm];
+    s += up[j];
+    s += up[jp];
+    s += mid[jm];
+    s = static_cast<float>(static_cast<double>(s) +
+                           kOneBy15 * static_cast<double>(std::fabs(centre[j])));
+    s += mid[jp];
+    s += down[jm];
+    s += down[j];
+    s += down[jp];
+    return s;
+}
 
 // The kernels swappable through FloatAdmKernels (float_adm calls them through
 // its session level's table). A twin returns the scalar's bits: it may run

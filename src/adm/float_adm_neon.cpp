@@ -15,29 +15,13 @@ namespace vmafpp::float_adm {
 
 namespace {
 
-// db2 analysis filters, the floats of float_adm_kernels.cpp.
-constexpr float kLo[4] = {0.482962913144690f, 0.836516303737469f, 0.224143868041857f,
-                          -0.129409522550921f};
-constexpr float kHi[4] = {-0.129409522550921f, -0.224143868041857f, 0.836516303737469f,
-                          -0.482962913144690f};
-constexpr double kOneBy30 = 0.0333333351;
-
-// 0 + k0 * s0 + k1 * s1 + k2 * s2 + k3 * s3, in that order.
+// dwt_taps (float_adm_kernels.hpp) of four columns.
 inline float32x4_t taps4(const float* k, float32x4_t s0, float32x4_t s1, float32x4_t s2,
                          float32x4_t s3) {
     float32x4_t acc = vaddq_f32(vdupq_n_f32(0.0f), vmulq_n_f32(s0, k[0]));
     acc = vaddq_f32(acc, vmulq_n_f32(s1, k[1]));
     acc = vaddq_f32(acc, vmulq_n_f32(s2, k[2]));
     return vaddq_f32(acc, vmulq_n_f32(s3, k[3]));
-}
-
-inline float taps1(const float* k, float s0, float s1, float s2, float s3) {
-    float acc = 0.0f;
-    acc += k[0] * s0;
-    acc += k[1] * s1;
-    acc += k[2] * s2;
-    acc += k[3] * s3;
-    return acc;
 }
 
 // The vertical pass of one output row into tmp (w floats).
@@ -47,7 +31,7 @@ void vertical(const float* k, const float* r0, const float* r1, const float* r2,
     for (; j + 4 <= w; j += 4)
         vst1q_f32(tmp + j, taps4(k, vld1q_f32(r0 + j), vld1q_f32(r1 + j), vld1q_f32(r2 + j),
                                  vld1q_f32(r3 + j)));
-    for (; j < w; ++j) tmp[j] = taps1(k, r0[j], r1[j], r2[j], r3[j]);
+    for (; j < w; ++j) tmp[j] = dwt_taps(k, r0[j], r1[j], r2[j], r3[j]);
 }
 
 // The horizontal pass of a tmp row with filter k into out (out_w outputs).
@@ -58,7 +42,7 @@ void horizontal(const float* k, const float* tmp, int w, const int* const col_ta
     const int last = (w - 3) / 2;  // the last interior output
     int j = 0;
     const auto one = [&](int x) {
-        out[x] = taps1(k, tmp[col_taps[0][x]], tmp[col_taps[1][x]], tmp[col_taps[2][x]],
+        out[x] = dwt_taps(k, tmp[col_taps[0][x]], tmp[col_taps[1][x]], tmp[col_taps[2][x]],
                        tmp[col_taps[3][x]]);
     };
     for (; j < out_w && j < 1; ++j) one(j);
@@ -74,22 +58,18 @@ void dwt2_neon(const float* src, std::ptrdiff_t src_stride, int w, int h,
                const int* const row_taps[4], const int* const col_taps[4], const Bands& dst,
                std::ptrdiff_t dst_stride, float* tmp_lo, float* tmp_hi, bool lo_only) {
     const int out_w = (w + 1) / 2;
-    const int out_h = (h + 1) / 2;
-    for (int i = 0; i < out_h; ++i) {
-        const float* r0 = src + row_taps[0][i] * src_stride;
-        const float* r1 = src + row_taps[1][i] * src_stride;
-        const float* r2 = src + row_taps[2][i] * src_stride;
-        const float* r3 = src + row_taps[3][i] * src_stride;
+    dwt2_rows(src, src_stride, h, row_taps, [&](int i, const float* r0, const float* r1,
+                                                const float* r2, const float* r3) {
         // Both vertical passes read the source rows before any output of
         // row i is written (src may alias dst.a).
         vertical(kLo, r0, r1, r2, r3, w, tmp_lo);
         if (!lo_only) vertical(kHi, r0, r1, r2, r3, w, tmp_hi);
         horizontal(kLo, tmp_lo, w, col_taps, out_w, dst.a + i * dst_stride);
-        if (lo_only) continue;
+        if (lo_only) return;
         horizontal(kHi, tmp_lo, w, col_taps, out_w, dst.v + i * dst_stride);
         horizontal(kLo, tmp_hi, w, col_taps, out_w, dst.h + i * dst_stride);
         horizontal(kHi, tmp_hi, w, col_taps, out_w, dst.d + i * dst_stride);
-    }
+    });
 }
 
 inline float32x4_t select(uint32x4_t m, float32x4_t yes, float32x4_t no) {
@@ -162,43 +142,20 @@ void decouple_neon(const Bands& ref, const Bands& dis, const Bands& r, const Ban
 
 void csf_neon(const Bands& src, const Bands& out, const Bands& masked, std::ptrdiff_t stride,
               const Region& region, float factor1, float factor2) {
-    const float* const s[3] = {src.h, src.v, src.d};
-    float* const o[3] = {out.h, out.v, out.d};
-    float* const m[3] = {masked.h, masked.v, masked.d};
-    const float factor[3] = {factor1, factor1, factor2};
     const float64x2_t by30 = vdupq_n_f64(kOneBy30);
-    for (int t = 0; t < 3; ++t) {
-        for (int i = region.top; i < region.bottom; ++i) {
-            const std::ptrdiff_t row = i * stride;
-            int j = region.left;
-            for (; j + 4 <= region.right; j += 4) {
-                const float32x4_t val = vmulq_n_f32(vld1q_f32(s[t] + row + j), factor[t]);
-                vst1q_f32(o[t] + row + j, val);
-                const float32x4_t mag = vabsq_f32(val);
-                const float64x2_t lo = vmulq_f64(by30, vcvt_f64_f32(vget_low_f32(mag)));
-                const float64x2_t hi = vmulq_f64(by30, vcvt_high_f64_f32(mag));
-                vst1q_f32(m[t] + row + j, vcvt_high_f32_f64(vcvt_f32_f64(lo), hi));
-            }
-            for (; j < region.right; ++j) {
-                const float val = factor[t] * s[t][row + j];
-                o[t][row + j] = val;
-                m[t][row + j] = static_cast<float>(kOneBy30 * static_cast<double>(std::fabs(val)));
-            }
-        }
-    }
-}
-
-constexpr double kOneBy15 = 0.0666666701;
-
-// The scalar's power_term, noise_floor and pnorm_root (float_adm_kernels.cpp).
-inline float power_term(float x, double p_norm) {
-    return p_norm == 3.0 ? x * x * x : std::pow(x, static_cast<float>(p_norm));
-}
-inline float noise_floor(int w, int h, double weight, double p_norm) {
-    return std::pow(static_cast<float>((w * h) * weight), static_cast<float>(1.0 / p_norm));
-}
-inline float pnorm_root(float sum, double p_norm) {
-    return std::pow(sum, static_cast<float>(1.0 / p_norm));
+    csf_rows(src, out, masked, stride, region, factor1, factor2,
+             [&](const float* s, float* o, float* m, float factor) {
+                 int j = region.left;
+                 for (; j + 4 <= region.right; j += 4) {
+                     const float32x4_t val = vmulq_n_f32(vld1q_f32(s + j), factor);
+                     vst1q_f32(o + j, val);
+                     const float32x4_t mag = vabsq_f32(val);
+                     const float64x2_t lo = vmulq_f64(by30, vcvt_f64_f32(vget_low_f32(mag)));
+                     const float64x2_t hi = vmulq_f64(by30, vcvt_high_f64_f32(mag));
+                     vst1q_f32(m + j, vcvt_high_f32_f64(vcvt_f32_f64(lo), hi));
+                 }
+                 csf_columns(s, o, m, factor, j, region.right);
+             });
 }
 
 // Columns per chunk: the per-sample terms of a chunk are formed (four at a
@@ -238,32 +195,11 @@ float den_scale_neon(const Bands& ref, std::ptrdiff_t stride, const Region& inne
         acc_v += row_v;
         acc_d += row_d;
     }
-    const float noise =
-        noise_floor(inner.right - inner.left, inner.bottom - inner.top, noise_weight, p_norm);
-    const float h = pnorm_root(acc_h, p_norm) + noise;
-    const float v = pnorm_root(acc_v, p_norm) + noise;
-    const float d = pnorm_root(acc_d, p_norm) + noise;
-    return h + v + d;
+    return pooled_bands(acc_h, acc_v, acc_d, inner, noise_weight, p_norm);
 }
 
-// The scalar's 3x3 threshold of one band at column j (edge columns).
-inline float band_threshold1(const float* up, const float* mid, const float* down,
-                             const float* centre, int jm, int j, int jp) {
-    float s = 0.0f;
-    s += up[jm];
-    s += up[j];
-    s += up[jp];
-    s += mid[jm];
-    s = static_cast<float>(static_cast<double>(s) +
-                           kOneBy15 * static_cast<double>(std::fabs(centre[j])));
-    s += mid[jp];
-    s += down[jm];
-    s += down[j];
-    s += down[jp];
-    return s;
-}
-
-// The same for columns j .. j+3, all inside the band (j >= 1, j + 4 <= w - 1).
+// band_threshold (float_adm_kernels.hpp) for columns j .. j+3, all inside
+// the band (j >= 1, j + 4 <= w - 1).
 inline float32x4_t band_threshold4(const float* up, const float* mid, const float* down,
                                    const float* centre, int j) {
     float32x4_t s = vaddq_f32(vdupq_n_f32(0.0f), vld1q_f32(up + j - 1));
@@ -324,7 +260,7 @@ float contrast_masked_sum_neon(const Bands& x, const Bands& masker, const Bands&
                 if (!bypass_cm)
                     for (int t = 0; t < 3; ++t)
                         thr +=
-                            band_threshold1(fb[t] + up * stride, fb[t] + i * stride,
+                            band_threshold(fb[t] + up * stride, fb[t] + i * stride,
                                             fb[t] + down * stride, cb[t] + i * stride, jm, j, jp);
                 for (int b = 0; b < 3; ++b) {
                     const float e = std::fabs(xb[b][j] * factor[b]) - thr;
@@ -338,22 +274,20 @@ float contrast_masked_sum_neon(const Bands& x, const Bands& masker, const Bands&
         acc_v += row_v;
         acc_d += row_d;
     }
-    const float noise =
-        noise_floor(inner.right - inner.left, inner.bottom - inner.top, noise_weight, p_norm);
-    const float nh = pnorm_root(acc_h, p_norm) + noise;
-    const float nv = pnorm_root(acc_v, p_norm) + noise;
-    const float nd = pnorm_root(acc_d, p_norm) + noise;
-    return nh + nv + nd;
+    return pooled_bands(acc_h, acc_v, acc_d, inner, noise_weight, p_norm);
 }
 
 }  // namespace
 
+// Every float ADM kernel has a twin at this level (FloatAdmKernels order).
 void float_adm_init_neon(FloatAdmKernels& k) {
-    k.dwt2 = &dwt2_neon;
-    k.decouple = &decouple_neon;
-    k.csf = &csf_neon;
-    k.den_scale = &den_scale_neon;
-    k.contrast_masked_sum = &contrast_masked_sum_neon;
+    k = FloatAdmKernels{
+        dwt2_neon,
+        decouple_neon,
+        csf_neon,
+        den_scale_neon,
+        contrast_masked_sum_neon,
+    };
 }
 
 }  // namespace vmafpp::float_adm

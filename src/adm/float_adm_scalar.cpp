@@ -11,53 +11,6 @@ namespace vmafpp::float_adm {
 
 namespace {
 
-// db2 analysis filters; libvmaf stores the double literals in float arrays.
-constexpr float kLo[4] = {0.482962913144690f, 0.836516303737469f, 0.224143868041857f,
-                          -0.129409522550921f};
-constexpr float kHi[4] = {-0.129409522550921f, -0.224143868041857f, 0.836516303737469f,
-                          -0.482962913144690f};
-
-// libvmaf's FLOAT_ONE_BY_30 / FLOAT_ONE_BY_15 are unsuffixed, i.e. doubles:
-// the products with them are formed in double and rounded once to float.
-constexpr double kOneBy30 = 0.0333333351;
-constexpr double kOneBy15 = 0.0666666701;
-
-// sum_j x^p with libvmaf's special case: p == 3 multiplies (x*x)*x in float,
-// any other p calls powf with p narrowed to float.
-inline float power_term(float x, double p_norm) {
-    return p_norm == 3.0 ? x * x * x : std::pow(x, static_cast<float>(p_norm));
-}
-
-// powf(w * h * weight, 1 / p): the count is an int product, times a double
-// weight, narrowed to float for powf; the exponent is the double 1.0 / p
-// narrowed to float.
-inline float noise_floor(int w, int h, double weight, double p_norm) {
-    return std::pow(static_cast<float>((w * h) * weight), static_cast<float>(1.0 / p_norm));
-}
-
-inline float pnorm_root(float sum, double p_norm) {
-    return std::pow(sum, static_cast<float>(1.0 / p_norm));
-}
-
-// 3x3 masking sum of one band around column j of row `mid`: float, row by row
-// left to right, the centre replaced by the double product |c| * (1/15)
-// rounded to float.
-inline float band_threshold(const float* up, const float* mid, const float* down,
-                            const float* centre, int jm, int j, int jp) {
-    float s = 0.0f;
-    s += up[jm];
-    s += up[j];
-    s += up[jp];
-    s += mid[jm];
-    s = static_cast<float>(static_cast<double>(s) +
-                           kOneBy15 * static_cast<double>(std::fabs(centre[j])));
-    s += mid[jp];
-    s += down[jm];
-    s += down[j];
-    s += down[jp];
-    return s;
-}
-
 }  // namespace
 
 Region scored_region(int w, int h, double border_factor) {
@@ -98,72 +51,29 @@ void dwt2(const float* src, std::ptrdiff_t src_stride, int w, int h,
           const int* const row_taps[4], const int* const col_taps[4], const Bands& dst,
           std::ptrdiff_t dst_stride, float* tmp_lo, float* tmp_hi, bool lo_only) {
     const int out_w = (w + 1) / 2;
-    const int out_h = (h + 1) / 2;
-    for (int i = 0; i < out_h; ++i) {
-        const float* r0 = src + row_taps[0][i] * src_stride;
-        const float* r1 = src + row_taps[1][i] * src_stride;
-        const float* r2 = src + row_taps[2][i] * src_stride;
-        const float* r3 = src + row_taps[3][i] * src_stride;
-        // Vertical pass over the whole row; each sum starts at 0 and adds the
-        // taps in order (float), as libvmaf's accumulator does.
-        for (int j = 0; j < w; ++j) {
-            float lo = 0.0f;
-            lo += kLo[0] * r0[j];
-            lo += kLo[1] * r1[j];
-            lo += kLo[2] * r2[j];
-            lo += kLo[3] * r3[j];
-            tmp_lo[j] = lo;
-        }
-        if (!lo_only) {
-            for (int j = 0; j < w; ++j) {
-                float hi = 0.0f;
-                hi += kHi[0] * r0[j];
-                hi += kHi[1] * r1[j];
-                hi += kHi[2] * r2[j];
-                hi += kHi[3] * r3[j];
-                tmp_hi[j] = hi;
-            }
-        }
+    dwt2_rows(src, src_stride, h, row_taps, [&](int i, const float* r0, const float* r1,
+                                                const float* r2, const float* r3) {
+        // Vertical pass over the whole row.
+        for (int j = 0; j < w; ++j) tmp_lo[j] = dwt_taps(kLo, r0[j], r1[j], r2[j], r3[j]);
+        if (!lo_only)
+            for (int j = 0; j < w; ++j) tmp_hi[j] = dwt_taps(kHi, r0[j], r1[j], r2[j], r3[j]);
         float* a = dst.a + i * dst_stride;
-        for (int j = 0; j < out_w; ++j) {
-            const float s0 = tmp_lo[col_taps[0][j]];
-            const float s1 = tmp_lo[col_taps[1][j]];
-            const float s2 = tmp_lo[col_taps[2][j]];
-            const float s3 = tmp_lo[col_taps[3][j]];
-            float acc = 0.0f;
-            acc += kLo[0] * s0;
-            acc += kLo[1] * s1;
-            acc += kLo[2] * s2;
-            acc += kLo[3] * s3;
-            a[j] = acc;
-        }
-        if (lo_only) continue;
+        for (int j = 0; j < out_w; ++j)
+            a[j] = dwt_taps(kLo, tmp_lo[col_taps[0][j]], tmp_lo[col_taps[1][j]],
+                            tmp_lo[col_taps[2][j]], tmp_lo[col_taps[3][j]]);
+        if (lo_only) return;
         float* v = dst.v + i * dst_stride;
         float* hh = dst.h + i * dst_stride;
         float* d = dst.d + i * dst_stride;
         for (int j = 0; j < out_w; ++j) {
             const int c0 = col_taps[0][j], c1 = col_taps[1][j];
             const int c2 = col_taps[2][j], c3 = col_taps[3][j];
-            float acc = 0.0f;  // vertical low-pass, horizontal high-pass
-            acc += kHi[0] * tmp_lo[c0];
-            acc += kHi[1] * tmp_lo[c1];
-            acc += kHi[2] * tmp_lo[c2];
-            acc += kHi[3] * tmp_lo[c3];
-            v[j] = acc;
-            acc = 0.0f;  // vertical high-pass, horizontal low-pass
-            acc += kLo[0] * tmp_hi[c0];
-            acc += kLo[1] * tmp_hi[c1];
-            acc += kLo[2] * tmp_hi[c2];
-            acc += kLo[3] * tmp_hi[c3];
-            hh[j] = acc;
-            acc = 0.0f;
-            acc += kHi[0] * tmp_hi[c0];
-            acc += kHi[1] * tmp_hi[c1];
-            acc += kHi[2] * tmp_hi[c2];
-            acc += kHi[3] * tmp_hi[c3];
-            d[j] = acc;
+            // vertical low-pass, horizontal high-pass; high then low; high, high.
+            v[j] = dwt_taps(kHi, tmp_lo[c0], tmp_lo[c1], tmp_lo[c2], tmp_lo[c3]);
+            hh[j] = dwt_taps(kLo, tmp_hi[c0], tmp_hi[c1], tmp_hi[c2], tmp_hi[c3]);
+            d[j] = dwt_taps(kHi, tmp_hi[c0], tmp_hi[c1], tmp_hi[c2], tmp_hi[c3]);
         }
-    }
+    });
 }
 
 float divide(float n, float d) {
@@ -236,20 +146,10 @@ void decouple(const Bands& ref, const Bands& dis, const Bands& r, const Bands& a
 
 void csf(const Bands& src, const Bands& out, const Bands& masked, std::ptrdiff_t stride,
          const Region& region, float factor1, float factor2) {
-    const float* const s[3] = {src.h, src.v, src.d};
-    float* const o[3] = {out.h, out.v, out.d};
-    float* const m[3] = {masked.h, masked.v, masked.d};
-    const float factor[3] = {factor1, factor1, factor2};
-    for (int t = 0; t < 3; ++t) {
-        for (int i = region.top; i < region.bottom; ++i) {
-            const std::ptrdiff_t row = i * stride;
-            for (int j = region.left; j < region.right; ++j) {
-                const float val = factor[t] * s[t][row + j];
-                o[t][row + j] = val;
-                m[t][row + j] = static_cast<float>(kOneBy30 * static_cast<double>(std::fabs(val)));
-            }
-        }
-    }
+    csf_rows(src, out, masked, stride, region, factor1, factor2,
+             [&](const float* s, float* o, float* m, float factor) {
+                 csf_columns(s, o, m, factor, region.left, region.right);
+             });
 }
 
 float den_scale(const Bands& ref, std::ptrdiff_t stride, const Region& inner, float factor1,
@@ -270,12 +170,7 @@ float den_scale(const Bands& ref, std::ptrdiff_t stride, const Region& inner, fl
         acc_v += row_v;
         acc_d += row_d;
     }
-    const float noise = noise_floor(inner.right - inner.left, inner.bottom - inner.top,
-                                    noise_weight, p_norm);
-    const float h = pnorm_root(acc_h, p_norm) + noise;
-    const float v = pnorm_root(acc_v, p_norm) + noise;
-    const float d = pnorm_root(acc_d, p_norm) + noise;
-    return h + v + d;
+    return pooled_bands(acc_h, acc_v, acc_d, inner, noise_weight, p_norm);
 }
 
 float contrast_masked_sum(const Bands& x, const Bands& masker, const Bands& masker_flt,
@@ -319,12 +214,7 @@ float contrast_masked_sum(const Bands& x, const Bands& masker, const Bands& mask
         acc_v += row_v;
         acc_d += row_d;
     }
-    const float noise = noise_floor(inner.right - inner.left, inner.bottom - inner.top,
-                                    noise_weight, p_norm);
-    const float nh = pnorm_root(acc_h, p_norm) + noise;
-    const float nv = pnorm_root(acc_v, p_norm) + noise;
-    const float nd = pnorm_root(acc_d, p_norm) + noise;
-    return nh + nv + nd;
+    return pooled_bands(acc_h, acc_v, acc_d, inner, noise_weight, p_norm);
 }
 
 }  // namespace vmafpp::float_adm

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "dispatch/x86_lanes.hpp"
 #include "motion/motion_frame_loop.hpp"
 #include "motion/motion_kernels.hpp"
 
@@ -20,8 +21,11 @@ namespace {
 // The vector of the shared passes (motion_frame_loop.hpp) and the
 // constants of the int16 vertical pass.
 struct Lanes {
-    using Vec = __m256i;
-    static Vec set1(int v) { return _mm256_set1_epi32(v); }
+    VMAFPP_X86_INT_LANES(__m256i, _mm256, si256)
+    using Vec = I;
+    // 0xAA: the high 16 bits of every int32 lane from the second operand.
+    static I blend_high16(I a, I b) { return _mm256_blend_epi16(a, b, 0xAA); }
+    static I or3(I a, I b, I c) { return or_i(a, or_i(b, c)); }
 };
 using Shift = VerticalShift<Lanes>;
 
@@ -30,29 +34,6 @@ inline __m256i load8x32(const void* p) {
 }
 inline void store8x32(void* p, __m256i v) { _mm256_storeu_si256(static_cast<__m256i*>(p), v); }
 inline __m128i load16x8(const void* p) { return _mm_loadu_si128(static_cast<const __m128i*>(p)); }
-
-// Two taps side by side for _mm256_madd_epi16: c_a in the low 16 bits.
-inline __m256i tap_pair(std::uint16_t a, std::uint16_t b) {
-    return _mm256_set1_epi32(static_cast<int>(std::uint32_t{a} | (std::uint32_t{b} << 16)));
-}
-
-// Copies columns [j, j + n) of every tap row into zero-filled rows of kLanes
-// samples.
-template <class T, int kLanes>
-struct TailRows {
-    TailRows(const T* const* prev_rows, const T* const* cur_rows, std::ptrdiff_t j, int n) {
-        for (int k = 0; k < kTaps; ++k) {
-            std::memcpy(prev[k], prev_rows[k] + j, n * sizeof(T));
-            std::memcpy(cur[k], cur_rows[k] + j, n * sizeof(T));
-            prev_ptr[k] = prev[k];
-            cur_ptr[k] = cur[k];
-        }
-    }
-    T prev[kTaps][kLanes] = {};
-    T cur[kTaps][kLanes] = {};
-    const T* prev_ptr[kTaps] = {};
-    const T* cur_ptr[kTaps] = {};
-};
 
 // Stores the first n of a tail step's outputs and returns their OR.
 inline std::int32_t keep_first(std::int32_t* dst, const std::int32_t* src, int n) {
@@ -73,9 +54,9 @@ inline __m256i diff_vertical_u8_step(const std::uint8_t* const* prev_rows,
         d[k] = _mm256_sub_epi16(_mm256_cvtepu8_epi16(load16x8(prev_rows[k] + j)),
                                 _mm256_cvtepu8_epi16(load16x8(cur_rows[k] + j)));
     static_assert(kTaps == 5, "pairs the taps as (0,1), (2,3), (4,-)");
-    const __m256i c01 = tap_pair(kFilter[0], kFilter[1]);
-    const __m256i c23 = tap_pair(kFilter[2], kFilter[3]);
-    const __m256i c4 = tap_pair(kFilter[4], 0);
+    const __m256i c01 = tap_pair<Lanes>(kFilter[0], kFilter[1]);
+    const __m256i c23 = tap_pair<Lanes>(kFilter[2], kFilter[3]);
+    const __m256i c4 = tap_pair<Lanes>(kFilter[4], 0);
     const __m256i zero = _mm256_setzero_si256();
     // lo: columns 0-3 and 8-11, hi: 4-7 and 12-15.
     __m256i lo = _mm256_madd_epi16(_mm256_unpacklo_epi16(d[0], d[1]), c01);
@@ -116,9 +97,9 @@ std::int32_t vertical_row(const T* const* prev_rows, const T* const* cur_rows, i
     const std::int32_t result = or_lanes(any);
     if (j == w) return result;
     const int n = w - j;
-    const TailRows<T, kLanes> tail(prev_rows, cur_rows, j, n);
+    const TailRows<T, kLanes, kTaps> tail(prev_rows, cur_rows, kTaps, j, n);
     std::int32_t o[kLanes] = {};
-    step(tail.prev_ptr, tail.cur_ptr, 0, o);
+    step(tail.a_ptr, tail.b_ptr, 0, o);
     return result | keep_first(out + j, o, n);
 }
 
@@ -265,38 +246,15 @@ inline bool narrow(__m256i wide) {
     return _mm256_testz_si256(wide, _mm256_set1_epi16(static_cast<short>(0xC000)));
 }
 
-inline void vertical_int16_step(const std::int16_t* const* d, std::ptrdiff_t j, std::int16_t* y,
-                                const Shift& sh, __m256i& bits, __m256i& any) {
-    const __m256i d2 = load8x32(d[2] + j);
-    const __m256i s04 = _mm256_add_epi16(load8x32(d[0] + j), load8x32(d[4] + j));
-    const __m256i s13 = _mm256_add_epi16(load8x32(d[1] + j), load8x32(d[3] + j));
-    // 0xAA: the high 16 bits of every int32 lane from the second operand.
-    const __m256i even_pairs = _mm256_blend_epi16(s04, _mm256_slli_epi32(s13, 16), 0xAA);
-    const __m256i odd_pairs = _mm256_blend_epi16(_mm256_srli_epi32(s04, 16), s13, 0xAA);
-    const __m256i c01 = tap_pair(kFilter[0], kFilter[1]);
-    const __m256i even =
-        _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(even_pairs, c01), sh.bias),
-                         _mm256_madd_epi16(d2, tap_pair(kFilter[2], 0)));
-    const __m256i odd =
-        _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(odd_pairs, c01), sh.bias),
-                         _mm256_madd_epi16(d2, tap_pair(0, kFilter[2])));
-    bits = _mm256_or_si256(bits, _mm256_or_si256(even, odd));
-    const __m256i v = _mm256_xor_si256(
-        _mm256_blend_epi16(_mm256_srl_epi32(even, sh.even), _mm256_sll_epi32(odd, sh.odd), 0xAA),
-        _mm256_set1_epi16(static_cast<short>(0x8000)));
-    any = _mm256_or_si256(any, v);
-    store8x32(y + j, v);
-}
-
 // |(sum + 2^15) >> 16| of the 8 outputs whose first pair starts at s
 // (int16 samples in [-2^15, 2^15): each pair's sum and the whole sum lie in
 // [-2^31, 2^31 - 2^16], so int32 holds the scalar's int64 sum exactly).
 inline __m256i abs_filtered_pairs(const std::int16_t* s) {
     __m256i acc = _mm256_set1_epi32(32768);
-    acc = _mm256_add_epi32(acc, _mm256_madd_epi16(load8x32(s), tap_pair(kFilter[0], kFilter[1])));
+    acc = _mm256_add_epi32(acc, _mm256_madd_epi16(load8x32(s), tap_pair<Lanes>(kFilter[0], kFilter[1])));
     acc =
-        _mm256_add_epi32(acc, _mm256_madd_epi16(load8x32(s + 2), tap_pair(kFilter[2], kFilter[3])));
-    acc = _mm256_add_epi32(acc, _mm256_madd_epi16(load8x32(s + 4), tap_pair(kFilter[4], 0)));
+        _mm256_add_epi32(acc, _mm256_madd_epi16(load8x32(s + 2), tap_pair<Lanes>(kFilter[2], kFilter[3])));
+    acc = _mm256_add_epi32(acc, _mm256_madd_epi16(load8x32(s + 4), tap_pair<Lanes>(kFilter[4], 0)));
     return _mm256_abs_epi32(_mm256_srai_epi32(acc, 16));
 }
 
@@ -309,7 +267,7 @@ struct Avx2 : Lanes {
     static Vec add(Vec a, Vec b) { return _mm256_add_epi32(a, b); }
     static Vec add_first(Vec a, int n, Vec b) {
         const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-        return _mm256_add_epi32(a, _mm256_and_si256(b, _mm256_cmpgt_epi32(set1(n), lane)));
+        return _mm256_add_epi32(a, _mm256_and_si256(b, _mm256_cmpgt_epi32(set_i32(n), lane)));
     }
     static std::uint32_t sum_lanes(Vec v) { return motion::sum_lanes(v); }
     template <class T>
@@ -320,7 +278,7 @@ struct Avx2 : Lanes {
     static bool narrow(Vec wide) { return motion::narrow(wide); }
     static void vertical_step(const std::int16_t* const* d, int j, std::int16_t* y,
                               const Shift& sh, Vec& bits, Vec& any) {
-        vertical_int16_step(d, j, y, sh, bits, any);
+        vertical_int16_lanes<Lanes>(d, j, y, sh, bits, any);
     }
     static bool fits(Vec bits, const Shift& sh) {
         return _mm256_testz_si256(bits, sh.outside);
@@ -329,14 +287,8 @@ struct Avx2 : Lanes {
     static Vec abs_filtered_pairs(const std::int16_t* s) { return motion::abs_filtered_pairs(s); }
 };
 
-constexpr auto* sad_u8_avx2 = &sad_u8<Avx2>;
-constexpr auto* sad_u16_avx2 = &sad_u16<Avx2>;
-
 }  // namespace
 
-void motion_init_avx2(MotionKernels& k) {
-    k.sad_u8 = sad_u8_avx2;
-    k.sad_u16 = sad_u16_avx2;
-}
+void motion_init_avx2(MotionKernels& k) { fill_kernels<Avx2>(k); }
 
 }  // namespace vmafpp::motion

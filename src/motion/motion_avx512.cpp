@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "dispatch/x86_lanes.hpp"
 #include "motion/motion_frame_loop.hpp"
 #include "motion/motion_kernels.hpp"
 
@@ -29,24 +30,22 @@ inline __mmask32 first_lanes32(int n) {
 // The vector of the shared passes (motion_frame_loop.hpp) and the
 // constants of the int16 vertical pass.
 struct Lanes {
-    using Vec = __m512i;
-    static Vec set1(int v) { return _mm512_set1_epi32(v); }
+    VMAFPP_X86_INT_LANES(__m512i, _mm512, si512)
+    using Vec = I;
+    // 0xAAAAAAAA: the high 16 bits of every int32 lane from the second operand.
+    static I blend_high16(I a, I b) { return _mm512_mask_blend_epi16(0xAAAAAAAAu, a, b); }
+    static I or3(I a, I b, I c) { return _mm512_ternarylogic_epi32(a, b, c, 0xFE); }
 };
 using Shift = VerticalShift<Lanes>;
-
-// Two taps side by side for _mm512_madd_epi16: c_a in the low 16 bits.
-inline __m512i tap_pair(std::uint16_t a, std::uint16_t b) {
-    return _mm512_set1_epi32(static_cast<int>(std::uint32_t{a} | (std::uint32_t{b} << 16)));
-}
 
 // sum_k c_k * x_k for 32 columns of int16 x (one vector per tap row), as
 // int32 in "unpack order" (lo: columns 0-3, 8-11, 16-19, 24-27; hi: the
 // others). Every tap is below 2^15, so a signed multiply-add of a pair is
 // exact whenever the pair's sum fits int32 (the callers' bounds).
 inline void filter_columns(const __m512i x[kTaps], __m512i& lo, __m512i& hi) {
-    const __m512i c01 = tap_pair(kFilter[0], kFilter[1]);
-    const __m512i c23 = tap_pair(kFilter[2], kFilter[3]);
-    const __m512i c4 = tap_pair(kFilter[4], 0);
+    const __m512i c01 = tap_pair<Lanes>(kFilter[0], kFilter[1]);
+    const __m512i c23 = tap_pair<Lanes>(kFilter[2], kFilter[3]);
+    const __m512i c4 = tap_pair<Lanes>(kFilter[4], 0);
     const __m512i zero = _mm512_setzero_si512();
     lo = _mm512_madd_epi16(_mm512_unpacklo_epi16(x[0], x[1]), c01);
     hi = _mm512_madd_epi16(_mm512_unpackhi_epi16(x[0], x[1]), c01);
@@ -142,34 +141,6 @@ inline void diff_step(const std::uint16_t* p, const std::uint16_t* c, std::ptrdi
 // True when no 16-bit sample reached 2^14 (8-bit samples always).
 inline bool narrow(__m512i wide) {
     return !_mm512_test_epi16_mask(wide, _mm512_set1_epi16(static_cast<short>(0xC000)));
-}
-
-// The vertical pass of 32 columns from the kTaps difference rows (see
-// VerticalShift in motion_frame_loop.hpp for why the int16 form is exact).
-inline void vertical_int16_step(const std::int16_t* const* d, std::ptrdiff_t j, std::int16_t* y,
-                                const Shift& sh, __m512i& bits, __m512i& any) {
-    const __m512i d2 = _mm512_loadu_si512(d[2] + j);
-    const __m512i s04 =
-        _mm512_add_epi16(_mm512_loadu_si512(d[0] + j), _mm512_loadu_si512(d[4] + j));
-    const __m512i s13 =
-        _mm512_add_epi16(_mm512_loadu_si512(d[1] + j), _mm512_loadu_si512(d[3] + j));
-    constexpr __mmask32 kHigh = 0xAAAAAAAAu;  // the high 16 bits of every int32 lane
-    const __m512i even_pairs = _mm512_mask_blend_epi16(kHigh, s04, _mm512_slli_epi32(s13, 16));
-    const __m512i odd_pairs = _mm512_mask_blend_epi16(kHigh, _mm512_srli_epi32(s04, 16), s13);
-    const __m512i c01 = tap_pair(kFilter[0], kFilter[1]);
-    const __m512i even =
-        _mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(even_pairs, c01), sh.bias),
-                         _mm512_madd_epi16(d2, tap_pair(kFilter[2], 0)));
-    const __m512i odd =
-        _mm512_add_epi32(_mm512_add_epi32(_mm512_madd_epi16(odd_pairs, c01), sh.bias),
-                         _mm512_madd_epi16(d2, tap_pair(0, kFilter[2])));
-    bits = _mm512_ternarylogic_epi32(bits, even, odd, 0xFE);  // bits | even | odd
-    const __m512i v =
-        _mm512_xor_si512(_mm512_mask_blend_epi16(kHigh, _mm512_srl_epi32(even, sh.even),
-                                                 _mm512_sll_epi32(odd, sh.odd)),
-                         _mm512_set1_epi16(static_cast<short>(0x8000)));
-    any = _mm512_or_si512(any, v);
-    _mm512_storeu_si512(y + j, v);
 }
 
 // ---------------------------------------------------------------------------
@@ -294,11 +265,11 @@ inline bool stage_int16(const std::int32_t* row, int len, std::int16_t* dst) {
 inline __m512i abs_filtered_pairs(const std::int16_t* s) {
     __m512i acc = _mm512_set1_epi32(32768);
     acc = _mm512_add_epi32(
-        acc, _mm512_madd_epi16(_mm512_loadu_si512(s), tap_pair(kFilter[0], kFilter[1])));
+        acc, _mm512_madd_epi16(_mm512_loadu_si512(s), tap_pair<Lanes>(kFilter[0], kFilter[1])));
     acc = _mm512_add_epi32(
-        acc, _mm512_madd_epi16(_mm512_loadu_si512(s + 2), tap_pair(kFilter[2], kFilter[3])));
+        acc, _mm512_madd_epi16(_mm512_loadu_si512(s + 2), tap_pair<Lanes>(kFilter[2], kFilter[3])));
     acc = _mm512_add_epi32(acc,
-                           _mm512_madd_epi16(_mm512_loadu_si512(s + 4), tap_pair(kFilter[4], 0)));
+                           _mm512_madd_epi16(_mm512_loadu_si512(s + 4), tap_pair<Lanes>(kFilter[4], 0)));
     return _mm512_abs_epi32(_mm512_srai_epi32(acc, 16));
 }
 
@@ -332,7 +303,7 @@ struct Avx512 : Lanes {
     }
     static void vertical_step(const std::int16_t* const* d, int j, std::int16_t* y,
                               const Shift& sh, Vec& bits, Vec& any) {
-        vertical_int16_step(d, j, y, sh, bits, any);
+        vertical_int16_lanes<Lanes>(d, j, y, sh, bits, any);
     }
     static bool narrow(Vec wide) { return motion::narrow(wide); }
     static bool fits(Vec bits, const Shift& sh) {
@@ -340,9 +311,6 @@ struct Avx512 : Lanes {
     }
     static bool nonzero(Vec any) { return _mm512_test_epi16_mask(any, any); }
 };
-
-constexpr auto* sad_u8_avx512 = &sad_u8<Avx512>;
-constexpr auto* sad_u16_avx512 = &sad_u16<Avx512>;
 
 std::uint32_t abs_sum_horizontal_avx512(const std::int32_t* row, int w) {
     // uint32 lanes: the scalar's uint32 sum wraps, and wrapping addition does
@@ -371,9 +339,6 @@ std::uint32_t abs_sum_int32(const std::int32_t* row, int w) {
 
 }  // namespace
 
-void motion_init_avx512(MotionKernels& k) {
-    k.sad_u8 = sad_u8_avx512;
-    k.sad_u16 = sad_u16_avx512;
-}
+void motion_init_avx512(MotionKernels& k) { fill_kernels<Avx512>(k); }
 
 }  // namespace vmafpp::motion

@@ -18,7 +18,7 @@
 //                              columns of one step of the fused frame
 //   Shift                      the int16 vertical pass's constants
 //                              (VerticalShift of the ISA's Lanes on x86)
-//   zero(), set1(v), store(p, v), add(a, b), add_first(a, n, b), sum_lanes(v)
+//   zero(), store(p, v), add(a, b), add_first(a, n, b), sum_lanes(v)
 //                              int32 lanes: a + b in every lane, in the first
 //                              n lanes only; the uint32 sum of the lanes
 //   diff_step(p, c, j, n, d, keep, wide)
@@ -117,19 +117,22 @@ inline void diff_row(const T* p, const T* c, int w, std::int16_t* d, T* keep,
 // (no bit from s + 16 up set, sign included; s <= 14 keeps |e| < 2^31), and
 // then bits s..s+15 of e are y + 2^15, i.e. y as int16 with the top bit
 // flipped.
-// Lanes (the ISA file's, declared before its passes): Vec and set1(v),
-// every int32 lane v. (The x86 forms below; NEON's are in its file.)
+// Lanes (the ISA file's, declared before its passes): dispatch/x86_lanes.hpp's
+// VMAFPP_X86_INT_LANES (I, set_i32, ...) and what differs between widths:
+// blend_high16(a, b) (the low 16 bits of every int32 lane from a, the high
+// ones from b) and or3(a, b, c). (The x86 forms below; NEON's are in its
+// file.)
 #if defined(__x86_64__) || defined(__i386__)
 template <class Lanes>
 struct VerticalShift {
     explicit VerticalShift(int s)
         : even(_mm_cvtsi32_si128(s)),
           odd(_mm_cvtsi32_si128(16 - s)),
-          bias(Lanes::set1((1 << (s - 1)) + (1 << (s + 15)))),
-          outside(Lanes::set1(static_cast<int>(~((1u << (s + 16)) - 1u)))) {}
+          bias(Lanes::set_i32((1 << (s - 1)) + (1 << (s + 15)))),
+          outside(Lanes::set_i32(static_cast<int>(~((1u << (s + 16)) - 1u)))) {}
     __m128i even, odd;  // bits s..s+15 to 0..15, to 16..31
-    typename Lanes::Vec bias;
-    typename Lanes::Vec outside;  // the bits that put y outside int16
+    typename Lanes::I bias;
+    typename Lanes::I outside;  // the bits that put y outside int16
 };
 
 // The constants of the high-bit-depth vertical pass, whose outputs are
@@ -139,12 +142,45 @@ template <class Lanes>
 struct FloorShift {
     explicit FloorShift(int bpc)
         : shift(_mm_cvtsi32_si128(bpc)),
-          round(Lanes::set1(1 << (bpc - 1))),
-          low_mask(Lanes::set1((1 << bpc) - 1)) {}
+          round(Lanes::set_i32(1 << (bpc - 1))),
+          low_mask(Lanes::set_i32((1 << bpc) - 1)) {}
     __m128i shift;
-    typename Lanes::Vec round;
-    typename Lanes::Vec low_mask;
+    typename Lanes::I round;
+    typename Lanes::I low_mask;
 };
+
+// Two taps side by side for madd_i16: c_a in the low 16 bits.
+template <class Lanes>
+inline typename Lanes::I tap_pair(std::uint16_t a, std::uint16_t b) {
+    return Lanes::set_i32(static_cast<int>(std::uint32_t{a} | (std::uint32_t{b} << 16)));
+}
+
+// The int16 vertical pass of one vector of columns from j (the Isa's
+// vertical_step on x86): the pair sums blended into (d0 + d4, d1 + d3) per
+// int32 lane, c0 and c1 by one multiply-add, c2 d2 by another with a zero
+// tap on the other column, y's bits gathered by the two shifts.
+template <class Lanes>
+inline void vertical_int16_lanes(const std::int16_t* const* d, std::ptrdiff_t j, std::int16_t* y,
+                                 const VerticalShift<Lanes>& sh, typename Lanes::I& bits,
+                                 typename Lanes::I& any) {
+    using L = Lanes;
+    using I = typename L::I;
+    const I d2 = L::load_i(d[2] + j);
+    const I s04 = L::add_i16(L::load_i(d[0] + j), L::load_i(d[4] + j));
+    const I s13 = L::add_i16(L::load_i(d[1] + j), L::load_i(d[3] + j));
+    const I even_pairs = L::blend_high16(s04, L::shl_i32(s13, 16));
+    const I odd_pairs = L::blend_high16(L::shr_i32(s04, 16), s13);
+    const I c01 = tap_pair<L>(kFilter[0], kFilter[1]);
+    const I even = L::add_i32(L::add_i32(L::madd_i16(even_pairs, c01), sh.bias),
+                              L::madd_i16(d2, tap_pair<L>(kFilter[2], 0)));
+    const I odd = L::add_i32(L::add_i32(L::madd_i16(odd_pairs, c01), sh.bias),
+                             L::madd_i16(d2, tap_pair<L>(0, kFilter[2])));
+    bits = L::or3(bits, even, odd);
+    const I v = L::xor_i(L::blend_high16(L::shr_i32_by(even, sh.even), L::shl_i32_by(odd, sh.odd)),
+                         L::set_i16(static_cast<std::int16_t>(0x8000)));
+    any = L::or_i(any, v);
+    L::store_i(y + j, v);
+}
 #endif
 
 // |(sum + 2^15) >> 16| summed into the uint32 lanes of `sum` over the
@@ -288,6 +324,13 @@ std::uint64_t sad_u16(const std::uint16_t* prev, std::ptrdiff_t prev_stride,
         sad += general_row(t.prev_rows, t.cur_rows, w, bpc, row);
     }
     return sad;
+}
+
+// The table of a twin: both kernels through this header's loops.
+template <class Isa>
+void fill_kernels(MotionKernels& k) {
+    k.sad_u8 = &sad_u8<Isa>;
+    k.sad_u16 = &sad_u16<Isa>;
 }
 
 }  // namespace

@@ -320,14 +320,8 @@ struct Neon {
     static Vec abs_filtered_pairs(const std::int16_t* s) { return abs_filtered_pairs8(s); }
 };
 
-constexpr auto* sad_u8_neon = &sad_u8<Neon>;
-constexpr auto* sad_u16_neon = &sad_u16<Neon>;
-
 }  // namespace
 
-void motion_init_neon(MotionKernels& k) {
-    k.sad_u8 = sad_u8_neon;
-    k.sad_u16 = sad_u16_neon;
-}
+void motion_init_neon(MotionKernels& k) { fill_kernels<Neon>(k); }
 
 }  // namespace vmafpp::motion

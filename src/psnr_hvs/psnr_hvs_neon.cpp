@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "dispatch/neon_lanes.hpp"
 #include "psnr_hvs/psnr_hvs_kernels.hpp"
 #include "psnr_hvs/psnr_hvs_simd.hpp"
 
@@ -16,48 +17,25 @@ namespace vmafpp::psnr_hvs {
 namespace {
 
 struct Neon {
-    static constexpr int kLanes = 4;
-
-    // Four int32 lanes with the operators fdct8_lifting uses.
-    struct I {
-        int32x4_t v;
-        friend I operator+(I a, I b) { return {vaddq_s32(a.v, b.v)}; }
-        friend I operator-(I a, I b) { return {vsubq_s32(a.v, b.v)}; }
-    };
-    struct Dct {
-        // (a + (a < 0)) >> 1: a - (a >> 31) adds one to a negative a.
-        static I half(I a) { return {vshrq_n_s32(vsubq_s32(a.v, vshrq_n_s32(a.v, 31)), 1)}; }
-        // 32-bit products, as the AVX2 twin's (psnr_hvs_avx2_lanes.hpp says
-        // why they fit); the shift by a register count (negative: an
-        // arithmetic right shift) takes s at run time.
-        static I lift(I u, std::int32_t c, int s) {
-            const int32x4_t p =
-                vaddq_s32(vmulq_s32(u.v, vdupq_n_s32(c)), vdupq_n_s32(1 << (s - 1)));
-            return {vshlq_s32(p, vdupq_n_s32(-s))};
-        }
-    };
-    using F = float32x4_t;
-    using M = uint32x4_t;
-
-    static I load_i32(const std::int32_t* p) { return {vld1q_s32(p)}; }
-    static F to_float(I a) { return vcvtq_f32_s32(a.v); }
-    static F set(float v) { return vdupq_n_f32(v); }
-    static F add(F a, F b) { return vaddq_f32(a, b); }
-    static F sub(F a, F b) { return vsubq_f32(a, b); }
-    static F mul(F a, F b) { return vmulq_f32(a, b); }
-    static F div(F a, F b) { return vdivq_f32(a, b); }
+    VMAFPP_NEON_FLOAT_LANES()
+    using I = int32x4_t;
+    static I set_i32(std::int32_t v) { return vdupq_n_s32(v); }
+    static I load_i(const std::int32_t* p) { return vld1q_s32(p); }
+    VMAFPP_NEON_BINARY(I, add_i32, vaddq_s32) VMAFPP_NEON_BINARY(I, sub_i32, vsubq_s32)
+    VMAFPP_NEON_BINARY(I, mullo_i32, vmulq_s32)
+    // A shift by a register count (negative: an arithmetic right shift), n
+    // known at run time.
+    static I sar_i32(I a, int n) { return vshlq_s32(a, vdupq_n_s32(-n)); }
+    static I abs_i32(I a) { return vabsq_s32(a); }
+    static F to_float(I a) { return vcvtq_f32_s32(a); }
     // Ordered compares (false for NaN), as _CMP_GT_OQ and _CMP_LT_OQ.
+    using M = uint32x4_t;
     static M gt(F a, F b) { return vcgtq_f32(a, b); }
     static M lt(F a, F b) { return vcltq_f32(a, b); }
     static F select(M m, F a, F b) { return vbslq_f32(m, a, b); }
     static F zero_where(M m, F a) {
         return vreinterpretq_f32_u32(vbicq_u32(vreinterpretq_u32_f32(a), m));
     }
-    static I abs_diff(I a, I b) { return {vabsq_s32(vsubq_s32(a.v, b.v))}; }
-    static I square(I a) { return {vmulq_s32(a.v, a.v)}; }
-    static void store(float* p, F v) { vst1q_f32(p, v); }
-    // float(sqrt(double(x)) / 32): dividing by 32 is exact in double, one
-    // rounding to float follows.
     static F sqrt_div32(F x) {
         const float64x2_t k32 = vdupq_n_f64(32.0);
         const float64x2_t lo = vsqrtq_f64(vcvt_f64_f32(vget_low_f32(x)));

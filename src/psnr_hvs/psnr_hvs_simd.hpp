@@ -9,11 +9,15 @@
 // coefficient, as the scalar adds it. Rows end with the scalar block
 // (add_block_error).
 //
-// V gives: kLanes; I (int32 lanes, with + and -) and Dct (half, lift for
-// fdct8_lifting); F (float lanes) and M (a lane mask); load_i32, to_float,
-// set, add, sub, mul, div, gt, lt, select (m ? a : b), zero_where (m ? 0 :
-// a), abs_diff, square (32-bit products), store, sqrt_div32 (float(sqrt(x)
-// / 32), the square root in double).
+// V gives: kLanes; F (float lanes) with set, add, sub, mul, div, store
+// (dispatch/x86_lanes.hpp's VMAFPP_X86_FLOAT_LANES, neon_lanes.hpp's
+// VMAFPP_NEON_FLOAT_LANES); I (int32 lanes) with set_i32, load_i, add_i32,
+// sub_i32, mullo_i32 (low 32 bits of the product), sar_i32 (arithmetic
+// right shift), abs_i32 and to_float (VMAFPP_X86_INT_LANES, _INT_FLOAT); M (a lane mask) with gt, lt,
+// select (m ? a : b), zero_where (m ? 0 : a); sqrt_div32 (float(sqrt(x) /
+// 32), the square root in double: dividing by 32 is exact in double, one
+// rounding to float follows). The DCT's operations on I are written
+// here once (Int32, DctLanes).
 #pragma once
 
 #include <cstddef>
@@ -26,13 +30,44 @@ namespace vmafpp::psnr_hvs::simd {
 // compiled with its own flags (HACKING.md, "Where a loop lives").
 namespace {
 
+// V's int32 lanes with the operators fdct8_lifting uses.
+template <class V>
+struct Int32 {
+    typename V::I v;
+    friend Int32 operator+(Int32 a, Int32 b) { return {V::add_i32(a.v, b.v)}; }
+    friend Int32 operator-(Int32 a, Int32 b) { return {V::sub_i32(a.v, b.v)}; }
+};
+
+// fdct8_lifting's Ops on V's lanes.
+template <class V>
+struct DctLanes {
+    // (a + (a < 0)) >> 1: a - (a >> 31) adds one to a negative a.
+    static Int32<V> half(Int32<V> a) { return {V::sar_i32(V::sub_i32(a.v, V::sar_i32(a.v, 31)), 1)}; }
+    // 32-bit products: the scalar forms them in 64 bits, but for samples of
+    // up to 12 bits (psnr_hvs refuses more) they fit 32 bits (checkasm's
+    // psnr_hvs_plane bands at 12 bits with extreme fills hold the twins to
+    // the scalar there).
+    static Int32<V> lift(Int32<V> u, std::int32_t c, int s) {
+        return {V::sar_i32(V::add_i32(V::mullo_i32(u.v, V::set_i32(c)), V::set_i32(1 << (s - 1))), s)};
+    }
+};
+
 // Coefficients of V::kLanes blocks: c[t] holds coefficient t (row-major) of
 // each.
 template <class V>
 struct Blocks {
-    typename V::I c[64];
+    Int32<V> c[64];
     typename V::F var_ratio;
 };
+
+// fn(v, q) for the 64 samples of the blocks in row-major order: v their
+// floats, q their 4x4 quadrant.
+template <class V, class Fn>
+[[gnu::always_inline]] inline void each_sample(const Blocks<V>& b, Fn fn) {
+    for (int i = 0; i < 8; ++i)
+        for (int j = 0; j < 8; ++j)
+            fn(V::to_float(b.c[i * 8 + j].v), ((i & 4) >> 2) + ((j & 4) >> 1));
+}
 
 template <class V, class T>
 void load_blocks(const std::uint8_t* base, std::ptrdiff_t stride, int x, int y, Blocks<V>& b) {
@@ -42,33 +77,27 @@ void load_blocks(const std::uint8_t* base, std::ptrdiff_t stride, int x, int y, 
         const T* row = reinterpret_cast<const T*>(base + (y + i) * stride) + x;
         for (int j = 0; j < 8; ++j) {
             for (int k = 0; k < V::kLanes; ++k) lanes[k] = row[k * kStep + j];
-            b.c[i * 8 + j] = V::load_i32(lanes);
+            b.c[i * 8 + j] = {V::load_i(lanes)};
         }
     }
     // Means and unbiased variances of the block and of its 4x4 quadrants,
     // each sum a float chain in row-major order, as load_block's.
     F gmean = V::set(0.0f);
     F qmean[4] = {gmean, gmean, gmean, gmean};
-    for (int i = 0; i < 8; ++i)
-        for (int j = 0; j < 8; ++j) {
-            const F v = V::to_float(b.c[i * 8 + j]);
-            const int q = ((i & 4) >> 2) + ((j & 4) >> 1);
-            gmean = V::add(gmean, v);
-            qmean[q] = V::add(qmean[q], v);
-        }
+    each_sample(b, [&](F v, int q) {
+        gmean = V::add(gmean, v);
+        qmean[q] = V::add(qmean[q], v);
+    });
     gmean = V::div(gmean, V::set(64.f));
     for (F& m : qmean) m = V::div(m, V::set(16.f));
     F gvar = V::set(0.0f);
     F qvar[4] = {gvar, gvar, gvar, gvar};
-    for (int i = 0; i < 8; ++i)
-        for (int j = 0; j < 8; ++j) {
-            const F v = V::to_float(b.c[i * 8 + j]);
-            const int q = ((i & 4) >> 2) + ((j & 4) >> 1);
-            const F dg = V::sub(v, gmean);
-            const F dq = V::sub(v, qmean[q]);
-            gvar = V::add(gvar, V::mul(dg, dg));
-            qvar[q] = V::add(qvar[q], V::mul(dq, dq));
-        }
+    each_sample(b, [&](F v, int q) {
+        const F dg = V::sub(v, gmean);
+        const F dq = V::sub(v, qmean[q]);
+        gvar = V::add(gvar, V::mul(dg, dg));
+        qvar[q] = V::add(qvar[q], V::mul(dq, dq));
+    });
     gvar = V::mul(gvar, V::set(1 / 63.f * 64));
     for (F& v : qvar) v = V::mul(v, V::set(1 / 15.f * 16));
     const F qsum = V::add(V::add(V::add(qvar[0], qvar[1]), qvar[2]), qvar[3]);
@@ -78,18 +107,18 @@ void load_blocks(const std::uint8_t* base, std::ptrdiff_t stride, int x, int y, 
 // fdct8x8 of each lane's block: columns into a scratch, then its columns.
 template <class V>
 void transform(Blocks<V>& b) {
-    using I = typename V::I;
+    using I = Int32<V>;
     I scratch[64];
     for (int i = 0; i < 8; ++i) {
         I t[8];
         for (int k = 0; k < 8; ++k) t[k] = b.c[k * 8 + i];
-        fdct8_lifting<typename V::Dct>(t);
+        fdct8_lifting<DctLanes<V>>(t);
         for (int k = 0; k < 8; ++k) scratch[8 * i + k] = t[k];
     }
     for (int i = 0; i < 8; ++i) {
         I t[8];
         for (int k = 0; k < 8; ++k) t[k] = scratch[k * 8 + i];
-        fdct8_lifting<typename V::Dct>(t);
+        fdct8_lifting<DctLanes<V>>(t);
         for (int k = 0; k < 8; ++k) b.c[8 * i + k] = t[k];
     }
 }
@@ -99,8 +128,10 @@ void transform(Blocks<V>& b) {
 template <class V>
 typename V::F masking(const Blocks<V>& b, const Table8x8& mask) {
     typename V::F m = V::set(0.0f);
-    for (int t = 1; t < 64; ++t)
-        m = V::add(m, V::mul(V::to_float(V::square(b.c[t])), V::set(mask[t / 8][t % 8])));
+    for (int t = 1; t < 64; ++t) {
+        const typename V::I c = b.c[t].v;
+        m = V::add(m, V::mul(V::to_float(V::mullo_i32(c, c)), V::set(mask[t / 8][t % 8])));
+    }
     return V::sqrt_div32(V::mul(m, b.var_ratio));
 }
 
@@ -122,7 +153,7 @@ void add_group_error(const std::uint8_t* ref, std::ptrdiff_t ref_stride, const s
     threshold = V::select(V::gt(d_mask, threshold), d_mask, threshold);
     for (int t = 0; t < 64; ++t) {
         // |s - d| in int32, then float, as std::abs of the difference.
-        F e = V::to_float(V::abs_diff(s.c[t], d.c[t]));
+        F e = V::to_float(V::abs_i32(V::sub_i32(s.c[t].v, d.c[t].v)));
         if (t != 0) {
             const F lim = V::div(threshold, V::set(mask[t / 8][t % 8]));
             e = V::zero_where(V::lt(e, lim), V::sub(e, lim));

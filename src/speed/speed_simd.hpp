@@ -1,18 +1,30 @@
 // What SpEED's SIMD twins (speed_kernels.hpp) share across vector widths
-// (HACKING.md, "Where a loop lives"): the vertical kernel, written once, which
-// each ISA file instantiates with its own vector type `V` from its own
-// anonymous namespace, and the covariance kernel's last step.
+// (HACKING.md, "Where a loop lives"): the vertical and covariance kernels,
+// written once, which each ISA file (AVX2, AVX-512, NEON) instantiates with
+// its own vector type `V` from its own anonymous namespace.
 //
-// Lanes hold different columns, never parts of one sum: each column adds its
-// fw products in the scalar's tap order, as floats, so the bits are the
+// Lanes hold different columns (vertical) or block offsets (covariance),
+// never parts of one sum: each lane adds its terms in the scalar's order
+// (taps; rows, then columns), as the scalar's type, so the bits are the
 // scalar's.
 //
-// V provides, for kLanes adjacent columns: F (floats) with set, add, sub,
-// mul and store (dispatch/x86_lanes.hpp's VMAFPP_X86_FLOAT_LANES); zero;
-// first (lane 0 as a float); and samples<kWide>(p, j), the kLanes samples at
-// column j (16-bit when kWide, else 8-bit) converted to float, exactly.
+// V provides, for the vertical pass over kLanes adjacent columns: F (floats)
+// with set, add, sub, mul and store (dispatch/x86_lanes.hpp's
+// VMAFPP_X86_FLOAT_LANES); zero; first (lane 0 as a float); and
+// samples<kWide>(p, j), the kLanes samples at column j (16-bit when kWide,
+// else 8-bit) converted to float, exactly.
+//
+// For the covariance: M, a float accumulator of a block row's kBlock
+// offsets, with mzero, madd(m, p) (m plus the floats from p on, lane by
+// lane) and mstore(lanes, m) (at most 8 floats); D, doubles, with dset,
+// dload, dstore (aligned), dadd, dsub, dmul (VMAFPP_X86_DOUBLE_LANES);
+// kRowRegs registers of kDoubleLanes lanes covering a block row (at most 8
+// lanes); and row_doubles(p, q), the floats of register q (p[q *
+// kDoubleLanes] on) widened to double, exactly. Every load stays within 8
+// floats of column j, the contract's slack.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "speed/speed_kernels.hpp"
@@ -82,6 +94,64 @@ inline void store_covariances(const double* lanes, int r, int x, double size_d, 
     }
 }
 
+// The 25 means and the covariance matrix (SpeedCovarianceFn). Means: one
+// float accumulator per block row r, lane c = offset (r, c). Covariances of
+// x = (rx, cx) with every y in block rows 0..rx at once: accumulator ry,
+// lane cy holds the pair (x, (ry, cy)).
+template <class V>
+void covariance_simd(const float* d, std::ptrdiff_t stride, int sub_w, int sub_h, float* mean,
+                     float* cov) {
+    using D = typename V::D;
+    constexpr int kRegs = V::kRowRegs, kRowLanes = V::kRowRegs * V::kDoubleLanes;
+    const float size_f = static_cast<float>(static_cast<std::size_t>(sub_w) * sub_h);
+    const double size_d = static_cast<double>(static_cast<std::size_t>(sub_w) * sub_h);
+
+    typename V::M msum[kBlock];
+    for (int r = 0; r < kBlock; ++r) msum[r] = V::mzero();
+    for (int i = 0; i < sub_h; ++i)
+        for (int j = 0; j < sub_w; ++j)
+            for (int r = 0; r < kBlock; ++r) msum[r] = V::madd(msum[r], d + (r + i) * stride + j);
+    for (int r = 0; r < kBlock; ++r) {
+        alignas(64) float lanes[8];
+        V::mstore(lanes, msum[r]);
+        for (int c = 0; c < kBlock; ++c) mean[r * kBlock + c] = lanes[c] / size_f;
+    }
+
+    // Means of each block row as doubles, the lanes past kBlock zero.
+    D my[kBlock][kRegs];
+    for (int r = 0; r < kBlock; ++r) {
+        alignas(64) double m[kRowLanes] = {};
+        for (int c = 0; c < kBlock; ++c) m[c] = mean[r * kBlock + c];
+        for (int q = 0; q < kRegs; ++q) my[r][q] = V::dload(m + q * V::kDoubleLanes);
+    }
+
+    for (int x = 0; x < kBlockElems; ++x) {
+        const int rx = x / kBlock, cx = x % kBlock;
+        const D mx = V::dset(mean[x]);
+        D acc[kBlock][kRegs];
+        for (int r = 0; r <= rx; ++r)
+            for (int q = 0; q < kRegs; ++q) acc[r][q] = V::dset(0.0);
+        for (int i = 0; i < sub_h; ++i) {
+            const float* xs = d + (rx + i) * stride + cx;
+            for (int j = 0; j < sub_w; ++j) {
+                const D vx = V::dsub(V::dset(xs[j]), mx);
+                for (int r = 0; r <= rx; ++r) {
+                    const float* ys = d + (r + i) * stride + j;
+                    for (int q = 0; q < kRegs; ++q) {
+                        const D vy = V::dsub(V::row_doubles(ys, q), my[r][q]);
+                        acc[r][q] = V::dadd(acc[r][q], V::dmul(vx, vy));
+                    }
+                }
+            }
+        }
+        for (int r = 0; r <= rx; ++r) {
+            alignas(64) double lanes[kRowLanes];
+            for (int q = 0; q < kRegs; ++q) V::dstore(lanes + q * V::kDoubleLanes, acc[r][q]);
+            store_covariances(lanes, r, x, size_d, cov);
+        }
+    }
+}
+
 template <class V>
 void vertical_simd(const float* f, int fw, const std::uint8_t* const* a,
                    const std::uint8_t* const* b, int bpc, int j0, int j1, float* mid) {
@@ -97,6 +167,13 @@ void vertical_simd(const float* f, int fw, const std::uint8_t* const* a,
         else
             vertical_columns<V, true, false>(f, fw, a, b, inv, j0, j1, mid);
     }
+}
+
+// The table of a twin: both kernels written here, over V.
+template <class V>
+void fill_kernels(SpeedKernels& k) {
+    k.covariance = covariance_simd<V>;
+    k.vertical = vertical_simd<V>;
 }
 
 }  // namespace

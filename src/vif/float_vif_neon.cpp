@@ -344,12 +344,15 @@ VifSums statistic_neon(const float* mu1, const float* mu2, const float* xx, cons
 
 }  // namespace
 
+// Every float VIF kernel has a twin at this level (FloatVifKernels order).
 void float_vif_init_neon(FloatVifKernels& k) {
-    k.blur = &blur_neon;
-    k.blur_squared = &blur_squared_neon;
-    k.blur_product = &blur_product_neon;
-    k.blur_decimate = &blur_decimate_neon;
-    k.statistic = &statistic_neon;
+    k = FloatVifKernels{
+        blur_neon,
+        blur_squared_neon,
+        blur_product_neon,
+        blur_decimate_neon,
+        statistic_neon,
+    };
 }
 
 }  // namespace vmafpp::float_vif

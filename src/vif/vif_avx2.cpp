@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "dispatch/x86_lanes.hpp"
 #include "vif/vif_kernels.hpp"
 
 namespace vmafpp::vif {
@@ -166,26 +167,6 @@ inline void stat_vertical_u8_pairs_step(RowsU8 rows, std::ptrdiff_t j, const std
     store(xy, cross(xy_lo, m1_lo, m2_lo), cross(xy_hi, m1_hi, m2_hi));
 }
 
-// Copies columns [j, w) of every tap row into zero-filled rows of `kLanes`
-// samples, so that one more vector step can run on them without reading past
-// the real rows.
-template <class T, int kLanes>
-struct TailRows {
-    TailRows(const T* const* ref_rows, const T* const* dis_rows, int taps, std::ptrdiff_t j,
-             int n) {
-        for (int t = 0; t < taps; ++t) {
-            std::memcpy(ref[t], ref_rows[t] + j, n * sizeof(T));
-            std::memcpy(dis[t], dis_rows[t] + j, n * sizeof(T));
-            ref_ptr[t] = ref[t];
-            dis_ptr[t] = dis[t];
-        }
-    }
-    T ref[kMaxTaps][kLanes] = {};
-    T dis[kMaxTaps][kLanes] = {};
-    const T* ref_ptr[kMaxTaps] = {};
-    const T* dis_ptr[kMaxTaps] = {};
-};
-
 template <class T>
 inline void copy_first(T* dst, const T* src, int n) {
     std::memcpy(dst, src, n * sizeof(T));
@@ -220,9 +201,9 @@ void stat_vertical_u8_avx2(const std::uint8_t* const* ref_rows, const std::uint8
         step({ref_rows, dis_rows}, j, out.mu1, out.mu2, out.xx, out.yy, out.xy);
     if (j == w) return;
     const int n = static_cast<int>(w - j);
-    const TailRows<std::uint8_t, 16> tail(ref_rows, dis_rows, taps, j, n);
+    const TailRows<std::uint8_t, 16, kMaxTaps> tail(ref_rows, dis_rows, taps, j, n);
     TailStatOut<16> o;
-    step({tail.ref_ptr, tail.dis_ptr}, 0, o.mu1, o.mu2, o.xx, o.yy, o.xy);
+    step({tail.a_ptr, tail.b_ptr}, 0, o.mu1, o.mu2, o.xx, o.yy, o.xy);
     o.copy_to(out, j, n);
 }
 
@@ -286,9 +267,9 @@ void stat_vertical_u16_avx2(const std::uint16_t* const* ref_rows,
                                out.mu1, out.mu2, out.xx, out.yy, out.xy);
     if (j == w) return;
     const int n = static_cast<int>(w - j);
-    const TailRows<std::uint16_t, 8> tail(ref_rows, dis_rows, taps, j, n);
+    const TailRows<std::uint16_t, 8, kMaxTaps> tail(ref_rows, dis_rows, taps, j, n);
     TailStatOut<8> o;
-    stat_vertical_u16_step({tail.ref_ptr, tail.dis_ptr}, 0, filter, taps, sh_mu, rnd_mu, sh_sq,
+    stat_vertical_u16_step({tail.a_ptr, tail.b_ptr}, 0, filter, taps, sh_mu, rnd_mu, sh_sq,
                            rnd_sq, o.mu1, o.mu2, o.xx, o.yy, o.xy);
     o.copy_to(out, j, n);
 }
@@ -440,6 +421,31 @@ inline __m256i product_q16_u32(__m256i a, __m256i b) {
     return _mm256_blend_epi32(_mm256_srli_epi64(e, 32), o, 0xAA);
 }
 
+// The statistics of a block of 16 outputs from its filtered means and
+// moments (even and odd outputs): sigma = moment - (mean * mean' + 2^31) >>
+// 32, uint32 differences read as int32, as the scalar's, interleaved back
+// into column order; the first n (all from 16 up) stored from index at.
+[[gnu::always_inline]] inline void store_sigmas(const EvenOdd mean[2], const EvenOdd moment[3],
+                                                std::ptrdiff_t at, int n, std::int32_t* sigma1_sq,
+                                                std::int32_t* sigma2_sq, std::int32_t* sigma12) {
+    auto sigma = [&](std::int32_t* dst, const EvenOdd& m, __m256i pe, __m256i po) {
+        const __m256i e = _mm256_sub_epi32(m.even, pe);
+        const __m256i o = _mm256_sub_epi32(m.odd, po);
+        const __m256i lo = _mm256_unpacklo_epi32(e, o), hi = _mm256_unpackhi_epi32(e, o);
+        alignas(32) std::int32_t v[16];
+        std::int32_t* out = n >= 16 ? dst + at : v;
+        store8x32(out, _mm256_permute2x128_si256(lo, hi, 0x20));
+        store8x32(out + 8, _mm256_permute2x128_si256(lo, hi, 0x31));
+        if (n < 16) copy_first(dst + at, v, n);
+    };
+    sigma(sigma1_sq, moment[0], product_q16_u32(mean[0].even, mean[0].even),
+          product_q16_u32(mean[0].odd, mean[0].odd));
+    sigma(sigma2_sq, moment[1], product_q16_u32(mean[1].even, mean[1].even),
+          product_q16_u32(mean[1].odd, mean[1].odd));
+    sigma(sigma12, moment[2], product_q16_u32(mean[0].even, mean[1].even),
+          product_q16_u32(mean[0].odd, mean[1].odd));
+}
+
 void stat_horizontal_halves(const VifStatRow& in, const std::uint16_t* filter, int taps, int w,
                             std::uint32_t taps_sum, std::int32_t* sigma1_sq,
                             std::int32_t* sigma2_sq, std::int32_t* sigma12) {
@@ -491,25 +497,7 @@ void stat_horizontal_halves(const VifStatRow& in, const std::uint16_t* filter, i
                 };
                 moment[k] = {combine(h.even, l.even), combine(h.odd, l.odd)};
             }
-            // uint32 differences read as int32, as the scalar's; even and
-            // odd outputs interleaved back into column order.
-            const int keep = n - b < 16 ? n - b : 16;
-            auto sigma = [&](std::int32_t* dst, const EvenOdd& m, __m256i pe, __m256i po) {
-                const __m256i e = _mm256_sub_epi32(m.even, pe);
-                const __m256i o = _mm256_sub_epi32(m.odd, po);
-                const __m256i lo = _mm256_unpacklo_epi32(e, o), hi = _mm256_unpackhi_epi32(e, o);
-                alignas(32) std::int32_t v[16];
-                std::int32_t* out = keep == 16 ? dst + j0 + b : v;
-                store8x32(out, _mm256_permute2x128_si256(lo, hi, 0x20));
-                store8x32(out + 8, _mm256_permute2x128_si256(lo, hi, 0x31));
-                if (keep < 16) copy_first(dst + j0 + b, v, keep);
-            };
-            sigma(sigma1_sq, moment[0], product_q16_u32(mean[0].even, mean[0].even),
-                  product_q16_u32(mean[0].odd, mean[0].odd));
-            sigma(sigma2_sq, moment[1], product_q16_u32(mean[1].even, mean[1].even),
-                  product_q16_u32(mean[1].odd, mean[1].odd));
-            sigma(sigma12, moment[2], product_q16_u32(mean[0].even, mean[1].even),
-                  product_q16_u32(mean[0].odd, mean[1].odd));
+            store_sigmas(mean, moment, j0 + b, n - b, sigma1_sq, sigma2_sq, sigma12);
         }
     }
 }
@@ -802,24 +790,11 @@ void subsample_vertical_avx2(const T* const* ref_rows, const T* const* dis_rows,
         subsample_vertical_step(ref_rows, dis_rows, j, filter, taps, sh, rnd, ref_out, dis_out);
     if (j == w) return;
     const int n = static_cast<int>(w - j);
-    const TailRows<T, 8> tail(ref_rows, dis_rows, taps, j, n);
+    const TailRows<T, 8, kMaxTaps> tail(ref_rows, dis_rows, taps, j, n);
     std::uint32_t r[8] = {}, d[8] = {};
-    subsample_vertical_step(tail.ref_ptr, tail.dis_ptr, 0, filter, taps, sh, rnd, r, d);
+    subsample_vertical_step(tail.a_ptr, tail.b_ptr, 0, filter, taps, sh, rnd, r, d);
     copy_first(ref_out + j, r, n);
     copy_first(dis_out + j, d, n);
-}
-
-void subsample_vertical_u8_avx2(const std::uint8_t* const* ref_rows,
-                                const std::uint8_t* const* dis_rows, const std::uint16_t* filter,
-                                int taps, int w, int shift, std::uint32_t* ref_out,
-                                std::uint32_t* dis_out) {
-    subsample_vertical_avx2(ref_rows, dis_rows, filter, taps, w, shift, ref_out, dis_out);
-}
-void subsample_vertical_u16_avx2(const std::uint16_t* const* ref_rows,
-                                 const std::uint16_t* const* dis_rows, const std::uint16_t* filter,
-                                 int taps, int w, int shift, std::uint32_t* ref_out,
-                                 std::uint32_t* dis_out) {
-    subsample_vertical_avx2(ref_rows, dis_rows, filter, taps, w, shift, ref_out, dis_out);
 }
 
 // ---------------------------------------------------------------------------
@@ -925,11 +900,35 @@ struct ReduceSums {
 // Rows p and q of 8 columns minus 128, interleaved as int16 pairs in column
 // order (dword k holds column k of both): p ^ 0x80 is p - 128 as a signed
 // byte, interleaved bytewise and sign-extended once.
-inline __m256i centred_pair_u8(const std::uint8_t* p, const std::uint8_t* q) {
+inline __m256i centred_pair(const std::uint8_t* p, const std::uint8_t* q) {
     const __m128i x = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p));
     const __m128i y = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(q));
     return _mm256_cvtepi8_epi16(
         _mm_xor_si128(_mm_unpacklo_epi8(x, y), _mm_set1_epi8(static_cast<char>(0x80))));
+}
+
+// Rows p and q of 8 columns minus 32768 (x ^ 0x8000), interleaved as int16
+// pairs in column order.
+inline __m256i centred_pair(const std::uint16_t* p, const std::uint16_t* q) {
+    const __m128i x = load16x8(p), y = load16x8(q);
+    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_unpacklo_epi16(x, y)),
+                                              _mm_unpackhi_epi16(x, y), 1);
+    return _mm256_xor_si256(v, _mm256_set1_epi16(static_cast<short>(0x8000)));
+}
+
+// fn(k, c, a, b) for each tap pair k of the rows at column j: c the pair's
+// taps (pairs[k]) in every lane, a and b the centred pairs of rows 2k and
+// 2k + 1 of ref and dis (an odd count pairs the last row with itself and a
+// zero tap).
+template <class Rows, class Fn>
+[[gnu::always_inline]] inline void for_tap_pairs(Rows rows, std::ptrdiff_t j,
+                                                 const std::uint32_t* pairs, int taps, Fn fn) {
+    for (int t = 0; t < taps; t += 2) {
+        const int u = t + 1 < taps ? t + 1 : t;
+        fn(t / 2, _mm256_set1_epi32(static_cast<int>(pairs[t / 2])),
+           centred_pair(rows.ref[t] + j, rows.ref[u] + j),
+           centred_pair(rows.dis[t] + j, rows.dis[u] + j));
+    }
 }
 
 // The 8-bit vertical sums with vpmaddwd (stat_vertical_u8_pairs_step's
@@ -946,25 +945,24 @@ template <bool kReduce>
     // The moments' constant 16384 C starts their accumulators.
     const __m256i c16384 = _mm256_set1_epi32(static_cast<int>(16384u * taps_sum));
     __m256i m1 = _mm256_setzero_si256(), m2 = m1, xx = c16384, yy = c16384, xy = c16384;
-    for (int t = 0; t < taps; t += 2) {
-        const int u = t + 1 < taps ? t + 1 : t;
-        const __m256i c = _mm256_set1_epi32(static_cast<int>(pairs[t / 2]));
-        const __m256i a = centred_pair_u8(rows.ref[t] + j, rows.ref[u] + j);
-        const __m256i b = centred_pair_u8(rows.dis[t] + j, rows.dis[u] + j);
+    // (Forced inline: GCC otherwise leaves the whole fused row's sums call
+    // out of line.)
+    for_tap_pairs(rows, j, pairs, taps,
+                  [&](int pair, __m256i c, __m256i a, __m256i b) __attribute__((always_inline)) {
         m1 = _mm256_add_epi32(m1, _mm256_madd_epi16(a, c));
         m2 = _mm256_add_epi32(m2, _mm256_madd_epi16(b, c));
         xx = _mm256_add_epi32(xx, _mm256_madd_epi16(_mm256_mullo_epi16(a, a), c));
         yy = _mm256_add_epi32(yy, _mm256_madd_epi16(_mm256_mullo_epi16(b, b), c));
         xy = _mm256_add_epi32(xy, _mm256_madd_epi16(_mm256_mullo_epi16(a, b), c));
         if constexpr (kReduce) {
-            const int k = t / 2 - red->first;
+            const int k = pair - red->first;
             if (k >= 0 && k < red->count) {
                 const __m256i rc = _mm256_set1_epi32(static_cast<int>(red->pairs[k]));
                 rs->ref = _mm256_add_epi32(rs->ref, _mm256_madd_epi16(a, rc));
                 rs->dis = _mm256_add_epi32(rs->dis, _mm256_madd_epi16(b, rc));
             }
         }
-    }
+    });
     // 128 C and the mean's rounding 128 in one constant.
     const __m256i c128r = _mm256_set1_epi32(static_cast<int>(128u * taps_sum + 128u));
     auto mean = [&](__m256i s) { return _mm256_srli_epi32(_mm256_add_epi32(s, c128r), 8); };
@@ -1062,31 +1060,19 @@ inline __m256i cross_moment(__m256i t, __m256i u, __m256i p, __m256i q, const St
     return moment_u64<true, true>(t, u, p, q, prm);
 }
 
-// Rows p and q of 8 columns minus 32768 (x ^ 0x8000), interleaved as int16
-// pairs in column order.
-inline __m256i centred_pair_u16(const std::uint16_t* p, const std::uint16_t* q) {
-    const __m128i x = load16x8(p), y = load16x8(q);
-    const __m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_unpacklo_epi16(x, y)),
-                                              _mm_unpackhi_epi16(x, y), 1);
-    return _mm256_xor_si256(v, _mm256_set1_epi16(static_cast<short>(0x8000)));
-}
-
 [[gnu::always_inline]] inline VerticalSums vertical_u16_sums(RowsU16 rows, std::ptrdiff_t j,
                                                              const std::uint32_t* pairs, int taps,
                                                              const StatU16Params& prm) {
     __m256i sa = _mm256_setzero_si256(), sb = sa;
     ProductSums xx{sa, sa}, yy = xx, xy = xx;
-    for (int t = 0; t < taps; t += 2) {
-        const int u = t + 1 < taps ? t + 1 : t;
-        const __m256i c = _mm256_set1_epi32(static_cast<int>(pairs[t / 2]));
-        const __m256i a = centred_pair_u16(rows.ref[t] + j, rows.ref[u] + j);
-        const __m256i b = centred_pair_u16(rows.dis[t] + j, rows.dis[u] + j);
+    for_tap_pairs(rows, j, pairs, taps,
+                  [&](int, __m256i c, __m256i a, __m256i b) __attribute__((always_inline)) {
         sa = _mm256_add_epi32(sa, _mm256_madd_epi16(a, c));
         sb = _mm256_add_epi32(sb, _mm256_madd_epi16(b, c));
         add_product(xx, a, a, c);
         add_product(yy, b, b, c);
         add_product(xy, a, b, c);
-    }
+    });
     const std::uint32_t c = prm.taps_sum;
     const __m256i c15 = _mm256_set1_epi32(static_cast<int>(32768u * c));
     const __m256i c14 = _mm256_set1_epi32(static_cast<int>(16384u * c));
@@ -1176,24 +1162,7 @@ template <int kPairs>
         moment[k] = {_mm256_add_epi32(hp.even, _mm256_srli_epi32(lp.even, 16)),
                      _mm256_add_epi32(hp.odd, _mm256_srli_epi32(lp.odd, 16))};
     }
-    // uint32 differences read as int32, as the scalar's; even and odd
-    // outputs interleaved back into column order.
-    auto sigma = [&](std::int32_t* dst, const EvenOdd& m, __m256i pe, __m256i po) {
-        const __m256i e = _mm256_sub_epi32(m.even, pe);
-        const __m256i o = _mm256_sub_epi32(m.odd, po);
-        const __m256i lo = _mm256_unpacklo_epi32(e, o), hi = _mm256_unpackhi_epi32(e, o);
-        alignas(32) std::int32_t v[16];
-        std::int32_t* out = n >= 16 ? dst + b : v;
-        store8x32(out, _mm256_permute2x128_si256(lo, hi, 0x20));
-        store8x32(out + 8, _mm256_permute2x128_si256(lo, hi, 0x31));
-        if (n < 16) copy_first(dst + b, v, n);
-    };
-    sigma(sigma1_sq, moment[0], product_q16_u32(mean[0].even, mean[0].even),
-          product_q16_u32(mean[0].odd, mean[0].odd));
-    sigma(sigma2_sq, moment[1], product_q16_u32(mean[1].even, mean[1].even),
-          product_q16_u32(mean[1].odd, mean[1].odd));
-    sigma(sigma12, moment[2], product_q16_u32(mean[0].even, mean[1].even),
-          product_q16_u32(mean[0].odd, mean[1].odd));
+    store_sigmas(mean, moment, b, n, sigma1_sq, sigma2_sq, sigma12);
 }
 
 template <int kPairs>
@@ -1246,8 +1215,8 @@ template <class T, class Sums>
     for (; j + 8 <= w; j += 8) store_halves(sums(ref_rows, dis_rows, j, j), rows, half + j);
     if (j < w) {
         const int n = static_cast<int>(w - j);
-        const TailRows<T, 8> tail(ref_rows, dis_rows, taps, j, n);
-        store_halves(sums(tail.ref_ptr, tail.dis_ptr, 0, j), rows, half + j);
+        const TailRows<T, 8, kMaxTaps> tail(ref_rows, dis_rows, taps, j, n);
+        store_halves(sums(tail.a_ptr, tail.b_ptr, 0, j), rows, half + j);
     }
     // The mirror (sample -k is k, w-1+k is w-1-k), and zeros past it, which
     // the last block's loads read into lanes it does not store.
@@ -1329,7 +1298,7 @@ void vif_stat_row_u8_avx2(const std::uint8_t* const* ref_rows, const std::uint8_
         },
         ref_rows, dis_rows, filter, taps, f.sum, w, scratch, sigma1_sq, sigma2_sq, sigma12);
     if (reduce)
-        subsample_vertical_u8_avx2(ref_rows + offset, dis_rows + offset, reduce->filter,
+        subsample_vertical_avx2(ref_rows + offset, dis_rows + offset, reduce->filter,
                                    reduce->taps, w, reduce->shift, reduce->ref_out,
                                    reduce->dis_out);
 }
@@ -1365,8 +1334,8 @@ void vif_init_avx2(VifKernels& k) {
         vif_stat_row_u8_avx2,
         vif_stat_row_u16_avx2,
         accumulate_avx2,
-        subsample_vertical_u8_avx2,
-        subsample_vertical_u16_avx2,
+        subsample_vertical_avx2<std::uint8_t>,
+        subsample_vertical_avx2<std::uint16_t>,
         subsample_horizontal_avx2,
     };
 }

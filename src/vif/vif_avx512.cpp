@@ -397,19 +397,6 @@ void subsample_vertical_pairs(const T* const* ref_rows, const T* const* dis_rows
                                       filter, taps, bias, sh, rnd, ref_out, dis_out);
 }
 
-void subsample_vertical_u8_avx512(const std::uint8_t* const* ref_rows,
-                                  const std::uint8_t* const* dis_rows, const std::uint16_t* filter,
-                                  int taps, int w, int shift, std::uint32_t* ref_out,
-                                  std::uint32_t* dis_out) {
-    subsample_vertical_pairs(ref_rows, dis_rows, filter, taps, w, shift, ref_out, dis_out);
-}
-void subsample_vertical_u16_avx512(const std::uint16_t* const* ref_rows,
-                                   const std::uint16_t* const* dis_rows,
-                                   const std::uint16_t* filter, int taps, int w, int shift,
-                                   std::uint32_t* ref_out, std::uint32_t* dis_out) {
-    subsample_vertical_pairs(ref_rows, dis_rows, filter, taps, w, shift, ref_out, dis_out);
-}
-
 // ---------------------------------------------------------------------------
 // Reduction filter, horizontal pass at the even columns: 16 outputs per step.
 //
@@ -573,8 +560,8 @@ void vif_init_avx512(VifKernels& k) {
         vif_stat_row_u8_avx512,
         vif_stat_row_u16_avx512,
         accumulate_avx512,
-        subsample_vertical_u8_avx512,
-        subsample_vertical_u16_avx512,
+        subsample_vertical_pairs<std::uint8_t>,
+        subsample_vertical_pairs<std::uint16_t>,
         subsample_horizontal_avx512,
     };
 }

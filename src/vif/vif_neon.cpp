@@ -283,20 +283,6 @@ void subsample_vertical(const T* const* ref_rows, const T* const* dis_rows,
     }
 }
 
-void subsample_vertical_u8(const std::uint8_t* const* ref_rows,
-                           const std::uint8_t* const* dis_rows, const std::uint16_t* filter,
-                           int taps, int w, int shift, std::uint32_t* ref_out,
-                           std::uint32_t* dis_out) {
-    subsample_vertical(ref_rows, dis_rows, filter, taps, w, shift, ref_out, dis_out);
-}
-
-void subsample_vertical_u16(const std::uint16_t* const* ref_rows,
-                            const std::uint16_t* const* dis_rows, const std::uint16_t* filter,
-                            int taps, int w, int shift, std::uint32_t* ref_out,
-                            std::uint32_t* dis_out) {
-    subsample_vertical(ref_rows, dis_rows, filter, taps, w, shift, ref_out, dis_out);
-}
-
 // ---------------------------------------------------------------------------
 // Reduction, horizontal, at the even columns: four outputs per step. For
 // outputs j..j+3 the samples of taps t and t + 1 are the even and odd lanes
@@ -487,16 +473,19 @@ void accumulate(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
 
 }  // namespace
 
+// Every VIF kernel has a twin at this level (VifKernels order).
 void vif_init_neon(VifKernels& k) {
-    k.stat_vertical_u8 = stat_vertical_u8;
-    k.stat_vertical_u16 = stat_vertical_u16;
-    k.stat_horizontal = stat_horizontal;
-    k.stat_row_u8 = stat_row_u8;
-    k.stat_row_u16 = stat_row_u16;
-    k.accumulate = accumulate;
-    k.subsample_vertical_u8 = subsample_vertical_u8;
-    k.subsample_vertical_u16 = subsample_vertical_u16;
-    k.subsample_horizontal = subsample_horizontal;
+    k = VifKernels{
+        stat_vertical_u8,
+        stat_vertical_u16,
+        stat_horizontal,
+        stat_row_u8,
+        stat_row_u16,
+        accumulate,
+        subsample_vertical<std::uint8_t>,
+        subsample_vertical<std::uint16_t>,
+        subsample_horizontal,
+    };
 }
 
 }  // namespace vmafpp::vif

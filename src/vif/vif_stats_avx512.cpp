@@ -63,6 +63,15 @@ inline __mmask16 first_bits16(int n) {
     return static_cast<__mmask16>(n >= 16 ? 0xFFFFu : (1u << (n < 0 ? 0 : n)) - 1u);
 }
 
+// step(j, valid) over the columns [0, w), 32 at a time, the last step's
+// lanes masked to the row.
+template <class Step>
+[[gnu::always_inline]] inline void for_columns32(int w, Step step) {
+    std::ptrdiff_t j = 0;
+    for (; j + 32 <= w; j += 32) step(j, ~__mmask32{0});
+    if (j < w) step(j, static_cast<__mmask32>(first_bits64(static_cast<int>(w - j))));
+}
+
 // ---------------------------------------------------------------------------
 // Vertical statistics, 8-bit samples.
 //
@@ -208,22 +217,16 @@ void stat_vertical_u8_avx512(const std::uint8_t* const* ref_rows,
                              const std::uint8_t* const* dis_rows, const std::uint16_t* filter,
                              int taps, int w, const VifStatRow& out) {
     const VifFilterShape f = vif_filter_shape(filter, taps);
-    const std::uint32_t* pairs = f.pairs;
-    const std::uint32_t taps_sum = f.sum;
-    const bool signed_ok = f.taps_below_2_15;
-    if (!signed_ok) {
+    if (!f.taps_below_2_15) {
         // A coefficient vpmaddwd would read as negative: the general
         // (widening) kernel.
         vif_kernels_for(SimdLevel::avx2)
             .stat_vertical_u8(ref_rows, dis_rows, filter, taps, w, out);
         return;
     }
-    std::ptrdiff_t j = 0;
-    for (; j + 32 <= w; j += 32)
-        stat_vertical_u8_step({ref_rows, dis_rows}, j, pairs, taps, taps_sum, ~__mmask32{0}, out);
-    if (j < w)
-        stat_vertical_u8_step({ref_rows, dis_rows}, j, pairs, taps, taps_sum,
-                              static_cast<__mmask32>(first_bits64(static_cast<int>(w - j))), out);
+    for_columns32(w, [&](std::ptrdiff_t j, __mmask32 valid) {
+        stat_vertical_u8_step({ref_rows, dis_rows}, j, f.pairs, taps, f.sum, valid, out);
+    });
 }
 
 // ---------------------------------------------------------------------------
@@ -435,21 +438,15 @@ void stat_vertical_u16_avx512(const std::uint16_t* const* ref_rows,
                               const std::uint16_t* const* dis_rows, const std::uint16_t* filter,
                               int taps, int w, int shift_mu, int shift_sq, const VifStatRow& out) {
     const VifFilterShape f = vif_filter_shape(filter, taps);
-    const std::uint32_t* pairs = f.pairs;
-    const std::uint32_t taps_sum = f.sum;
-    const bool signed_ok = f.taps_below_2_15;
-    if (!signed_ok || taps_sum > 65536) {
-        vif_kernels_for(SimdLevel::avx2).stat_vertical_u16(ref_rows, dis_rows, filter, taps, w, shift_mu,
-                                             shift_sq, out);
+    if (!f.taps_below_2_15 || f.sum > 65536) {
+        vif_kernels_for(SimdLevel::avx2)
+            .stat_vertical_u16(ref_rows, dis_rows, filter, taps, w, shift_mu, shift_sq, out);
         return;
     }
-    const StatU16Params prm = stat_u16_params(shift_mu, shift_sq, taps_sum);
-    std::ptrdiff_t j = 0;
-    for (; j + 32 <= w; j += 32)
-        stat_vertical_u16_step({ref_rows, dis_rows}, j, pairs, taps, prm, ~__mmask32{0}, out);
-    if (j < w)
-        stat_vertical_u16_step({ref_rows, dis_rows}, j, pairs, taps, prm,
-                               static_cast<__mmask32>(first_bits64(static_cast<int>(w - j))), out);
+    const StatU16Params prm = stat_u16_params(shift_mu, shift_sq, f.sum);
+    for_columns32(w, [&](std::ptrdiff_t j, __mmask32 valid) {
+        stat_vertical_u16_step({ref_rows, dis_rows}, j, f.pairs, taps, prm, valid, out);
+    });
 }
 
 // ---------------------------------------------------------------------------
@@ -785,9 +782,7 @@ template <class Sums>
                                          _mm512_permutex2var_epi16(lo, high_words, hi));
         }
     };
-    std::ptrdiff_t j = 0;
-    for (; j + 32 <= w; j += 32) store(j, ~__mmask32{0});
-    if (j < w) store(j, static_cast<__mmask32>(first_bits64(static_cast<int>(w - j))));
+    for_columns32(w, store);
 
     // The mirror (sample -k is k, w-1+k is w-1-k), and zeros past it, which
     // the last block's loads read into lanes it does not store.
