@@ -17,6 +17,17 @@ constexpr float kLo[4] = {0.482962913144690f, 0.836516303737469f, 0.224143868041
 constexpr float kHi[4] = {-0.129409522550921f, -0.224143868041857f, 0.836516303737469f,
                           -0.482962913144690f};
 
+// One output of a 4-tap DWT filter `k` as libvmaf's accumulator forms it:
+// from 0, each tap's product added in order (float).
+inline float dwt_taps(const float* k, float s0, float s1, float s2, float s3) {
+    float acc = 0.0f;
+    acc += k[0] * s0;
+    acc += k[1] * s1;
+    acc += k[2] * s2;
+    acc += k[3] * s3;
+    return acc;
+}
+
 // libvmaf's FLOAT_ONE_BY_30 / FLOAT_ONE_BY_15 are unsuffixed, i.e. doubles:
 // the products with them are formed in double and rounded once to float.
 constexpr double kOneBy30 = 0.0333333351;
@@ -37,6 +48,19 @@ inline float noise_floor(int w, int h, double weight, double p_norm) {
 
 inline float pnorm_root(float sum, double p_norm) {
     return std::pow(sum, static_cast<float>(1.0 / p_norm));
+}
+
+// A scale's value from the frame sums of its three bands (h, v, d) over the
+// `inner` region: each band's p-norm root plus the noise floor, the three
+// added in that order, all float (den_scale and contrast_masked_sum).
+inline float bands_pnorm(float acc_h, float acc_v, float acc_d, const Region& inner,
+                         double noise_weight, double p_norm) {
+    const float noise = noise_floor(inner.right - inner.left, inner.bottom - inner.top,
+                                    noise_weight, p_norm);
+    const float h = pnorm_root(acc_h, p_norm) + noise;
+    const float v = pnorm_root(acc_v, p_norm) + noise;
+    const float d = pnorm_root(acc_d, p_norm) + noise;
+    return h + v + d;
 }
 
 // 3x3 masking sum of one band around column j of row `mid`: float, row by row
@@ -106,37 +130,13 @@ void dwt2(const float* src, std::ptrdiff_t src_stride, int w, int h,
         const float* r3 = src + row_taps[3][i] * src_stride;
         // Vertical pass over the whole row; each sum starts at 0 and adds the
         // taps in order (float), as libvmaf's accumulator does.
-        for (int j = 0; j < w; ++j) {
-            float lo = 0.0f;
-            lo += kLo[0] * r0[j];
-            lo += kLo[1] * r1[j];
-            lo += kLo[2] * r2[j];
-            lo += kLo[3] * r3[j];
-            tmp_lo[j] = lo;
-        }
-        if (!lo_only) {
-            for (int j = 0; j < w; ++j) {
-                float hi = 0.0f;
-                hi += kHi[0] * r0[j];
-                hi += kHi[1] * r1[j];
-                hi += kHi[2] * r2[j];
-                hi += kHi[3] * r3[j];
-                tmp_hi[j] = hi;
-            }
-        }
+        for (int j = 0; j < w; ++j) tmp_lo[j] = dwt_taps(kLo, r0[j], r1[j], r2[j], r3[j]);
+        if (!lo_only)
+            for (int j = 0; j < w; ++j) tmp_hi[j] = dwt_taps(kHi, r0[j], r1[j], r2[j], r3[j]);
         float* a = dst.a + i * dst_stride;
-        for (int j = 0; j < out_w; ++j) {
-            const float s0 = tmp_lo[col_taps[0][j]];
-            const float s1 = tmp_lo[col_taps[1][j]];
-            const float s2 = tmp_lo[col_taps[2][j]];
-            const float s3 = tmp_lo[col_taps[3][j]];
-            float acc = 0.0f;
-            acc += kLo[0] * s0;
-            acc += kLo[1] * s1;
-            acc += kLo[2] * s2;
-            acc += kLo[3] * s3;
-            a[j] = acc;
-        }
+        for (int j = 0; j < out_w; ++j)
+            a[j] = dwt_taps(kLo, tmp_lo[col_taps[0][j]], tmp_lo[col_taps[1][j]],
+                            tmp_lo[col_taps[2][j]], tmp_lo[col_taps[3][j]]);
         if (lo_only) continue;
         float* v = dst.v + i * dst_stride;
         float* hh = dst.h + i * dst_stride;
@@ -144,24 +144,10 @@ void dwt2(const float* src, std::ptrdiff_t src_stride, int w, int h,
         for (int j = 0; j < out_w; ++j) {
             const int c0 = col_taps[0][j], c1 = col_taps[1][j];
             const int c2 = col_taps[2][j], c3 = col_taps[3][j];
-            float acc = 0.0f;  // vertical low-pass, horizontal high-pass
-            acc += kHi[0] * tmp_lo[c0];
-            acc += kHi[1] * tmp_lo[c1];
-            acc += kHi[2] * tmp_lo[c2];
-            acc += kHi[3] * tmp_lo[c3];
-            v[j] = acc;
-            acc = 0.0f;  // vertical high-pass, horizontal low-pass
-            acc += kLo[0] * tmp_hi[c0];
-            acc += kLo[1] * tmp_hi[c1];
-            acc += kLo[2] * tmp_hi[c2];
-            acc += kLo[3] * tmp_hi[c3];
-            hh[j] = acc;
-            acc = 0.0f;
-            acc += kHi[0] * tmp_hi[c0];
-            acc += kHi[1] * tmp_hi[c1];
-            acc += kHi[2] * tmp_hi[c2];
-            acc += kHi[3] * tmp_hi[c3];
-            d[j] = acc;
+            // vertical low-pass, horizontal high-pass; then the reverse; then both high
+            v[j] = dwt_taps(kHi, tmp_lo[c0], tmp_lo[c1], tmp_lo[c2], tmp_lo[c3]);
+            hh[j] = dwt_taps(kLo, tmp_hi[c0], tmp_hi[c1], tmp_hi[c2], tmp_hi[c3]);
+            d[j] = dwt_taps(kHi, tmp_hi[c0], tmp_hi[c1], tmp_hi[c2], tmp_hi[c3]);
         }
     }
 }
@@ -270,12 +256,7 @@ float den_scale(const Bands& ref, std::ptrdiff_t stride, const Region& inner, fl
         acc_v += row_v;
         acc_d += row_d;
     }
-    const float noise = noise_floor(inner.right - inner.left, inner.bottom - inner.top,
-                                    noise_weight, p_norm);
-    const float h = pnorm_root(acc_h, p_norm) + noise;
-    const float v = pnorm_root(acc_v, p_norm) + noise;
-    const float d = pnorm_root(acc_d, p_norm) + noise;
-    return h + v + d;
+    return bands_pnorm(acc_h, acc_v, acc_d, inner, noise_weight, p_norm);
 }
 
 float contrast_masked_sum(const Bands& x, const Bands& masker, const Bands& masker_flt,
@@ -319,12 +300,7 @@ float contrast_masked_sum(const Bands& x, const Bands& masker, const Bands& mask
         acc_v += row_v;
         acc_d += row_d;
     }
-    const float noise = noise_floor(inner.right - inner.left, inner.bottom - inner.top,
-                                    noise_weight, p_norm);
-    const float nh = pnorm_root(acc_h, p_norm) + noise;
-    const float nv = pnorm_root(acc_v, p_norm) + noise;
-    const float nd = pnorm_root(acc_d, p_norm) + noise;
-    return nh + nv + nd;
+    return bands_pnorm(acc_h, acc_v, acc_d, inner, noise_weight, p_norm);
 }
 
 }  // namespace vmafpp::float_adm
