@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "adm/float_adm_taps.hpp"
+
 #if defined(__SSE__) || defined(__x86_64__)
 #include <xmmintrin.h>
 #define VMAFPP_ADM_RCP_DIVISION 1
@@ -16,17 +18,6 @@ constexpr float kLo[4] = {0.482962913144690f, 0.836516303737469f, 0.224143868041
                           -0.129409522550921f};
 constexpr float kHi[4] = {-0.129409522550921f, -0.224143868041857f, 0.836516303737469f,
                           -0.482962913144690f};
-
-// One output of a 4-tap DWT filter `k` as libvmaf's accumulator forms it:
-// from 0, each tap's product added in order (float).
-inline float dwt_taps(const float* k, float s0, float s1, float s2, float s3) {
-    float acc = 0.0f;
-    acc += k[0] * s0;
-    acc += k[1] * s1;
-    acc += k[2] * s2;
-    acc += k[3] * s3;
-    return acc;
-}
 
 // libvmaf's FLOAT_ONE_BY_30 / FLOAT_ONE_BY_15 are unsuffixed, i.e. doubles:
 // the products with them are formed in double and rounded once to float.
