@@ -1,6 +1,7 @@
 #include "adm/adm.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -105,8 +106,8 @@ void check_options(const AdmOptions& o) {
 // pool(rows, base) reads the strip's region rows; rows are given in buffer
 // coordinates.
 template <class T, class Dwt, class Decouple, class Pool>
-void for_each_strip(Rect region, Rect halo, int h, std::ptrdiff_t stride, T** const (&sets)[4],
-                    Dwt dwt, Decouple decouple, Pool pool) {
+void for_each_strip(Rect region, Rect halo, int h, std::ptrdiff_t stride,
+                    const std::array<T**, 4>& sets, Dwt dwt, Decouple decouple, Pool pool) {
     dwt(0, halo.y0, std::nullopt);
     int base = halo.y0, ready = halo.y0;  // rows [base, ready) are in the buffers
     for (int y0 = region.y0; y0 < region.y1; y0 += kStripRows) {
@@ -186,10 +187,7 @@ AdmEngine::AdmEngine(int width, int height, int bpc, const AdmOptions& options,
     // Only the approximation bands of scale 0 are kept whole; its h/v/d
     // bands and their decoupled parts live in strips (see for_each_strip()).
     const std::size_t strip = static_cast<std::size_t>(stride_) * (kStripRows + 2);
-    i16_.allocate(strip * 12);
-    std::int16_t* p16 = i16_.data();
-    for (auto* set : {ref0_, dis0_, r0_, a0_})
-        for (int t = 0; t < 3; ++t, p16 += strip) set[t] = p16;
+    s0_.allocate(strip);
 
     // Scale 0's approximations (int16, every value fits), then per picture
     // scale 1's (n1 samples; scale 3's overwrite them once scale 2 has read
@@ -206,10 +204,7 @@ AdmEngine::AdmEngine(int width, int height, int bpc, const AdmOptions& options,
 
     // Scales 1-3 in strips likewise; scale 1's stride serves all three.
     const std::size_t strip1 = static_cast<std::size_t>(stride1_) * (kStripRows + 2);
-    i32_.allocate(strip1 * 12);
-    std::int32_t* p32 = i32_.data();
-    for (auto* set : {ref_, dis_, r_, a_})
-        for (int t = 0; t < 3; ++t, p32 += strip1) set[t] = p32;
+    s123_.allocate(strip1);
 
     dwt_scratch16_.allocate(4 * static_cast<std::size_t>(width + 3));
     dwt_scratch32_.allocate(4 * static_cast<std::size_t>(bw0 + 3));
@@ -220,7 +215,7 @@ AdmEngine::AdmEngine(int width, int height, int bpc, const AdmOptions& options,
 void AdmEngine::dwt_scale0_rows(const Plane& ref, const Plane& dis, int y0, int y1,
                                 std::optional<int> base) {
     const Plane* planes[2] = {&ref, &dis};
-    std::int16_t* const* strips[2] = {ref0_, dis0_};
+    std::int16_t* const* strips[2] = {s0_.ref, s0_.dis};
     for (int pic = 0; pic < 2; ++pic) {
         const Plane& p = *planes[pic];
         std::int16_t* a = approx0_[pic] + static_cast<std::ptrdiff_t>(y0) * stride_;
@@ -241,7 +236,7 @@ void AdmEngine::dwt_s123_rows(int scale, int in_w, int in_h, int y0, int y1,
     // slot 0, scale 2 reads slot 0 and writes slot 1, scale 3 reads slot 1
     // and writes slot 0.
     const int in = scale == 3 ? 1 : 0, out = scale == 2 ? 1 : 0;
-    std::int32_t* const* strips[2] = {ref_, dis_};
+    std::int32_t* const* strips[2] = {s123_.ref, s123_.dis};
     for (int pic = 0; pic < 2; ++pic) {
         std::int32_t* a = approx_ptr_[pic][out] + static_cast<std::ptrdiff_t>(y0) * stride1_;
         std::int32_t* hvd[3];
@@ -281,23 +276,23 @@ AdmEngine::ScaleResult AdmEngine::scale0(const Plane* ref_pic, const Plane* dis_
     // DLM: the restored part masked by the additive part's CSF; AIM: the
     // additive part masked by the restored part's. The masking kernel
     // derives the masker's csf / flt rows itself.
-    std::int16_t** const sets[4] = {ref0_, dis0_, r0_, a0_};
+    StripBands<std::int16_t>& b = s0_;
     if (device_rows)
         fold_device_rows(device_rows, region.height(), den_shift, row_shift, !opt_.skip_aim, den_acc,
                          num_acc, aim_acc);
     else
     for_each_strip(
-        region, halo, h, stride_, sets,
+        region, halo, h, stride_, b.sets(),
         [&](int y0, int y1, std::optional<int> base) {
             dwt_scale0_rows(*ref_pic, *dis_pic, y0, y1, base);
         },
-        [&](Rect rows) { k_.decouple_s0(ref0_, dis0_, stride_, rows, opt_.gain_limit, r0_, a0_); },
+        [&](Rect rows) { k_.decouple_s0(b.ref, b.dis, stride_, rows, opt_.gain_limit, b.r, b.a); },
         [&](Rect rows, int base) {
-            k_.den_accumulate_s0(ref0_, stride_, rows, den_shift, den_acc);
-            k_.cm_accumulate_s0(r0_, a0_, stride_, w, h - base, rows, rfactor_s0_, shifts,
+            k_.den_accumulate_s0(b.ref, stride_, rows, den_shift, den_acc);
+            k_.cm_accumulate_s0(b.r, b.a, stride_, w, h - base, rows, rfactor_s0_, shifts,
                                 row_shift, thr32_.data(), num_acc);
             if (!opt_.skip_aim)
-                k_.cm_accumulate_s0(a0_, r0_, stride_, w, h - base, rows, rfactor_s0_, shifts,
+                k_.cm_accumulate_s0(b.a, b.r, stride_, w, h - base, rows, rfactor_s0_, shifts,
                                     row_shift, thr32_.data(), aim_acc);
         });
 
@@ -346,26 +341,26 @@ AdmEngine::ScaleResult AdmEngine::scale123(int scale, int in_w, int in_h,
     std::int64_t num_acc[3] = {0, 0, 0}, aim_acc[3] = {0, 0, 0};
 
     // The strips of scale0(), on int32 bands.
-    std::int32_t** const sets[4] = {ref_, dis_, r_, a_};
+    StripBands<std::int32_t>& b = s123_;
     if (device_rows)
         fold_device_rows(device_rows, region.height(), den_row, row_shift, !opt_.skip_aim, den_acc,
                          num_acc, aim_acc);
     else
     for_each_strip(
-        region, halo, h, stride1_, sets,
+        region, halo, h, stride1_, b.sets(),
         [&](int y0, int y1, std::optional<int> base) {
             dwt_s123_rows(scale, in_w, in_h, y0, y1, base);
         },
         [&](Rect rows) {
-            k_.decouple_s123(ref_, dis_, stride1_, rows, opt_.gain_limit, r_, a_);
+            k_.decouple_s123(b.ref, b.dis, stride1_, rows, opt_.gain_limit, b.r, b.a);
         },
         [&](Rect rows, int base) {
-            k_.den_accumulate_s123(ref_, stride1_, rows, kDenSq[scale - 1], den_cub, den_row,
+            k_.den_accumulate_s123(b.ref, stride1_, rows, kDenSq[scale - 1], den_cub, den_row,
                                    den_acc);
-            k_.cm_accumulate_s123(r_, a_, stride1_, w, h - base, rows, rf, shifts, row_shift,
+            k_.cm_accumulate_s123(b.r, b.a, stride1_, w, h - base, rows, rf, shifts, row_shift,
                                   thr64_.data(), num_acc);
             if (!opt_.skip_aim)
-                k_.cm_accumulate_s123(a_, r_, stride1_, w, h - base, rows, rf, shifts, row_shift,
+                k_.cm_accumulate_s123(b.a, b.r, stride1_, w, h - base, rows, rf, shifts, row_shift,
                                       thr64_.data(), aim_acc);
         });
 

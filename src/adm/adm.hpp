@@ -7,6 +7,7 @@
 // never wrote), see docs of the kernels in adm_kernels.hpp and kMinSize.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -94,6 +95,27 @@ private:
         T* data() { return p.get(); }
     };
 
+    // One scale's strips (see for_each_strip() in adm.cpp): the h, v and d
+    // rows of both pictures' bands and of their restored and additive parts,
+    // `strip` samples each, in one buffer.
+    template <class T>
+    struct StripBands {
+        void allocate(std::size_t strip) {
+            buffer.allocate(strip * 12);
+            T* p = buffer.data();
+            for (T** set : sets())
+                for (int t = 0; t < 3; ++t, p += strip) set[t] = p;
+        }
+        // The four sets in the order for_each_strip() takes them.
+        std::array<T**, 4> sets() { return {ref, dis, r, a}; }
+
+        Buffer<T> buffer;
+        T* ref[3];
+        T* dis[3];
+        T* r[3];  // restored
+        T* a[3];  // additive
+    };
+
     struct ScaleResult {
         float num = 0.0f;
         float den = 0.0f;
@@ -124,11 +146,7 @@ private:
     CsfFactors factors_[kScales];
 
     // scale 0: strips of kStripRows + 2 rows (see for_each_strip() in adm.cpp)
-    Buffer<std::int16_t> i16_;
-    std::int16_t* ref0_[3];
-    std::int16_t* dis0_[3];
-    std::int16_t* r0_[3];
-    std::int16_t* a0_[3];
+    StripBands<std::int16_t> s0_;
     // approximation bands: scale 0's of each picture in int16; then
     // [picture][slot], slot 0 holding scale 1's (later scale 3's), slot 1
     // scale 2's
@@ -137,11 +155,7 @@ private:
     Buffer<std::int32_t> approx_;
     std::int32_t* approx_ptr_[2][2];
     // scales 1-3: strips as for scale 0
-    Buffer<std::int32_t> i32_;
-    std::int32_t* ref_[3];
-    std::int32_t* dis_[3];
-    std::int32_t* r_[3];
-    std::int32_t* a_[3];
+    StripBands<std::int32_t> s123_;
     // scratch
     Buffer<std::int16_t> dwt_scratch16_;
     Buffer<std::int32_t> dwt_scratch32_;

@@ -5,10 +5,8 @@
 
 namespace vmafpp::adm {
 
-const AdmKernels& adm_kernels_for(SimdLevel level) {
-    return kernel_table<AdmKernels, adm_kernels_scalar, VMAFPP_X86_INIT(adm_init_avx2),
-                        VMAFPP_X86_INIT(adm_init_avx512), nullptr, VMAFPP_ARM_INIT(adm_init_neon)>(
-        level);
-}
+KernelsFor<AdmKernels>& adm_kernels_for =
+    kernel_table<AdmKernels, adm_kernels_scalar, VMAFPP_X86_INIT(adm_init_avx2),
+                 VMAFPP_X86_INIT(adm_init_avx512), nullptr, VMAFPP_ARM_INIT(adm_init_neon)>;
 
 }  // namespace vmafpp::adm

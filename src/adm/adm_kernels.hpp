@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "dispatch/kernel_decl.hpp"
 #include "vmafpp/cpu.hpp"
 
 namespace vmafpp::adm {
@@ -216,14 +217,11 @@ struct AdmKernels {
 
 const AdmKernels& adm_kernels_scalar();
 // Each level's twins (kernel_table.hpp's ladder): adm_avx2.cpp and
-// adm_avx512.cpp assign the kernels they have twins of; the ICL level adds
-// none.
-void adm_init_avx2(AdmKernels& k);
-void adm_init_avx512(AdmKernels& k);
-// adm_neon.cpp: every kernel.
-void adm_init_neon(AdmKernels& k);
+// adm_avx512.cpp assign the kernels they have twins of, adm_neon.cpp every
+// kernel; the ICL level adds none.
+KernelInit<AdmKernels> adm_init_avx2, adm_init_avx512, adm_init_neon;
 // The table of `level` (a session's Compute::simd when extractors are
 // created); call its kernels only where cpu_flags() allows that level.
-const AdmKernels& adm_kernels_for(SimdLevel level);
+extern KernelsFor<AdmKernels>& adm_kernels_for;
 
 }  // namespace vmafpp::adm

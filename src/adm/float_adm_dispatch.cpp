@@ -6,9 +6,8 @@
 
 namespace vmafpp::float_adm {
 
-const FloatAdmKernels& float_adm_kernels_for(SimdLevel level) {
-    return kernel_table<FloatAdmKernels, float_adm_kernels_scalar, nullptr, nullptr, nullptr,
-                        VMAFPP_ARM_INIT(float_adm_init_neon)>(level);
-}
+KernelsFor<FloatAdmKernels>& float_adm_kernels_for =
+    kernel_table<FloatAdmKernels, float_adm_kernels_scalar, nullptr, nullptr, nullptr,
+                 VMAFPP_ARM_INIT(float_adm_init_neon)>;
 
 }  // namespace vmafpp::float_adm

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstddef>
 
+#include "dispatch/kernel_decl.hpp"
 #include "vmafpp/cpu.hpp"
 
 namespace vmafpp::float_adm {
@@ -213,8 +214,8 @@ struct FloatAdmKernels {
 const FloatAdmKernels& float_adm_kernels_scalar();
 // Each level's twins (kernel_table.hpp's ladder): float_adm_neon.cpp only
 // (which divides plainly, as the scalar does off x86); x86 runs the scalar.
-void float_adm_init_neon(FloatAdmKernels& k);
+KernelInit<FloatAdmKernels> float_adm_init_neon;
 // The table of `level` (a session's Compute::simd).
-const FloatAdmKernels& float_adm_kernels_for(SimdLevel level);
+extern KernelsFor<FloatAdmKernels>& float_adm_kernels_for;
 
 }  // namespace vmafpp::float_adm

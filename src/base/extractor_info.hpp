@@ -1,5 +1,6 @@
 // What every feature folder's `FeatureInfo <name>_info()` would otherwise
-// spell out again: the FeatureInfo around an extractor class, libvmaf's
+// spell out again: the FeatureInfo around an extractor class (and a float
+// extractor's bit-depth refusal), libvmaf's
 // per-scale provided feature names, and the option specs that a float
 // extractor shares with its integer twin.
 #pragma once
@@ -11,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/float_image.hpp"
 #include "vmafpp/feature.hpp"
 #include "vmafpp/options.hpp"
 
@@ -31,6 +33,22 @@ FeatureInfo extractor_info(std::string name, std::vector<OptionSpec> options,
     info.make = [](const ExtractorSetup& setup) -> std::unique_ptr<FeatureExtractor> {
         if constexpr (requires { Extractor::check(setup); }) Extractor::check(setup);
         return std::make_unique<Extractor>(setup);
+    };
+    return info;
+}
+
+// extractor_info for an extractor of libvmaf's float pictures (picture_copy):
+// make() first refuses the bit depths that conversion does not define
+// (require_float_conversion, in the extractor's name), then runs the class's
+// own check, if any.
+template <class Extractor>
+FeatureInfo float_extractor_info(std::string name, std::vector<OptionSpec> options,
+                                 std::vector<ProvidedFeature> provided, bool temporal = false) {
+    FeatureInfo info =
+        extractor_info<Extractor>(name, std::move(options), std::move(provided), temporal);
+    info.make = [name, make = std::move(info.make)](const ExtractorSetup& setup) {
+        require_float_conversion(name, setup.geometry.bpc);
+        return make(setup);
     };
     return info;
 }

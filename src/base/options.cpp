@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -42,29 +43,33 @@ bool parse_bool(std::string_view v, bool& out) {
     return false;
 }
 
-// strtod/strtol on the whole string; rejects trailing garbage, empty strings,
-// NaN and infinities.
-bool parse_number(std::string_view v, double& out) {
+// `parse` (strtod or strtol) on the whole of `v`: the value, or nothing for
+// an empty string, trailing garbage or ERANGE.
+template <class Parse>
+auto parse_whole(std::string_view v, Parse parse) -> std::optional<decltype(parse("", nullptr))> {
     const std::string s(v);
-    if (s.empty()) return false;
+    if (s.empty()) return std::nullopt;
     errno = 0;
     char* end = nullptr;
-    const double d = std::strtod(s.c_str(), &end);
-    if (end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(d)) return false;
-    out = d;
+    const auto value = parse(s.c_str(), &end);
+    if (end != s.c_str() + s.size() || errno == ERANGE) return std::nullopt;
+    return value;
+}
+
+// A number; NaN and infinities are refused.
+bool parse_number(std::string_view v, double& out) {
+    const auto d = parse_whole(v, [](const char* s, char** end) { return std::strtod(s, end); });
+    if (!d || !std::isfinite(*d)) return false;
+    out = *d;
     return true;
 }
 
+// An integer in int's range.
 bool parse_int(std::string_view v, double& out) {
-    const std::string s(v);
-    if (s.empty()) return false;
-    errno = 0;
-    char* end = nullptr;
-    const long l = std::strtol(s.c_str(), &end, 10);
-    if (end != s.c_str() + s.size() || errno == ERANGE || l < -2147483647L - 1 ||
-        l > 2147483647L)
-        return false;
-    out = static_cast<double>(l);
+    const auto l =
+        parse_whole(v, [](const char* s, char** end) { return std::strtol(s, end, 10); });
+    if (!l || *l < -2147483647L - 1 || *l > 2147483647L) return false;
+    out = static_cast<double>(*l);
     return true;
 }
 

@@ -6,10 +6,8 @@
 
 namespace vmafpp::cambi {
 
-const CambiKernels& cambi_kernels_for(SimdLevel level) {
-    return kernel_table<CambiKernels, cambi_kernels_scalar, VMAFPP_X86_INIT(cambi_init_avx2),
-                        VMAFPP_X86_INIT(cambi_init_avx512), nullptr,
-                        VMAFPP_ARM_INIT(cambi_init_neon)>(level);
-}
+KernelsFor<CambiKernels>& cambi_kernels_for =
+    kernel_table<CambiKernels, cambi_kernels_scalar, VMAFPP_X86_INIT(cambi_init_avx2),
+                 VMAFPP_X86_INIT(cambi_init_avx512), nullptr, VMAFPP_ARM_INIT(cambi_init_neon)>;
 
 }  // namespace vmafpp::cambi

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "dispatch/kernel_decl.hpp"
 #include "vmafpp/cpu.hpp"
 
 namespace vmafpp::cambi {
@@ -142,10 +143,9 @@ struct CambiKernels {
 };
 
 const CambiKernels& cambi_kernels_scalar();
-// Each level's twins (cambi_<isa>.cpp), put into the table of the level below.
-void cambi_init_avx2(CambiKernels& k);
-void cambi_init_avx512(CambiKernels& k);
-void cambi_init_neon(CambiKernels& k);  // AArch64 (cambi_neon.cpp)
-const CambiKernels& cambi_kernels_for(SimdLevel level);
+// Each level's twins (cambi_<isa>.cpp; NEON on AArch64), put into the table
+// of the level below.
+KernelInit<CambiKernels> cambi_init_avx2, cambi_init_avx512, cambi_init_neon;
+extern KernelsFor<CambiKernels>& cambi_kernels_for;
 
 }  // namespace vmafpp::cambi

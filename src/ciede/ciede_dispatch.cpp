@@ -6,10 +6,8 @@
 
 namespace vmafpp::ciede {
 
-const CiedeKernels& ciede_kernels_for(SimdLevel level) {
-    return kernel_table<CiedeKernels, ciede_kernels_scalar, VMAFPP_X86_INIT(ciede_init_avx2),
-                        VMAFPP_X86_INIT(ciede_init_avx512), nullptr,
-                        VMAFPP_ARM_INIT(ciede_init_neon)>(level);
-}
+KernelsFor<CiedeKernels>& ciede_kernels_for =
+    kernel_table<CiedeKernels, ciede_kernels_scalar, VMAFPP_X86_INIT(ciede_init_avx2),
+                 VMAFPP_X86_INIT(ciede_init_avx512), nullptr, VMAFPP_ARM_INIT(ciede_init_neon)>;
 
 }  // namespace vmafpp::ciede

@@ -9,6 +9,7 @@
 #include <new>
 #include <vector>
 
+#include "dispatch/kernel_decl.hpp"
 #include "vmafpp/cpu.hpp"
 
 namespace vmafpp::ciede {
@@ -299,11 +300,9 @@ struct CiedeKernels {
 const CiedeKernels& ciede_kernels_scalar();
 // The table for a SIMD level (the kernel-table ladder): AVX2 and AVX-512
 // have twins of delta_e, libm and lab (ciede_simd.hpp), AVX-512 of keys.
-const CiedeKernels& ciede_kernels_for(SimdLevel level);
-void ciede_init_avx2(CiedeKernels& k);
-void ciede_init_avx512(CiedeKernels& k);
+extern KernelsFor<CiedeKernels>& ciede_kernels_for;
 // AArch64: delta_e, libm and lab over two double lanes (ciede_neon.cpp).
-void ciede_init_neon(CiedeKernels& k);
+KernelInit<CiedeKernels> ciede_init_avx2, ciede_init_avx512, ciede_init_neon;
 
 
 // delta_e_2000 of each pixel of one row with kernels k: ref[c] and dis[c]

@@ -1,14 +1,19 @@
 // The one way a feature builds its kernel tables (dav1d's *_dsp_init order):
 // the scalar table is the reference, and each SIMD level's table is the table
 // of the level below with the entries that level's ISA files have twins of
-// replaced. A feature writes
+// replaced. A feature declares its table functions in <name>_kernels.hpp,
+// one line each,
 //
-//     const VifKernels& vif_kernels_for(SimdLevel level) {
-//         return kernel_table<VifKernels, vif_kernels_scalar,
-//                             VMAFPP_X86_INIT(vif_init_avx2), VMAFPP_X86_INIT(vif_init_avx512),
-//                             VMAFPP_X86_INIT(vif_init_avx512icl),
-//                             VMAFPP_ARM_INIT(vif_init_neon)>(level);
-//     }
+//     const VifKernels& vif_kernels_scalar();
+//     KernelInit<VifKernels> vif_init_avx2, vif_init_avx512, vif_init_avx512icl, vif_init_neon;
+//     extern KernelsFor<VifKernels>& vif_kernels_for;
+//
+// and <name>_dispatch.cpp binds the lookup to its ladder:
+//
+//     KernelsFor<VifKernels>& vif_kernels_for =
+//         kernel_table<VifKernels, vif_kernels_scalar, VMAFPP_X86_INIT(vif_init_avx2),
+//                      VMAFPP_X86_INIT(vif_init_avx512), VMAFPP_X86_INIT(vif_init_avx512icl),
+//                      VMAFPP_ARM_INIT(vif_init_neon)>;
 //
 // where vif_init_avx2(VifKernels&) (in vif_avx2.cpp, compiled with that
 // level's flags) assigns its twins. The inits are listed in SimdLevel's
@@ -18,11 +23,13 @@
 // its level's flags, so even its pointer stores may use that level's instructions (GCC stores a
 // dozen pointers with one zmm move): it runs only where the CPU has the level, and a level the CPU
 // lacks gets the table below it (never used: simd_level() does not return such a level).
+// kernel_table<> is instantiated only in the dispatch file, compiled with the baseline flags.
 #pragma once
 
 #include <array>
 #include <cstddef>
 
+#include "dispatch/kernel_decl.hpp"
 #include "vmafpp/cpu.hpp"
 
 namespace vmafpp {

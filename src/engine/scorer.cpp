@@ -6,6 +6,7 @@
 #include <string>
 
 #include "base/format_name.hpp"
+#include "base/sample_range.hpp"
 #include "engine/pipeline.hpp"
 #include "engine/session_plan.hpp"
 
@@ -97,16 +98,9 @@ public:
                         std::to_string(geometry_.bpc) + "-bit" +
                         (chroma_ ? " with chroma" : ""));
         if (geometry_.bpc == 8 || geometry_.bpc == 16) return;
-        // A sample above the bit depth would break the integer kernels' range
-        // proofs, as for the readers (io/planar_reader.cpp).
+        // The readers' check (base/sample_range.hpp), on the caller's planes.
         for (int p = 0; p < (chroma_ ? 3 : 1); ++p) {
-            const Plane& pl = pic.planes[p];
-            std::uint16_t any = 0;
-            for (int y = 0; y < pl.height(); ++y) {
-                const std::uint16_t* row = pl.row<std::uint16_t>(y);
-                for (int x = 0; x < pl.width(); ++x) any |= row[x];
-            }
-            if (any >> geometry_.bpc)
+            if (!samples_fit(pic.planes[p], geometry_.bpc))
                 throw Error(std::string(which) + " picture: a sample exceeds " +
                             std::to_string(geometry_.bpc) + " bits");
         }

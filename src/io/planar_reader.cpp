@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstring>
 
+#include "base/sample_range.hpp"
 #include "vmafpp/error.hpp"
 
 namespace vmafpp::io {
@@ -138,14 +139,7 @@ void PlanarReader::check_sample_range(const Picture& pic) const {
     static constexpr const char* kPlaneNames[] = {"Y", "U", "V"};
     const int planes = pic.has_chroma() ? pic.plane_count() : 1;
     for (int p = 0; p < planes; ++p) {
-        const Plane& pl = pic.planes[p];
-        // OR of every sample: branch-free, so the compiler vectorises it.
-        std::uint16_t any = 0;
-        for (int y = 0; y < pl.height(); ++y) {
-            const std::uint16_t* r = pl.row<std::uint16_t>(y);
-            for (int x = 0; x < pl.width(); ++x) any |= r[x];
-        }
-        if (any >> info_.bpc)
+        if (!samples_fit(pic.planes[p], info_.bpc))
             throw Error(frame_context() + ": plane " + kPlaneNames[p] + " has samples above the " +
                         std::to_string(info_.bpc) + "-bit maximum " +
                         std::to_string((1 << info_.bpc) - 1) +

@@ -15,10 +15,6 @@ namespace {
 
 class FloatMoment final : public FeatureExtractor {
 public:
-    static void check(const ExtractorSetup& s) {
-        require_float_conversion("float_moment", s.geometry.bpc);
-    }
-
     explicit FloatMoment(const ExtractorSetup& s)
         : keys_(s.keys), w_(s.geometry.width), h_(s.geometry.height), bpc_(s.geometry.bpc),
           ref_(w_, h_), dis_(w_, h_) {}
@@ -44,12 +40,12 @@ private:
 
 FeatureInfo float_moment_info() {
     // libvmaf lists one provided name; the four values below are what it writes.
-    return extractor_info<FloatMoment>("float_moment", {},
-                                       {{"float_moment", ""},
-                                        {"float_moment_ref1st", ""},
-                                        {"float_moment_dis1st", ""},
-                                        {"float_moment_ref2nd", ""},
-                                        {"float_moment_dis2nd", ""}});
+    return float_extractor_info<FloatMoment>("float_moment", {},
+                                             {{"float_moment", ""},
+                                              {"float_moment_ref1st", ""},
+                                              {"float_moment_dis1st", ""},
+                                              {"float_moment_ref2nd", ""},
+                                              {"float_moment_dis2nd", ""}});
 }
 
 }  // namespace vmafpp

@@ -92,7 +92,6 @@ class FloatMotion final : public FeatureExtractor {
 public:
     static void check(const ExtractorSetup& s) {
         const FrameGeometry& g = s.geometry;
-        require_float_conversion("float_motion", g.bpc);
         const bool uv = motion_table().read(s.options).add_uv;
         if (uv && g.format == PixelFormat::yuv400)
             throw Error("float_motion: motion_add_uv needs chroma planes (got 4:0:0)");
@@ -238,8 +237,8 @@ private:
 }  // namespace
 
 FeatureInfo float_motion_info() {
-    FeatureInfo info =
-        extractor_info<FloatMotion>("float_motion", motion_table().specs(), kProvided, /*temporal=*/true);
+    FeatureInfo info = float_extractor_info<FloatMotion>("float_motion", motion_table().specs(),
+                                                         kProvided, /*temporal=*/true);
     info.reads_chroma = [](const OptionValues& o) { return motion_table().read(o).add_uv; };
     info.runs_first = true;  // libvmaf flags float_motion TEMPORAL
     // motion2/motion3 of frame n are min(sad(n-1, n), sad(n, n+1)); the

@@ -6,9 +6,8 @@
 
 namespace vmafpp::float_motion {
 
-const FloatMotionKernels& float_motion_kernels_for(SimdLevel level) {
-    return kernel_table<FloatMotionKernels, float_motion_kernels_scalar, nullptr, nullptr, nullptr,
-                        VMAFPP_ARM_INIT(float_motion_init_neon)>(level);
-}
+KernelsFor<FloatMotionKernels>& float_motion_kernels_for =
+    kernel_table<FloatMotionKernels, float_motion_kernels_scalar, nullptr, nullptr, nullptr,
+                 VMAFPP_ARM_INIT(float_motion_init_neon)>;
 
 }  // namespace vmafpp::float_motion

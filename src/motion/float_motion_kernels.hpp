@@ -6,6 +6,7 @@
 
 #include <cstddef>
 
+#include "dispatch/kernel_decl.hpp"
 #include "vmafpp/cpu.hpp"
 
 namespace vmafpp::float_motion {
@@ -29,8 +30,8 @@ struct FloatMotionKernels {
 const FloatMotionKernels& float_motion_kernels_scalar();
 // Each level's twins (kernel_table.hpp's ladder): float_motion_neon.cpp only;
 // x86 runs the scalar kernel.
-void float_motion_init_neon(FloatMotionKernels& k);
+KernelInit<FloatMotionKernels> float_motion_init_neon;
 // The table of `level` (a session's Compute::simd).
-const FloatMotionKernels& float_motion_kernels_for(SimdLevel level);
+extern KernelsFor<FloatMotionKernels>& float_motion_kernels_for;
 
 }  // namespace vmafpp::float_motion

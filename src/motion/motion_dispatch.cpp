@@ -5,10 +5,8 @@
 
 namespace vmafpp::motion {
 
-const MotionKernels& motion_kernels_for(SimdLevel level) {
-    return kernel_table<MotionKernels, motion_kernels_scalar, VMAFPP_X86_INIT(motion_init_avx2),
-                        VMAFPP_X86_INIT(motion_init_avx512), nullptr,
-                        VMAFPP_ARM_INIT(motion_init_neon)>(level);
-}
+KernelsFor<MotionKernels>& motion_kernels_for =
+    kernel_table<MotionKernels, motion_kernels_scalar, VMAFPP_X86_INIT(motion_init_avx2),
+                 VMAFPP_X86_INIT(motion_init_avx512), nullptr, VMAFPP_ARM_INIT(motion_init_neon)>;
 
 }  // namespace vmafpp::motion

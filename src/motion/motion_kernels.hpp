@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "dispatch/kernel_decl.hpp"
 #include "vmafpp/cpu.hpp"
 
 namespace vmafpp::motion {
@@ -80,11 +81,9 @@ const MotionKernels& motion_kernels_scalar();
 // Each level's twins (kernel_table.hpp's ladder): motion_avx2.cpp,
 // motion_avx512.cpp and motion_neon.cpp replace both kernels; the ICL level
 // adds none.
-void motion_init_avx2(MotionKernels& k);
-void motion_init_avx512(MotionKernels& k);
-void motion_init_neon(MotionKernels& k);
+KernelInit<MotionKernels> motion_init_avx2, motion_init_avx512, motion_init_neon;
 // The table of `level` (a session's Compute::simd when extractors are
 // created); call its kernels only where cpu_flags() allows that level.
-const MotionKernels& motion_kernels_for(SimdLevel level);
+extern KernelsFor<MotionKernels>& motion_kernels_for;
 
 }  // namespace vmafpp::motion

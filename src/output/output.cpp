@@ -43,18 +43,26 @@ std::string printf_double_g(int digits, double v) {
 
 bool is_finite(double v) { return std::isfinite(v); }
 
+// Appends `c`, or for a control character its escape `fmt` (a printf
+// format of the byte's value): what both writers' escaping ends with.
+void append_or_escape_control(std::string& out, char c, const char* fmt) {
+    if (static_cast<unsigned char>(c) >= 0x20) {
+        out += c;
+        return;
+    }
+    char buf[8];
+    std::snprintf(buf, sizeof buf, fmt, static_cast<unsigned>(c));
+    out += buf;
+}
+
 std::string json_string(std::string_view s) {
     std::string out;
     for (char c : s) {
         if (c == '"' || c == '\\') {
             out += '\\';
             out += c;
-        } else if (static_cast<unsigned char>(c) < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-            out += buf;
         } else {
-            out += c;
+            append_or_escape_control(out, c, "\\u%04x");
         }
     }
     return out;
@@ -70,14 +78,7 @@ std::string xml_attr(std::string_view s) {
             case '>': out += "&gt;"; break;
             case '"': out += "&quot;"; break;
             case '\'': out += "&apos;"; break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20) {
-                    char buf[8];
-                    std::snprintf(buf, sizeof buf, "&#%u;", static_cast<unsigned>(c));
-                    out += buf;
-                } else {
-                    out += c;
-                }
+            default: append_or_escape_control(out, c, "&#%u;");
         }
     }
     return out;

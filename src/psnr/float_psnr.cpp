@@ -15,10 +15,6 @@ namespace {
 
 class FloatPsnr final : public FeatureExtractor {
 public:
-    static void check(const ExtractorSetup& s) {
-        require_float_conversion("float_psnr", s.geometry.bpc);
-    }
-
     explicit FloatPsnr(const ExtractorSetup& s)
         : key_(s.keys[0]), w_(s.geometry.width), h_(s.geometry.height), bpc_(s.geometry.bpc),
           k_(float_psnr::psnr_constants(bpc_)), ref_(w_, h_), dis_(w_, h_) {}
@@ -42,7 +38,7 @@ private:
 }  // namespace
 
 FeatureInfo float_psnr_info() {
-    return extractor_info<FloatPsnr>("float_psnr", {}, {{"float_psnr", ""}});
+    return float_extractor_info<FloatPsnr>("float_psnr", {}, {{"float_psnr", ""}});
 }
 
 }  // namespace vmafpp

@@ -6,10 +6,9 @@
 
 namespace vmafpp::psnr_hvs {
 
-const PsnrHvsKernels& psnr_hvs_kernels_for(SimdLevel level) {
-    return kernel_table<PsnrHvsKernels, psnr_hvs_kernels_scalar,
-                        VMAFPP_X86_INIT(psnr_hvs_init_avx2), VMAFPP_X86_INIT(psnr_hvs_init_avx512),
-                        nullptr, VMAFPP_ARM_INIT(psnr_hvs_init_neon)>(level);
-}
+KernelsFor<PsnrHvsKernels>& psnr_hvs_kernels_for =
+    kernel_table<PsnrHvsKernels, psnr_hvs_kernels_scalar, VMAFPP_X86_INIT(psnr_hvs_init_avx2),
+                 VMAFPP_X86_INIT(psnr_hvs_init_avx512), nullptr,
+                 VMAFPP_ARM_INIT(psnr_hvs_init_neon)>;
 
 }  // namespace vmafpp::psnr_hvs

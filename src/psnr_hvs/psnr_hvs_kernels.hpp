@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "dispatch/kernel_decl.hpp"
 #include "vmafpp/cpu.hpp"
 
 namespace vmafpp::psnr_hvs {
@@ -135,10 +136,8 @@ const PsnrHvsKernels& psnr_hvs_kernels_scalar();
 // The table for a SIMD level (the kernel-table ladder): AVX2 and AVX-512
 // have twins of `plane` (psnr_hvs_simd.hpp); the ICL level inherits
 // AVX-512's.
-const PsnrHvsKernels& psnr_hvs_kernels_for(SimdLevel level);
-void psnr_hvs_init_avx2(PsnrHvsKernels& k);
-void psnr_hvs_init_avx512(PsnrHvsKernels& k);
+extern KernelsFor<PsnrHvsKernels>& psnr_hvs_kernels_for;
 // AArch64: four blocks per vector (psnr_hvs_neon.cpp).
-void psnr_hvs_init_neon(PsnrHvsKernels& k);
+KernelInit<PsnrHvsKernels> psnr_hvs_init_avx2, psnr_hvs_init_avx512, psnr_hvs_init_neon;
 
 }  // namespace vmafpp::psnr_hvs

@@ -5,10 +5,8 @@
 
 namespace vmafpp::speed {
 
-const SpeedKernels& speed_kernels_for(SimdLevel level) {
-    return kernel_table<SpeedKernels, speed_kernels_scalar, VMAFPP_X86_INIT(speed_init_avx2),
-                        VMAFPP_X86_INIT(speed_init_avx512), nullptr,
-                        VMAFPP_ARM_INIT(speed_init_neon)>(level);
-}
+KernelsFor<SpeedKernels>& speed_kernels_for =
+    kernel_table<SpeedKernels, speed_kernels_scalar, VMAFPP_X86_INIT(speed_init_avx2),
+                 VMAFPP_X86_INIT(speed_init_avx512), nullptr, VMAFPP_ARM_INIT(speed_init_neon)>;
 
 }  // namespace vmafpp::speed

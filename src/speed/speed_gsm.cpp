@@ -10,11 +10,14 @@
 #include <utility>
 
 #include "vif/float_vif_kernels.hpp"
+#include "vif/float_vif_scale.hpp"
 #include "vmafpp/error.hpp"
 
 namespace vmafpp::speed {
 
 namespace {
+
+using float_vif::mirror_f;
 
 constexpr double kEigenEps = 1e-6;
 constexpr int kEigenMaxIters = 500;
@@ -131,11 +134,6 @@ std::vector<std::pair<int, int>> needed_columns(int w, int fw) {
     return runs;
 }
 
-// libvmaf's mirror() on floats.
-inline float mirror(float i, float left, float right) {
-    return i < left ? -i : (i > right ? 2 * right - i : i);
-}
-
 float bicubic_weight(float t) {
     const float a = -0.75f;
     if (t < 0) t = -t;
@@ -157,8 +155,8 @@ float bicubic_at(const float* src, std::ptrdiff_t stride, int w, int h, float x,
     float v = 0;
     for (int j = -1; j <= 2; ++j)
         for (int i = -1; i <= 2; ++i) {
-            const int xi = static_cast<int>(mirror(static_cast<float>(x0 + i), 0, w - 1));
-            const int yi = static_cast<int>(mirror(static_cast<float>(y0 + j), 0, h - 1));
+            const int xi = static_cast<int>(mirror_f(static_cast<float>(x0 + i), 0, w - 1));
+            const int yi = static_cast<int>(mirror_f(static_cast<float>(y0 + j), 0, h - 1));
             const float weight = wx[i + 1] * wy[j + 1];
             v += src[yi * stride + xi] * weight;
         }
@@ -189,26 +187,11 @@ float lanczos_at(const float* src, std::ptrdiff_t stride, int w, int h, float x,
         for (int ix = -a; ix <= a; ++ix) {
             const float weight = wx[ix + a] * wy[iy + a];
             weight_sum += weight;
-            const int xi = static_cast<int>(mirror(static_cast<float>(x0 + ix), 0, w - 1));
-            const int yi = static_cast<int>(mirror(static_cast<float>(y0 + iy), 0, h - 1));
+            const int xi = static_cast<int>(mirror_f(static_cast<float>(x0 + ix), 0, w - 1));
+            const int yi = static_cast<int>(mirror_f(static_cast<float>(y0 + iy), 0, h - 1));
             value += src[yi * stride + xi] * weight;
         }
     return value / weight_sum;
-}
-
-// vif_scale_frame_bicubic_s / _lanczos4_s (sizes differ: checked by caller).
-template <class At>
-void scale_with(const float* src, std::ptrdiff_t ss, int sw, int sh, float* dst,
-                std::ptrdiff_t ds, int dw, int dh, At at) {
-    const float rx = static_cast<float>(sw) / dw;
-    const float ry = static_cast<float>(sh) / dh;
-    for (int y = 0; y < dh; ++y) {
-        const float yy = static_cast<float>((y + 0.5) * ry - 0.5);
-        for (int x = 0; x < dw; ++x) {
-            const float xx = static_cast<float>((x + 0.5) * rx - 0.5);
-            dst[y * ds + x] = at(src, ss, sw, sh, xx, yy);
-        }
-    }
 }
 
 int sign_of(float x) { return x >= 0 ? 1 : -1; }
@@ -467,7 +450,7 @@ KernelTaps kernel_taps(int i, int src_n, int dst_n, int first, int last, Weight 
     KernelTaps t;
     t.n = last - first + 1;
     for (int k = first; k <= last; ++k) {
-        const int m = static_cast<int>(mirror(static_cast<float>(s0 + k), 0, src_n - 1));
+        const int m = static_cast<int>(mirror_f(static_cast<float>(s0 + k), 0, src_n - 1));
         // Where the scalar would read outside the plane (no accepted size
         // does: a plane is at least 20 samples, see speed.cpp's check_plane).
         if (m < 0 || m >= src_n) throw Error("internal error: a speed prescale tap outside the plane");
@@ -494,8 +477,8 @@ ScaleTap bilinear_tap(int i, int src_n, int dst_n) {
     const float s = source_coordinate(i, src_n, dst_n);
     const float last = static_cast<float>(src_n - 1);
     ScaleTap t;
-    t.i1 = static_cast<int>(mirror(std::floor(s), 0, last));
-    t.i2 = static_cast<int>(mirror(std::ceil(s), 0, last));
+    t.i1 = static_cast<int>(mirror_f(std::floor(s), 0, last));
+    t.i2 = static_cast<int>(mirror_f(std::ceil(s), 0, last));
     t.frac = s - t.i1;
     return t;
 }
@@ -554,10 +537,10 @@ void Gsm::prepare(const Rows& src) {
                     float_vif::scale_bilinear(in, is, w, h, dst, ds, sw, sh);
                     break;
                 case ScaleMethod::bicubic:
-                    scale_with(in, is, w, h, dst, ds, sw, sh, bicubic_at);
+                    float_vif::resample(in, is, w, h, dst, ds, sw, sh, bicubic_at);
                     break;
                 case ScaleMethod::lanczos4:
-                    scale_with(in, is, w, h, dst, ds, sw, sh, lanczos_at);
+                    float_vif::resample(in, is, w, h, dst, ds, sw, sh, lanczos_at);
                     break;
             }
         }

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "dispatch/kernel_decl.hpp"
 #include "vmafpp/cpu.hpp"
 
 namespace vmafpp::speed {
@@ -60,10 +61,8 @@ struct SpeedKernels {
 };
 
 const SpeedKernels& speed_kernels_scalar();
-const SpeedKernels& speed_kernels_for(SimdLevel level);
-void speed_init_avx2(SpeedKernels& k);
-void speed_init_avx512(SpeedKernels& k);
+extern KernelsFor<SpeedKernels>& speed_kernels_for;
 // AArch64: covariance and vertical (speed_neon.cpp).
-void speed_init_neon(SpeedKernels& k);
+KernelInit<SpeedKernels> speed_init_avx2, speed_init_avx512, speed_init_neon;
 
 }  // namespace vmafpp::speed

@@ -10,8 +10,8 @@
 #include "base/extractor_info.hpp"
 #include "base/float_image.hpp"
 #include "base/large_alloc.hpp"
-#include "ssim/float_lumas.hpp"
 #include "ssim/ssim_db.hpp"
+#include "ssim/ssim_extractor.hpp"
 #include "ssim/ssim_kernels.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
@@ -44,10 +44,9 @@ const OptionTable<ssim::SsimParams>& ms_ssim_table() {
     return table;
 }
 
-class FloatMsSsim final : public FeatureExtractor, public ssim::FloatLumas {
+class FloatMsSsim final : public ssim::SsimExtractor {
 public:
     static void check(const ExtractorSetup& s) {
-        require_float_conversion("float_ms_ssim", s.geometry.bpc);
         if (!scales_fit(s.geometry.width, s.geometry.height))
             throw Error(
                 "float_ms_ssim needs at least 176x176 luma samples (5 scales of an "
@@ -58,14 +57,7 @@ public:
     explicit FloatMsSsim(const ExtractorSetup& s) : FloatMsSsim(s, ms_ssim_table().read(s.options)) {}
 
     FloatMsSsim(const ExtractorSetup& s, const ssim::SsimParams& p)
-        : FloatLumas(s.geometry.width, s.geometry.height, s.geometry.bpc),
-          keys_(s.keys),
-          k_(ssim::ssim_kernels_for(s.compute.simd)),
-          bpc_(s.geometry.bpc),
-          enable_lcs_(p.enable_lcs),
-          enable_db_(p.enable_db),
-          max_db_(ssim::max_db(p.clip_db, bpc_, s.geometry.width, s.geometry.height)),
-          scratch_(s.geometry.width, s.geometry.height) {
+        : SsimExtractor(s, p), scratch_(s.geometry.width, s.geometry.height) {
         int w = s.geometry.width, h = s.geometry.height;
         for (int i = 0; i < kScales; ++i) {
             w_[i] = w;
@@ -106,9 +98,7 @@ public:
                 std::pow(static_cast<double>(r[i].s), static_cast<double>(kBetaGamma[i]));
             msssim *= weighted;
         }
-        double score = msssim;
-        if (enable_db_) score = ssim::to_db(score, max_db_);
-        sink.append(keys_[0], frame, score);
+        sink.append(keys_[0], frame, scored(msssim));
         if (!enable_lcs_) return;
         for (int i = 0; i < kScales; ++i) sink.append(keys_[1 + i], frame, r[i].l);
         for (int i = 0; i < kScales; ++i) sink.append(keys_[1 + kScales + i], frame, r[i].c);
@@ -120,11 +110,6 @@ public:
     void meet(FeatureExtractor& earlier) override { share_with(earlier); }
 
 private:
-    std::vector<std::string> keys_;  // in float_ms_ssim_info()'s provided order
-    const ssim::SsimKernels& k_;
-    int bpc_;
-    bool enable_lcs_, enable_db_;
-    double max_db_;
     ssim::SsimScratch scratch_;  // sized for scale 0, reused by every scale
     int w_[kScales], h_[kScales];
     // Compact scales 1 .. kScales - 1 (scale 0 is FloatLumas').
@@ -141,7 +126,7 @@ FeatureInfo float_ms_ssim_info() {
         for (int i = 0; i < kScales; ++i)
             provided.push_back(
                 {"float_ms_ssim_" + std::string(part) + "_scale" + std::to_string(i), ""});
-    return extractor_info<FloatMsSsim>(
+    return float_extractor_info<FloatMsSsim>(
         "float_ms_ssim", ms_ssim_table().specs(), std::move(provided));
 }
 

@@ -8,8 +8,8 @@
 #include "base/extractor_info.hpp"
 #include "base/float_image.hpp"
 #include "base/large_alloc.hpp"
-#include "ssim/float_lumas.hpp"
 #include "ssim/ssim_db.hpp"
+#include "ssim/ssim_extractor.hpp"
 #include "ssim/ssim_kernels.hpp"
 #include "vmafpp/error.hpp"
 #include "vmafpp/feature.hpp"
@@ -42,10 +42,9 @@ const OptionTable<ssim::SsimParams>& ssim_table() {
     return table;
 }
 
-class FloatSsim final : public FeatureExtractor, public ssim::FloatLumas {
+class FloatSsim final : public ssim::SsimExtractor {
 public:
     static void check(const ExtractorSetup& s) {
-        require_float_conversion("float_ssim", s.geometry.bpc);
         const int w = s.geometry.width, h = s.geometry.height;
         const int f = scale_factor(ssim_table().read(s.options).scale, w, h);
         const int sw = f > 1 ? ssim::decimated_size(w, f) : w;
@@ -60,16 +59,10 @@ public:
     explicit FloatSsim(const ExtractorSetup& s) : FloatSsim(s, ssim_table().read(s.options)) {}
 
     FloatSsim(const ExtractorSetup& s, const ssim::SsimParams& p)
-        : FloatLumas(s.geometry.width, s.geometry.height, s.geometry.bpc),
-          keys_(s.keys),
-          k_(ssim::ssim_kernels_for(s.compute.simd)),
+        : SsimExtractor(s, p),
           w_(s.geometry.width),
           h_(s.geometry.height),
-          bpc_(s.geometry.bpc),
           factor_(scale_factor(p.scale, w_, h_)),
-          enable_lcs_(p.enable_lcs),
-          enable_db_(p.enable_db),
-          max_db_(ssim::max_db(p.clip_db, bpc_, w_, h_)),
           scratch_(factor_ > 1 ? ssim::decimated_size(w_, factor_) : w_,
                    factor_ > 1 ? ssim::decimated_size(h_, factor_) : h_) {
         if (factor_ > 1) {
@@ -112,9 +105,7 @@ public:
             h = ssim::decimated_size(h, factor_);
         }
         const ssim::SsimResult r = ssim::ssim_pass(k_, r_in, d_in, w, h, scratch_);
-        double score = r.ssim;
-        if (enable_db_) score = ssim::to_db(score, max_db_);
-        sink.append(keys_[0], frame, score);
+        sink.append(keys_[0], frame, scored(r.ssim));
         if (enable_lcs_) {
             sink.append(keys_[1], frame, r.l);
             sink.append(keys_[2], frame, r.c);
@@ -131,12 +122,8 @@ public:
 private:
     bool decimates_apart() const { return factor_ == 1 || small_ref_ != nullptr; }
 
-    std::vector<std::string> keys_;  // in float_ssim_info()'s provided order
-    const ssim::SsimKernels& k_;
-    int w_, h_, bpc_;
+    int w_, h_;
     int factor_;
-    bool enable_lcs_, enable_db_;
-    double max_db_;
     std::unique_ptr<float[], detail::LargeFree> small_ref_, small_dis_;  // decimated, if apart
     ssim::SsimScratch scratch_;
     std::vector<float> box_;  // factor x factor taps of 1 / factor^2
@@ -147,7 +134,7 @@ private:
 FeatureInfo float_ssim_info() {
     // libvmaf lists one provided name; the l, c and s means follow it with
     // enable_lcs.
-    return extractor_info<FloatSsim>(
+    return float_extractor_info<FloatSsim>(
         "float_ssim", ssim_table().specs(),
         {{"float_ssim", ""}, {"float_ssim_l", ""}, {"float_ssim_c", ""}, {"float_ssim_s", ""}});
 }

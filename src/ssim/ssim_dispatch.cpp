@@ -5,10 +5,8 @@
 
 namespace vmafpp::ssim {
 
-const SsimKernels& ssim_kernels_for(SimdLevel level) {
-    return kernel_table<SsimKernels, ssim_kernels_scalar, VMAFPP_X86_INIT(ssim_init_avx2),
-                        VMAFPP_X86_INIT(ssim_init_avx512), nullptr,
-                        VMAFPP_ARM_INIT(ssim_init_neon)>(level);
-}
+KernelsFor<SsimKernels>& ssim_kernels_for =
+    kernel_table<SsimKernels, ssim_kernels_scalar, VMAFPP_X86_INIT(ssim_init_avx2),
+                 VMAFPP_X86_INIT(ssim_init_avx512), nullptr, VMAFPP_ARM_INIT(ssim_init_neon)>;
 
 }  // namespace vmafpp::ssim

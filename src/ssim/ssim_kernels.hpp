@@ -14,6 +14,7 @@
 #include <memory>
 
 #include "base/large_alloc.hpp"
+#include "dispatch/kernel_decl.hpp"
 #include "vmafpp/cpu.hpp"
 
 namespace vmafpp::ssim {
@@ -164,10 +165,8 @@ const SsimKernels& ssim_kernels_scalar();
 // convolve, stats, decimate and pass, AVX-512 of stats, decimate and pass;
 // the ICL level inherits AVX-512's table. NEON (AArch64) has twins of
 // convolve, stats, decimate and pass (ssim_neon.cpp).
-const SsimKernels& ssim_kernels_for(SimdLevel level);
-void ssim_init_avx2(SsimKernels& k);
-void ssim_init_avx512(SsimKernels& k);
-void ssim_init_neon(SsimKernels& k);
+extern KernelsFor<SsimKernels>& ssim_kernels_for;
+KernelInit<SsimKernels> ssim_init_avx2, ssim_init_avx512, ssim_init_neon;
 
 // The output size of DecimateFn along one dimension.
 constexpr int decimated_size(int n, int factor) { return n / factor + (n & 1); }

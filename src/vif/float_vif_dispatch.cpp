@@ -6,9 +6,8 @@
 
 namespace vmafpp::float_vif {
 
-const FloatVifKernels& float_vif_kernels_for(SimdLevel level) {
-    return kernel_table<FloatVifKernels, float_vif_kernels_scalar, nullptr, nullptr, nullptr,
-                        VMAFPP_ARM_INIT(float_vif_init_neon)>(level);
-}
+KernelsFor<FloatVifKernels>& float_vif_kernels_for =
+    kernel_table<FloatVifKernels, float_vif_kernels_scalar, nullptr, nullptr, nullptr,
+                 VMAFPP_ARM_INIT(float_vif_init_neon)>;
 
 }  // namespace vmafpp::float_vif

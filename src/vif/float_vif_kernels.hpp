@@ -9,6 +9,7 @@
 
 #include <cstddef>
 
+#include "dispatch/kernel_decl.hpp"
 #include "vmafpp/cpu.hpp"
 
 namespace vmafpp::float_vif {
@@ -89,8 +90,8 @@ struct FloatVifKernels {
 const FloatVifKernels& float_vif_kernels_scalar();
 // Each level's twins (kernel_table.hpp's ladder): float_vif_neon.cpp only;
 // x86 runs the scalar kernels.
-void float_vif_init_neon(FloatVifKernels& k);
+KernelInit<FloatVifKernels> float_vif_init_neon;
 // The table of `level` (a session's Compute::simd).
-const FloatVifKernels& float_vif_kernels_for(SimdLevel level);
+extern KernelsFor<FloatVifKernels>& float_vif_kernels_for;
 
 }  // namespace vmafpp::float_vif

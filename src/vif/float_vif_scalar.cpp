@@ -1,4 +1,5 @@
 #include "vif/float_vif_kernels.hpp"
+#include "vif/float_vif_scale.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -267,11 +268,6 @@ void scale_nearest(const float* src, std::ptrdiff_t src_stride, int src_w, int s
 
 namespace {
 
-// libvmaf's mirror() on floats (reflect about the first and last sample).
-inline float mirror_f(float i, float left, float right) {
-    return i < left ? -i : (i > right ? 2 * right - i : i);
-}
-
 float bilinear_at(const float* src, std::ptrdiff_t stride, int w, int h, float x, float y) {
     const int x1 = static_cast<int>(mirror_f(std::floor(x), 0, static_cast<float>(w - 1)));
     const int x2 = static_cast<int>(mirror_f(std::ceil(x), 0, static_cast<float>(w - 1)));
@@ -289,16 +285,7 @@ float bilinear_at(const float* src, std::ptrdiff_t stride, int w, int h, float x
 void scale_bilinear(const float* src, std::ptrdiff_t src_stride, int src_w, int src_h,
                     float* dst, std::ptrdiff_t dst_stride, int dst_w, int dst_h) {
     if (copy_same_size(src, src_stride, src_w, src_h, dst, dst_stride, dst_w, dst_h)) return;
-    const float ratio_x = static_cast<float>(src_w) / dst_w;
-    const float ratio_y = static_cast<float>(src_h) / dst_h;
-    for (int y = 0; y < dst_h; ++y) {
-        // (y + 0.5) * ratio - 0.5 is a double, narrowed to float.
-        const float sy = static_cast<float>((y + 0.5) * ratio_y - 0.5);
-        for (int x = 0; x < dst_w; ++x) {
-            const float sx = static_cast<float>((x + 0.5) * ratio_x - 0.5);
-            dst[y * dst_stride + x] = bilinear_at(src, src_stride, src_w, src_h, sx, sy);
-        }
-    }
+    resample(src, src_stride, src_w, src_h, dst, dst_stride, dst_w, dst_h, bilinear_at);
 }
 
 }  // namespace vmafpp::float_vif

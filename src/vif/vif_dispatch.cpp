@@ -5,10 +5,9 @@
 
 namespace vmafpp::vif {
 
-const VifKernels& vif_kernels_for(SimdLevel level) {
-    return kernel_table<VifKernels, vif_kernels_scalar, VMAFPP_X86_INIT(vif_init_avx2),
-                        VMAFPP_X86_INIT(vif_init_avx512), VMAFPP_X86_INIT(vif_init_avx512icl),
-                        VMAFPP_ARM_INIT(vif_init_neon)>(level);
-}
+KernelsFor<VifKernels>& vif_kernels_for =
+    kernel_table<VifKernels, vif_kernels_scalar, VMAFPP_X86_INIT(vif_init_avx2),
+                 VMAFPP_X86_INIT(vif_init_avx512), VMAFPP_X86_INIT(vif_init_avx512icl),
+                 VMAFPP_ARM_INIT(vif_init_neon)>;
 
 }  // namespace vmafpp::vif

@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "dispatch/kernel_decl.hpp"
 #include "vmafpp/cpu.hpp"
 
 namespace vmafpp::vif {
@@ -192,12 +193,9 @@ const VifKernels& vif_kernels_scalar();
 // kernel; vif_avx512.cpp every kernel again, the statistics ones from
 // vif_stats_avx512.cpp; vif_avx512icl replaces the statistics kernels with
 // the same source built with VNNI (vif_stats_avx512icl.cpp).
-void vif_init_avx2(VifKernels& k);
-void vif_init_avx512(VifKernels& k);
-void vif_init_avx512icl(VifKernels& k);
-// vif_neon.cpp: every kernel (the fused rows through the
-// separate NEON kernels).
-void vif_init_neon(VifKernels& k);
+// vif_neon.cpp: every kernel (the fused rows through the separate NEON
+// kernels).
+KernelInit<VifKernels> vif_init_avx2, vif_init_avx512, vif_init_avx512icl, vif_init_neon;
 // vif_stats_avx512.cpp and vif_stats_avx512icl.cpp: the statistics kernels.
 decltype(vif_stat_vertical_u8) vif_stat_vertical_u8_avx512;
 decltype(vif_stat_vertical_u16) vif_stat_vertical_u16_avx512;
@@ -211,7 +209,7 @@ decltype(vif_stat_row_u8) vif_stat_row_u8_avx512icl;
 decltype(vif_stat_row_u16) vif_stat_row_u16_avx512icl;
 // The table of `level` (a session's Compute::simd when extractors are
 // created); call its kernels only where cpu_flags() allows that level.
-const VifKernels& vif_kernels_for(SimdLevel level);
+extern KernelsFor<VifKernels>& vif_kernels_for;
 
 // log2(v) in Q11 for v in [32768, 65535], indexed by v - 32768: the value
 // libvmaf tabulates, (uint16)round(log2f((float)v) * 2048). Entry 32768 is a

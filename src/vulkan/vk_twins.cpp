@@ -151,12 +151,22 @@ std::shared_ptr<VulkanFrameStore> vulkan_store(const std::shared_ptr<device::Fra
     return store;
 }
 
+// What every twin holds first: its device's context and the session's frame
+// store on that device (nullptr: none, the twin uploads its own pictures).
+class TwinDevice {
+protected:
+    TwinDevice(unsigned device, const std::shared_ptr<device::FrameStore>& frames)
+        : ctx_(context_for(device)), store_(vulkan_store(frames, *ctx_)) {}
 
-class VulkanMotion final : public MotionTwin {
+    std::shared_ptr<Context> ctx_;
+    std::shared_ptr<VulkanFrameStore> store_;
+};
+
+
+class VulkanMotion final : public MotionTwin, private TwinDevice {
 public:
     VulkanMotion(unsigned device, int w, int h, int bpc, std::shared_ptr<device::FrameStore> frames)
-        : ctx_(context_for(device)),
-          store_(vulkan_store(frames, *ctx_)),
+        : TwinDevice(device, frames),
           w_(w),
           h_(h),
           bpc_(bpc),
@@ -205,8 +215,6 @@ private:
         return total;
     }
 
-    std::shared_ptr<Context> ctx_;
-    std::shared_ptr<VulkanFrameStore> store_;
     int w_, h_, bpc_, bytes_;
     std::unique_ptr<Buffer> prev_, cur_;  // sad()'s own uploads
     Buffer rows_;
@@ -217,11 +225,10 @@ private:
 
 constexpr int kVifScales = 4;
 
-class VulkanVif final : public VifTwin {
+class VulkanVif final : public VifTwin, private TwinDevice {
 public:
     VulkanVif(unsigned device, int w, int h, int bpc, std::shared_ptr<device::FrameStore> frames)
-        : ctx_(context_for(device)),
-          store_(vulkan_store(frames, *ctx_)),
+        : TwinDevice(device, frames),
           bpc_(bpc),
           bytes_(bpc > 8 ? 2 : 1),
           stream_(ctx_),
@@ -308,8 +315,6 @@ private:
         ++times.frames;
     }
 
-    std::shared_ptr<Context> ctx_;
-    std::shared_ptr<VulkanFrameStore> store_;
     int bpc_, bytes_;
     int w_[kVifScales] = {}, h_[kVifScales] = {};
     std::size_t sigma_base_[kVifScales] = {};
@@ -323,13 +328,12 @@ private:
 };
 
 
-class VulkanAdm final : public AdmTwin {
+class VulkanAdm final : public AdmTwin, private TwinDevice {
 public:
     VulkanAdm(unsigned device, int w, int h, int bpc, const adm::AdmDeviceParams scales[adm::kScales],
               double gain_limit, bool skip_scale0, bool skip_aim,
               std::shared_ptr<device::FrameStore> frames)
-        : ctx_(context_for(device)),
-          store_(vulkan_store(frames, *ctx_)),
+        : TwinDevice(device, frames),
           w_(w),
           h_(h),
           bpc_(bpc),
@@ -424,8 +428,6 @@ private:
                          skip_aim_ ? 1 : 2);
     }
 
-    std::shared_ptr<Context> ctx_;
-    std::shared_ptr<VulkanFrameStore> store_;
     int w_, h_, bpc_, bytes_;
     bool skip_scale0_, skip_aim_;
     std::uint64_t gain_m_ = 0;

@@ -114,5 +114,21 @@ TEST(FloatKernels, Log2ApproxSpecialValues) {
     EXPECT_NEAR(float_vif::log2_approx(3.0f), std::log2(3.0f), 1e-4);
 }
 
+// float_vif::scale_bilinear (float VIF's and SpEED's bilinear prescale,
+// through float_vif_scale.hpp's resample): libvmaf's sample point
+// (i + 0.5) * ratio - 0.5 and its four weights. Halving a 4x4 picture puts
+// every point midway between four samples of a ramp of squares, so each
+// output is their mean, exact in float, and a shifted point or a wrong
+// weight changes it.
+TEST(FloatKernels, ScaleBilinearSamplesLibvmafsPoints) {
+    float src[16];
+    for (int i = 0; i < 16; ++i) src[i] = static_cast<float>(i * i);
+    float dst[4] = {};
+    float_vif::scale_bilinear(src, 4, 4, 4, dst, 2, 2, 2);
+    const float want[4] = {(0 + 1 + 16 + 25) / 4.0f, (4 + 9 + 36 + 49) / 4.0f,
+                           (64 + 81 + 144 + 169) / 4.0f, (100 + 121 + 196 + 225) / 4.0f};
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(dst[i], want[i]) << "output " << i;
+}
+
 }  // namespace
 }  // namespace vmafpp
