@@ -368,7 +368,7 @@ typename V::F delta_e_2000(const LabPairs& in, unsigned* settled) {
 
     // Hue angles: v within |v| 2^-48 of libm's atan2. y = +-0 with
     // x > 0 gives +-0 in both; y = x = 0 is the scalar's early 0.
-    const auto hue_angle = [&](D x, D y, M& settled) {
+    const auto hue_angle = [&](D x, D y, M& settled) __attribute__((always_inline)) {
         const M origin = V::mask_and(V::eq(x, zero), V::eq(y, zero));
         const D v = X::atan2(x, y);
         settled = V::mask_or(origin, X::settles_rel(v));
