@@ -1,7 +1,8 @@
 // The c-value loop of cambi (CValuesFn), written once and compiled once per
-// instruction set: cambi_scalar.cpp, cambi_avx2.cpp and cambi_avx512.cpp
-// each include this header and instantiate c_values_loop with their own
-// `Isa` policy, which counts a range of histogram cells up or down and
+// instruction set: cambi_scalar.cpp and, through cambi_lanes_loop.hpp
+// (install_lanes; CountLanes gives inc, dec and the scans), cambi_avx2.cpp,
+// cambi_avx512.cpp and cambi_neon.cpp instantiate c_values_loop with their
+// own `Isa` policy, which counts a range of histogram cells up or down and
 // scores a row:
 //   Isa::inc(row, n), Isa::dec(row, n)   row[0, n) += 1, -= 1 (n <= 255);
 //                                        may read and write back unchanged
