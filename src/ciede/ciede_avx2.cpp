@@ -19,23 +19,13 @@ struct Avx2 {
     VMAFPP_X86_LANES(4, __m128, _mm, f, __m256d, _mm256, )
     using M = __m256d;
 
-    static D load_f32(const float* p) { return _mm256_cvtps_pd(_mm_loadu_ps(p)); }
-    static void store_f32(float* p, D v) { _mm_storeu_ps(p, _mm256_cvtpd_ps(v)); }
-    // To float and back (round to nearest, MXCSR's default).
-    static D f32(D v) { return _mm256_cvtps_pd(_mm256_cvtpd_ps(v)); }
-
     // A float lane's all-ones or all-zeros, sign-extended to its double lane.
     static M fzero(F v) {
         const __m128i z = _mm_castps_si128(_mm_cmpeq_ps(v, _mm_setzero_ps()));
         return _mm256_castsi256_pd(_mm256_cvtepi32_epi64(z));
     }
 
-    static D neg(D a) { return _mm256_xor_pd(a, _mm256_set1_pd(-0.0)); }
-    static D abs(D a) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), a); }
-    static D copysign(D mag, D sign) {
-        const D s = _mm256_set1_pd(-0.0);
-        return _mm256_or_pd(_mm256_andnot_pd(s, mag), _mm256_and_pd(s, sign));
-    }
+    VMAFPP_X86_DOUBLE_SIGNS(_mm256)
     static D round(D a) {
         return _mm256_round_pd(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     }
@@ -194,10 +184,8 @@ int keys_avx2(const std::uint16_t* const ref[3], const std::uint16_t* const dis[
 }  // namespace
 
 void ciede_init_avx2(CiedeKernels& k) {
-    k.delta_e = ciede::simd::delta_e<ciede::simd::FourChains<Avx2>>;
-    k.libm = ciede::simd::libm<Avx2>;
+    ciede::simd::install_twins<Avx2>(k);
     k.keys = keys_avx2;
-    k.lab = ciede::simd::lab<ciede::simd::Twice<Avx2>>;
 }
 
 }  // namespace vmafpp::ciede

@@ -25,11 +25,6 @@ struct Neon {
     static D set(double v) { return vdupq_n_f64(v); }
     static D load(const double* p) { return vld1q_f64(p); }
     static void store(double* p, D v) { vst1q_f64(p, v); }
-    static D load_f32(const float* p) { return vcvt_f64_f32(vld1_f32(p)); }
-    static void store_f32(float* p, D v) { vst1_f32(p, vcvt_f32_f64(v)); }
-    // To float and back (round to nearest).
-    static D f32(D v) { return vcvt_f64_f32(vcvt_f32_f64(v)); }
-
     // The same two lanes as floats, for the scalar's float operations.
     using F = float32x2_t;
     static F fset(float v) { return vdup_n_f32(v); }
@@ -104,9 +99,7 @@ struct Neon {
 }  // namespace
 
 void ciede_init_neon(CiedeKernels& k) {
-    k.delta_e = ciede::simd::delta_e<ciede::simd::FourChains<Neon>>;
-    k.libm = ciede::simd::libm<Neon>;
-    k.lab = ciede::simd::lab<ciede::simd::Twice<Neon>>;
+    ciede::simd::install_twins<Neon>(k);
 }
 
 }  // namespace vmafpp::ciede

@@ -38,3 +38,14 @@
     static D dname##sqrt(D a) { return PD##_sqrt_pd(a); }                                       \
     static D widen(F v) { return PD##_cvtps_pd(v); }                                            \
     static F narrow(D v) { return PD##_cvtpd_ps(v); }
+
+// neg, abs and copysign of the double vector D by its sign bit, over the
+// intrinsics whose names begin with PD (_mm256, _mm512): exact, as the
+// scalar's -x, fabs and copysign.
+#define VMAFPP_X86_DOUBLE_SIGNS(PD)                                                  \
+    static D neg(D a) { return PD##_xor_pd(a, PD##_set1_pd(-0.0)); }                 \
+    static D abs(D a) { return PD##_andnot_pd(PD##_set1_pd(-0.0), a); }              \
+    static D copysign(D mag, D sign) {                                               \
+        return PD##_or_pd(PD##_andnot_pd(PD##_set1_pd(-0.0), mag),                   \
+                          PD##_and_pd(PD##_set1_pd(-0.0), sign));                    \
+    }
