@@ -89,15 +89,7 @@ void c_value_sums_avx2(const float* row, int n, CValueSums& sums) {
     _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), acc);
     std::int64_t units = lanes[0] + lanes[1] + lanes[2] + lanes[3];
     bool in_range = outside == 0;
-    for (; i < n; ++i) {
-        const float v = row[i];
-        if (v == 0.0f) continue;
-        ++nonzero;
-        if (!(v >= 0.5f) || !(v < 65536.0f))
-            in_range = false;
-        else
-            units += static_cast<std::int64_t>(static_cast<double>(v) * 16777216.0);
-    }
+    c_value_sums_steps(row, i, n, units, nonzero, in_range);
     fold_c_value_sums(sums, units, nonzero, in_range);
 }
 

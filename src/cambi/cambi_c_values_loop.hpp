@@ -124,6 +124,23 @@ struct Histograms {
     }
 };
 
+// c_value_sums_scalar's steps on row[i, n), into its running values (the
+// scalar's whole row, the twins' last n % lanes values): each nonzero v
+// counts; one outside [0.5, 65536) (NaN included) clears in_range, one
+// inside adds v * 2^24, exact in double and an integer below 2^40.
+inline void c_value_sums_steps(const float* row, int i, int n, std::int64_t& units,
+                               std::int64_t& nonzero, bool& in_range) {
+    for (; i < n; ++i) {
+        const float v = row[i];
+        if (v == 0.0f) continue;
+        ++nonzero;
+        if (!(v >= 0.5f) || !(v < 65536.0f))
+            in_range = false;
+        else
+            units += static_cast<std::int64_t>(static_cast<double>(v) * 16777216.0);
+    }
+}
+
 // libvmaf's c_value_pixel: v is the 10-bit value plus num_diffs.
 inline float c_value_pixel(const std::uint16_t* hist, int w, int x, int v, const ContrastSetup& s,
                            const float* recip) {

@@ -78,15 +78,7 @@ void c_value_sums_neon(const float* row, int n, CValueSums& sums) {
     }
     std::int64_t units = vgetq_lane_s64(acc, 0) + vgetq_lane_s64(acc, 1);
     bool in_range = vmaxvq_u32(outside) == 0;
-    for (; i < n; ++i) {
-        const float v = row[i];
-        if (v == 0.0f) continue;
-        ++nonzero;
-        if (!(v >= 0.5f) || !(v < 65536.0f))
-            in_range = false;
-        else
-            units += static_cast<std::int64_t>(static_cast<double>(v) * 16777216.0);
-    }
+    c_value_sums_steps(row, i, n, units, nonzero, in_range);
     fold_c_value_sums(sums, units, nonzero, in_range);
 }
 

@@ -173,12 +173,7 @@ int keys_avx2(const std::uint16_t* const ref[3], const std::uint16_t* const dis[
         n = append_keys4(high(ry), high(ru), high(rv), high(dy), high(du), high(dv), differ >> 4,
                          x + 4, shift, shift2, valid, keys, n);
     }
-    if (x < x1)
-        n += ciede_kernels_scalar().keys(ref, dis, x, x1, bits, out,
-                                         LabKeys{{keys.key[0] + n, keys.key[1] + n},
-                                                 {keys.set[0] + n, keys.set[1] + n},
-                                                 keys.where + n});
-    return n;
+    return ciede::simd::keys_tail(ref, dis, x, x1, bits, out, keys, n);
 }
 
 }  // namespace

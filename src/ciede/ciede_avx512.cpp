@@ -110,12 +110,7 @@ int keys_avx512(const std::uint16_t* const ref[3], const std::uint16_t* const di
             _mm256_maskz_compress_epi32(differ, _mm256_add_epi32(_mm256_set1_epi32(x), lanes)));
         n += __builtin_popcount(differ);
     }
-    if (x < x1)
-        n += ciede_kernels_scalar().keys(ref, dis, x, x1, bits, out,
-                                         LabKeys{{keys.key[0] + n, keys.key[1] + n},
-                                                 {keys.set[0] + n, keys.set[1] + n},
-                                                 keys.where + n});
-    return n;
+    return ciede::simd::keys_tail(ref, dis, x, x1, bits, out, keys, n);
 }
 
 }  // namespace

@@ -582,6 +582,17 @@ void libm(CiedeLibm fn, const double* x, const double* y, int n, double* out) {
     }
 }
 
+// A keys twin's last columns x .. x1 - 1 (those its vectors leave) by the
+// scalar's loop, appended at n; returns the new count.
+inline int keys_tail(const std::uint16_t* const ref[3], const std::uint16_t* const dis[3], int x,
+                     int x1, int bits, float* out, const LabKeys& keys, int n) {
+    if (x >= x1) return n;
+    return n + ciede_kernels_scalar().keys(ref, dis, x, x1, bits, out,
+                                           LabKeys{{keys.key[0] + n, keys.key[1] + n},
+                                                   {keys.set[0] + n, keys.set[1] + n},
+                                                   keys.where + n});
+}
+
 // A level's table entries from V (its keys twin, if any, is its own):
 // delta E in four interleaved chains, the conversion in two, libm alone.
 template <class V>
