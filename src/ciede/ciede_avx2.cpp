@@ -157,21 +157,25 @@ int keys_avx2(const std::uint16_t* const ref[3], const std::uint16_t* const dis[
     int n = 0;
     int x = x0;
     for (; x + 8 <= x1; x += 8) {
-        const auto load = [x](const std::uint16_t* p) {
-            return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + x));
-        };
-        const __m128i ry = load(ref[0]), ru = load(ref[1]), rv = load(ref[2]);
-        const __m128i dy = load(dis[0]), du = load(dis[1]), dv = load(dis[2]);
-        const __m128i same16 = _mm_and_si128(_mm_and_si128(_mm_cmpeq_epi16(ry, dy), _mm_cmpeq_epi16(ru, du)),
-                                             _mm_cmpeq_epi16(rv, dv));
+        // Plane c's eight samples of the reference (r[c]) and the distorted (d[c]).
+        __m128i r[3], d[3];
+        for (int c = 0; c < 3; ++c) {
+            r[c] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(ref[c] + x));
+            d[c] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(dis[c] + x));
+        }
+        const __m128i same16 = _mm_and_si128(_mm_and_si128(_mm_cmpeq_epi16(r[0], d[0]), _mm_cmpeq_epi16(r[1], d[1])),
+                                             _mm_cmpeq_epi16(r[2], d[2]));
         const __m256i same = _mm256_cvtepi16_epi32(same16);
         _mm256_maskstore_ps(out + x, same, _mm256_setzero_ps());
         const unsigned differ = ~static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(same))) & 0xFFu;
         if (differ == 0) continue;
-        n = append_keys4(ry, ru, rv, dy, du, dv, differ & 0xFu, x, shift, shift2, valid, keys, n);
-        const auto high = [](__m128i v) { return _mm_srli_si128(v, 8); };
-        n = append_keys4(high(ry), high(ru), high(rv), high(dy), high(du), high(dv), differ >> 4,
-                         x + 4, shift, shift2, valid, keys, n);
+        n = append_keys4(r[0], r[1], r[2], d[0], d[1], d[2], differ & 0xFu, x, shift, shift2, valid, keys, n);
+        for (int c = 0; c < 3; ++c) {
+            r[c] = _mm_srli_si128(r[c], 8);  // columns x + 4 .. x + 7
+            d[c] = _mm_srli_si128(d[c], 8);
+        }
+        n = append_keys4(r[0], r[1], r[2], d[0], d[1], d[2], differ >> 4, x + 4, shift, shift2, valid,
+                         keys, n);
     }
     return ciede::simd::keys_tail(ref, dis, x, x1, bits, out, keys, n);
 }
