@@ -29,13 +29,13 @@ struct NeonLanes {
     static V load(const std::uint16_t* p) { return vld1q_u16(p); }
     static void store(std::uint16_t* p, V v) { vst1q_u16(p, v); }
     static V set(std::uint16_t x) { return vdupq_n_u16(x); }
-    static V add(V a, V b) { return vaddq_u16(a, b); }
-    static V sub(V a, V b) { return vsubq_u16(a, b); }
-    static V eq(V a, V b) { return vceqq_u16(a, b); }
-    static V min(V a, V b) { return vminq_u16(a, b); }
-    static V gt(V a, V b) { return vcgtq_u16(a, b); }
-    static V band(V a, V b) { return vandq_u16(a, b); }
-    static V bor(V a, V b) { return vorrq_u16(a, b); }
+#define VMAFPP_CAMBI_NEON_BINARY(op, intrinsic) \
+    static V op(V a, V b) { return intrinsic(a, b); }
+    VMAFPP_CAMBI_NEON_BINARY(add, vaddq_u16) VMAFPP_CAMBI_NEON_BINARY(sub, vsubq_u16)
+    VMAFPP_CAMBI_NEON_BINARY(eq, vceqq_u16) VMAFPP_CAMBI_NEON_BINARY(min, vminq_u16)
+    VMAFPP_CAMBI_NEON_BINARY(gt, vcgtq_u16) VMAFPP_CAMBI_NEON_BINARY(band, vandq_u16)
+    VMAFPP_CAMBI_NEON_BINARY(bor, vorrq_u16)
+#undef VMAFPP_CAMBI_NEON_BINARY
     static V select(V m, V a, V b) { return vbslq_u16(m, a, b); }
     static V widen(const std::uint8_t* p) { return vmovl_u8(vld1_u8(p)); }
     static V evens(const std::uint16_t* p) { return vld2q_u16(p).val[0]; }
