@@ -1,91 +1,54 @@
-// AVX2 twins of the cambi kernels: the c-value loop with its histogram
-// ranges counted 16 cells at a time, the mode filter 16 columns at a time,
-// the spatial mask (flat flags, column sums and the 7-wide box in 16-bit
-// lanes) 16 pixels at a time, the decimation 16 outputs at a time, the
-// pooling sums of a row 8 values at a time and the conversion of 8-bit luma
-// with the anti-dithering 16 samples at a time. Integer kernels: the twins
-// compute the scalar's values exactly, edges and tails by the scalar's code.
+// AVX2 twins of the cambi kernels: the integer kernels of
+// cambi_lanes_loop.hpp over 16 16-bit lanes (histogram counts and scans,
+// mode filter, spatial mask, decimation, conversion of 8-bit luma), and
+// here the c-values of a row 8 pixels at a time (gathers) and the pooling
+// sums of a row 8 values at a time. Integer kernels but for the c-values
+// (the scalar's float operations): the twins compute the scalar's values
+// exactly, edges and tails by the scalar's code.
 #include <immintrin.h>
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
-#include "cambi/cambi_c_values_loop.hpp"
 #include "cambi/cambi_kernels.hpp"
-#include "cambi/cambi_mode_loop.hpp"
+#include "cambi/cambi_lanes_loop.hpp"
 
 namespace vmafpp::cambi {
 
 namespace {
 
-// 16 ones then 16 zeros: loaded from (16 - n), the first n lanes are 1.
-alignas(32) const std::uint16_t kOnesThenZeros[32] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-                                                      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-
-// row[0, n) +/- 1: whole vectors, then one vector whose lanes past n add 0
-// (the cells there are read and written back unchanged: kHistogramPadding).
-struct Avx2Isa {
-    // 16 columns' histogram rows as 16-bit compacts, 0xffff for none:
-    // row_of's uint16(v - base) < size, unsigned (c <= size - 1 as
-    // min(c, size - 1) == c, with 1 <= size <= 0xffff).
-    static constexpr int kScanLanes = 16;
-    static __m256i in_band(const std::uint16_t* image, const std::uint16_t* mask, int base, int size,
-                           __m256i* compact) {
-        const __m256i m = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(mask));
-        const __m256i c = _mm256_sub_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(image)),
-                                           _mm256_set1_epi16(static_cast<short>(base)));
-        const __m256i last = _mm256_set1_epi16(static_cast<short>(size - 1));
-        *compact = c;
-        return _mm256_andnot_si256(_mm256_cmpeq_epi16(m, _mm256_setzero_si256()),
-                                   _mm256_cmpeq_epi16(_mm256_min_epu16(c, last), c));
+// cambi_lanes_loop.hpp's vector: 16 samples in a ymm; masks are vectors.
+struct Avx2Lanes {
+    static constexpr int kLanes = 16;
+    using V = __m256i;
+    static V load(const std::uint16_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+    static void store(std::uint16_t* p, V v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+    static V set(std::uint16_t x) { return _mm256_set1_epi16(static_cast<short>(x)); }
+    static V add(V a, V b) { return _mm256_add_epi16(a, b); }
+    static V sub(V a, V b) { return _mm256_sub_epi16(a, b); }
+    static V eq(V a, V b) { return _mm256_cmpeq_epi16(a, b); }
+    static V min(V a, V b) { return _mm256_min_epu16(a, b); }
+    static V gt(V a, V b) { return _mm256_cmpgt_epi16(a, b); }  // signed: lanes below 0x8000
+    static V band(V a, V b) { return _mm256_and_si256(a, b); }
+    static V bor(V a, V b) { return _mm256_or_si256(a, b); }
+    static V select(V m, V a, V b) { return _mm256_blendv_epi8(b, a, m); }
+    static V widen(const std::uint8_t* p) {
+        return _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+    }
+    // The low halves of 16 dwords packed (values below 2^16 stay as they
+    // are), the 128-bit halves put back in order.
+    static V evens(const std::uint16_t* p) {
+        const V low = _mm256_set1_epi32(0xffff);
+        return _mm256_permute4x64_epi64(_mm256_packus_epi32(band(load(p), low), band(load(p + 16), low)),
+                                        0xD8);
     }
     // One bit per 16-bit lane from the byte mask (BMI2 is part of the level).
-    static std::uint32_t lanes(__m256i v) {
-        return _pext_u32(static_cast<std::uint32_t>(_mm256_movemask_epi8(v)), 0x55555555u);
+    static std::uint32_t bits(V m) {
+        return _pext_u32(static_cast<std::uint32_t>(_mm256_movemask_epi8(m)), 0x55555555u);
     }
-    static std::uint32_t counted(const std::uint16_t* image, const std::uint16_t* mask, int base, int size) {
-        __m256i c;
-        return lanes(in_band(image, mask, base, size, &c));
-    }
-    static std::uint32_t moved(const std::uint16_t* old_image, const std::uint16_t* old_mask,
-                               const std::uint16_t* new_image, const std::uint16_t* new_mask, int base,
-                               int size) {
-        __m256i c_old, c_new;
-        const __m256i none = _mm256_set1_epi16(-1);
-        const __m256i in_old = in_band(old_image, old_mask, base, size, &c_old);
-        const __m256i in_new = in_band(new_image, new_mask, base, size, &c_new);
-        const __m256i k_old = _mm256_blendv_epi8(none, c_old, in_old);
-        const __m256i k_new = _mm256_blendv_epi8(none, c_new, in_new);
-        return lanes(_mm256_cmpeq_epi16(k_old, k_new)) ^ 0xffffu;
-    }
-    static __m256i tail(int n) {
-        return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(kOnesThenZeros + 16 - n));
-    }
-    static void inc(std::uint16_t* row, int n) {
-        const __m256i one = _mm256_set1_epi16(1);
-        int i = 0;
-        for (; i + 16 <= n; i += 16) {
-            __m256i* p = reinterpret_cast<__m256i*>(row + i);
-            _mm256_storeu_si256(p, _mm256_add_epi16(_mm256_loadu_si256(p), one));
-        }
-        if (i < n) {
-            __m256i* p = reinterpret_cast<__m256i*>(row + i);
-            _mm256_storeu_si256(p, _mm256_add_epi16(_mm256_loadu_si256(p), tail(n - i)));
-        }
-    }
-    static void dec(std::uint16_t* row, int n) {
-        const __m256i one = _mm256_set1_epi16(1);
-        int i = 0;
-        for (; i + 16 <= n; i += 16) {
-            __m256i* p = reinterpret_cast<__m256i*>(row + i);
-            _mm256_storeu_si256(p, _mm256_sub_epi16(_mm256_loadu_si256(p), one));
-        }
-        if (i < n) {
-            __m256i* p = reinterpret_cast<__m256i*>(row + i);
-            _mm256_storeu_si256(p, _mm256_sub_epi16(_mm256_loadu_si256(p), tail(n - i)));
-        }
-    }
+};
+
+struct Avx2Isa : CountLanes<Avx2Lanes> {
     static void row(const std::uint16_t* image, const std::uint16_t* mask, int w, const ContrastSetup& s,
                     const std::uint16_t* hist, const float* recip, float* out);
     static void sums(const float* row, int n, CValueSums& sums);
@@ -126,15 +89,7 @@ void c_value_sums_avx2(const float* row, int n, CValueSums& sums) {
     _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), acc);
     std::int64_t units = lanes[0] + lanes[1] + lanes[2] + lanes[3];
     bool in_range = outside == 0;
-    for (; i < n; ++i) {
-        const float v = row[i];
-        if (v == 0.0f) continue;
-        ++nonzero;
-        if (!(v >= 0.5f) || !(v < 65536.0f))
-            in_range = false;
-        else
-            units += static_cast<std::int64_t>(static_cast<double>(v) * 16777216.0);
-    }
+    c_value_sums_steps(row, i, n, units, nonzero, in_range);
     fold_c_value_sums(sums, units, nonzero, in_range);
 }
 
@@ -209,168 +164,8 @@ void Avx2Isa::row(const std::uint16_t* image, const std::uint16_t* mask, int w, 
 
 void Avx2Isa::sums(const float* row, int n, CValueSums& sums) { c_value_sums_avx2(row, n, sums); }
 
-void c_values_avx2(const std::uint16_t* image, const std::uint16_t* mask, std::ptrdiff_t stride,
-                   int w, int h, int window, const ContrastSetup& s, float* c_values,
-                   std::uint16_t* histograms, CValueSums& sums) {
-    c_values_loop<Avx2Isa>(image, mask, stride, w, h, window, s, c_values, histograms, sums);
-}
-
-// mode3 of 16 columns: the smallest, replaced by b where b == c, then by a
-// where a equals b or c (the order of mode3's tests).
-struct Avx2ModeIsa {
-    static constexpr int kLanes = 16;
-    static void mode3(std::uint16_t* out, const std::uint16_t* a, const std::uint16_t* b,
-                      const std::uint16_t* c) {
-        const __m256i va = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(a));
-        const __m256i vb = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
-        const __m256i vc = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c));
-        const __m256i a_shared =
-            _mm256_or_si256(_mm256_cmpeq_epi16(va, vb), _mm256_cmpeq_epi16(va, vc));
-        __m256i r = _mm256_min_epu16(_mm256_min_epu16(va, vb), vc);
-        r = _mm256_blendv_epi8(r, vb, _mm256_cmpeq_epi16(vb, vc));
-        r = _mm256_blendv_epi8(r, va, a_shared);
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), r);
-    }
-};
-
-void filter_mode_avx2(std::uint16_t* image, std::ptrdiff_t stride, int w, int h,
-                    std::uint16_t* buffer) {
-    filter_mode_loop<Avx2ModeIsa>(image, stride, w, h, buffer);
-}
-
-// The spatial mask in 16-bit lanes, 16 pixels a vector: flags are 0/1,
-// column sums over at most 7 rows at most 7, box sums at most 49, so
-// nothing wraps, and `sum > threshold` is the signed 16-bit compare with the
-// threshold clamped to 0x7fff (no sum reaches it). The scratch (9w + 14
-// uint32) holds, as uint16, the padded column sums (3 zeros, w sums, 3
-// zeros) and a ring of 8 flag rows of w. Tails take the scalar's steps.
-void spatial_mask_avx2(const std::uint16_t* image, std::ptrdiff_t stride, std::uint16_t* mask,
-                       int w, int h, int threshold, std::uint32_t* scratch) {
-    constexpr int pad = kMaskFilterSize / 2;
-    constexpr int ring = kMaskFilterSize + 1;
-    auto* padded = reinterpret_cast<std::uint16_t*>(scratch);
-    std::uint16_t* cols = padded + pad;
-    std::uint16_t* flat = padded + w + 2 * pad;
-    for (int i = 0; i < w + 2 * pad; ++i) padded[i] = 0;
-    auto flat_of = [&](int y) { return flat + static_cast<std::ptrdiff_t>(y % ring) * w; };
-    auto load = [](const std::uint16_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); };
-    auto store = [](std::uint16_t* p, __m256i v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); };
-    // Row y's flags into `in` and cols += in - leaving (leaving may be
-    // null). Vectors while row[x + 16] exists.
-    auto update = [&](int y, std::uint16_t* in, const std::uint16_t* leaving) {
-        const std::uint16_t* row = image + y * stride;
-        const std::uint16_t* below = y == h - 1 ? row : row + stride;
-        int x = 0;
-        for (; x + 16 < w; x += 16) {
-            const __m256i v = load(row + x);
-            const __m256i eq = _mm256_and_si256(_mm256_cmpeq_epi16(v, load(row + x + 1)),
-                                                _mm256_cmpeq_epi16(v, load(below + x)));
-            const __m256i f = _mm256_srli_epi16(eq, 15);
-            store(in + x, f);
-            __m256i c = _mm256_add_epi16(load(cols + x), f);
-            if (leaving) c = _mm256_sub_epi16(c, load(leaving + x));
-            store(cols + x, c);
-        }
-        for (; x < w; ++x) {
-            const std::uint16_t right = x < w - 1 ? row[x + 1] : row[x];
-            in[x] = (row[x] == right) & (row[x] == below[x]) ? 1 : 0;
-            cols[x] = static_cast<std::uint16_t>(cols[x] + in[x] - (leaving ? leaving[x] : 0));
-        }
-    };
-    for (int y = 0; y < pad && y < h; ++y) update(y, flat_of(y), nullptr);
-    const int t = static_cast<unsigned>(threshold) > 0x7fffu ? 0x7fff : threshold;
-    const __m256i tv = _mm256_set1_epi16(static_cast<short>(t));
-    const __m256i one = _mm256_set1_epi16(1);
-    for (int y = 0; y < h; ++y) {
-        const std::uint16_t* leaving = y - pad - 1 >= 0 ? flat_of(y - pad - 1) : nullptr;
-        if (y + pad < h) {
-            update(y + pad, flat_of(y + pad), leaving);
-        } else if (leaving) {
-            for (int x = 0; x < w; ++x) cols[x] = static_cast<std::uint16_t>(cols[x] - leaving[x]);
-        }
-        // Output x sums padded[x .. x + 6]: a vector of 16 reads up to
-        // padded[x + 21] <= padded[w + 5], the last zero.
-        std::uint16_t* out = mask + y * stride;
-        int x = 0;
-        for (; x + 16 <= w; x += 16) {
-            const std::uint16_t* p = padded + x;
-            __m256i sum = load(p);
-            for (int k = 1; k < kMaskFilterSize; ++k) sum = _mm256_add_epi16(sum, load(p + k));
-            store(out + x, _mm256_and_si256(_mm256_cmpgt_epi16(sum, tv), one));
-        }
-        for (; x < w; ++x) {
-            const std::uint16_t* p = padded + x;
-            const int sum = p[0] + p[1] + p[2] + p[3] + p[4] + p[5] + p[6];
-            out[x] = sum > t ? 1 : 0;
-        }
-    }
-}
-
-// image[y][x] = image[2y][2x] in place, 16 outputs from 32 inputs: row y is
-// written only after rows 0 .. 2y - 1 were read, and within row 0 output x
-// reads 2x >= x, so reading a vector's inputs before storing it changes
-// nothing. Vectors while x + 16 < w: the inputs end at 2x + 31 <= 2w - 3,
-// inside the previous scale's row (at least 2w - 1 wide).
-void decimate_avx2(std::uint16_t* image, std::ptrdiff_t stride, int w, int h) {
-    const __m256i low = _mm256_set1_epi32(0xffff);
-    for (int y = 0; y < h; ++y) {
-        std::uint16_t* out = image + y * stride;
-        const std::uint16_t* in = image + 2 * y * stride;
-        int x = 0;
-        for (; x + 16 < w; x += 16) {
-            const __m256i a = _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + 2 * x)), low);
-            const __m256i b = _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + 2 * x + 16)), low);
-            const __m256i even = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + x), even);
-        }
-        for (; x < w; ++x) out[x] = in[2 * x];
-    }
-}
-
-// 16 samples of 8-bit luma, zero-extended to 16 bits.
-inline __m256i u8x16(const std::uint8_t* p) {
-    return _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
-}
-
-// load_u8_scalar's values directly (see LoadU8Fn): with dither, a + b +
-// c + d inside (at most 4 * 255, no wrap), 2 (a + c) in the last column,
-// 2 (a + b) in the last row, 4a in the corner; else a << 2. Row y reads
-// only source rows y and y + 1, so rows are independent. Vectors while
-// x + 16 < w (a[x + 16] exists, and with no dither while x + 16 <= w), the
-// rest one sample at a time.
-void load_u8_avx2(const std::uint8_t* src, std::ptrdiff_t src_stride, std::uint16_t* image,
-                  std::ptrdiff_t stride, int w, int h, bool dither) {
-    for (int y = 0; y < h; ++y) {
-        const std::uint8_t* a = src + y * src_stride;
-        std::uint16_t* out = image + y * stride;
-        int x = 0;
-        if (!dither) {
-            for (; x + 16 <= w; x += 16)
-                _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + x), _mm256_slli_epi16(u8x16(a + x), 2));
-            for (; x < w; ++x) out[x] = static_cast<std::uint16_t>(a[x] << 2);
-            continue;
-        }
-        // The last row pairs each sample with itself below.
-        const std::uint8_t* b = y + 1 < h ? a + src_stride : a;
-        for (; x + 16 < w; x += 16) {
-            const __m256i s = _mm256_add_epi16(_mm256_add_epi16(u8x16(a + x), u8x16(a + x + 1)),
-                                               _mm256_add_epi16(u8x16(b + x), u8x16(b + x + 1)));
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + x), s);
-        }
-        for (; x < w - 1; ++x) out[x] = static_cast<std::uint16_t>(a[x] + a[x + 1] + b[x] + b[x + 1]);
-        out[w - 1] = static_cast<std::uint16_t>(2 * (a[w - 1] + b[w - 1]));
-    }
-}
-
 }  // namespace
 
-void cambi_init_avx2(CambiKernels& k) {
-    k.load_u8 = &load_u8_avx2;
-    k.spatial_mask = &spatial_mask_avx2;
-    k.decimate = &decimate_avx2;
-    k.c_values = &c_values_avx2;
-    k.c_value_sums = &c_value_sums_avx2;
-    k.filter_mode = &filter_mode_avx2;
-}
+void cambi_init_avx2(CambiKernels& k) { install_lanes<Avx2Lanes, Avx2Isa>(k); }
 
 }  // namespace vmafpp::cambi

@@ -1,69 +1,52 @@
-// AVX-512 twins of the cambi kernels: the c-value loop with its histogram
-// ranges counted 32 cells at a time, the last cells under a lane mask, and
-// its c-values 16 pixels at a time, and the pooling sums of each row 16
-// at a time; the mode filter 32 columns at a time; the conversion of 8-bit
-// luma with the anti-dithering, the decimation and the spatial mask 32
-// samples at a time.
+// AVX-512 twins of the cambi kernels: the integer kernels of
+// cambi_lanes_loop.hpp over 32 16-bit lanes (histogram counts and scans,
+// mode filter, spatial mask, decimation, conversion of 8-bit luma), and
+// here the c-values of a row 16 pixels at a time (masked gathers) and the
+// pooling sums of each row 16 at a time, the tail under a lane mask.
 #include <immintrin.h>
 
 #include <cstddef>
 #include <cstdint>
 
-#include "cambi/cambi_c_values_loop.hpp"
 #include "cambi/cambi_kernels.hpp"
-#include "cambi/cambi_mode_loop.hpp"
+#include "cambi/cambi_lanes_loop.hpp"
 
 namespace vmafpp::cambi {
 
 namespace {
 
-// row[0, n) +/- 1; the masked tail touches no cell past n.
-struct Avx512Isa {
-    static __mmask32 first(int n) { return static_cast<__mmask32>((std::uint64_t{1} << n) - 1); }
-    // 32 columns' histogram rows as 16-bit compacts, 0xffff for none:
-    // row_of's uint16(v - base) < size, unsigned, with size <= 0xffff.
-    static constexpr int kScanLanes = 32;
-    static __m512i compacts(const std::uint16_t* image, const std::uint16_t* mask, int base, int size) {
-        const __m512i m = _mm512_loadu_si512(mask);
-        const __m512i c = _mm512_sub_epi16(_mm512_loadu_si512(image), _mm512_set1_epi16(static_cast<short>(base)));
-        const __mmask32 in = _mm512_test_epi16_mask(m, m) &
-                             _mm512_cmplt_epu16_mask(c, _mm512_set1_epi16(static_cast<short>(size)));
-        return _mm512_mask_blend_epi16(in, _mm512_set1_epi16(-1), c);
+// cambi_lanes_loop.hpp's vector: 32 samples in a zmm. Its masks are
+// vectors (vpmovm2w) and become k registers where used (vpmovw2m).
+struct Avx512Lanes {
+    static constexpr int kLanes = 32;
+    using V = __m512i;
+    static V load(const std::uint16_t* p) { return _mm512_loadu_si512(p); }
+    static void store(std::uint16_t* p, V v) { _mm512_storeu_si512(p, v); }
+    static V set(std::uint16_t x) { return _mm512_set1_epi16(static_cast<short>(x)); }
+    static V add(V a, V b) { return _mm512_add_epi16(a, b); }
+    static V sub(V a, V b) { return _mm512_sub_epi16(a, b); }
+    static V eq(V a, V b) { return _mm512_movm_epi16(_mm512_cmpeq_epi16_mask(a, b)); }
+    static V min(V a, V b) { return _mm512_min_epu16(a, b); }
+    static V gt(V a, V b) { return _mm512_movm_epi16(_mm512_cmpgt_epu16_mask(a, b)); }
+    static V band(V a, V b) { return _mm512_and_si512(a, b); }
+    static V bor(V a, V b) { return _mm512_or_si512(a, b); }
+    static V select(V m, V a, V b) { return _mm512_mask_blend_epi16(_mm512_movepi16_mask(m), b, a); }
+    static V widen(const std::uint8_t* p) {
+        return _mm512_cvtepu8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
     }
-    static std::uint32_t counted(const std::uint16_t* image, const std::uint16_t* mask, int base, int size) {
-        const __m512i m = _mm512_loadu_si512(mask);
-        const __m512i c = _mm512_sub_epi16(_mm512_loadu_si512(image), _mm512_set1_epi16(static_cast<short>(base)));
-        return _mm512_test_epi16_mask(m, m) &
-               _mm512_cmplt_epu16_mask(c, _mm512_set1_epi16(static_cast<short>(size)));
+    // Word i of the two-source permutation is 2i (i < 32): dword j holds
+    // 4j and 4j + 2.
+    static V evens(const std::uint16_t* p) {
+        const __m512i four_j =
+            _mm512_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60);
+        const __m512i even = _mm512_or_si512(
+            four_j, _mm512_slli_epi32(_mm512_add_epi32(four_j, _mm512_set1_epi32(2)), 16));
+        return _mm512_permutex2var_epi16(load(p), even, load(p + 32));
     }
-    static std::uint32_t moved(const std::uint16_t* old_image, const std::uint16_t* old_mask,
-                               const std::uint16_t* new_image, const std::uint16_t* new_mask, int base,
-                               int size) {
-        return _mm512_cmpneq_epi16_mask(compacts(old_image, old_mask, base, size),
-                                        compacts(new_image, new_mask, base, size));
-    }
-    static void inc(std::uint16_t* row, int n) {
-        const __m512i one = _mm512_set1_epi16(1);
-        int i = 0;
-        for (; i + 32 <= n; i += 32)
-            _mm512_storeu_si512(row + i, _mm512_add_epi16(_mm512_loadu_si512(row + i), one));
-        if (i < n) {
-            const __mmask32 m = first(n - i);
-            const __m512i v = _mm512_maskz_loadu_epi16(m, row + i);
-            _mm512_mask_storeu_epi16(row + i, m, _mm512_add_epi16(v, one));
-        }
-    }
-    static void dec(std::uint16_t* row, int n) {
-        const __m512i one = _mm512_set1_epi16(1);
-        int i = 0;
-        for (; i + 32 <= n; i += 32)
-            _mm512_storeu_si512(row + i, _mm512_sub_epi16(_mm512_loadu_si512(row + i), one));
-        if (i < n) {
-            const __mmask32 m = first(n - i);
-            const __m512i v = _mm512_maskz_loadu_epi16(m, row + i);
-            _mm512_mask_storeu_epi16(row + i, m, _mm512_sub_epi16(v, one));
-        }
-    }
+    static std::uint32_t bits(V m) { return _mm512_movepi16_mask(m); }
+};
+
+struct Avx512Isa : CountLanes<Avx512Lanes> {
     static void row(const std::uint16_t* image, const std::uint16_t* mask, int w, const ContrastSetup& s,
                     const std::uint16_t* hist, const float* recip, float* out);
     static void sums(const float* row, int n, CValueSums& sums);
@@ -161,190 +144,8 @@ void Avx512Isa::row(const std::uint16_t* image, const std::uint16_t* mask, int w
 
 void Avx512Isa::sums(const float* row, int n, CValueSums& sums) { c_value_sums_avx512(row, n, sums); }
 
-void c_values_avx512(const std::uint16_t* image, const std::uint16_t* mask,
-                     std::ptrdiff_t stride, int w, int h, int window, const ContrastSetup& s,
-                     float* c_values, std::uint16_t* histograms, CValueSums& sums) {
-    c_values_loop<Avx512Isa>(image, mask, stride, w, h, window, s, c_values, histograms, sums);
-}
-
-// mode3 of 32 columns: the smallest, replaced by b where b == c, then by a
-// where a equals b or c (the order of mode3's tests).
-struct Avx512ModeIsa {
-    static constexpr int kLanes = 32;
-    static void mode3(std::uint16_t* out, const std::uint16_t* a, const std::uint16_t* b,
-                      const std::uint16_t* c) {
-        const __m512i va = _mm512_loadu_si512(a);
-        const __m512i vb = _mm512_loadu_si512(b);
-        const __m512i vc = _mm512_loadu_si512(c);
-        const __mmask32 a_shared = _mm512_cmpeq_epi16_mask(va, vb) | _mm512_cmpeq_epi16_mask(va, vc);
-        __m512i r = _mm512_min_epu16(_mm512_min_epu16(va, vb), vc);
-        r = _mm512_mask_blend_epi16(_mm512_cmpeq_epi16_mask(vb, vc), r, vb);
-        r = _mm512_mask_blend_epi16(a_shared, r, va);
-        _mm512_storeu_si512(out, r);
-    }
-};
-
-void filter_mode_avx512(std::uint16_t* image, std::ptrdiff_t stride, int w, int h,
-                    std::uint16_t* buffer) {
-    filter_mode_loop<Avx512ModeIsa>(image, stride, w, h, buffer);
-}
-
-// First n lanes (n <= 32 for the 32-bit mask, n <= 64 for the 64-bit one).
-inline __mmask32 first32(int n) { return static_cast<__mmask32>((std::uint64_t{1} << n) - 1); }
-inline __mmask64 first64(int n) {
-    return n >= 64 ? ~__mmask64{0} : static_cast<__mmask64>((std::uint64_t{1} << n) - 1);
-}
-
-// 32 samples of 8-bit luma, zero-extended to 16 bits (lanes past m zero).
-inline __m512i u8x32(const std::uint8_t* p, __mmask32 m = ~__mmask32{0}) {
-    return _mm512_cvtepu8_epi16(_mm256_maskz_loadu_epi8(m, p));
-}
-
-// load_u8_scalar's values directly (see LoadU8Fn): with dither, a + b +
-// c + d inside (at most 4 * 255, no wrap), 2 (a + c) in the last column,
-// 2 (a + b) in the last row, 4a in the corner; else a << 2. Row y reads
-// only source rows y and y + 1, so the rows are independent. Whole vectors
-// while x + 32 < w (a[x + 32] exists); the rest under lane masks, whose
-// loads touch nothing at or past column w.
-void load_u8_avx512(const std::uint8_t* src, std::ptrdiff_t src_stride, std::uint16_t* image,
-                    std::ptrdiff_t stride, int w, int h, bool dither) {
-    for (int y = 0; y < h; ++y) {
-        const std::uint8_t* a = src + y * src_stride;
-        std::uint16_t* out = image + y * stride;
-        if (!dither) {
-            int x = 0;
-            for (; x + 32 <= w; x += 32)
-                _mm512_storeu_si512(out + x, _mm512_slli_epi16(u8x32(a + x), 2));
-            if (x < w) {
-                const __mmask32 m = first32(w - x);
-                _mm512_mask_storeu_epi16(out + x, m, _mm512_slli_epi16(u8x32(a + x, m), 2));
-            }
-            continue;
-        }
-        // The last row pairs each sample with itself below: (a + b) * 2 and
-        // a * 4 are a + b + a + b and a + a + a + a.
-        const std::uint8_t* b = y + 1 < h ? a + src_stride : a;
-        int x = 0;
-        for (; x + 32 < w; x += 32) {
-            const __m512i s = _mm512_add_epi16(_mm512_add_epi16(u8x32(a + x), u8x32(a + x + 1)),
-                                               _mm512_add_epi16(u8x32(b + x), u8x32(b + x + 1)));
-            _mm512_storeu_si512(out + x, s);
-        }
-        const int n = w - 1 - x;  // inner samples left, 0 .. 31
-        if (n > 0) {
-            const __mmask32 m = first32(n);
-            const __m512i s =
-                _mm512_add_epi16(_mm512_add_epi16(u8x32(a + x, m), u8x32(a + x + 1, m)),
-                                 _mm512_add_epi16(u8x32(b + x, m), u8x32(b + x + 1, m)));
-            _mm512_mask_storeu_epi16(out + x, m, s);
-        }
-        out[w - 1] = static_cast<std::uint16_t>(2 * (a[w - 1] + b[w - 1]));
-    }
-}
-
-// image[y][x] = image[2y][2x] in place, 32 outputs from 64 inputs (one
-// two-source word permutation). Row y is written only after rows
-// 0 .. 2y - 1 were read, and within row 0 a vector's outputs x .. x + 31
-// lie below the next vector's inputs (from 2x + 64), so loading a vector's
-// inputs before storing it changes nothing. Whole vectors while x + 32 < w:
-// inputs up to 2x + 63 <= 2w - 3, inside the previous scale's row (at least
-// 2w - 1 wide); the last n outputs read their 2n - 1 inputs under masks.
-void decimate_avx512(std::uint16_t* image, std::ptrdiff_t stride, int w, int h) {
-    // Word i of the permutation is 2i (i < 32): dword j holds 4j and 4j + 2.
-    const __m512i four_j = _mm512_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60);
-    const __m512i even = _mm512_or_si512(
-        four_j, _mm512_slli_epi32(_mm512_add_epi32(four_j, _mm512_set1_epi32(2)), 16));
-    for (int y = 0; y < h; ++y) {
-        std::uint16_t* out = image + y * stride;
-        const std::uint16_t* in = image + 2 * y * stride;
-        int x = 0;
-        for (; x + 32 < w; x += 32) {
-            const __m512i a = _mm512_loadu_si512(in + 2 * x);
-            const __m512i b = _mm512_loadu_si512(in + 2 * x + 32);
-            _mm512_storeu_si512(out + x, _mm512_permutex2var_epi16(a, even, b));
-        }
-        const int n = w - x;  // 1 .. 32
-        const __mmask64 m = first64(2 * n - 1);
-        const __m512i a = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(m), in + 2 * x);
-        const __m512i b = _mm512_maskz_loadu_epi16(static_cast<__mmask32>(m >> 32), in + 2 * x + 32);
-        _mm512_mask_storeu_epi16(out + x, first32(n), _mm512_permutex2var_epi16(a, even, b));
-    }
-}
-
-// The spatial mask in 16-bit lanes, 32 pixels a vector: flags are 0/1,
-// column sums over at most 7 rows at most 7, box sums at most 49, so
-// nothing wraps. The scratch (9w + 14 uint32) holds, as uint16, the padded
-// column sums (3 zeros, w sums, 3 zeros) and a ring of 8 flag rows of w.
-// `sum > threshold` for a threshold above 0xffff is never true, as for
-// 0xffff: the threshold is clamped to 0xffff and compared unsigned.
-void spatial_mask_avx512(const std::uint16_t* image, std::ptrdiff_t stride, std::uint16_t* mask,
-                         int w, int h, int threshold, std::uint32_t* scratch) {
-    constexpr int pad = kMaskFilterSize / 2;
-    constexpr int ring = kMaskFilterSize + 1;
-    auto* padded = reinterpret_cast<std::uint16_t*>(scratch);
-    std::uint16_t* cols = padded + pad;
-    std::uint16_t* flat = padded + w + 2 * pad;
-    for (int i = 0; i < w + 2 * pad; ++i) padded[i] = 0;
-    auto flat_of = [&](int y) { return flat + static_cast<std::ptrdiff_t>(y % ring) * w; };
-    const __m512i one = _mm512_set1_epi16(1);
-    // Row y's flags into `in` and cols += in - leaving (leaving may be null).
-    // Lanes past w are neither read nor written; the right neighbour of the
-    // last column is itself (the load of row[x + 1] stops one lane short
-    // and keeps row[x] there).
-    auto update = [&](int y, std::uint16_t* in, const std::uint16_t* leaving) {
-        const std::uint16_t* row = image + y * stride;
-        const std::uint16_t* below = y == h - 1 ? row : row + stride;
-        for (int x = 0; x < w; x += 32) {
-            const __mmask32 m = first32(w - x < 32 ? w - x : 32);
-            const __mmask32 m_right = first32(w - x - 1 < 32 ? w - x - 1 : 32);
-            const __m512i v = _mm512_maskz_loadu_epi16(m, row + x);
-            const __m512i r = _mm512_mask_loadu_epi16(v, m_right, row + x + 1);
-            const __m512i b = _mm512_maskz_loadu_epi16(m, below + x);
-            const __mmask32 eq = _mm512_cmpeq_epi16_mask(v, r) & _mm512_cmpeq_epi16_mask(v, b);
-            const __m512i f = _mm512_maskz_mov_epi16(eq, one);
-            _mm512_mask_storeu_epi16(in + x, m, f);
-            __m512i c = _mm512_add_epi16(_mm512_maskz_loadu_epi16(m, cols + x), f);
-            if (leaving) c = _mm512_sub_epi16(c, _mm512_maskz_loadu_epi16(m, leaving + x));
-            _mm512_mask_storeu_epi16(cols + x, m, c);
-        }
-    };
-    for (int y = 0; y < pad && y < h; ++y) update(y, flat_of(y), nullptr);
-    const __m512i t = _mm512_set1_epi16(static_cast<short>(
-        static_cast<unsigned>(threshold) > 0xffffu ? 0xffff : threshold));
-    for (int y = 0; y < h; ++y) {
-        const std::uint16_t* leaving = y - pad - 1 >= 0 ? flat_of(y - pad - 1) : nullptr;
-        if (y + pad < h) {
-            update(y + pad, flat_of(y + pad), leaving);
-        } else if (leaving) {
-            for (int x = 0; x < w; x += 32) {
-                const __mmask32 m = first32(w - x < 32 ? w - x : 32);
-                const __m512i c = _mm512_sub_epi16(_mm512_maskz_loadu_epi16(m, cols + x),
-                                                   _mm512_maskz_loadu_epi16(m, leaving + x));
-                _mm512_mask_storeu_epi16(cols + x, m, c);
-            }
-        }
-        // Output x sums padded[x .. x + 6]; the last lane of a vector reads
-        // padded[x + 37], within the w + 6 sums for every lane below w.
-        std::uint16_t* out = mask + y * stride;
-        for (int x = 0; x < w; x += 32) {
-            const __mmask32 m = first32(w - x < 32 ? w - x : 32);
-            __m512i sum = _mm512_maskz_loadu_epi16(m, padded + x);
-            for (int k = 1; k < kMaskFilterSize; ++k)
-                sum = _mm512_add_epi16(sum, _mm512_maskz_loadu_epi16(m, padded + x + k));
-            _mm512_mask_storeu_epi16(out + x, m, _mm512_maskz_mov_epi16(_mm512_cmpgt_epu16_mask(sum, t), one));
-        }
-    }
-}
-
 }  // namespace
 
-void cambi_init_avx512(CambiKernels& k) {
-    k.load_u8 = &load_u8_avx512;
-    k.decimate = &decimate_avx512;
-    k.spatial_mask = &spatial_mask_avx512;
-    k.c_values = &c_values_avx512;
-    k.c_value_sums = &c_value_sums_avx512;
-    k.filter_mode = &filter_mode_avx512;
-}
+void cambi_init_avx512(CambiKernels& k) { install_lanes<Avx512Lanes, Avx512Isa>(k); }
 
 }  // namespace vmafpp::cambi

@@ -1,7 +1,8 @@
 // The c-value loop of cambi (CValuesFn), written once and compiled once per
-// instruction set: cambi_scalar.cpp, cambi_avx2.cpp and cambi_avx512.cpp
-// each include this header and instantiate c_values_loop with their own
-// `Isa` policy, which counts a range of histogram cells up or down and
+// instruction set: cambi_scalar.cpp and, through cambi_lanes_loop.hpp
+// (install_lanes; CountLanes gives inc, dec and the scans), cambi_avx2.cpp,
+// cambi_avx512.cpp and cambi_neon.cpp instantiate c_values_loop with their
+// own `Isa` policy, which counts a range of histogram cells up or down and
 // scores a row:
 //   Isa::inc(row, n), Isa::dec(row, n)   row[0, n) += 1, -= 1 (n <= 255);
 //                                        may read and write back unchanged
@@ -122,6 +123,23 @@ struct Histograms {
         for (; x < w; ++x) slide_column(old_image, old_mask, new_image, new_mask, x);
     }
 };
+
+// c_value_sums_scalar's steps on row[i, n), into its running values (the
+// scalar's whole row, the twins' last n % lanes values): each nonzero v
+// counts; one outside [0.5, 65536) (NaN included) clears in_range, one
+// inside adds v * 2^24, exact in double and an integer below 2^40.
+inline void c_value_sums_steps(const float* row, int i, int n, std::int64_t& units,
+                               std::int64_t& nonzero, bool& in_range) {
+    for (; i < n; ++i) {
+        const float v = row[i];
+        if (v == 0.0f) continue;
+        ++nonzero;
+        if (!(v >= 0.5f) || !(v < 65536.0f))
+            in_range = false;
+        else
+            units += static_cast<std::int64_t>(static_cast<double>(v) * 16777216.0);
+    }
+}
 
 // libvmaf's c_value_pixel: v is the 10-bit value plus num_diffs.
 inline float c_value_pixel(const std::uint16_t* hist, int w, int x, int v, const ContrastSetup& s,

@@ -1,7 +1,7 @@
 // The 3x3 mode filter of cambi (FilterModeFn), written once and compiled
-// once per instruction set (as cambi_c_values_loop.hpp): each ISA file
-// instantiates filter_mode_loop with an `Isa` policy that filters kLanes
-// columns at once:
+// once per instruction set (as cambi_c_values_loop.hpp): the SIMD twins
+// instantiate filter_mode_loop with cambi_lanes_loop.hpp's ModeLanes<U>, an
+// `Isa` policy that filters kLanes columns at once:
 //   Isa::kLanes
 //   Isa::mode3(out, a, b, c)   out[i] = mode3(a[i], b[i], c[i]), i < kLanes
 // Columns past the last whole vector take the scalar mode3. Integers only:

@@ -150,17 +150,9 @@ void anti_dither(std::uint16_t* image, std::ptrdiff_t stride, int w, int h) {
 // scaled by a power of two) and an integer below 2^40.
 void c_value_sums_scalar(const float* row, int n, CValueSums& sums) {
     std::int64_t units = 0, nonzero = 0;
-    bool exact = true;
-    for (int i = 0; i < n; ++i) {
-        const float v = row[i];
-        if (v == 0.0f) continue;
-        ++nonzero;
-        if (!(v >= 0.5f) || !(v < 65536.0f))
-            exact = false;
-        else
-            units += static_cast<std::int64_t>(static_cast<double>(v) * 16777216.0);
-    }
-    fold_c_value_sums(sums, units, nonzero, exact);
+    bool in_range = true;
+    c_value_sums_steps(row, 0, n, units, nonzero, in_range);
+    fold_c_value_sums(sums, units, nonzero, in_range);
 }
 
 namespace {

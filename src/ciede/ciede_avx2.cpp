@@ -1,5 +1,5 @@
-// AVX2 twins of ciede's delta E and Lab conversion: ciede_simd.hpp over four
-// double lanes.
+// AVX2 twins of ciede's delta E and Lab conversion (ciede_simd.hpp over four
+// double lanes) and of its cache keys.
 #include <immintrin.h>
 #include <math.h>
 
@@ -19,23 +19,13 @@ struct Avx2 {
     VMAFPP_X86_LANES(4, __m128, _mm, f, __m256d, _mm256, )
     using M = __m256d;
 
-    static D load_f32(const float* p) { return _mm256_cvtps_pd(_mm_loadu_ps(p)); }
-    static void store_f32(float* p, D v) { _mm_storeu_ps(p, _mm256_cvtpd_ps(v)); }
-    // To float and back (round to nearest, MXCSR's default).
-    static D f32(D v) { return _mm256_cvtps_pd(_mm256_cvtpd_ps(v)); }
-
     // A float lane's all-ones or all-zeros, sign-extended to its double lane.
     static M fzero(F v) {
         const __m128i z = _mm_castps_si128(_mm_cmpeq_ps(v, _mm_setzero_ps()));
         return _mm256_castsi256_pd(_mm256_cvtepi32_epi64(z));
     }
 
-    static D neg(D a) { return _mm256_xor_pd(a, _mm256_set1_pd(-0.0)); }
-    static D abs(D a) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), a); }
-    static D copysign(D mag, D sign) {
-        const D s = _mm256_set1_pd(-0.0);
-        return _mm256_or_pd(_mm256_andnot_pd(s, mag), _mm256_and_pd(s, sign));
-    }
+    VMAFPP_X86_DOUBLE_SIGNS(_mm256)
     static D round(D a) {
         return _mm256_round_pd(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     }
@@ -85,12 +75,116 @@ struct Avx2 {
     }
 };
 
+// The compressing stores of the keys twin: lane j of a 4-lane group goes to
+// position popcount(mask & ((1 << j) - 1)). kCompress64[mask] moves the
+// 64-bit lanes in mask (dword pairs 2j, 2j + 1) to the front and
+// kCompress32[mask] the low dwords (2j) of those lanes; the other positions
+// repeat lane 0 (written past the count, which LabKeys allows).
+struct CompressTables {
+    alignas(32) int pairs[16][8] = {};
+    alignas(32) int lows[16][8] = {};
+    constexpr CompressTables() {
+        for (int m = 0; m < 16; ++m) {
+            int at = 0;
+            for (int j = 0; j < 4; ++j) {
+                if (!(m >> j & 1)) continue;
+                pairs[m][2 * at] = 2 * j;
+                pairs[m][2 * at + 1] = 2 * j + 1;
+                lows[m][at] = 2 * j;
+                ++at;
+            }
+        }
+    }
+};
+constexpr CompressTables kCompress;
+
+// Lab cache keys of four triples (the low four 16-bit lanes of y, u, v),
+// each component zero-extended to 64 bits.
+__m256i lab_keys4(__m128i y, __m128i u, __m128i v, __m128i bits, __m128i bits2, __m256i valid) {
+    const __m256i ky = _mm256_cvtepu16_epi64(y);
+    const __m256i ku = _mm256_sll_epi64(_mm256_cvtepu16_epi64(u), bits);
+    const __m256i kv = _mm256_sll_epi64(_mm256_cvtepu16_epi64(v), bits2);
+    return _mm256_or_si256(_mm256_or_si256(valid, ky), _mm256_or_si256(ku, kv));
+}
+
+// Their sets: the top kLabSetBits bits of the low 64 bits of key * kLabHash
+// (the scalar's uint64_t product), from three 32 x 32-bit products: the
+// low halves' full product plus the two cross products shifted up 32 (the
+// high halves' product lies beyond bit 63).
+__m256i lab_sets4(__m256i keys) {
+    const __m256i lo = _mm256_set1_epi64x(static_cast<long long>(ciede::kLabHash & 0xFFFFFFFFu));
+    const __m256i hi = _mm256_set1_epi64x(static_cast<long long>(ciede::kLabHash >> 32));
+    const __m256i cross = _mm256_add_epi64(_mm256_mul_epu32(keys, hi),
+                                           _mm256_mul_epu32(_mm256_srli_epi64(keys, 32), lo));
+    const __m256i product = _mm256_add_epi64(_mm256_mul_epu32(keys, lo), _mm256_slli_epi64(cross, 32));
+    return _mm256_srli_epi64(product, 64 - ciede::kLabSetBits);
+}
+
+// One group of four columns (x .. x + 3, the low lanes of the six
+// registers) of keys_avx2: the differing ones (bits of `differ`) appended
+// at n; returns the new count.
+int append_keys4(__m128i ry, __m128i ru, __m128i rv, __m128i dy, __m128i du, __m128i dv,
+                 unsigned differ, int x, __m128i bits, __m128i bits2, __m256i valid,
+                 const LabKeys& keys, int n) {
+    if (differ == 0) return n;
+    const __m256i pairs = _mm256_load_si256(reinterpret_cast<const __m256i*>(kCompress.pairs[differ]));
+    const __m256i lows = _mm256_load_si256(reinterpret_cast<const __m256i*>(kCompress.lows[differ]));
+    const __m256i kr = lab_keys4(ry, ru, rv, bits, bits2, valid);
+    const __m256i kd = lab_keys4(dy, du, dv, bits, bits2, valid);
+    const auto store_keys = [n](std::uint64_t* to, __m256i v, __m256i order) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(to + n), _mm256_permutevar8x32_epi32(v, order));
+    };
+    const auto store_low = [n](auto* to, __m256i v, __m256i order) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(to + n),
+                         _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(v, order)));
+    };
+    store_keys(keys.key[0], kr, pairs);
+    store_keys(keys.key[1], kd, pairs);
+    store_low(keys.set[0], lab_sets4(kr), lows);
+    store_low(keys.set[1], lab_sets4(kd), lows);
+    store_low(keys.where, _mm256_add_epi64(_mm256_set1_epi64x(x), _mm256_setr_epi64x(0, 1, 2, 3)),
+              lows);
+    return n + __builtin_popcount(differ);
+}
+
+// CiedeKeysFn, eight columns at a time (two groups of four); each array
+// gets four entries at n per group, so up to 3 are written past the count;
+// the last x1 - x0 mod 8 columns by the scalar's loop.
+int keys_avx2(const std::uint16_t* const ref[3], const std::uint16_t* const dis[3], int x0, int x1,
+              int bits, float* out, const LabKeys& keys) {
+    const __m256i valid = _mm256_set1_epi64x(static_cast<long long>(std::uint64_t{1} << (3 * bits)));
+    const __m128i shift = _mm_cvtsi32_si128(bits), shift2 = _mm_cvtsi32_si128(2 * bits);
+    int n = 0;
+    int x = x0;
+    for (; x + 8 <= x1; x += 8) {
+        // Plane c's eight samples of the reference (r[c]) and the distorted (d[c]).
+        __m128i r[3], d[3];
+        for (int c = 0; c < 3; ++c) {
+            r[c] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(ref[c] + x));
+            d[c] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(dis[c] + x));
+        }
+        const __m128i same16 = _mm_and_si128(_mm_and_si128(_mm_cmpeq_epi16(r[0], d[0]), _mm_cmpeq_epi16(r[1], d[1])),
+                                             _mm_cmpeq_epi16(r[2], d[2]));
+        const __m256i same = _mm256_cvtepi16_epi32(same16);
+        _mm256_maskstore_ps(out + x, same, _mm256_setzero_ps());
+        const unsigned differ = ~static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(same))) & 0xFFu;
+        if (differ == 0) continue;
+        n = append_keys4(r[0], r[1], r[2], d[0], d[1], d[2], differ & 0xFu, x, shift, shift2, valid, keys, n);
+        for (int c = 0; c < 3; ++c) {
+            r[c] = _mm_srli_si128(r[c], 8);  // columns x + 4 .. x + 7
+            d[c] = _mm_srli_si128(d[c], 8);
+        }
+        n = append_keys4(r[0], r[1], r[2], d[0], d[1], d[2], differ >> 4, x + 4, shift, shift2, valid,
+                         keys, n);
+    }
+    return ciede::simd::keys_tail(ref, dis, x, x1, bits, out, keys, n);
+}
+
 }  // namespace
 
 void ciede_init_avx2(CiedeKernels& k) {
-    k.delta_e = ciede::simd::delta_e<ciede::simd::FourChains<Avx2>>;
-    k.libm = ciede::simd::libm<Avx2>;
-    k.lab = ciede::simd::lab<ciede::simd::Twice<Avx2>>;
+    ciede::simd::install_twins<Avx2>(k);
+    k.keys = keys_avx2;
 }
 
 }  // namespace vmafpp::ciede

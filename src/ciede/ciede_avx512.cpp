@@ -19,19 +19,9 @@ struct Avx512 {
     VMAFPP_X86_LANES(8, __m256, _mm256, f, __m512d, _mm512, )
     using M = __mmask8;
 
-    static D load_f32(const float* p) { return _mm512_cvtps_pd(_mm256_loadu_ps(p)); }
-    static void store_f32(float* p, D v) { _mm256_storeu_ps(p, _mm512_cvtpd_ps(v)); }
-    // To float and back (round to nearest, MXCSR's default).
-    static D f32(D v) { return _mm512_cvtps_pd(_mm512_cvtpd_ps(v)); }
-
     static M fzero(F v) { return _mm256_cmp_ps_mask(v, _mm256_setzero_ps(), _CMP_EQ_OQ); }
 
-    static D neg(D a) { return _mm512_xor_pd(a, _mm512_set1_pd(-0.0)); }
-    static D abs(D a) { return _mm512_andnot_pd(_mm512_set1_pd(-0.0), a); }
-    static D copysign(D mag, D sign) {
-        const D s = _mm512_set1_pd(-0.0);
-        return _mm512_or_pd(_mm512_andnot_pd(s, mag), _mm512_and_pd(s, sign));
-    }
+    VMAFPP_X86_DOUBLE_SIGNS(_mm512)
     static D round(D a) {
         return _mm512_roundscale_pd(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     }
@@ -120,21 +110,14 @@ int keys_avx512(const std::uint16_t* const ref[3], const std::uint16_t* const di
             _mm256_maskz_compress_epi32(differ, _mm256_add_epi32(_mm256_set1_epi32(x), lanes)));
         n += __builtin_popcount(differ);
     }
-    if (x < x1)
-        n += ciede_kernels_scalar().keys(ref, dis, x, x1, bits, out,
-                                         LabKeys{{keys.key[0] + n, keys.key[1] + n},
-                                                 {keys.set[0] + n, keys.set[1] + n},
-                                                 keys.where + n});
-    return n;
+    return ciede::simd::keys_tail(ref, dis, x, x1, bits, out, keys, n);
 }
 
 }  // namespace
 
 void ciede_init_avx512(CiedeKernels& k) {
-    k.delta_e = ciede::simd::delta_e<ciede::simd::FourChains<Avx512>>;
-    k.libm = ciede::simd::libm<Avx512>;
+    ciede::simd::install_twins<Avx512>(k);
     k.keys = keys_avx512;
-    k.lab = ciede::simd::lab<ciede::simd::Twice<Avx512>>;
 }
 
 }  // namespace vmafpp::ciede

@@ -299,7 +299,8 @@ struct CiedeKernels {
 
 const CiedeKernels& ciede_kernels_scalar();
 // The table for a SIMD level (the kernel-table ladder): AVX2 and AVX-512
-// have twins of delta_e, libm and lab (ciede_simd.hpp), AVX-512 of keys.
+// have twins of delta_e, libm and lab (ciede_simd.hpp) and of keys (their
+// own: AVX-512 compresses with vpcompress, AVX2 with permutation tables).
 extern KernelsFor<CiedeKernels>& ciede_kernels_for;
 // AArch64: delta_e, libm and lab over two double lanes (ciede_neon.cpp).
 KernelInit<CiedeKernels> ciede_init_avx2, ciede_init_avx512, ciede_init_neon;

@@ -25,20 +25,15 @@ struct Neon {
     static D set(double v) { return vdupq_n_f64(v); }
     static D load(const double* p) { return vld1q_f64(p); }
     static void store(double* p, D v) { vst1q_f64(p, v); }
-    static D load_f32(const float* p) { return vcvt_f64_f32(vld1_f32(p)); }
-    static void store_f32(float* p, D v) { vst1_f32(p, vcvt_f32_f64(v)); }
-    // To float and back (round to nearest).
-    static D f32(D v) { return vcvt_f64_f32(vcvt_f32_f64(v)); }
-
     // The same two lanes as floats, for the scalar's float operations.
     using F = float32x2_t;
     static F fset(float v) { return vdup_n_f32(v); }
     static F fload(const float* p) { return vld1_f32(p); }
     static void fstore(float* p, F v) { vst1_f32(p, v); }
-    static F fadd(F a, F b) { return vadd_f32(a, b); }
-    static F fsub(F a, F b) { return vsub_f32(a, b); }
-    static F fmul(F a, F b) { return vmul_f32(a, b); }
-    static F fdiv(F a, F b) { return vdiv_f32(a, b); }
+#define VMAFPP_CIEDE_NEON_BINARY(R, T, op, intrinsic) \
+    static R op(T a, T b) { return intrinsic(a, b); }
+    VMAFPP_CIEDE_NEON_BINARY(F, F, fadd, vadd_f32) VMAFPP_CIEDE_NEON_BINARY(F, F, fsub, vsub_f32)
+    VMAFPP_CIEDE_NEON_BINARY(F, F, fmul, vmul_f32) VMAFPP_CIEDE_NEON_BINARY(F, F, fdiv, vdiv_f32)
     static D widen(F v) { return vcvt_f64_f32(v); }
     static F narrow(D v) { return vcvt_f32_f64(v); }
     // A float lane's all-ones or all-zeros, sign-extended to its double lane.
@@ -46,10 +41,8 @@ struct Neon {
         return vreinterpretq_u64_s64(vmovl_s32(vreinterpret_s32_u32(vceqz_f32(v))));
     }
 
-    static D add(D a, D b) { return vaddq_f64(a, b); }
-    static D sub(D a, D b) { return vsubq_f64(a, b); }
-    static D mul(D a, D b) { return vmulq_f64(a, b); }
-    static D div(D a, D b) { return vdivq_f64(a, b); }
+    VMAFPP_CIEDE_NEON_BINARY(D, D, add, vaddq_f64) VMAFPP_CIEDE_NEON_BINARY(D, D, sub, vsubq_f64)
+    VMAFPP_CIEDE_NEON_BINARY(D, D, mul, vmulq_f64) VMAFPP_CIEDE_NEON_BINARY(D, D, div, vdivq_f64)
     static D sqrt(D a) { return vsqrtq_f64(a); }
     static D neg(D a) { return vnegq_f64(a); }
     static D abs(D a) { return vabsq_f64(a); }
@@ -60,13 +53,12 @@ struct Neon {
     static D round(D a) { return vrndnq_f64(a); }
 
     // Ordered compares: false where either side is NaN.
-    static M lt(D a, D b) { return vcltq_f64(a, b); }
-    static M le(D a, D b) { return vcleq_f64(a, b); }
-    static M gt(D a, D b) { return vcgtq_f64(a, b); }
-    static M eq(D a, D b) { return vceqq_f64(a, b); }
-    static M mask_and(M a, M b) { return vandq_u64(a, b); }
-    static M mask_or(M a, M b) { return vorrq_u64(a, b); }
-    static M mask_xor(M a, M b) { return veorq_u64(a, b); }
+    VMAFPP_CIEDE_NEON_BINARY(M, D, lt, vcltq_f64) VMAFPP_CIEDE_NEON_BINARY(M, D, le, vcleq_f64)
+    VMAFPP_CIEDE_NEON_BINARY(M, D, gt, vcgtq_f64) VMAFPP_CIEDE_NEON_BINARY(M, D, eq, vceqq_f64)
+    VMAFPP_CIEDE_NEON_BINARY(M, M, mask_and, vandq_u64)
+    VMAFPP_CIEDE_NEON_BINARY(M, M, mask_or, vorrq_u64)
+    VMAFPP_CIEDE_NEON_BINARY(M, M, mask_xor, veorq_u64)
+#undef VMAFPP_CIEDE_NEON_BINARY
     static unsigned bits(M m) {
         const uint64x2_t top = vshrq_n_u64(m, 63);
         return static_cast<unsigned>(vgetq_lane_u64(top, 0) | vgetq_lane_u64(top, 1) << 1);
@@ -104,9 +96,7 @@ struct Neon {
 }  // namespace
 
 void ciede_init_neon(CiedeKernels& k) {
-    k.delta_e = ciede::simd::delta_e<ciede::simd::FourChains<Neon>>;
-    k.libm = ciede::simd::libm<Neon>;
-    k.lab = ciede::simd::lab<ciede::simd::Twice<Neon>>;
+    ciede::simd::install_twins<Neon>(k);
 }
 
 }  // namespace vmafpp::ciede

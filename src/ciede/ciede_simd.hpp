@@ -96,6 +96,13 @@ struct AtanhTail {
 };
 inline constexpr AtanhTail kAtanhTail;
 
+// v rounded to float and back (round to nearest, as a C cast): the
+// scalar's float that a double result is stored in.
+template <class V>
+typename V::D f32(typename V::D v) {
+    return V::widen(V::narrow(v));
+}
+
 template <class V>
 struct Math {
     using D = typename V::D;
@@ -241,7 +248,7 @@ struct Math {
     }
 
     // float(v) is certain for every v' with |v' - v| <= e.
-    static M settles(D v, D e) { return V::eq(V::f32(V::sub(v, e)), V::f32(V::add(v, e))); }
+    static M settles(D v, D e) { return V::eq(f32<V>(V::sub(v, e)), f32<V>(V::add(v, e))); }
     static M settles_rel(D v) { return settles(v, V::mul(V::abs(v), c(kSettle))); }
 };
 
@@ -265,31 +272,24 @@ struct Twice {
     static D set(double v) { return {V::set(v), V::set(v)}; }
     static D load(const double* p) { return {V::load(p), V::load(p + V::kLanes)}; }
     static void store(double* p, D v) { V::store(p, v.lo), V::store(p + V::kLanes, v.hi); }
-    static D load_f32(const float* p) { return {V::load_f32(p), V::load_f32(p + V::kLanes)}; }
-    static void store_f32(float* p, D v) {
-        V::store_f32(p, v.lo), V::store_f32(p + V::kLanes, v.hi);
-    }
-    static D f32(D v) { return {V::f32(v.lo), V::f32(v.hi)}; }
-    static D add(D a, D b) { return {V::add(a.lo, b.lo), V::add(a.hi, b.hi)}; }
-    static D sub(D a, D b) { return {V::sub(a.lo, b.lo), V::sub(a.hi, b.hi)}; }
-    static D mul(D a, D b) { return {V::mul(a.lo, b.lo), V::mul(a.hi, b.hi)}; }
-    static D div(D a, D b) { return {V::div(a.lo, b.lo), V::div(a.hi, b.hi)}; }
-    static D sqrt(D a) { return {V::sqrt(a.lo), V::sqrt(a.hi)}; }
-    static D neg(D a) { return {V::neg(a.lo), V::neg(a.hi)}; }
-    static D abs(D a) { return {V::abs(a.lo), V::abs(a.hi)}; }
-    static D copysign(D a, D b) { return {V::copysign(a.lo, b.lo), V::copysign(a.hi, b.hi)}; }
-    static D round(D a) { return {V::round(a.lo), V::round(a.hi)}; }
-    static M lt(D a, D b) { return {V::lt(a.lo, b.lo), V::lt(a.hi, b.hi)}; }
-    static M le(D a, D b) { return {V::le(a.lo, b.lo), V::le(a.hi, b.hi)}; }
-    static M gt(D a, D b) { return {V::gt(a.lo, b.lo), V::gt(a.hi, b.hi)}; }
-    static M eq(D a, D b) { return {V::eq(a.lo, b.lo), V::eq(a.hi, b.hi)}; }
-    static M mask_and(M a, M b) { return {V::mask_and(a.lo, b.lo), V::mask_and(a.hi, b.hi)}; }
-    static M mask_or(M a, M b) { return {V::mask_or(a.lo, b.lo), V::mask_or(a.hi, b.hi)}; }
-    static M mask_xor(M a, M b) { return {V::mask_xor(a.lo, b.lo), V::mask_xor(a.hi, b.hi)}; }
+// Each half by V's operation of the same name.
+#define VMAFPP_CIEDE_HALVES(R, T, op) \
+    static R op(T a, T b) { return {V::op(a.lo, b.lo), V::op(a.hi, b.hi)}; }
+#define VMAFPP_CIEDE_HALF(R, T, op) \
+    static R op(T a) { return {V::op(a.lo), V::op(a.hi)}; }
+    VMAFPP_CIEDE_HALVES(D, D, add) VMAFPP_CIEDE_HALVES(D, D, sub)
+    VMAFPP_CIEDE_HALVES(D, D, mul) VMAFPP_CIEDE_HALVES(D, D, div)
+    VMAFPP_CIEDE_HALF(D, D, sqrt) VMAFPP_CIEDE_HALF(D, D, neg)
+    VMAFPP_CIEDE_HALF(D, D, abs) VMAFPP_CIEDE_HALF(D, D, round)
+    VMAFPP_CIEDE_HALVES(D, D, copysign)
+    VMAFPP_CIEDE_HALVES(M, D, lt) VMAFPP_CIEDE_HALVES(M, D, le)
+    VMAFPP_CIEDE_HALVES(M, D, gt) VMAFPP_CIEDE_HALVES(M, D, eq)
+    VMAFPP_CIEDE_HALVES(M, M, mask_and) VMAFPP_CIEDE_HALVES(M, M, mask_or)
+    VMAFPP_CIEDE_HALVES(M, M, mask_xor)
     static unsigned bits(M m) { return V::bits(m.lo) | V::bits(m.hi) << V::kLanes; }
     static D select(M m, D a, D b) { return {V::select(m.lo, a.lo, b.lo), V::select(m.hi, a.hi, b.hi)}; }
     static M bit(D k, int b) { return {V::bit(k.lo, b), V::bit(k.hi, b)}; }
-    static D exp2i(D k) { return {V::exp2i(k.lo), V::exp2i(k.hi)}; }
+    VMAFPP_CIEDE_HALF(D, D, exp2i)
     static void split(D x, D& m, D& k) { V::split(x.lo, m.lo, k.lo), V::split(x.hi, m.hi, k.hi); }
     struct F {
         typename V::F lo, hi;
@@ -297,14 +297,12 @@ struct Twice {
     static F fset(float v) { return {V::fset(v), V::fset(v)}; }
     static F fload(const float* p) { return {V::fload(p), V::fload(p + V::kLanes)}; }
     static void fstore(float* p, F v) { V::fstore(p, v.lo), V::fstore(p + V::kLanes, v.hi); }
-    static F fadd(F a, F b) { return {V::fadd(a.lo, b.lo), V::fadd(a.hi, b.hi)}; }
-    static F fsub(F a, F b) { return {V::fsub(a.lo, b.lo), V::fsub(a.hi, b.hi)}; }
-    static F fmul(F a, F b) { return {V::fmul(a.lo, b.lo), V::fmul(a.hi, b.hi)}; }
-    static F fdiv(F a, F b) { return {V::fdiv(a.lo, b.lo), V::fdiv(a.hi, b.hi)}; }
-    static D widen(F v) { return {V::widen(v.lo), V::widen(v.hi)}; }
-    static F narrow(D v) { return {V::narrow(v.lo), V::narrow(v.hi)}; }
-    static M fzero(F v) { return {V::fzero(v.lo), V::fzero(v.hi)}; }
-    static F powf7(F x) { return {V::powf7(x.lo), V::powf7(x.hi)}; }
+    VMAFPP_CIEDE_HALVES(F, F, fadd) VMAFPP_CIEDE_HALVES(F, F, fsub)
+    VMAFPP_CIEDE_HALVES(F, F, fmul) VMAFPP_CIEDE_HALVES(F, F, fdiv)
+    VMAFPP_CIEDE_HALF(D, F, widen) VMAFPP_CIEDE_HALF(F, D, narrow)
+    VMAFPP_CIEDE_HALF(M, F, fzero) VMAFPP_CIEDE_HALF(F, F, powf7)
+#undef VMAFPP_CIEDE_HALVES
+#undef VMAFPP_CIEDE_HALF
 };
 
 template <class V>
@@ -323,7 +321,7 @@ typename V::F delta_e_2000(const LabPairs& in, unsigned* settled) {
     using M = typename V::M;
     using X = Math<V>;
     const auto c = [](double v) { return V::set(v); };
-    const auto f = [](D v) { return V::f32(v); };
+    const auto f = [](D v) { return f32<V>(v); };
     const F l1 = V::fload(in.l1), fa1 = V::fload(in.a1), fb1 = V::fload(in.b1);
     const F l2 = V::fload(in.l2), fa2 = V::fload(in.a2), fb2 = V::fload(in.b2);
     const D ca1 = V::widen(fa1), b1 = V::widen(fb1), ca2 = V::widen(fa2), b2 = V::widen(fb2);
@@ -368,7 +366,7 @@ typename V::F delta_e_2000(const LabPairs& in, unsigned* settled) {
 
     // Hue angles: v within |v| 2^-48 of libm's atan2. y = +-0 with
     // x > 0 gives +-0 in both; y = x = 0 is the scalar's early 0.
-    const auto hue_angle = [&](D x, D y, M& settled) {
+    const auto hue_angle = [&](D x, D y, M& settled) __attribute__((always_inline)) {
         const M origin = V::mask_and(V::eq(x, zero), V::eq(y, zero));
         const D v = X::atan2(x, y);
         settled = V::mask_or(origin, X::settles_rel(v));
@@ -515,7 +513,7 @@ void lab_lanes(typename V::D y, typename V::D u, typename V::D v, double scale,
         const D e_line = V::add(V::mul(c(2.0 * kappa / 116.0), e_t), V::mul(V::abs(line), c(0x1p-48)));
         const D f = V::select(cube, root, line);
         ok = V::mask_and(ok, X::settles(f, V::select(cube, e_root, e_line)));
-        return V::f32(f);
+        return f32<V>(f);
     };
     const D fx = lab_f(0.4124564390896921, 0.357576077643909, 0.18043748326639894, 1.0 / 0.95047);
     const D fy = lab_f(0.21267285140562248, 0.715152155287818, 0.07217499330655958, 1.0);
@@ -582,6 +580,26 @@ void libm(CiedeLibm fn, const double* x, const double* y, int n, double* out) {
         V::store(po, eval(V::load(px), V::load(py)));
         for (int j = 0; j < kL && i + j < n; ++j) out[i + j] = po[j];
     }
+}
+
+// A keys twin's last columns x .. x1 - 1 (those its vectors leave) by the
+// scalar's loop, appended at n; returns the new count.
+inline int keys_tail(const std::uint16_t* const ref[3], const std::uint16_t* const dis[3], int x,
+                     int x1, int bits, float* out, const LabKeys& keys, int n) {
+    if (x >= x1) return n;
+    return n + ciede_kernels_scalar().keys(ref, dis, x, x1, bits, out,
+                                           LabKeys{{keys.key[0] + n, keys.key[1] + n},
+                                                   {keys.set[0] + n, keys.set[1] + n},
+                                                   keys.where + n});
+}
+
+// A level's table entries from V (its keys twin, if any, is its own):
+// delta E in four interleaved chains, the conversion in two, libm alone.
+template <class V>
+void install_twins(CiedeKernels& k) {
+    k.delta_e = delta_e<FourChains<V>>;
+    k.libm = libm<V>;
+    k.lab = lab<Twice<V>>;
 }
 
 }  // namespace

@@ -49,6 +49,17 @@
     static D widen(F v) { return PD##_cvtps_pd(v); }                                            \
     static F narrow(D v) { return PD##_cvtpd_ps(v); }
 
+// neg, abs and copysign of the double vector D by its sign bit, over the
+// intrinsics whose names begin with PD (_mm256, _mm512): exact, as the
+// scalar's -x, fabs and copysign.
+#define VMAFPP_X86_DOUBLE_SIGNS(PD)                                                  \
+    static D neg(D a) { return PD##_xor_pd(a, PD##_set1_pd(-0.0)); }                 \
+    static D abs(D a) { return PD##_andnot_pd(PD##_set1_pd(-0.0), a); }              \
+    static D copysign(D mag, D sign) {                                               \
+        return PD##_or_pd(PD##_andnot_pd(PD##_set1_pd(-0.0), mag),                   \
+                          PD##_and_pd(PD##_set1_pd(-0.0), sign));                    \
+    }
+
 // Integer lanes: I = IT with load_i, store_i (unaligned), set_i32, set_i16,
 // add_i32, sub_i32, add_i16, mullo_i32 (the low 32 bits of the product),
 // madd_i16 (pairs of int16 products added in int32), and_i, or_i, xor_i,

@@ -1,7 +1,7 @@
-// AVX-512 twins of the SSIM kernels (ssim_kernels.hpp): the fused pass, the
-// statistics and the decimation (any factor) of ssim_pass_rows.hpp on eight
-// samples at a time, floats in
-// a ymm and doubles in a zmm, so widening and narrowing never cross lanes.
+// AVX-512 twins of the SSIM kernels (ssim_kernels.hpp): the convolution,
+// the fused pass, the statistics and the decimation (any factor) of
+// ssim_pass_rows.hpp on eight samples at a time, floats in a ymm and doubles
+// in a zmm, so widening and narrowing never cross lanes.
 // Lanes hold different samples, never parts of one sum.
 #include <immintrin.h>
 
@@ -27,29 +27,8 @@ struct Avx512 {
     }
 };
 
-SsimSums stats_avx512(const float* mu_r, const float* mu_c, const float* ref_sq,
-                      const float* cmp_sq, const float* both, int n) {
-    return stats_rows<Avx512>(mu_r, mu_c, ref_sq, cmp_sq, both, n);
-}
-
-SsimSums pass_avx512(const float* ref, const float* cmp, int w, int h, SsimScratch& scratch) {
-    return fused_pass<Avx512>(ref, cmp, w, h, scratch);
-}
-
-// MS-SSIM's low-pass (factor 2) and float_ssim's in-place box, through
-// ssim_pass_rows.hpp's phased rows; an in-place call whose outputs could
-// read earlier ones goes to the scalar.
-void decimate_avx512(const float* src, int w, int h, int factor, const float* kernel, int kw,
-                     float* dst) {
-    decimate_rows<Avx512>(src, w, h, factor, kernel, kw, dst);
-}
-
 }  // namespace
 
-void ssim_init_avx512(SsimKernels& k) {
-    k.stats = stats_avx512;
-    k.decimate = decimate_avx512;
-    k.pass = pass_avx512;
-}
+void ssim_init_avx512(SsimKernels& k) { install_twins<Avx512>(k); }
 
 }  // namespace vmafpp::ssim

@@ -161,10 +161,10 @@ struct SsimKernels {
 };
 
 const SsimKernels& ssim_kernels_scalar();
-// The table for a SIMD level (dispatch/kernel_table.hpp): AVX2 has twins of
-// convolve, stats, decimate and pass, AVX-512 of stats, decimate and pass;
-// the ICL level inherits AVX-512's table. NEON (AArch64) has twins of
-// convolve, stats, decimate and pass (ssim_neon.cpp).
+// The table for a SIMD level (dispatch/kernel_table.hpp): AVX2, AVX-512 and
+// NEON (AArch64) each have twins of convolve, stats, decimate and pass, all
+// from ssim_pass_rows.hpp (install_twins); the ICL level inherits AVX-512's
+// table.
 extern KernelsFor<SsimKernels>& ssim_kernels_for;
 KernelInit<SsimKernels> ssim_init_avx2, ssim_init_avx512, ssim_init_neon;
 

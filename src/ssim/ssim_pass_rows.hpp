@@ -21,6 +21,8 @@
 // dispatch/x86_lanes.hpp's macros define;
 // zero_if_negative(v) (v < 0 ? +0 : v, NaN kept: libvmaf's MAX(0.0, v)) and
 // zero_if_negative_and_flat(cov, sd) ((cov < 0 && sd <= 0) ? +0 : cov).
+// Each ISA file's init is install_twins<V> (the convolution, statistics,
+// pass and decimation, all here).
 #pragma once
 
 #include <cstddef>
@@ -344,6 +346,59 @@ void decimate_phased(const float* src, int w, int h, int factor, const float* ke
     }
 }
 
+// One output of ConvolveFn's formula: a double sum, from 0, of
+// float(in[k * step] * taps[k]) for k = 0 .. n - 1, rounded to float once.
+// The scalar table's convolve and the twins' last columns.
+inline float tap_sum(const float* in, std::ptrdiff_t step, const float* taps, int n) {
+    double sum = 0.0;
+    for (int k = 0; k < n; ++k) sum += in[k * step] * taps[k];
+    return static_cast<float>(sum);
+}
+
+// tap_sum of 2 kLanes adjacent outputs (in[0 .. 2 kLanes - 1] and the same
+// columns of the rows k * step below): two vectors of sums, two dependency
+// chains.
+template <class V>
+[[gnu::always_inline]] inline void tap_sums(const float* in, std::ptrdiff_t step,
+                                            const float* taps, int n, float* out) {
+    constexpr int N = V::kLanes;
+    typename V::D lo = V::dset(0.0), hi = V::dset(0.0);
+    for (int k = 0; k < n; ++k) {
+        const typename V::F tap = V::set(taps[k]);
+        const float* p = in + k * step;
+        lo = V::dadd(lo, V::widen(V::mul(V::load(p), tap)));
+        hi = V::dadd(hi, V::widen(V::mul(V::load(p + N), tap)));
+    }
+    V::store(out, V::narrow(lo));
+    V::store(out + N, V::narrow(hi));
+}
+
+// ConvolveFn: each pass 2 kLanes outputs at a time, the rest by tap_sum.
+// A vector of the horizontal pass reads in[x + k + 2 kLanes - 1] <=
+// in[ow - 1 + n - 1] = in[w - 1]: inside the row. The vertical pass reads
+// only the cache, so dst may be src.
+template <class V>
+void convolve_rows(const float* src, int w, int h, const float* taps, int n, float* dst,
+                   float* cache) {
+    constexpr int step = 2 * V::kLanes;
+    const int ow = w - n + 1;
+    const int oh = h - n + 1;
+    for (int y = 0; y < h; ++y) {
+        const float* in = src + static_cast<std::ptrdiff_t>(y) * w;
+        float* out = cache + static_cast<std::ptrdiff_t>(y) * ow;
+        int x = 0;
+        for (; x + step <= ow; x += step) tap_sums<V>(in + x, 1, taps, n, out + x);
+        for (; x < ow; ++x) out[x] = tap_sum(in + x, 1, taps, n);
+    }
+    for (int y = 0; y < oh; ++y) {
+        const float* col = cache + static_cast<std::ptrdiff_t>(y) * ow;
+        float* out = dst + static_cast<std::ptrdiff_t>(y) * ow;
+        int x = 0;
+        for (; x + step <= ow; x += step) tap_sums<V>(col + x, ow, taps, n, out + x);
+        for (; x < ow; ++x) out[x] = tap_sum(col + x, ow, taps, n);
+    }
+}
+
 // DecimateFn of a twin: the phased decimation where it gives the scalar's
 // bits, the scalar elsewhere.
 template <class V>
@@ -355,6 +410,16 @@ void decimate_rows(const float* src, int w, int h, int factor, const float* kern
         return;
     }
     decimate_phased<V>(src, w, h, factor, kernel, kw, dst);
+}
+
+// A level's table entries, all from V: every kernel but products (which
+// the fused pass makes unneeded on the measured path).
+template <class V>
+void install_twins(SsimKernels& k) {
+    k.convolve = convolve_rows<V>;
+    k.stats = stats_rows<V>;
+    k.decimate = decimate_rows<V>;
+    k.pass = fused_pass<V>;
 }
 
 }  // namespace

@@ -5,11 +5,14 @@
 
 #include "base/c_macros.hpp"
 #include "ssim/ssim_kernels.hpp"
+#include "ssim/ssim_pass_rows.hpp"
 
 namespace vmafpp::ssim {
 
 namespace {
 
+// The reference of every twin's convolution: tap_sum (ssim_pass_rows.hpp)
+// of each output, the horizontal pass into the cache, then the vertical one.
 void convolve_scalar(const float* src, int w, int h, const float* taps, int n, float* dst,
                      float* cache) {
     const int ow = w - n + 1;
@@ -17,20 +20,12 @@ void convolve_scalar(const float* src, int w, int h, const float* taps, int n, f
     for (int y = 0; y < h; ++y) {
         const float* in = src + static_cast<std::ptrdiff_t>(y) * w;
         float* out = cache + static_cast<std::ptrdiff_t>(y) * ow;
-        for (int x = 0; x < ow; ++x) {
-            double sum = 0.0;
-            for (int k = 0; k < n; ++k) sum += in[x + k] * taps[k];
-            out[x] = static_cast<float>(sum);
-        }
+        for (int x = 0; x < ow; ++x) out[x] = tap_sum(in + x, 1, taps, n);
     }
     for (int y = 0; y < oh; ++y) {
+        const float* col = cache + static_cast<std::ptrdiff_t>(y) * ow;
         float* out = dst + static_cast<std::ptrdiff_t>(y) * ow;
-        for (int x = 0; x < ow; ++x) {
-            double sum = 0.0;
-            const float* col = cache + static_cast<std::ptrdiff_t>(y) * ow + x;
-            for (int k = 0; k < n; ++k) sum += col[static_cast<std::ptrdiff_t>(k) * ow] * taps[k];
-            out[x] = static_cast<float>(sum);
-        }
+        for (int x = 0; x < ow; ++x) out[x] = tap_sum(col + x, ow, taps, n);
     }
 }
 

@@ -1,0 +1,246 @@
+// cambi's integer kernels written once over a vector of 16-bit lanes (as
+// cambi_c_values_loop.hpp writes the c-value loop once): the histogram
+// range counts of that loop, the mode filter's mode3, the spatial mask,
+// the decimation and the conversion of 8-bit luma. Each ISA file
+// (cambi_avx2.cpp, cambi_avx512.cpp, cambi_neon.cpp) instantiates them with
+// its own lane struct `U` from its own anonymous namespace:
+//   U::kLanes                 16-bit lanes in a vector (at most 32)
+//   U::V                      the vector; a lane mask is a V of all-ones or
+//                             all-zeros lanes
+//   U::load(p), U::store(p, v)        kLanes samples, unaligned
+//   U::set(x), U::add, U::sub         wrapping 16-bit arithmetic
+//   U::eq(a, b), U::min(a, b)         equality mask, unsigned minimum
+//   U::gt(a, b)                       a > b mask, for lanes below 0x8000
+//   U::band(a, b), U::bor(a, b)       bitwise and, or
+//   U::select(m, a, b)                m ? a : b, lane by lane
+//   U::widen(p)                       kLanes bytes, zero-extended
+//   U::evens(p)                       p[0], p[2], ..., p[2 kLanes - 2]
+//                                     (may read p[2 kLanes - 1])
+//   U::bits(m)                        bit i set where lane i of mask m is
+// Integers only, every value below 2^16 where the scalar's is (the bounds
+// are given at each kernel), so every instance returns the scalar's values.
+// Tails past the last whole vector take the scalar's steps.
+//
+// Everything sits in an anonymous namespace (HACKING.md, "Where a loop
+// lives"): each instance has internal linkage and its ISA file's flags.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cambi/cambi_c_values_loop.hpp"
+#include "cambi/cambi_kernels.hpp"
+#include "cambi/cambi_mode_loop.hpp"
+
+namespace vmafpp::cambi {
+namespace {
+
+// 32 ones then 32 zeros: kLanes loaded from kOnesThenZeros + 32 - n have
+// their first n lanes 1 and the others 0 (0 <= n <= kLanes <= 32).
+alignas(64) constexpr std::uint16_t kOnesThenZeros[64] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+
+// The c-value loop's Isa policy but for its row and sums
+// (cambi_c_values_loop.hpp): the histogram range counts (inc, dec) and
+// the scans of kLanes columns. An ISA's Isa struct derives from
+// CountLanes<U> and adds row and sums.
+template <class U>
+struct CountLanes {
+    using V = typename U::V;
+    static constexpr int kScanLanes = U::kLanes;
+    static constexpr std::uint32_t kAll =
+        U::kLanes == 32 ? 0xffffffffu : (std::uint32_t{1} << U::kLanes) - 1;
+
+    // kLanes columns' histogram rows as 16-bit compacts, 0xffff for none:
+    // row_of's uint16(v - base) < size, unsigned (c <= size - 1 as
+    // min(c, size - 1) == c, with 1 <= size <= 0xffff, so a compact in the
+    // band is at most 0xfffe).
+    static V compacts(const std::uint16_t* image, const std::uint16_t* mask, int base, int size) {
+        const V none = U::set(0xffff);
+        const V c = U::sub(U::load(image), U::set(static_cast<std::uint16_t>(base)));
+        const V in_band = U::eq(U::min(c, U::set(static_cast<std::uint16_t>(size - 1))), c);
+        return U::select(U::eq(U::load(mask), U::set(0)), none, U::select(in_band, c, none));
+    }
+    static std::uint32_t counted(const std::uint16_t* image, const std::uint16_t* mask, int base,
+                                 int size) {
+        return ~U::bits(U::eq(compacts(image, mask, base, size), U::set(0xffff))) & kAll;
+    }
+    static std::uint32_t moved(const std::uint16_t* old_image, const std::uint16_t* old_mask,
+                               const std::uint16_t* new_image, const std::uint16_t* new_mask,
+                               int base, int size) {
+        return ~U::bits(U::eq(compacts(old_image, old_mask, base, size),
+                              compacts(new_image, new_mask, base, size))) &
+               kAll;
+    }
+
+    // row[0, n) +/- 1 in whole vectors, then one vector whose lanes past n
+    // add or subtract 0 (the cells there are read and written back
+    // unchanged: kHistogramPadding).
+    template <bool kUp>
+    static V step(V a, V b) {
+        return kUp ? U::add(a, b) : U::sub(a, b);
+    }
+    template <bool kUp>
+    static void count(std::uint16_t* row, int n) {
+        const V one = U::set(1);
+        int i = 0;
+        for (; i + U::kLanes <= n; i += U::kLanes)
+            U::store(row + i, step<kUp>(U::load(row + i), one));
+        if (i < n)
+            U::store(row + i, step<kUp>(U::load(row + i), U::load(kOnesThenZeros + 32 - (n - i))));
+    }
+    static void inc(std::uint16_t* row, int n) { count<true>(row, n); }
+    static void dec(std::uint16_t* row, int n) { count<false>(row, n); }
+};
+
+// mode3 of kLanes columns for filter_mode_loop: the smallest, replaced by b
+// where b == c, then by a where a equals b or c (the order of mode3's tests).
+template <class U>
+struct ModeLanes {
+    static constexpr int kLanes = U::kLanes;
+    static void mode3(std::uint16_t* out, const std::uint16_t* a, const std::uint16_t* b,
+                      const std::uint16_t* c) {
+        const typename U::V va = U::load(a), vb = U::load(b), vc = U::load(c);
+        const typename U::V a_shared = U::bor(U::eq(va, vb), U::eq(va, vc));
+        typename U::V r = U::min(U::min(va, vb), vc);
+        r = U::select(U::eq(vb, vc), vb, r);
+        r = U::select(a_shared, va, r);
+        U::store(out, r);
+    }
+};
+
+// SpatialMaskFn in 16-bit lanes: flags are 0/1, column sums over at most 7
+// rows at most 7, box sums at most 49, so nothing wraps, and `sum >
+// threshold` with the threshold clamped to 0x7fff (no sum reaches it) is
+// U::gt's compare below 0x8000. The scratch (9w + 14 uint32) holds, as
+// uint16, the padded column sums (3 zeros, w sums, 3 zeros) and a ring of 8
+// flag rows of w.
+template <class U>
+void spatial_mask_lanes(const std::uint16_t* image, std::ptrdiff_t stride, std::uint16_t* mask,
+                        int w, int h, int threshold, std::uint32_t* scratch) {
+    using V = typename U::V;
+    constexpr int N = U::kLanes;
+    constexpr int pad = kMaskFilterSize / 2;
+    constexpr int ring = kMaskFilterSize + 1;
+    auto* padded = reinterpret_cast<std::uint16_t*>(scratch);
+    std::uint16_t* cols = padded + pad;
+    std::uint16_t* flat = padded + w + 2 * pad;
+    for (int i = 0; i < w + 2 * pad; ++i) padded[i] = 0;
+    auto flat_of = [&](int y) { return flat + static_cast<std::ptrdiff_t>(y % ring) * w; };
+    const V one = U::set(1);
+    // Row y's flags into `in` and cols += in - leaving (leaving may be
+    // null). Vectors while row[x + N] exists.
+    auto update = [&](int y, std::uint16_t* in, const std::uint16_t* leaving) {
+        const std::uint16_t* row = image + y * stride;
+        const std::uint16_t* below = y == h - 1 ? row : row + stride;
+        int x = 0;
+        for (; x + N < w; x += N) {
+            const V v = U::load(row + x);
+            const V f = U::band(U::band(U::eq(v, U::load(row + x + 1)), U::eq(v, U::load(below + x))), one);
+            U::store(in + x, f);
+            V c = U::add(U::load(cols + x), f);
+            if (leaving) c = U::sub(c, U::load(leaving + x));
+            U::store(cols + x, c);
+        }
+        for (; x < w; ++x) {
+            const std::uint16_t right = x < w - 1 ? row[x + 1] : row[x];
+            in[x] = (row[x] == right) & (row[x] == below[x]) ? 1 : 0;
+            cols[x] = static_cast<std::uint16_t>(cols[x] + in[x] - (leaving ? leaving[x] : 0));
+        }
+    };
+    for (int y = 0; y < pad && y < h; ++y) update(y, flat_of(y), nullptr);
+    const int t = static_cast<unsigned>(threshold) > 0x7fffu ? 0x7fff : threshold;
+    const V tv = U::set(static_cast<std::uint16_t>(t));
+    for (int y = 0; y < h; ++y) {
+        const std::uint16_t* leaving = y - pad - 1 >= 0 ? flat_of(y - pad - 1) : nullptr;
+        if (y + pad < h) {
+            update(y + pad, flat_of(y + pad), leaving);
+        } else if (leaving) {
+            int x = 0;
+            for (; x + N <= w; x += N) U::store(cols + x, U::sub(U::load(cols + x), U::load(leaving + x)));
+            for (; x < w; ++x) cols[x] = static_cast<std::uint16_t>(cols[x] - leaving[x]);
+        }
+        // Output x sums padded[x .. x + 6]: a vector reads up to
+        // padded[x + N + 5] <= padded[w + 5], the last zero.
+        std::uint16_t* out = mask + y * stride;
+        int x = 0;
+        for (; x + N <= w; x += N) {
+            const std::uint16_t* p = padded + x;
+            V sum = U::load(p);
+            for (int k = 1; k < kMaskFilterSize; ++k) sum = U::add(sum, U::load(p + k));
+            U::store(out + x, U::band(U::gt(sum, tv), one));
+        }
+        for (; x < w; ++x) {
+            const std::uint16_t* p = padded + x;
+            const int sum = p[0] + p[1] + p[2] + p[3] + p[4] + p[5] + p[6];
+            out[x] = sum > t ? 1 : 0;
+        }
+    }
+}
+
+// DecimateFn, kLanes outputs from 2 kLanes inputs: row y is written only
+// after rows 0 .. 2y - 1 were read, and within row 0 output x reads 2x >= x,
+// so reading a vector's inputs before storing it changes nothing. Vectors
+// while x + kLanes < w: the inputs end at 2x + 2 kLanes - 1 <= 2w - 3,
+// inside the previous scale's row (at least 2w - 1 wide).
+template <class U>
+void decimate_lanes(std::uint16_t* image, std::ptrdiff_t stride, int w, int h) {
+    for (int y = 0; y < h; ++y) {
+        std::uint16_t* out = image + y * stride;
+        const std::uint16_t* in = image + 2 * y * stride;
+        int x = 0;
+        for (; x + U::kLanes < w; x += U::kLanes) U::store(out + x, U::evens(in + 2 * x));
+        for (; x < w; ++x) out[x] = in[2 * x];
+    }
+}
+
+// LoadU8Fn's values directly: with dither, a + b + c + d inside (at most
+// 4 * 255, no wrap), 2 (a + c) in the last column, 2 (a + b) in the last
+// row, 4a in the corner; else a << 2 (a + a + a + a). Row y reads only
+// source rows y and y + 1, so rows are independent. Vectors while
+// x + kLanes < w (a[x + kLanes] exists; with no dither while
+// x + kLanes <= w), the rest one sample at a time.
+template <class U>
+void load_u8_lanes(const std::uint8_t* src, std::ptrdiff_t src_stride, std::uint16_t* image,
+                   std::ptrdiff_t stride, int w, int h, bool dither) {
+    using V = typename U::V;
+    constexpr int N = U::kLanes;
+    for (int y = 0; y < h; ++y) {
+        const std::uint8_t* a = src + y * src_stride;
+        std::uint16_t* out = image + y * stride;
+        int x = 0;
+        if (!dither) {
+            for (; x + N <= w; x += N) {
+                const V v = U::widen(a + x);
+                const V twice = U::add(v, v);
+                U::store(out + x, U::add(twice, twice));
+            }
+            for (; x < w; ++x) out[x] = static_cast<std::uint16_t>(a[x] << 2);
+            continue;
+        }
+        // The last row pairs each sample with itself below.
+        const std::uint8_t* b = y + 1 < h ? a + src_stride : a;
+        for (; x + N < w; x += N)
+            U::store(out + x, U::add(U::add(U::widen(a + x), U::widen(a + x + 1)),
+                                     U::add(U::widen(b + x), U::widen(b + x + 1))));
+        for (; x < w - 1; ++x) out[x] = static_cast<std::uint16_t>(a[x] + a[x + 1] + b[x] + b[x + 1]);
+        out[w - 1] = static_cast<std::uint16_t>(2 * (a[w - 1] + b[w - 1]));
+    }
+}
+
+// A level's table: the kernels above over U and the c-value loop over Isa
+// (an ISA's CountLanes<U> with its scans, row and sums).
+template <class U, class Isa>
+void install_lanes(CambiKernels& k) {
+    k.load_u8 = &load_u8_lanes<U>;
+    k.spatial_mask = &spatial_mask_lanes<U>;
+    k.decimate = &decimate_lanes<U>;
+    k.c_values = &c_values_loop<Isa>;
+    k.c_value_sums = &Isa::sums;
+    k.filter_mode = &filter_mode_loop<ModeLanes<U>>;
+}
+
+}  // namespace
+}  // namespace vmafpp::cambi
