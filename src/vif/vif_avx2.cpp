@@ -919,15 +919,24 @@ inline __m256i centred_pair(const std::uint16_t* p, const std::uint16_t* q) {
 // fn(k, c, a, b) for each tap pair k of the rows at column j: c the pair's
 // taps (pairs[k]) in every lane, a and b the centred pairs of rows 2k and
 // 2k + 1 of ref and dis (an odd count pairs the last row with itself and a
-// zero tap).
-template <class Rows, class Fn>
+// zero tap). kTaps > 0 is a tap count known when compiling (the extractor's
+// 17, 9, 5, 3), whose loop is unrolled: a runtime loop spent about as many
+// scalar instructions (row pointers, the odd count's test, the counter) per
+// pair as vector ones. kTaps == 0 reads `taps`.
+template <int kTaps, class Rows, class Fn>
 [[gnu::always_inline]] inline void for_tap_pairs(Rows rows, std::ptrdiff_t j,
                                                  const std::uint32_t* pairs, int taps, Fn fn) {
-    for (int t = 0; t < taps; t += 2) {
-        const int u = t + 1 < taps ? t + 1 : t;
+    auto pair = [&](int t, int n) __attribute__((always_inline)) {
+        const int u = t + 1 < n ? t + 1 : t;
         fn(t / 2, _mm256_set1_epi32(static_cast<int>(pairs[t / 2])),
            centred_pair(rows.ref[t] + j, rows.ref[u] + j),
            centred_pair(rows.dis[t] + j, rows.dis[u] + j));
+    };
+    if constexpr (kTaps > 0) {
+#pragma GCC unroll 9
+        for (int t = 0; t < kTaps; t += 2) pair(t, kTaps);
+    } else {
+        for (int t = 0; t < taps; t += 2) pair(t, taps);
     }
 }
 
@@ -935,7 +944,7 @@ template <class Rows, class Fn>
 // identities): a = p - 128 and b = q - 128 are int16 and so are a a, b b
 // (<= 16384) and a b (in [-16256, 16384]); a product with a tap below 2^15
 // is below 2^29 in magnitude and a pair sum below 2^30, exact in int32.
-template <bool kReduce>
+template <int kTaps, bool kReduce, int kRedFirst = -1, int kRedCount = -1>
 [[gnu::always_inline]] inline VerticalSums vertical_u8_sums(RowsU8 rows, std::ptrdiff_t j,
                                                             const std::uint32_t* pairs, int taps,
                                                             std::uint32_t taps_sum,
@@ -947,7 +956,7 @@ template <bool kReduce>
     __m256i m1 = _mm256_setzero_si256(), m2 = m1, xx = c16384, yy = c16384, xy = c16384;
     // (Forced inline: GCC otherwise leaves the whole fused row's sums call
     // out of line.)
-    for_tap_pairs(rows, j, pairs, taps,
+    for_tap_pairs<kTaps>(rows, j, pairs, taps,
                   [&](int pair, __m256i c, __m256i a, __m256i b) __attribute__((always_inline)) {
         m1 = _mm256_add_epi32(m1, _mm256_madd_epi16(a, c));
         m2 = _mm256_add_epi32(m2, _mm256_madd_epi16(b, c));
@@ -955,8 +964,10 @@ template <bool kReduce>
         yy = _mm256_add_epi32(yy, _mm256_madd_epi16(_mm256_mullo_epi16(b, b), c));
         xy = _mm256_add_epi32(xy, _mm256_madd_epi16(_mm256_mullo_epi16(a, b), c));
         if constexpr (kReduce) {
-            const int k = pair - red->first;
-            if (k >= 0 && k < red->count) {
+            // The reduction's pairs, known when compiling where the
+            // template says so (the extractor's 2 and 5).
+            const int k = pair - (kRedFirst >= 0 ? kRedFirst : red->first);
+            if (k >= 0 && k < (kRedCount >= 0 ? kRedCount : red->count)) {
                 const __m256i rc = _mm256_set1_epi32(static_cast<int>(red->pairs[k]));
                 rs->ref = _mm256_add_epi32(rs->ref, _mm256_madd_epi16(a, rc));
                 rs->dis = _mm256_add_epi32(rs->dis, _mm256_madd_epi16(b, rc));
@@ -1060,12 +1071,13 @@ inline __m256i cross_moment(__m256i t, __m256i u, __m256i p, __m256i q, const St
     return moment_u64<true, true>(t, u, p, q, prm);
 }
 
+template <int kTaps>
 [[gnu::always_inline]] inline VerticalSums vertical_u16_sums(RowsU16 rows, std::ptrdiff_t j,
                                                              const std::uint32_t* pairs, int taps,
                                                              const StatU16Params& prm) {
     __m256i sa = _mm256_setzero_si256(), sb = sa;
     ProductSums xx{sa, sa}, yy = xx, xy = xx;
-    for_tap_pairs(rows, j, pairs, taps,
+    for_tap_pairs<kTaps>(rows, j, pairs, taps,
                   [&](int, __m256i c, __m256i a, __m256i b) __attribute__((always_inline)) {
         sa = _mm256_add_epi32(sa, _mm256_madd_epi16(a, c));
         sb = _mm256_add_epi32(sb, _mm256_madd_epi16(b, c));
@@ -1128,11 +1140,56 @@ inline HorizontalFilter horizontal_filter(const std::uint16_t* filter, int taps,
     return hf;
 }
 
+// Window p of a block at y (y[2p, 2p + 16)) from a = y[0, 16), b =
+// y[16, 32) and mid = y[8, 24): vpalignr shifts within 128-bit lanes, and
+// (mid, a) holds bytes [k, k + 16) of lane 0 and [16 + k, 32 + k) of lane 1
+// for k < 16, (b, mid) the same from byte 16 on.
+template <int kP>
+[[gnu::always_inline]] inline __m256i window_at(__m256i a, __m256i mid, __m256i b) {
+    constexpr int k = 4 * kP;  // in bytes
+    if constexpr (k == 0)
+        return a;
+    else if constexpr (k < 16)
+        return _mm256_alignr_epi8(mid, a, k);
+    else if constexpr (k == 16)
+        return mid;
+    else if constexpr (k < 32)
+        return _mm256_alignr_epi8(b, mid, k - 16);
+    else
+        return b;
+}
+
+template <int kP, int kPairs>
+[[gnu::always_inline]] inline void add_windows(__m256i a, __m256i mid, __m256i b,
+                                               const HorizontalFilter& hf, __m256i& e,
+                                               __m256i& o) {
+    if constexpr (kP < kPairs) {
+        const __m256i window = window_at<kP>(a, mid, b);
+        e = _mm256_add_epi32(e, _mm256_madd_epi16(window, hf.even[kP]));
+        o = _mm256_add_epi32(o, _mm256_madd_epi16(window, hf.odd[kP]));
+        add_windows<kP + 1, kPairs>(a, mid, b, hf, e, o);
+    }
+}
+
 // Even and odd filter sums of a block, each plus `start` (modulo 2^32).
-template <int kPairs>
+// With kPairs known (at most 9: windows up to y[32)), the windows come
+// from two aligned loads (y is 32-byte aligned: the half rows are, and a
+// block starts 16 int16 after the last) and in-register shifts: an
+// unaligned load at y + 2p crosses a 64-byte line for every p > 0 in every
+// other block, and those split loads cost about a third of the pass.
+template <int kPairs, bool kLineStart = false>
 [[gnu::always_inline]] inline EvenOdd filter_windows(const std::int16_t* y,
                                                      const HorizontalFilter& hf, __m256i start) {
-    const int pairs = kPairs > 0 ? kPairs : hf.pairs;
+    if constexpr (kPairs > 0 && !kLineStart) {
+        static_assert(kPairs <= kMaxHalf + 1);
+        const __m256i a = _mm256_load_si256(reinterpret_cast<const __m256i*>(y));
+        const __m256i b = _mm256_load_si256(reinterpret_cast<const __m256i*>(y + 16));
+        const __m256i mid = _mm256_permute2x128_si256(a, b, 0x21);
+        __m256i e = start, o = start;
+        add_windows<0, kPairs>(a, mid, b, hf, e, o);
+        return {e, o};
+    }
+    const int pairs = hf.pairs;
     const __m256i w0 = load8x32(y);
     __m256i e = _mm256_add_epi32(start, _mm256_madd_epi16(w0, hf.even[0]));
     __m256i o = _mm256_add_epi32(start, _mm256_madd_epi16(w0, hf.odd[0]));
@@ -1149,16 +1206,16 @@ struct HalfRows {
     std::int16_t* h[5];  // of the moments only
 };
 
-template <int kPairs>
+template <int kPairs, bool kLineStart = false>
 [[gnu::always_inline]] inline void horizontal_block(const HorizontalFilter& hf, const HalfRows& rows,
                                                     int b, int n, std::int32_t* sigma1_sq,
                                                     std::int32_t* sigma2_sq,
                                                     std::int32_t* sigma12) {
     EvenOdd mean[2], moment[3];
-    for (int k = 0; k < 2; ++k) mean[k] = filter_windows<kPairs>(rows.l[k] + b, hf, hf.bias);
+    for (int k = 0; k < 2; ++k) mean[k] = filter_windows<kPairs, kLineStart>(rows.l[k] + b, hf, hf.bias);
     for (int k = 0; k < 3; ++k) {
-        const EvenOdd lp = filter_windows<kPairs>(rows.l[2 + k] + b, hf, hf.bias_round);
-        const EvenOdd hp = filter_windows<kPairs>(rows.h[2 + k] + b, hf, hf.bias);
+        const EvenOdd lp = filter_windows<kPairs, kLineStart>(rows.l[2 + k] + b, hf, hf.bias_round);
+        const EvenOdd hp = filter_windows<kPairs, kLineStart>(rows.h[2 + k] + b, hf, hf.bias);
         moment[k] = {_mm256_add_epi32(hp.even, _mm256_srli_epi32(lp.even, 16)),
                      _mm256_add_epi32(hp.odd, _mm256_srli_epi32(lp.odd, 16))};
     }
@@ -1168,8 +1225,11 @@ template <int kPairs>
 template <int kPairs>
 void horizontal_blocks(const HorizontalFilter& hf, const HalfRows& rows, int w,
                        std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12) {
-    for (int b = 0; b < w; b += 16)
-        horizontal_block<kPairs>(hf, rows, b, w - b, sigma1_sq, sigma2_sq, sigma12);
+    for (int b = 0; b < w; b += 32) {
+        horizontal_block<kPairs, true>(hf, rows, b, w - b, sigma1_sq, sigma2_sq, sigma12);
+        if (b + 16 < w)
+            horizontal_block<kPairs>(hf, rows, b + 16, w - b - 16, sigma1_sq, sigma2_sq, sigma12);
+    }
 }
 
 // Stores a step's sums (8 columns) as centred halves: within each 128-bit
@@ -1256,6 +1316,43 @@ inline void store_first(__m256i v, std::uint32_t* dst, int n) {
     copy_first(dst, t, n);
 }
 
+// The fused 8-bit row for a filter whose shape fits (pair_filter_fits):
+// with the reduction in its vertical step where `red` is given, else none
+// (the caller reduces apart). kTaps, kRedFirst and kRedCount: the tap count
+// and the reduction's first pair and pair count when known at compile time
+// (0 and -1 read the arguments).
+template <int kTaps, int kRedFirst = -1, int kRedCount = -1>
+void stat_row_u8_fits(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows,
+                      const std::uint16_t* filter, int taps, const VifFilterShape& f, int w,
+                      std::uint32_t* scratch, std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
+                      std::int32_t* sigma12, const VifRowReduce* reduce, const ReduceTaps* red) {
+    if (red) {
+        const __m128i shift = _mm_cvtsi32_si128(reduce->shift);
+        const __m256i low16 = _mm256_set1_epi32(0xFFFF);
+        auto out = [&](__m256i v) { return _mm256_and_si256(_mm256_srl_epi32(v, shift), low16); };
+        fused_row<std::uint8_t>(
+            [&](const std::uint8_t* const* r, const std::uint8_t* const* d, std::ptrdiff_t j,
+                std::ptrdiff_t col) {
+                ReduceSums rs;
+                const VerticalSums v = vertical_u8_sums<kTaps, true, kRedFirst, kRedCount>(
+                    {r, d}, j, f.pairs, taps, f.sum, red, &rs);
+                const int n = static_cast<int>(w - col < 8 ? w - col : 8);
+                store_first(out(rs.ref), reduce->ref_out + col, n);
+                store_first(out(rs.dis), reduce->dis_out + col, n);
+                return v;
+            },
+            ref_rows, dis_rows, filter, taps, f.sum, w, scratch, sigma1_sq, sigma2_sq, sigma12);
+        return;
+    }
+    fused_row<std::uint8_t>(
+        [&](const std::uint8_t* const* r, const std::uint8_t* const* d, std::ptrdiff_t j,
+            std::ptrdiff_t) {
+            return vertical_u8_sums<kTaps, false>({r, d}, j, f.pairs, taps, f.sum, nullptr,
+                                                  nullptr);
+        },
+        ref_rows, dis_rows, filter, taps, f.sum, w, scratch, sigma1_sq, sigma2_sq, sigma12);
+}
+
 void vif_stat_row_u8_avx2(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows,
                           const std::uint16_t* filter, int taps, int w, std::uint32_t* scratch,
                           std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12,
@@ -1270,37 +1367,40 @@ void vif_stat_row_u8_avx2(const std::uint8_t* const* ref_rows, const std::uint8_
     const VifFilterShape rf = reduce ? vif_filter_shape(reduce->filter, reduce->taps) : f;
     // The fused reduction needs its pairs on the statistics' pairs (an even
     // offset), signed taps and a shift the scalar defines on uint32.
-    if (reduce && offset % 2 == 0 && rf.taps_below_2_15 && reduce->shift < 32) {
-        const ReduceTaps red{
-            rf.pairs, offset / 2, (reduce->taps + 1) / 2,
-            _mm256_set1_epi32(static_cast<int>(128u * rf.sum + round_for(reduce->shift)))};
-        const __m128i shift = _mm_cvtsi32_si128(reduce->shift);
-        const __m256i low16 = _mm256_set1_epi32(0xFFFF);
-        auto out = [&](__m256i v) { return _mm256_and_si256(_mm256_srl_epi32(v, shift), low16); };
-        fused_row<std::uint8_t>(
-            [&](const std::uint8_t* const* r, const std::uint8_t* const* d, std::ptrdiff_t j,
-                std::ptrdiff_t col) {
-                ReduceSums rs;
-                const VerticalSums v =
-                    vertical_u8_sums<true>({r, d}, j, f.pairs, taps, f.sum, &red, &rs);
-                const int n = static_cast<int>(w - col < 8 ? w - col : 8);
-                store_first(out(rs.ref), reduce->ref_out + col, n);
-                store_first(out(rs.dis), reduce->dis_out + col, n);
-                return v;
-            },
-            ref_rows, dis_rows, filter, taps, f.sum, w, scratch, sigma1_sq, sigma2_sq, sigma12);
-        return;
-    }
-    fused_row<std::uint8_t>(
-        [&](const std::uint8_t* const* r, const std::uint8_t* const* d, std::ptrdiff_t j,
-            std::ptrdiff_t) {
-            return vertical_u8_sums<false>({r, d}, j, f.pairs, taps, f.sum, nullptr, nullptr);
-        },
-        ref_rows, dis_rows, filter, taps, f.sum, w, scratch, sigma1_sq, sigma2_sq, sigma12);
-    if (reduce)
+    const bool fuse = reduce && offset % 2 == 0 && rf.taps_below_2_15 && reduce->shift < 32;
+    const ReduceTaps red{
+        rf.pairs, offset / 2, reduce ? (reduce->taps + 1) / 2 : 0,
+        _mm256_set1_epi32(static_cast<int>(128u * rf.sum + round_for(reduce ? reduce->shift : 0)))};
+    const ReduceTaps* r = fuse ? &red : nullptr;
+    // The extractor's scale 0: 17 taps, reduced on even rows by 9 taps
+    // (pairs 2 to 6 of the 9).
+    if (taps == 17 && !r)
+        stat_row_u8_fits<17>(ref_rows, dis_rows, filter, taps, f, w, scratch, sigma1_sq, sigma2_sq,
+                             sigma12, reduce, r);
+    else if (taps == 17 && red.first == 2 && red.count == 5)
+        stat_row_u8_fits<17, 2, 5>(ref_rows, dis_rows, filter, taps, f, w, scratch, sigma1_sq,
+                                   sigma2_sq, sigma12, reduce, r);
+    else
+        stat_row_u8_fits<0>(ref_rows, dis_rows, filter, taps, f, w, scratch, sigma1_sq, sigma2_sq,
+                            sigma12, reduce, r);
+    if (reduce && !fuse)
         subsample_vertical_avx2(ref_rows + offset, dis_rows + offset, reduce->filter,
                                    reduce->taps, w, reduce->shift, reduce->ref_out,
                                    reduce->dis_out);
+}
+
+// The fused 16-bit row for a filter that fits, kTaps as stat_row_u8_fits'.
+template <int kTaps>
+void stat_row_u16_fits(const std::uint16_t* const* ref_rows, const std::uint16_t* const* dis_rows,
+                       const std::uint16_t* filter, int taps, const VifFilterShape& f, int w,
+                       const StatU16Params& prm, std::uint32_t* scratch, std::int32_t* sigma1_sq,
+                       std::int32_t* sigma2_sq, std::int32_t* sigma12) {
+    fused_row<std::uint16_t>(
+        [&](const std::uint16_t* const* r, const std::uint16_t* const* d, std::ptrdiff_t j,
+            std::ptrdiff_t) {
+            return vertical_u16_sums<kTaps>({r, d}, j, f.pairs, taps, prm);
+        },
+        ref_rows, dis_rows, filter, taps, f.sum, w, scratch, sigma1_sq, sigma2_sq, sigma12);
 }
 
 void vif_stat_row_u16_avx2(const std::uint16_t* const* ref_rows,
@@ -1315,12 +1415,28 @@ void vif_stat_row_u16_avx2(const std::uint16_t* const* ref_rows,
         return;
     }
     const StatU16Params prm = stat_u16_params(shift_mu, shift_sq, f.sum);
-    fused_row<std::uint16_t>(
-        [&](const std::uint16_t* const* r, const std::uint16_t* const* d, std::ptrdiff_t j,
-            std::ptrdiff_t) {
-            return vertical_u16_sums({r, d}, j, f.pairs, taps, prm);
-        },
-        ref_rows, dis_rows, filter, taps, f.sum, w, scratch, sigma1_sq, sigma2_sq, sigma12);
+    // Scales 1, 2, 3 of the extractor (and scale 0 of a deeper picture).
+    switch (taps) {
+        case 17:
+            stat_row_u16_fits<17>(ref_rows, dis_rows, filter, taps, f, w, prm, scratch, sigma1_sq,
+                                  sigma2_sq, sigma12);
+            break;
+        case 9:
+            stat_row_u16_fits<9>(ref_rows, dis_rows, filter, taps, f, w, prm, scratch, sigma1_sq,
+                                 sigma2_sq, sigma12);
+            break;
+        case 5:
+            stat_row_u16_fits<5>(ref_rows, dis_rows, filter, taps, f, w, prm, scratch, sigma1_sq,
+                                 sigma2_sq, sigma12);
+            break;
+        case 3:
+            stat_row_u16_fits<3>(ref_rows, dis_rows, filter, taps, f, w, prm, scratch, sigma1_sq,
+                                 sigma2_sq, sigma12);
+            break;
+        default:
+            stat_row_u16_fits<0>(ref_rows, dis_rows, filter, taps, f, w, prm, scratch, sigma1_sq,
+                                 sigma2_sq, sigma12);
+    }
 }
 
 }  // namespace
