@@ -62,6 +62,25 @@ inline __m256i join_low_halves(__m256i even, __m256i odd) {
     return _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA);
 }
 
+// Window p of 16 int16 at a 32-byte aligned y (y[2p, 2p + 16), p <= 8) from a = y[0, 16), b =
+// y[16, 32) and mid = y[8, 24): vpalignr shifts within 128-bit lanes, and
+// (mid, a) holds bytes [k, k + 16) of lane 0 and [16 + k, 32 + k) of lane 1
+// for k < 16, (b, mid) the same from byte 16 on.
+template <int kP>
+[[gnu::always_inline]] inline __m256i window_at(__m256i a, __m256i mid, __m256i b) {
+    constexpr int k = 4 * kP;  // in bytes
+    if constexpr (k == 0)
+        return a;
+    else if constexpr (k < 16)
+        return _mm256_alignr_epi8(mid, a, k);
+    else if constexpr (k == 16)
+        return mid;
+    else if constexpr (k < 32)
+        return _mm256_alignr_epi8(b, mid, k - 16);
+    else
+        return b;
+}
+
 // Full 64-bit products of the uint32 lanes of a and b: even lanes, odd lanes.
 inline __m256i mul_even_u32(__m256i a, __m256i b) { return _mm256_mul_epu32(a, b); }
 inline __m256i mul_odd_u32(__m256i a, __m256i b) {
@@ -831,9 +850,9 @@ inline void subsample_horizontal_step(const std::uint32_t* ref_in, const std::ui
     _mm_storeu_si128(reinterpret_cast<__m128i*>(dis_out + j), _mm256_extracti128_si256(packed, 1));
 }
 
-void subsample_horizontal_avx2(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
-                               const std::uint16_t* filter, int taps, int out_w,
-                               std::uint16_t* ref_out, std::uint16_t* dis_out) {
+void subsample_horizontal_general(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
+                                  const std::uint16_t* filter, int taps, int out_w,
+                                  std::uint16_t* ref_out, std::uint16_t* dis_out) {
     const int half = taps / 2;
     // A step at j loads in[2j - half, 2j - half + 16 + taps - 1); the row
     // ends at in[2 * (out_w - 1) + half], so full steps stop one early.
@@ -851,6 +870,121 @@ void subsample_horizontal_avx2(const std::uint32_t* ref_in, const std::uint32_t*
     subsample_horizontal_step(r + half, d + half, 0, filter, taps, ro, dout);
     copy_first(ref_out + j, ro, n);
     copy_first(dis_out + j, dout, n);
+}
+
+// Taps below 2^15 and samples below 2^16 (the extractor's reductions), as
+// vif_avx512.cpp does it: a block's samples are staged as int16 v - 2^15,
+// whose dword lane k of the window at 2k + 2p (from the block's first
+// output's sample 2j - half) holds the pair (2p, 2p + 1) of output j + k,
+// so one vpmaddwd takes two taps of 8 outputs. A pair's sum is below 2^31
+// in magnitude (two products of |v - 2^15| <= 2^15 and a tap < 2^15), and
+// 2^15 * (sum of the taps) comes back modulo 2^32, where the scalar's uint32
+// sum wraps too. The general path costs 9 x 32-bit multiplies (2 uops each)
+// and two shuffles per tap; this one 5 multiply-adds for 9 taps.
+constexpr int kPairBlock = 256;  // outputs per staged block
+// A block's 2 * 256 - 1 + 2 * half staged samples, rounded up to whole
+// vectors, and the last step's two loads of 16 past its first output.
+constexpr int kStageLen = 2 * kPairBlock + 2 * kMaxHalf + 32;
+
+// Stages in[0, len) as int16 v - 2^15; false if a sample is 2^16 or more
+// (vpackusdw would saturate it).
+inline bool stage_biased(const std::uint32_t* in, int len, std::int16_t* dst) {
+    __m256i any = _mm256_setzero_si256();
+    for (int i = 0; i < len; i += 16) {
+        const __m256i a = i + 8 <= len ? load8x32(in + i) : load8_masked(in, i, len);
+        const __m256i b = i + 16 <= len ? load8x32(in + i + 8) : load8_masked(in, i + 8, len);
+        any = _mm256_or_si256(any, _mm256_or_si256(a, b));
+        store8x32(dst + i, centred_pack(a, b));
+    }
+    return _mm256_testz_si256(any, _mm256_set1_epi32(static_cast<int>(0xFFFF0000u)));
+}
+
+template <int kP, int kCount>
+[[gnu::always_inline]] inline void add_pair_windows(__m256i a, __m256i mid, __m256i b,
+                                                    const __m256i* pairs, __m256i& acc) {
+    if constexpr (kP < kCount) {
+        acc = _mm256_add_epi32(acc, _mm256_madd_epi16(window_at<kP>(a, mid, b), pairs[kP]));
+        add_pair_windows<kP + 1, kCount>(a, mid, b, pairs, acc);
+    }
+}
+
+// (sum + 2^15) >> 16 of 8 outputs from staged samples s (32-byte aligned,
+// at the first output's 2j - half); offset = 2^15 * (sum of taps) + 2^15.
+// The shifted sums are below 2^16: the scalar's uint16 cast keeps them.
+template <int kCount>
+[[gnu::always_inline]] inline __m256i pair_outputs(const std::int16_t* s, const __m256i* pairs,
+                                                   __m256i offset) {
+    const __m256i a = _mm256_load_si256(reinterpret_cast<const __m256i*>(s));
+    const __m256i b = _mm256_load_si256(reinterpret_cast<const __m256i*>(s + 16));
+    const __m256i mid = _mm256_permute2x128_si256(a, b, 0x21);
+    __m256i acc = offset;
+    add_pair_windows<0, kCount>(a, mid, b, pairs, acc);
+    return _mm256_srli_epi32(acc, 16);
+}
+
+// The outputs [0, n) of one staged block (kCount tap pairs).
+template <int kCount>
+void pair_block(const std::int16_t* ref_s, const std::int16_t* dis_s, const __m256i* pairs,
+                __m256i offset, int n, std::uint16_t* ref_out, std::uint16_t* dis_out) {
+    for (int k = 0; k < n; k += 8) {
+        const __m256i r = pair_outputs<kCount>(ref_s + 2 * k, pairs, offset);
+        const __m256i d = pair_outputs<kCount>(dis_s + 2 * k, pairs, offset);
+        // Values below 2^16: an unsigned pack keeps them.
+        const __m256i packed =
+            _mm256_permute4x64_epi64(_mm256_packus_epi32(r, d), _MM_SHUFFLE(3, 1, 2, 0));
+        alignas(16) std::uint16_t ro[8], dout[8];
+        const bool whole = k + 8 <= n;
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(whole ? ref_out + k : ro),
+                         _mm256_castsi256_si128(packed));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(whole ? dis_out + k : dout),
+                         _mm256_extracti128_si256(packed, 1));
+        if (!whole) {
+            copy_first(ref_out + k, ro, n - k);
+            copy_first(dis_out + k, dout, n - k);
+        }
+    }
+}
+
+void subsample_horizontal_avx2(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
+                               const std::uint16_t* filter, int taps, int out_w,
+                               std::uint16_t* ref_out, std::uint16_t* dis_out) {
+    const VifFilterShape shape = vif_filter_shape(filter, taps);
+    if (!shape.taps_below_2_15) {
+        subsample_horizontal_general(ref_in, dis_in, filter, taps, out_w, ref_out, dis_out);
+        return;
+    }
+    const int half = taps / 2;
+    const int count = (taps + 1) / 2;
+    __m256i pairs[kMaxHalf + 1];
+    for (int p = 0; p < count; ++p) pairs[p] = _mm256_set1_epi32(static_cast<int>(shape.pairs[p]));
+    const __m256i offset = _mm256_set1_epi32(static_cast<int>((shape.sum << 15) + 32768u));
+    alignas(64) std::int16_t ref_s[kStageLen] = {};
+    alignas(64) std::int16_t dis_s[kStageLen] = {};
+    for (std::ptrdiff_t j0 = 0; j0 < out_w; j0 += kPairBlock) {
+        const int n = static_cast<int>(out_w - j0 < kPairBlock ? out_w - j0 : kPairBlock);
+        // Outputs [j0, j0 + n) read in[2 * j0 - half, 2 * (j0 + n - 1) + half].
+        const int len = 2 * n - 1 + 2 * half;
+        const bool ref_small = stage_biased(ref_in + 2 * j0 - half, len, ref_s);
+        const bool dis_small = stage_biased(dis_in + 2 * j0 - half, len, dis_s);
+        std::uint16_t* ro = ref_out + j0;
+        std::uint16_t* dout = dis_out + j0;
+        if (!ref_small || !dis_small) {
+            subsample_horizontal_general(ref_in + 2 * j0, dis_in + 2 * j0, filter, taps, n, ro,
+                                         dout);
+            continue;
+        }
+        switch (count) {
+            case 1: pair_block<1>(ref_s, dis_s, pairs, offset, n, ro, dout); break;
+            case 2: pair_block<2>(ref_s, dis_s, pairs, offset, n, ro, dout); break;
+            case 3: pair_block<3>(ref_s, dis_s, pairs, offset, n, ro, dout); break;
+            case 4: pair_block<4>(ref_s, dis_s, pairs, offset, n, ro, dout); break;
+            case 5: pair_block<5>(ref_s, dis_s, pairs, offset, n, ro, dout); break;
+            case 6: pair_block<6>(ref_s, dis_s, pairs, offset, n, ro, dout); break;
+            case 7: pair_block<7>(ref_s, dis_s, pairs, offset, n, ro, dout); break;
+            case 8: pair_block<8>(ref_s, dis_s, pairs, offset, n, ro, dout); break;
+            default: pair_block<9>(ref_s, dis_s, pairs, offset, n, ro, dout); break;
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -1138,25 +1272,6 @@ inline HorizontalFilter horizontal_filter(const std::uint16_t* filter, int taps,
     hf.bias = _mm256_set1_epi32(static_cast<int>(32768u * taps_sum));
     hf.bias_round = _mm256_set1_epi32(static_cast<int>(32768u * taps_sum + 32768u));
     return hf;
-}
-
-// Window p of a block at y (y[2p, 2p + 16)) from a = y[0, 16), b =
-// y[16, 32) and mid = y[8, 24): vpalignr shifts within 128-bit lanes, and
-// (mid, a) holds bytes [k, k + 16) of lane 0 and [16 + k, 32 + k) of lane 1
-// for k < 16, (b, mid) the same from byte 16 on.
-template <int kP>
-[[gnu::always_inline]] inline __m256i window_at(__m256i a, __m256i mid, __m256i b) {
-    constexpr int k = 4 * kP;  // in bytes
-    if constexpr (k == 0)
-        return a;
-    else if constexpr (k < 16)
-        return _mm256_alignr_epi8(mid, a, k);
-    else if constexpr (k == 16)
-        return mid;
-    else if constexpr (k < 32)
-        return _mm256_alignr_epi8(b, mid, k - 16);
-    else
-        return b;
 }
 
 template <int kP, int kPairs>
