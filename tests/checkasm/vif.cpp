@@ -7,6 +7,7 @@
 // full-range 32-bit inputs for the kernels that take them.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -637,6 +638,30 @@ void check_subsample_vertical(Context& ctx, const VifLevel& L) {
     ctx.done();
 }
 
+// Puts outputs of the reduction's horizontal pass exactly on its rounding
+// boundary (sum c v = 2^15 modulo 2^16, where (sum + 2^15) >> 16 carries
+// and a rounding term of 2^15 - 1 would not), which random samples reach
+// once in 2^16 outputs: left to right, each output's last sample (read by
+// no earlier output) is solved for where its tap allows. Samples stay
+// below 2^16.
+void put_on_rounding_boundaries(std::uint32_t* row, const Filter& f, int out_w) {
+    const int half = f.taps / 2;
+    const std::uint32_t c = f.c[f.taps - 1];
+    if (c == 0) return;
+    const int zeros = std::countr_zero(c);
+    const std::uint32_t odd = c >> zeros;
+    std::uint32_t inverse = odd;  // odd * inverse = 1 modulo 2^16 (Newton's steps)
+    for (int i = 0; i < 4; ++i) inverse *= 2u - odd * inverse;
+    for (int j = 0; j < out_w; ++j) {
+        const std::uint32_t* r = row + 2 * j - half;
+        std::uint32_t s = 0;
+        for (int t = 0; t + 1 < f.taps; ++t) s += f.c[t] * r[t];
+        const std::uint32_t need = (32768u - s) & 0xFFFFu;  // c * v = need modulo 2^16
+        if ((need & ((1u << zeros) - 1u)) != 0) continue;
+        row[2 * j + half] = ((need >> zeros) * inverse) & (0xFFFFu >> zeros);
+    }
+}
+
 void check_subsample_horizontal(Context& ctx, const VifLevel& L) {
     if (!ctx.check("vif_subsample_horizontal", L.level)) return;
     Rng rng = ctx.rng();
@@ -660,6 +685,10 @@ void check_subsample_horizontal(Context& ctx, const VifLevel& L) {
         in.fill = std::string(full ? "full32/" : "16bit/") + fill_name(fill);
         for (int k = 0; k < 2; ++k)
             fill_u32_row(rng, fill, full ? 0xFFFFFFFFu : 65535, in.rows[k] - half, static_cast<std::size_t>(n) + 2 * half);
+        if (!full && rng() % 4 == 0) {
+            for (int k = 0; k < 2; ++k) put_on_rounding_boundaries(in.rows[k], f, out_w);
+            in.fill += "+rounding_boundaries";
+        }
         // 16-bit rows with one sample of 2^16 or more: a twin that stages
         // 16-bit samples by blocks must take its general path for that block.
         if (!full && rng() % 4 == 0) {
