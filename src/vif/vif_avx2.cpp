@@ -62,10 +62,10 @@ inline __m256i join_low_halves(__m256i even, __m256i odd) {
     return _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA);
 }
 
-// Window p of 16 int16 at a 32-byte aligned y (y[2p, 2p + 16), p <= 8) from a = y[0, 16), b =
-// y[16, 32) and mid = y[8, 24): vpalignr shifts within 128-bit lanes, and
-// (mid, a) holds bytes [k, k + 16) of lane 0 and [16 + k, 32 + k) of lane 1
-// for k < 16, (b, mid) the same from byte 16 on.
+// Window p (y[2p, 2p + 16), p <= 8) of int16 at a 32-byte aligned y, from
+// a = y[0, 16), b = y[16, 32) and mid = y[8, 24): vpalignr shifts within
+// 128-bit lanes, and (mid, a) holds bytes [k, k + 16) of lane 0 and
+// [16 + k, 32 + k) of lane 1 for k < 16, (b, mid) the same from byte 16 on.
 template <int kP>
 [[gnu::always_inline]] inline __m256i window_at(__m256i a, __m256i mid, __m256i b) {
     constexpr int k = 4 * kP;  // in bytes
@@ -674,11 +674,10 @@ inline void gain_terms(__m256i s1, __m256i s2, __m256i s12, __m256i need, __m256
     const __m256i numer1 =
         _mm256_add_epi32(_mm256_set_m128i(hi.sv_sq, lo.sv_sq), _mm256_set1_epi32(kSigmaNsq));
     // The low dwords of lo's and hi's 64-bit lanes, in lane order.
-    const __m256i top = _mm256_permute4x64_epi64(
-        _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(lo.tmp_top),
-                                              _mm256_castsi256_ps(hi.tmp_top),
-                                              _MM_SHUFFLE(2, 0, 2, 0))),
-        _MM_SHUFFLE(3, 1, 2, 0));
+    const __m256 tops = _mm256_shuffle_ps(_mm256_castsi256_ps(lo.tmp_top),
+                                          _mm256_castsi256_ps(hi.tmp_top), _MM_SHUFFLE(2, 0, 2, 0));
+    const __m256i top =
+        _mm256_permute4x64_epi64(_mm256_castps_si256(tops), _MM_SHUFFLE(3, 1, 2, 0));
     const LogParts n1 = log_parts_u32(numer1);
     const LogParts tmp = log_parts_from_top(top);
     _mm256_store_si256(reinterpret_cast<__m256i*>(idx.n1), _mm256_and_si256(n1.index, need));
@@ -977,15 +976,33 @@ void subsample_horizontal_avx2(const std::uint32_t* ref_in, const std::uint32_t*
             continue;
         }
         switch (count) {
-            case 1: pair_block<1>(ref_s, dis_s, pairs, offset, n, ro, dout); break;
-            case 2: pair_block<2>(ref_s, dis_s, pairs, offset, n, ro, dout); break;
-            case 3: pair_block<3>(ref_s, dis_s, pairs, offset, n, ro, dout); break;
-            case 4: pair_block<4>(ref_s, dis_s, pairs, offset, n, ro, dout); break;
-            case 5: pair_block<5>(ref_s, dis_s, pairs, offset, n, ro, dout); break;
-            case 6: pair_block<6>(ref_s, dis_s, pairs, offset, n, ro, dout); break;
-            case 7: pair_block<7>(ref_s, dis_s, pairs, offset, n, ro, dout); break;
-            case 8: pair_block<8>(ref_s, dis_s, pairs, offset, n, ro, dout); break;
-            default: pair_block<9>(ref_s, dis_s, pairs, offset, n, ro, dout); break;
+            case 1:
+                pair_block<1>(ref_s, dis_s, pairs, offset, n, ro, dout);
+                break;
+            case 2:
+                pair_block<2>(ref_s, dis_s, pairs, offset, n, ro, dout);
+                break;
+            case 3:
+                pair_block<3>(ref_s, dis_s, pairs, offset, n, ro, dout);
+                break;
+            case 4:
+                pair_block<4>(ref_s, dis_s, pairs, offset, n, ro, dout);
+                break;
+            case 5:
+                pair_block<5>(ref_s, dis_s, pairs, offset, n, ro, dout);
+                break;
+            case 6:
+                pair_block<6>(ref_s, dis_s, pairs, offset, n, ro, dout);
+                break;
+            case 7:
+                pair_block<7>(ref_s, dis_s, pairs, offset, n, ro, dout);
+                break;
+            case 8:
+                pair_block<8>(ref_s, dis_s, pairs, offset, n, ro, dout);
+                break;
+            default:
+                pair_block<9>(ref_s, dis_s, pairs, offset, n, ro, dout);
+                break;
         }
     }
 }
@@ -1341,9 +1358,11 @@ template <int kPairs, bool kLineStart = false>
                                                     std::int32_t* sigma2_sq,
                                                     std::int32_t* sigma12) {
     EvenOdd mean[2], moment[3];
-    for (int k = 0; k < 2; ++k) mean[k] = filter_windows<kPairs, kLineStart>(rows.l[k] + b, hf, hf.bias);
+    for (int k = 0; k < 2; ++k)
+        mean[k] = filter_windows<kPairs, kLineStart>(rows.l[k] + b, hf, hf.bias);
     for (int k = 0; k < 3; ++k) {
-        const EvenOdd lp = filter_windows<kPairs, kLineStart>(rows.l[2 + k] + b, hf, hf.bias_round);
+        const EvenOdd lp =
+            filter_windows<kPairs, kLineStart>(rows.l[2 + k] + b, hf, hf.bias_round);
         const EvenOdd hp = filter_windows<kPairs, kLineStart>(rows.h[2 + k] + b, hf, hf.bias);
         moment[k] = {_mm256_add_epi32(hp.even, _mm256_srli_epi32(lp.even, 16)),
                      _mm256_add_epi32(hp.odd, _mm256_srli_epi32(lp.odd, 16))};
