@@ -626,15 +626,15 @@ struct AccumulateTotals {
 };
 
 // The gain branch's doubles of 4 pixels, in the scalar's operations and
-// order: sv_sq (an integer-valued double below 2^31, converted exactly) as
-// int32 lanes, and numer1_tmp's bits 37..63 (a positive double: its biased
-// exponent above its 15 leading mantissa bits) as the low dwords of the
-// 64-bit lanes. Lanes that need no gain term get values of no meaning
-// (finite: every divisor is an integer plus eps, every factor bounded);
-// gain_terms masks their indices and dropped bits to 0, which costs less
-// than blending nsq into both numbers per half.
+// order, as their bits 37..63 in the low dwords of the 64-bit lanes (what
+// log_parts_from_top reads): numer1 = sv_sq + nsq (sv_sq an integer-valued
+// double below 2^31, so numer1 < 2^31 + 2^17 is the scalar's integer
+// exactly) and numer1_tmp. Lanes that need no gain term get values of no
+// meaning (finite: every divisor is an integer plus eps, every factor
+// bounded); gain_terms masks their indices and dropped bits to 0, which
+// costs less than blending nsq into both numbers per half.
 struct GainHalf {
-    __m128i sv_sq;
+    __m256i numer1_top;
     __m256i tmp_top;
 };
 inline GainHalf gain_half(__m128i s1, __m128i s2, __m128i s12, __m256d gain_limit) {
@@ -655,35 +655,42 @@ inline GainHalf gain_half(__m128i s1, __m128i s2, __m128i s12, __m256d gain_limi
     // 2^51 and the sum below 2^52, so double holds both exactly.
     const __m256d product = _mm256_round_pd(_mm256_mul_pd(_mm256_mul_pd(g, g), s1d),
                                             _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-    const __m256d numer1_tmp = _mm256_add_pd(product, _mm256_add_pd(sv_sq, nsq));
-    return {_mm256_cvttpd_epi32(sv_sq), _mm256_srli_epi64(_mm256_castpd_si256(numer1_tmp), 37)};
+    const __m256d numer1 = _mm256_add_pd(sv_sq, nsq);
+    const __m256d numer1_tmp = _mm256_add_pd(product, numer1);
+    return {_mm256_srli_epi64(_mm256_castpd_si256(numer1), 37),
+            _mm256_srli_epi64(_mm256_castpd_si256(numer1_tmp), 37)};
+}
+
+// The low dwords of the 64-bit lanes of lo and hi: lanes 0, 1 of lo, 0, 1
+// of hi, 2, 3 of lo, 2, 3 of hi (the order of need_order()'s mask).
+inline __m256i low_dwords(__m256i lo, __m256i hi) {
+    return _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(lo), _mm256_castsi256_ps(hi),
+                                                 _MM_SHUFFLE(2, 0, 2, 0)));
+}
+// A mask of 8 lanes in low_dwords()'s order (pixels 0, 1, 4, 5, 2, 3, 6,
+// 7): the sums the lanes feed do not depend on the order.
+inline __m256i need_order(__m256i need) {
+    return _mm256_permute4x64_epi64(need, _MM_SHUFFLE(3, 1, 2, 0));
 }
 
 // The gain terms of 8 pixels (lanes of `need` set: the log branch with
 // sigma12 > 0 and sigma2_sq > 0): the doubles 4 lanes at a time, the
-// indices of numer1 = sv_sq + nsq (below 2^31 + 2^17, exact as a uint32)
-// and of numer1_tmp stored, their dropped bits summed. A lane not in
-// `need` stores index 0 for both and adds no dropped bits: its entries
-// cancel, as the logs of nsq and nsq would.
+// indices of numer1 and numer1_tmp stored, their dropped bits summed. A
+// lane not in `need` stores index 0 for both and adds no dropped bits: its
+// entries cancel, as the logs of nsq and nsq would.
 inline void gain_terms(__m256i s1, __m256i s2, __m256i s12, __m256i need, __m256d gain_limit,
                        AccumulateLanes& acc, StepIndices& idx) {
     const GainHalf lo = gain_half(_mm256_castsi256_si128(s1), _mm256_castsi256_si128(s2),
                                   _mm256_castsi256_si128(s12), gain_limit);
     const GainHalf hi = gain_half(_mm256_extracti128_si256(s1, 1), _mm256_extracti128_si256(s2, 1),
                                   _mm256_extracti128_si256(s12, 1), gain_limit);
-    const __m256i numer1 =
-        _mm256_add_epi32(_mm256_set_m128i(hi.sv_sq, lo.sv_sq), _mm256_set1_epi32(kSigmaNsq));
-    // The low dwords of lo's and hi's 64-bit lanes, in lane order.
-    const __m256 tops = _mm256_shuffle_ps(_mm256_castsi256_ps(lo.tmp_top),
-                                          _mm256_castsi256_ps(hi.tmp_top), _MM_SHUFFLE(2, 0, 2, 0));
-    const __m256i top =
-        _mm256_permute4x64_epi64(_mm256_castps_si256(tops), _MM_SHUFFLE(3, 1, 2, 0));
-    const LogParts n1 = log_parts_u32(numer1);
-    const LogParts tmp = log_parts_from_top(top);
-    _mm256_store_si256(reinterpret_cast<__m256i*>(idx.n1), _mm256_and_si256(n1.index, need));
-    _mm256_store_si256(reinterpret_cast<__m256i*>(idx.tmp), _mm256_and_si256(tmp.index, need));
+    const __m256i mask = need_order(need);
+    const LogParts n1 = log_parts_from_top(low_dwords(lo.numer1_top, hi.numer1_top));
+    const LogParts tmp = log_parts_from_top(low_dwords(lo.tmp_top, hi.tmp_top));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(idx.n1), _mm256_and_si256(n1.index, mask));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(idx.tmp), _mm256_and_si256(tmp.index, mask));
     acc.dropped_num = _mm256_add_epi32(
-        acc.dropped_num, _mm256_and_si256(_mm256_sub_epi32(tmp.dropped, n1.dropped), need));
+        acc.dropped_num, _mm256_and_si256(_mm256_sub_epi32(tmp.dropped, n1.dropped), mask));
 }
 
 inline void accumulate_step(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
