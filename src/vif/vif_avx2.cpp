@@ -1471,16 +1471,111 @@ inline void store_first(__m256i v, std::uint32_t* dst, int n) {
     copy_first(dst, t, n);
 }
 
+// The 8-bit vertical sums of a symmetric 17-tap filter (c_t = c_16-t),
+// with its rows folded before the multiplies: rows 2g, 2g + 1 (X) and their
+// mirrors 16 - 2g, 15 - 2g (Y) share the tap pair (c_2g, c_2g+1), so one
+// vpmaddwd of X + Y takes four taps of a mean, and one of X X + Y Y (or
+// X X' + Y Y') four of a moment, where the unfolded sums take two. Bounds
+// (a = p - 128 in [-128, 127]): X + Y in [-256, 254]; a a <= 16384, so
+// X X + Y Y is in [0, 32768] and X X' + Y Y' in [-32512, 32768]; both less
+// 256 fit int16 (computed modulo 2^16, exact where the result fits). The
+// offset comes back as 256 (c_0 + ... + c_7) = 128 (C - c_8) per moment,
+// modulo 2^32 as the scalar's uint32 sums wrap. The centre row 8 is paired
+// with itself and the taps (c_8, 0). A pair sum stays below 2^31 in
+// magnitude (c < 2^15 and |v| <= 2^15).
+//
+// Only the rows without the fused reduction take it (1920 columns: 11.7 ->
+// 11.4 us per row); with the reduction folded the same way (its symmetric 9
+// taps on groups 2, 3 and the centre) the row took 12.4-12.8 us instead of
+// the unfolded 11.8, so those rows stay unfolded.
+struct FoldTaps {
+    __m256i pair[4];       // (c_2g, c_2g+1)
+    __m256i centre;        // (c_8, 0)
+    __m256i moment_start;  // 16384 C + 128 (C - c_8)
+};
+
+inline bool symmetric(const std::uint16_t* filter, int taps) {
+    for (int t = 0; t < taps / 2; ++t)
+        if (filter[t] != filter[taps - 1 - t]) return false;
+    return true;
+}
+
+inline FoldTaps fold_taps(const std::uint16_t* filter, std::uint32_t taps_sum) {
+    FoldTaps ft;
+    auto pair = [](std::uint32_t lo, std::uint32_t hi) {
+        return _mm256_set1_epi32(static_cast<int>(lo | (hi << 16)));
+    };
+    for (int g = 0; g < 4; ++g) ft.pair[g] = pair(filter[2 * g], filter[2 * g + 1]);
+    ft.centre = pair(filter[8], 0);
+    ft.moment_start =
+        _mm256_set1_epi32(static_cast<int>(16384u * taps_sum + 128u * (taps_sum - filter[8])));
+    return ft;
+}
+
+template <int kG>
+[[gnu::always_inline]] inline void add_folded_group(RowsU8 rows, std::ptrdiff_t j,
+                                                    const FoldTaps& ft, __m256i* s) {
+    const __m256i off = _mm256_set1_epi16(-256);
+    const __m256i x = centred_pair(rows.ref[2 * kG] + j, rows.ref[2 * kG + 1] + j);
+    const __m256i y = centred_pair(rows.ref[16 - 2 * kG] + j, rows.ref[15 - 2 * kG] + j);
+    const __m256i xd = centred_pair(rows.dis[2 * kG] + j, rows.dis[2 * kG + 1] + j);
+    const __m256i yd = centred_pair(rows.dis[16 - 2 * kG] + j, rows.dis[15 - 2 * kG] + j);
+    const __m256i c = ft.pair[kG];
+    const __m256i fr = _mm256_add_epi16(x, y), fd = _mm256_add_epi16(xd, yd);
+    auto folded = [&](__m256i p, __m256i q, __m256i u, __m256i v) {
+        return _mm256_add_epi16(_mm256_add_epi16(_mm256_mullo_epi16(p, q), off),
+                                _mm256_mullo_epi16(u, v));
+    };
+    s[0] = _mm256_add_epi32(s[0], _mm256_madd_epi16(fr, c));
+    s[1] = _mm256_add_epi32(s[1], _mm256_madd_epi16(fd, c));
+    s[2] = _mm256_add_epi32(s[2], _mm256_madd_epi16(folded(x, x, y, y), c));
+    s[3] = _mm256_add_epi32(s[3], _mm256_madd_epi16(folded(xd, xd, yd, yd), c));
+    s[4] = _mm256_add_epi32(s[4], _mm256_madd_epi16(folded(x, xd, y, yd), c));
+    // The sums stay in registers group by group (as vertical_u8_sums').
+    __asm__("" : "+x"(s[0]), "+x"(s[1]), "+x"(s[2]), "+x"(s[3]), "+x"(s[4]));
+}
+
+[[gnu::always_inline]] inline VerticalSums folded_u8_sums(RowsU8 rows, std::ptrdiff_t j,
+                                                          const FoldTaps& ft,
+                                                          std::uint32_t taps_sum) {
+    // The centre row first: it starts the sums.
+    const __m256i x = centred_pair(rows.ref[8] + j, rows.ref[8] + j);
+    const __m256i xd = centred_pair(rows.dis[8] + j, rows.dis[8] + j);
+    const __m256i c = ft.centre;
+    __m256i s[5] = {
+        _mm256_madd_epi16(x, c),
+        _mm256_madd_epi16(xd, c),
+        _mm256_add_epi32(ft.moment_start, _mm256_madd_epi16(_mm256_mullo_epi16(x, x), c)),
+        _mm256_add_epi32(ft.moment_start, _mm256_madd_epi16(_mm256_mullo_epi16(xd, xd), c)),
+        _mm256_add_epi32(ft.moment_start, _mm256_madd_epi16(_mm256_mullo_epi16(x, xd), c)),
+    };
+    add_folded_group<0>(rows, j, ft, s);
+    add_folded_group<1>(rows, j, ft, s);
+    add_folded_group<2>(rows, j, ft, s);
+    add_folded_group<3>(rows, j, ft, s);
+    // As vertical_u8_sums: 128 C and the mean's rounding; the moments'
+    // 256 sum c a terms.
+    const __m256i c128r = _mm256_set1_epi32(static_cast<int>(128u * taps_sum + 128u));
+    auto mean = [&](__m256i v) { return _mm256_srli_epi32(_mm256_add_epi32(v, c128r), 8); };
+    return {{mean(s[0]), mean(s[1]), _mm256_add_epi32(s[2], _mm256_slli_epi32(s[0], 8)),
+             _mm256_add_epi32(s[3], _mm256_slli_epi32(s[1], 8)),
+             _mm256_add_epi32(s[4], _mm256_slli_epi32(_mm256_add_epi32(s[0], s[1]), 7))}};
+}
+
 // The fused 8-bit row for a filter whose shape fits (pair_filter_fits):
 // with the reduction in its vertical step where `red` is given, else none
 // (the caller reduces apart). kTaps, kRedFirst and kRedCount: the tap count
 // and the reduction's first pair and pair count when known at compile time
 // (0 and -1 read the arguments).
-template <int kTaps, int kRedFirst = -1, int kRedCount = -1>
+// With kFold (kTaps 17, a symmetric filter, no fused reduction) the sums
+// are folded_u8_sums'.
+template <int kTaps, int kRedFirst = -1, int kRedCount = -1, bool kFold = false>
 void stat_row_u8_fits(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows,
                       const std::uint16_t* filter, int taps, const VifFilterShape& f, int w,
                       std::uint32_t* scratch, std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
                       std::int32_t* sigma12, const VifRowReduce* reduce, const ReduceTaps* red) {
+    static_assert(!kFold || (kTaps == 17 && kRedFirst < 0));
+    const FoldTaps ft = kFold ? fold_taps(filter, f.sum) : FoldTaps{};
     if (red) {
         const __m128i shift = _mm_cvtsi32_si128(reduce->shift);
         const __m256i low16 = _mm256_set1_epi32(0xFFFF);
@@ -1502,8 +1597,11 @@ void stat_row_u8_fits(const std::uint8_t* const* ref_rows, const std::uint8_t* c
     fused_row<std::uint8_t>(
         [&](const std::uint8_t* const* r, const std::uint8_t* const* d, std::ptrdiff_t j,
             std::ptrdiff_t) {
-            return vertical_u8_sums<kTaps, false>({r, d}, j, f.pairs, taps, f.sum, nullptr,
-                                                  nullptr);
+            if constexpr (kFold)
+                return folded_u8_sums({r, d}, j, ft, f.sum);
+            else
+                return vertical_u8_sums<kTaps, false>({r, d}, j, f.pairs, taps, f.sum, nullptr,
+                                                      nullptr);
         },
         ref_rows, dis_rows, filter, taps, f.sum, w, scratch, sigma1_sq, sigma2_sq, sigma12);
 }
@@ -1527,9 +1625,13 @@ void vif_stat_row_u8_avx2(const std::uint8_t* const* ref_rows, const std::uint8_
         rf.pairs, offset / 2, reduce ? (reduce->taps + 1) / 2 : 0,
         _mm256_set1_epi32(static_cast<int>(128u * rf.sum + round_for(reduce ? reduce->shift : 0)))};
     const ReduceTaps* r = fuse ? &red : nullptr;
-    // The extractor's scale 0: 17 taps, reduced on even rows by 9 taps
+    // The extractor's scale 0: 17 taps (libvmaf's filter 0 is symmetric:
+    // folded on the rows it does not reduce), reduced on even rows by 9 taps
     // (pairs 2 to 6 of the 9).
-    if (taps == 17 && !r)
+    if (taps == 17 && !r && symmetric(filter, taps))
+        stat_row_u8_fits<17, -1, -1, true>(ref_rows, dis_rows, filter, taps, f, w, scratch,
+                                           sigma1_sq, sigma2_sq, sigma12, reduce, r);
+    else if (taps == 17 && !r)
         stat_row_u8_fits<17>(ref_rows, dis_rows, filter, taps, f, w, scratch, sigma1_sq, sigma2_sq,
                              sigma12, reduce, r);
     else if (taps == 17 && red.first == 2 && red.count == 5)

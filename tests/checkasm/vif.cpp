@@ -1,7 +1,8 @@
 // checkasm module "vif": every VifKernels entry of every SIMD level against
 // vif_kernels_scalar(), on the libvmaf filters and on random ones (taps 1..17,
 // any uint16 coefficient, symmetric or not; taps below 32768 summing to at
-// most 65536, which the SIMD fast paths need, and just past those bounds),
+// most 65536, which the SIMD fast paths need, symmetric or not, and just
+// past those bounds),
 // every width 1..64 and random wider ones, hostile
 // sample fills at 8..16 bits, shifts beyond the ones the extractor uses, and
 // full-range 32-bit inputs for the kernels that take them.
@@ -54,6 +55,17 @@ void signed_taps(Rng& rng, Filter& f, std::uint32_t total) {
     std::shuffle(f.c.begin(), f.c.begin() + f.taps, rng);
 }
 
+// Makes f symmetric (c_t = c_taps-1-t, as libvmaf's filters are, which the
+// AVX2 8-bit row folds) by lowering the larger tap of each mirrored pair:
+// taps stay below 32768 and the sum does not grow.
+void make_symmetric(Filter& f) {
+    for (int t = 0; t < f.taps / 2; ++t) {
+        const std::uint16_t c = std::min(f.c[t], f.c[f.taps - 1 - t]);
+        f.c[t] = f.c[f.taps - 1 - t] = c;
+    }
+    f.name += "_sym";
+}
+
 Filter pick_filter(Rng& rng) {
     Filter f;
     if (rng() % 4 != 0) {
@@ -75,10 +87,12 @@ Filter pick_filter(Rng& rng) {
             // allows), the largest sum the fast paths take.
             signed_taps(rng, f, 65536);
             f.name = "signed_sum65536" + taps;
+            if (rng() % 2 == 0) make_symmetric(f);
             break;
         case 2:
             signed_taps(rng, f, static_cast<std::uint32_t>(rng() % 65537));
             f.name = "signed_small_sum" + taps;
+            if (rng() % 2 == 0) make_symmetric(f);
             break;
         case 3: {
             // Just outside a fast path: one tap of 32768, or a sum of 65537.
