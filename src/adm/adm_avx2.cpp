@@ -700,146 +700,15 @@ void csf_s123_avx2(const std::int32_t* src, std::ptrdiff_t stride, Rect region, 
 }
 
 // ---------------------------------------------------------------------------
-// Masking: csf / flt rows of the masker
-
-// One row of csf_s0 / csf_s123 of band t, for CsfRows.
-inline void csf_row(const std::int16_t* src, int t, Rect cols, std::uint16_t rfactor,
-                    std::int16_t* csf, std::int16_t* flt) {
-    csf_s0_avx2(src, 0, cols, rfactor, kCsfShiftS0[t], kCsfRoundS0[t], csf, flt);
-}
-inline void csf_row(const std::int32_t* src, int, Rect cols, std::uint32_t rfactor,
-                    std::int32_t* csf, std::int32_t* flt) {
-    csf_s123_avx2(src, 0, cols, rfactor, csf, flt);
-}
-
-// csf and flt rows of the three masker bands, columns [c0, c1), for the rows
-// in use: three slots, each kept while its row is one of the current output
-// row's (y - 1, y, y + 1), so that each band row is computed once.
-template <class T, class R>
-class CsfRows {
-public:
-    CsfRows(const T* const masker_hvd[3], const R rfactor[3], std::ptrdiff_t stride, int w, int c0,
-            int c1)
-        : masker_(masker_hvd),
-          rfactor_(rfactor),
-          stride_(stride),
-          w_(w),
-          c0_(c0),
-          c1_(c1),
-          mem_(new T[18 * static_cast<std::size_t>(w)]) {
-        for (int t = 0; t < 3; ++t) {
-            csf_[t] = mem_ + 6 * t * w;
-            flt_[t] = csf_[t] + 3 * w;
-        }
-        for (int i = 0; i < 3; ++i) tag_[i] = -1;
-    }
-    ~CsfRows() { delete[] mem_; }
-    CsfRows(const CsfRows&) = delete;
-    CsfRows& operator=(const CsfRows&) = delete;
-
-    // Offset (from csf()[t] and flt()[t]) of band row r; `keep1` and `keep2`
-    // are the other two rows of this output row, whose slots must survive.
-    std::ptrdiff_t row(int r, int keep1, int keep2) {
-        for (int i = 0; i < 3; ++i)
-            if (tag_[i] == r) return i * static_cast<std::ptrdiff_t>(w_);
-        int slot = 0;
-        while (tag_[slot] == keep1 || tag_[slot] == keep2) ++slot;
-        const std::ptrdiff_t off = slot * static_cast<std::ptrdiff_t>(w_);
-        for (int t = 0; t < 3; ++t)
-            csf_row(masker_[t] + r * stride_, t, Rect{c0_, 0, c1_, 1}, rfactor_[t], csf_[t] + off,
-                    flt_[t] + off);
-        tag_[slot] = r;
-        return off;
-    }
-    const T* const* csf() const { return const_cast<const T* const*>(csf_); }
-    const T* const* flt() const { return const_cast<const T* const*>(flt_); }
-    int c0() const { return c0_; }
-    int c1() const { return c1_; }
-
-private:
-    const T* const* masker_;
-    const R* rfactor_;
-    std::ptrdiff_t stride_;
-    int w_, c0_, c1_;
-    T* mem_;
-    T* csf_[3];
-    T* flt_[3];
-    int tag_[3];
-};
-
-// ---------------------------------------------------------------------------
-// Masking, scale 0
-
-// The 3x3 neighbourhood of column x in rows ra (above), rc and rb (below)
-// of a flt band, centre excluded: the sum of load(p) over the eight
-// neighbours (integer lanes, wrapping or exact: any order gives the same
-// sum).
-template <class T, class Load, class Add>
-[[gnu::always_inline]] inline V neighbours8(const T* f, std::ptrdiff_t ra, std::ptrdiff_t rc,
-                                            std::ptrdiff_t rb, int x, Load load, Add add) {
-    V s = add(load(f + ra + x - 1), load(f + ra + x));
-    s = add(s, load(f + ra + x + 1));
-    s = add(s, load(f + rc + x - 1));
-    s = add(s, load(f + rc + x + 1));
-    s = add(s, load(f + rb + x - 1));
-    s = add(s, load(f + rb + x));
-    return add(s, load(f + rb + x + 1));
-}
-
-// Threshold of columns x..x+7 (all interior: 1 <= x, x + 8 <= w - 1).
-inline V threshold8_s0(const std::int16_t* const csf_hvd[3], const std::int16_t* const flt_hvd[3],
-                       std::ptrdiff_t ra, std::ptrdiff_t rc, std::ptrdiff_t rb, int x) {
-    const V k15 = _mm256_set1_epi32(8738), r12 = _mm256_set1_epi32(2048);
-    V sum = _mm256_setzero_si256();
-    for (int t = 0; t < 3; ++t) {
-        const std::int16_t* f = flt_hvd[t];
-        // |sum| < 2^20: int32 lanes, order irrelevant.
-        V s = neighbours8(f, ra, rc, rb, x, [](const std::int16_t* p) { return load8_i16_as_i32(p); },
-                          [](V u, V v) { return _mm256_add_epi32(u, v); });
-        // Centre tap in int32: 8738 * 32768 + 2048 < 2^31, result <= 69905.
-        const V c = _mm256_abs_epi32(load8_i16_as_i32(csf_hvd[t] + rc + x));
-        s = _mm256_add_epi32(s, _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(c, k15), r12), 12));
-        sum = _mm256_add_epi32(sum, s);
-    }
-    return sum;
-}
-
-// The exact excess clamp(m - T * 2^sub, 0, 2^31 - 1) for m in [0, 2^31) and
-// any int32 T > INT32_MIN, in 32-bit lanes. T is clamped to +-bound with
-// bound * 2^sub = 2^31 (beyond it the result is already 0 or 2^31 - 1):
-// - T >= 0: m - (T' << sub) is exact in int32 (for T' << sub == 2^31 it is
-//   negative and the max gives 0, as m < 2^31 <= T * 2^sub requires);
-// - T < 0: m + (|T|' << sub) < 2^32 is exact in uint32, then min 2^31 - 1.
-struct Excess {
-    V bound;
-    __m128i sub;
-    V excess(V m, V thr) const {
-        const V zero = _mm256_setzero_si256();
-        const V tp = _mm256_min_epi32(_mm256_max_epi32(thr, zero), bound);
-        const V tn = _mm256_min_epi32(_mm256_max_epi32(_mm256_sub_epi32(zero, thr), zero), bound);
-        const V epos = _mm256_max_epi32(_mm256_sub_epi32(m, _mm256_sll_epi32(tp, sub)), zero);
-        const V eneg = _mm256_min_epu32(_mm256_add_epi32(m, _mm256_sll_epi32(tn, sub)),
-                                        _mm256_set1_epi32(std::numeric_limits<std::int32_t>::max()));
-        return _mm256_blendv_epi8(epos, eneg, _mm256_srai_epi32(thr, 31));
-    }
-};
-
-inline Excess make_excess(int sub) {
-    Excess e;
-    // sub == 0: no clamp needed (|T| <= 2^31 - 1 keeps both forms exact).
-    e.bound = _mm256_set1_epi32(sub == 0 ? std::numeric_limits<std::int32_t>::max()
-                                         : static_cast<std::int32_t>(std::uint32_t{1} << (31 - sub)));
-    e.sub = _mm_cvtsi32_si128(sub);
-    return e;
-}
+// Masking: the cube of an excess
 
 // Sum of cube(e) over the 4 excesses in the low dwords of the 64-bit lanes of
 // e (each in [0, 2^31)), added to acc. e^2 + round < 2^63, so the logical
 // shift is exact, and its low dword is the scalar's int32 narrowing. The cube
 // e2 * e (|.| < 2^62) needs an arithmetic shift, which AVX2 lacks for 64-bit
 // lanes: (x + 2^63) >>> n == (x >> n) + (2^63 >> n) modulo 2^64, so the bias
-// is folded into the rounding term here and lanes * (2^63 >> n) is removed
-// from the total by the caller.
+// is folded into the rounding term here and terms * (2^63 >> n) is removed
+// from the total by cube_sum.
 struct Cube {
     V sq_round, cub_round_biased;
     __m128i sq, cub;
@@ -864,6 +733,51 @@ inline Cube make_cube(const CubeShifts& s) {
     return c;
 }
 
+// vpermd indices that move the lanes set in an 8-bit mask to the front, in
+// order (the others after them), one byte each: entry m, byte i is the i-th
+// set bit of m.
+struct CompressTable {
+    std::uint64_t idx[256];
+    constexpr CompressTable() : idx{} {
+        for (int m = 0; m < 256; ++m) {
+            int k = 0;
+            for (int i = 0; i < 8; ++i)
+                if (m & (1 << i)) idx[m] |= static_cast<std::uint64_t>(i) << (8 * k++);
+        }
+    }
+};
+inline constexpr CompressTable kCompress{};
+
+// Stores the non-zero lanes of e at `out`, in order (8 values are written);
+// returns how many there are.
+inline int store_nonzero(std::int32_t* out, V e) {
+    const unsigned zero = static_cast<unsigned>(
+        _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(e, _mm256_setzero_si256()))));
+    const unsigned nz = ~zero & 0xffu;
+    const V perm = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(kCompress.idx[nz])));
+    storeu(out, _mm256_permutevar8x32_epi32(e, perm));
+    return __builtin_popcount(nz);
+}
+
+// The sum of cube(e) over the first n values of `packed` (excesses in [0,
+// 2^31)), which holds n + 8 values (the 8 after the n are overwritten with
+// zeros). cube(0) is 0 (both round terms are below their divisors) and the
+// sum is modulo 2^64 in any order, so the caller packs only the non-zero
+// excesses of a row there: on pictures most of them are 0.
+inline std::int64_t cube_sum(std::int32_t* packed, int n, const Cube& cube) {
+    storeu(packed + n, _mm256_setzero_si256());
+    V acc = _mm256_setzero_si256();
+    std::uint64_t terms = 0;
+    for (int i = 0; i < n; i += 8) {
+        const V e = loadu(packed + i);
+        acc = cube.add(acc, e);
+        acc = cube.add(acc, _mm256_srli_epi64(e, 32));
+        terms += 8;
+    }
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(hsum_i64(acc)) -
+                                     terms * cube.bias_per_term);
+}
+
 // block(s, t) over samples [0, n) of a row and its thresholds, kN at a
 // time; the last partial block runs on zero-filled copies, so no load passes
 // the rows' ends.
@@ -881,63 +795,234 @@ template <int kN, class S, class T, class Block>
     }
 }
 
-// Row sum of cube(excess) for scale 0 over n samples. The last partial block
-// runs on zero-padded copies: a zero sample against a zero threshold has
-// excess 0, whose cube is 0.
-std::int64_t row_sum_s0(const std::int16_t* src, const std::int32_t* thr, int n, std::uint16_t rfactor,
-                        const Excess& ex, const Cube& cube) {
-    const V f = _mm256_set1_epi32(rfactor);
-    V acc = _mm256_setzero_si256();
-    std::uint64_t terms = 0;
-    auto block = [&](const std::int16_t* s, const std::int32_t* t) {
-        // |s * f| <= 32768 * 65535 < 2^31: the product and its abs are exact.
-        const V m = _mm256_abs_epi32(_mm256_mullo_epi32(load8_i16_as_i32(s), f));
-        const V e = ex.excess(m, loadu(t));
-        acc = cube.add(acc, e);
-        acc = cube.add(acc, _mm256_srli_epi64(e, 32));
-        terms += 8;
-    };
-    blocks_zero_tail<8>(src, thr, n, block);
-    return static_cast<std::int64_t>(static_cast<std::uint64_t>(hsum_i64(acc)) - terms * cube.bias_per_term);
+// 8 values of a band row from p, of which the first n (< 8 only at a row's
+// end) are inside the row; the others load as zero.
+template <class T>
+inline V load8_as_i32(const T* p, int n) {
+    if (n >= 8) return load_i32x8(p);
+    alignas(32) T tail[8] = {};
+    std::memcpy(tail, p, sizeof(T) * static_cast<std::size_t>(n));
+    return load_i32x8(tail);
 }
 
-// The threshold of row y from the cached rows. The interior goes through
-// `block` (threshold8_s0 / threshold4_s123: any row offsets will do); the edge columns, and a row
-// whose interior is narrower than a block, through the scalar on the three rows copied in order
-// into a band of height 3, whose row 1 has row y's neighbours.
-template <int kBlock, class T, class R, class Acc, class BlockFn, class ScalarFn>
-void threshold_row_cached(CsfRows<T, R>& rows, int w, int h, int y, int x0, int x1, Acc* thr,
-                          BlockFn block, ScalarFn scalar_row) {
-    const int ya = reflect_index(y - 1, h), yb = reflect_index(y + 1, h);
-    const std::ptrdiff_t ra = rows.row(ya, y, yb), rc = rows.row(y, ya, yb),
-                         rb = rows.row(yb, ya, y);
-    const int lo = std::max(x0, 1), hi = std::min(x1, w - 1);
-    const bool vec = for_blocks_overlapping(lo, hi, kBlock, [&](int x) {
-        storeu(thr + (x - x0), block(rows.csf(), rows.flt(), ra, rc, rb, x));
-    });
-    if (vec && x0 > 0 && x1 < w) return;
-    T* ordered = new T[18 * static_cast<std::size_t>(w)];
-    T* csf[3];
-    T* flt[3];
-    const std::ptrdiff_t offs[3] = {ra, rc, rb};
-    for (int t = 0; t < 3; ++t) {
-        csf[t] = ordered + 6 * t * w;
-        flt[t] = csf[t] + 3 * w;
-        for (int k = 0; k < 3; ++k) {
-            const std::size_t n = sizeof(T) * (rows.c1() - rows.c0());
-            std::memcpy(csf[t] + k * w + rows.c0(), rows.csf()[t] + offs[k] + rows.c0(), n);
-            std::memcpy(flt[t] + k * w + rows.c0(), rows.flt()[t] + offs[k] + rows.c0(), n);
+// ---------------------------------------------------------------------------
+// Masking: the threshold
+
+// The threshold is sum_t (ring_t + centre_t): the eight neighbours' flt
+// values and the centre tap of each orientation t. The flt part is
+// reorganised (integer sums in int32 lanes; see the derived classes for why
+// the order does not matter): S(r, x) = sum_t flt_t(r, x) once per band
+// row, V(x) = S(y-1, x) + S(y, x) + S(y+1, x) per output row (rows
+// reflected), and ring(x) = V(x-1) + V(x) + V(x+1) - S(y, x), with V(-1) =
+// V(1) and V(w) = V(w-1): the reflected neighbour columns of columns 0 and
+// w - 1. That reads 4 + 3 / 3 rows per sample instead of 24 (adm_avx512.cpp
+// does the same in 16 lanes). Three slots hold one band row's S over [c0,
+// c1) and its centre taps each (kept while the row is one of the three in
+// use); Derived::fill_row(r, s, taps) computes them for band row r. Every
+// buffer has 8 values of slack, so the loops run whole blocks past their
+// ends (the extra lanes are never read as results).
+template <class Derived>
+class ThresholdRows {
+public:
+    ThresholdRows(int w, int h, int x0, int x1)
+        : c0_(x0 > 0 ? x0 - 1 : 0),
+          c1_(x1 < w ? x1 + 1 : w),
+          w_(w),
+          h_(h),
+          x0_(x0),
+          x1_(x1),
+          ws_(w + 16),
+          mem_(new std::int32_t[8 * static_cast<std::size_t>(w + 16)]()) {
+        for (int i = 0; i < 3; ++i) {
+            s_[i] = mem_ + i * ws_;
+            ctap_[i] = mem_ + (4 + i) * ws_;
+            tag_[i] = -1;
+        }
+        v_ = mem_ + 3 * ws_;  // V(x) at v_[x + 1]
+        thr_ = mem_ + 7 * ws_;
+    }
+    ~ThresholdRows() { delete[] mem_; }
+    ThresholdRows(const ThresholdRows&) = delete;
+    ThresholdRows& operator=(const ThresholdRows&) = delete;
+
+    // The threshold of row y, columns [x0, x1) at thr()[0 ..]; returns the OR
+    // of its values (scale 0's test for thresholds outside [0, 2^(31 - sub))).
+    std::uint32_t row(int y) {
+        const int ya = reflect_index(y - 1, h_), yb = reflect_index(y + 1, h_);
+        const std::int32_t* sa = s_[slot_of_row(ya, y, yb)];
+        const int slot_c = slot_of_row(y, ya, yb);
+        const std::int32_t* sc = s_[slot_c];
+        const std::int32_t* cc = ctap_[slot_c];
+        const std::int32_t* sb = s_[slot_of_row(yb, ya, y)];
+        for (int x = c0_; x < c1_; x += 8)
+            storeu(v_ + 1 + x, _mm256_add_epi32(_mm256_add_epi32(loadu(sa + x), loadu(sc + x)),
+                                                loadu(sb + x)));
+        if (c0_ == 0) v_[0] = v_[2];
+        if (c1_ == w_) v_[w_ + 1] = v_[w_];
+        V bits = _mm256_setzero_si256();
+        const int n = x1_ - x0_;
+        for (int i = 0; i < n; i += 8) {
+            const int x = x0_ + i;
+            V t = _mm256_add_epi32(loadu(v_ + x), loadu(v_ + x + 1));
+            t = _mm256_add_epi32(t, loadu(v_ + x + 2));
+            t = _mm256_sub_epi32(t, loadu(sc + x));
+            t = _mm256_add_epi32(t, loadu(cc + x));
+            storeu(thr_ + i, t);
+            // Lanes past the region's end hold whatever the slack gave.
+            const V inside = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - i),
+                                                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+            bits = _mm256_or_si256(bits, _mm256_and_si256(t, inside));
+        }
+        const __m128i b4 = _mm_or_si128(_mm256_castsi256_si128(bits), _mm256_extracti128_si256(bits, 1));
+        const __m128i b2 = _mm_or_si128(b4, _mm_unpackhi_epi64(b4, b4));
+        return static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm_or_si128(b2, _mm_srli_epi64(b2, 32))));
+    }
+    const std::int32_t* thr() const { return thr_; }
+
+protected:
+    const int c0_, c1_;  // the columns whose S the ring reads
+
+private:
+    // The slot of band row r, filled if r is not in one; `keep1` and `keep2`
+    // are the other two rows of this output row.
+    int slot_of_row(int r, int keep1, int keep2) {
+        int slot = -1;
+        for (int i = 0; i < 3; ++i)
+            if (tag_[i] == r) return i;
+        for (int i = 0; i < 3 && slot < 0; ++i)
+            if (tag_[i] != keep1 && tag_[i] != keep2) slot = i;
+        static_cast<Derived*>(this)->fill_row(r, s_[slot], ctap_[slot]);
+        tag_[slot] = r;
+        return slot;
+    }
+
+    const int w_, h_, x0_, x1_, ws_;
+    std::int32_t* mem_;
+    std::int32_t* s_[3];
+    std::int32_t* ctap_[3];
+    std::int32_t* v_;
+    std::int32_t* thr_;
+    int tag_[3];
+};
+
+// Scale 0: csf and flt of the masker are int16 (flt wraps there: 34952 at
+// most), so every S, V, tap and T is far inside int32 (|T| <= 24 * 32768 +
+// 3 * 69905 < 2^20) and the sums are exact in any order.
+class ThresholdS0 : public ThresholdRows<ThresholdS0> {
+public:
+    ThresholdS0(const std::int16_t* const masker_hvd[3], const std::uint16_t rfactor[3],
+                std::ptrdiff_t stride, int w, int h, int x0, int x1)
+        : ThresholdRows(w, h, x0, x1), masker_(masker_hvd), stride_(stride) {
+        for (int t = 0; t < 3; ++t) {
+            csf_factor_[t] = _mm256_set1_epi32(rfactor[t]);
+            csf_round_[t] = _mm256_set1_epi32(kCsfRoundS0[t]);
+            csf_shift_[t] = _mm_cvtsi32_si128(kCsfShiftS0[t]);
         }
     }
-    if (!vec) scalar_row(csf, flt, w, w, 3, 1, x0, x1, thr);
-    if (vec && x0 == 0) scalar_row(csf, flt, w, w, 3, 1, 0, 1, thr);
-    if (vec && x1 == w) scalar_row(csf, flt, w, w, 3, 1, w - 1, w, thr + (w - 1 - x0));
-    delete[] ordered;
+
+private:
+    friend class ThresholdRows<ThresholdS0>;
+
+    // S and the centre taps of band row r. Each csf value is computed once
+    // and gives both flt and the tap.
+    void fill_row(int r, std::int32_t* out, std::int32_t* taps) const {
+        const std::ptrdiff_t off = r * stride_;
+        const V k30 = _mm256_set1_epi32(4369), r12 = _mm256_set1_epi32(2048);
+        for (int x = c0_; x < c1_; x += 8) {
+            V s = _mm256_setzero_si256(), ct = _mm256_setzero_si256();
+            for (int t = 0; t < 3; ++t) {
+                // p = 4369 * |csf| <= 4369 * 32768; 8738 * |csf| is 2p.
+                const V p = _mm256_mullo_epi32(
+                    _mm256_abs_epi32(csf16(t, load8_as_i32(masker_[t] + off + x, c1_ - x))), k30);
+                // flt = (p + 2048) >> 12 <= 34952, stored by the scalar in
+                // int16: sign-extended from its low 16 bits.
+                const V g = _mm256_srai_epi32(_mm256_add_epi32(p, r12), 12);
+                s = _mm256_add_epi32(s, _mm256_srai_epi32(_mm256_slli_epi32(g, 16), 16));
+                // Centre tap in int32 (not libvmaf's int16): 8738 * 32768 +
+                // 2048 < 2^31, result <= 69905.
+                ct = _mm256_add_epi32(
+                    ct, _mm256_srai_epi32(_mm256_add_epi32(_mm256_add_epi32(p, p), r12), 12));
+            }
+            storeu(out + x, s);
+            storeu(taps + x, ct);
+        }
+    }
+
+    // csf_s0 of 8 masker samples of band t: the int32 value sign-extended
+    // from its low 16 bits, the scalar's int16 narrowing (|f * s| <= 65535 *
+    // 32768 and round <= 65535 stay in int32).
+    V csf16(int t, V m) const {
+        const V v = _mm256_sra_epi32(
+            _mm256_add_epi32(_mm256_mullo_epi32(csf_factor_[t], m), csf_round_[t]), csf_shift_[t]);
+        return _mm256_srai_epi32(_mm256_slli_epi32(v, 16), 16);
+    }
+
+    const std::int16_t* const* masker_;
+    std::ptrdiff_t stride_;
+    V csf_factor_[3], csf_round_[3];
+    __m128i csf_shift_[3];
+};
+
+// ---------------------------------------------------------------------------
+// Masking, scale 0
+
+// The exact excess clamp(m - T * 2^sub, 0, 2^31 - 1) for m in [0, 2^31) and
+// |T| < 2^31, sub <= 30, in 32-bit lanes. T is clamped to +-bound with
+// bound * 2^sub = 2^31 (beyond it the result is already 0 or 2^31 - 1):
+// - T >= 0: m - (T' << sub) is exact in int32 (for T' << sub == 2^31 it
+//   wraps negative and the max gives 0, as the true difference is negative);
+// - T < 0: m + (|T|' << sub) < 2^32 is exact in uint32, then min 2^31 - 1.
+// Where every T of the row is in [0, 2^(31 - sub)), m - (T << sub) is exact
+// and only the max acts (`fast`): every decoded picture is in that case.
+struct Excess {
+    V bound;
+    __m128i sub;
+    int sub_bits;
+    V fast(V m, V thr) const {
+        return _mm256_max_epi32(_mm256_sub_epi32(m, _mm256_sll_epi32(thr, sub)),
+                                _mm256_setzero_si256());
+    }
+    V exact(V m, V thr) const {
+        const V zero = _mm256_setzero_si256();
+        const V tp = _mm256_min_epi32(_mm256_max_epi32(thr, zero), bound);
+        const V tn = _mm256_min_epi32(_mm256_max_epi32(_mm256_sub_epi32(zero, thr), zero), bound);
+        const V epos = _mm256_max_epi32(_mm256_sub_epi32(m, _mm256_sll_epi32(tp, sub)), zero);
+        const V eneg = _mm256_min_epu32(_mm256_add_epi32(m, _mm256_sll_epi32(tn, sub)),
+                                        _mm256_set1_epi32(std::numeric_limits<std::int32_t>::max()));
+        return _mm256_blendv_epi8(epos, eneg, _mm256_srai_epi32(thr, 31));
+    }
+    // Whether every threshold whose bits are OR-ed in `any` is in [0, 2^(31 -
+    // sub)).
+    bool row_is_fast(std::uint32_t any) const { return (any >> (31 - sub_bits)) == 0; }
+};
+
+inline Excess make_excess(int sub) {
+    Excess e;
+    // sub == 0: no clamp needed (|T| <= 2^31 - 1 keeps both forms exact).
+    e.bound = _mm256_set1_epi32(sub == 0 ? std::numeric_limits<std::int32_t>::max()
+                                         : static_cast<std::int32_t>(std::uint32_t{1} << (31 - sub)));
+    e.sub = _mm_cvtsi32_si128(sub);
+    e.sub_bits = sub;
+    return e;
 }
 
-void threshold_row_s0(CsfRows<std::int16_t, std::uint16_t>& rows, int w, int h, int y, int x0,
-                      int x1, std::int32_t* thr) {
-    threshold_row_cached<8>(rows, w, h, y, x0, x1, thr, threshold8_s0, cm_threshold_row_s0);
+// Row sum of cube(excess) for scale 0 over n samples: the non-zero excesses
+// packed into `packed` (n + 16 values), then cubed. The last partial block
+// runs on zero-padded copies: a zero sample against a zero threshold has
+// excess 0.
+template <bool kFast>
+std::int64_t row_sum_s0(const std::int16_t* src, const std::int32_t* thr, int n,
+                        std::uint16_t rfactor, const Excess& ex, const Cube& cube,
+                        std::int32_t* packed) {
+    const V f = _mm256_set1_epi32(rfactor);
+    int k = 0;
+    blocks_zero_tail<8>(src, thr, n, [&](const std::int16_t* s, const std::int32_t* t) {
+        // |s * f| <= 32768 * 65535 < 2^31: the product and its abs are exact.
+        const V m = _mm256_abs_epi32(_mm256_mullo_epi32(load8_i16_as_i32(s), f));
+        const V e = kFast ? ex.fast(m, loadu(t)) : ex.exact(m, loadu(t));
+        k += store_nonzero(packed + k, e);
+    });
+    return cube_sum(packed, k, cube);
 }
 
 void cm_accumulate_s0_avx2(const std::int16_t* const x_hvd[3],
@@ -945,6 +1030,12 @@ void cm_accumulate_s0_avx2(const std::int16_t* const x_hvd[3],
                            int h, Rect region, const std::uint16_t rfactor[3],
                            const CubeShifts shifts[3], int row_shift, std::int32_t* thr_scratch,
                            std::int64_t acc[3]) {
+    // The clamp bounds of Excess need sub <= 30 (the extractor uses 10 and 12).
+    if (shifts[0].sub > 30 || shifts[1].sub > 30 || shifts[2].sub > 30) {
+        cm_accumulate_s0(x_hvd, masker_hvd, stride, w, h, region, rfactor, shifts, row_shift,
+                         thr_scratch, acc);
+        return;
+    }
     const std::int64_t row_round = row_shift > 0 ? std::int64_t{1} << (row_shift - 1) : 0;
     Excess ex[3];
     Cube cube[3];
@@ -952,98 +1043,109 @@ void cm_accumulate_s0_avx2(const std::int16_t* const x_hvd[3],
         ex[t] = make_excess(shifts[t].sub);
         cube[t] = make_cube(shifts[t]);
     }
-    CsfRows<std::int16_t, std::uint16_t> rows(
-        masker_hvd, rfactor, stride, w, std::max(region.x0 - 1, 0), std::min(region.x1 + 1, w));
+    const int n = region.width();
+    ThresholdS0 threshold(masker_hvd, rfactor, stride, w, h, region.x0, region.x1);
+    std::int32_t* packed = new std::int32_t[static_cast<std::size_t>(n) + 16];
     for (int y = region.y0; y < region.y1; ++y) {
-        threshold_row_s0(rows, w, h, y, region.x0, region.x1, thr_scratch);
+        const std::uint32_t any = threshold.row(y);
         for (int t = 0; t < 3; ++t) {
-            const std::int64_t row = row_sum_s0(x_hvd[t] + y * stride + region.x0, thr_scratch,
-                                                region.width(), rfactor[t], ex[t], cube[t]);
+            const std::int16_t* x = x_hvd[t] + y * stride + region.x0;
+            const std::int64_t row =
+                ex[t].row_is_fast(any)
+                    ? row_sum_s0<true>(x, threshold.thr(), n, rfactor[t], ex[t], cube[t], packed)
+                    : row_sum_s0<false>(x, threshold.thr(), n, rfactor[t], ex[t], cube[t], packed);
             acc[t] = fold_row(acc[t], row, row_round, row_shift);
         }
     }
+    delete[] packed;
 }
 
 // ---------------------------------------------------------------------------
 // Masking, scales 1..3
 
-inline V load4_i32_as_i64(const std::int32_t* p) {
-    return _mm256_cvtepi32_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
-}
-
-// int64 sign extension of the int32 in the low dword of each 64-bit lane.
-inline V sign_extend_low(V v) {
-    return _mm256_blend_epi32(v, _mm256_srai_epi32(_mm256_slli_epi64(v, 32), 31), 0xAA);
-}
-
-// Threshold of columns x..x+3 (interior), summed in int64 (exact for any
-// int32 inputs: 27 terms below 2^31 each).
-inline V threshold4_s123(const std::int32_t* const csf_hvd[3], const std::int32_t* const flt_hvd[3],
-                         std::ptrdiff_t ra, std::ptrdiff_t rc, std::ptrdiff_t rb, int x) {
-    const V k15 = _mm256_set1_epi32(286331153);
-    V sum = _mm256_setzero_si256();
-    for (int t = 0; t < 3; ++t) {
-        const std::int32_t* f = flt_hvd[t];
-        auto add = [](V u, V v) { return _mm256_add_epi64(u, v); };
-        sum = add(sum, neighbours8(f, ra, rc, rb, x,
-                                   [](const std::int32_t* p) { return load4_i32_as_i64(p); }, add));
-        // Centre tap: (K * |c| - 2^31) >> 32 (arithmetic; >= -1), its high dword.
-        const V mag = _mm256_cvtepu32_epi64(_mm_abs_epi32(
-            _mm_loadu_si128(reinterpret_cast<const __m128i*>(csf_hvd[t] + rc + x))));
-        const V p = _mm256_add_epi64(_mm256_mul_epu32(mag, k15), _mm256_set1_epi64x(-(std::int64_t{1} << 31)));
-        sum = _mm256_add_epi64(sum, sign_extend_low(_mm256_srli_epi64(p, 32)));
+// The threshold of scales 1-3, organised as ThresholdS0's, in int32 lanes.
+// Whatever the masker, T fits int32: flt = (143165577 * |csf| - 2^31) >> 32
+// lies in [-1, 71582788] and the centre tap (286331153 * |csf| - 2^31) >> 32
+// in [-1, 143165576] for |csf| <= 2^31, so T = 24 flt + 3 taps is in [-27,
+// 2147483640]. The lanes add modulo 2^32, so a partial sum may wrap and the
+// final T is still exact.
+class ThresholdS123 : public ThresholdRows<ThresholdS123> {
+public:
+    ThresholdS123(const std::int32_t* const masker_hvd[3], const std::uint32_t rfactor[3],
+                  std::ptrdiff_t stride, int w, int h, int x0, int x1)
+        : ThresholdRows(w, h, x0, x1), masker_(masker_hvd), stride_(stride) {
+        for (int t = 0; t < 3; ++t) f_[t] = _mm256_set1_epi32(static_cast<std::int32_t>(rfactor[t]));
     }
-    return sum;
-}
 
-// Row sum for scales 1-3, 4 samples per block in 64-bit lanes: x as in
-// csf_scale_s123, m = |x| as uint32, e = clamp(m - T, 0, 2^31 - 1) in int64
-// (|T| < 2^36), then the cube as for scale 0.
-std::int64_t row_sum_s123(const std::int32_t* src, const std::int64_t* thr, int n, std::uint32_t rfactor,
-                          const Cube& cube) {
+private:
+    friend class ThresholdRows<ThresholdS123>;
+
+    // S and the centre taps of band row r. Each csf value (csf_s123 of the
+    // masker) gives both flt and the tap.
+    void fill_row(int r, std::int32_t* out, std::int32_t* taps) const {
+        const std::ptrdiff_t off = r * stride_;
+        const V k30 = _mm256_set1_epi32(143165577), k15 = _mm256_set1_epi32(286331153);
+        for (int x = c0_; x < c1_; x += 8) {
+            V s = _mm256_setzero_si256(), ct = _mm256_setzero_si256();
+            for (int t = 0; t < 3; ++t) {
+                const V c = csf_scale_s123(load8_as_i32(masker_[t] + off + x, c1_ - x), f_[t]);
+                s = _mm256_add_epi32(s, q32_scale_abs(c, k30));
+                ct = _mm256_add_epi32(ct, q32_scale_abs(c, k15));
+            }
+            storeu(out + x, s);
+            storeu(taps + x, ct);
+        }
+    }
+
+    const std::int32_t* const* masker_;
+    std::ptrdiff_t stride_;
+    V f_[3];
+};
+
+// Row sum for scales 1-3, 8 samples per block: x = int32((src * f + 2^27)
+// >> 28) (csf_scale_s123), m = |x| as uint32 (2^31 for INT32_MIN), and the
+// excess clamp(m - T, 0, 2^31 - 1) with T in [-27, 2^31 - 8] (see
+// ThresholdS123), formed in uint32: for T < 0, m + |T| < 2^32 does not wrap;
+// for 0 <= T <= m, m - T is in [0, 2^31]; T > m (T non-negative, unsigned
+// compare) gives 0. Then the cubes of the non-zero excesses, as at scale 0.
+// A zero-padded tail sample gives x = 2^27 >> 28 = 0 against T = 0: excess 0.
+std::int64_t row_sum_s123(const std::int32_t* src, const std::int32_t* thr, int n,
+                          std::uint32_t rfactor, const Cube& cube, std::int32_t* packed) {
     const V f = _mm256_set1_epi32(static_cast<std::int32_t>(rfactor));
     const V zero = _mm256_setzero_si256();
-    const V imax = _mm256_set1_epi64x(std::numeric_limits<std::int32_t>::max());
-    const V low_dword = _mm256_set1_epi64x(0xffffffff);
-    const V r = _mm256_set1_epi64x(std::int64_t{1} << 27);
-    V acc = zero;
-    std::uint64_t terms = 0;
-    auto block = [&](const std::int32_t* s, const std::int64_t* t) {
-        const V s64 = load4_i32_as_i64(s);
-        const V sign = _mm256_cmpgt_epi64(zero, s64);
-        const V mag = _mm256_sub_epi64(_mm256_xor_si256(s64, sign), sign);  // |s| <= 2^31
-        const V p = _mm256_sub_epi64(_mm256_xor_si256(_mm256_mul_epu32(mag, f), sign), sign);
-        const V x = _mm256_srli_epi64(_mm256_add_epi64(p, r), 28);  // low dword: int32 x
-        const V m = _mm256_and_si256(_mm256_abs_epi32(x), low_dword);
-        V e = _mm256_sub_epi64(m, loadu(t));
-        e = _mm256_andnot_si256(_mm256_cmpgt_epi64(zero, e), e);
-        e = _mm256_blendv_epi8(e, imax, _mm256_cmpgt_epi64(e, imax));
-        acc = cube.add(acc, e);
-        terms += 4;
-    };
-    blocks_zero_tail<4>(src, thr, n, block);
-    return static_cast<std::int64_t>(static_cast<std::uint64_t>(hsum_i64(acc)) - terms * cube.bias_per_term);
+    const V imax = _mm256_set1_epi32(std::numeric_limits<std::int32_t>::max());
+    int k = 0;
+    blocks_zero_tail<8>(src, thr, n, [&](const std::int32_t* s, const std::int32_t* tp) {
+        const V m = _mm256_abs_epi32(csf_scale_s123(loadu(s), f));
+        const V t = loadu(tp);
+        // Kept: T < 0, or m >= T unsigned (max_epu32(m, T) == m).
+        const V keep = _mm256_or_si256(_mm256_cmpgt_epi32(zero, t),
+                                       _mm256_cmpeq_epi32(_mm256_max_epu32(m, t), m));
+        const V e = _mm256_and_si256(_mm256_min_epu32(_mm256_sub_epi32(m, t), imax), keep);
+        k += store_nonzero(packed + k, e);
+    });
+    return cube_sum(packed, k, cube);
 }
 
 void cm_accumulate_s123_avx2(const std::int32_t* const x_hvd[3],
                              const std::int32_t* const masker_hvd[3], std::ptrdiff_t stride, int w,
                              int h, Rect region, const std::uint32_t rfactor[3], CubeShifts shifts,
-                             int row_shift, std::int64_t* thr_scratch, std::int64_t acc[3]) {
+                             int row_shift, std::int64_t* /*thr_scratch*/, std::int64_t acc[3]) {
     const std::int64_t row_round = row_shift > 0 ? std::int64_t{1} << (row_shift - 1) : 0;
     const Cube cube = make_cube(shifts);
-    CsfRows<std::int32_t, std::uint32_t> rows(
-        masker_hvd, rfactor, stride, w, std::max(region.x0 - 1, 0), std::min(region.x1 + 1, w));
+    const int n = region.width();
+    ThresholdS123 threshold(masker_hvd, rfactor, stride, w, h, region.x0, region.x1);
+    std::int32_t* packed = new std::int32_t[static_cast<std::size_t>(n) + 16];
     for (int y = region.y0; y < region.y1; ++y) {
-        threshold_row_cached<4>(rows, w, h, y, region.x0, region.x1, thr_scratch, threshold4_s123,
-                                cm_threshold_row_s123);
+        threshold.row(y);
         for (int t = 0; t < 3; ++t) {
-            const std::int64_t row = row_sum_s123(x_hvd[t] + y * stride + region.x0, thr_scratch,
-                                                  region.width(), rfactor[t], cube);
+            const std::int64_t row = row_sum_s123(x_hvd[t] + y * stride + region.x0,
+                                                  threshold.thr(), n, rfactor[t], cube, packed);
             acc[t] = fold_row(acc[t], row, row_round, row_shift);
         }
     }
+    delete[] packed;
 }
-
 // ---------------------------------------------------------------------------
 // The denominators' rows: acc[t] += (row(b) + round) >> row_shift for each
 // row of `region` in band t (h, v, d), b at the row's first sample, round =

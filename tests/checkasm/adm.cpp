@@ -448,9 +448,21 @@ Failure check_masking(Gen& g, const AdmKernels& k, std::string& desc) {
         adm_kernels_scalar().cm_accumulate_s123(x2, c, stride, w, h, region, rf2, sh, row_shift,
                                             thr_s.data(), acc2_s);
         k.cm_accumulate_s123(x2, c, stride, w, h, region, rf2, sh, row_shift, thr_v.data(), acc2_v);
+        // A zero masker: csf 0, so every flt and centre tap is -1 and T = -27
+        // at every sample; the negative thresholds, where the excess is |x| +
+        // 27, which other maskers almost never give (no further draws either).
+        Band<std::int32_t> zm(w, h, stride);
+        fill_band(zm, [](int, int) { return 0; });
+        const T* cz[3] = {zm.origin(), zm.origin(), zm.origin()};
+        std::int64_t acc3_s[3] = {acc_s[0], acc_s[1], acc_s[2]};
+        std::int64_t acc3_v[3] = {acc_s[0], acc_s[1], acc_s[2]};
+        adm_kernels_scalar().cm_accumulate_s123(x, cz, stride, w, h, region, rf, sh, row_shift,
+                                                thr_s.data(), acc3_s);
+        k.cm_accumulate_s123(x, cz, stride, w, h, region, rf, sh, row_shift, thr_v.data(), acc3_v);
         Failure f;
         compare_values("acc", acc_s, acc_v, 3, f);
         compare_values("acc (x = INT32_MIN)", acc2_s, acc2_v, 3, f);
+        compare_values("acc (zero masker)", acc3_s, acc3_v, 3, f);
         return f;
     }
     Failure f;
