@@ -512,10 +512,30 @@ inline __m256d float_of_i64(V v) {
     return _mm256_cvtps_pd(_mm256_cvtpd_ps(d));
 }
 
+// double(float(v)) for 4 int64 lanes in [-2^51, 2^51): the bits of
+// 2^52 + 2^51 plus v are the double 2^52 + 2^51 + v (its significand field
+// is 2^51 + v, in [0, 2^52)), so subtracting 2^52 + 2^51 gives v exactly,
+// and the one rounding to float happens in vcvtpd2ps, as in float_of_i64.
+inline __m256d float_of_small_i64(V v) {
+    const __m256d magic = _mm256_set1_pd(0x1.8p52);
+    const __m256d d = _mm256_sub_pd(
+        _mm256_castsi256_pd(_mm256_add_epi64(v, _mm256_castpd_si256(magic))), magic);
+    return _mm256_cvtps_pd(_mm256_cvtpd_ps(d));
+}
+
 // The angle test for 4 samples whose int64 dot product and squared
 // magnitudes (formed modulo 2^64, as the scalar's dot2_wrapping) are given;
 // all ones in the 64-bit lanes that pass.
 inline V angle_mask4_i64(V dot, V omag, V tmag, __m256d cos_sq) {
+    // Every value in [-2^51, 2^51) (always so on pictures, whose scale 1-3
+    // bands stay far below 2^25): v + 2^51 has no bit at or above 2^52.
+    const V half = _mm256_set1_epi64x(std::int64_t{1} << 51);
+    const V out = _mm256_or_si256(
+        _mm256_or_si256(_mm256_add_epi64(dot, half), _mm256_add_epi64(omag, half)),
+        _mm256_add_epi64(tmag, half));
+    if (_mm256_testz_si256(out, _mm256_set1_epi64x(~((std::int64_t{1} << 52) - 1))))
+        return _mm256_castpd_si256(angle_close4(float_of_small_i64(dot), float_of_small_i64(omag),
+                                                float_of_small_i64(tmag), cos_sq));
     return _mm256_castpd_si256(
         angle_close4(float_of_i64(dot), float_of_i64(omag), float_of_i64(tmag), cos_sq));
 }
