@@ -226,22 +226,57 @@ inline V filt4_i64(const V q[4], const V c[4], V round, __m128i count) {
     return interleave_low_dwords(_mm256_srl_epi64(even, count), _mm256_srl_epi64(odd, count));
 }
 
-// Four outputs j..j+3 of a horizontal scale 1-3 pass over the padded row p:
-// lanes of p+2j hold (p[2j+2m], p[2j+2m+1]) in their low / high dwords, those
-// of p+2j+2 the next pair. Results in the low dwords of the 64-bit lanes.
-inline V filt4_h_i64(const std::int32_t* p, const V c[4], V round, __m128i count) {
-    const V a = loadu(p), b = loadu(p + 2);
-    V s = _mm256_add_epi64(round, _mm256_mul_epi32(a, c[0]));
-    s = _mm256_add_epi64(s, _mm256_mul_epi32(_mm256_srli_epi64(a, 32), c[1]));
-    s = _mm256_add_epi64(s, _mm256_mul_epi32(b, c[2]));
-    s = _mm256_add_epi64(s, _mm256_mul_epi32(_mm256_srli_epi64(b, 32), c[3]));
-    return _mm256_srl_epi64(s, count);
+// The horizontal pass of scales 1-3 in 16-bit pieces (as adm_avx512.cpp's).
+// Each int32 value p of a vertical-pass row is stored as p = 2^16 * ph + pl
+// + 2^15 with ph = p >> 16 and pl = (p mod 2^16) - 2^15, both in [-2^15,
+// 2^15), so that for a filter c (int16 coefficients, sum S, even)
+//   sum c p = 2^16 * A + B + 2^15 * S,  A = sum c ph,  B = sum c pl,
+// where vpmaddwd forms A and B exactly: each pair is below (27411 + 15826) *
+// 2^15 < 2^31 and each sum below 54822 * 2^15. Then
+//   shift 16: (sum c p + 2^15) >> 16 = A + S / 2 + ((B + 2^15) >> 16),
+//   shift 15: (sum c p + 2^14) >> 15 = 2A + S + ((B + 2^14) >> 15),
+// since 2^16 * A and 2^15 * S are multiples of the divisor. The scalar
+// narrows that value to int32; the int32 lane arithmetic (2A can wrap) is
+// the same value modulo 2^32.
+struct SplitRow {
+    std::int16_t* ph;  // w + 3 values each, value k at [1 + k]
+    std::int16_t* pl;
+};
+
+// Stores 8 int32 values as their (ph, pl) pieces: ph by an exact pack, pl
+// as the low 16 bits of p xor 2^15 (the unsigned pack of values below 2^16
+// is exact too).
+inline void store_split8(std::int16_t* ph, std::int16_t* pl, V v) {
+    store8_i16(ph, narrow_exact(_mm256_srai_epi32(v, 16)));
+    const V low = _mm256_and_si256(_mm256_xor_si256(v, _mm256_set1_epi32(0x8000)),
+                                   _mm256_set1_epi32(0xffff));
+    store8_i16(pl, _mm_packus_epi32(_mm256_castsi256_si128(low), _mm256_extracti128_si256(low, 1)));
 }
 
-// Low dwords of r0 (outputs 0-3) and r1 (outputs 4-7) in order.
-inline V join_low_dwords(V r0, V r1) {
-    return _mm256_permutevar8x32_epi32(interleave_low_dwords(r0, r1),
-                                       _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
+// The same for 16 values given as a = columns 0-3, 8-11 and b = columns
+// 4-7, 12-15 (vpunpck order): the 128-bit lane packs restore column order.
+inline void store_split16(std::int16_t* ph, std::int16_t* pl, V a, V b) {
+    storeu(ph, _mm256_packs_epi32(_mm256_srai_epi32(a, 16), _mm256_srai_epi32(b, 16)));
+    const V flip = _mm256_set1_epi32(0x8000), low = _mm256_set1_epi32(0xffff);
+    storeu(pl, _mm256_packus_epi32(_mm256_and_si256(_mm256_xor_si256(a, flip), low),
+                                   _mm256_and_si256(_mm256_xor_si256(b, flip), low)));
+}
+
+// Outputs j..j+7 of one filter (c01, c23: coefficient pairs; half_sum: S /
+// 2) over a split row, for the horizontal shift hs (15 or 16). Reads values
+// 2j .. 2j + 17 of each row.
+inline V filt4_h_split(const SplitRow& r, int j, V c01, V c23, int half_sum, int hs) {
+    const V a = _mm256_add_epi32(_mm256_madd_epi16(loadu(r.ph + 2 * j), c01),
+                                 _mm256_madd_epi16(loadu(r.ph + 2 * j + 2), c23));
+    const V b = _mm256_add_epi32(_mm256_madd_epi16(loadu(r.pl + 2 * j), c01),
+                                 _mm256_madd_epi16(loadu(r.pl + 2 * j + 2), c23));
+    if (hs == 16)
+        return _mm256_add_epi32(
+            _mm256_add_epi32(a, _mm256_set1_epi32(half_sum)),
+            _mm256_srai_epi32(_mm256_add_epi32(b, _mm256_set1_epi32(1 << 15)), 16));
+    return _mm256_add_epi32(
+        _mm256_add_epi32(_mm256_add_epi32(a, a), _mm256_set1_epi32(2 * half_sum)),
+        _mm256_srai_epi32(_mm256_add_epi32(b, _mm256_set1_epi32(1 << 14)), 15));
 }
 
 constexpr int kVShift[3] = {0, 16, 16};
@@ -254,6 +289,33 @@ inline V load_i32x8(const std::int16_t* p) {
     return _mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
 }
 
+// The vertical pass of scale 1 over int16 rows (w >= 16), 16 columns per
+// block, into split rows: rows k and k + 1 interleaved, so that one vpmaddwd
+// forms c0 s0 + c1 s1 for 8 columns. No sum wraps (each pair is below 43237
+// * 2^15, both below 54822 * 2^15 < 2^31), and scale 1's vertical pass
+// neither rounds nor shifts, so the int32 lanes hold the scalar's narrowed
+// int64 sums. The unpacks leave columns 0-3, 8-11 in one vector and 4-7,
+// 12-15 in the other, the order store_split16 takes. `high`: also the
+// high-pass row (not for approximation-only rows).
+inline void vertical_s1_pairs(const std::int16_t* const rows[4], int w, bool high,
+                              const SplitRow& lo, const SplitRow& hi) {
+    const V lo01 = coeff_pair(kDwtLo[0], kDwtLo[1]), lo23 = coeff_pair(kDwtLo[2], kDwtLo[3]);
+    const V hi01 = coeff_pair(kDwtHi[0], kDwtHi[1]), hi23 = coeff_pair(kDwtHi[2], kDwtHi[3]);
+    for_blocks_overlapping(0, w, 16, [&](int j) {
+        const V r0 = loadu(rows[0] + j), r1 = loadu(rows[1] + j);
+        const V r2 = loadu(rows[2] + j), r3 = loadu(rows[3] + j);
+        const V p01a = _mm256_unpacklo_epi16(r0, r1), p01b = _mm256_unpackhi_epi16(r0, r1);
+        const V p23a = _mm256_unpacklo_epi16(r2, r3), p23b = _mm256_unpackhi_epi16(r2, r3);
+        auto filt = [&](const SplitRow& out, V c01, V c23) {
+            const V a = _mm256_add_epi32(_mm256_madd_epi16(p01a, c01), _mm256_madd_epi16(p23a, c23));
+            const V b = _mm256_add_epi32(_mm256_madd_epi16(p01b, c01), _mm256_madd_epi16(p23b, c23));
+            store_split16(out.ph + 1 + j, out.pl + 1 + j, a, b);
+        };
+        filt(lo, lo01, lo23);
+        if (high) filt(hi, hi01, hi23);
+    });
+}
+
 template <class T>
 void dwt_scale_avx2(const T* src, std::ptrdiff_t src_stride, int w, int h, int scale, int y0,
                     int y1, std::int32_t* scratch, std::int32_t* band_a,
@@ -261,49 +323,60 @@ void dwt_scale_avx2(const T* src, std::ptrdiff_t src_stride, int w, int h, int s
     const int out_w = (w + 1) / 2;
     const int vs = kVShift[scale - 1], hs = kHShift[scale - 1];
     const V vround = _mm256_set1_epi64x(vs > 0 ? std::int64_t{1} << (vs - 1) : 0);
-    const V hround = _mm256_set1_epi64x(std::int64_t{1} << (hs - 1));
-    const __m128i vcount = _mm_cvtsi32_si128(vs), hcount = _mm_cvtsi32_si128(hs);
+    const __m128i vcount = _mm_cvtsi32_si128(vs);
     V cl[4], ch[4];
     for (int k = 0; k < 4; ++k) {
         cl[k] = _mm256_set1_epi32(kDwtLo[k]);
         ch[k] = _mm256_set1_epi32(kDwtHi[k]);
     }
-    std::int32_t* lo = scratch;  // w + 3 values, value k at lo[1 + k]
-    std::int32_t* hi = lo + (w + 3);
+    const V lo01 = coeff_pair(kDwtLo[0], kDwtLo[1]), lo23 = coeff_pair(kDwtLo[2], kDwtLo[3]);
+    const V hi01 = coeff_pair(kDwtHi[0], kDwtHi[1]), hi23 = coeff_pair(kDwtHi[2], kDwtHi[3]);
+    constexpr int kLoHalfSum = kDwtLoSum / 2, kHiHalfSum = 0;  // kDwtHi sums to 0
+    // The scratch's 4 * (w + 3) int32 hold the four int16 rows of 2 * (w + 3).
+    std::int16_t* s16 = reinterpret_cast<std::int16_t*>(scratch);
+    const SplitRow lo{s16, s16 + (w + 3)};
+    const SplitRow hi{s16 + 2 * (w + 3), s16 + 3 * (w + 3)};
     auto vertical = [&](const T* const rows[4], int /*i*/, bool high) {
-        for_blocks_overlapping(0, w, 8, [&](int j) {
-            V q[4];
-            for (int k = 0; k < 4; ++k) q[k] = load_i32x8(rows[k] + j);
-            // Approximation-only rows need the low-pass row alone.
-            auto filt = [&](const V* c) {
-                if (vs != 0) return filt4_i64(q, c, vround, vcount);
-                // No rounding or shift: the int32 narrowing of the int64 sum
-                // is the sum modulo 2^32, which int32 lane arithmetic gives.
-                V v = _mm256_mullo_epi32(q[0], c[0]);
-                for (int k = 1; k < 4; ++k)
-                    v = _mm256_add_epi32(v, _mm256_mullo_epi32(q[k], c[k]));
-                return v;
-            };
-            storeu(lo + 1 + j, filt(cl));
-            if (high) storeu(hi + 1 + j, filt(ch));
-        });
-        pad_row(lo, w);
-        if (high) pad_row(hi, w);
+        bool done = false;
+        if constexpr (sizeof(T) == 2) {
+            if (w >= 16) {
+                vertical_s1_pairs(rows, w, high, lo, hi);
+                done = true;
+            }
+        }
+        if (!done) {
+            for_blocks_overlapping(0, w, 8, [&](int j) {
+                V q[4];
+                for (int k = 0; k < 4; ++k) q[k] = load_i32x8(rows[k] + j);
+                // Approximation-only rows need the low-pass row alone.
+                auto filt = [&](const V* c) {
+                    if (vs != 0) return filt4_i64(q, c, vround, vcount);
+                    // No rounding or shift: the int32 narrowing of the int64
+                    // sum is the sum modulo 2^32, which int32 lanes give.
+                    V v = _mm256_mullo_epi32(q[0], c[0]);
+                    for (int k = 1; k < 4; ++k)
+                        v = _mm256_add_epi32(v, _mm256_mullo_epi32(q[k], c[k]));
+                    return v;
+                };
+                store_split8(lo.ph + 1 + j, lo.pl + 1 + j, filt(cl));
+                if (high) store_split8(hi.ph + 1 + j, hi.pl + 1 + j, filt(ch));
+            });
+        }
+        pad_row(lo.ph, w);
+        pad_row(lo.pl, w);
+        if (!high) return;
+        pad_row(hi.ph, w);
+        pad_row(hi.pl, w);
     };
-    // Reads lo[2j .. 2j+17] (and hi) for the block at j (j + 8 <= out_w).
+    // The block at j reads values 2j .. 2j + 17 of each row (j + 8 <= out_w
+    // keeps that inside its w + 3 values).
     auto horizontal = [&](std::int32_t* a, std::int32_t* bh, std::int32_t* bv, std::int32_t* bd) {
         for_blocks_overlapping(0, out_w, 8, [&](int j) {
-            const std::int32_t* lp = lo + 2 * j;
-            storeu(a + j, join_low_dwords(filt4_h_i64(lp, cl, hround, hcount),
-                                          filt4_h_i64(lp + 8, cl, hround, hcount)));
+            storeu(a + j, filt4_h_split(lo, j, lo01, lo23, kLoHalfSum, hs));
             if (!bh) return;  // an approximation-only row
-            const std::int32_t* hp = hi + 2 * j;
-            storeu(bv + j, join_low_dwords(filt4_h_i64(lp, ch, hround, hcount),
-                                           filt4_h_i64(lp + 8, ch, hround, hcount)));
-            storeu(bh + j, join_low_dwords(filt4_h_i64(hp, cl, hround, hcount),
-                                           filt4_h_i64(hp + 8, cl, hround, hcount)));
-            storeu(bd + j, join_low_dwords(filt4_h_i64(hp, ch, hround, hcount),
-                                           filt4_h_i64(hp + 8, ch, hround, hcount)));
+            storeu(bv + j, filt4_h_split(lo, j, hi01, hi23, kHiHalfSum, hs));
+            storeu(bh + j, filt4_h_split(hi, j, lo01, lo23, kLoHalfSum, hs));
+            storeu(bd + j, filt4_h_split(hi, j, hi01, hi23, kHiHalfSum, hs));
         });
     };
     dwt_rows(src, src_stride, h, y0, y1, band_a, band_hvd, band_stride, vertical, horizontal);
