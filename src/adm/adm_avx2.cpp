@@ -925,7 +925,7 @@ public:
           x0_(x0),
           x1_(x1),
           ws_(w + 16),
-          mem_(new std::int32_t[8 * static_cast<std::size_t>(w + 16)]()) {
+          mem_(new std::int32_t[8 * static_cast<std::size_t>(w + 16)]) {
         for (int i = 0; i < 3; ++i) {
             s_[i] = mem_ + i * ws_;
             ctap_[i] = mem_ + (4 + i) * ws_;
@@ -933,6 +933,12 @@ public:
         }
         v_ = mem_ + 3 * ws_;  // V(x) at v_[x + 1]
         thr_ = mem_ + 7 * ws_;
+        // The whole blocks read up to two values past what the blocks before
+        // wrote (into lanes past the region's end, whose results are never
+        // used); zeroing every row from column c1 on keeps those reads of
+        // defined values (the rest is written before it is read).
+        for (int r = 0; r < 8; ++r)
+            std::memset(mem_ + r * ws_ + c1_, 0, sizeof(std::int32_t) * (ws_ - c1_));
     }
     ~ThresholdRows() { delete[] mem_; }
     ThresholdRows(const ThresholdRows&) = delete;
