@@ -1012,54 +1012,110 @@ public:
     ThresholdS0(const std::int16_t* const masker_hvd[3], const std::uint16_t rfactor[3],
                 std::ptrdiff_t stride, int w, int h, int x0, int x1)
         : ThresholdRows(w, h, x0, x1), masker_(masker_hvd), stride_(stride) {
+        // csf16() computes the (shift, round) pairs (15, 2^14), (15, 2^14),
+        // (17, 65535) of kCsfShiftS0 / kCsfRoundS0.
+        static_assert(kCsfShiftS0[0] == 15 && kCsfShiftS0[1] == 15 && kCsfShiftS0[2] == 17);
+        static_assert(kCsfRoundS0[0] == 16384 && kCsfRoundS0[1] == 16384 &&
+                      kCsfRoundS0[2] == 65535);
         for (int t = 0; t < 3; ++t) {
-            csf_factor_[t] = _mm256_set1_epi32(rfactor[t]);
-            csf_round_[t] = _mm256_set1_epi32(kCsfRoundS0[t]);
-            csf_shift_[t] = _mm_cvtsi32_si128(kCsfShiftS0[t]);
+            factor16_[t] = _mm256_set1_epi16(static_cast<std::int16_t>(rfactor[t]));
+            big_[t] = rfactor[t] >= 32768;
         }
     }
 
 private:
     friend class ThresholdRows<ThresholdS0>;
 
-    // S and the centre taps of band row r. Each csf value is computed once
-    // and gives both flt and the tap.
+    // S and the centre taps of band row r, 16 columns per block in 16-bit
+    // lanes. Each csf value is computed once and gives both flt and the tap;
+    // with a = |csf| (an unsigned 16-bit lane: 32768 for csf = -32768)
+    //   flt = (4369 a + 2048) >> 12 = a + ((4368 a + 2^15) >> 16),
+    //   tap = (8738 a + 2048) >> 12 = 2a + ((8736 a + 2^15) >> 16),
+    // (4369 = 2^12 + 273 and 8738 = 2^13 + 546, times 16), where the 32-bit
+    // product X (below 2^32) rounds as (X >> 16) + ((X mod 2^16) >> 15):
+    // vpmulhuw plus the top bit of vpmullw. flt is taken modulo 2^16, the
+    // scalar's int16 narrowing. The int32 sums come from vpmaddwd on
+    // interleaved lanes: S = (flt_h + flt_v) + flt_d and, with a - 2^14 in
+    // [-2^14, 2^14] (int16), sum of taps = 2 sum (a - 2^14) + 3 * 2^15 + sum
+    // of the rounded parts (each <= 4368, their sum an int16).
     void fill_row(int r, std::int32_t* out, std::int32_t* taps) const {
         const std::ptrdiff_t off = r * stride_;
-        const V k30 = _mm256_set1_epi32(4369), r12 = _mm256_set1_epi32(2048);
-        for (int x = c0_; x < c1_; x += 8) {
-            V s = _mm256_setzero_si256(), ct = _mm256_setzero_si256();
+        const V k4368 = _mm256_set1_epi16(4368), k8736 = _mm256_set1_epi16(8736);
+        const V half = _mm256_set1_epi16(16384), zero = _mm256_setzero_si256();
+        const V ones = _mm256_set1_epi16(1), twos = _mm256_set1_epi16(2);
+        const V two_one = _mm256_set1_epi32(0x00010002);  // (2, 1) pairs
+        const V tap_bias = _mm256_set1_epi32(3 * 32768);
+        for (int x = c0_; x < c1_; x += 16) {
+            V flt[3], cen[3];
+            V rounded = zero;
             for (int t = 0; t < 3; ++t) {
-                // p = 4369 * |csf| <= 4369 * 32768; 8738 * |csf| is 2p.
-                const V p = _mm256_mullo_epi32(
-                    _mm256_abs_epi32(csf16(t, load8_as_i32(masker_[t] + off + x, c1_ - x))), k30);
-                // flt = (p + 2048) >> 12 <= 34952, stored by the scalar in
-                // int16: sign-extended from its low 16 bits.
-                const V g = _mm256_srai_epi32(_mm256_add_epi32(p, r12), 12);
-                s = _mm256_add_epi32(s, _mm256_srai_epi32(_mm256_slli_epi32(g, 16), 16));
-                // Centre tap in int32 (not libvmaf's int16): 8738 * 32768 +
-                // 2048 < 2^31, result <= 69905.
-                ct = _mm256_add_epi32(
-                    ct, _mm256_srai_epi32(_mm256_add_epi32(_mm256_add_epi32(p, p), r12), 12));
+                const V a = _mm256_abs_epi16(csf16(t, load16_i16(masker_[t] + off + x, c1_ - x)));
+                const V u = _mm256_add_epi16(_mm256_mulhi_epu16(a, k4368),
+                                             _mm256_srli_epi16(_mm256_mullo_epi16(a, k4368), 15));
+                flt[t] = _mm256_add_epi16(a, u);
+                rounded = _mm256_add_epi16(
+                    rounded, _mm256_add_epi16(_mm256_mulhi_epu16(a, k8736),
+                                              _mm256_srli_epi16(_mm256_mullo_epi16(a, k8736), 15)));
+                cen[t] = _mm256_sub_epi16(a, half);
             }
-            storeu(out + x, s);
-            storeu(taps + x, ct);
+            // S and the tap sums of columns 0-3, 8-11 (lo) and 4-7, 12-15 (hi).
+            auto s_of = [&](V f01, V f2) {
+                return _mm256_add_epi32(_mm256_madd_epi16(f01, ones), _mm256_madd_epi16(f2, ones));
+            };
+            auto taps_of = [&](V c01, V c2r) {
+                return _mm256_add_epi32(
+                    _mm256_add_epi32(_mm256_madd_epi16(c01, twos), _mm256_madd_epi16(c2r, two_one)),
+                    tap_bias);
+            };
+            const V slo = s_of(_mm256_unpacklo_epi16(flt[0], flt[1]), _mm256_unpacklo_epi16(flt[2], zero));
+            const V shi = s_of(_mm256_unpackhi_epi16(flt[0], flt[1]), _mm256_unpackhi_epi16(flt[2], zero));
+            const V tlo = taps_of(_mm256_unpacklo_epi16(cen[0], cen[1]),
+                                  _mm256_unpacklo_epi16(cen[2], rounded));
+            const V thi = taps_of(_mm256_unpackhi_epi16(cen[0], cen[1]),
+                                  _mm256_unpackhi_epi16(cen[2], rounded));
+            storeu(out + x, _mm256_permute2x128_si256(slo, shi, 0x20));
+            storeu(out + x + 8, _mm256_permute2x128_si256(slo, shi, 0x31));
+            storeu(taps + x, _mm256_permute2x128_si256(tlo, thi, 0x20));
+            storeu(taps + x + 8, _mm256_permute2x128_si256(tlo, thi, 0x31));
         }
     }
 
-    // csf_s0 of 8 masker samples of band t: the int32 value sign-extended
-    // from its low 16 bits, the scalar's int16 narrowing (|f * s| <= 65535 *
-    // 32768 and round <= 65535 stay in int32).
-    V csf16(int t, V m) const {
-        const V v = _mm256_sra_epi32(
-            _mm256_add_epi32(_mm256_mullo_epi32(csf_factor_[t], m), csf_round_[t]), csf_shift_[t]);
-        return _mm256_srai_epi32(_mm256_slli_epi32(v, 16), 16);
+    // 16 masker samples, of which the first n (< 16 only at a row's end)
+    // are inside the row; the others load as zero.
+    static V load16_i16(const std::int16_t* p, int n) {
+        if (n >= 16) return loadu(p);
+        alignas(32) std::int16_t tail[16] = {};
+        std::memcpy(tail, p, sizeof(std::int16_t) * static_cast<std::size_t>(n));
+        return loadu(tail);
+    }
+
+    // csf_s0 of 16 masker samples s of band t modulo 2^16 (the scalar's
+    // int16 narrowing), from 16-bit products: with f' = f - 2^16 for a
+    // factor f >= 2^15 (f' = f otherwise, an int16 either way), f s = f' s +
+    // 2^16 s.
+    // - h, v ((f s + 2^14) >> 15): vpmulhrsw gives (f' s + 2^14) >> 15
+    //   (modulo 2^16, which only -2^15 * -2^15 reaches), plus 2s.
+    // - d ((f s + 65535) >> 17): that is ceil(f s / 2^16) >> 1, and
+    //   ceil(P / 2^16) = hi + (lo != 0) with hi = P >> 16 (vpmulhw of f' s,
+    //   plus s; it lies in (-2^15, 2^15)) and lo = P mod 2^16 (vpmullw); (hi
+    //   + e) >> 1 = (hi >> 1) + (hi & e) for e in {0, 1}, which cannot wrap.
+    V csf16(int t, V s) const {
+        const V fs = factor16_[t];
+        if (t < 2) {
+            const V c = _mm256_mulhrs_epi16(fs, s);
+            return big_[t] ? _mm256_add_epi16(c, _mm256_add_epi16(s, s)) : c;
+        }
+        V hi = _mm256_mulhi_epi16(fs, s);
+        if (big_[t]) hi = _mm256_add_epi16(hi, s);
+        const V lo_zero = _mm256_cmpeq_epi16(_mm256_mullo_epi16(fs, s), _mm256_setzero_si256());
+        const V e = _mm256_andnot_si256(lo_zero, _mm256_and_si256(hi, _mm256_set1_epi16(1)));
+        return _mm256_add_epi16(_mm256_srai_epi16(hi, 1), e);
     }
 
     const std::int16_t* const* masker_;
     std::ptrdiff_t stride_;
-    V csf_factor_[3], csf_round_[3];
-    __m128i csf_shift_[3];
+    V factor16_[3];
+    bool big_[3];
 };
 
 // ---------------------------------------------------------------------------

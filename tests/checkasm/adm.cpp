@@ -463,6 +463,32 @@ Failure check_masking(Gen& g, const AdmKernels& k, std::string& desc) {
         adm_kernels_scalar().cm_accumulate_s0(x, c, stride, w, h, region, rf, sh, row_shift,
                                           thr_s.data(), acc_s);
         k.cm_accumulate_s0(x, c, stride, w, h, region, rf, sh, row_shift, thr_v.data(), acc_v);
+        // The same case again with the factors at the 16-bit edges (2^15
+        // and 2^15 - 1 for h / v, 2^16 - 1 and 2^15 for d) and every third
+        // masker sample at an extreme (-2^15, 2^15 - 1, -1), no further draws:
+        // the products a 16-bit csf must get right.
+        const std::uint16_t rf_edge[2][3] = {{32768, 32767, 65535}, {32767, 32768, 32768}};
+        const std::int16_t extremes[3] = {-32768, 32767, -1};
+        std::vector<Band<std::int16_t>> me;
+        for (int t = 0; t < 3; ++t) me.emplace_back(w, h, stride);
+        for (int t = 0; t < 3; ++t)
+            fill_band(me[static_cast<std::size_t>(t)], [&](int xx, int yy) {
+                return (xx + yy + t) % 3 == 0 ? extremes[(xx + 2 * yy + t) % 3]
+                                              : *b[static_cast<std::size_t>(3 + t)].at(xx, yy);
+            });
+        const std::int16_t* ce[3] = {me[0].origin(), me[1].origin(), me[2].origin()};
+        Failure f;
+        compare_values("acc", acc_s, acc_v, 3, f);
+        for (int e = 0; e < 2 && !f.failed; ++e) {
+            std::int64_t ae_s[3] = {acc_s[0], acc_s[1], acc_s[2]};
+            std::int64_t ae_v[3] = {acc_s[0], acc_s[1], acc_s[2]};
+            adm_kernels_scalar().cm_accumulate_s0(x, ce, stride, w, h, region, rf_edge[e], sh,
+                                                  row_shift, thr_s.data(), ae_s);
+            k.cm_accumulate_s0(x, ce, stride, w, h, region, rf_edge[e], sh, row_shift,
+                               thr_v.data(), ae_v);
+            compare_values(e == 0 ? "acc (edge factors 1)" : "acc (edge factors 2)", ae_s, ae_v, 3, f);
+        }
+        return f;
     } else {
         std::uint32_t rf[3];
         for (int t = 0; t < 3; ++t) rf[t] = g.chance(20) ? 0xffffffffu : static_cast<std::uint32_t>(g.u64());
