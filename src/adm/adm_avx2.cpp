@@ -95,8 +95,8 @@ inline bool for_blocks_overlapping(int x0, int x1, int step, Body body) {
 // exact: |c0*s0 + c1*s1| <= 43237 * 255. The sums minus the centring term are
 // in (-7.1e6, 7.0e6), so after >> 8 every value fits int16 and the pack is
 // exact (the scalar's modulo-2^32 arithmetic never wraps for 8-bit samples).
-void dwt_s0_vertical_u8(const std::uint8_t* const rows[4], int w, std::int16_t* lo,
-                        std::int16_t* hi) {
+void dwt_s0_vertical_u8(const std::uint8_t* const rows[4], const std::uint8_t* const ahead[2],
+                        int w, std::int16_t* lo, std::int16_t* hi) {
     const V lo01 = coeff_pair(kDwtLo[0], kDwtLo[1]), lo23 = coeff_pair(kDwtLo[2], kDwtLo[3]);
     const V hi01 = coeff_pair(kDwtHi[0], kDwtHi[1]), hi23 = coeff_pair(kDwtHi[2], kDwtHi[3]);
     const V lo_bias = _mm256_set1_epi32(128 - kDwtLoSum * 128);
@@ -105,6 +105,8 @@ void dwt_s0_vertical_u8(const std::uint8_t* const rows[4], int w, std::int16_t* 
         return _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
     };
     for_blocks_overlapping(0, w, 16, [&](int j) {
+        _mm_prefetch(reinterpret_cast<const char*>(ahead[0] + j), _MM_HINT_T0);
+        _mm_prefetch(reinterpret_cast<const char*>(ahead[1] + j), _MM_HINT_T0);
         const V r0 = load(rows[0] + j), r1 = load(rows[1] + j);
         const V r2 = load(rows[2] + j), r3 = load(rows[3] + j);
         // Pairs of columns 0-3, 8-11 (a) and 4-7, 12-15 (b); packs restores order.
@@ -130,8 +132,8 @@ void dwt_s0_vertical_u8(const std::uint8_t* const rows[4], int w, std::int16_t* 
 // modulo 2^32 exactly as the scalar forms them, arithmetic shift by bpc, and
 // a modulo-2^16 narrowing (samples above 2^bpc - 1 can push the result out
 // of int16; the scalar then wraps, and so does this).
-void dwt_s0_vertical_u16(const std::uint16_t* const rows[4], int w, int bpc, std::int16_t* lo,
-                         std::int16_t* hi) {
+void dwt_s0_vertical_u16(const std::uint16_t* const rows[4], const std::uint16_t* const ahead[2],
+                         int w, int bpc, std::int16_t* lo, std::int16_t* hi) {
     const std::uint32_t half = std::uint32_t{1} << (bpc - 1);
     const V lo_bias = _mm256_set1_epi32(static_cast<std::int32_t>(half - static_cast<std::uint32_t>(kDwtLoSum) * half));
     const V hi_bias = _mm256_set1_epi32(static_cast<std::int32_t>(half));
@@ -145,6 +147,8 @@ void dwt_s0_vertical_u16(const std::uint16_t* const rows[4], int w, int bpc, std
         return _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
     };
     for_blocks_overlapping(0, w, 8, [&](int j) {
+        _mm_prefetch(reinterpret_cast<const char*>(ahead[0] + j), _MM_HINT_T0);
+        _mm_prefetch(reinterpret_cast<const char*>(ahead[1] + j), _MM_HINT_T0);
         V s[4];
         for (int k = 0; k < 4; ++k) s[k] = load(rows[k] + j);
         V l = lo_bias, h = hi_bias;
@@ -184,6 +188,25 @@ void dwt_s0_horizontal(const std::int16_t* lo, const std::int16_t* hi, int out_w
     });
 }
 
+// Output rows between a source row's prefetch and its first load (as in
+// adm_avx512.cpp).
+constexpr int kAhead = 2;
+
+// The two new source rows of output row i + kAhead: the picture is usually
+// out of cache (the previous frame's bands evicted it), and its stride-2
+// row pairs outrun the hardware prefetch (a hint only; it cannot fault, and
+// reflected rows stay inside the picture).
+template <class T>
+struct AheadRows {
+    AheadRows(const T* src, std::ptrdiff_t src_stride, int h, int i) {
+        for (int k = 0; k < 2; ++k) {
+            const int r = 2 * (i + kAhead) + 1 + k;
+            rows[k] = src + (r < h ? r : h - 1) * src_stride;
+        }
+    }
+    const T* rows[2];
+};
+
 void dwt_s0_u8_avx2(const std::uint8_t* src, std::ptrdiff_t src_stride, int w, int h, int y0,
                     int y1, std::int16_t* scratch, std::int16_t* band_a,
                     std::int16_t* const band_hvd[3], std::ptrdiff_t band_stride) {
@@ -192,8 +215,10 @@ void dwt_s0_u8_avx2(const std::uint8_t* src, std::ptrdiff_t src_stride, int w, i
         return;
     }
     dwt_s0_rows(src, src_stride, w, h, y0, y1, scratch, band_a, band_hvd, band_stride,
-                [w](const std::uint8_t* const rows[4], int /*i*/, std::int16_t* lo,
-                    std::int16_t* hi) { dwt_s0_vertical_u8(rows, w, lo, hi); },
+                [&](const std::uint8_t* const rows[4], int i, std::int16_t* lo, std::int16_t* hi) {
+                    const AheadRows<std::uint8_t> ahead(src, src_stride, h, i);
+                    dwt_s0_vertical_u8(rows, ahead.rows, w, lo, hi);
+                },
                 dwt_s0_horizontal);
 }
 
@@ -205,8 +230,10 @@ void dwt_s0_u16_avx2(const std::uint16_t* src, std::ptrdiff_t src_stride, int w,
         return;
     }
     dwt_s0_rows(src, src_stride, w, h, y0, y1, scratch, band_a, band_hvd, band_stride,
-                [w, bpc](const std::uint16_t* const rows[4], int /*i*/, std::int16_t* lo,
-                         std::int16_t* hi) { dwt_s0_vertical_u16(rows, w, bpc, lo, hi); },
+                [&](const std::uint16_t* const rows[4], int i, std::int16_t* lo, std::int16_t* hi) {
+                    const AheadRows<std::uint16_t> ahead(src, src_stride, h, i);
+                    dwt_s0_vertical_u16(rows, ahead.rows, w, bpc, lo, hi);
+                },
                 dwt_s0_horizontal);
 }
 
