@@ -706,17 +706,31 @@ inline V restore_s123(V k, V o) {
     return _mm256_add_epi32(_mm256_mullo_epi32(k, oh), low);
 }
 
-void decouple_s123_avx2(const std::int32_t* const ref_hvd[3], const std::int32_t* const dis_hvd[3],
+// rst * g for an integral gain g in [0, 2^31) on 8 lanes, saturated to
+// [INT32_MIN, INT32_MAX]: exact in int32 where |rst| <= bound = (2^31 - 1) /
+// g (unsigned compare: |INT32_MIN| is 2^31), else the limit of rst's sign.
+// The caller's min(p, t) (o > 0, so rst >= 0) or max(p, t) (o < 0, rst <=
+// 0) then gives t wherever the exact product is beyond int32, as the
+// scalar's int64 min / max does.
+inline V gain_product_saturated(V rst, V g, V bound_plus_1) {
+    const V mag = _mm256_abs_epi32(rst);
+    const V over = _mm256_cmpeq_epi32(_mm256_max_epu32(mag, bound_plus_1), mag);
+    const V limit = _mm256_xor_si256(_mm256_srai_epi32(rst, 31),
+                                     _mm256_set1_epi32(std::numeric_limits<std::int32_t>::max()));
+    return _mm256_blendv_epi8(_mm256_mullo_epi32(rst, g), limit, over);
+}
+
+template <bool kIntegralGain>
+void decouple_s123_rows(const std::int32_t* const ref_hvd[3], const std::int32_t* const dis_hvd[3],
                         std::ptrdiff_t stride, Rect region, double gain_limit,
                         std::int32_t* const r_hvd[3], std::int32_t* const a_hvd[3]) {
-    // The clamped product needs gain >= 0; <= 2^31 keeps the scalar's
-    // int64 conversion defined (NaN fails the test).
-    if (region.width() < 8 || !(gain_limit >= 0.0 && gain_limit <= 0x1p31)) {
-        decouple_s123(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
-        return;
-    }
     const DecoupleConstants c(gain_limit);
     const V zero = _mm256_setzero_si256();
+    const std::uint32_t g = kIntegralGain ? static_cast<std::uint32_t>(gain_limit) : 0;
+    const V gain_int = _mm256_set1_epi32(static_cast<std::int32_t>(g));
+    // bound + 1 <= 2^31 (g == 0: no product leaves int32).
+    const V bound_plus_1 = _mm256_set1_epi32(static_cast<std::int32_t>(
+        (g == 0 ? 0x7fffffffu : 0x7fffffffu / g) + 1u));
     auto block = [&](std::ptrdiff_t i, const V* o, const V* t) {
         // Even samples in the low dwords of the 64-bit lanes, odd ones
         // moved there; products of int32 values summed modulo 2^64.
@@ -733,7 +747,8 @@ void decouple_s123_avx2(const std::int32_t* const ref_hvd[3], const std::int32_t
         for (int b = 0; b < 3; ++b) {
             const V k = ratio_q15_s123(o[b], t[b], c.div);
             V rst = restore_s123(k, o[b]);
-            const V p = gain_product_clamped(rst, c.gain);
+            const V p = kIntegralGain ? gain_product_saturated(rst, gain_int, bound_plus_1)
+                                      : gain_product_clamped(rst, c.gain);
             const V limited =
                 _mm256_blendv_epi8(_mm256_max_epi32(p, t[b]), _mm256_min_epi32(p, t[b]),
                                    _mm256_cmpgt_epi32(o[b], zero));
@@ -745,6 +760,22 @@ void decouple_s123_avx2(const std::int32_t* const ref_hvd[3], const std::int32_t
         }
     };
     for_decouple_blocks(ref_hvd, dis_hvd, stride, region, block);
+}
+
+void decouple_s123_avx2(const std::int32_t* const ref_hvd[3], const std::int32_t* const dis_hvd[3],
+                        std::ptrdiff_t stride, Rect region, double gain_limit,
+                        std::int32_t* const r_hvd[3], std::int32_t* const a_hvd[3]) {
+    // The clamped product needs gain >= 0; <= 2^31 keeps the scalar's
+    // int64 conversion defined (NaN fails the test).
+    if (region.width() < 8 || !(gain_limit >= 0.0 && gain_limit <= 0x1p31)) {
+        decouple_s123(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
+        return;
+    }
+    // An integral gain below 2^31 (the default, 100): the integer product.
+    if (gain_limit < 0x1p31 && integral_gain(gain_limit, 0x1p31))
+        decouple_s123_rows<true>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
+    else
+        decouple_s123_rows<false>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
 }
 
 // ---------------------------------------------------------------------------
