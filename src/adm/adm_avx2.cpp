@@ -75,6 +75,16 @@ inline std::int64_t hsum_i64(V v) {
                                      static_cast<std::uint64_t>(_mm_extract_epi64(s, 1)));
 }
 
+// v, hidden from the optimiser: a multiplication by a known constant is
+// otherwise expanded into a chain of shifts and adds (4368 = 2^12 + 2^8 +
+// 2^4), longer than one vpmullw.
+inline V opaque(V v) {
+#if defined(__GNUC__)
+    asm("" : "+x"(v));
+#endif
+    return v;
+}
+
 // Runs body(x) for blocks of `step` columns covering [x0, x1); the last block
 // is moved back to end at x1, recomputing some columns. Only for kernels whose
 // outputs are not their inputs (recomputation then stores the same values).
@@ -1098,7 +1108,7 @@ private:
     // of the rounded parts (each <= 4368, their sum an int16).
     void fill_row(int r, std::int32_t* out, std::int32_t* taps) const {
         const std::ptrdiff_t off = r * stride_;
-        const V k4368 = _mm256_set1_epi16(4368), k8736 = _mm256_set1_epi16(8736);
+        const V k4368 = opaque(_mm256_set1_epi16(4368)), k8736 = opaque(_mm256_set1_epi16(8736));
         const V half = _mm256_set1_epi16(16384), zero = _mm256_setzero_si256();
         const V ones = _mm256_set1_epi16(1), twos = _mm256_set1_epi16(2);
         const V two_one = _mm256_set1_epi32(0x00010002);  // (2, 1) pairs
