@@ -451,29 +451,35 @@ inline __m256 sum_of_products_to_float(V v) {
 }
 
 // libvmaf's 1-degree angle test on 4 lanes of the floats of the dot product
-// and squared magnitudes (as doubles), in the scalar's double order: d =
-// dot / 4096 (exact as a product with 2^-12: a power of two), (d >= 0) &
-// (d * d >= ((double)cos_sq * o) * t); all ones in the lanes that pass.
+// and squared magnitudes (as doubles), in the scalar's double order:
+// (d >= 0) & (d * d >= ((double)cos_sq * o) * t) with d, o, t the values
+// divided by 4096. The division is left out (as in adm_avx512.cpp): the
+// values are integers (or 0) below 2^64, so no operand or product comes
+// near underflow or overflow, where scaling by a power of two commutes with
+// each round-to-nearest product; both sides carry the same factor 2^-24.
+// All ones in the lanes that pass.
 inline __m256d angle_close4(__m256d dot, __m256d omag, __m256d tmag, __m256d cos_sq) {
-    const __m256d scale = _mm256_set1_pd(0x1p-12);
-    const __m256d d = _mm256_mul_pd(dot, scale);
-    const __m256d o = _mm256_mul_pd(omag, scale);
-    const __m256d t = _mm256_mul_pd(tmag, scale);
-    const __m256d nonneg = _mm256_cmp_pd(d, _mm256_setzero_pd(), _CMP_GE_OQ);
-    const __m256d close = _mm256_cmp_pd(_mm256_mul_pd(d, d),
-                                        _mm256_mul_pd(_mm256_mul_pd(cos_sq, o), t), _CMP_GE_OQ);
+    const __m256d nonneg = _mm256_cmp_pd(dot, _mm256_setzero_pd(), _CMP_GE_OQ);
+    const __m256d close = _mm256_cmp_pd(_mm256_mul_pd(dot, dot),
+                                        _mm256_mul_pd(_mm256_mul_pd(cos_sq, omag), tmag), _CMP_GE_OQ);
     return _mm256_and_pd(nonneg, close);
 }
 
-// The test on scale 0's float sums (integers below 2^32, exact in double).
-inline int angle_bits4(__m128 dot, __m128 omag, __m128 tmag, __m256d cos_sq) {
-    return _mm256_movemask_pd(angle_close4(_mm256_cvtps_pd(dot), _mm256_cvtps_pd(omag),
-                                           _mm256_cvtps_pd(tmag), cos_sq));
-}
-
-inline V mask_from_bits8(int bits) {
-    const V sel = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-    return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(bits), sel), sel);
+// The test on 8 lanes of scale 0's float sums (integers below 2^32, exact in
+// double), as an int32 lane mask: the low dwords of the two 4-lane double
+// masks, in order.
+inline V angle_mask8(__m256 dot, __m256 omag, __m256 tmag, __m256d cos_sq) {
+    auto half = [&](__m128 d, __m128 o, __m128 t) {
+        return _mm256_castpd_si256(angle_close4(_mm256_cvtps_pd(d), _mm256_cvtps_pd(o),
+                                                _mm256_cvtps_pd(t), cos_sq));
+    };
+    const V lo = half(_mm256_castps256_ps128(dot), _mm256_castps256_ps128(omag),
+                      _mm256_castps256_ps128(tmag));
+    const V hi = half(_mm256_extractf128_ps(dot, 1), _mm256_extractf128_ps(omag, 1),
+                      _mm256_extractf128_ps(tmag, 1));
+    const V low_dwords = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+    return _mm256_blend_epi32(_mm256_permutevar8x32_epi32(lo, low_dwords),
+                              _mm256_permutevar8x32_epi32(hi, low_dwords), 0xF0);
 }
 
 // k = clamp((div[o] * t + 2^14) >> 15, 0, 2^15), 2^15 where o == 0, in
@@ -549,13 +555,7 @@ void decouple_s0_rows(const std::int16_t* const ref_hvd[3], const std::int16_t* 
         const __m256 fd = sum_of_products_to_float(_mm256_madd_epi16(op, tp));
         const __m256 fo = sum_of_products_to_float(_mm256_madd_epi16(op, op));
         const __m256 ft = sum_of_products_to_float(_mm256_madd_epi16(tp, tp));
-        const int bits =
-            angle_bits4(_mm256_castps256_ps128(fd), _mm256_castps256_ps128(fo),
-                        _mm256_castps256_ps128(ft), c.cos_sq) |
-            (angle_bits4(_mm256_extractf128_ps(fd, 1), _mm256_extractf128_ps(fo, 1),
-                         _mm256_extractf128_ps(ft, 1), c.cos_sq)
-             << 4);
-        const V angle = mask_from_bits8(bits);
+        const V angle = angle_mask8(fd, fo, ft, c.cos_sq);
         for (int b = 0; b < 3; ++b) {
             const V k = ratio_q15(o[b], t[b], c.div);
             // k <= 2^15, |o| <= 2^15: exact in int32.
