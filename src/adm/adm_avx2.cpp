@@ -816,6 +816,23 @@ void csf_s0_avx2(const std::int16_t* src, std::ptrdiff_t stride, Rect region, st
     }
 }
 
+// The same from signed 32x32 products (adm_avx512.cpp's mul_i32_u32): with
+// fs = f - 2^32 for f >= 2^31 (the int32 of f's bits; fs = f otherwise),
+// s * f = s * fs + s * 2^32 where `big` is all ones (f >= 2^31) and s * fs
+// where it is 0 (exact: |s * f| < 2^63, and the round keeps the sum below
+// 2^63). s * 2^32 is the lane shifted up (even elements) or its high dword
+// alone (odd elements). The factor and `big` are per band, so a constant
+// `big` folds away.
+inline V csf_scale_s123_signed(V s, V fs, V big) {
+    const V r = _mm256_set1_epi64x(std::int64_t{1} << 27);
+    const V hi_even = _mm256_and_si256(_mm256_slli_epi64(s, 32), big);
+    const V hi_odd = _mm256_and_si256(_mm256_and_si256(s, _mm256_set1_epi64x(~std::int64_t{0xffffffff})), big);
+    const V even = _mm256_add_epi64(_mm256_mul_epi32(s, fs), hi_even);
+    const V odd = _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(s, 32), fs), hi_odd);
+    return interleave_low_dwords(_mm256_srli_epi64(_mm256_add_epi64(even, r), 28),
+                                 _mm256_srli_epi64(_mm256_add_epi64(odd, r), 28));
+}
+
 // int32((s * f + 2^27) >> 28) for 8 int32 s and a uint32 f: |s| * f < 2^63
 // in uint64, the sign restored in int64; the narrowing keeps bits 28..59,
 // which the logical shift leaves as the arithmetic one would.
@@ -1297,7 +1314,10 @@ public:
     ThresholdS123(const std::int32_t* const masker_hvd[3], const std::uint32_t rfactor[3],
                   std::ptrdiff_t stride, int w, int h, int x0, int x1)
         : ThresholdRows(w, h, x0, x1), masker_(masker_hvd), stride_(stride) {
-        for (int t = 0; t < 3; ++t) f_[t] = _mm256_set1_epi32(static_cast<std::int32_t>(rfactor[t]));
+        for (int t = 0; t < 3; ++t) {
+            f_[t] = _mm256_set1_epi32(static_cast<std::int32_t>(rfactor[t]));
+            big_[t] = _mm256_set1_epi32(rfactor[t] >= 0x80000000u ? -1 : 0);
+        }
     }
 
 private:
@@ -1311,7 +1331,8 @@ private:
         for (int x = c0_; x < c1_; x += 8) {
             V s = _mm256_setzero_si256(), ct = _mm256_setzero_si256();
             for (int t = 0; t < 3; ++t) {
-                const V c = csf_scale_s123(load8_as_i32(masker_[t] + off + x, c1_ - x), f_[t]);
+                const V c = csf_scale_s123_signed(load8_as_i32(masker_[t] + off + x, c1_ - x),
+                                                  f_[t], big_[t]);
                 s = _mm256_add_epi32(s, q32_scale_abs(c, k30));
                 ct = _mm256_add_epi32(ct, q32_scale_abs(c, k15));
             }
@@ -1322,7 +1343,7 @@ private:
 
     const std::int32_t* const* masker_;
     std::ptrdiff_t stride_;
-    V f_[3];
+    V f_[3], big_[3];
 };
 
 // Row sum for scales 1-3, 8 samples per block: x = int32((src * f + 2^27)
@@ -1332,14 +1353,16 @@ private:
 // for 0 <= T <= m, m - T is in [0, 2^31]; T > m (T non-negative, unsigned
 // compare) gives 0. Then the cubes of the non-zero excesses, as at scale 0.
 // A zero-padded tail sample gives x = 2^27 >> 28 = 0 against T = 0: excess 0.
+template <bool kBigFactor>
 std::int64_t row_sum_s123(const std::int32_t* src, const std::int32_t* thr, int n,
                           std::uint32_t rfactor, const Cube& cube, std::int32_t* packed) {
     const V f = _mm256_set1_epi32(static_cast<std::int32_t>(rfactor));
+    const V big = _mm256_set1_epi32(kBigFactor ? -1 : 0);
     const V zero = _mm256_setzero_si256();
     const V imax = _mm256_set1_epi32(std::numeric_limits<std::int32_t>::max());
     int k = 0;
     blocks_zero_tail<8>(src, thr, n, [&](const std::int32_t* s, const std::int32_t* tp) {
-        const V m = _mm256_abs_epi32(csf_scale_s123(loadu(s), f));
+        const V m = _mm256_abs_epi32(csf_scale_s123_signed(loadu(s), f, big));
         const V t = loadu(tp);
         // Kept: T < 0, or m >= T unsigned (max_epu32(m, T) == m).
         const V keep = _mm256_or_si256(_mm256_cmpgt_epi32(zero, t),
@@ -1362,8 +1385,10 @@ void cm_accumulate_s123_avx2(const std::int32_t* const x_hvd[3],
     for (int y = region.y0; y < region.y1; ++y) {
         threshold.row(y);
         for (int t = 0; t < 3; ++t) {
-            const std::int64_t row = row_sum_s123(x_hvd[t] + y * stride + region.x0,
-                                                  threshold.thr(), n, rfactor[t], cube, packed);
+            const auto row_sum =
+                rfactor[t] >= 0x80000000u ? &row_sum_s123<true> : &row_sum_s123<false>;
+            const std::int64_t row = row_sum(x_hvd[t] + y * stride + region.x0, threshold.thr(), n,
+                                             rfactor[t], cube, packed);
             acc[t] = fold_row(acc[t], row, row_round, row_shift);
         }
     }
