@@ -537,7 +537,9 @@ inline void for_decouple_blocks(const T* const ref_hvd[3], const T* const dis_hv
     }
 }
 
-template <bool kIntegralGain>
+// kNonNegativeGain: gain >= 0, where every restored value fits int16 (see
+// below), so r needs no wrap and a = t - r is formed in 16-bit lanes.
+template <bool kIntegralGain, bool kNonNegativeGain>
 void decouple_s0_rows(const std::int16_t* const ref_hvd[3], const std::int16_t* const dis_hvd[3],
                       std::ptrdiff_t stride, Rect region, double gain_limit,
                       std::int16_t* const r_hvd[3], std::int16_t* const a_hvd[3]) {
@@ -566,8 +568,20 @@ void decouple_s0_rows(const std::int16_t* const ref_hvd[3], const std::int16_t* 
                                                  _mm256_cmpgt_epi32(o[b], zero));
             const V skip = _mm256_or_si256(_mm256_cmpeq_epi32(k, zero), _mm256_cmpeq_epi32(o[b], zero));
             rst = _mm256_blendv_epi8(rst, limited, _mm256_andnot_si256(skip, angle));
-            store8_i16(r_hvd[b] + i, narrow_wrap(rst));
-            store8_i16(a_hvd[b] + i, narrow_wrap(_mm256_sub_epi32(t[b], rst)));
+            if constexpr (kNonNegativeGain) {
+                // Unlimited, rst = (k o + 2^14) >> 15 lies between 0 and o
+                // (0 <= k <= 2^15); limited with gain >= 0, p has o's sign,
+                // so min(p, t) (o > 0) lies in [min(0, t), t] and max(p, t)
+                // (o < 0) in [t, max(0, t)]: int16 either way, the pack is
+                // exact. a = t - r modulo 2^16 is the scalar's narrowing.
+                const __m128i r16 = narrow_exact(rst);
+                store8_i16(r_hvd[b] + i, r16);
+                const __m128i t16 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(dis_hvd[b] + i));
+                store8_i16(a_hvd[b] + i, _mm_sub_epi16(t16, r16));
+            } else {
+                store8_i16(r_hvd[b] + i, narrow_wrap(rst));
+                store8_i16(a_hvd[b] + i, narrow_wrap(_mm256_sub_epi32(t[b], rst)));
+            }
         }
     };
     for_decouple_blocks(ref_hvd, dis_hvd, stride, region, block);
@@ -582,9 +596,13 @@ void decouple_s0_avx2(const std::int16_t* const ref_hvd[3], const std::int16_t* 
         return;
     }
     if (integral_gain(gain_limit, 65535.0))
-        decouple_s0_rows<true>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
+        gain_limit >= 0.0
+            ? decouple_s0_rows<true, true>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd)
+            : decouple_s0_rows<true, false>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
+    else if (gain_limit >= 0.0)
+        decouple_s0_rows<false, true>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
     else
-        decouple_s0_rows<false>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
+        decouple_s0_rows<false, false>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
 }
 
 // ---------------------------------------------------------------------------

@@ -407,8 +407,10 @@ Failure check_decouple(Gen& g, const AdmKernels& k, std::string& desc) {
     const T* nref[3] = {nin[0].origin(), nin[1].origin(), nin[2].origin()};
     const T* ndis[3] = {nin[3].origin(), nin[4].origin(), nin[5].origin()};
     if constexpr (s0) {
-        adm_kernels_scalar().decouple_s0(nref, ndis, stride, region, gain, rs, as);
-        k.decouple_s0(nref, ndis, stride, region, gain, rv, av);
+        // At scale 0 with the gain negated: the twins' path for a negative
+        // gain, where r can leave int16 and wraps (random gains are >= 1).
+        adm_kernels_scalar().decouple_s0(nref, ndis, stride, region, -gain, rs, as);
+        k.decouple_s0(nref, ndis, stride, region, -gain, rv, av);
     } else {
         adm_kernels_scalar().decouple_s123(nref, ndis, stride, region, gain, rs, as);
         k.decouple_s123(nref, ndis, stride, region, gain, rv, av);
