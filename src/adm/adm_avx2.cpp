@@ -686,22 +686,20 @@ inline V ratio_q15_s123(V o, V t, const std::int32_t* div) {
     const V shift = _mm256_max_epi32(_mm256_sub_epi32(exponent, _mm256_set1_epi32(127 + 14)), zero);
     const V half = _mm256_srli_epi32(_mm256_sllv_epi32(_mm256_set1_epi32(1), shift), 1);
     const V top = _mm256_srlv_epi32(_mm256_add_epi32(mag, half), shift);  // <= 2^15
-    const V dv = _mm256_i32gather_epi32(div, top, 4);
-    const V sign = _mm256_srai_epi32(o, 31);
+    // The table entry with o's sign (vpsignd; |entry| <= 2^30, so the
+    // negation fits; o == 0 is replaced below).
+    const V dv = _mm256_sign_epi32(_mm256_i32gather_epi32(div, top, 4), o);
     const V kmax = _mm256_set1_epi64x(32768);
-    auto lanes = [&](V d, V tt, V sg, V sh) {
-        V num = _mm256_mul_epi32(d, tt);
-        num = _mm256_sub_epi64(_mm256_xor_si256(num, sg), sg);
+    auto lanes = [&](V d, V tt, V sh) {
+        const V num = _mm256_mul_epi32(d, tt);
         const V sum = _mm256_add_epi64(num, _mm256_sllv_epi64(_mm256_set1_epi64x(1 << 14), sh));
         V q = _mm256_srlv_epi64(sum, _mm256_add_epi64(sh, _mm256_set1_epi64x(15)));
         q = _mm256_blendv_epi8(q, kmax, _mm256_cmpgt_epi64(q, kmax));
         return _mm256_andnot_si256(_mm256_cmpgt_epi64(zero, sum), q);
     };
     const V k = interleave_low_dwords(
-        lanes(dv, t, _mm256_shuffle_epi32(sign, _MM_SHUFFLE(2, 2, 0, 0)),
-              _mm256_and_si256(shift, _mm256_set1_epi64x(0xffffffff))),
-        lanes(_mm256_srli_epi64(dv, 32), _mm256_srli_epi64(t, 32),
-              _mm256_shuffle_epi32(sign, _MM_SHUFFLE(3, 3, 1, 1)), _mm256_srli_epi64(shift, 32)));
+        lanes(dv, t, _mm256_and_si256(shift, _mm256_set1_epi64x(0xffffffff))),
+        lanes(_mm256_srli_epi64(dv, 32), _mm256_srli_epi64(t, 32), _mm256_srli_epi64(shift, 32)));
     return _mm256_blendv_epi8(k, _mm256_set1_epi32(32768), _mm256_cmpeq_epi32(o, zero));
 }
 
