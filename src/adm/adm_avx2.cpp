@@ -75,6 +75,16 @@ inline std::int64_t hsum_i64(V v) {
                                      static_cast<std::uint64_t>(_mm_extract_epi64(s, 1)));
 }
 
+// v, hidden from the optimiser: a multiplication by a known constant is
+// otherwise expanded into a chain of shifts and adds (4368 = 2^12 + 2^8 +
+// 2^4), longer than one vpmullw.
+inline V opaque(V v) {
+#if defined(__GNUC__)
+    asm("" : "+x"(v));
+#endif
+    return v;
+}
+
 // Runs body(x) for blocks of `step` columns covering [x0, x1); the last block
 // is moved back to end at x1, recomputing some columns. Only for kernels whose
 // outputs are not their inputs (recomputation then stores the same values).
@@ -95,8 +105,8 @@ inline bool for_blocks_overlapping(int x0, int x1, int step, Body body) {
 // exact: |c0*s0 + c1*s1| <= 43237 * 255. The sums minus the centring term are
 // in (-7.1e6, 7.0e6), so after >> 8 every value fits int16 and the pack is
 // exact (the scalar's modulo-2^32 arithmetic never wraps for 8-bit samples).
-void dwt_s0_vertical_u8(const std::uint8_t* const rows[4], int w, std::int16_t* lo,
-                        std::int16_t* hi) {
+void dwt_s0_vertical_u8(const std::uint8_t* const rows[4], const std::uint8_t* const ahead[2],
+                        int w, std::int16_t* lo, std::int16_t* hi) {
     const V lo01 = coeff_pair(kDwtLo[0], kDwtLo[1]), lo23 = coeff_pair(kDwtLo[2], kDwtLo[3]);
     const V hi01 = coeff_pair(kDwtHi[0], kDwtHi[1]), hi23 = coeff_pair(kDwtHi[2], kDwtHi[3]);
     const V lo_bias = _mm256_set1_epi32(128 - kDwtLoSum * 128);
@@ -105,6 +115,8 @@ void dwt_s0_vertical_u8(const std::uint8_t* const rows[4], int w, std::int16_t* 
         return _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
     };
     for_blocks_overlapping(0, w, 16, [&](int j) {
+        _mm_prefetch(reinterpret_cast<const char*>(ahead[0] + j), _MM_HINT_T0);
+        _mm_prefetch(reinterpret_cast<const char*>(ahead[1] + j), _MM_HINT_T0);
         const V r0 = load(rows[0] + j), r1 = load(rows[1] + j);
         const V r2 = load(rows[2] + j), r3 = load(rows[3] + j);
         // Pairs of columns 0-3, 8-11 (a) and 4-7, 12-15 (b); packs restores order.
@@ -130,8 +142,8 @@ void dwt_s0_vertical_u8(const std::uint8_t* const rows[4], int w, std::int16_t* 
 // modulo 2^32 exactly as the scalar forms them, arithmetic shift by bpc, and
 // a modulo-2^16 narrowing (samples above 2^bpc - 1 can push the result out
 // of int16; the scalar then wraps, and so does this).
-void dwt_s0_vertical_u16(const std::uint16_t* const rows[4], int w, int bpc, std::int16_t* lo,
-                         std::int16_t* hi) {
+void dwt_s0_vertical_u16(const std::uint16_t* const rows[4], const std::uint16_t* const ahead[2],
+                         int w, int bpc, std::int16_t* lo, std::int16_t* hi) {
     const std::uint32_t half = std::uint32_t{1} << (bpc - 1);
     const V lo_bias = _mm256_set1_epi32(static_cast<std::int32_t>(half - static_cast<std::uint32_t>(kDwtLoSum) * half));
     const V hi_bias = _mm256_set1_epi32(static_cast<std::int32_t>(half));
@@ -145,6 +157,8 @@ void dwt_s0_vertical_u16(const std::uint16_t* const rows[4], int w, int bpc, std
         return _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
     };
     for_blocks_overlapping(0, w, 8, [&](int j) {
+        _mm_prefetch(reinterpret_cast<const char*>(ahead[0] + j), _MM_HINT_T0);
+        _mm_prefetch(reinterpret_cast<const char*>(ahead[1] + j), _MM_HINT_T0);
         V s[4];
         for (int k = 0; k < 4; ++k) s[k] = load(rows[k] + j);
         V l = lo_bias, h = hi_bias;
@@ -184,6 +198,25 @@ void dwt_s0_horizontal(const std::int16_t* lo, const std::int16_t* hi, int out_w
     });
 }
 
+// Output rows between a source row's prefetch and its first load (as in
+// adm_avx512.cpp).
+constexpr int kAhead = 2;
+
+// The two new source rows of output row i + kAhead: the picture is usually
+// out of cache (the previous frame's bands evicted it), and its stride-2
+// row pairs outrun the hardware prefetch (a hint only; it cannot fault, and
+// reflected rows stay inside the picture).
+template <class T>
+struct AheadRows {
+    AheadRows(const T* src, std::ptrdiff_t src_stride, int h, int i) {
+        for (int k = 0; k < 2; ++k) {
+            const int r = 2 * (i + kAhead) + 1 + k;
+            rows[k] = src + (r < h ? r : h - 1) * src_stride;
+        }
+    }
+    const T* rows[2];
+};
+
 void dwt_s0_u8_avx2(const std::uint8_t* src, std::ptrdiff_t src_stride, int w, int h, int y0,
                     int y1, std::int16_t* scratch, std::int16_t* band_a,
                     std::int16_t* const band_hvd[3], std::ptrdiff_t band_stride) {
@@ -192,8 +225,10 @@ void dwt_s0_u8_avx2(const std::uint8_t* src, std::ptrdiff_t src_stride, int w, i
         return;
     }
     dwt_s0_rows(src, src_stride, w, h, y0, y1, scratch, band_a, band_hvd, band_stride,
-                [w](const std::uint8_t* const rows[4], int /*i*/, std::int16_t* lo,
-                    std::int16_t* hi) { dwt_s0_vertical_u8(rows, w, lo, hi); },
+                [&](const std::uint8_t* const rows[4], int i, std::int16_t* lo, std::int16_t* hi) {
+                    const AheadRows<std::uint8_t> ahead(src, src_stride, h, i);
+                    dwt_s0_vertical_u8(rows, ahead.rows, w, lo, hi);
+                },
                 dwt_s0_horizontal);
 }
 
@@ -205,8 +240,10 @@ void dwt_s0_u16_avx2(const std::uint16_t* src, std::ptrdiff_t src_stride, int w,
         return;
     }
     dwt_s0_rows(src, src_stride, w, h, y0, y1, scratch, band_a, band_hvd, band_stride,
-                [w, bpc](const std::uint16_t* const rows[4], int /*i*/, std::int16_t* lo,
-                         std::int16_t* hi) { dwt_s0_vertical_u16(rows, w, bpc, lo, hi); },
+                [&](const std::uint16_t* const rows[4], int i, std::int16_t* lo, std::int16_t* hi) {
+                    const AheadRows<std::uint16_t> ahead(src, src_stride, h, i);
+                    dwt_s0_vertical_u16(rows, ahead.rows, w, bpc, lo, hi);
+                },
                 dwt_s0_horizontal);
 }
 
@@ -226,22 +263,57 @@ inline V filt4_i64(const V q[4], const V c[4], V round, __m128i count) {
     return interleave_low_dwords(_mm256_srl_epi64(even, count), _mm256_srl_epi64(odd, count));
 }
 
-// Four outputs j..j+3 of a horizontal scale 1-3 pass over the padded row p:
-// lanes of p+2j hold (p[2j+2m], p[2j+2m+1]) in their low / high dwords, those
-// of p+2j+2 the next pair. Results in the low dwords of the 64-bit lanes.
-inline V filt4_h_i64(const std::int32_t* p, const V c[4], V round, __m128i count) {
-    const V a = loadu(p), b = loadu(p + 2);
-    V s = _mm256_add_epi64(round, _mm256_mul_epi32(a, c[0]));
-    s = _mm256_add_epi64(s, _mm256_mul_epi32(_mm256_srli_epi64(a, 32), c[1]));
-    s = _mm256_add_epi64(s, _mm256_mul_epi32(b, c[2]));
-    s = _mm256_add_epi64(s, _mm256_mul_epi32(_mm256_srli_epi64(b, 32), c[3]));
-    return _mm256_srl_epi64(s, count);
+// The horizontal pass of scales 1-3 in 16-bit pieces (as adm_avx512.cpp's).
+// Each int32 value p of a vertical-pass row is stored as p = 2^16 * ph + pl
+// + 2^15 with ph = p >> 16 and pl = (p mod 2^16) - 2^15, both in [-2^15,
+// 2^15), so that for a filter c (int16 coefficients, sum S, even)
+//   sum c p = 2^16 * A + B + 2^15 * S,  A = sum c ph,  B = sum c pl,
+// where vpmaddwd forms A and B exactly: each pair is below (27411 + 15826) *
+// 2^15 < 2^31 and each sum below 54822 * 2^15. Then
+//   shift 16: (sum c p + 2^15) >> 16 = A + S / 2 + ((B + 2^15) >> 16),
+//   shift 15: (sum c p + 2^14) >> 15 = 2A + S + ((B + 2^14) >> 15),
+// since 2^16 * A and 2^15 * S are multiples of the divisor. The scalar
+// narrows that value to int32; the int32 lane arithmetic (2A can wrap) is
+// the same value modulo 2^32.
+struct SplitRow {
+    std::int16_t* ph;  // w + 3 values each, value k at [1 + k]
+    std::int16_t* pl;
+};
+
+// Stores 8 int32 values as their (ph, pl) pieces: ph by an exact pack, pl
+// as the low 16 bits of p xor 2^15 (the unsigned pack of values below 2^16
+// is exact too).
+inline void store_split8(std::int16_t* ph, std::int16_t* pl, V v) {
+    store8_i16(ph, narrow_exact(_mm256_srai_epi32(v, 16)));
+    const V low = _mm256_and_si256(_mm256_xor_si256(v, _mm256_set1_epi32(0x8000)),
+                                   _mm256_set1_epi32(0xffff));
+    store8_i16(pl, _mm_packus_epi32(_mm256_castsi256_si128(low), _mm256_extracti128_si256(low, 1)));
 }
 
-// Low dwords of r0 (outputs 0-3) and r1 (outputs 4-7) in order.
-inline V join_low_dwords(V r0, V r1) {
-    return _mm256_permutevar8x32_epi32(interleave_low_dwords(r0, r1),
-                                       _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
+// The same for 16 values given as a = columns 0-3, 8-11 and b = columns
+// 4-7, 12-15 (vpunpck order): the 128-bit lane packs restore column order.
+inline void store_split16(std::int16_t* ph, std::int16_t* pl, V a, V b) {
+    storeu(ph, _mm256_packs_epi32(_mm256_srai_epi32(a, 16), _mm256_srai_epi32(b, 16)));
+    const V flip = _mm256_set1_epi32(0x8000), low = _mm256_set1_epi32(0xffff);
+    storeu(pl, _mm256_packus_epi32(_mm256_and_si256(_mm256_xor_si256(a, flip), low),
+                                   _mm256_and_si256(_mm256_xor_si256(b, flip), low)));
+}
+
+// Outputs j..j+7 of one filter (c01, c23: coefficient pairs; half_sum: S /
+// 2) over a split row, for the horizontal shift hs (15 or 16). Reads values
+// 2j .. 2j + 17 of each row.
+inline V filt4_h_split(const SplitRow& r, int j, V c01, V c23, int half_sum, int hs) {
+    const V a = _mm256_add_epi32(_mm256_madd_epi16(loadu(r.ph + 2 * j), c01),
+                                 _mm256_madd_epi16(loadu(r.ph + 2 * j + 2), c23));
+    const V b = _mm256_add_epi32(_mm256_madd_epi16(loadu(r.pl + 2 * j), c01),
+                                 _mm256_madd_epi16(loadu(r.pl + 2 * j + 2), c23));
+    if (hs == 16)
+        return _mm256_add_epi32(
+            _mm256_add_epi32(a, _mm256_set1_epi32(half_sum)),
+            _mm256_srai_epi32(_mm256_add_epi32(b, _mm256_set1_epi32(1 << 15)), 16));
+    return _mm256_add_epi32(
+        _mm256_add_epi32(_mm256_add_epi32(a, a), _mm256_set1_epi32(2 * half_sum)),
+        _mm256_srai_epi32(_mm256_add_epi32(b, _mm256_set1_epi32(1 << 14)), 15));
 }
 
 constexpr int kVShift[3] = {0, 16, 16};
@@ -254,6 +326,33 @@ inline V load_i32x8(const std::int16_t* p) {
     return _mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
 }
 
+// The vertical pass of scale 1 over int16 rows (w >= 16), 16 columns per
+// block, into split rows: rows k and k + 1 interleaved, so that one vpmaddwd
+// forms c0 s0 + c1 s1 for 8 columns. No sum wraps (each pair is below 43237
+// * 2^15, both below 54822 * 2^15 < 2^31), and scale 1's vertical pass
+// neither rounds nor shifts, so the int32 lanes hold the scalar's narrowed
+// int64 sums. The unpacks leave columns 0-3, 8-11 in one vector and 4-7,
+// 12-15 in the other, the order store_split16 takes. `high`: also the
+// high-pass row (not for approximation-only rows).
+inline void vertical_s1_pairs(const std::int16_t* const rows[4], int w, bool high,
+                              const SplitRow& lo, const SplitRow& hi) {
+    const V lo01 = coeff_pair(kDwtLo[0], kDwtLo[1]), lo23 = coeff_pair(kDwtLo[2], kDwtLo[3]);
+    const V hi01 = coeff_pair(kDwtHi[0], kDwtHi[1]), hi23 = coeff_pair(kDwtHi[2], kDwtHi[3]);
+    for_blocks_overlapping(0, w, 16, [&](int j) {
+        const V r0 = loadu(rows[0] + j), r1 = loadu(rows[1] + j);
+        const V r2 = loadu(rows[2] + j), r3 = loadu(rows[3] + j);
+        const V p01a = _mm256_unpacklo_epi16(r0, r1), p01b = _mm256_unpackhi_epi16(r0, r1);
+        const V p23a = _mm256_unpacklo_epi16(r2, r3), p23b = _mm256_unpackhi_epi16(r2, r3);
+        auto filt = [&](const SplitRow& out, V c01, V c23) {
+            const V a = _mm256_add_epi32(_mm256_madd_epi16(p01a, c01), _mm256_madd_epi16(p23a, c23));
+            const V b = _mm256_add_epi32(_mm256_madd_epi16(p01b, c01), _mm256_madd_epi16(p23b, c23));
+            store_split16(out.ph + 1 + j, out.pl + 1 + j, a, b);
+        };
+        filt(lo, lo01, lo23);
+        if (high) filt(hi, hi01, hi23);
+    });
+}
+
 template <class T>
 void dwt_scale_avx2(const T* src, std::ptrdiff_t src_stride, int w, int h, int scale, int y0,
                     int y1, std::int32_t* scratch, std::int32_t* band_a,
@@ -261,49 +360,60 @@ void dwt_scale_avx2(const T* src, std::ptrdiff_t src_stride, int w, int h, int s
     const int out_w = (w + 1) / 2;
     const int vs = kVShift[scale - 1], hs = kHShift[scale - 1];
     const V vround = _mm256_set1_epi64x(vs > 0 ? std::int64_t{1} << (vs - 1) : 0);
-    const V hround = _mm256_set1_epi64x(std::int64_t{1} << (hs - 1));
-    const __m128i vcount = _mm_cvtsi32_si128(vs), hcount = _mm_cvtsi32_si128(hs);
+    const __m128i vcount = _mm_cvtsi32_si128(vs);
     V cl[4], ch[4];
     for (int k = 0; k < 4; ++k) {
         cl[k] = _mm256_set1_epi32(kDwtLo[k]);
         ch[k] = _mm256_set1_epi32(kDwtHi[k]);
     }
-    std::int32_t* lo = scratch;  // w + 3 values, value k at lo[1 + k]
-    std::int32_t* hi = lo + (w + 3);
+    const V lo01 = coeff_pair(kDwtLo[0], kDwtLo[1]), lo23 = coeff_pair(kDwtLo[2], kDwtLo[3]);
+    const V hi01 = coeff_pair(kDwtHi[0], kDwtHi[1]), hi23 = coeff_pair(kDwtHi[2], kDwtHi[3]);
+    constexpr int kLoHalfSum = kDwtLoSum / 2, kHiHalfSum = 0;  // kDwtHi sums to 0
+    // The scratch's 4 * (w + 3) int32 hold the four int16 rows of 2 * (w + 3).
+    std::int16_t* s16 = reinterpret_cast<std::int16_t*>(scratch);
+    const SplitRow lo{s16, s16 + (w + 3)};
+    const SplitRow hi{s16 + 2 * (w + 3), s16 + 3 * (w + 3)};
     auto vertical = [&](const T* const rows[4], int /*i*/, bool high) {
-        for_blocks_overlapping(0, w, 8, [&](int j) {
-            V q[4];
-            for (int k = 0; k < 4; ++k) q[k] = load_i32x8(rows[k] + j);
-            // Approximation-only rows need the low-pass row alone.
-            auto filt = [&](const V* c) {
-                if (vs != 0) return filt4_i64(q, c, vround, vcount);
-                // No rounding or shift: the int32 narrowing of the int64 sum
-                // is the sum modulo 2^32, which int32 lane arithmetic gives.
-                V v = _mm256_mullo_epi32(q[0], c[0]);
-                for (int k = 1; k < 4; ++k)
-                    v = _mm256_add_epi32(v, _mm256_mullo_epi32(q[k], c[k]));
-                return v;
-            };
-            storeu(lo + 1 + j, filt(cl));
-            if (high) storeu(hi + 1 + j, filt(ch));
-        });
-        pad_row(lo, w);
-        if (high) pad_row(hi, w);
+        bool done = false;
+        if constexpr (sizeof(T) == 2) {
+            if (w >= 16) {
+                vertical_s1_pairs(rows, w, high, lo, hi);
+                done = true;
+            }
+        }
+        if (!done) {
+            for_blocks_overlapping(0, w, 8, [&](int j) {
+                V q[4];
+                for (int k = 0; k < 4; ++k) q[k] = load_i32x8(rows[k] + j);
+                // Approximation-only rows need the low-pass row alone.
+                auto filt = [&](const V* c) {
+                    if (vs != 0) return filt4_i64(q, c, vround, vcount);
+                    // No rounding or shift: the int32 narrowing of the int64
+                    // sum is the sum modulo 2^32, which int32 lanes give.
+                    V v = _mm256_mullo_epi32(q[0], c[0]);
+                    for (int k = 1; k < 4; ++k)
+                        v = _mm256_add_epi32(v, _mm256_mullo_epi32(q[k], c[k]));
+                    return v;
+                };
+                store_split8(lo.ph + 1 + j, lo.pl + 1 + j, filt(cl));
+                if (high) store_split8(hi.ph + 1 + j, hi.pl + 1 + j, filt(ch));
+            });
+        }
+        pad_row(lo.ph, w);
+        pad_row(lo.pl, w);
+        if (!high) return;
+        pad_row(hi.ph, w);
+        pad_row(hi.pl, w);
     };
-    // Reads lo[2j .. 2j+17] (and hi) for the block at j (j + 8 <= out_w).
+    // The block at j reads values 2j .. 2j + 17 of each row (j + 8 <= out_w
+    // keeps that inside its w + 3 values).
     auto horizontal = [&](std::int32_t* a, std::int32_t* bh, std::int32_t* bv, std::int32_t* bd) {
         for_blocks_overlapping(0, out_w, 8, [&](int j) {
-            const std::int32_t* lp = lo + 2 * j;
-            storeu(a + j, join_low_dwords(filt4_h_i64(lp, cl, hround, hcount),
-                                          filt4_h_i64(lp + 8, cl, hround, hcount)));
+            storeu(a + j, filt4_h_split(lo, j, lo01, lo23, kLoHalfSum, hs));
             if (!bh) return;  // an approximation-only row
-            const std::int32_t* hp = hi + 2 * j;
-            storeu(bv + j, join_low_dwords(filt4_h_i64(lp, ch, hround, hcount),
-                                           filt4_h_i64(lp + 8, ch, hround, hcount)));
-            storeu(bh + j, join_low_dwords(filt4_h_i64(hp, cl, hround, hcount),
-                                           filt4_h_i64(hp + 8, cl, hround, hcount)));
-            storeu(bd + j, join_low_dwords(filt4_h_i64(hp, ch, hround, hcount),
-                                           filt4_h_i64(hp + 8, ch, hround, hcount)));
+            storeu(bv + j, filt4_h_split(lo, j, hi01, hi23, kHiHalfSum, hs));
+            storeu(bh + j, filt4_h_split(hi, j, lo01, lo23, kLoHalfSum, hs));
+            storeu(bd + j, filt4_h_split(hi, j, hi01, hi23, kHiHalfSum, hs));
         });
     };
     dwt_rows(src, src_stride, h, y0, y1, band_a, band_hvd, band_stride, vertical, horizontal);
@@ -341,29 +451,35 @@ inline __m256 sum_of_products_to_float(V v) {
 }
 
 // libvmaf's 1-degree angle test on 4 lanes of the floats of the dot product
-// and squared magnitudes (as doubles), in the scalar's double order: d =
-// dot / 4096 (exact as a product with 2^-12: a power of two), (d >= 0) &
-// (d * d >= ((double)cos_sq * o) * t); all ones in the lanes that pass.
+// and squared magnitudes (as doubles), in the scalar's double order:
+// (d >= 0) & (d * d >= ((double)cos_sq * o) * t) with d, o, t the values
+// divided by 4096. The division is left out (as in adm_avx512.cpp): the
+// values are integers (or 0) below 2^64, so no operand or product comes
+// near underflow or overflow, where scaling by a power of two commutes with
+// each round-to-nearest product; both sides carry the same factor 2^-24.
+// All ones in the lanes that pass.
 inline __m256d angle_close4(__m256d dot, __m256d omag, __m256d tmag, __m256d cos_sq) {
-    const __m256d scale = _mm256_set1_pd(0x1p-12);
-    const __m256d d = _mm256_mul_pd(dot, scale);
-    const __m256d o = _mm256_mul_pd(omag, scale);
-    const __m256d t = _mm256_mul_pd(tmag, scale);
-    const __m256d nonneg = _mm256_cmp_pd(d, _mm256_setzero_pd(), _CMP_GE_OQ);
-    const __m256d close = _mm256_cmp_pd(_mm256_mul_pd(d, d),
-                                        _mm256_mul_pd(_mm256_mul_pd(cos_sq, o), t), _CMP_GE_OQ);
+    const __m256d nonneg = _mm256_cmp_pd(dot, _mm256_setzero_pd(), _CMP_GE_OQ);
+    const __m256d close = _mm256_cmp_pd(_mm256_mul_pd(dot, dot),
+                                        _mm256_mul_pd(_mm256_mul_pd(cos_sq, omag), tmag), _CMP_GE_OQ);
     return _mm256_and_pd(nonneg, close);
 }
 
-// The test on scale 0's float sums (integers below 2^32, exact in double).
-inline int angle_bits4(__m128 dot, __m128 omag, __m128 tmag, __m256d cos_sq) {
-    return _mm256_movemask_pd(angle_close4(_mm256_cvtps_pd(dot), _mm256_cvtps_pd(omag),
-                                           _mm256_cvtps_pd(tmag), cos_sq));
-}
-
-inline V mask_from_bits8(int bits) {
-    const V sel = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-    return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(bits), sel), sel);
+// The test on 8 lanes of scale 0's float sums (integers below 2^32, exact in
+// double), as an int32 lane mask: the low dwords of the two 4-lane double
+// masks, in order.
+inline V angle_mask8(__m256 dot, __m256 omag, __m256 tmag, __m256d cos_sq) {
+    auto half = [&](__m128 d, __m128 o, __m128 t) {
+        return _mm256_castpd_si256(angle_close4(_mm256_cvtps_pd(d), _mm256_cvtps_pd(o),
+                                                _mm256_cvtps_pd(t), cos_sq));
+    };
+    const V lo = half(_mm256_castps256_ps128(dot), _mm256_castps256_ps128(omag),
+                      _mm256_castps256_ps128(tmag));
+    const V hi = half(_mm256_extractf128_ps(dot, 1), _mm256_extractf128_ps(omag, 1),
+                      _mm256_extractf128_ps(tmag, 1));
+    const V low_dwords = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+    return _mm256_blend_epi32(_mm256_permutevar8x32_epi32(lo, low_dwords),
+                              _mm256_permutevar8x32_epi32(hi, low_dwords), 0xF0);
 }
 
 // k = clamp((div[o] * t + 2^14) >> 15, 0, 2^15), 2^15 where o == 0, in
@@ -421,7 +537,9 @@ inline void for_decouple_blocks(const T* const ref_hvd[3], const T* const dis_hv
     }
 }
 
-template <bool kIntegralGain>
+// kNonNegativeGain: gain >= 0, where every restored value fits int16 (see
+// below), so r needs no wrap and a = t - r is formed in 16-bit lanes.
+template <bool kIntegralGain, bool kNonNegativeGain>
 void decouple_s0_rows(const std::int16_t* const ref_hvd[3], const std::int16_t* const dis_hvd[3],
                       std::ptrdiff_t stride, Rect region, double gain_limit,
                       std::int16_t* const r_hvd[3], std::int16_t* const a_hvd[3]) {
@@ -439,13 +557,7 @@ void decouple_s0_rows(const std::int16_t* const ref_hvd[3], const std::int16_t* 
         const __m256 fd = sum_of_products_to_float(_mm256_madd_epi16(op, tp));
         const __m256 fo = sum_of_products_to_float(_mm256_madd_epi16(op, op));
         const __m256 ft = sum_of_products_to_float(_mm256_madd_epi16(tp, tp));
-        const int bits =
-            angle_bits4(_mm256_castps256_ps128(fd), _mm256_castps256_ps128(fo),
-                        _mm256_castps256_ps128(ft), c.cos_sq) |
-            (angle_bits4(_mm256_extractf128_ps(fd, 1), _mm256_extractf128_ps(fo, 1),
-                         _mm256_extractf128_ps(ft, 1), c.cos_sq)
-             << 4);
-        const V angle = mask_from_bits8(bits);
+        const V angle = angle_mask8(fd, fo, ft, c.cos_sq);
         for (int b = 0; b < 3; ++b) {
             const V k = ratio_q15(o[b], t[b], c.div);
             // k <= 2^15, |o| <= 2^15: exact in int32.
@@ -456,8 +568,20 @@ void decouple_s0_rows(const std::int16_t* const ref_hvd[3], const std::int16_t* 
                                                  _mm256_cmpgt_epi32(o[b], zero));
             const V skip = _mm256_or_si256(_mm256_cmpeq_epi32(k, zero), _mm256_cmpeq_epi32(o[b], zero));
             rst = _mm256_blendv_epi8(rst, limited, _mm256_andnot_si256(skip, angle));
-            store8_i16(r_hvd[b] + i, narrow_wrap(rst));
-            store8_i16(a_hvd[b] + i, narrow_wrap(_mm256_sub_epi32(t[b], rst)));
+            if constexpr (kNonNegativeGain) {
+                // Unlimited, rst = (k o + 2^14) >> 15 lies between 0 and o
+                // (0 <= k <= 2^15); limited with gain >= 0, p has o's sign,
+                // so min(p, t) (o > 0) lies in [min(0, t), t] and max(p, t)
+                // (o < 0) in [t, max(0, t)]: int16 either way, the pack is
+                // exact. a = t - r modulo 2^16 is the scalar's narrowing.
+                const __m128i r16 = narrow_exact(rst);
+                store8_i16(r_hvd[b] + i, r16);
+                const __m128i t16 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(dis_hvd[b] + i));
+                store8_i16(a_hvd[b] + i, _mm_sub_epi16(t16, r16));
+            } else {
+                store8_i16(r_hvd[b] + i, narrow_wrap(rst));
+                store8_i16(a_hvd[b] + i, narrow_wrap(_mm256_sub_epi32(t[b], rst)));
+            }
         }
     };
     for_decouple_blocks(ref_hvd, dis_hvd, stride, region, block);
@@ -472,9 +596,13 @@ void decouple_s0_avx2(const std::int16_t* const ref_hvd[3], const std::int16_t* 
         return;
     }
     if (integral_gain(gain_limit, 65535.0))
-        decouple_s0_rows<true>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
+        gain_limit >= 0.0
+            ? decouple_s0_rows<true, true>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd)
+            : decouple_s0_rows<true, false>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
+    else if (gain_limit >= 0.0)
+        decouple_s0_rows<false, true>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
     else
-        decouple_s0_rows<false>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
+        decouple_s0_rows<false, false>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
 }
 
 // ---------------------------------------------------------------------------
@@ -512,10 +640,30 @@ inline __m256d float_of_i64(V v) {
     return _mm256_cvtps_pd(_mm256_cvtpd_ps(d));
 }
 
+// double(float(v)) for 4 int64 lanes in [-2^51, 2^51): the bits of
+// 2^52 + 2^51 plus v are the double 2^52 + 2^51 + v (its significand field
+// is 2^51 + v, in [0, 2^52)), so subtracting 2^52 + 2^51 gives v exactly,
+// and the one rounding to float happens in vcvtpd2ps, as in float_of_i64.
+inline __m256d float_of_small_i64(V v) {
+    const __m256d magic = _mm256_set1_pd(0x1.8p52);
+    const __m256d d = _mm256_sub_pd(
+        _mm256_castsi256_pd(_mm256_add_epi64(v, _mm256_castpd_si256(magic))), magic);
+    return _mm256_cvtps_pd(_mm256_cvtpd_ps(d));
+}
+
 // The angle test for 4 samples whose int64 dot product and squared
 // magnitudes (formed modulo 2^64, as the scalar's dot2_wrapping) are given;
 // all ones in the 64-bit lanes that pass.
 inline V angle_mask4_i64(V dot, V omag, V tmag, __m256d cos_sq) {
+    // Every value in [-2^51, 2^51) (always so on pictures, whose scale 1-3
+    // bands stay far below 2^25): v + 2^51 has no bit at or above 2^52.
+    const V half = _mm256_set1_epi64x(std::int64_t{1} << 51);
+    const V out = _mm256_or_si256(
+        _mm256_or_si256(_mm256_add_epi64(dot, half), _mm256_add_epi64(omag, half)),
+        _mm256_add_epi64(tmag, half));
+    if (_mm256_testz_si256(out, _mm256_set1_epi64x(~((std::int64_t{1} << 52) - 1))))
+        return _mm256_castpd_si256(angle_close4(float_of_small_i64(dot), float_of_small_i64(omag),
+                                                float_of_small_i64(tmag), cos_sq));
     return _mm256_castpd_si256(
         angle_close4(float_of_i64(dot), float_of_i64(omag), float_of_i64(tmag), cos_sq));
 }
@@ -538,22 +686,20 @@ inline V ratio_q15_s123(V o, V t, const std::int32_t* div) {
     const V shift = _mm256_max_epi32(_mm256_sub_epi32(exponent, _mm256_set1_epi32(127 + 14)), zero);
     const V half = _mm256_srli_epi32(_mm256_sllv_epi32(_mm256_set1_epi32(1), shift), 1);
     const V top = _mm256_srlv_epi32(_mm256_add_epi32(mag, half), shift);  // <= 2^15
-    const V dv = _mm256_i32gather_epi32(div, top, 4);
-    const V sign = _mm256_srai_epi32(o, 31);
+    // The table entry with o's sign (vpsignd; |entry| <= 2^30, so the
+    // negation fits; o == 0 is replaced below).
+    const V dv = _mm256_sign_epi32(_mm256_i32gather_epi32(div, top, 4), o);
     const V kmax = _mm256_set1_epi64x(32768);
-    auto lanes = [&](V d, V tt, V sg, V sh) {
-        V num = _mm256_mul_epi32(d, tt);
-        num = _mm256_sub_epi64(_mm256_xor_si256(num, sg), sg);
+    auto lanes = [&](V d, V tt, V sh) {
+        const V num = _mm256_mul_epi32(d, tt);
         const V sum = _mm256_add_epi64(num, _mm256_sllv_epi64(_mm256_set1_epi64x(1 << 14), sh));
         V q = _mm256_srlv_epi64(sum, _mm256_add_epi64(sh, _mm256_set1_epi64x(15)));
         q = _mm256_blendv_epi8(q, kmax, _mm256_cmpgt_epi64(q, kmax));
         return _mm256_andnot_si256(_mm256_cmpgt_epi64(zero, sum), q);
     };
     const V k = interleave_low_dwords(
-        lanes(dv, t, _mm256_shuffle_epi32(sign, _MM_SHUFFLE(2, 2, 0, 0)),
-              _mm256_and_si256(shift, _mm256_set1_epi64x(0xffffffff))),
-        lanes(_mm256_srli_epi64(dv, 32), _mm256_srli_epi64(t, 32),
-              _mm256_shuffle_epi32(sign, _MM_SHUFFLE(3, 3, 1, 1)), _mm256_srli_epi64(shift, 32)));
+        lanes(dv, t, _mm256_and_si256(shift, _mm256_set1_epi64x(0xffffffff))),
+        lanes(_mm256_srli_epi64(dv, 32), _mm256_srli_epi64(t, 32), _mm256_srli_epi64(shift, 32)));
     return _mm256_blendv_epi8(k, _mm256_set1_epi32(32768), _mm256_cmpeq_epi32(o, zero));
 }
 
@@ -586,17 +732,31 @@ inline V restore_s123(V k, V o) {
     return _mm256_add_epi32(_mm256_mullo_epi32(k, oh), low);
 }
 
-void decouple_s123_avx2(const std::int32_t* const ref_hvd[3], const std::int32_t* const dis_hvd[3],
+// rst * g for an integral gain g in [0, 2^31) on 8 lanes, saturated to
+// [INT32_MIN, INT32_MAX]: exact in int32 where |rst| <= bound = (2^31 - 1) /
+// g (unsigned compare: |INT32_MIN| is 2^31), else the limit of rst's sign.
+// The caller's min(p, t) (o > 0, so rst >= 0) or max(p, t) (o < 0, rst <=
+// 0) then gives t wherever the exact product is beyond int32, as the
+// scalar's int64 min / max does.
+inline V gain_product_saturated(V rst, V g, V bound_plus_1) {
+    const V mag = _mm256_abs_epi32(rst);
+    const V over = _mm256_cmpeq_epi32(_mm256_max_epu32(mag, bound_plus_1), mag);
+    const V limit = _mm256_xor_si256(_mm256_srai_epi32(rst, 31),
+                                     _mm256_set1_epi32(std::numeric_limits<std::int32_t>::max()));
+    return _mm256_blendv_epi8(_mm256_mullo_epi32(rst, g), limit, over);
+}
+
+template <bool kIntegralGain>
+void decouple_s123_rows(const std::int32_t* const ref_hvd[3], const std::int32_t* const dis_hvd[3],
                         std::ptrdiff_t stride, Rect region, double gain_limit,
                         std::int32_t* const r_hvd[3], std::int32_t* const a_hvd[3]) {
-    // The clamped product needs gain >= 0; <= 2^31 keeps the scalar's
-    // int64 conversion defined (NaN fails the test).
-    if (region.width() < 8 || !(gain_limit >= 0.0 && gain_limit <= 0x1p31)) {
-        decouple_s123(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
-        return;
-    }
     const DecoupleConstants c(gain_limit);
     const V zero = _mm256_setzero_si256();
+    const std::uint32_t g = kIntegralGain ? static_cast<std::uint32_t>(gain_limit) : 0;
+    const V gain_int = _mm256_set1_epi32(static_cast<std::int32_t>(g));
+    // bound + 1 <= 2^31 (g == 0: no product leaves int32).
+    const V bound_plus_1 = _mm256_set1_epi32(static_cast<std::int32_t>(
+        (g == 0 ? 0x7fffffffu : 0x7fffffffu / g) + 1u));
     auto block = [&](std::ptrdiff_t i, const V* o, const V* t) {
         // Even samples in the low dwords of the 64-bit lanes, odd ones
         // moved there; products of int32 values summed modulo 2^64.
@@ -613,7 +773,8 @@ void decouple_s123_avx2(const std::int32_t* const ref_hvd[3], const std::int32_t
         for (int b = 0; b < 3; ++b) {
             const V k = ratio_q15_s123(o[b], t[b], c.div);
             V rst = restore_s123(k, o[b]);
-            const V p = gain_product_clamped(rst, c.gain);
+            const V p = kIntegralGain ? gain_product_saturated(rst, gain_int, bound_plus_1)
+                                      : gain_product_clamped(rst, c.gain);
             const V limited =
                 _mm256_blendv_epi8(_mm256_max_epi32(p, t[b]), _mm256_min_epi32(p, t[b]),
                                    _mm256_cmpgt_epi32(o[b], zero));
@@ -625,6 +786,22 @@ void decouple_s123_avx2(const std::int32_t* const ref_hvd[3], const std::int32_t
         }
     };
     for_decouple_blocks(ref_hvd, dis_hvd, stride, region, block);
+}
+
+void decouple_s123_avx2(const std::int32_t* const ref_hvd[3], const std::int32_t* const dis_hvd[3],
+                        std::ptrdiff_t stride, Rect region, double gain_limit,
+                        std::int32_t* const r_hvd[3], std::int32_t* const a_hvd[3]) {
+    // The clamped product needs gain >= 0; <= 2^31 keeps the scalar's
+    // int64 conversion defined (NaN fails the test).
+    if (region.width() < 8 || !(gain_limit >= 0.0 && gain_limit <= 0x1p31)) {
+        decouple_s123(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
+        return;
+    }
+    // An integral gain below 2^31 (the default, 100): the integer product.
+    if (gain_limit < 0x1p31 && integral_gain(gain_limit, 0x1p31))
+        decouple_s123_rows<true>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
+    else
+        decouple_s123_rows<false>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
 }
 
 // ---------------------------------------------------------------------------
@@ -653,6 +830,23 @@ void csf_s0_avx2(const std::int16_t* src, std::ptrdiff_t stride, Rect region, st
             store8_i16(flt + row + x, narrow_wrap(g));
         });
     }
+}
+
+// The same from signed 32x32 products (adm_avx512.cpp's mul_i32_u32): with
+// fs = f - 2^32 for f >= 2^31 (the int32 of f's bits; fs = f otherwise),
+// s * f = s * fs + s * 2^32 where `big` is all ones (f >= 2^31) and s * fs
+// where it is 0 (exact: |s * f| < 2^63, and the round keeps the sum below
+// 2^63). s * 2^32 is the lane shifted up (even elements) or its high dword
+// alone (odd elements). The factor and `big` are per band, so a constant
+// `big` folds away.
+inline V csf_scale_s123_signed(V s, V fs, V big) {
+    const V r = _mm256_set1_epi64x(std::int64_t{1} << 27);
+    const V hi_even = _mm256_and_si256(_mm256_slli_epi64(s, 32), big);
+    const V hi_odd = _mm256_and_si256(_mm256_and_si256(s, _mm256_set1_epi64x(~std::int64_t{0xffffffff})), big);
+    const V even = _mm256_add_epi64(_mm256_mul_epi32(s, fs), hi_even);
+    const V odd = _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(s, 32), fs), hi_odd);
+    return interleave_low_dwords(_mm256_srli_epi64(_mm256_add_epi64(even, r), 28),
+                                 _mm256_srli_epi64(_mm256_add_epi64(odd, r), 28));
 }
 
 // int32((s * f + 2^27) >> 28) for 8 int32 s and a uint32 f: |s| * f < 2^63
@@ -700,146 +894,15 @@ void csf_s123_avx2(const std::int32_t* src, std::ptrdiff_t stride, Rect region, 
 }
 
 // ---------------------------------------------------------------------------
-// Masking: csf / flt rows of the masker
-
-// One row of csf_s0 / csf_s123 of band t, for CsfRows.
-inline void csf_row(const std::int16_t* src, int t, Rect cols, std::uint16_t rfactor,
-                    std::int16_t* csf, std::int16_t* flt) {
-    csf_s0_avx2(src, 0, cols, rfactor, kCsfShiftS0[t], kCsfRoundS0[t], csf, flt);
-}
-inline void csf_row(const std::int32_t* src, int, Rect cols, std::uint32_t rfactor,
-                    std::int32_t* csf, std::int32_t* flt) {
-    csf_s123_avx2(src, 0, cols, rfactor, csf, flt);
-}
-
-// csf and flt rows of the three masker bands, columns [c0, c1), for the rows
-// in use: three slots, each kept while its row is one of the current output
-// row's (y - 1, y, y + 1), so that each band row is computed once.
-template <class T, class R>
-class CsfRows {
-public:
-    CsfRows(const T* const masker_hvd[3], const R rfactor[3], std::ptrdiff_t stride, int w, int c0,
-            int c1)
-        : masker_(masker_hvd),
-          rfactor_(rfactor),
-          stride_(stride),
-          w_(w),
-          c0_(c0),
-          c1_(c1),
-          mem_(new T[18 * static_cast<std::size_t>(w)]) {
-        for (int t = 0; t < 3; ++t) {
-            csf_[t] = mem_ + 6 * t * w;
-            flt_[t] = csf_[t] + 3 * w;
-        }
-        for (int i = 0; i < 3; ++i) tag_[i] = -1;
-    }
-    ~CsfRows() { delete[] mem_; }
-    CsfRows(const CsfRows&) = delete;
-    CsfRows& operator=(const CsfRows&) = delete;
-
-    // Offset (from csf()[t] and flt()[t]) of band row r; `keep1` and `keep2`
-    // are the other two rows of this output row, whose slots must survive.
-    std::ptrdiff_t row(int r, int keep1, int keep2) {
-        for (int i = 0; i < 3; ++i)
-            if (tag_[i] == r) return i * static_cast<std::ptrdiff_t>(w_);
-        int slot = 0;
-        while (tag_[slot] == keep1 || tag_[slot] == keep2) ++slot;
-        const std::ptrdiff_t off = slot * static_cast<std::ptrdiff_t>(w_);
-        for (int t = 0; t < 3; ++t)
-            csf_row(masker_[t] + r * stride_, t, Rect{c0_, 0, c1_, 1}, rfactor_[t], csf_[t] + off,
-                    flt_[t] + off);
-        tag_[slot] = r;
-        return off;
-    }
-    const T* const* csf() const { return const_cast<const T* const*>(csf_); }
-    const T* const* flt() const { return const_cast<const T* const*>(flt_); }
-    int c0() const { return c0_; }
-    int c1() const { return c1_; }
-
-private:
-    const T* const* masker_;
-    const R* rfactor_;
-    std::ptrdiff_t stride_;
-    int w_, c0_, c1_;
-    T* mem_;
-    T* csf_[3];
-    T* flt_[3];
-    int tag_[3];
-};
-
-// ---------------------------------------------------------------------------
-// Masking, scale 0
-
-// The 3x3 neighbourhood of column x in rows ra (above), rc and rb (below)
-// of a flt band, centre excluded: the sum of load(p) over the eight
-// neighbours (integer lanes, wrapping or exact: any order gives the same
-// sum).
-template <class T, class Load, class Add>
-[[gnu::always_inline]] inline V neighbours8(const T* f, std::ptrdiff_t ra, std::ptrdiff_t rc,
-                                            std::ptrdiff_t rb, int x, Load load, Add add) {
-    V s = add(load(f + ra + x - 1), load(f + ra + x));
-    s = add(s, load(f + ra + x + 1));
-    s = add(s, load(f + rc + x - 1));
-    s = add(s, load(f + rc + x + 1));
-    s = add(s, load(f + rb + x - 1));
-    s = add(s, load(f + rb + x));
-    return add(s, load(f + rb + x + 1));
-}
-
-// Threshold of columns x..x+7 (all interior: 1 <= x, x + 8 <= w - 1).
-inline V threshold8_s0(const std::int16_t* const csf_hvd[3], const std::int16_t* const flt_hvd[3],
-                       std::ptrdiff_t ra, std::ptrdiff_t rc, std::ptrdiff_t rb, int x) {
-    const V k15 = _mm256_set1_epi32(8738), r12 = _mm256_set1_epi32(2048);
-    V sum = _mm256_setzero_si256();
-    for (int t = 0; t < 3; ++t) {
-        const std::int16_t* f = flt_hvd[t];
-        // |sum| < 2^20: int32 lanes, order irrelevant.
-        V s = neighbours8(f, ra, rc, rb, x, [](const std::int16_t* p) { return load8_i16_as_i32(p); },
-                          [](V u, V v) { return _mm256_add_epi32(u, v); });
-        // Centre tap in int32: 8738 * 32768 + 2048 < 2^31, result <= 69905.
-        const V c = _mm256_abs_epi32(load8_i16_as_i32(csf_hvd[t] + rc + x));
-        s = _mm256_add_epi32(s, _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(c, k15), r12), 12));
-        sum = _mm256_add_epi32(sum, s);
-    }
-    return sum;
-}
-
-// The exact excess clamp(m - T * 2^sub, 0, 2^31 - 1) for m in [0, 2^31) and
-// any int32 T > INT32_MIN, in 32-bit lanes. T is clamped to +-bound with
-// bound * 2^sub = 2^31 (beyond it the result is already 0 or 2^31 - 1):
-// - T >= 0: m - (T' << sub) is exact in int32 (for T' << sub == 2^31 it is
-//   negative and the max gives 0, as m < 2^31 <= T * 2^sub requires);
-// - T < 0: m + (|T|' << sub) < 2^32 is exact in uint32, then min 2^31 - 1.
-struct Excess {
-    V bound;
-    __m128i sub;
-    V excess(V m, V thr) const {
-        const V zero = _mm256_setzero_si256();
-        const V tp = _mm256_min_epi32(_mm256_max_epi32(thr, zero), bound);
-        const V tn = _mm256_min_epi32(_mm256_max_epi32(_mm256_sub_epi32(zero, thr), zero), bound);
-        const V epos = _mm256_max_epi32(_mm256_sub_epi32(m, _mm256_sll_epi32(tp, sub)), zero);
-        const V eneg = _mm256_min_epu32(_mm256_add_epi32(m, _mm256_sll_epi32(tn, sub)),
-                                        _mm256_set1_epi32(std::numeric_limits<std::int32_t>::max()));
-        return _mm256_blendv_epi8(epos, eneg, _mm256_srai_epi32(thr, 31));
-    }
-};
-
-inline Excess make_excess(int sub) {
-    Excess e;
-    // sub == 0: no clamp needed (|T| <= 2^31 - 1 keeps both forms exact).
-    e.bound = _mm256_set1_epi32(sub == 0 ? std::numeric_limits<std::int32_t>::max()
-                                         : static_cast<std::int32_t>(std::uint32_t{1} << (31 - sub)));
-    e.sub = _mm_cvtsi32_si128(sub);
-    return e;
-}
+// Masking: the cube of an excess
 
 // Sum of cube(e) over the 4 excesses in the low dwords of the 64-bit lanes of
 // e (each in [0, 2^31)), added to acc. e^2 + round < 2^63, so the logical
 // shift is exact, and its low dword is the scalar's int32 narrowing. The cube
 // e2 * e (|.| < 2^62) needs an arithmetic shift, which AVX2 lacks for 64-bit
 // lanes: (x + 2^63) >>> n == (x >> n) + (2^63 >> n) modulo 2^64, so the bias
-// is folded into the rounding term here and lanes * (2^63 >> n) is removed
-// from the total by the caller.
+// is folded into the rounding term here and terms * (2^63 >> n) is removed
+// from the total by cube_sum.
 struct Cube {
     V sq_round, cub_round_biased;
     __m128i sq, cub;
@@ -864,6 +927,51 @@ inline Cube make_cube(const CubeShifts& s) {
     return c;
 }
 
+// vpermd indices that move the lanes set in an 8-bit mask to the front, in
+// order (the others after them), one byte each: entry m, byte i is the i-th
+// set bit of m.
+struct CompressTable {
+    std::uint64_t idx[256];
+    constexpr CompressTable() : idx{} {
+        for (int m = 0; m < 256; ++m) {
+            int k = 0;
+            for (int i = 0; i < 8; ++i)
+                if (m & (1 << i)) idx[m] |= static_cast<std::uint64_t>(i) << (8 * k++);
+        }
+    }
+};
+inline constexpr CompressTable kCompress{};
+
+// Stores the non-zero lanes of e at `out`, in order (8 values are written);
+// returns how many there are.
+inline int store_nonzero(std::int32_t* out, V e) {
+    const unsigned zero = static_cast<unsigned>(
+        _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(e, _mm256_setzero_si256()))));
+    const unsigned nz = ~zero & 0xffu;
+    const V perm = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(kCompress.idx[nz])));
+    storeu(out, _mm256_permutevar8x32_epi32(e, perm));
+    return __builtin_popcount(nz);
+}
+
+// The sum of cube(e) over the first n values of `packed` (excesses in [0,
+// 2^31)), which holds n + 8 values (the 8 after the n are overwritten with
+// zeros). cube(0) is 0 (both round terms are below their divisors) and the
+// sum is modulo 2^64 in any order, so the caller packs only the non-zero
+// excesses of a row there: on pictures most of them are 0.
+inline std::int64_t cube_sum(std::int32_t* packed, int n, const Cube& cube) {
+    storeu(packed + n, _mm256_setzero_si256());
+    V acc = _mm256_setzero_si256();
+    std::uint64_t terms = 0;
+    for (int i = 0; i < n; i += 8) {
+        const V e = loadu(packed + i);
+        acc = cube.add(acc, e);
+        acc = cube.add(acc, _mm256_srli_epi64(e, 32));
+        terms += 8;
+    }
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(hsum_i64(acc)) -
+                                     terms * cube.bias_per_term);
+}
+
 // block(s, t) over samples [0, n) of a row and its thresholds, kN at a
 // time; the last partial block runs on zero-filled copies, so no load passes
 // the rows' ends.
@@ -881,63 +989,296 @@ template <int kN, class S, class T, class Block>
     }
 }
 
-// Row sum of cube(excess) for scale 0 over n samples. The last partial block
-// runs on zero-padded copies: a zero sample against a zero threshold has
-// excess 0, whose cube is 0.
-std::int64_t row_sum_s0(const std::int16_t* src, const std::int32_t* thr, int n, std::uint16_t rfactor,
-                        const Excess& ex, const Cube& cube) {
-    const V f = _mm256_set1_epi32(rfactor);
-    V acc = _mm256_setzero_si256();
-    std::uint64_t terms = 0;
-    auto block = [&](const std::int16_t* s, const std::int32_t* t) {
-        // |s * f| <= 32768 * 65535 < 2^31: the product and its abs are exact.
-        const V m = _mm256_abs_epi32(_mm256_mullo_epi32(load8_i16_as_i32(s), f));
-        const V e = ex.excess(m, loadu(t));
-        acc = cube.add(acc, e);
-        acc = cube.add(acc, _mm256_srli_epi64(e, 32));
-        terms += 8;
-    };
-    blocks_zero_tail<8>(src, thr, n, block);
-    return static_cast<std::int64_t>(static_cast<std::uint64_t>(hsum_i64(acc)) - terms * cube.bias_per_term);
+// 8 values of a band row from p, of which the first n (< 8 only at a row's
+// end) are inside the row; the others load as zero.
+template <class T>
+inline V load8_as_i32(const T* p, int n) {
+    if (n >= 8) return load_i32x8(p);
+    alignas(32) T tail[8] = {};
+    std::memcpy(tail, p, sizeof(T) * static_cast<std::size_t>(n));
+    return load_i32x8(tail);
 }
 
-// The threshold of row y from the cached rows. The interior goes through
-// `block` (threshold8_s0 / threshold4_s123: any row offsets will do); the edge columns, and a row
-// whose interior is narrower than a block, through the scalar on the three rows copied in order
-// into a band of height 3, whose row 1 has row y's neighbours.
-template <int kBlock, class T, class R, class Acc, class BlockFn, class ScalarFn>
-void threshold_row_cached(CsfRows<T, R>& rows, int w, int h, int y, int x0, int x1, Acc* thr,
-                          BlockFn block, ScalarFn scalar_row) {
-    const int ya = reflect_index(y - 1, h), yb = reflect_index(y + 1, h);
-    const std::ptrdiff_t ra = rows.row(ya, y, yb), rc = rows.row(y, ya, yb),
-                         rb = rows.row(yb, ya, y);
-    const int lo = std::max(x0, 1), hi = std::min(x1, w - 1);
-    const bool vec = for_blocks_overlapping(lo, hi, kBlock, [&](int x) {
-        storeu(thr + (x - x0), block(rows.csf(), rows.flt(), ra, rc, rb, x));
-    });
-    if (vec && x0 > 0 && x1 < w) return;
-    T* ordered = new T[18 * static_cast<std::size_t>(w)];
-    T* csf[3];
-    T* flt[3];
-    const std::ptrdiff_t offs[3] = {ra, rc, rb};
-    for (int t = 0; t < 3; ++t) {
-        csf[t] = ordered + 6 * t * w;
-        flt[t] = csf[t] + 3 * w;
-        for (int k = 0; k < 3; ++k) {
-            const std::size_t n = sizeof(T) * (rows.c1() - rows.c0());
-            std::memcpy(csf[t] + k * w + rows.c0(), rows.csf()[t] + offs[k] + rows.c0(), n);
-            std::memcpy(flt[t] + k * w + rows.c0(), rows.flt()[t] + offs[k] + rows.c0(), n);
+// ---------------------------------------------------------------------------
+// Masking: the threshold
+
+// The threshold is sum_t (ring_t + centre_t): the eight neighbours' flt
+// values and the centre tap of each orientation t. The flt part is
+// reorganised (integer sums in int32 lanes; see the derived classes for why
+// the order does not matter): S(r, x) = sum_t flt_t(r, x) once per band
+// row, V(x) = S(y-1, x) + S(y, x) + S(y+1, x) per output row (rows
+// reflected), and ring(x) = V(x-1) + V(x) + V(x+1) - S(y, x), with V(-1) =
+// V(1) and V(w) = V(w-1): the reflected neighbour columns of columns 0 and
+// w - 1. That reads 4 + 3 / 3 rows per sample instead of 24 (adm_avx512.cpp
+// does the same in 16 lanes). Three slots hold one band row's S over [c0,
+// c1) and its centre taps each (kept while the row is one of the three in
+// use); Derived::fill_row(r, s, taps) computes them for band row r. Every
+// buffer has 8 values of slack, so the loops run whole blocks past their
+// ends (the extra lanes are never read as results).
+template <class Derived>
+class ThresholdRows {
+public:
+    ThresholdRows(int w, int h, int x0, int x1)
+        : c0_(x0 > 0 ? x0 - 1 : 0),
+          c1_(x1 < w ? x1 + 1 : w),
+          w_(w),
+          h_(h),
+          x0_(x0),
+          x1_(x1),
+          ws_(w + 16),
+          mem_(new std::int32_t[8 * static_cast<std::size_t>(w + 16)]) {
+        for (int i = 0; i < 3; ++i) {
+            s_[i] = mem_ + i * ws_;
+            ctap_[i] = mem_ + (4 + i) * ws_;
+            tag_[i] = -1;
+        }
+        v_ = mem_ + 3 * ws_;  // V(x) at v_[x + 1]
+        thr_ = mem_ + 7 * ws_;
+        // The whole blocks read up to two values past what the blocks before
+        // wrote (into lanes past the region's end, whose results are never
+        // used); zeroing every row from column c1 on keeps those reads of
+        // defined values (the rest is written before it is read).
+        for (int r = 0; r < 8; ++r)
+            std::memset(mem_ + r * ws_ + c1_, 0, sizeof(std::int32_t) * (ws_ - c1_));
+    }
+    ~ThresholdRows() { delete[] mem_; }
+    ThresholdRows(const ThresholdRows&) = delete;
+    ThresholdRows& operator=(const ThresholdRows&) = delete;
+
+    // The threshold of row y, columns [x0, x1) at thr()[0 ..]; returns the OR
+    // of its values (scale 0's test for thresholds outside [0, 2^(31 - sub))).
+    std::uint32_t row(int y) {
+        const int ya = reflect_index(y - 1, h_), yb = reflect_index(y + 1, h_);
+        const std::int32_t* sa = s_[slot_of_row(ya, y, yb)];
+        const int slot_c = slot_of_row(y, ya, yb);
+        const std::int32_t* sc = s_[slot_c];
+        const std::int32_t* cc = ctap_[slot_c];
+        const std::int32_t* sb = s_[slot_of_row(yb, ya, y)];
+        for (int x = c0_; x < c1_; x += 8)
+            storeu(v_ + 1 + x, _mm256_add_epi32(_mm256_add_epi32(loadu(sa + x), loadu(sc + x)),
+                                                loadu(sb + x)));
+        if (c0_ == 0) v_[0] = v_[2];
+        if (c1_ == w_) v_[w_ + 1] = v_[w_];
+        V bits = _mm256_setzero_si256();
+        const int n = x1_ - x0_;
+        for (int i = 0; i < n; i += 8) {
+            const int x = x0_ + i;
+            V t = _mm256_add_epi32(loadu(v_ + x), loadu(v_ + x + 1));
+            t = _mm256_add_epi32(t, loadu(v_ + x + 2));
+            t = _mm256_sub_epi32(t, loadu(sc + x));
+            t = _mm256_add_epi32(t, loadu(cc + x));
+            storeu(thr_ + i, t);
+            // Lanes past the region's end hold whatever the slack gave.
+            const V inside = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - i),
+                                                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+            bits = _mm256_or_si256(bits, _mm256_and_si256(t, inside));
+        }
+        const __m128i b4 = _mm_or_si128(_mm256_castsi256_si128(bits), _mm256_extracti128_si256(bits, 1));
+        const __m128i b2 = _mm_or_si128(b4, _mm_unpackhi_epi64(b4, b4));
+        return static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm_or_si128(b2, _mm_srli_epi64(b2, 32))));
+    }
+    const std::int32_t* thr() const { return thr_; }
+
+protected:
+    const int c0_, c1_;  // the columns whose S the ring reads
+
+private:
+    // The slot of band row r, filled if r is not in one; `keep1` and `keep2`
+    // are the other two rows of this output row.
+    int slot_of_row(int r, int keep1, int keep2) {
+        int slot = -1;
+        for (int i = 0; i < 3; ++i)
+            if (tag_[i] == r) return i;
+        for (int i = 0; i < 3 && slot < 0; ++i)
+            if (tag_[i] != keep1 && tag_[i] != keep2) slot = i;
+        static_cast<Derived*>(this)->fill_row(r, s_[slot], ctap_[slot]);
+        tag_[slot] = r;
+        return slot;
+    }
+
+    const int w_, h_, x0_, x1_, ws_;
+    std::int32_t* mem_;
+    std::int32_t* s_[3];
+    std::int32_t* ctap_[3];
+    std::int32_t* v_;
+    std::int32_t* thr_;
+    int tag_[3];
+};
+
+// Scale 0: csf and flt of the masker are int16 (flt wraps there: 34952 at
+// most), so every S, V, tap and T is far inside int32 (|T| <= 24 * 32768 +
+// 3 * 69905 < 2^20) and the sums are exact in any order.
+class ThresholdS0 : public ThresholdRows<ThresholdS0> {
+public:
+    ThresholdS0(const std::int16_t* const masker_hvd[3], const std::uint16_t rfactor[3],
+                std::ptrdiff_t stride, int w, int h, int x0, int x1)
+        : ThresholdRows(w, h, x0, x1), masker_(masker_hvd), stride_(stride) {
+        // csf16() computes the (shift, round) pairs (15, 2^14), (15, 2^14),
+        // (17, 65535) of kCsfShiftS0 / kCsfRoundS0.
+        static_assert(kCsfShiftS0[0] == 15 && kCsfShiftS0[1] == 15 && kCsfShiftS0[2] == 17);
+        static_assert(kCsfRoundS0[0] == 16384 && kCsfRoundS0[1] == 16384 &&
+                      kCsfRoundS0[2] == 65535);
+        for (int t = 0; t < 3; ++t) {
+            factor16_[t] = _mm256_set1_epi16(static_cast<std::int16_t>(rfactor[t]));
+            big_[t] = rfactor[t] >= 32768;
         }
     }
-    if (!vec) scalar_row(csf, flt, w, w, 3, 1, x0, x1, thr);
-    if (vec && x0 == 0) scalar_row(csf, flt, w, w, 3, 1, 0, 1, thr);
-    if (vec && x1 == w) scalar_row(csf, flt, w, w, 3, 1, w - 1, w, thr + (w - 1 - x0));
-    delete[] ordered;
+
+private:
+    friend class ThresholdRows<ThresholdS0>;
+
+    // S and the centre taps of band row r, 16 columns per block in 16-bit
+    // lanes. Each csf value is computed once and gives both flt and the tap;
+    // with a = |csf| (an unsigned 16-bit lane: 32768 for csf = -32768)
+    //   flt = (4369 a + 2048) >> 12 = a + ((4368 a + 2^15) >> 16),
+    //   tap = (8738 a + 2048) >> 12 = 2a + ((8736 a + 2^15) >> 16),
+    // (4369 = 2^12 + 273 and 8738 = 2^13 + 546, times 16), where the 32-bit
+    // product X (below 2^32) rounds as (X >> 16) + ((X mod 2^16) >> 15):
+    // vpmulhuw plus the top bit of vpmullw. flt is taken modulo 2^16, the
+    // scalar's int16 narrowing. The int32 sums come from vpmaddwd on
+    // interleaved lanes: S = (flt_h + flt_v) + flt_d and, with a - 2^14 in
+    // [-2^14, 2^14] (int16), sum of taps = 2 sum (a - 2^14) + 3 * 2^15 + sum
+    // of the rounded parts (each <= 4368, their sum an int16).
+    void fill_row(int r, std::int32_t* out, std::int32_t* taps) const {
+        const std::ptrdiff_t off = r * stride_;
+        const V k4368 = opaque(_mm256_set1_epi16(4368)), k8736 = opaque(_mm256_set1_epi16(8736));
+        const V half = _mm256_set1_epi16(16384), zero = _mm256_setzero_si256();
+        const V ones = _mm256_set1_epi16(1), twos = _mm256_set1_epi16(2);
+        const V two_one = _mm256_set1_epi32(0x00010002);  // (2, 1) pairs
+        const V tap_bias = _mm256_set1_epi32(3 * 32768);
+        for (int x = c0_; x < c1_; x += 16) {
+            V flt[3], cen[3];
+            V rounded = zero;
+            for (int t = 0; t < 3; ++t) {
+                const V a = _mm256_abs_epi16(csf16(t, load16_i16(masker_[t] + off + x, c1_ - x)));
+                const V u = _mm256_add_epi16(_mm256_mulhi_epu16(a, k4368),
+                                             _mm256_srli_epi16(_mm256_mullo_epi16(a, k4368), 15));
+                flt[t] = _mm256_add_epi16(a, u);
+                rounded = _mm256_add_epi16(
+                    rounded, _mm256_add_epi16(_mm256_mulhi_epu16(a, k8736),
+                                              _mm256_srli_epi16(_mm256_mullo_epi16(a, k8736), 15)));
+                cen[t] = _mm256_sub_epi16(a, half);
+            }
+            // S and the tap sums of columns 0-3, 8-11 (lo) and 4-7, 12-15 (hi).
+            auto s_of = [&](V f01, V f2) {
+                return _mm256_add_epi32(_mm256_madd_epi16(f01, ones), _mm256_madd_epi16(f2, ones));
+            };
+            auto taps_of = [&](V c01, V c2r) {
+                return _mm256_add_epi32(
+                    _mm256_add_epi32(_mm256_madd_epi16(c01, twos), _mm256_madd_epi16(c2r, two_one)),
+                    tap_bias);
+            };
+            const V slo = s_of(_mm256_unpacklo_epi16(flt[0], flt[1]), _mm256_unpacklo_epi16(flt[2], zero));
+            const V shi = s_of(_mm256_unpackhi_epi16(flt[0], flt[1]), _mm256_unpackhi_epi16(flt[2], zero));
+            const V tlo = taps_of(_mm256_unpacklo_epi16(cen[0], cen[1]),
+                                  _mm256_unpacklo_epi16(cen[2], rounded));
+            const V thi = taps_of(_mm256_unpackhi_epi16(cen[0], cen[1]),
+                                  _mm256_unpackhi_epi16(cen[2], rounded));
+            storeu(out + x, _mm256_permute2x128_si256(slo, shi, 0x20));
+            storeu(out + x + 8, _mm256_permute2x128_si256(slo, shi, 0x31));
+            storeu(taps + x, _mm256_permute2x128_si256(tlo, thi, 0x20));
+            storeu(taps + x + 8, _mm256_permute2x128_si256(tlo, thi, 0x31));
+        }
+    }
+
+    // 16 masker samples, of which the first n (< 16 only at a row's end)
+    // are inside the row; the others load as zero.
+    static V load16_i16(const std::int16_t* p, int n) {
+        if (n >= 16) return loadu(p);
+        alignas(32) std::int16_t tail[16] = {};
+        std::memcpy(tail, p, sizeof(std::int16_t) * static_cast<std::size_t>(n));
+        return loadu(tail);
+    }
+
+    // csf_s0 of 16 masker samples s of band t modulo 2^16 (the scalar's
+    // int16 narrowing), from 16-bit products: with f' = f - 2^16 for a
+    // factor f >= 2^15 (f' = f otherwise, an int16 either way), f s = f' s +
+    // 2^16 s.
+    // - h, v ((f s + 2^14) >> 15): vpmulhrsw gives (f' s + 2^14) >> 15
+    //   (modulo 2^16, which only -2^15 * -2^15 reaches), plus 2s.
+    // - d ((f s + 65535) >> 17): that is ceil(f s / 2^16) >> 1, and
+    //   ceil(P / 2^16) = hi + (lo != 0) with hi = P >> 16 (vpmulhw of f' s,
+    //   plus s; it lies in (-2^15, 2^15)) and lo = P mod 2^16 (vpmullw); (hi
+    //   + e) >> 1 = (hi >> 1) + (hi & e) for e in {0, 1}, which cannot wrap.
+    V csf16(int t, V s) const {
+        const V fs = factor16_[t];
+        if (t < 2) {
+            const V c = _mm256_mulhrs_epi16(fs, s);
+            return big_[t] ? _mm256_add_epi16(c, _mm256_add_epi16(s, s)) : c;
+        }
+        V hi = _mm256_mulhi_epi16(fs, s);
+        if (big_[t]) hi = _mm256_add_epi16(hi, s);
+        const V lo_zero = _mm256_cmpeq_epi16(_mm256_mullo_epi16(fs, s), _mm256_setzero_si256());
+        const V e = _mm256_andnot_si256(lo_zero, _mm256_and_si256(hi, _mm256_set1_epi16(1)));
+        return _mm256_add_epi16(_mm256_srai_epi16(hi, 1), e);
+    }
+
+    const std::int16_t* const* masker_;
+    std::ptrdiff_t stride_;
+    V factor16_[3];
+    bool big_[3];
+};
+
+// ---------------------------------------------------------------------------
+// Masking, scale 0
+
+// The exact excess clamp(m - T * 2^sub, 0, 2^31 - 1) for m in [0, 2^31) and
+// |T| < 2^31, sub <= 30, in 32-bit lanes. T is clamped to +-bound with
+// bound * 2^sub = 2^31 (beyond it the result is already 0 or 2^31 - 1):
+// - T >= 0: m - (T' << sub) is exact in int32 (for T' << sub == 2^31 it
+//   wraps negative and the max gives 0, as the true difference is negative);
+// - T < 0: m + (|T|' << sub) < 2^32 is exact in uint32, then min 2^31 - 1.
+// Where every T of the row is in [0, 2^(31 - sub)), m - (T << sub) is exact
+// and only the max acts (`fast`): every decoded picture is in that case.
+struct Excess {
+    V bound;
+    __m128i sub;
+    int sub_bits;
+    V fast(V m, V thr) const {
+        return _mm256_max_epi32(_mm256_sub_epi32(m, _mm256_sll_epi32(thr, sub)),
+                                _mm256_setzero_si256());
+    }
+    V exact(V m, V thr) const {
+        const V zero = _mm256_setzero_si256();
+        const V tp = _mm256_min_epi32(_mm256_max_epi32(thr, zero), bound);
+        const V tn = _mm256_min_epi32(_mm256_max_epi32(_mm256_sub_epi32(zero, thr), zero), bound);
+        const V epos = _mm256_max_epi32(_mm256_sub_epi32(m, _mm256_sll_epi32(tp, sub)), zero);
+        const V eneg = _mm256_min_epu32(_mm256_add_epi32(m, _mm256_sll_epi32(tn, sub)),
+                                        _mm256_set1_epi32(std::numeric_limits<std::int32_t>::max()));
+        return _mm256_blendv_epi8(epos, eneg, _mm256_srai_epi32(thr, 31));
+    }
+    // Whether every threshold whose bits are OR-ed in `any` is in [0, 2^(31 -
+    // sub)).
+    bool row_is_fast(std::uint32_t any) const { return (any >> (31 - sub_bits)) == 0; }
+};
+
+inline Excess make_excess(int sub) {
+    Excess e;
+    // sub == 0: no clamp needed (|T| <= 2^31 - 1 keeps both forms exact).
+    e.bound = _mm256_set1_epi32(sub == 0 ? std::numeric_limits<std::int32_t>::max()
+                                         : static_cast<std::int32_t>(std::uint32_t{1} << (31 - sub)));
+    e.sub = _mm_cvtsi32_si128(sub);
+    e.sub_bits = sub;
+    return e;
 }
 
-void threshold_row_s0(CsfRows<std::int16_t, std::uint16_t>& rows, int w, int h, int y, int x0,
-                      int x1, std::int32_t* thr) {
-    threshold_row_cached<8>(rows, w, h, y, x0, x1, thr, threshold8_s0, cm_threshold_row_s0);
+// Row sum of cube(excess) for scale 0 over n samples: the non-zero excesses
+// packed into `packed` (n + 16 values), then cubed. The last partial block
+// runs on zero-padded copies: a zero sample against a zero threshold has
+// excess 0.
+template <bool kFast>
+std::int64_t row_sum_s0(const std::int16_t* src, const std::int32_t* thr, int n,
+                        std::uint16_t rfactor, const Excess& ex, const Cube& cube,
+                        std::int32_t* packed) {
+    const V f = _mm256_set1_epi32(rfactor);
+    int k = 0;
+    blocks_zero_tail<8>(src, thr, n, [&](const std::int16_t* s, const std::int32_t* t) {
+        // |s * f| <= 32768 * 65535 < 2^31: the product and its abs are exact.
+        const V m = _mm256_abs_epi32(_mm256_mullo_epi32(load8_i16_as_i32(s), f));
+        const V e = kFast ? ex.fast(m, loadu(t)) : ex.exact(m, loadu(t));
+        k += store_nonzero(packed + k, e);
+    });
+    return cube_sum(packed, k, cube);
 }
 
 void cm_accumulate_s0_avx2(const std::int16_t* const x_hvd[3],
@@ -945,6 +1286,12 @@ void cm_accumulate_s0_avx2(const std::int16_t* const x_hvd[3],
                            int h, Rect region, const std::uint16_t rfactor[3],
                            const CubeShifts shifts[3], int row_shift, std::int32_t* thr_scratch,
                            std::int64_t acc[3]) {
+    // The clamp bounds of Excess need sub <= 30 (the extractor uses 10 and 12).
+    if (shifts[0].sub > 30 || shifts[1].sub > 30 || shifts[2].sub > 30) {
+        cm_accumulate_s0(x_hvd, masker_hvd, stride, w, h, region, rfactor, shifts, row_shift,
+                         thr_scratch, acc);
+        return;
+    }
     const std::int64_t row_round = row_shift > 0 ? std::int64_t{1} << (row_shift - 1) : 0;
     Excess ex[3];
     Cube cube[3];
@@ -952,98 +1299,117 @@ void cm_accumulate_s0_avx2(const std::int16_t* const x_hvd[3],
         ex[t] = make_excess(shifts[t].sub);
         cube[t] = make_cube(shifts[t]);
     }
-    CsfRows<std::int16_t, std::uint16_t> rows(
-        masker_hvd, rfactor, stride, w, std::max(region.x0 - 1, 0), std::min(region.x1 + 1, w));
+    const int n = region.width();
+    ThresholdS0 threshold(masker_hvd, rfactor, stride, w, h, region.x0, region.x1);
+    std::int32_t* packed = new std::int32_t[static_cast<std::size_t>(n) + 16];
     for (int y = region.y0; y < region.y1; ++y) {
-        threshold_row_s0(rows, w, h, y, region.x0, region.x1, thr_scratch);
+        const std::uint32_t any = threshold.row(y);
         for (int t = 0; t < 3; ++t) {
-            const std::int64_t row = row_sum_s0(x_hvd[t] + y * stride + region.x0, thr_scratch,
-                                                region.width(), rfactor[t], ex[t], cube[t]);
+            const std::int16_t* x = x_hvd[t] + y * stride + region.x0;
+            const std::int64_t row =
+                ex[t].row_is_fast(any)
+                    ? row_sum_s0<true>(x, threshold.thr(), n, rfactor[t], ex[t], cube[t], packed)
+                    : row_sum_s0<false>(x, threshold.thr(), n, rfactor[t], ex[t], cube[t], packed);
             acc[t] = fold_row(acc[t], row, row_round, row_shift);
         }
     }
+    delete[] packed;
 }
 
 // ---------------------------------------------------------------------------
 // Masking, scales 1..3
 
-inline V load4_i32_as_i64(const std::int32_t* p) {
-    return _mm256_cvtepi32_epi64(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
-}
-
-// int64 sign extension of the int32 in the low dword of each 64-bit lane.
-inline V sign_extend_low(V v) {
-    return _mm256_blend_epi32(v, _mm256_srai_epi32(_mm256_slli_epi64(v, 32), 31), 0xAA);
-}
-
-// Threshold of columns x..x+3 (interior), summed in int64 (exact for any
-// int32 inputs: 27 terms below 2^31 each).
-inline V threshold4_s123(const std::int32_t* const csf_hvd[3], const std::int32_t* const flt_hvd[3],
-                         std::ptrdiff_t ra, std::ptrdiff_t rc, std::ptrdiff_t rb, int x) {
-    const V k15 = _mm256_set1_epi32(286331153);
-    V sum = _mm256_setzero_si256();
-    for (int t = 0; t < 3; ++t) {
-        const std::int32_t* f = flt_hvd[t];
-        auto add = [](V u, V v) { return _mm256_add_epi64(u, v); };
-        sum = add(sum, neighbours8(f, ra, rc, rb, x,
-                                   [](const std::int32_t* p) { return load4_i32_as_i64(p); }, add));
-        // Centre tap: (K * |c| - 2^31) >> 32 (arithmetic; >= -1), its high dword.
-        const V mag = _mm256_cvtepu32_epi64(_mm_abs_epi32(
-            _mm_loadu_si128(reinterpret_cast<const __m128i*>(csf_hvd[t] + rc + x))));
-        const V p = _mm256_add_epi64(_mm256_mul_epu32(mag, k15), _mm256_set1_epi64x(-(std::int64_t{1} << 31)));
-        sum = _mm256_add_epi64(sum, sign_extend_low(_mm256_srli_epi64(p, 32)));
+// The threshold of scales 1-3, organised as ThresholdS0's, in int32 lanes.
+// Whatever the masker, T fits int32: flt = (143165577 * |csf| - 2^31) >> 32
+// lies in [-1, 71582788] and the centre tap (286331153 * |csf| - 2^31) >> 32
+// in [-1, 143165576] for |csf| <= 2^31, so T = 24 flt + 3 taps is in [-27,
+// 2147483640]. The lanes add modulo 2^32, so a partial sum may wrap and the
+// final T is still exact.
+class ThresholdS123 : public ThresholdRows<ThresholdS123> {
+public:
+    ThresholdS123(const std::int32_t* const masker_hvd[3], const std::uint32_t rfactor[3],
+                  std::ptrdiff_t stride, int w, int h, int x0, int x1)
+        : ThresholdRows(w, h, x0, x1), masker_(masker_hvd), stride_(stride) {
+        for (int t = 0; t < 3; ++t) {
+            f_[t] = _mm256_set1_epi32(static_cast<std::int32_t>(rfactor[t]));
+            big_[t] = _mm256_set1_epi32(rfactor[t] >= 0x80000000u ? -1 : 0);
+        }
     }
-    return sum;
-}
 
-// Row sum for scales 1-3, 4 samples per block in 64-bit lanes: x as in
-// csf_scale_s123, m = |x| as uint32, e = clamp(m - T, 0, 2^31 - 1) in int64
-// (|T| < 2^36), then the cube as for scale 0.
-std::int64_t row_sum_s123(const std::int32_t* src, const std::int64_t* thr, int n, std::uint32_t rfactor,
-                          const Cube& cube) {
+private:
+    friend class ThresholdRows<ThresholdS123>;
+
+    // S and the centre taps of band row r. Each csf value (csf_s123 of the
+    // masker) gives both flt and the tap.
+    void fill_row(int r, std::int32_t* out, std::int32_t* taps) const {
+        const std::ptrdiff_t off = r * stride_;
+        const V k30 = _mm256_set1_epi32(143165577), k15 = _mm256_set1_epi32(286331153);
+        for (int x = c0_; x < c1_; x += 8) {
+            V s = _mm256_setzero_si256(), ct = _mm256_setzero_si256();
+            for (int t = 0; t < 3; ++t) {
+                const V c = csf_scale_s123_signed(load8_as_i32(masker_[t] + off + x, c1_ - x),
+                                                  f_[t], big_[t]);
+                s = _mm256_add_epi32(s, q32_scale_abs(c, k30));
+                ct = _mm256_add_epi32(ct, q32_scale_abs(c, k15));
+            }
+            storeu(out + x, s);
+            storeu(taps + x, ct);
+        }
+    }
+
+    const std::int32_t* const* masker_;
+    std::ptrdiff_t stride_;
+    V f_[3], big_[3];
+};
+
+// Row sum for scales 1-3, 8 samples per block: x = int32((src * f + 2^27)
+// >> 28) (csf_scale_s123), m = |x| as uint32 (2^31 for INT32_MIN), and the
+// excess clamp(m - T, 0, 2^31 - 1) with T in [-27, 2^31 - 8] (see
+// ThresholdS123), formed in uint32: for T < 0, m + |T| < 2^32 does not wrap;
+// for 0 <= T <= m, m - T is in [0, 2^31]; T > m (T non-negative, unsigned
+// compare) gives 0. Then the cubes of the non-zero excesses, as at scale 0.
+// A zero-padded tail sample gives x = 2^27 >> 28 = 0 against T = 0: excess 0.
+template <bool kBigFactor>
+std::int64_t row_sum_s123(const std::int32_t* src, const std::int32_t* thr, int n,
+                          std::uint32_t rfactor, const Cube& cube, std::int32_t* packed) {
     const V f = _mm256_set1_epi32(static_cast<std::int32_t>(rfactor));
+    const V big = _mm256_set1_epi32(kBigFactor ? -1 : 0);
     const V zero = _mm256_setzero_si256();
-    const V imax = _mm256_set1_epi64x(std::numeric_limits<std::int32_t>::max());
-    const V low_dword = _mm256_set1_epi64x(0xffffffff);
-    const V r = _mm256_set1_epi64x(std::int64_t{1} << 27);
-    V acc = zero;
-    std::uint64_t terms = 0;
-    auto block = [&](const std::int32_t* s, const std::int64_t* t) {
-        const V s64 = load4_i32_as_i64(s);
-        const V sign = _mm256_cmpgt_epi64(zero, s64);
-        const V mag = _mm256_sub_epi64(_mm256_xor_si256(s64, sign), sign);  // |s| <= 2^31
-        const V p = _mm256_sub_epi64(_mm256_xor_si256(_mm256_mul_epu32(mag, f), sign), sign);
-        const V x = _mm256_srli_epi64(_mm256_add_epi64(p, r), 28);  // low dword: int32 x
-        const V m = _mm256_and_si256(_mm256_abs_epi32(x), low_dword);
-        V e = _mm256_sub_epi64(m, loadu(t));
-        e = _mm256_andnot_si256(_mm256_cmpgt_epi64(zero, e), e);
-        e = _mm256_blendv_epi8(e, imax, _mm256_cmpgt_epi64(e, imax));
-        acc = cube.add(acc, e);
-        terms += 4;
-    };
-    blocks_zero_tail<4>(src, thr, n, block);
-    return static_cast<std::int64_t>(static_cast<std::uint64_t>(hsum_i64(acc)) - terms * cube.bias_per_term);
+    const V imax = _mm256_set1_epi32(std::numeric_limits<std::int32_t>::max());
+    int k = 0;
+    blocks_zero_tail<8>(src, thr, n, [&](const std::int32_t* s, const std::int32_t* tp) {
+        const V m = _mm256_abs_epi32(csf_scale_s123_signed(loadu(s), f, big));
+        const V t = loadu(tp);
+        // Kept: T < 0, or m >= T unsigned (max_epu32(m, T) == m).
+        const V keep = _mm256_or_si256(_mm256_cmpgt_epi32(zero, t),
+                                       _mm256_cmpeq_epi32(_mm256_max_epu32(m, t), m));
+        const V e = _mm256_and_si256(_mm256_min_epu32(_mm256_sub_epi32(m, t), imax), keep);
+        k += store_nonzero(packed + k, e);
+    });
+    return cube_sum(packed, k, cube);
 }
 
 void cm_accumulate_s123_avx2(const std::int32_t* const x_hvd[3],
                              const std::int32_t* const masker_hvd[3], std::ptrdiff_t stride, int w,
                              int h, Rect region, const std::uint32_t rfactor[3], CubeShifts shifts,
-                             int row_shift, std::int64_t* thr_scratch, std::int64_t acc[3]) {
+                             int row_shift, std::int64_t* /*thr_scratch*/, std::int64_t acc[3]) {
     const std::int64_t row_round = row_shift > 0 ? std::int64_t{1} << (row_shift - 1) : 0;
     const Cube cube = make_cube(shifts);
-    CsfRows<std::int32_t, std::uint32_t> rows(
-        masker_hvd, rfactor, stride, w, std::max(region.x0 - 1, 0), std::min(region.x1 + 1, w));
+    const int n = region.width();
+    ThresholdS123 threshold(masker_hvd, rfactor, stride, w, h, region.x0, region.x1);
+    std::int32_t* packed = new std::int32_t[static_cast<std::size_t>(n) + 16];
     for (int y = region.y0; y < region.y1; ++y) {
-        threshold_row_cached<4>(rows, w, h, y, region.x0, region.x1, thr_scratch, threshold4_s123,
-                                cm_threshold_row_s123);
+        threshold.row(y);
         for (int t = 0; t < 3; ++t) {
-            const std::int64_t row = row_sum_s123(x_hvd[t] + y * stride + region.x0, thr_scratch,
-                                                  region.width(), rfactor[t], cube);
+            const auto row_sum =
+                rfactor[t] >= 0x80000000u ? &row_sum_s123<true> : &row_sum_s123<false>;
+            const std::int64_t row = row_sum(x_hvd[t] + y * stride + region.x0, threshold.thr(), n,
+                                             rfactor[t], cube, packed);
             acc[t] = fold_row(acc[t], row, row_round, row_shift);
         }
     }
+    delete[] packed;
 }
-
 // ---------------------------------------------------------------------------
 // The denominators' rows: acc[t] += (row(b) + round) >> row_shift for each
 // row of `region` in band t (h, v, d), b at the row's first sample, round =

@@ -9,6 +9,7 @@
 // anywhere (a guard sample is marked [guard]) fails the band.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cinttypes>
 #include <cstdint>
 #include <cstdio>
@@ -291,6 +292,40 @@ double random_gain(Gen& g) {
     return 1.0 + static_cast<double>(g.u64() % 99000000) / 1e6;
 }
 
+// A decouple case of scales 1-3 once more (nin: its bands, h and v of ref
+// and dis replaced here), at gain 100: ref h = +-(bound - 1 .. bound + 1)
+// with bound = (2^31 - 1) / 100, v = 0, and the distorted h at the int32
+// extreme of the same sign, so the angle passes, k = 2^15 and rst * 100
+// sits at the edge of int32, where the limited value is either the exact
+// product or t.
+void check_decouple_int32_edge(const AdmKernels& k, int w, int h, std::ptrdiff_t stride,
+                               Rect region, std::vector<Band<std::int32_t>>& nin,
+                               std::vector<Band<std::int32_t>>& out,
+                               std::vector<Band<std::int32_t>>& outv, Failure& f) {
+    using T = std::int32_t;
+    const std::int64_t bound = 0x7fffffff / 100;
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            const bool neg = (x / 3 + y) % 2 != 0;
+            const std::int64_t m = bound - 1 + x % 3;
+            *nin[0].at(x, y) = static_cast<T>(neg ? -m : m);
+            *nin[1].at(x, y) = 0;
+            *nin[3].at(x, y) = neg ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max();
+            *nin[4].at(x, y) = 0;
+        }
+    const T* nref[3] = {nin[0].origin(), nin[1].origin(), nin[2].origin()};
+    const T* ndis[3] = {nin[3].origin(), nin[4].origin(), nin[5].origin()};
+    T* rs[3] = {out[0].origin(), out[1].origin(), out[2].origin()};
+    T* as[3] = {out[3].origin(), out[4].origin(), out[5].origin()};
+    T* rv[3] = {outv[0].origin(), outv[1].origin(), outv[2].origin()};
+    T* av[3] = {outv[3].origin(), outv[4].origin(), outv[5].origin()};
+    adm_kernels_scalar().decouple_s123(nref, ndis, stride, region, 100.0, rs, as);
+    k.decouple_s123(nref, ndis, stride, region, 100.0, rv, av);
+    const char* edge[6] = {"r_h (int32 edge)", "r_v (int32 edge)", "r_d (int32 edge)",
+                           "a_h (int32 edge)", "a_v (int32 edge)", "a_d (int32 edge)"};
+    for (int i = 0; i < 6; ++i) compare(edge[i], out[i], outv[i], f);
+}
+
 template <class T>
 Failure check_decouple(Gen& g, const AdmKernels& k, std::string& desc) {
     constexpr bool s0 = sizeof(T) == 2;
@@ -340,8 +375,55 @@ Failure check_decouple(Gen& g, const AdmKernels& k, std::string& desc) {
     Failure f;
     const char* names[6] = {"r_h", "r_v", "r_d", "a_h", "a_v", "a_d"};
     for (int i = 0; i < 6; ++i) compare(names[i], out[i], outv[i], f);
+    if (f.failed) return f;
+    // The same case again with (h, v) of the distorted bands the reference's
+    // turned by 1 degree plus up to 3e-6 radians (a hash of the position, no
+    // further draws): there the angle test's float roundings decide, which
+    // random bands almost never reach. Scales 1-3 take the reference >> 7,
+    // the magnitudes of pictures (products below 2^51).
+    std::vector<Band<T>> nin;
+    for (int i = 0; i < 6; ++i) nin.emplace_back(w, h, stride);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            const std::int64_t oh = s0 ? *in[0].at(x, y) : *in[0].at(x, y) >> 7;
+            const std::int64_t ov = s0 ? *in[1].at(x, y) : *in[1].at(x, y) >> 7;
+            const std::int64_t od = s0 ? *in[2].at(x, y) : *in[2].at(x, y) >> 7;
+            const std::uint64_t hash = static_cast<std::uint64_t>(x * 7919 + y * 104729) ^
+                                       static_cast<std::uint64_t>(oh);
+            const double th = 3.14159265358979323846 / 180 +
+                              (static_cast<double>(hash % 2001) - 1000.0) * 3e-9;
+            auto clamp_t = [](double v) {
+                const double lo = static_cast<double>(std::numeric_limits<T>::min());
+                const double hi = static_cast<double>(std::numeric_limits<T>::max());
+                return static_cast<T>(std::llround(std::min(std::max(v, lo), hi)));
+            };
+            *nin[0].at(x, y) = static_cast<T>(oh);
+            *nin[1].at(x, y) = static_cast<T>(ov);
+            *nin[2].at(x, y) = static_cast<T>(od);
+            *nin[3].at(x, y) = clamp_t(oh * std::cos(th) - ov * std::sin(th));
+            *nin[4].at(x, y) = clamp_t(oh * std::sin(th) + ov * std::cos(th));
+            *nin[5].at(x, y) = *in[5].at(x, y);
+        }
+    const T* nref[3] = {nin[0].origin(), nin[1].origin(), nin[2].origin()};
+    const T* ndis[3] = {nin[3].origin(), nin[4].origin(), nin[5].origin()};
+    if constexpr (s0) {
+        // At scale 0 with the gain negated: the twins' path for a negative
+        // gain, where r can leave int16 and wraps (random gains are >= 1).
+        adm_kernels_scalar().decouple_s0(nref, ndis, stride, region, -gain, rs, as);
+        k.decouple_s0(nref, ndis, stride, region, -gain, rv, av);
+    } else {
+        adm_kernels_scalar().decouple_s123(nref, ndis, stride, region, gain, rs, as);
+        k.decouple_s123(nref, ndis, stride, region, gain, rv, av);
+    }
+    const char* near[6] = {"r_h (1 degree)", "r_v (1 degree)", "r_d (1 degree)",
+                           "a_h (1 degree)", "a_v (1 degree)", "a_d (1 degree)"};
+    for (int i = 0; i < 6; ++i) compare(near[i], out[i], outv[i], f);
+    if constexpr (!s0) {
+        if (!f.failed) check_decouple_int32_edge(k, w, h, stride, region, nin, out, outv, f);
+    }
     return f;
 }
+
 
 template <class T>
 Failure check_csf(Gen& g, const AdmKernels& k, std::string& desc) {
@@ -421,6 +503,32 @@ Failure check_masking(Gen& g, const AdmKernels& k, std::string& desc) {
         adm_kernels_scalar().cm_accumulate_s0(x, c, stride, w, h, region, rf, sh, row_shift,
                                           thr_s.data(), acc_s);
         k.cm_accumulate_s0(x, c, stride, w, h, region, rf, sh, row_shift, thr_v.data(), acc_v);
+        // The same case again with the factors at the 16-bit edges (2^15
+        // and 2^15 - 1 for h / v, 2^16 - 1 and 2^15 for d) and every third
+        // masker sample at an extreme (-2^15, 2^15 - 1, -1), no further draws:
+        // the products a 16-bit csf must get right.
+        const std::uint16_t rf_edge[2][3] = {{32768, 32767, 65535}, {32767, 32768, 32768}};
+        const std::int16_t extremes[3] = {-32768, 32767, -1};
+        std::vector<Band<std::int16_t>> me;
+        for (int t = 0; t < 3; ++t) me.emplace_back(w, h, stride);
+        for (int t = 0; t < 3; ++t)
+            fill_band(me[static_cast<std::size_t>(t)], [&](int xx, int yy) {
+                return (xx + yy + t) % 3 == 0 ? extremes[(xx + 2 * yy + t) % 3]
+                                              : *b[static_cast<std::size_t>(3 + t)].at(xx, yy);
+            });
+        const std::int16_t* ce[3] = {me[0].origin(), me[1].origin(), me[2].origin()};
+        Failure f;
+        compare_values("acc", acc_s, acc_v, 3, f);
+        for (int e = 0; e < 2 && !f.failed; ++e) {
+            std::int64_t ae_s[3] = {acc_s[0], acc_s[1], acc_s[2]};
+            std::int64_t ae_v[3] = {acc_s[0], acc_s[1], acc_s[2]};
+            adm_kernels_scalar().cm_accumulate_s0(x, ce, stride, w, h, region, rf_edge[e], sh,
+                                                  row_shift, thr_s.data(), ae_s);
+            k.cm_accumulate_s0(x, ce, stride, w, h, region, rf_edge[e], sh, row_shift,
+                               thr_v.data(), ae_v);
+            compare_values(e == 0 ? "acc (edge factors 1)" : "acc (edge factors 2)", ae_s, ae_v, 3, f);
+        }
+        return f;
     } else {
         std::uint32_t rf[3];
         for (int t = 0; t < 3; ++t) rf[t] = g.chance(20) ? 0xffffffffu : static_cast<std::uint32_t>(g.u64());
@@ -448,9 +556,21 @@ Failure check_masking(Gen& g, const AdmKernels& k, std::string& desc) {
         adm_kernels_scalar().cm_accumulate_s123(x2, c, stride, w, h, region, rf2, sh, row_shift,
                                             thr_s.data(), acc2_s);
         k.cm_accumulate_s123(x2, c, stride, w, h, region, rf2, sh, row_shift, thr_v.data(), acc2_v);
+        // A zero masker: csf 0, so every flt and centre tap is -1 and T = -27
+        // at every sample; the negative thresholds, where the excess is |x| +
+        // 27, which other maskers almost never give (no further draws either).
+        Band<std::int32_t> zm(w, h, stride);
+        fill_band(zm, [](int, int) { return 0; });
+        const T* cz[3] = {zm.origin(), zm.origin(), zm.origin()};
+        std::int64_t acc3_s[3] = {acc_s[0], acc_s[1], acc_s[2]};
+        std::int64_t acc3_v[3] = {acc_s[0], acc_s[1], acc_s[2]};
+        adm_kernels_scalar().cm_accumulate_s123(x, cz, stride, w, h, region, rf, sh, row_shift,
+                                                thr_s.data(), acc3_s);
+        k.cm_accumulate_s123(x, cz, stride, w, h, region, rf, sh, row_shift, thr_v.data(), acc3_v);
         Failure f;
         compare_values("acc", acc_s, acc_v, 3, f);
         compare_values("acc (x = INT32_MIN)", acc2_s, acc2_v, 3, f);
+        compare_values("acc (zero masker)", acc3_s, acc3_v, 3, f);
         return f;
     }
     Failure f;
