@@ -108,5 +108,23 @@ TEST(SpeedShared, DivisionAtTheEdgesOfTheRangeIsTheCpus) {
         }
 }
 
+// Exact halfway quotients: a quotient of two binary32 values never lies
+// exactly between two normal numbers, but it can between two subnormals.
+// m * 2^(t - 149) / 2^(s + t) with m = k * 2^(s - 1), k odd, is a tie at
+// the s-th bit below the smallest subnormal's unit: both ways of the
+// ties-to-even rule (k = 1 or 3 mod 4), at every position s, from numerators
+// that are subnormal (t = 0) up to ones far in the normal range (t < 128 - s).
+TEST(SpeedShared, DivisionTiesOfSubnormalQuotientsRoundToEven) {
+    std::mt19937 rng(5u);
+    for (int i = 0; i < 400000; ++i) {
+        const int s = 1 + static_cast<int>(rng() % 23u);
+        const std::uint32_t k = (rng() % (1u << (24 - s))) | 1u;  // m = k 2^(s-1) < 2^23
+        const int t = static_cast<int>(rng() % static_cast<std::uint32_t>(128 - s));  // 2^(s+t) finite
+        const float n = std::ldexp(static_cast<float>(k << (s - 1)), t - 149);
+        const float d = std::ldexp(1.0f, s + t);
+        ASSERT_TRUE(divides_like_the_cpu(bits_of(i % 2 ? -n : n), bits_of(d)));
+    }
+}
+
 }  // namespace
 }  // namespace vmafpp
