@@ -43,48 +43,48 @@ inline __mmask32 first_lanes32(int n) {
 // dropped bits the unbiased exponent minus 15.
 //
 // Every sum the kernel returns is a sum of such logs, so the table entries
-// and the dropped bits are summed apart: the vector code adds the
-// leading-zero counts (dropped bits) per lane and stores the table indices
-// of a step; the next step sums their entries with scalar loads, which cost
-// less per element than vector gathers here (and they overlap with that
-// step's vector work). A lane that takes no log gets index 0 and no
-// leading-zero count (dropped bits): for numer1 and numer1_tmp both logs of
-// such a lane are then entry 0 and cancel, for nsq + sigma1_sq the entries 0
-// come off once at the end.
+// and the dropped bits are summed apart, both per lane: the entries come
+// from masked 16-lane gathers (on this kernel's mix they cost less than
+// storing the indices and summing them with scalar loads), and a lane that
+// takes no log gathers nothing and adds no dropped bits. A step's gathers
+// are issued after the next step's arithmetic, when their indices (behind
+// two divisions) are long ready: issued at once the kernel took 30% longer.
 
-// A step's table indices: nsq + sigma1_sq, numer1, numer1_tmp.
+// A step's table indices and the lanes that take their logs.
 struct StepIndices {
-    alignas(64) std::uint32_t den[16];
-    alignas(64) std::uint32_t n1[16];
-    alignas(64) std::uint32_t tmp[16];
-    bool gain = false;  // n1 and tmp hold indices (otherwise not written)
+    __m512i den = _mm512_setzero_si512();  // nsq + sigma1_sq
+    __m512i n1 = _mm512_setzero_si512();   // numer1
+    __m512i tmp = _mm512_setzero_si512();  // numer1_tmp
+    __mmask16 in_log = 0;                  // den's lanes
+    __mmask16 need = 0;                    // n1's and tmp's lanes
 };
 
-// Table indices of 16 uint32 of bit length >= 16 in the lanes of m (0
-// elsewhere); lz receives the leading zeros (0 outside m).
+// Table indices of 16 uint32 (of bit length >= 16 in the lanes of m);
+// lz receives the leading zeros in the lanes of m (0 elsewhere).
 inline __m512i log_index_u32(__m512i v, __mmask16 m, __m512i& lz) {
     lz = _mm512_maskz_lzcnt_epi32(m, v);
     const __m512i top = _mm512_srli_epi32(_mm512_sllv_epi32(v, lz), 16);
-    return _mm512_maskz_sub_epi32(m, top, _mm512_set1_epi32(32768));
+    return _mm512_sub_epi32(top, _mm512_set1_epi32(32768));
 }
 
-// Sum of the table entries of 16 indices, with scalar loads in two chains.
-inline std::int64_t sum_entries16(const std::uint16_t* table, const std::uint32_t* idx) {
-    std::int64_t a = 0, b = 0;
-    for (int i = 0; i < 16; i += 2) {
-        a += table[idx[i]];
-        b += table[idx[i + 1]];
-    }
-    return a + b;
+// The table entries at 16 indices in the lanes of m (0 elsewhere, where
+// nothing is read). A gather reads 32 bits at each entry's address: the
+// table's spare entry keeps the last one's in bounds (vif_log2_table).
+inline __m512i table_entries(const std::uint16_t* table, __m512i index, __mmask16 m) {
+    const __m512i pairs = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), m, index, table, 2);
+    return _mm512_and_si512(pairs, _mm512_set1_epi32(0xFFFF));
 }
 
-// Per-lane sums in 32-bit lanes, so that the scalar side of a step keeps
-// only the table sums. A lane adds per step at most 14 to lz_den (its
-// argument is >= 2^17), at most 51 - 17 to dropped_num (numer1_tmp < 2^52,
-// numer1 >= 2^17 and numer1_tmp >= numer1, so never below 0), 1 to
-// non_log_count and below 2^16 to each half of sigma2_sq: flushed every
-// kFlushSteps steps they stay far below 2^31.
+// Per-lane sums in 32-bit lanes. A lane adds per step at most 2^15 (the
+// largest entry) to entries_den, less than 2^15 in magnitude to
+// entries_num, at most 14 to lz_den (its argument is >= 2^17), at most
+// 51 - 17 to dropped_num (numer1_tmp < 2^52, numer1 >= 2^17 and
+// numer1_tmp >= numer1, so never below 0), 1 to non_log_count and below
+// 2^16 to each half of sigma2_sq: flushed every kFlushSteps steps they
+// stay far below 2^31.
 struct AccumulateLanes {
+    __m512i entries_den = _mm512_setzero_si512();
+    __m512i entries_num = _mm512_setzero_si512();  // numer1_tmp's minus numer1's
     __m512i lz_den = _mm512_setzero_si512();
     __m512i dropped_num = _mm512_setzero_si512();    // numer1_tmp's minus numer1's
     __m512i non_log_low = _mm512_setzero_si512();    // sigma2_sq & 0xFFFF
@@ -105,15 +105,13 @@ struct AccumulateTotals {
     std::int64_t non_log = 0, non_log_pixels = 0;
 
     void flush(AccumulateLanes& acc) {
+        entries_den += sum_i32(acc.entries_den);
+        entries_num += sum_i32(acc.entries_num);
         lz_den += sum_i32(acc.lz_den);
         dropped_num += sum_i32(acc.dropped_num);
         non_log += sum_i32(acc.non_log_low) + 65536 * sum_i32(acc.non_log_high);
         non_log_pixels += sum_i32(acc.non_log_count);
         acc = AccumulateLanes{};
-    }
-    void add_entries(const std::uint16_t* table, const StepIndices& idx) {
-        entries_den += sum_entries16(table, idx.den);
-        if (idx.gain) entries_num += sum_entries16(table, idx.tmp) - sum_entries16(table, idx.n1);
     }
 };
 
@@ -169,17 +167,16 @@ inline __m512i high_dwords(__m512d lo, __m512d hi) {
 }
 // Of 16 exact integer doubles in [2^15, 2^53) given by their high dwords
 // (positive: the biased exponent in bits 20..30 above 20 mantissa bits),
-// the table index: the 15 mantissa bits below the leading one, in the
-// lanes of m (0 elsewhere).
-inline __m512i log_index_high(__m512i high, __mmask16 m) {
-    return _mm512_maskz_and_epi32(m, _mm512_srli_epi32(high, 5), _mm512_set1_epi32(0x7FFF));
+// the table index: the 15 mantissa bits below the leading one.
+inline __m512i log_index_high(__m512i high) {
+    return _mm512_and_si512(_mm512_srli_epi32(high, 5), _mm512_set1_epi32(0x7FFF));
 }
 
 // The gain terms of 16 pixels (lanes of `need`: the log branch with
-// sigma12 > 0 and sigma2_sq > 0): the indices of numer1 and numer1_tmp
-// stored, their dropped bits (exponent - 15 each, so the difference of
-// the biased exponents) summed. A lane not in `need` stores index 0 for
-// both and adds no dropped bits: its entries cancel.
+// sigma12 > 0 and sigma2_sq > 0): the table indices of numer1 and
+// numer1_tmp, and the difference of their dropped bits (exponent - 15
+// each, so the difference of the biased exponents) summed. A lane not in
+// `need` adds nothing.
 inline void gain_terms(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
                        const std::int32_t* sigma12, __mmask16 valid, __mmask16 need,
                        __m512d gain_limit, AccumulateLanes& acc, StepIndices& idx) {
@@ -187,8 +184,8 @@ inline void gain_terms(const std::int32_t* sigma1_sq, const std::int32_t* sigma2
     const GainHalf hi = gain_half(sigma1_sq, sigma2_sq, sigma12, 1, valid, gain_limit);
     const __m512i n1 = high_dwords(lo.numer1, hi.numer1);
     const __m512i tmp = high_dwords(lo.numer1_tmp, hi.numer1_tmp);
-    _mm512_store_si512(idx.n1, log_index_high(n1, need));
-    _mm512_store_si512(idx.tmp, log_index_high(tmp, need));
+    idx.n1 = log_index_high(n1);
+    idx.tmp = log_index_high(tmp);
     acc.dropped_num = _mm512_mask_add_epi32(
         acc.dropped_num, need, acc.dropped_num,
         _mm512_sub_epi32(_mm512_srli_epi32(tmp, 20), _mm512_srli_epi32(n1, 20)));
@@ -221,14 +218,23 @@ inline void accumulate_step(const std::int32_t* sigma1_sq, const std::int32_t* s
 
     // Otherwise log2(nsq + sigma1_sq); nsq + s1 < 2^32.
     __m512i lz;
-    _mm512_store_si512(idx.den, log_index_u32(_mm512_add_epi32(nsq, s1), in_log, lz));
+    idx.den = log_index_u32(_mm512_add_epi32(nsq, s1), in_log, lz);
+    idx.in_log = in_log;
     acc.lz_den = _mm512_add_epi32(acc.lz_den, lz);
 
     const __mmask16 need =
         _mm512_mask_cmpgt_epi32_mask(_mm512_mask_cmpgt_epi32_mask(in_log, s12, zero), s2, zero);
-    idx.gain = need != 0;
-    if (!idx.gain) return;
-    gain_terms(sigma1_sq, sigma2_sq, sigma12, valid, need, gain_limit, acc, idx);
+    idx.need = need;
+    if (need != 0) gain_terms(sigma1_sq, sigma2_sq, sigma12, valid, need, gain_limit, acc, idx);
+}
+
+// The table entries of a step's logs, added per lane.
+inline void add_entries(const std::uint16_t* table, const StepIndices& idx, AccumulateLanes& acc) {
+    acc.entries_den = _mm512_add_epi32(acc.entries_den, table_entries(table, idx.den, idx.in_log));
+    if (idx.need == 0) return;
+    acc.entries_num = _mm512_add_epi32(
+        acc.entries_num, _mm512_sub_epi32(table_entries(table, idx.tmp, idx.need),
+                                          table_entries(table, idx.n1, idx.need)));
 }
 
 void accumulate_avx512(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
@@ -244,36 +250,35 @@ void accumulate_avx512(const std::int32_t* sigma1_sq, const std::int32_t* sigma2
     const __m512d gl = _mm512_set1_pd(gain_limit);
     AccumulateLanes acc;
     AccumulateTotals tot;
-    // Step k stores its indices in idx[k & 1] and sums those of step k - 1.
-    StepIndices idx[2];
+    // The last step's indices (none before the first step).
+    StepIndices last;
     std::ptrdiff_t j = 0;
-    int k = 0;
     int steps = 0;
-    for (; j + 16 <= w; j += 16, k ^= 1) {
-        accumulate_step(sigma1_sq + j, sigma2_sq + j, sigma12 + j, 0xFFFF, gl, acc, idx[k]);
-        if (j > 0) tot.add_entries(log2_q11_table, idx[k ^ 1]);
+    for (; j + 16 <= w; j += 16) {
+        StepIndices idx;
+        accumulate_step(sigma1_sq + j, sigma2_sq + j, sigma12 + j, 0xFFFF, gl, acc, idx);
+        add_entries(log2_q11_table, last, acc);
+        last = idx;
         if (++steps == kFlushSteps) {
             tot.flush(acc);
             steps = 0;
         }
     }
     if (j < w) {
+        StepIndices idx;
         accumulate_step(sigma1_sq + j, sigma2_sq + j, sigma12 + j,
-                        first_lanes16(static_cast<int>(w - j)), gl, acc, idx[k]);
-        if (j > 0) tot.add_entries(log2_q11_table, idx[k ^ 1]);
-        k ^= 1;
+                        first_lanes16(static_cast<int>(w - j)), gl, acc, idx);
+        add_entries(log2_q11_table, last, acc);
+        last = idx;
     }
-    if (w > 0) tot.add_entries(log2_q11_table, idx[k ^ 1]);
+    add_entries(log2_q11_table, last, acc);
     tot.flush(acc);
-    // Every step summed 16 den entries; each valid pixel is a log pixel or
-    // a non-log one.
-    const std::int64_t den_lookups = 16 * ((std::int64_t{w} + 15) / 16);
+    // Each valid pixel is a log pixel or a non-log one.
     const std::int64_t log_pixels = std::int64_t{w} - tot.non_log_pixels;
     // A log2 is entry + 2048 * (dropped bits).
     sums->num_log += tot.entries_num + 2048 * tot.dropped_num;
     // log2(nsq + sigma1_sq) - 17 * 2048 = entry - 2048 * (lz + 1).
-    sums->den_log += tot.entries_den - log2_q11_table[0] * (den_lookups - log_pixels) -
-                     2048 * (tot.lz_den + log_pixels);
+    sums->den_log += tot.entries_den - 2048 * (tot.lz_den + log_pixels);
     sums->num_non_log += tot.non_log;
     sums->den_non_log += tot.non_log_pixels;
 }
