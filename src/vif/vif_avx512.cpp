@@ -36,60 +36,57 @@ inline __mmask32 first_lanes32(int n) {
 // Information terms.
 //
 // log2_q11(v) keeps v's 16 leading bits `top` (in [2^15, 2^16)) as the table
-// index top - 2^15 and adds 2048 per dropped bit. With lz leading zeros, top
-// is (v << lz) >> (width - 16) and width - 16 - lz bits are dropped.
+// index top - 2^15 and adds 2048 per dropped bit. For nsq + sigma1_sq, a
+// uint32 with lz leading zeros, top is (v << lz) >> 16 and 16 - lz bits are
+// dropped. numer1 and numer1_tmp are computed as exact integer doubles:
+// their index is the 15 mantissa bits below the leading one and their
+// dropped bits the unbiased exponent minus 15.
 //
 // Every sum the kernel returns is a sum of such logs, so the table entries
-// and the dropped bits are summed apart: the vector code adds the
-// leading-zero counts per lane and stores the table indices of a step; the
-// next step sums their entries with scalar loads, which cost less per
-// element than vector gathers here (and they overlap with that step's vector
-// work). A lane that takes no log gets index 0 and leading-zero count 0: for
-// numer1 and numer1_tmp both logs of such a lane are then entry 0 and
-// cancel, for nsq + sigma1_sq the entries 0 come off once at the end.
+// and the dropped bits are summed apart, both per lane: the entries come
+// from masked 16-lane gathers (on this kernel's mix they cost less than
+// storing the indices and summing them with scalar loads), and a lane that
+// takes no log gathers nothing and adds no dropped bits. A step's gathers
+// are issued after the next step's arithmetic, when their indices (behind
+// two divisions) are long ready: issued at once the kernel took 30% longer.
 
-// A step's table indices: nsq + sigma1_sq, numer1, numer1_tmp.
+// A step's table indices and the lanes that take their logs.
 struct StepIndices {
-    alignas(64) std::uint32_t den[16];
-    alignas(64) std::uint32_t n1[16];
-    alignas(64) std::uint32_t tmp[16];
-    bool gain = false;  // n1 and tmp hold indices (otherwise not written)
+    __m512i den = _mm512_setzero_si512();  // nsq + sigma1_sq
+    __m512i n1 = _mm512_setzero_si512();   // numer1
+    __m512i tmp = _mm512_setzero_si512();  // numer1_tmp
+    __mmask16 in_log = 0;                  // den's lanes
+    __mmask16 need = 0;                    // n1's and tmp's lanes
 };
 
-// Table indices of 16 uint32 of bit length >= 16 in the lanes of m (0
-// elsewhere); lz receives the leading zeros (0 outside m).
+// Table indices of 16 uint32 (of bit length >= 16 in the lanes of m);
+// lz receives the leading zeros in the lanes of m (0 elsewhere).
 inline __m512i log_index_u32(__m512i v, __mmask16 m, __m512i& lz) {
     lz = _mm512_maskz_lzcnt_epi32(m, v);
     const __m512i top = _mm512_srli_epi32(_mm512_sllv_epi32(v, lz), 16);
-    return _mm512_maskz_sub_epi32(m, top, _mm512_set1_epi32(32768));
-}
-// The same for 8 uint64, the indices as 8 x uint32.
-inline __m256i log_index_u64(__m512i v, __mmask8 m, __m512i& lz) {
-    lz = _mm512_maskz_lzcnt_epi64(m, v);
-    const __m512i top = _mm512_srli_epi64(_mm512_sllv_epi64(v, lz), 48);
-    return _mm512_cvtepi64_epi32(_mm512_maskz_sub_epi64(m, top, _mm512_set1_epi64(32768)));
+    return _mm512_sub_epi32(top, _mm512_set1_epi32(32768));
 }
 
-// Sum of the table entries of 16 indices, with scalar loads in two chains.
-inline std::int64_t sum_entries16(const std::uint16_t* table, const std::uint32_t* idx) {
-    std::int64_t a = 0, b = 0;
-    for (int i = 0; i < 16; i += 2) {
-        a += table[idx[i]];
-        b += table[idx[i + 1]];
-    }
-    return a + b;
+// The table entries at 16 indices in the lanes of m (0 elsewhere, where
+// nothing is read). A gather reads 32 bits at each entry's address: the
+// table's spare entry keeps the last one's in bounds (vif_log2_table).
+inline __m512i table_entries(const std::uint16_t* table, __m512i index, __mmask16 m) {
+    const __m512i pairs = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), m, index, table, 2);
+    return _mm512_and_si512(pairs, _mm512_set1_epi32(0xFFFF));
 }
 
-// Per-lane sums in 32-bit (lz_tmp: 64-bit) lanes, so that the scalar side
-// of a step keeps only the table sums. A lane adds per step at most 14 to
-// lz_den (its argument is >= 2^17), 32 + 14 to lz_n1 (a gain lane also
-// counts the 32 that numer1_tmp's 64-bit width adds to its log, below), 46
-// to lz_tmp, 1 to non_log_count and below 2^16 to each half of sigma2_sq:
-// flushed every kFlushSteps steps they stay far below 2^31.
+// Per-lane sums in 32-bit lanes. A lane adds per step at most 2^15 (the
+// largest entry) to entries_den, less than 2^15 in magnitude to
+// entries_num, at most 14 to lz_den (its argument is >= 2^17), at most
+// 51 - 17 to dropped_num (numer1_tmp < 2^52, numer1 >= 2^17 and
+// numer1_tmp >= numer1, so never below 0), 1 to non_log_count and below
+// 2^16 to each half of sigma2_sq: flushed every kFlushSteps steps they
+// stay far below 2^31.
 struct AccumulateLanes {
+    __m512i entries_den = _mm512_setzero_si512();
+    __m512i entries_num = _mm512_setzero_si512();  // numer1_tmp's minus numer1's
     __m512i lz_den = _mm512_setzero_si512();
-    __m512i lz_n1 = _mm512_setzero_si512();
-    __m512i lz_tmp = _mm512_setzero_si512();
+    __m512i dropped_num = _mm512_setzero_si512();    // numer1_tmp's minus numer1's
     __m512i non_log_low = _mm512_setzero_si512();    // sigma2_sq & 0xFFFF
     __m512i non_log_high = _mm512_setzero_si512();   // sigma2_sq >> 16
     __m512i non_log_count = _mm512_setzero_si512();  // pixels with sigma1_sq < nsq
@@ -104,20 +101,17 @@ inline std::int64_t sum_i32(__m512i v) {
 
 struct AccumulateTotals {
     std::int64_t entries_den = 0, entries_num = 0;  // entries: den; tmp minus n1
-    std::int64_t lz_den = 0, lz_n1 = 0, lz_tmp = 0;
+    std::int64_t lz_den = 0, dropped_num = 0;
     std::int64_t non_log = 0, non_log_pixels = 0;
 
     void flush(AccumulateLanes& acc) {
+        entries_den += sum_i32(acc.entries_den);
+        entries_num += sum_i32(acc.entries_num);
         lz_den += sum_i32(acc.lz_den);
-        lz_n1 += sum_i32(acc.lz_n1);
-        lz_tmp += _mm512_reduce_add_epi64(acc.lz_tmp);
+        dropped_num += sum_i32(acc.dropped_num);
         non_log += sum_i32(acc.non_log_low) + 65536 * sum_i32(acc.non_log_high);
         non_log_pixels += sum_i32(acc.non_log_count);
         acc = AccumulateLanes{};
-    }
-    void add_entries(const std::uint16_t* table, const StepIndices& idx) {
-        entries_den += sum_entries16(table, idx.den);
-        if (idx.gain) entries_num += sum_entries16(table, idx.tmp) - sum_entries16(table, idx.n1);
     }
 };
 
@@ -127,48 +121,74 @@ inline __m512d load_pd(const std::int32_t* p, int h, __mmask16 valid) {
         _mm256_maskz_loadu_epi32(static_cast<__mmask8>(valid >> (8 * h)), p + 8 * h));
 }
 
-// The gain terms of 16 pixels: the indices of numer1 and numer1_tmp in the
-// lanes of `need` (log branch, sigma12 > 0 and sigma2_sq > 0), with the
-// scalar's double operations in the scalar's order.
+// The gain branch's two numbers of 8 pixels as doubles, in the scalar's
+// operations and order: numer1 = sv_sq + nsq (sv_sq an integer-valued
+// double below 2^31, so numer1 < 2^31 + 2^17 is the scalar's uint32
+// exactly) and numer1_tmp. Lanes that need no gain term get values of no
+// meaning (finite: every divisor is an integer plus eps, every factor
+// bounded); gain_terms masks their indices and dropped bits off.
+struct GainHalf {
+    __m512d numer1;
+    __m512d numer1_tmp;
+};
+inline GainHalf gain_half(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
+                          const std::int32_t* sigma12, int h, __mmask16 valid,
+                          __m512d gain_limit) {
+    const __m512d eps = _mm512_set1_pd(65536 * 1.0e-10);
+    const __m512d zero = _mm512_setzero_pd();
+    const __m512d nsq = _mm512_set1_pd(static_cast<double>(kSigmaNsq));
+    const __m512d s1d = load_pd(sigma1_sq, h, valid);
+    // sigma2_sq > 0 in a needed lane: it is the scalar's max(sigma2_sq, 0).
+    const __m512d s2d = load_pd(sigma2_sq, h, valid);
+    const __m512d s12d = load_pd(sigma12, h, valid);
+    const __m512d g_raw = _mm512_div_pd(s12d, _mm512_add_pd(s1d, eps));
+    const __m512d sv = _mm512_sub_pd(s2d, _mm512_mul_pd(g_raw, s12d));
+    // sv > 0 ? (int32)sv : 0 as an integer-valued double (in a needed lane
+    // g_raw * s12 > 0, so sv < s2 < 2^31); max returns its second operand
+    // (+0) for sv <= 0 and for -0.
+    const __m512d sv_sq =
+        _mm512_roundscale_pd(_mm512_max_pd(sv, zero), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    // min(a, b) is a < b ? a : b, the scalar's comparison.
+    const __m512d g = _mm512_min_pd(g_raw, gain_limit);
+    // (int64)(g * g * s1) + numer1: with |g| <= 1024 (the caller's
+    // condition) the product is below 2^51 and the sum below 2^52, so
+    // double holds both exactly.
+    const __m512d product = _mm512_roundscale_pd(_mm512_mul_pd(_mm512_mul_pd(g, g), s1d),
+                                                 _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    const __m512d numer1 = _mm512_add_pd(sv_sq, nsq);
+    return {numer1, _mm512_add_pd(product, numer1)};
+}
+
+// The high dwords of the 64-bit lanes of lo and hi, in lane order: the
+// bits 32..63 of 16 doubles.
+inline __m512i high_dwords(__m512d lo, __m512d hi) {
+    const __m512i odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+    return _mm512_permutex2var_epi32(_mm512_castpd_si512(lo), odd, _mm512_castpd_si512(hi));
+}
+// Of 16 exact integer doubles in [2^15, 2^53) given by their high dwords
+// (positive: the biased exponent in bits 20..30 above 20 mantissa bits),
+// the table index: the 15 mantissa bits below the leading one.
+inline __m512i log_index_high(__m512i high) {
+    return _mm512_and_si512(_mm512_srli_epi32(high, 5), _mm512_set1_epi32(0x7FFF));
+}
+
+// The gain terms of 16 pixels (lanes of `need`: the log branch with
+// sigma12 > 0 and sigma2_sq > 0): the table indices of numer1 and
+// numer1_tmp, and the difference of their dropped bits (exponent - 15
+// each, so the difference of the biased exponents) summed. A lane not in
+// `need` adds nothing.
 inline void gain_terms(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
                        const std::int32_t* sigma12, __mmask16 valid, __mmask16 need,
                        __m512d gain_limit, AccumulateLanes& acc, StepIndices& idx) {
-    const __m512d eps = _mm512_set1_pd(65536 * 1.0e-10);
-    const __m256i nsq = _mm256_set1_epi32(kSigmaNsq);
-    __m256i numer1[2];
-    for (int h = 0; h < 2; ++h) {
-        const __mmask8 need_h = static_cast<__mmask8>(need >> (8 * h));
-        const __m512d s1d = load_pd(sigma1_sq, h, valid);
-        // sigma2_sq > 0 in a needed lane: it is the scalar's max(sigma2_sq, 0).
-        const __m512d s2d = load_pd(sigma2_sq, h, valid);
-        const __m512d s12d = load_pd(sigma12, h, valid);
-        const __m512d g_raw = _mm512_div_pd(s12d, _mm512_add_pd(s1d, eps));
-        const __m512d sv = _mm512_sub_pd(s2d, _mm512_mul_pd(g_raw, s12d));
-        // In a needed lane g_raw * s12 > 0, so sv < s2 < 2^31: a positive sv
-        // truncates exactly; sv <= -2^31 gives INT32_MIN and (-2^31, 0] a
-        // value <= 0, both clamped to the scalar's 0. numer1 < 2^32 then
-        // holds the scalar's uint32.
-        numer1[h] = _mm256_add_epi32(
-            _mm256_max_epi32(_mm512_cvttpd_epi32(sv), _mm256_setzero_si256()), nsq);
-        // min(a, b) is a < b ? a : b, the scalar's comparison.
-        const __m512d g = _mm512_min_pd(g_raw, gain_limit);
-        // s12 < 2^31 and s1 + eps > 2^17 give 0 < g_raw < 2^14; with
-        // gain_limit >= -2^15 (the caller's condition), g * g <= 2^30 and
-        // g * g * s1 < 2^61: the scalar's int64 truncation, exactly, and
-        // numer1_tmp < 2^62.
-        const __m512i product = _mm512_cvttpd_epi64(_mm512_mul_pd(_mm512_mul_pd(g, g), s1d));
-        __m512i lz;
-        _mm256_store_si256(
-            reinterpret_cast<__m256i*>(idx.tmp + 8 * h),
-            log_index_u64(_mm512_add_epi64(product, _mm512_cvtepu32_epi64(numer1[h])), need_h, lz));
-        acc.lz_tmp = _mm512_add_epi64(acc.lz_tmp, lz);
-    }
-    __m512i lz;
-    _mm512_store_si512(
-        idx.n1, log_index_u32(_mm512_inserti64x4(_mm512_castsi256_si512(numer1[0]), numer1[1], 1),
-                              need, lz));
-    acc.lz_n1 =
-        _mm512_add_epi32(acc.lz_n1, _mm512_mask_add_epi32(lz, need, lz, _mm512_set1_epi32(32)));
+    const GainHalf lo = gain_half(sigma1_sq, sigma2_sq, sigma12, 0, valid, gain_limit);
+    const GainHalf hi = gain_half(sigma1_sq, sigma2_sq, sigma12, 1, valid, gain_limit);
+    const __m512i n1 = high_dwords(lo.numer1, hi.numer1);
+    const __m512i tmp = high_dwords(lo.numer1_tmp, hi.numer1_tmp);
+    idx.n1 = log_index_high(n1);
+    idx.tmp = log_index_high(tmp);
+    acc.dropped_num = _mm512_mask_add_epi32(
+        acc.dropped_num, need, acc.dropped_num,
+        _mm512_sub_epi32(_mm512_srli_epi32(tmp, 20), _mm512_srli_epi32(n1, 20)));
 }
 
 inline void accumulate_step(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
@@ -198,60 +218,67 @@ inline void accumulate_step(const std::int32_t* sigma1_sq, const std::int32_t* s
 
     // Otherwise log2(nsq + sigma1_sq); nsq + s1 < 2^32.
     __m512i lz;
-    _mm512_store_si512(idx.den, log_index_u32(_mm512_add_epi32(nsq, s1), in_log, lz));
+    idx.den = log_index_u32(_mm512_add_epi32(nsq, s1), in_log, lz);
+    idx.in_log = in_log;
     acc.lz_den = _mm512_add_epi32(acc.lz_den, lz);
 
     const __mmask16 need =
         _mm512_mask_cmpgt_epi32_mask(_mm512_mask_cmpgt_epi32_mask(in_log, s12, zero), s2, zero);
-    idx.gain = need != 0;
-    if (!idx.gain) return;
-    gain_terms(sigma1_sq, sigma2_sq, sigma12, valid, need, gain_limit, acc, idx);
+    idx.need = need;
+    if (need != 0) gain_terms(sigma1_sq, sigma2_sq, sigma12, valid, need, gain_limit, acc, idx);
+}
+
+// The table entries of a step's logs, added per lane.
+inline void add_entries(const std::uint16_t* table, const StepIndices& idx, AccumulateLanes& acc) {
+    acc.entries_den = _mm512_add_epi32(acc.entries_den, table_entries(table, idx.den, idx.in_log));
+    if (idx.need == 0) return;
+    acc.entries_num = _mm512_add_epi32(
+        acc.entries_num, _mm512_sub_epi32(table_entries(table, idx.tmp, idx.need),
+                                          table_entries(table, idx.n1, idx.need)));
 }
 
 void accumulate_avx512(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
                        const std::int32_t* sigma12, int w, const std::uint16_t* log2_q11_table,
                        double gain_limit, VifSums* sums) {
-    // Below -2^15 (or NaN) the gain product may leave int64 range, where the
-    // scalar is the reference (the extractor's limit is positive).
-    if (!(gain_limit >= -32768.0)) {
+    // Beyond |g| <= 1024 the gain product may not be exact in a double: the
+    // scalar's int64 arithmetic is the reference there (and never reached
+    // from the extractor, whose limit is at most 100).
+    if (!(gain_limit >= -1024.0 && gain_limit <= 1024.0)) {
         vif_accumulate(sigma1_sq, sigma2_sq, sigma12, w, log2_q11_table, gain_limit, sums);
         return;
     }
     const __m512d gl = _mm512_set1_pd(gain_limit);
     AccumulateLanes acc;
     AccumulateTotals tot;
-    // Step k stores its indices in idx[k & 1] and sums those of step k - 1.
-    StepIndices idx[2];
+    // The last step's indices (none before the first step).
+    StepIndices last;
     std::ptrdiff_t j = 0;
-    int k = 0;
     int steps = 0;
-    for (; j + 16 <= w; j += 16, k ^= 1) {
-        accumulate_step(sigma1_sq + j, sigma2_sq + j, sigma12 + j, 0xFFFF, gl, acc, idx[k]);
-        if (j > 0) tot.add_entries(log2_q11_table, idx[k ^ 1]);
+    for (; j + 16 <= w; j += 16) {
+        StepIndices idx;
+        accumulate_step(sigma1_sq + j, sigma2_sq + j, sigma12 + j, 0xFFFF, gl, acc, idx);
+        add_entries(log2_q11_table, last, acc);
+        last = idx;
         if (++steps == kFlushSteps) {
             tot.flush(acc);
             steps = 0;
         }
     }
     if (j < w) {
+        StepIndices idx;
         accumulate_step(sigma1_sq + j, sigma2_sq + j, sigma12 + j,
-                        first_lanes16(static_cast<int>(w - j)), gl, acc, idx[k]);
-        if (j > 0) tot.add_entries(log2_q11_table, idx[k ^ 1]);
-        k ^= 1;
+                        first_lanes16(static_cast<int>(w - j)), gl, acc, idx);
+        add_entries(log2_q11_table, last, acc);
+        last = idx;
     }
-    if (w > 0) tot.add_entries(log2_q11_table, idx[k ^ 1]);
+    add_entries(log2_q11_table, last, acc);
     tot.flush(acc);
-    // Every step summed 16 den entries; each valid pixel is a log pixel or
-    // a non-log one.
-    const std::int64_t den_lookups = 16 * ((std::int64_t{w} + 15) / 16);
+    // Each valid pixel is a log pixel or a non-log one.
     const std::int64_t log_pixels = std::int64_t{w} - tot.non_log_pixels;
-    // A log2 is entry + 2048 * (dropped bits): width - 16 - lz for a uint32
-    // argument (den, numer1) and 64 - 16 - lz for numer1_tmp; their
-    // difference is lz_n1 + 32 - lz_tmp, the 32 already in lz_n1.
-    sums->num_log += tot.entries_num + 2048 * (tot.lz_n1 - tot.lz_tmp);
+    // A log2 is entry + 2048 * (dropped bits).
+    sums->num_log += tot.entries_num + 2048 * tot.dropped_num;
     // log2(nsq + sigma1_sq) - 17 * 2048 = entry - 2048 * (lz + 1).
-    sums->den_log += tot.entries_den - log2_q11_table[0] * (den_lookups - log_pixels) -
-                     2048 * (tot.lz_den + log_pixels);
+    sums->den_log += tot.entries_den - 2048 * (tot.lz_den + log_pixels);
     sums->num_non_log += tot.non_log;
     sums->den_non_log += tot.non_log_pixels;
 }

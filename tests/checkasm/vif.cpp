@@ -546,8 +546,8 @@ struct SigmaRows {
 };
 
 double pick_gain_limit(Rng& rng) {
-    // -32768 is the most negative limit the AVX-512 twin computes itself;
-    // below it (as above 1024 for AVX2) the twins defer to the scalar.
+    // The SIMD twins compute |limit| <= 1024 themselves (1024 the edge) and
+    // defer to the scalar beyond it (1025, 1e6, -32768, -40000.5).
     static constexpr double kLimits[] = {100.0, 1.0,    1.2,      1.5,      0.5,     0.0,
                                          -3.0,  1000.0, 1024.0,   1.0e6,    -32768.0, -40000.5,
                                          1025.0};
