@@ -1010,9 +1010,9 @@ inline V load8_as_i32(const T* p, int n) {
 // reflected), and ring(x) = V(x-1) + V(x) + V(x+1) - S(y, x), with V(-1) =
 // V(1) and V(w) = V(w-1): the reflected neighbour columns of columns 0 and
 // w - 1. That reads 4 + 3 / 3 rows per sample instead of 24 (adm_avx512.cpp
-// does the same in 16 lanes). Three slots hold one band row's S over [c0,
-// c1) and its centre taps each (kept while the row is one of the three in
-// use); Derived::fill_row(r, s, taps) computes them for band row r. Every
+// does the same in 16 lanes). ThresholdRing (adm_simd.hpp) keeps the three
+// band rows' S over [c0, c1) and centre taps; Derived::fill_row(r, s, taps)
+// computes them for band row r. Every
 // buffer has 8 values of slack, so the loops run whole blocks past their
 // ends (the extra lanes are never read as results).
 template <class Derived>
@@ -1022,16 +1022,11 @@ public:
         : c0_(x0 > 0 ? x0 - 1 : 0),
           c1_(x1 < w ? x1 + 1 : w),
           w_(w),
-          h_(h),
           x0_(x0),
           x1_(x1),
           ws_(w + 16),
-          mem_(new std::int32_t[8 * static_cast<std::size_t>(w + 16)]) {
-        for (int i = 0; i < 3; ++i) {
-            s_[i] = mem_ + i * ws_;
-            ctap_[i] = mem_ + (4 + i) * ws_;
-            tag_[i] = -1;
-        }
+          mem_(new std::int32_t[8 * static_cast<std::size_t>(w + 16)]),
+          ring_(h, mem_, mem_ + 4 * ws_, ws_) {
         v_ = mem_ + 3 * ws_;  // V(x) at v_[x + 1]
         thr_ = mem_ + 7 * ws_;
         // The whole blocks read up to two values past what the blocks before
@@ -1048,12 +1043,12 @@ public:
     // The threshold of row y, columns [x0, x1) at thr()[0 ..]; returns the OR
     // of its values (scale 0's test for thresholds outside [0, 2^(31 - sub))).
     std::uint32_t row(int y) {
-        const int ya = reflect_index(y - 1, h_), yb = reflect_index(y + 1, h_);
-        const std::int32_t* sa = s_[slot_of_row(ya, y, yb)];
-        const int slot_c = slot_of_row(y, ya, yb);
-        const std::int32_t* sc = s_[slot_c];
-        const std::int32_t* cc = ctap_[slot_c];
-        const std::int32_t* sb = s_[slot_of_row(yb, ya, y)];
+        const ThresholdRing::Rows rows =
+            ring_.rows(y, [this](int r, std::int32_t* s, std::int32_t* taps) {
+                static_cast<Derived*>(this)->fill_row(r, s, taps);
+            });
+        const std::int32_t *sa = rows.above, *sc = rows.centre, *cc = rows.centre_taps,
+                           *sb = rows.below;
         for (int x = c0_; x < c1_; x += 8)
             storeu(v_ + 1 + x, _mm256_add_epi32(_mm256_add_epi32(loadu(sa + x), loadu(sc + x)),
                                                 loadu(sb + x)));
@@ -1083,26 +1078,11 @@ protected:
     const int c0_, c1_;  // the columns whose S the ring reads
 
 private:
-    // The slot of band row r, filled if r is not in one; `keep1` and `keep2`
-    // are the other two rows of this output row.
-    int slot_of_row(int r, int keep1, int keep2) {
-        int slot = -1;
-        for (int i = 0; i < 3; ++i)
-            if (tag_[i] == r) return i;
-        for (int i = 0; i < 3 && slot < 0; ++i)
-            if (tag_[i] != keep1 && tag_[i] != keep2) slot = i;
-        static_cast<Derived*>(this)->fill_row(r, s_[slot], ctap_[slot]);
-        tag_[slot] = r;
-        return slot;
-    }
-
-    const int w_, h_, x0_, x1_, ws_;
+    const int w_, x0_, x1_, ws_;
     std::int32_t* mem_;
-    std::int32_t* s_[3];
-    std::int32_t* ctap_[3];
+    ThresholdRing ring_;
     std::int32_t* v_;
     std::int32_t* thr_;
-    int tag_[3];
 };
 
 // Scale 0: csf and flt of the masker are int16 (flt wraps there: 34952 at

@@ -16,6 +16,7 @@
 
 #include "adm/adm_dwt_rows.hpp"
 #include "adm/adm_kernels.hpp"
+#include "adm/adm_simd.hpp"
 
 namespace vmafpp::adm {
 
@@ -903,11 +904,10 @@ inline Cube make_cube(const CubeShifts& s) {
 // and ring(x) = V(x-1) + V(x) + V(x+1) - S(y, x), with V(-1) = V(1) and
 // V(w) = V(w-1): the reflected neighbour columns of columns 0 and w - 1.
 // That reads 4 + 3 / 3 rows per sample instead of 24.
-// The rows of a ring threshold, shared by scale 0 and scales 1-3: three
-// slots each holding one band row's S over [c0, c1) and its centre taps
-// (kept while the row is one of the three in use), the vertical sums V of
-// the output row, and the ring from V. Derived::fill_row(r, s, taps)
-// computes S and the taps of band row r.
+// The rows of a ring threshold, shared by scale 0 and scales 1-3: the three
+// band rows' S over [c0, c1) and centre taps (ThresholdRing's slots), the
+// vertical sums V of the output row, and the ring from V.
+// Derived::fill_row(r, s, taps) computes S and the taps of band row r.
 template <class Derived>
 class ThresholdRows {
 public:
@@ -915,15 +915,10 @@ public:
         : c0_(x0 > 0 ? x0 - 1 : 0),
           c1_(x1 < w ? x1 + 1 : w),
           w_(w),
-          h_(h),
           x0_(x0),
           x1_(x1),
-          mem_(new std::int32_t[7 * (w + 2)]) {
-        for (int i = 0; i < 3; ++i) {
-            s_[i] = mem_ + i * (w + 2);
-            ctap_[i] = mem_ + (4 + i) * (w + 2);
-            tag_[i] = -1;
-        }
+          mem_(new std::int32_t[7 * (w + 2)]),
+          ring_(h, mem_, mem_ + 4 * (w + 2), w + 2) {
         v_ = mem_ + 3 * (w + 2);  // V(x) at v_[x + 1]
     }
     ~ThresholdRows() { delete[] mem_; }
@@ -933,12 +928,12 @@ public:
     // The threshold of row y, columns [x0, x1), into thr; returns the OR of
     // its values (scale 0's test for thresholds outside [0, 2^19)).
     std::uint32_t row(int y, std::int32_t* thr) {
-        const int ya = reflect_index(y - 1, h_), yb = reflect_index(y + 1, h_);
-        const std::int32_t* sa = s_[slot_of_row(ya, y, yb)];
-        const int slot_c = slot_of_row(y, ya, yb);
-        const std::int32_t* sc = s_[slot_c];
-        const std::int32_t* cc = ctap_[slot_c];
-        const std::int32_t* sb = s_[slot_of_row(yb, ya, y)];
+        const ThresholdRing::Rows rows =
+            ring_.rows(y, [this](int r, std::int32_t* s, std::int32_t* taps) {
+                static_cast<Derived*>(this)->fill_row(r, s, taps);
+            });
+        const std::int32_t *sa = rows.above, *sc = rows.centre, *cc = rows.centre_taps,
+                           *sb = rows.below;
         for (int x = c0_; x < c1_; x += 16) {
             const __mmask16 m = tail16(c1_ - x);
             const Z v = _mm512_add_epi32(
@@ -964,25 +959,10 @@ protected:
     const int c0_, c1_;  // the columns whose S the ring reads
 
 private:
-    // The slot of band row r, filled if r is not in one; `keep1` and `keep2`
-    // are the other two rows of this output row.
-    int slot_of_row(int r, int keep1, int keep2) {
-        int slot = -1;
-        for (int i = 0; i < 3; ++i)
-            if (tag_[i] == r) return i;
-        for (int i = 0; i < 3 && slot < 0; ++i)
-            if (tag_[i] != keep1 && tag_[i] != keep2) slot = i;
-        static_cast<Derived*>(this)->fill_row(r, s_[slot], ctap_[slot]);
-        tag_[slot] = r;
-        return slot;
-    }
-
-    const int w_, h_, x0_, x1_;
+    const int w_, x0_, x1_;
     std::int32_t* mem_;
-    std::int32_t* s_[3];
-    std::int32_t* ctap_[3];
+    ThresholdRing ring_;
     std::int32_t* v_;
-    int tag_[3];
 };
 
 class ThresholdS0 : public ThresholdRows<ThresholdS0> {
