@@ -954,6 +954,18 @@ void pair_block(const std::int16_t* ref_s, const std::int16_t* dis_s, const __m2
     }
 }
 
+// pair_block<count> for a run-time count of tap pairs, 1 to kMaxHalf + 1.
+template <int kCount = 1>
+void pair_block_of(int count, const std::int16_t* ref_s, const std::int16_t* dis_s,
+                   const __m256i* pairs, __m256i offset, int n, std::uint16_t* ref_out,
+                   std::uint16_t* dis_out) {
+    if constexpr (kCount < kMaxHalf + 1)
+        if (count > kCount)
+            return pair_block_of<kCount + 1>(count, ref_s, dis_s, pairs, offset, n, ref_out,
+                                             dis_out);
+    pair_block<kCount>(ref_s, dis_s, pairs, offset, n, ref_out, dis_out);
+}
+
 void subsample_horizontal_avx2(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
                                const std::uint16_t* filter, int taps, int out_w,
                                std::uint16_t* ref_out, std::uint16_t* dis_out) {
@@ -982,35 +994,7 @@ void subsample_horizontal_avx2(const std::uint32_t* ref_in, const std::uint32_t*
                                          dout);
             continue;
         }
-        switch (count) {
-            case 1:
-                pair_block<1>(ref_s, dis_s, pairs, offset, n, ro, dout);
-                break;
-            case 2:
-                pair_block<2>(ref_s, dis_s, pairs, offset, n, ro, dout);
-                break;
-            case 3:
-                pair_block<3>(ref_s, dis_s, pairs, offset, n, ro, dout);
-                break;
-            case 4:
-                pair_block<4>(ref_s, dis_s, pairs, offset, n, ro, dout);
-                break;
-            case 5:
-                pair_block<5>(ref_s, dis_s, pairs, offset, n, ro, dout);
-                break;
-            case 6:
-                pair_block<6>(ref_s, dis_s, pairs, offset, n, ro, dout);
-                break;
-            case 7:
-                pair_block<7>(ref_s, dis_s, pairs, offset, n, ro, dout);
-                break;
-            case 8:
-                pair_block<8>(ref_s, dis_s, pairs, offset, n, ro, dout);
-                break;
-            default:
-                pair_block<9>(ref_s, dis_s, pairs, offset, n, ro, dout);
-                break;
-        }
+        pair_block_of(count, ref_s, dis_s, pairs, offset, n, ro, dout);
     }
 }
 
