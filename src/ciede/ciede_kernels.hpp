@@ -42,7 +42,8 @@ float delta_e_2000(const Lab& c1, const Lab& c2);
 // pure function of the (y, u, v) triple, so a remembered value has the bits
 // of a computed one; a frame of natural video has about 130 000 distinct
 // triples in 2 million pixels (1080p), so most pixels skip its six pow()
-// calls. 8-bit triples are remembered in blocks per chroma pair (LabBlocks),
+// calls. 8-bit triples are remembered in blocks per chroma pair and luma
+// group (LabBlocks),
 // deeper ones in a hashed table (LabTable): a key's set (the top kLabSetBits
 // bits of key * kLabHash, a multiplicative hash) holds two slots, which a
 // lookup checks both; a new key takes the first and moves the first's to
@@ -106,30 +107,38 @@ struct LabTable {
 };
 
 // lab_from_yuv of 8-bit triples, remembered in blocks: a block holds the Lab
-// values of the 256 luma values of one (u, v) pair, computed on first use
-// (a NaN L marks one not yet computed; a computed L is finite). Pixels near
-// each other share a chroma pair more often than not (4:2:0 gives every
-// chroma sample to two neighbours; natural chroma is smooth) and have similar
-// luma, so a row's lookups stay within a few blocks that the caches hold,
-// where a hashed table is read at random. The corpus's natural 1080p pair
-// p19 uses about 4 800 (u, v) pairs a frame (14 MiB of blocks). Blocks are
-// taken from a pool of kCapacity; a full pool is emptied (every block
-// forgotten), so that noise-like content costs conversions, never memory.
-// Keys have LabTable<std::uint32_t>'s layout (10 bits a component); the
-// keys' sets are not read. On p19, ciede alone takes 20% less time than with
-// the hashed table (and the hashed table's 8 MiB are not allocated).
-// Deeper samples have 16 or 256 times the chroma pairs, most with few luma
-// values each, so blocks would be mostly empty: they keep the hashed table.
+// values of 16 consecutive luma values (y >> 4) of one (u, v) pair, computed
+// on first use (a NaN L marks one not yet computed; a computed L is finite).
+// Pixels near each other share a chroma pair more often than not (4:2:0
+// gives every chroma sample to two neighbours; natural chroma is smooth) and
+// have similar luma, so a row's lookups stay within a few blocks that the
+// caches hold, where a hashed table is read at random. Blocks are taken from
+// a pool of kCapacity; a full pool is emptied (every block forgotten), so
+// that noise-like content costs conversions, never memory. Keys have
+// LabTable<std::uint32_t>'s layout (10 bits a component); the keys' sets are
+// not read.
+// Why 16 luma values, not all 256 of a pair: noisy chroma uses many pairs
+// with few luma values each (the synthetic 1080p testsrc2 + noise pair:
+// 23 000 pairs a frame, 15 luma values each on average), so whole-pair
+// blocks (3 KiB, 8192 in the same memory) were mostly empty, the pool was
+// emptied 12 times a frame, a quarter of the lookups missed and taking a
+// block (marking 256 values) was a third of ciede's time; blocks of 16 miss
+// 4.8% of those lookups, and on the natural p19 as many as before (1.4%).
+// The index (4 MiB), the pool (19.5 MiB) and its owners (0.4 MiB) together
+// take less memory than the whole-pair pool (24 MiB) and its index took.
 struct LabBlocks {
     static constexpr int bits = 10;
-    static constexpr int kBlockValues = 256;
-    static constexpr std::uint32_t kCapacity = 8192;  // 24 MiB of blocks at most
-    static constexpr std::uint32_t kPairs = 1u << 16;
+    static constexpr int kBlockValues = 16;
+    static constexpr int kBlockShift = 4;  // log2(kBlockValues)
+    static constexpr std::uint32_t kCapacity =
+        (std::uint32_t{39} << 19) / (kBlockValues * sizeof(Lab));  // 19.5 MiB of blocks
+    // Blocks an index may name: (u, v) pairs times luma groups.
+    static constexpr std::uint32_t kGroups = (1u << 16) << (8 - kBlockShift);
 
     static constexpr int bpc = 8;
-    std::uint32_t* index;  // per (u, v) pair: 0, or 1 + its block
+    std::uint32_t* index;  // per (u, v, y >> 4) group: 0, or 1 + its block
     Lab* pool;             // kCapacity blocks of kBlockValues
-    std::uint32_t* owner;  // per block, its pair
+    std::uint32_t* owner;  // per block, its group
     std::uint32_t* used;   // blocks in use
 
     static std::uint64_t key(std::uint16_t y, std::uint16_t u, std::uint16_t v) {
@@ -141,39 +150,41 @@ struct LabBlocks {
         return LabTable<std::uint32_t>::component(key, c);
     }
     bool find(std::uint64_t key, std::uint32_t /*set: unread*/, Lab* lab) const {
-        const std::uint32_t b = index[pair_of(key)];
+        const std::uint32_t b = index[group_of(key)];
         if (b == 0) return false;
-        const Lab& e = pool[std::size_t{b - 1} * kBlockValues + component(key, 0)];
+        const Lab& e = pool[std::size_t{b - 1} * kBlockValues + (component(key, 0) & (kBlockValues - 1))];
         if (e.l != e.l) return false;
         *lab = e;
         return true;
     }
     void insert(std::uint64_t key, std::uint32_t /*set: unread*/, const Lab& lab) const {
-        const std::uint32_t pair = pair_of(key);
-        std::uint32_t b = index[pair];
-        if (b == 0) b = take(pair);
-        pool[std::size_t{b - 1} * kBlockValues + component(key, 0)] = lab;
+        const std::uint32_t group = group_of(key);
+        std::uint32_t b = index[group];
+        if (b == 0) b = take(group);
+        pool[std::size_t{b - 1} * kBlockValues + (component(key, 0) & (kBlockValues - 1))] = lab;
     }
 
 private:
-    // The key's (u, v) pair: two 8-bit components in 10-bit fields.
-    static std::uint32_t pair_of(std::uint64_t key) {
-        return static_cast<std::uint32_t>(component(key, 1)) |
-               static_cast<std::uint32_t>(component(key, 2)) << 8;
+    // The key's block group: its (u, v) pair (two 8-bit components in 10-bit
+    // fields) and y >> 4.
+    static std::uint32_t group_of(std::uint64_t key) {
+        const std::uint32_t pair = static_cast<std::uint32_t>(component(key, 1)) |
+                                   static_cast<std::uint32_t>(component(key, 2)) << 8;
+        return pair << (8 - kBlockShift) | component(key, 0) >> kBlockShift;
     }
-    // A block for `pair`, its values marked not computed; when the pool is
-    // full, the pairs of every block are forgotten first.
-    std::uint32_t take(std::uint32_t pair) const {
+    // A block for `group`, its values marked not computed; when the pool is
+    // full, the groups of every block are forgotten first.
+    std::uint32_t take(std::uint32_t group) const {
         if (*used == kCapacity) {
             for (std::uint32_t i = 0; i < kCapacity; ++i) index[owner[i]] = 0;
             *used = 0;
         }
         const std::uint32_t b = (*used)++;
-        owner[b] = pair;
+        owner[b] = group;
         Lab* block = pool + std::size_t{b} * kBlockValues;
         const float nan = __builtin_nanf("");
         for (int i = 0; i < kBlockValues; ++i) block[i].l = nan;
-        index[pair] = b + 1;
+        index[group] = b + 1;
         return b + 1;
     }
 };
@@ -184,7 +195,7 @@ class LabCache {
 public:
     explicit LabCache(int bpc) : bpc_(bpc) {
         if (bpc == 8) {
-            index_.resize(LabBlocks::kPairs);
+            index_.resize(LabBlocks::kGroups);
             owner_.resize(LabBlocks::kCapacity);
             // Untouched until a block is taken (a large allocation is mapped
             // on demand).

@@ -198,10 +198,12 @@ TEST(CiedeIdentical, DeltaEOfAColourWithItselfIsPlusZero) {
 
 // The remembered conversion has the computed one's bits, also after
 // collisions replace slots (a narrow range of triples, many repeats), and
-// after 8-bit blocks are forgotten (64 x 256 chroma pairs, twice the pool).
+// after 8-bit blocks are forgotten (64 x 256 chroma pairs of 16 luma groups,
+// more than twice the pool).
 TEST(CiedeIdentical, LabCacheGivesTheComputedBits) {
     std::mt19937_64 rng(7);
-    static_assert(64 * 256 >= 2 * ciede::LabBlocks::kCapacity);
+    static_assert(64 * 256 * (256 / ciede::LabBlocks::kBlockValues) >=
+                  2 * ciede::LabBlocks::kCapacity);
     for (int bpc : {8, 10, 16}) {
         ciede::LabCache cache(bpc);
         const std::uint32_t max = (1u << bpc) - 1;
