@@ -77,6 +77,10 @@ struct AtanPoly {
 // first omitted term, r^17/17!, is below 2^-54 |r|.
 constexpr int kSinTerms = 7;
 inline constexpr Taylor kSin(3, kSinTerms, true);
+// sin x = x + x z (-1/3! + z/5! - ... + z^8/19!), z = x^2, |x| <= 1.6 (no
+// reduction): the first omitted term, x^21/21!, is below 2^-51.9 |x|.
+constexpr int kSinWideTerms = 9;
+inline constexpr Taylor kSinWide(3, kSinWideTerms, true);
 // cos r = 1 + z (-1/2! + z/4! - ... - z^7/16!): omitted r^18/18! < 2^-58.
 constexpr int kCosTerms = 8;
 inline constexpr Taylor kCos(2, kCosTerms, true);
@@ -139,13 +143,22 @@ struct Math {
     }
     static D cos_poly(D z) { return V::add(c(1.0), V::mul(z, horner<kCosTerms>(z, kCos.c))); }
 
-    // sin x for |x| < 2^19; sin(+-0) = +-0 exactly, as libm's.
+    // sin x for |x| <= 1.6 (kSinDomain), the arguments delta_e_2000 passes
+    // (dh / 2 with |dh| <= float(pi); R_T's angle, in [0, pi/3]), by one
+    // series without a reduction: two thirds of the operations of a
+    // reduction and both quadrant polynomials. The series' truncation is
+    // below 2^-51.9 |x| and sin x >= 0.62 |x| there; the evaluation's
+    // roundings (a few 2^-53 of the x z P term, at most 0.6 |x|, and the
+    // last addition's) keep the result within 2^-50 of sin x, relative.
+    // sin(+-0) = +-0 exactly, as libm's (x + x z P would make -0 +0).
+    // Lanes outside the domain are the caller's to reject (in_sin_domain).
     static D sin(D x) {
-        const Quadrant q = reduce(x);
-        D v = V::select(q.odd, cos_poly(q.z), sin_poly(q.r, q.z));
-        v = V::select(q.negate, V::neg(v), v);
+        const D z = V::mul(x, x);
+        const D v = V::add(x, V::mul(V::mul(x, z), horner<kSinWideTerms>(z, kSinWide.c)));
         return V::select(V::eq(x, c(0.0)), x, v);
     }
+    static constexpr double kSinDomain = 1.6;
+    static M in_sin_domain(D x) { return V::le(V::abs(x), c(kSinDomain)); }
     // cos x and sin x from one reduction, |x| < 2^19.
     static void cos_sin(D x, D& cx, D& sx) {
         const Quadrant q = reduce(x);
@@ -388,10 +401,13 @@ typename V::F delta_e_2000(const LabPairs& in, unsigned* settled) {
 
     // delta H = (2 sqrt(c1' c2')) sin(dh / 2): sin within 2^-48 of libm's,
     // one product rounding: |v| 2^-47. Zero
-    // exactly when a factor is: sqrt(+0), or sin(+-0) = +-0 in both.
-    const D vdh = V::mul(V::mul(c(2.0), V::sqrt(V::widen(V::fmul(cp1, cp2)))),
-                         X::sin(V::mul(dh, half)));
-    ok = V::mask_and(ok, X::settles_rel(vdh));
+    // exactly when a factor is: sqrt(+0), or sin(+-0) = +-0 in both. dh / 2
+    // is within Math::sin's domain (|dh| <= float(pi): hue_difference
+    // wraps every difference of hues in [0, float(2 pi)]); a lane outside
+    // would be the scalar's.
+    const D half_dh = V::mul(dh, half);
+    const D vdh = V::mul(V::mul(c(2.0), V::sqrt(V::widen(V::fmul(cp1, cp2)))), X::sin(half_dh));
+    ok = V::mask_and(ok, V::mask_and(X::settles_rel(vdh), X::in_sin_domain(half_dh)));
     const F delta_h = V::narrow(vdh);
 
     // mean_hue.
@@ -417,7 +433,7 @@ typename V::F delta_e_2000(const LabPairs& in, unsigned* settled) {
     ok = V::mask_and(ok, V::mask_and(X::settles_rel(vangle), V::gt(e_arg, c(-700.0))));
     const D angle = f(V::mul(f(vangle), c(kPi / 180.0)));
     const D vrt = V::mul(V::mul(c(-2.0), V::sqrt(V::widen(ratio))), X::sin(angle));
-    ok = V::mask_and(ok, X::settles_rel(vrt));
+    ok = V::mask_and(ok, V::mask_and(X::settles_rel(vrt), X::in_sin_domain(angle)));
     const F r_t = V::narrow(vrt);
 
     const F lightness = V::fdiv(delta_l, V::fmul(V::fset(0.65f), s_l));

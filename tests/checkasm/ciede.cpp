@@ -20,8 +20,9 @@
 //
 // ciede_libm: pow(x, 7) on floats 1e-30..1e3, atan2 on float pairs of every
 // sign, ratio and magnitude (and one zero), sin on the arguments delta H and
-// R_T pass (a float / 2 in [-2 pi, 2 pi], among them those nearest the
-// multiples of pi/2; a float in [0, pi/3]), cos on [-10, 40], exp on
+// R_T pass (a float / 2 in [-pi, pi], among them those nearest +-pi and
+// tiny ones, and +-0; a float in [0, pi/3]: the twins' sin covers only
+// |x| <= 1.6), cos on [-10, 40], exp on
 // [-700, 8]; relative error at most 2^-48 (cos: absolute); T on float hues
 // up to 3 pi, within 2^-46 absolute; pow(x, 2.4) on [0.08, 3] and
 // pow(x, 1/3) on [0.008, 10], within 2^-46 relative. And the test that
@@ -348,16 +349,18 @@ void draw_arguments(Rng& rng, CiedeLibm fn, int n, std::vector<double>& x, std::
             }
             case CiedeLibm::sin:
                 if (kind == 0) {
-                    // The floats / 2 nearest a multiple of pi/2 in [-2 pi, 2 pi].
-                    const double m = (static_cast<int>(rng() % 9) - 4) * kPi / 2;
-                    float f = static_cast<float>(2 * m);
-                    for (int s = static_cast<int>(rng() % 5); s > 0; --s)
-                        f = std::nextafter(f, rng() % 2 ? 10.0f : -10.0f);
-                    x[i] = static_cast<double>(f) / 2.0;
+                    // delta H's widest: a float dh / 2 nearest +-pi / 2
+                    // (float(pi) is above pi), and +-0.
+                    float f = static_cast<float>(kPi);
+                    for (int s = static_cast<int>(rng() % 6); s > 0; --s) f = std::nextafter(f, 0.0f);
+                    x[i] = rng() % 8 == 0 ? 0.0 : static_cast<double>(f) / 2.0;
+                    if (rng() % 2) x[i] = -x[i];
                 } else if (kind == 1) {
-                    x[i] = static_cast<float>(uniform(rng, 0.0, kPi / 3));
+                    x[i] = static_cast<float>(uniform(rng, 0.0, kPi / 3));  // R_T's angle
+                } else if (kind == 2) {
+                    x[i] = static_cast<float>(log_uniform(rng, 1e-30, kPi)) / (rng() % 2 ? 2.0 : -2.0);
                 } else {
-                    x[i] = static_cast<float>(uniform(rng, -2 * kPi, 2 * kPi)) / 2.0;
+                    x[i] = static_cast<float>(uniform(rng, -kPi, kPi)) / 2.0;
                 }
                 break;
             case CiedeLibm::cos: x[i] = uniform(rng, -10.0, 40.0); break;
