@@ -38,6 +38,8 @@ struct Avx2 {
     static M mask_or(M a, M b) { return _mm256_or_pd(a, b); }
     static M mask_xor(M a, M b) { return _mm256_xor_pd(a, b); }
     static unsigned bits(M m) { return static_cast<unsigned>(_mm256_movemask_pd(m)); }
+    // a b + c, one rounding (the polynomials' steps).
+    static D fma(D a, D b, D c) { return _mm256_fmadd_pd(a, b, c); }
     // m ? a : b, lane by lane.
     static D select(M m, D a, D b) { return _mm256_blendv_pd(b, a, m); }
 
@@ -183,6 +185,9 @@ int keys_avx2(const std::uint16_t* const ref[3], const std::uint16_t* const dis[
 }  // namespace
 
 void ciede_init_avx2(CiedeKernels& k) {
+    // The twins' polynomials use FMA (CMakeLists.txt compiles this file
+    // with -mfma); an AVX2 CPU without it keeps the scalar kernels.
+    if (!__builtin_cpu_supports("fma")) return;
     ciede::simd::install_twins<Avx2>(k);
     k.keys = keys_avx2;
 }

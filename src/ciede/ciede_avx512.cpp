@@ -34,6 +34,8 @@ struct Avx512 {
     static M mask_or(M a, M b) { return static_cast<M>(a | b); }
     static M mask_xor(M a, M b) { return static_cast<M>(a ^ b); }
     static unsigned bits(M m) { return m; }
+    // a b + c, one rounding (the polynomials' steps; FMA is part of AVX-512F).
+    static D fma(D a, D b, D c) { return _mm512_fmadd_pd(a, b, c); }
     // m ? a : b, lane by lane.
     static D select(M m, D a, D b) { return _mm512_mask_blend_pd(m, b, a); }
 
