@@ -314,6 +314,19 @@ struct PhaseRows {
 // the end.
 constexpr int mirror_once(int i, int n) { return i < 0 ? -1 - i : i < n ? i : 2 * n - 1 - i; }
 
+// Elements lo .. hi - 1 of every phase from `in` (column -r), element m of
+// phase p being in[F m + p]: one pass over the row for all F phases, with F
+// a constant, so the compiler turns the strided reads into vector loads and
+// shuffles.
+template <int F>
+inline void deinterleave(const float* in, const PhaseRows& rows, int slot, int lo, int hi) {
+    float* __restrict out[F];
+    for (int p = 0; p < F; ++p) out[p] = rows.phase(slot, p);
+    const float* __restrict from = in;
+    for (int m = lo; m < hi; ++m)
+        for (int p = 0; p < F; ++p) out[p][m] = from[F * m + p];
+}
+
 // Row `row` of src as IQA's symmetric boundary extends it, from column -r,
 // into the slot's phases: element m of phase p is column f m + p - r,
 // mirrored once; columns past 2w - 1, read only by the filler lanes of the
@@ -322,16 +335,30 @@ inline void split_row(const float* src, int w, int row, int r, const PhaseRows& 
     const float* in = src + static_cast<std::ptrdiff_t>(row) * w;
     const int f = rows.phases;
     auto edge = [&](int i) { return i < 2 * w ? in[mirror_once(i, w)] : 0.0f; };
+    // Elements lo .. hi - 1 read columns 0 .. w - 1 directly in every phase.
+    int lo = 0, hi = rows.len;
+    for (int p = 0; p < f; ++p) {
+        const int lo_p = p >= r ? 0 : (r - p + f - 1) / f;
+        const int hi_p = (w + r - p + f - 1) / f;
+        lo = lo_p > lo ? lo_p : lo;
+        hi = hi_p < hi ? hi_p : hi;
+    }
+    if (hi < lo) hi = lo;
     for (int p = 0; p < f; ++p) {
         float* out = rows.phase(slot, p);
-        // Elements lo .. hi - 1 read columns 0 .. w - 1 directly.
-        const int lo = p >= r ? 0 : (r - p + f - 1) / f;
-        int hi = (w + r - p + f - 1) / f;
-        hi = hi < rows.len ? hi : rows.len;
-        int m = 0;
-        for (; m < lo && m < rows.len; ++m) out[m] = edge(f * m + p - r);
-        for (; m < hi; ++m) out[m] = in[f * m + p - r];
-        for (; m < rows.len; ++m) out[m] = edge(f * m + p - r);
+        for (int m = 0; m < lo; ++m) out[m] = edge(f * m + p - r);
+        for (int m = hi; m < rows.len; ++m) out[m] = edge(f * m + p - r);
+    }
+    const float* first = in - r;  // column -r: read only at elements lo and up
+    switch (f) {
+        case 2: deinterleave<2>(first, rows, slot, lo, hi); break;
+        case 3: deinterleave<3>(first, rows, slot, lo, hi); break;
+        case 4: deinterleave<4>(first, rows, slot, lo, hi); break;
+        default:
+            for (int p = 0; p < f; ++p) {
+                float* out = rows.phase(slot, p);
+                for (int m = lo; m < hi; ++m) out[m] = in[f * m + p - r];
+            }
     }
 }
 
