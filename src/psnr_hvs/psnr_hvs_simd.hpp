@@ -16,7 +16,9 @@
 // right shift), abs_i32 and to_float (VMAFPP_X86_INT_LANES, _INT_FLOAT); M (a lane mask) with gt, lt,
 // select (m ? a : b), zero_where (m ? 0 : a); sqrt_div32 (float(sqrt(x) /
 // 32), the square root in double: dividing by 32 is exact in double, one
-// rounding to float follows). The DCT's operations on I are written
+// rounding to float follows). Optionally block_row(row, out): out[j] the
+// int32 lanes of sample j of each block's row (the x86 twins' transpose;
+// without it the samples are staged lane by lane). The DCT's operations on I are written
 // here once (Int32, DctLanes).
 #pragma once
 
@@ -72,12 +74,19 @@ template <class V, class Fn>
 template <class V, class T>
 void load_blocks(const std::uint8_t* base, std::ptrdiff_t stride, int x, int y, Blocks<V>& b) {
     using F = typename V::F;
-    alignas(64) std::int32_t lanes[V::kLanes];
     for (int i = 0; i < 8; ++i) {
         const T* row = reinterpret_cast<const T*>(base + (y + i) * stride) + x;
-        for (int j = 0; j < 8; ++j) {
-            for (int k = 0; k < V::kLanes; ++k) lanes[k] = row[k * kStep + j];
-            b.c[i * 8 + j] = {V::load_i(lanes)};
+        if constexpr (requires(typename V::I* out) { V::block_row(row, out); }) {
+            // The ISA's transpose of the blocks' rows.
+            typename V::I v[8];
+            V::block_row(row, v);
+            for (int j = 0; j < 8; ++j) b.c[i * 8 + j] = {v[j]};
+        } else {
+            alignas(64) std::int32_t lanes[V::kLanes];
+            for (int j = 0; j < 8; ++j) {
+                for (int k = 0; k < V::kLanes; ++k) lanes[k] = row[k * kStep + j];
+                b.c[i * 8 + j] = {V::load_i(lanes)};
+            }
         }
     }
     // Means and unbiased variances of the block and of its 4x4 quadrants,
