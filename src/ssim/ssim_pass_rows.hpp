@@ -20,6 +20,7 @@
 // dmul, ddiv, dsqrt of D, dstore (D to kLanes doubles, aligned) and dloadu
 // (kLanes doubles, unaligned, each ISA file's own): the rest is what
 // dispatch/x86_lanes.hpp's macros define;
+// fsqrt(v) (the correctly rounded float square root);
 // zero_if_negative(v) (v < 0 ? +0 : v, NaN kept: libvmaf's MAX(0.0, v)) and
 // zero_if_negative_and_flat(cov, sd) ((cov < 0 && sd <= 0) ? +0 : cov).
 // Each ISA file's init is install_twins<V> (the convolution, statistics,
@@ -60,7 +61,12 @@ template <class V>
     const F var_r = V::zero_if_negative(V::sub(ref_sq, V::mul(mr, mr)));
     const F var_c = V::zero_if_negative(V::sub(cmp_sq, V::mul(mc, mc)));
     const F cov = V::sub(both, V::mul(mr, mc));
-    const F sd = V::narrow(V::dsqrt(V::widen(V::mul(var_r, var_c))));
+    // float(sqrt(double(x))) of a float x is the correctly rounded float
+    // square root of x: rounding the double root (53 bits >= 2 * 24 + 2) to
+    // float rounds as once (double rounding is innocuous for sqrt), for
+    // every x, NaN, infinity and subnormals included. So the float root
+    // (four times the lanes per divider step) gives the scalar's bits.
+    const F sd = V::fsqrt(V::mul(var_r, var_c));
     // (2.0 * mr * mc + C1) / l_den: 2.0 * mr, then * mc, then + C1, in double.
     const F l_den = V::add(V::add(V::mul(mr, mr), V::mul(mc, mc)), c1);
     const D two = V::dset(2.0);
