@@ -394,8 +394,23 @@ void decimate_phased(const float* src, int w, int h, int factor, const float* ke
         float* out = dst + static_cast<std::ptrdiff_t>(oy) * sw;
         const int taps = kw * kw;
         int ox = 0;
-        // Two vectors of outputs at a time: each tap's pointer and weight
-        // are loaded once for both, and their sums are two dependency chains.
+        // Four vectors of outputs at a time: each tap's pointer and weight
+        // are loaded once for all, and their sums are four dependency chains.
+        for (; ox + 4 * N <= sw; ox += 4 * N) {
+            D acc0 = V::dset(0.0), acc1 = V::dset(0.0), acc2 = V::dset(0.0), acc3 = V::dset(0.0);
+            for (int t = 0; t < taps; ++t) {
+                const typename V::F tap = V::set(kernel[t]);
+                const float* in = at[t] + ox;
+                acc0 = V::dadd(acc0, V::widen(V::mul(V::load(in), tap)));
+                acc1 = V::dadd(acc1, V::widen(V::mul(V::load(in + N), tap)));
+                acc2 = V::dadd(acc2, V::widen(V::mul(V::load(in + 2 * N), tap)));
+                acc3 = V::dadd(acc3, V::widen(V::mul(V::load(in + 3 * N), tap)));
+            }
+            V::store(out + ox, V::narrow(acc0));
+            V::store(out + ox + N, V::narrow(acc1));
+            V::store(out + ox + 2 * N, V::narrow(acc2));
+            V::store(out + ox + 3 * N, V::narrow(acc3));
+        }
         for (; ox + 2 * N <= sw; ox += 2 * N) {
             D acc0 = V::dset(0.0), acc1 = V::dset(0.0);
             for (int t = 0; t < taps; ++t) {
