@@ -16,12 +16,15 @@
 // right shift), abs_i32 and to_float (VMAFPP_X86_INT_LANES, _INT_FLOAT); M (a lane mask) with gt, lt,
 // select (m ? a : b), zero_where (m ? 0 : a); sqrt_div32 (float(sqrt(x) /
 // 32), the square root in double: dividing by 32 is exact in double, one
-// rounding to float follows). The DCT's operations on I are written
+// rounding to float follows). Optionally block_row(row, out): out[j] the
+// int32 lanes of sample j of each block's row (the x86 twins' transpose;
+// without it the samples are staged lane by lane). The DCT's operations on I are written
 // here once (Int32, DctLanes).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "psnr_hvs/psnr_hvs_kernels.hpp"
 
@@ -52,6 +55,25 @@ struct DctLanes {
     }
 };
 
+// DctLanes for 8-bit samples: every value a lift multiplies, and every
+// coefficient, is below 2^15 in magnitude (interval arithmetic through
+// fdct8_lifting's two passes from samples in [0, 255]: |u| <= 26980 at a
+// lift, |coefficient| <= 28929), so the lanes' low 16 bits are the value,
+// and vpmaddwd of them with c (high half 0) is the exact product u * c: one
+// instruction, against vpmulld's two and twice its latency.
+template <class V>
+struct DctLanes16 : DctLanes<V> {
+    static Int32<V> lift(Int32<V> u, std::int32_t c, int s) {
+        return {V::sar_i32(V::add_i32(V::madd_i16(u.v, V::set_i32(c)), V::set_i32(1 << (s - 1))), s)};
+    }
+};
+
+// The DCT's operations for samples of type T: the 16-bit products where V has
+// them and the samples are 8-bit.
+template <class V, class T>
+using DctOpsFor = std::conditional_t<
+    sizeof(T) == 1 && requires(typename V::I a) { V::madd_i16(a, a); }, DctLanes16<V>, DctLanes<V>>;
+
 // Coefficients of V::kLanes blocks: c[t] holds coefficient t (row-major) of
 // each.
 template <class V>
@@ -72,12 +94,19 @@ template <class V, class Fn>
 template <class V, class T>
 void load_blocks(const std::uint8_t* base, std::ptrdiff_t stride, int x, int y, Blocks<V>& b) {
     using F = typename V::F;
-    alignas(64) std::int32_t lanes[V::kLanes];
     for (int i = 0; i < 8; ++i) {
         const T* row = reinterpret_cast<const T*>(base + (y + i) * stride) + x;
-        for (int j = 0; j < 8; ++j) {
-            for (int k = 0; k < V::kLanes; ++k) lanes[k] = row[k * kStep + j];
-            b.c[i * 8 + j] = {V::load_i(lanes)};
+        if constexpr (requires(typename V::I* out) { V::block_row(row, out); }) {
+            // The ISA's transpose of the blocks' rows.
+            typename V::I v[8];
+            V::block_row(row, v);
+            for (int j = 0; j < 8; ++j) b.c[i * 8 + j] = {v[j]};
+        } else {
+            alignas(64) std::int32_t lanes[V::kLanes];
+            for (int j = 0; j < 8; ++j) {
+                for (int k = 0; k < V::kLanes; ++k) lanes[k] = row[k * kStep + j];
+                b.c[i * 8 + j] = {V::load_i(lanes)};
+            }
         }
     }
     // Means and unbiased variances of the block and of its 4x4 quadrants,
@@ -105,32 +134,39 @@ void load_blocks(const std::uint8_t* base, std::ptrdiff_t stride, int x, int y, 
 }
 
 // fdct8x8 of each lane's block: columns into a scratch, then its columns.
-template <class V>
+template <class V, class Ops>
 void transform(Blocks<V>& b) {
     using I = Int32<V>;
     I scratch[64];
     for (int i = 0; i < 8; ++i) {
         I t[8];
         for (int k = 0; k < 8; ++k) t[k] = b.c[k * 8 + i];
-        fdct8_lifting<DctLanes<V>>(t);
+        fdct8_lifting<Ops>(t);
         for (int k = 0; k < 8; ++k) scratch[8 * i + k] = t[k];
     }
     for (int i = 0; i < 8; ++i) {
         I t[8];
         for (int k = 0; k < 8; ++k) t[k] = scratch[k * 8 + i];
-        fdct8_lifting<DctLanes<V>>(t);
+        fdct8_lifting<Ops>(t);
         for (int k = 0; k < 8; ++k) b.c[8 * i + k] = t[k];
     }
 }
 
 // masking(): the AC coefficients' float(c * c) * mask summed in row-major
 // order, times the variance ratio, square root in double, over 32.
-template <class V>
+template <class V, class Ops>
 typename V::F masking(const Blocks<V>& b, const Table8x8& mask) {
     typename V::F m = V::set(0.0f);
     for (int t = 1; t < 64; ++t) {
         const typename V::I c = b.c[t].v;
-        m = V::add(m, V::mul(V::to_float(V::mullo_i32(c, c)), V::set(mask[t / 8][t % 8])));
+        typename V::I square;
+        if constexpr (std::is_same_v<Ops, DctLanes16<V>>)
+            // |c| < 2^15: c's low 16 bits times themselves, the high half's
+            // product zeroed by the mask.
+            square = V::madd_i16(c, V::and_i(c, V::set_i32(0xFFFF)));
+        else
+            square = V::mullo_i32(c, c);
+        m = V::add(m, V::mul(V::to_float(square), V::set(mask[t / 8][t % 8])));
     }
     return V::sqrt_div32(V::mul(m, b.var_ratio));
 }
@@ -146,10 +182,11 @@ void add_group_error(const std::uint8_t* ref, std::ptrdiff_t ref_stride, const s
     alignas(64) float err[64][V::kLanes];
     load_blocks<V, T>(ref, ref_stride, x, y, s);
     load_blocks<V, T>(dis, dis_stride, x, y, d);
-    transform(s);
-    transform(d);
-    F threshold = masking(s, mask);
-    const F d_mask = masking(d, mask);
+    using Ops = DctOpsFor<V, T>;
+    transform<V, Ops>(s);
+    transform<V, Ops>(d);
+    F threshold = masking<V, Ops>(s, mask);
+    const F d_mask = masking<V, Ops>(d, mask);
     threshold = V::select(V::gt(d_mask, threshold), d_mask, threshold);
     for (int t = 0; t < 64; ++t) {
         // |s - d| in int32, then float, as std::abs of the difference.

@@ -20,6 +20,8 @@ namespace {
 // a ymm (no lane crossing to widen or narrow).
 struct Avx2 {
     VMAFPP_X86_LANES(4, __m128, _mm, , __m256d, _mm256, d)
+    static D dloadu(const double* p) { return _mm256_loadu_pd(p); }
+    static F fsqrt(F v) { return _mm_sqrt_ps(v); }
     // Ordered compares: false for NaN, which is kept.
     static F zero_if_negative(F v) {
         return _mm_andnot_ps(_mm_cmp_ps(v, _mm_setzero_ps(), _CMP_LT_OQ), v);

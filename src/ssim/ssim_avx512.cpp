@@ -15,6 +15,8 @@ namespace {
 
 struct Avx512 {
     VMAFPP_X86_LANES(8, __m256, _mm256, , __m512d, _mm512, d)
+    static D dloadu(const double* p) { return _mm512_loadu_pd(p); }
+    static F fsqrt(F v) { return _mm256_sqrt_ps(v); }
     // Ordered compares: false for NaN, which is kept.
     static F zero_if_negative(F v) {
         return _mm256_maskz_mov_ps(

@@ -41,6 +41,8 @@ struct Neon {
         vst1q_f64(p, v.lo);
         vst1q_f64(p + 2, v.hi);
     }
+    static D dloadu(const double* p) { return {vld1q_f64(p), vld1q_f64(p + 2)}; }
+    static F fsqrt(F v) { return vsqrtq_f32(v); }
     // Ordered compares: false for NaN, which is kept.
     static F zero_if_negative(F v) {
         return vreinterpretq_f32_u32(

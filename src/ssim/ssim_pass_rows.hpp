@@ -17,8 +17,10 @@
 // V provides, for kLanes adjacent samples: F (floats) and D (the same lanes
 // as doubles); load/store of F; set, add, sub, mul, div of F; widen (F to D,
 // exact) and narrow (D to F, rounded to nearest as a C cast); dset, dadd,
-// dmul, ddiv, dsqrt of D and dstore (D to kLanes doubles): what
+// dmul, ddiv, dsqrt of D, dstore (D to kLanes doubles, aligned) and dloadu
+// (kLanes doubles, unaligned, each ISA file's own): the rest is what
 // dispatch/x86_lanes.hpp's macros define;
+// fsqrt(v) (the correctly rounded float square root);
 // zero_if_negative(v) (v < 0 ? +0 : v, NaN kept: libvmaf's MAX(0.0, v)) and
 // zero_if_negative_and_flat(cov, sd) ((cov < 0 && sd <= 0) ? +0 : cov).
 // Each ISA file's init is install_twins<V> (the convolution, statistics,
@@ -59,7 +61,12 @@ template <class V>
     const F var_r = V::zero_if_negative(V::sub(ref_sq, V::mul(mr, mr)));
     const F var_c = V::zero_if_negative(V::sub(cmp_sq, V::mul(mc, mc)));
     const F cov = V::sub(both, V::mul(mr, mc));
-    const F sd = V::narrow(V::dsqrt(V::widen(V::mul(var_r, var_c))));
+    // float(sqrt(double(x))) of a float x is the correctly rounded float
+    // square root of x: rounding the double root (53 bits >= 2 * 24 + 2) to
+    // float rounds as once (double rounding is innocuous for sqrt), for
+    // every x, NaN, infinity and subnormals included. So the float root
+    // (four times the lanes per divider step) gives the scalar's bits.
+    const F sd = V::fsqrt(V::mul(var_r, var_c));
     // (2.0 * mr * mc + C1) / l_den: 2.0 * mr, then * mc, then + C1, in double.
     const F l_den = V::add(V::add(V::mul(mr, mr), V::mul(mc, mc)), c1);
     const D two = V::dset(2.0);
@@ -141,44 +148,84 @@ struct PassRing {
     float* slot(int s) const { return base + s * slot_floats; }
 };
 
-// kLanes horizontally filtered outputs of the five quantities from the
-// samples at r and c (r[0 .. kLanes + kWindow - 2] are read), stored at
-// out + q * kLanes: convolve's horizontal sum for each, ref^2 taken as
-// float(r * r) and so on, as products computes them.
+// The horizontal filter shares products between taps: the window is
+// symmetric, so tap k and tap kWindow - 1 - k are the same float, and a
+// sample meets each of the kHalfTaps distinct taps at two outputs (the
+// centre tap at one). Each sample's float(sample * tap) is computed once per
+// distinct tap and quantity, widened to double and kept in a block of
+// kRowBlock outputs' products (in L1); each output then adds the products
+// its taps pick, from 0, in tap order: the same double sum of the same
+// float products as convolve's, without the products and conversions of the
+// other ten taps.
+constexpr int kHalfTaps = kWindow / 2 + 1;
+constexpr int kRowBlock = 64;  // outputs per block: a multiple of every kLanes
+
+// The distinct tap of window position k.
+constexpr int half_tap(int k) { return k < kWindow - 1 - k ? k : kWindow - 1 - k; }
+
+// The widened products of one block's samples: quantity q, distinct tap d,
+// sample j of the block at at(q, d) + j. Rows hold kRowBlock + kWindow - 1
+// samples rounded up to whole vectors of 16.
+struct RowProducts {
+    static constexpr int kStride = (kRowBlock + kWindow - 1 + 15) / 16 * 16;
+    alignas(64) double d[kQuantities][kHalfTaps][kStride];
+};
+
+// Samples j .. j + kLanes - 1 of r and c turned into the five quantities'
+// products with every distinct tap, stored at sample j of `p`. ref^2 is
+// float(r * r) before its tap, as products computes it.
 template <class V>
-[[gnu::always_inline]] inline void filter_chunk(const float* r, const float* c, float* out) {
-    using D = typename V::D;
-    D acc[kQuantities];
-    for (D& a : acc) a = V::dset(0.0);
-#pragma GCC unroll 11
-    for (int k = 0; k < kWindow; ++k) {
-        const typename V::F tap = V::set(gaussian_tap(k));
-        const typename V::F a = V::load(r + k), b = V::load(c + k);
-        acc[0] = V::dadd(acc[0], V::widen(V::mul(a, tap)));
-        acc[1] = V::dadd(acc[1], V::widen(V::mul(b, tap)));
-        acc[2] = V::dadd(acc[2], V::widen(V::mul(V::mul(a, a), tap)));
-        acc[3] = V::dadd(acc[3], V::widen(V::mul(V::mul(b, b), tap)));
-        acc[4] = V::dadd(acc[4], V::widen(V::mul(V::mul(a, b), tap)));
+[[gnu::always_inline]] inline void sample_products(typename V::F a, typename V::F b,
+                                                   RowProducts& p, int j) {
+    using F = typename V::F;
+    const F q[kQuantities] = {a, b, V::mul(a, a), V::mul(b, b), V::mul(a, b)};
+#pragma GCC unroll 6
+    for (int d = 0; d < kHalfTaps; ++d) {
+        const F tap = V::set(gaussian_tap(d));
+#pragma GCC unroll 5
+        for (int k = 0; k < kQuantities; ++k) V::dstore(p.d[k][d] + j, V::widen(V::mul(q[k], tap)));
     }
-    for (int q = 0; q < kQuantities; ++q) V::store(out + q * V::kLanes, V::narrow(acc[q]));
 }
 
-// One input row filtered into a ring slot. The last ow % kLanes outputs are
-// computed from staged, zero-padded samples (their filler lanes land past
-// ow in the last chunk).
+// kLanes horizontally filtered outputs of the five quantities, outputs x ..
+// x + kLanes - 1 of the block, stored at out + q * kLanes: each a double
+// sum from 0 of the block's products in tap order, rounded to float once.
+template <class V>
+[[gnu::always_inline]] inline void sum_products(const RowProducts& p, int x, float* out) {
+#pragma GCC unroll 5
+    for (int q = 0; q < kQuantities; ++q) {
+        typename V::D acc = V::dset(0.0);
+#pragma GCC unroll 11
+        for (int k = 0; k < kWindow; ++k) acc = V::dadd(acc, V::dloadu(p.d[q][half_tap(k)] + x + k));
+        V::store(out + q * V::kLanes, V::narrow(acc));
+    }
+}
+
+// One input row (w = ow + kWindow - 1 samples) filtered into a ring slot,
+// kRowBlock outputs at a time. The last block's outputs are rounded up to
+// whole vectors; the samples their filler lanes read past the row's end are
+// 0 (staged), and their values land past ow in the last chunk.
 template <class V>
 void filter_row(const float* r, const float* c, int ow, float* out) {
     constexpr int N = V::kLanes;
-    int x = 0;
-    for (; x + N <= ow; x += N, out += kQuantities * N) filter_chunk<V>(r + x, c + x, out);
-    if (x < ow) {
-        // Outputs x..ow-1 read samples x..ow-1+kWindow-1 = w-1: the row's end.
-        float rs[N + kWindow - 1] = {}, cs[N + kWindow - 1] = {};
-        for (int j = 0; j < ow - x + kWindow - 1; ++j) {
-            rs[j] = r[x + j];
-            cs[j] = c[x + j];
+    const int w = ow + kWindow - 1;
+    RowProducts p;
+    for (int x0 = 0; x0 < ow; x0 += kRowBlock) {
+        const int outputs = (ow - x0 < kRowBlock ? ow - x0 : kRowBlock);
+        const int vectors = (outputs + N - 1) / N;
+        const int samples = vectors * N + kWindow - 1;  // the products the sums read
+        int j = 0;
+        for (; j < samples && x0 + j + N <= w; j += N)
+            sample_products<V>(V::load(r + x0 + j), V::load(c + x0 + j), p, j);
+        for (; j < samples; j += N) {
+            float rs[N] = {}, cs[N] = {};
+            for (int i = 0; i < N && x0 + j + i < w; ++i) {
+                rs[i] = r[x0 + j + i];
+                cs[i] = c[x0 + j + i];
+            }
+            sample_products<V>(V::load(rs), V::load(cs), p, j);
         }
-        filter_chunk<V>(rs, cs, out);
+        for (int v = 0; v < vectors; ++v, out += kQuantities * N) sum_products<V>(p, v * N, out);
     }
 }
 
@@ -199,17 +246,19 @@ Sums4 output_row(const PassRing& ring, int oy, int ow, Sums4 sums) {
     double ssim = sums.ssim, l = sums.l, c = sums.c, s = sums.s;
     for (int x = 0; x < ow; x += N) {
         const std::ptrdiff_t at = static_cast<std::ptrdiff_t>(x) * kQuantities;
-        D acc[kQuantities];
-        for (D& a : acc) a = V::dset(0.0);
+        // One quantity's sum at a time: the products go straight into the
+        // sum, none is held (55 held products spill to the stack).
+        typename V::F f[kQuantities];
+#pragma GCC unroll 1
+        for (int q = 0; q < kQuantities; ++q) {
+            D acc = V::dset(0.0);
 #pragma GCC unroll 11
-        for (int k = 0; k < kWindow; ++k) {
-            const typename V::F tap = V::set(gaussian_tap(k));
-            for (int q = 0; q < kQuantities; ++q)
-                acc[q] = V::dadd(acc[q], V::widen(V::mul(V::load(rows[k] + at + q * N), tap)));
+            for (int k = 0; k < kWindow; ++k)
+                acc = V::dadd(acc, V::widen(V::mul(V::load(rows[k] + at + q * N),
+                                                   V::set(gaussian_tap(k)))));
+            f[q] = V::narrow(acc);
         }
-        const LaneStats<V> st = lane_stats<V>(V::narrow(acc[0]), V::narrow(acc[1]),
-                                              V::narrow(acc[2]), V::narrow(acc[3]),
-                                              V::narrow(acc[4]));
+        const LaneStats<V> st = lane_stats<V>(f[0], f[1], f[2], f[3], f[4]);
         add_lanes<V>(st, ow - x < N ? ow - x : N, ssim, l, c, s);
     }
     return {ssim, l, c, s};
@@ -271,6 +320,19 @@ struct PhaseRows {
 // the end.
 constexpr int mirror_once(int i, int n) { return i < 0 ? -1 - i : i < n ? i : 2 * n - 1 - i; }
 
+// Elements lo .. hi - 1 of every phase from `in` (column -r), element m of
+// phase p being in[F m + p]: one pass over the row for all F phases, with F
+// a constant, so the compiler turns the strided reads into vector loads and
+// shuffles.
+template <int F>
+inline void deinterleave(const float* in, const PhaseRows& rows, int slot, int lo, int hi) {
+    float* __restrict out[F];
+    for (int p = 0; p < F; ++p) out[p] = rows.phase(slot, p);
+    const float* __restrict from = in;
+    for (int m = lo; m < hi; ++m)
+        for (int p = 0; p < F; ++p) out[p][m] = from[F * m + p];
+}
+
 // Row `row` of src as IQA's symmetric boundary extends it, from column -r,
 // into the slot's phases: element m of phase p is column f m + p - r,
 // mirrored once; columns past 2w - 1, read only by the filler lanes of the
@@ -279,16 +341,30 @@ inline void split_row(const float* src, int w, int row, int r, const PhaseRows& 
     const float* in = src + static_cast<std::ptrdiff_t>(row) * w;
     const int f = rows.phases;
     auto edge = [&](int i) { return i < 2 * w ? in[mirror_once(i, w)] : 0.0f; };
+    // Elements lo .. hi - 1 read columns 0 .. w - 1 directly in every phase.
+    int lo = 0, hi = rows.len;
+    for (int p = 0; p < f; ++p) {
+        const int lo_p = p >= r ? 0 : (r - p + f - 1) / f;
+        const int hi_p = (w + r - p + f - 1) / f;
+        lo = lo_p > lo ? lo_p : lo;
+        hi = hi_p < hi ? hi_p : hi;
+    }
+    if (hi < lo) hi = lo;
     for (int p = 0; p < f; ++p) {
         float* out = rows.phase(slot, p);
-        // Elements lo .. hi - 1 read columns 0 .. w - 1 directly.
-        const int lo = p >= r ? 0 : (r - p + f - 1) / f;
-        int hi = (w + r - p + f - 1) / f;
-        hi = hi < rows.len ? hi : rows.len;
-        int m = 0;
-        for (; m < lo && m < rows.len; ++m) out[m] = edge(f * m + p - r);
-        for (; m < hi; ++m) out[m] = in[f * m + p - r];
-        for (; m < rows.len; ++m) out[m] = edge(f * m + p - r);
+        for (int m = 0; m < lo; ++m) out[m] = edge(f * m + p - r);
+        for (int m = hi; m < rows.len; ++m) out[m] = edge(f * m + p - r);
+    }
+    const float* first = in - r;  // column -r: read only at elements lo and up
+    switch (f) {
+        case 2: deinterleave<2>(first, rows, slot, lo, hi); break;
+        case 3: deinterleave<3>(first, rows, slot, lo, hi); break;
+        case 4: deinterleave<4>(first, rows, slot, lo, hi); break;
+        default:
+            for (int p = 0; p < f; ++p) {
+                float* out = rows.phase(slot, p);
+                for (int m = lo; m < hi; ++m) out[m] = in[f * m + p - r];
+            }
     }
 }
 
@@ -318,8 +394,23 @@ void decimate_phased(const float* src, int w, int h, int factor, const float* ke
         float* out = dst + static_cast<std::ptrdiff_t>(oy) * sw;
         const int taps = kw * kw;
         int ox = 0;
-        // Two vectors of outputs at a time: each tap's pointer and weight
-        // are loaded once for both, and their sums are two dependency chains.
+        // Four vectors of outputs at a time: each tap's pointer and weight
+        // are loaded once for all, and their sums are four dependency chains.
+        for (; ox + 4 * N <= sw; ox += 4 * N) {
+            D acc0 = V::dset(0.0), acc1 = V::dset(0.0), acc2 = V::dset(0.0), acc3 = V::dset(0.0);
+            for (int t = 0; t < taps; ++t) {
+                const typename V::F tap = V::set(kernel[t]);
+                const float* in = at[t] + ox;
+                acc0 = V::dadd(acc0, V::widen(V::mul(V::load(in), tap)));
+                acc1 = V::dadd(acc1, V::widen(V::mul(V::load(in + N), tap)));
+                acc2 = V::dadd(acc2, V::widen(V::mul(V::load(in + 2 * N), tap)));
+                acc3 = V::dadd(acc3, V::widen(V::mul(V::load(in + 3 * N), tap)));
+            }
+            V::store(out + ox, V::narrow(acc0));
+            V::store(out + ox + N, V::narrow(acc1));
+            V::store(out + ox + 2 * N, V::narrow(acc2));
+            V::store(out + ox + 3 * N, V::narrow(acc3));
+        }
         for (; ox + 2 * N <= sw; ox += 2 * N) {
             D acc0 = V::dset(0.0), acc1 = V::dset(0.0);
             for (int t = 0; t < taps; ++t) {
