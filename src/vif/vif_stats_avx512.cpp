@@ -138,7 +138,33 @@ struct ReduceSums {
     __m512i ref_lo, ref_hi, dis_lo, dis_hi;  // pair order, as VerticalSums
 };
 
-template <bool kReduce = false>
+// fn(k, c, a, b) for each tap pair k of the rows at column j: c the pair's
+// taps (pairs[k]) in every lane, a and b the centred row pairs 2k, 2k + 1
+// of ref and dis (an odd count pairs the last row with itself and a zero
+// tap). kTaps > 0 is a tap count known when compiling (the extractor's 17,
+// 9, 5, 3), whose loop is unrolled, as vif_avx2.cpp's for_tap_pairs: the
+// runtime loop's row pointers, odd-count test and counter cost scalar
+// instructions per pair. kTaps == 0 reads `taps`.
+template <int kTaps, class Rows, class Load, class Fn>
+[[gnu::always_inline]] inline void for_tap_pairs(Rows rows, std::ptrdiff_t j,
+                                                 const std::uint32_t* pairs, int taps, Load load,
+                                                 Fn fn) {
+    auto pair = [&](int t, int n) __attribute__((always_inline)) {
+        const int u = t + 1 < n ? t + 1 : t;
+        fn(t / 2, _mm512_set1_epi32(static_cast<int>(pairs[t / 2])),
+           load(rows.ref[t] + j, rows.ref[u] + j), load(rows.dis[t] + j, rows.dis[u] + j));
+    };
+    if constexpr (kTaps > 0) {
+#pragma GCC unroll 9
+        for (int t = 0; t < kTaps; t += 2) pair(t, kTaps);
+    } else {
+        for (int t = 0; t < taps; t += 2) pair(t, taps);
+    }
+}
+
+// kTaps as for_tap_pairs'; kRedFirst and kRedCount the fused reduction's
+// first pair and pair count when known at compile time (-1: read red).
+template <int kTaps, bool kReduce, int kRedFirst = -1, int kRedCount = -1>
 [[gnu::always_inline]] inline VerticalSums vertical_u8_sums(RowsU8 rows, std::ptrdiff_t j,
                                                             const std::uint32_t* pairs, int taps,
                                                             std::uint32_t taps_sum, __mmask32 valid,
@@ -150,33 +176,34 @@ template <bool kReduce = false>
     __m512i m1_lo = _mm512_setzero_si512(), m1_hi = m1_lo, m2_lo = m1_lo, m2_hi = m1_lo;
     __m512i xx_lo = c16384, xx_hi = c16384, yy_lo = c16384, yy_hi = c16384, xy_lo = c16384,
             xy_hi = c16384;
-    for (int t = 0; t < taps; t += 2) {
-        const int u = t + 1 < taps ? t + 1 : t;
-        const __m512i c = _mm512_set1_epi32(static_cast<int>(pairs[t / 2]));
-        const RowPair a = centred_pair(rows.ref[t] + j, rows.ref[u] + j, valid);
-        const RowPair b = centred_pair(rows.dis[t] + j, rows.dis[u] + j, valid);
-        const __m512i a_lo = a.lo, a_hi = a.hi, b_lo = b.lo, b_hi = b.hi;
-        m1_lo = madd_add(m1_lo, a_lo, c);
-        m1_hi = madd_add(m1_hi, a_hi, c);
-        m2_lo = madd_add(m2_lo, b_lo, c);
-        m2_hi = madd_add(m2_hi, b_hi, c);
-        xx_lo = madd_add(xx_lo, _mm512_mullo_epi16(a_lo, a_lo), c);
-        xx_hi = madd_add(xx_hi, _mm512_mullo_epi16(a_hi, a_hi), c);
-        yy_lo = madd_add(yy_lo, _mm512_mullo_epi16(b_lo, b_lo), c);
-        yy_hi = madd_add(yy_hi, _mm512_mullo_epi16(b_hi, b_hi), c);
-        xy_lo = madd_add(xy_lo, _mm512_mullo_epi16(a_lo, b_lo), c);
-        xy_hi = madd_add(xy_hi, _mm512_mullo_epi16(a_hi, b_hi), c);
-        if constexpr (kReduce) {
-            const int k = t / 2 - red->first;
-            if (k >= 0 && k < red->count) {
-                const __m512i rc = _mm512_set1_epi32(static_cast<int>(red->pairs[k]));
-                rs->ref_lo = madd_add(rs->ref_lo, a_lo, rc);
-                rs->ref_hi = madd_add(rs->ref_hi, a_hi, rc);
-                rs->dis_lo = madd_add(rs->dis_lo, b_lo, rc);
-                rs->dis_hi = madd_add(rs->dis_hi, b_hi, rc);
+    for_tap_pairs<kTaps>(
+        rows, j, pairs, taps,
+        [&](const std::uint8_t* p, const std::uint8_t* q) __attribute__((always_inline)) {
+            return centred_pair(p, q, valid);
+        },
+        [&](int pair, __m512i c, RowPair a, RowPair b) __attribute__((always_inline)) {
+            const __m512i a_lo = a.lo, a_hi = a.hi, b_lo = b.lo, b_hi = b.hi;
+            m1_lo = madd_add(m1_lo, a_lo, c);
+            m1_hi = madd_add(m1_hi, a_hi, c);
+            m2_lo = madd_add(m2_lo, b_lo, c);
+            m2_hi = madd_add(m2_hi, b_hi, c);
+            xx_lo = madd_add(xx_lo, _mm512_mullo_epi16(a_lo, a_lo), c);
+            xx_hi = madd_add(xx_hi, _mm512_mullo_epi16(a_hi, a_hi), c);
+            yy_lo = madd_add(yy_lo, _mm512_mullo_epi16(b_lo, b_lo), c);
+            yy_hi = madd_add(yy_hi, _mm512_mullo_epi16(b_hi, b_hi), c);
+            xy_lo = madd_add(xy_lo, _mm512_mullo_epi16(a_lo, b_lo), c);
+            xy_hi = madd_add(xy_hi, _mm512_mullo_epi16(a_hi, b_hi), c);
+            if constexpr (kReduce) {
+                const int k = pair - (kRedFirst >= 0 ? kRedFirst : red->first);
+                if (k >= 0 && k < (kRedCount >= 0 ? kRedCount : red->count)) {
+                    const __m512i rc = _mm512_set1_epi32(static_cast<int>(red->pairs[k]));
+                    rs->ref_lo = madd_add(rs->ref_lo, a_lo, rc);
+                    rs->ref_hi = madd_add(rs->ref_hi, a_hi, rc);
+                    rs->dis_lo = madd_add(rs->dis_lo, b_lo, rc);
+                    rs->dis_hi = madd_add(rs->dis_hi, b_hi, rc);
+                }
             }
-        }
-    }
+        });
     // 128 C and the mean's rounding 128 in one constant.
     const __m512i c128r = _mm512_set1_epi32(static_cast<int>(128u * taps_sum + 128u));
     auto mean = [&](__m512i s) { return _mm512_srli_epi32(_mm512_add_epi32(s, c128r), 8); };
@@ -208,7 +235,7 @@ inline void store_pair_order(__m512i lo, __m512i hi, __mmask32 valid, std::uint3
 inline void stat_vertical_u8_step(RowsU8 rows, std::ptrdiff_t j, const std::uint32_t* pairs,
                                   int taps, std::uint32_t taps_sum, __mmask32 valid,
                                   const VifStatRow& out) {
-    const VerticalSums v = vertical_u8_sums(rows, j, pairs, taps, taps_sum, valid);
+    const VerticalSums v = vertical_u8_sums<0, false>(rows, j, pairs, taps, taps_sum, valid);
     std::uint32_t* const dst[5] = {out.mu1, out.mu2, out.xx, out.yy, out.xy};
     for (int q = 0; q < 5; ++q) store_pair_order(v.lo[q], v.hi[q], valid, dst[q] + j);
 }
@@ -817,6 +844,39 @@ template <class Sums>
         horizontal_blocks<0>(hf, rows, w, sigma1_sq, sigma2_sq, sigma12);
 }
 
+// The fused 8-bit row for a filter that fits (pair_filter_fits), with the
+// reduction in its vertical step where `red` is given, else none (the
+// caller reduces apart). kTaps, kRedFirst and kRedCount: the tap count and
+// the reduction's first pair and pair count when known at compile time (0
+// and -1 read the arguments).
+template <int kTaps, int kRedFirst = -1, int kRedCount = -1>
+void stat_row_u8_fits(RowsU8 rows, const std::uint16_t* filter, int taps, const VifFilterShape& f,
+                      int w, std::uint32_t* scratch, std::int32_t* sigma1_sq,
+                      std::int32_t* sigma2_sq, std::int32_t* sigma12, const VifRowReduce* reduce,
+                      const ReduceTaps* red) {
+    if (red) {
+        const __m128i shift = _mm_cvtsi32_si128(reduce->shift);
+        const __m512i low16 = _mm512_set1_epi32(0xFFFF);
+        auto out = [&](__m512i v) { return _mm512_and_si512(_mm512_srl_epi32(v, shift), low16); };
+        fused_row(
+            [&](std::ptrdiff_t j, __mmask32 valid) {
+                ReduceSums rs;
+                const VerticalSums v = vertical_u8_sums<kTaps, true, kRedFirst, kRedCount>(
+                    rows, j, f.pairs, taps, f.sum, valid, red, &rs);
+                store_pair_order(out(rs.ref_lo), out(rs.ref_hi), valid, reduce->ref_out + j);
+                store_pair_order(out(rs.dis_lo), out(rs.dis_hi), valid, reduce->dis_out + j);
+                return v;
+            },
+            pair_word_order(), filter, taps, f.sum, w, scratch, sigma1_sq, sigma2_sq, sigma12);
+        return;
+    }
+    fused_row(
+        [&](std::ptrdiff_t j, __mmask32 valid) {
+            return vertical_u8_sums<kTaps, false>(rows, j, f.pairs, taps, f.sum, valid);
+        },
+        pair_word_order(), filter, taps, f.sum, w, scratch, sigma1_sq, sigma2_sq, sigma12);
+}
+
 void stat_row_u8_avx512(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows,
                         const std::uint16_t* filter, int taps, int w, std::uint32_t* scratch,
                         std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12,
@@ -827,37 +887,29 @@ void stat_row_u8_avx512(const std::uint8_t* const* ref_rows, const std::uint8_t*
                            sigma1_sq, sigma2_sq, sigma12, reduce);
         return;
     }
-    const std::uint32_t taps_sum = f.sum;
     const RowsU8 rows{ref_rows, dis_rows};
     const int offset = reduce ? taps / 2 - reduce->taps / 2 : 0;
     const VifFilterShape rf = reduce ? vif_filter_shape(reduce->filter, reduce->taps) : f;
     // The fused reduction needs its pairs on the statistics' pairs (an even
     // offset), signed taps and a shift the scalar defines on uint32.
-    if (reduce && offset % 2 == 0 && rf.taps_below_2_15 && reduce->shift < 32) {
-        const std::uint32_t round = reduce->shift == 0 ? 0u : 1u << (reduce->shift - 1);
-        const ReduceTaps red{rf.pairs, offset / 2, (reduce->taps + 1) / 2,
-                             _mm512_set1_epi32(static_cast<int>(128u * rf.sum + round))};
-        const __m128i shift = _mm_cvtsi32_si128(reduce->shift);
-        const __m512i low16 = _mm512_set1_epi32(0xFFFF);
-        auto out = [&](__m512i v) { return _mm512_and_si512(_mm512_srl_epi32(v, shift), low16); };
-        fused_row(
-            [&](std::ptrdiff_t j, __mmask32 valid) {
-                ReduceSums rs;
-                const VerticalSums v =
-                    vertical_u8_sums<true>(rows, j, f.pairs, taps, f.sum, valid, &red, &rs);
-                store_pair_order(out(rs.ref_lo), out(rs.ref_hi), valid, reduce->ref_out + j);
-                store_pair_order(out(rs.dis_lo), out(rs.dis_hi), valid, reduce->dis_out + j);
-                return v;
-            },
-            pair_word_order(), filter, taps, taps_sum, w, scratch, sigma1_sq, sigma2_sq, sigma12);
-        return;
-    }
-    fused_row(
-        [&](std::ptrdiff_t j, __mmask32 valid) {
-            return vertical_u8_sums(rows, j, f.pairs, taps, f.sum, valid);
-        },
-        pair_word_order(), filter, taps, taps_sum, w, scratch, sigma1_sq, sigma2_sq, sigma12);
-    if (reduce)
+    const bool fuse = reduce && offset % 2 == 0 && rf.taps_below_2_15 && reduce->shift < 32;
+    const std::uint32_t shift = reduce ? static_cast<std::uint32_t>(reduce->shift) : 0u;
+    const std::uint32_t round = shift == 0 || shift >= 32 ? 0u : 1u << (shift - 1);
+    const ReduceTaps red{rf.pairs, offset / 2, reduce ? (reduce->taps + 1) / 2 : 0,
+                         _mm512_set1_epi32(static_cast<int>(128u * rf.sum + round))};
+    const ReduceTaps* r = fuse ? &red : nullptr;
+    // The extractor's scale 0: 17 taps, reduced on even rows by 9 taps
+    // (pairs 2 to 6 of the 9).
+    if (taps == 17 && !r)
+        stat_row_u8_fits<17>(rows, filter, taps, f, w, scratch, sigma1_sq, sigma2_sq, sigma12,
+                             reduce, r);
+    else if (taps == 17 && red.first == 2 && red.count == 5)
+        stat_row_u8_fits<17, 2, 5>(rows, filter, taps, f, w, scratch, sigma1_sq, sigma2_sq,
+                                   sigma12, reduce, r);
+    else
+        stat_row_u8_fits<0>(rows, filter, taps, f, w, scratch, sigma1_sq, sigma2_sq, sigma12,
+                            reduce, r);
+    if (reduce && !fuse)
         VMAFPP_VIF_STATS_TABLE().subsample_vertical_u8(
             ref_rows + offset, dis_rows + offset, reduce->filter, reduce->taps, w, reduce->shift,
             reduce->ref_out, reduce->dis_out);
