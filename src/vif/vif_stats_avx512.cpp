@@ -383,6 +383,8 @@ inline __m512i cross_moment(__m512i t, __m512i u, __m512i p, __m512i q, const St
 // multiply-adds works lane by lane, so the order is only fixed when the
 // caller stores. Forced inline: GCC 12 kept the step out of line (a call per
 // 32 columns), which made scale 1 (9 taps, 960 columns) about twice as slow.
+// kTaps as for_tap_pairs' (0: read `taps`).
+template <int kTaps>
 [[gnu::always_inline]] inline VerticalSums vertical_u16_sums(RowsU16 rows, std::ptrdiff_t j,
                                                              const std::uint32_t* pairs, int taps,
                                                              const StatU16Params& prm,
@@ -390,27 +392,22 @@ inline __m512i cross_moment(__m512i t, __m512i u, __m512i p, __m512i q, const St
     const __m512i centre = _mm512_set1_epi16(static_cast<short>(0x8000));
     __m512i a_lo_s = _mm512_setzero_si512(), a_hi_s = a_lo_s, b_lo_s = a_lo_s, b_hi_s = a_lo_s;
     ProductSums xx{a_lo_s, a_lo_s, a_lo_s, a_lo_s}, yy = xx, xy = xx;
-    for (int t = 0; t < taps; t += 2) {
-        const int u = t + 1 < taps ? t + 1 : t;
-        const __m512i c = _mm512_set1_epi32(static_cast<int>(pairs[t / 2]));
-        const __m512i r0 =
-            _mm512_xor_si512(_mm512_maskz_loadu_epi16(valid, rows.ref[t] + j), centre);
-        const __m512i r1 =
-            _mm512_xor_si512(_mm512_maskz_loadu_epi16(valid, rows.ref[u] + j), centre);
-        const __m512i d0 =
-            _mm512_xor_si512(_mm512_maskz_loadu_epi16(valid, rows.dis[t] + j), centre);
-        const __m512i d1 =
-            _mm512_xor_si512(_mm512_maskz_loadu_epi16(valid, rows.dis[u] + j), centre);
-        const __m512i a_lo = _mm512_unpacklo_epi16(r0, r1), a_hi = _mm512_unpackhi_epi16(r0, r1);
-        const __m512i b_lo = _mm512_unpacklo_epi16(d0, d1), b_hi = _mm512_unpackhi_epi16(d0, d1);
-        a_lo_s = madd_add(a_lo_s, a_lo, c);
-        a_hi_s = madd_add(a_hi_s, a_hi, c);
-        b_lo_s = madd_add(b_lo_s, b_lo, c);
-        b_hi_s = madd_add(b_hi_s, b_hi, c);
-        add_product(xx, a_lo, a_hi, a_lo, a_hi, c);
-        add_product(yy, b_lo, b_hi, b_lo, b_hi, c);
-        add_product(xy, a_lo, a_hi, b_lo, b_hi, c);
-    }
+    for_tap_pairs<kTaps>(
+        rows, j, pairs, taps,
+        [&](const std::uint16_t* p, const std::uint16_t* q) __attribute__((always_inline)) {
+            const __m512i r0 = _mm512_xor_si512(_mm512_maskz_loadu_epi16(valid, p), centre);
+            const __m512i r1 = _mm512_xor_si512(_mm512_maskz_loadu_epi16(valid, q), centre);
+            return RowPair{_mm512_unpacklo_epi16(r0, r1), _mm512_unpackhi_epi16(r0, r1)};
+        },
+        [&](int, __m512i c, RowPair a, RowPair b) __attribute__((always_inline)) {
+            a_lo_s = madd_add(a_lo_s, a.lo, c);
+            a_hi_s = madd_add(a_hi_s, a.hi, c);
+            b_lo_s = madd_add(b_lo_s, b.lo, c);
+            b_hi_s = madd_add(b_hi_s, b.hi, c);
+            add_product(xx, a.lo, a.hi, a.lo, a.hi, c);
+            add_product(yy, b.lo, b.hi, b.lo, b.hi, c);
+            add_product(xy, a.lo, a.hi, b.lo, b.hi, c);
+        });
     const std::uint32_t c = prm.taps_sum;
     // 32768 C: P = A + 32768 C and U = sum c (L - 32768) + 32768 C.
     const __m512i c15 = _mm512_set1_epi32(static_cast<int>(32768u * c));
@@ -448,7 +445,7 @@ inline __m512i cross_moment(__m512i t, __m512i u, __m512i p, __m512i q, const St
                                                           const std::uint32_t* pairs, int taps,
                                                           const StatU16Params& prm, __mmask32 valid,
                                                           const VifStatRow& out) {
-    const VerticalSums v = vertical_u16_sums(rows, j, pairs, taps, prm, valid);
+    const VerticalSums v = vertical_u16_sums<0>(rows, j, pairs, taps, prm, valid);
     const Columns order = column_order();
     const __mmask16 k0 = static_cast<__mmask16>(valid);
     const __mmask16 k1 = static_cast<__mmask16>(valid >> 16);
@@ -915,6 +912,19 @@ void stat_row_u8_avx512(const std::uint8_t* const* ref_rows, const std::uint8_t*
             reduce->ref_out, reduce->dis_out);
 }
 
+// The fused 16-bit row for a filter that fits, kTaps as for_tap_pairs'.
+template <int kTaps>
+void stat_row_u16_fits(RowsU16 rows, const std::uint16_t* filter, int taps,
+                       const VifFilterShape& f, int w, const StatU16Params& prm,
+                       std::uint32_t* scratch, std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
+                       std::int32_t* sigma12) {
+    fused_row(
+        [&](std::ptrdiff_t j, __mmask32 valid) {
+            return vertical_u16_sums<kTaps>(rows, j, f.pairs, taps, prm, valid);
+        },
+        unpack_word_order(), filter, taps, f.sum, w, scratch, sigma1_sq, sigma2_sq, sigma12);
+}
+
 // The 16-bit row: the vertical pass's conditions (every tap below 2^15, a
 // tap sum C <= 65536) are the horizontal pass's, and its means are cast to
 // 16 bits, so the 8-bit row's layout and argument carry over.
@@ -928,13 +938,29 @@ void stat_row_u16_avx512(const std::uint16_t* const* ref_rows, const std::uint16
                             shift_sq, scratch, sigma1_sq, sigma2_sq, sigma12);
         return;
     }
-    const std::uint32_t taps_sum = f.sum;
-    const StatU16Params prm = stat_u16_params(shift_mu, shift_sq, taps_sum);
-    fused_row(
-        [&](std::ptrdiff_t j, __mmask32 valid) {
-            return vertical_u16_sums({ref_rows, dis_rows}, j, f.pairs, taps, prm, valid);
-        },
-        unpack_word_order(), filter, taps, taps_sum, w, scratch, sigma1_sq, sigma2_sq, sigma12);
+    const StatU16Params prm = stat_u16_params(shift_mu, shift_sq, f.sum);
+    // Scales 1, 2, 3 of the extractor (and scale 0 of a deeper picture).
+    switch (taps) {
+        case 17:
+            stat_row_u16_fits<17>({ref_rows, dis_rows}, filter, taps, f, w, prm, scratch,
+                                  sigma1_sq, sigma2_sq, sigma12);
+            break;
+        case 9:
+            stat_row_u16_fits<9>({ref_rows, dis_rows}, filter, taps, f, w, prm, scratch, sigma1_sq,
+                                 sigma2_sq, sigma12);
+            break;
+        case 5:
+            stat_row_u16_fits<5>({ref_rows, dis_rows}, filter, taps, f, w, prm, scratch, sigma1_sq,
+                                 sigma2_sq, sigma12);
+            break;
+        case 3:
+            stat_row_u16_fits<3>({ref_rows, dis_rows}, filter, taps, f, w, prm, scratch, sigma1_sq,
+                                 sigma2_sq, sigma12);
+            break;
+        default:
+            stat_row_u16_fits<0>({ref_rows, dis_rows}, filter, taps, f, w, prm, scratch, sigma1_sq,
+                                 sigma2_sq, sigma12);
+    }
 }
 
 }  // namespace
