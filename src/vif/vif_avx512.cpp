@@ -517,8 +517,13 @@ inline bool stage_biased(const std::uint32_t* in, int len, std::int16_t* dst) {
 // window whose dword lane k holds s[2k + 2p], s[2k + 2p + 1]: the two aligned
 // vectors shifted by p dwords (p <= 8 stays inside them), not a load that
 // splits a cache line.
-inline __m256i pair_outputs(const std::int16_t* s, const __m512i* pairs, int count,
-                            __m512i offset) {
+// kCount > 0 is the tap pair count known when compiling (the extractor's
+// 5 and 3, as vif_avx2.cpp's pair_block<count>), which drops the test per
+// window; 0 reads `count`.
+template <int kCount>
+[[gnu::always_inline]] inline __m256i pair_outputs(const std::int16_t* s, const __m512i* pairs,
+                                                   int count, __m512i offset) {
+    if constexpr (kCount > 0) count = kCount;
     const __m512i a0 = _mm512_load_si512(s);
     const __m512i a1 = _mm512_load_si512(s + 32);
     __m512i acc = _mm512_add_epi32(offset, _mm512_madd_epi16(a0, pairs[0]));
@@ -535,6 +540,19 @@ inline __m256i pair_outputs(const std::int16_t* s, const __m512i* pairs, int cou
     VMAFPP_WINDOW(8)
 #undef VMAFPP_WINDOW
     return _mm512_cvtepi32_epi16(_mm512_srli_epi32(acc, 16));
+}
+
+// The outputs [0, n) of one staged block.
+template <int kCount>
+void pair_block(const std::int16_t* ref_s, const std::int16_t* dis_s, const __m512i* pairs,
+                int count, __m512i offset, int n, std::uint16_t* ref_out, std::uint16_t* dis_out) {
+    for (int k = 0; k < n; k += 16) {
+        const __mmask16 m = k + 16 <= n ? __mmask16{0xFFFF} : first_lanes16(n - k);
+        _mm256_mask_storeu_epi16(ref_out + k, m,
+                                 pair_outputs<kCount>(ref_s + 2 * k, pairs, count, offset));
+        _mm256_mask_storeu_epi16(dis_out + k, m,
+                                 pair_outputs<kCount>(dis_s + 2 * k, pairs, count, offset));
+    }
 }
 
 void subsample_horizontal_avx512(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
@@ -565,13 +583,13 @@ void subsample_horizontal_avx512(const std::uint32_t* ref_in, const std::uint32_
                                          ref_out + j0, dis_out + j0);
             continue;
         }
-        for (int k = 0; k < n; k += 16) {
-            const __mmask16 m = k + 16 <= n ? __mmask16{0xFFFF} : first_lanes16(n - k);
-            _mm256_mask_storeu_epi16(ref_out + j0 + k, m,
-                                     pair_outputs(ref_s + 2 * k, pairs, count, offset));
-            _mm256_mask_storeu_epi16(dis_out + j0 + k, m,
-                                     pair_outputs(dis_s + 2 * k, pairs, count, offset));
-        }
+        // The extractor's reductions: 9 taps (5 pairs), 5 taps (3 pairs).
+        if (count == 5)
+            pair_block<5>(ref_s, dis_s, pairs, count, offset, n, ref_out + j0, dis_out + j0);
+        else if (count == 3)
+            pair_block<3>(ref_s, dis_s, pairs, count, offset, n, ref_out + j0, dis_out + j0);
+        else
+            pair_block<0>(ref_s, dis_s, pairs, count, offset, n, ref_out + j0, dis_out + j0);
     }
 }
 
