@@ -1,6 +1,7 @@
-// AVX-512 twins of the VIF statistics kernels (the 8-bit vertical pass and
-// the horizontal pass), compiled with the AVX-512 flags like vif_avx512.cpp,
-// which puts them in the table. The contract is vif_avx2.cpp's: the scalar
+// AVX-512 twins of the VIF statistics kernels (the vertical passes, the
+// horizontal pass, the fused rows) and of the reduction's horizontal pass,
+// compiled with the AVX-512 flags like vif_avx512.cpp, which puts them in
+// the table. The contract is vif_avx2.cpp's: the scalar
 // kernel's results bit for bit on any input the scalar defines.
 //
 // This file is compiled twice: on its own for the avx512 level, and through
