@@ -424,161 +424,16 @@ void subsample_vertical_pairs(const T* const* ref_rows, const T* const* dis_rows
                                       filter, taps, bias, sh, rnd, ref_out, dis_out);
 }
 
-// ---------------------------------------------------------------------------
-// Reduction filter, horizontal pass at the even columns: 16 outputs per step.
-//
-// Loading 16 consecutive uint32 from in[2j + t - half] puts the samples of
-// outputs j..j+7 in the low halves of the 64-bit lanes, where the 32 x 32
-// -> 64-bit multiply reads them; the low 32 bits of the 64-bit sums are the
-// scalar's wrapping uint32 sums (carries only move upwards).
-
-// Word 1 (bits 16..31) of every 64-bit lane of a, then of b.
-inline __m256i words1_of_qwords(__m512i a, __m512i b) {
-    const __m512i pick =
-        _mm512_setr_epi32(1 | 5 << 16, 9 | 13 << 16, 17 | 21 << 16, 25 | 29 << 16, 33 | 37 << 16,
-                          41 | 45 << 16, 49 | 53 << 16, 57 | 61 << 16, 0, 0, 0, 0, 0, 0, 0, 0);
-    return _mm512_castsi512_si256(_mm512_permutex2var_epi16(a, pick, b));
-}
-
-// m_lo, m_hi: the input lanes a step may read, of in[o, o + 16) and
-// in[o + 16, o + 32); m_out: the outputs it stores.
-inline void subsample_horizontal_step(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
-                                      std::ptrdiff_t j, const std::uint16_t* filter, int taps,
-                                      __mmask16 m_lo, __mmask16 m_hi, __mmask16 m_out,
-                                      std::uint16_t* ref_out, std::uint16_t* dis_out) {
-    const int half = taps / 2;
-    __m512i r0 = _mm512_setzero_si512(), r1 = r0, d0 = r0, d1 = r0;
-    for (int t = 0; t < taps; ++t) {
-        const __m512i c = _mm512_set1_epi32(filter[t]);
-        const std::ptrdiff_t o = 2 * j + t - half;
-        r0 = _mm512_add_epi64(r0, _mm512_mul_epu32(_mm512_maskz_loadu_epi32(m_lo, ref_in + o), c));
-        r1 = _mm512_add_epi64(r1,
-                              _mm512_mul_epu32(_mm512_maskz_loadu_epi32(m_hi, ref_in + o + 16), c));
-        d0 = _mm512_add_epi64(d0, _mm512_mul_epu32(_mm512_maskz_loadu_epi32(m_lo, dis_in + o), c));
-        d1 = _mm512_add_epi64(d1,
-                              _mm512_mul_epu32(_mm512_maskz_loadu_epi32(m_hi, dis_in + o + 16), c));
-    }
-    // (sum + 2^15) >> 16 cast to uint16: bits 16..31 of the rounded sum.
-    const __m512i rnd = _mm512_set1_epi64(32768);
-    _mm256_mask_storeu_epi16(
-        ref_out + j, m_out, words1_of_qwords(_mm512_add_epi64(r0, rnd), _mm512_add_epi64(r1, rnd)));
-    _mm256_mask_storeu_epi16(
-        dis_out + j, m_out, words1_of_qwords(_mm512_add_epi64(d0, rnd), _mm512_add_epi64(d1, rnd)));
-}
-
-void subsample_horizontal_general(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
-                                  const std::uint16_t* filter, int taps, int out_w,
-                                  std::uint16_t* ref_out, std::uint16_t* dis_out) {
-    // A full step reads in[2j - half, 2j - half + 32 + taps - 1); the row
-    // ends at in[2 * (out_w - 1) + half], so full steps stop one early and
-    // the last (1..16 outputs) reads only in[.., 2 * (out_w - 1) + half].
-    std::ptrdiff_t j = 0;
-    for (; j + 16 < out_w; j += 16)
-        subsample_horizontal_step(ref_in, dis_in, j, filter, taps, 0xFFFF, 0xFFFF, 0xFFFF, ref_out,
-                                  dis_out);
-    const int n = static_cast<int>(out_w - j);
-    if (n <= 0) return;
-    const int lanes = 2 * n - 1;  // inputs per tap up to the last output's sample
-    subsample_horizontal_step(
-        ref_in, dis_in, j, filter, taps, first_lanes16(lanes < 16 ? lanes : 16),
-        first_lanes16(lanes > 16 ? lanes - 16 : 0), first_lanes16(n), ref_out, dis_out);
-}
-
-// Taps below 2^15 and samples below 2^16 (the extractor's reductions to
-// scales 1 and 2): the samples of a block of outputs are staged as int16
-// v - 2^15, and a 32-lane load at 2j - half + t then holds, in its 32-bit
-// lane k, the pair (t, t + 1) of output j + k, so a signed multiply-add
-// takes two taps of 16 outputs at once. As in the vertical pass, a pair's
-// sum is below 2^31 in magnitude and 2^15 * (sum of the taps) is added back
-// modulo 2^32.
-constexpr int kPairBlock = 256;  // outputs per staged block
-// Staged samples: a block's 2 * 256 - 1 + 2 * half, rounded up to whole
-// vectors, plus what the last 16 outputs' loads reach (the zero tap's
-// partner and lanes past the block's end, whose sums are not stored).
-constexpr int kStageLen = 2 * kPairBlock + 2 * kMaxHalf + 64;
-
-// Stages in[0, len) as int16 v - 2^15; false if a sample is 2^16 or more.
-inline bool stage_biased(const std::uint32_t* in, int len, std::int16_t* dst) {
-    const __m256i bias = _mm256_set1_epi16(static_cast<short>(0x8000));
-    __m512i any = _mm512_setzero_si512();
-    for (int i = 0; i < len; i += 16) {
-        const __m512i v = _mm512_maskz_loadu_epi32(
-            i + 16 <= len ? __mmask16{0xFFFF} : first_lanes16(len - i), in + i);
-        any = _mm512_or_si512(any, v);
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i),
-                            _mm256_xor_si256(_mm512_cvtepi32_epi16(v), bias));
-    }
-    return _mm512_test_epi32_mask(any, _mm512_set1_epi32(static_cast<int>(0xFFFF0000u))) == 0;
-}
-
-// 16 outputs from staged samples s (at the first output's 2j - half, 64-byte
-// aligned): (sum + 2^15) >> 16 cast to uint16, offset = 2^15 * (sum of taps)
-// + 2^15; pairs[p] is tap_pair(filter, taps, 2p). Tap pair p reads the
-// window whose dword lane k holds s[2k + 2p], s[2k + 2p + 1]: the two aligned
-// vectors shifted by p dwords (p <= 8 stays inside them), not a load that
-// splits a cache line.
-inline __m256i pair_outputs(const std::int16_t* s, const __m512i* pairs, int count,
-                            __m512i offset) {
-    const __m512i a0 = _mm512_load_si512(s);
-    const __m512i a1 = _mm512_load_si512(s + 32);
-    __m512i acc = _mm512_add_epi32(offset, _mm512_madd_epi16(a0, pairs[0]));
-#define VMAFPP_WINDOW(P) \
-    if (count > P)       \
-        acc = _mm512_add_epi32(acc, _mm512_madd_epi16(_mm512_alignr_epi32(a1, a0, P), pairs[P]));
-    VMAFPP_WINDOW(1)
-    VMAFPP_WINDOW(2)
-    VMAFPP_WINDOW(3)
-    VMAFPP_WINDOW(4)
-    VMAFPP_WINDOW(5)
-    VMAFPP_WINDOW(6)
-    VMAFPP_WINDOW(7)
-    VMAFPP_WINDOW(8)
-#undef VMAFPP_WINDOW
-    return _mm512_cvtepi32_epi16(_mm512_srli_epi32(acc, 16));
-}
-
-void subsample_horizontal_avx512(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
-                                 const std::uint16_t* filter, int taps, int out_w,
-                                 std::uint16_t* ref_out, std::uint16_t* dis_out) {
-    const VifFilterShape shape = vif_filter_shape(filter, taps);
-    const std::uint32_t tap_sum = shape.sum;
-    const bool small_taps = shape.taps_below_2_15;
-    if (!small_taps) {
-        subsample_horizontal_general(ref_in, dis_in, filter, taps, out_w, ref_out, dis_out);
-        return;
-    }
-    const int half = taps / 2;
-    const __m512i offset = _mm512_set1_epi32(static_cast<int>((tap_sum << 15) + 32768u));
-    const int count = (taps + 1) / 2;
-    __m512i pairs[kMaxHalf + 1];
-    for (int p = 0; p < count; ++p) pairs[p] = tap_pair(filter, taps, 2 * p);
-    alignas(64) std::int16_t ref_s[kStageLen] = {};
-    alignas(64) std::int16_t dis_s[kStageLen] = {};
-    for (std::ptrdiff_t j0 = 0; j0 < out_w; j0 += kPairBlock) {
-        const int n = static_cast<int>(out_w - j0 < kPairBlock ? out_w - j0 : kPairBlock);
-        // Outputs [j0, j0 + n) read in[2 * j0 - half, 2 * (j0 + n - 1) + half].
-        const int len = 2 * n - 1 + 2 * half;
-        const bool ref_small = stage_biased(ref_in + 2 * j0 - half, len, ref_s);
-        const bool dis_small = stage_biased(dis_in + 2 * j0 - half, len, dis_s);
-        if (!ref_small || !dis_small) {
-            subsample_horizontal_general(ref_in + 2 * j0, dis_in + 2 * j0, filter, taps, n,
-                                         ref_out + j0, dis_out + j0);
-            continue;
-        }
-        for (int k = 0; k < n; k += 16) {
-            const __mmask16 m = k + 16 <= n ? __mmask16{0xFFFF} : first_lanes16(n - k);
-            _mm256_mask_storeu_epi16(ref_out + j0 + k, m,
-                                     pair_outputs(ref_s + 2 * k, pairs, count, offset));
-            _mm256_mask_storeu_epi16(dis_out + j0 + k, m,
-                                     pair_outputs(dis_s + 2 * k, pairs, count, offset));
-        }
-    }
-}
-
 }  // namespace
 
+// vif_stats_avx512.cpp's reduction, horizontal pass (built for both levels
+// there, so that its multiply-adds are vpdpwssd at avx512icl).
+decltype(vif_subsample_horizontal) vif_subsample_horizontal_avx512,
+    vif_subsample_horizontal_avx512icl;
+
 // Every VIF kernel has a twin at this level (VifKernels order); the
-// statistics ones are vif_stats_avx512.cpp's.
+// statistics ones and the reduction's horizontal pass are
+// vif_stats_avx512.cpp's.
 void vif_init_avx512(VifKernels& k) {
     k = VifKernels{
         vif_stat_vertical_u8_avx512,
@@ -589,17 +444,19 @@ void vif_init_avx512(VifKernels& k) {
         accumulate_avx512,
         subsample_vertical_pairs<std::uint8_t>,
         subsample_vertical_pairs<std::uint16_t>,
-        subsample_horizontal_avx512,
+        vif_subsample_horizontal_avx512,
     };
 }
 
-// The AVX-512 statistics kernels built with VNNI; the rest stays AVX-512's.
+// The AVX-512 statistics kernels and the reduction's horizontal pass built
+// with VNNI; the rest stays AVX-512's.
 void vif_init_avx512icl(VifKernels& k) {
     k.stat_vertical_u8 = vif_stat_vertical_u8_avx512icl;
     k.stat_vertical_u16 = vif_stat_vertical_u16_avx512icl;
     k.stat_horizontal = vif_stat_horizontal_avx512icl;
     k.stat_row_u8 = vif_stat_row_u8_avx512icl;
     k.stat_row_u16 = vif_stat_row_u16_avx512icl;
+    k.subsample_horizontal = vif_subsample_horizontal_avx512icl;
 }
 
 }  // namespace vmafpp::vif

@@ -1,6 +1,7 @@
-// AVX-512 twins of the VIF statistics kernels (the 8-bit vertical pass and
-// the horizontal pass), compiled with the AVX-512 flags like vif_avx512.cpp,
-// which puts them in the table. The contract is vif_avx2.cpp's: the scalar
+// AVX-512 twins of the VIF statistics kernels (the vertical passes, the
+// horizontal pass, the fused rows) and of the reduction's horizontal pass,
+// compiled with the AVX-512 flags like vif_avx512.cpp, which puts them in
+// the table. The contract is vif_avx2.cpp's: the scalar
 // kernel's results bit for bit on any input the scalar defines.
 //
 // This file is compiled twice: on its own for the avx512 level, and through
@@ -40,6 +41,11 @@
 #define VMAFPP_VIF_STATS_TABLE() vif_kernels_for(VMAFPP_VIF_STATS_LEVEL)
 
 namespace vmafpp::vif {
+
+// The reduction's horizontal pass (vif_subsample_horizontal) at this file's
+// level, which vif_avx512.cpp puts in the avx512 and avx512icl tables: built
+// here so that the VNNI build fuses its multiply-adds too.
+decltype(vif_subsample_horizontal) VMAFPP_VIF_STATS_KERNEL(vif_subsample_horizontal);
 
 namespace {
 
@@ -138,7 +144,33 @@ struct ReduceSums {
     __m512i ref_lo, ref_hi, dis_lo, dis_hi;  // pair order, as VerticalSums
 };
 
-template <bool kReduce = false>
+// fn(k, c, a, b) for each tap pair k of the rows at column j: c the pair's
+// taps (pairs[k]) in every lane, a and b the centred row pairs 2k, 2k + 1
+// of ref and dis (an odd count pairs the last row with itself and a zero
+// tap). kTaps > 0 is a tap count known when compiling (the extractor's 17,
+// 9, 5, 3), whose loop is unrolled, as vif_avx2.cpp's for_tap_pairs: the
+// runtime loop's row pointers, odd-count test and counter cost scalar
+// instructions per pair. kTaps == 0 reads `taps`.
+template <int kTaps, class Rows, class Load, class Fn>
+[[gnu::always_inline]] inline void for_tap_pairs(Rows rows, std::ptrdiff_t j,
+                                                 const std::uint32_t* pairs, int taps, Load load,
+                                                 Fn fn) {
+    auto pair = [&](int t, int n) __attribute__((always_inline)) {
+        const int u = t + 1 < n ? t + 1 : t;
+        fn(t / 2, _mm512_set1_epi32(static_cast<int>(pairs[t / 2])),
+           load(rows.ref[t] + j, rows.ref[u] + j), load(rows.dis[t] + j, rows.dis[u] + j));
+    };
+    if constexpr (kTaps > 0) {
+#pragma GCC unroll 9
+        for (int t = 0; t < kTaps; t += 2) pair(t, kTaps);
+    } else {
+        for (int t = 0; t < taps; t += 2) pair(t, taps);
+    }
+}
+
+// kTaps as for_tap_pairs'; kRedFirst and kRedCount the fused reduction's
+// first pair and pair count when known at compile time (-1: read red).
+template <int kTaps, bool kReduce, int kRedFirst = -1, int kRedCount = -1>
 [[gnu::always_inline]] inline VerticalSums vertical_u8_sums(RowsU8 rows, std::ptrdiff_t j,
                                                             const std::uint32_t* pairs, int taps,
                                                             std::uint32_t taps_sum, __mmask32 valid,
@@ -150,33 +182,34 @@ template <bool kReduce = false>
     __m512i m1_lo = _mm512_setzero_si512(), m1_hi = m1_lo, m2_lo = m1_lo, m2_hi = m1_lo;
     __m512i xx_lo = c16384, xx_hi = c16384, yy_lo = c16384, yy_hi = c16384, xy_lo = c16384,
             xy_hi = c16384;
-    for (int t = 0; t < taps; t += 2) {
-        const int u = t + 1 < taps ? t + 1 : t;
-        const __m512i c = _mm512_set1_epi32(static_cast<int>(pairs[t / 2]));
-        const RowPair a = centred_pair(rows.ref[t] + j, rows.ref[u] + j, valid);
-        const RowPair b = centred_pair(rows.dis[t] + j, rows.dis[u] + j, valid);
-        const __m512i a_lo = a.lo, a_hi = a.hi, b_lo = b.lo, b_hi = b.hi;
-        m1_lo = madd_add(m1_lo, a_lo, c);
-        m1_hi = madd_add(m1_hi, a_hi, c);
-        m2_lo = madd_add(m2_lo, b_lo, c);
-        m2_hi = madd_add(m2_hi, b_hi, c);
-        xx_lo = madd_add(xx_lo, _mm512_mullo_epi16(a_lo, a_lo), c);
-        xx_hi = madd_add(xx_hi, _mm512_mullo_epi16(a_hi, a_hi), c);
-        yy_lo = madd_add(yy_lo, _mm512_mullo_epi16(b_lo, b_lo), c);
-        yy_hi = madd_add(yy_hi, _mm512_mullo_epi16(b_hi, b_hi), c);
-        xy_lo = madd_add(xy_lo, _mm512_mullo_epi16(a_lo, b_lo), c);
-        xy_hi = madd_add(xy_hi, _mm512_mullo_epi16(a_hi, b_hi), c);
-        if constexpr (kReduce) {
-            const int k = t / 2 - red->first;
-            if (k >= 0 && k < red->count) {
-                const __m512i rc = _mm512_set1_epi32(static_cast<int>(red->pairs[k]));
-                rs->ref_lo = madd_add(rs->ref_lo, a_lo, rc);
-                rs->ref_hi = madd_add(rs->ref_hi, a_hi, rc);
-                rs->dis_lo = madd_add(rs->dis_lo, b_lo, rc);
-                rs->dis_hi = madd_add(rs->dis_hi, b_hi, rc);
+    for_tap_pairs<kTaps>(
+        rows, j, pairs, taps,
+        [&](const std::uint8_t* p, const std::uint8_t* q) __attribute__((always_inline)) {
+            return centred_pair(p, q, valid);
+        },
+        [&](int pair, __m512i c, RowPair a, RowPair b) __attribute__((always_inline)) {
+            const __m512i a_lo = a.lo, a_hi = a.hi, b_lo = b.lo, b_hi = b.hi;
+            m1_lo = madd_add(m1_lo, a_lo, c);
+            m1_hi = madd_add(m1_hi, a_hi, c);
+            m2_lo = madd_add(m2_lo, b_lo, c);
+            m2_hi = madd_add(m2_hi, b_hi, c);
+            xx_lo = madd_add(xx_lo, _mm512_mullo_epi16(a_lo, a_lo), c);
+            xx_hi = madd_add(xx_hi, _mm512_mullo_epi16(a_hi, a_hi), c);
+            yy_lo = madd_add(yy_lo, _mm512_mullo_epi16(b_lo, b_lo), c);
+            yy_hi = madd_add(yy_hi, _mm512_mullo_epi16(b_hi, b_hi), c);
+            xy_lo = madd_add(xy_lo, _mm512_mullo_epi16(a_lo, b_lo), c);
+            xy_hi = madd_add(xy_hi, _mm512_mullo_epi16(a_hi, b_hi), c);
+            if constexpr (kReduce) {
+                const int k = pair - (kRedFirst >= 0 ? kRedFirst : red->first);
+                if (k >= 0 && k < (kRedCount >= 0 ? kRedCount : red->count)) {
+                    const __m512i rc = _mm512_set1_epi32(static_cast<int>(red->pairs[k]));
+                    rs->ref_lo = madd_add(rs->ref_lo, a_lo, rc);
+                    rs->ref_hi = madd_add(rs->ref_hi, a_hi, rc);
+                    rs->dis_lo = madd_add(rs->dis_lo, b_lo, rc);
+                    rs->dis_hi = madd_add(rs->dis_hi, b_hi, rc);
+                }
             }
-        }
-    }
+        });
     // 128 C and the mean's rounding 128 in one constant.
     const __m512i c128r = _mm512_set1_epi32(static_cast<int>(128u * taps_sum + 128u));
     auto mean = [&](__m512i s) { return _mm512_srli_epi32(_mm512_add_epi32(s, c128r), 8); };
@@ -208,7 +241,7 @@ inline void store_pair_order(__m512i lo, __m512i hi, __mmask32 valid, std::uint3
 inline void stat_vertical_u8_step(RowsU8 rows, std::ptrdiff_t j, const std::uint32_t* pairs,
                                   int taps, std::uint32_t taps_sum, __mmask32 valid,
                                   const VifStatRow& out) {
-    const VerticalSums v = vertical_u8_sums(rows, j, pairs, taps, taps_sum, valid);
+    const VerticalSums v = vertical_u8_sums<0, false>(rows, j, pairs, taps, taps_sum, valid);
     std::uint32_t* const dst[5] = {out.mu1, out.mu2, out.xx, out.yy, out.xy};
     for (int q = 0; q < 5; ++q) store_pair_order(v.lo[q], v.hi[q], valid, dst[q] + j);
 }
@@ -356,6 +389,8 @@ inline __m512i cross_moment(__m512i t, __m512i u, __m512i p, __m512i q, const St
 // multiply-adds works lane by lane, so the order is only fixed when the
 // caller stores. Forced inline: GCC 12 kept the step out of line (a call per
 // 32 columns), which made scale 1 (9 taps, 960 columns) about twice as slow.
+// kTaps as for_tap_pairs' (0: read `taps`).
+template <int kTaps>
 [[gnu::always_inline]] inline VerticalSums vertical_u16_sums(RowsU16 rows, std::ptrdiff_t j,
                                                              const std::uint32_t* pairs, int taps,
                                                              const StatU16Params& prm,
@@ -363,27 +398,22 @@ inline __m512i cross_moment(__m512i t, __m512i u, __m512i p, __m512i q, const St
     const __m512i centre = _mm512_set1_epi16(static_cast<short>(0x8000));
     __m512i a_lo_s = _mm512_setzero_si512(), a_hi_s = a_lo_s, b_lo_s = a_lo_s, b_hi_s = a_lo_s;
     ProductSums xx{a_lo_s, a_lo_s, a_lo_s, a_lo_s}, yy = xx, xy = xx;
-    for (int t = 0; t < taps; t += 2) {
-        const int u = t + 1 < taps ? t + 1 : t;
-        const __m512i c = _mm512_set1_epi32(static_cast<int>(pairs[t / 2]));
-        const __m512i r0 =
-            _mm512_xor_si512(_mm512_maskz_loadu_epi16(valid, rows.ref[t] + j), centre);
-        const __m512i r1 =
-            _mm512_xor_si512(_mm512_maskz_loadu_epi16(valid, rows.ref[u] + j), centre);
-        const __m512i d0 =
-            _mm512_xor_si512(_mm512_maskz_loadu_epi16(valid, rows.dis[t] + j), centre);
-        const __m512i d1 =
-            _mm512_xor_si512(_mm512_maskz_loadu_epi16(valid, rows.dis[u] + j), centre);
-        const __m512i a_lo = _mm512_unpacklo_epi16(r0, r1), a_hi = _mm512_unpackhi_epi16(r0, r1);
-        const __m512i b_lo = _mm512_unpacklo_epi16(d0, d1), b_hi = _mm512_unpackhi_epi16(d0, d1);
-        a_lo_s = madd_add(a_lo_s, a_lo, c);
-        a_hi_s = madd_add(a_hi_s, a_hi, c);
-        b_lo_s = madd_add(b_lo_s, b_lo, c);
-        b_hi_s = madd_add(b_hi_s, b_hi, c);
-        add_product(xx, a_lo, a_hi, a_lo, a_hi, c);
-        add_product(yy, b_lo, b_hi, b_lo, b_hi, c);
-        add_product(xy, a_lo, a_hi, b_lo, b_hi, c);
-    }
+    for_tap_pairs<kTaps>(
+        rows, j, pairs, taps,
+        [&](const std::uint16_t* p, const std::uint16_t* q) __attribute__((always_inline)) {
+            const __m512i r0 = _mm512_xor_si512(_mm512_maskz_loadu_epi16(valid, p), centre);
+            const __m512i r1 = _mm512_xor_si512(_mm512_maskz_loadu_epi16(valid, q), centre);
+            return RowPair{_mm512_unpacklo_epi16(r0, r1), _mm512_unpackhi_epi16(r0, r1)};
+        },
+        [&](int, __m512i c, RowPair a, RowPair b) __attribute__((always_inline)) {
+            a_lo_s = madd_add(a_lo_s, a.lo, c);
+            a_hi_s = madd_add(a_hi_s, a.hi, c);
+            b_lo_s = madd_add(b_lo_s, b.lo, c);
+            b_hi_s = madd_add(b_hi_s, b.hi, c);
+            add_product(xx, a.lo, a.hi, a.lo, a.hi, c);
+            add_product(yy, b.lo, b.hi, b.lo, b.hi, c);
+            add_product(xy, a.lo, a.hi, b.lo, b.hi, c);
+        });
     const std::uint32_t c = prm.taps_sum;
     // 32768 C: P = A + 32768 C and U = sum c (L - 32768) + 32768 C.
     const __m512i c15 = _mm512_set1_epi32(static_cast<int>(32768u * c));
@@ -421,7 +451,7 @@ inline __m512i cross_moment(__m512i t, __m512i u, __m512i p, __m512i q, const St
                                                           const std::uint32_t* pairs, int taps,
                                                           const StatU16Params& prm, __mmask32 valid,
                                                           const VifStatRow& out) {
-    const VerticalSums v = vertical_u16_sums(rows, j, pairs, taps, prm, valid);
+    const VerticalSums v = vertical_u16_sums<0>(rows, j, pairs, taps, prm, valid);
     const Columns order = column_order();
     const __mmask16 k0 = static_cast<__mmask16>(valid);
     const __mmask16 k1 = static_cast<__mmask16>(valid >> 16);
@@ -817,6 +847,39 @@ template <class Sums>
         horizontal_blocks<0>(hf, rows, w, sigma1_sq, sigma2_sq, sigma12);
 }
 
+// The fused 8-bit row for a filter that fits (pair_filter_fits), with the
+// reduction in its vertical step where `red` is given, else none (the
+// caller reduces apart). kTaps, kRedFirst and kRedCount: the tap count and
+// the reduction's first pair and pair count when known at compile time (0
+// and -1 read the arguments).
+template <int kTaps, int kRedFirst = -1, int kRedCount = -1>
+void stat_row_u8_fits(RowsU8 rows, const std::uint16_t* filter, int taps, const VifFilterShape& f,
+                      int w, std::uint32_t* scratch, std::int32_t* sigma1_sq,
+                      std::int32_t* sigma2_sq, std::int32_t* sigma12, const VifRowReduce* reduce,
+                      const ReduceTaps* red) {
+    if (red) {
+        const __m128i shift = _mm_cvtsi32_si128(reduce->shift);
+        const __m512i low16 = _mm512_set1_epi32(0xFFFF);
+        auto out = [&](__m512i v) { return _mm512_and_si512(_mm512_srl_epi32(v, shift), low16); };
+        fused_row(
+            [&](std::ptrdiff_t j, __mmask32 valid) {
+                ReduceSums rs;
+                const VerticalSums v = vertical_u8_sums<kTaps, true, kRedFirst, kRedCount>(
+                    rows, j, f.pairs, taps, f.sum, valid, red, &rs);
+                store_pair_order(out(rs.ref_lo), out(rs.ref_hi), valid, reduce->ref_out + j);
+                store_pair_order(out(rs.dis_lo), out(rs.dis_hi), valid, reduce->dis_out + j);
+                return v;
+            },
+            pair_word_order(), filter, taps, f.sum, w, scratch, sigma1_sq, sigma2_sq, sigma12);
+        return;
+    }
+    fused_row(
+        [&](std::ptrdiff_t j, __mmask32 valid) {
+            return vertical_u8_sums<kTaps, false>(rows, j, f.pairs, taps, f.sum, valid);
+        },
+        pair_word_order(), filter, taps, f.sum, w, scratch, sigma1_sq, sigma2_sq, sigma12);
+}
+
 void stat_row_u8_avx512(const std::uint8_t* const* ref_rows, const std::uint8_t* const* dis_rows,
                         const std::uint16_t* filter, int taps, int w, std::uint32_t* scratch,
                         std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12,
@@ -827,40 +890,45 @@ void stat_row_u8_avx512(const std::uint8_t* const* ref_rows, const std::uint8_t*
                            sigma1_sq, sigma2_sq, sigma12, reduce);
         return;
     }
-    const std::uint32_t taps_sum = f.sum;
     const RowsU8 rows{ref_rows, dis_rows};
     const int offset = reduce ? taps / 2 - reduce->taps / 2 : 0;
     const VifFilterShape rf = reduce ? vif_filter_shape(reduce->filter, reduce->taps) : f;
     // The fused reduction needs its pairs on the statistics' pairs (an even
     // offset), signed taps and a shift the scalar defines on uint32.
-    if (reduce && offset % 2 == 0 && rf.taps_below_2_15 && reduce->shift < 32) {
-        const std::uint32_t round = reduce->shift == 0 ? 0u : 1u << (reduce->shift - 1);
-        const ReduceTaps red{rf.pairs, offset / 2, (reduce->taps + 1) / 2,
-                             _mm512_set1_epi32(static_cast<int>(128u * rf.sum + round))};
-        const __m128i shift = _mm_cvtsi32_si128(reduce->shift);
-        const __m512i low16 = _mm512_set1_epi32(0xFFFF);
-        auto out = [&](__m512i v) { return _mm512_and_si512(_mm512_srl_epi32(v, shift), low16); };
-        fused_row(
-            [&](std::ptrdiff_t j, __mmask32 valid) {
-                ReduceSums rs;
-                const VerticalSums v =
-                    vertical_u8_sums<true>(rows, j, f.pairs, taps, f.sum, valid, &red, &rs);
-                store_pair_order(out(rs.ref_lo), out(rs.ref_hi), valid, reduce->ref_out + j);
-                store_pair_order(out(rs.dis_lo), out(rs.dis_hi), valid, reduce->dis_out + j);
-                return v;
-            },
-            pair_word_order(), filter, taps, taps_sum, w, scratch, sigma1_sq, sigma2_sq, sigma12);
-        return;
-    }
-    fused_row(
-        [&](std::ptrdiff_t j, __mmask32 valid) {
-            return vertical_u8_sums(rows, j, f.pairs, taps, f.sum, valid);
-        },
-        pair_word_order(), filter, taps, taps_sum, w, scratch, sigma1_sq, sigma2_sq, sigma12);
-    if (reduce)
+    const bool fuse = reduce && offset % 2 == 0 && rf.taps_below_2_15 && reduce->shift < 32;
+    const std::uint32_t shift = reduce ? static_cast<std::uint32_t>(reduce->shift) : 0u;
+    const std::uint32_t round = shift == 0 || shift >= 32 ? 0u : 1u << (shift - 1);
+    const ReduceTaps red{rf.pairs, offset / 2, reduce ? (reduce->taps + 1) / 2 : 0,
+                         _mm512_set1_epi32(static_cast<int>(128u * rf.sum + round))};
+    const ReduceTaps* r = fuse ? &red : nullptr;
+    // The extractor's scale 0: 17 taps, reduced on even rows by 9 taps
+    // (pairs 2 to 6 of the 9).
+    if (taps == 17 && !r)
+        stat_row_u8_fits<17>(rows, filter, taps, f, w, scratch, sigma1_sq, sigma2_sq, sigma12,
+                             reduce, r);
+    else if (taps == 17 && red.first == 2 && red.count == 5)
+        stat_row_u8_fits<17, 2, 5>(rows, filter, taps, f, w, scratch, sigma1_sq, sigma2_sq,
+                                   sigma12, reduce, r);
+    else
+        stat_row_u8_fits<0>(rows, filter, taps, f, w, scratch, sigma1_sq, sigma2_sq, sigma12,
+                            reduce, r);
+    if (reduce && !fuse)
         VMAFPP_VIF_STATS_TABLE().subsample_vertical_u8(
             ref_rows + offset, dis_rows + offset, reduce->filter, reduce->taps, w, reduce->shift,
             reduce->ref_out, reduce->dis_out);
+}
+
+// The fused 16-bit row for a filter that fits, kTaps as for_tap_pairs'.
+template <int kTaps>
+void stat_row_u16_fits(RowsU16 rows, const std::uint16_t* filter, int taps,
+                       const VifFilterShape& f, int w, const StatU16Params& prm,
+                       std::uint32_t* scratch, std::int32_t* sigma1_sq, std::int32_t* sigma2_sq,
+                       std::int32_t* sigma12) {
+    fused_row(
+        [&](std::ptrdiff_t j, __mmask32 valid) {
+            return vertical_u16_sums<kTaps>(rows, j, f.pairs, taps, prm, valid);
+        },
+        unpack_word_order(), filter, taps, f.sum, w, scratch, sigma1_sq, sigma2_sq, sigma12);
 }
 
 // The 16-bit row: the vertical pass's conditions (every tap below 2^15, a
@@ -876,13 +944,198 @@ void stat_row_u16_avx512(const std::uint16_t* const* ref_rows, const std::uint16
                             shift_sq, scratch, sigma1_sq, sigma2_sq, sigma12);
         return;
     }
-    const std::uint32_t taps_sum = f.sum;
-    const StatU16Params prm = stat_u16_params(shift_mu, shift_sq, taps_sum);
-    fused_row(
-        [&](std::ptrdiff_t j, __mmask32 valid) {
-            return vertical_u16_sums({ref_rows, dis_rows}, j, f.pairs, taps, prm, valid);
-        },
-        unpack_word_order(), filter, taps, taps_sum, w, scratch, sigma1_sq, sigma2_sq, sigma12);
+    const StatU16Params prm = stat_u16_params(shift_mu, shift_sq, f.sum);
+    // Scales 1, 2, 3 of the extractor (and scale 0 of a deeper picture).
+    switch (taps) {
+        case 17:
+            stat_row_u16_fits<17>({ref_rows, dis_rows}, filter, taps, f, w, prm, scratch,
+                                  sigma1_sq, sigma2_sq, sigma12);
+            break;
+        case 9:
+            stat_row_u16_fits<9>({ref_rows, dis_rows}, filter, taps, f, w, prm, scratch, sigma1_sq,
+                                 sigma2_sq, sigma12);
+            break;
+        case 5:
+            stat_row_u16_fits<5>({ref_rows, dis_rows}, filter, taps, f, w, prm, scratch, sigma1_sq,
+                                 sigma2_sq, sigma12);
+            break;
+        case 3:
+            stat_row_u16_fits<3>({ref_rows, dis_rows}, filter, taps, f, w, prm, scratch, sigma1_sq,
+                                 sigma2_sq, sigma12);
+            break;
+        default:
+            stat_row_u16_fits<0>({ref_rows, dis_rows}, filter, taps, f, w, prm, scratch, sigma1_sq,
+                                 sigma2_sq, sigma12);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Reduction filter, horizontal pass at the even columns: 16 outputs per step.
+//
+// Loading 16 consecutive uint32 from in[2j + t - half] puts the samples of
+// outputs j..j+7 in the low halves of the 64-bit lanes, where the 32 x 32
+// -> 64-bit multiply reads them; the low 32 bits of the 64-bit sums are the
+// scalar's wrapping uint32 sums (carries only move upwards).
+
+// Word 1 (bits 16..31) of every 64-bit lane of a, then of b.
+inline __m256i words1_of_qwords(__m512i a, __m512i b) {
+    const __m512i pick =
+        _mm512_setr_epi32(1 | 5 << 16, 9 | 13 << 16, 17 | 21 << 16, 25 | 29 << 16, 33 | 37 << 16,
+                          41 | 45 << 16, 49 | 53 << 16, 57 | 61 << 16, 0, 0, 0, 0, 0, 0, 0, 0);
+    return _mm512_castsi512_si256(_mm512_permutex2var_epi16(a, pick, b));
+}
+
+// m_lo, m_hi: the input lanes a step may read, of in[o, o + 16) and
+// in[o + 16, o + 32); m_out: the outputs it stores.
+inline void subsample_horizontal_step(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
+                                      std::ptrdiff_t j, const std::uint16_t* filter, int taps,
+                                      __mmask16 m_lo, __mmask16 m_hi, __mmask16 m_out,
+                                      std::uint16_t* ref_out, std::uint16_t* dis_out) {
+    const int half = taps / 2;
+    __m512i r0 = _mm512_setzero_si512(), r1 = r0, d0 = r0, d1 = r0;
+    for (int t = 0; t < taps; ++t) {
+        const __m512i c = _mm512_set1_epi32(filter[t]);
+        const std::ptrdiff_t o = 2 * j + t - half;
+        r0 = _mm512_add_epi64(r0, _mm512_mul_epu32(_mm512_maskz_loadu_epi32(m_lo, ref_in + o), c));
+        r1 = _mm512_add_epi64(r1,
+                              _mm512_mul_epu32(_mm512_maskz_loadu_epi32(m_hi, ref_in + o + 16), c));
+        d0 = _mm512_add_epi64(d0, _mm512_mul_epu32(_mm512_maskz_loadu_epi32(m_lo, dis_in + o), c));
+        d1 = _mm512_add_epi64(d1,
+                              _mm512_mul_epu32(_mm512_maskz_loadu_epi32(m_hi, dis_in + o + 16), c));
+    }
+    // (sum + 2^15) >> 16 cast to uint16: bits 16..31 of the rounded sum.
+    const __m512i rnd = _mm512_set1_epi64(32768);
+    _mm256_mask_storeu_epi16(
+        ref_out + j, m_out, words1_of_qwords(_mm512_add_epi64(r0, rnd), _mm512_add_epi64(r1, rnd)));
+    _mm256_mask_storeu_epi16(
+        dis_out + j, m_out, words1_of_qwords(_mm512_add_epi64(d0, rnd), _mm512_add_epi64(d1, rnd)));
+}
+
+void subsample_horizontal_general(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
+                                  const std::uint16_t* filter, int taps, int out_w,
+                                  std::uint16_t* ref_out, std::uint16_t* dis_out) {
+    // A full step reads in[2j - half, 2j - half + 32 + taps - 1); the row
+    // ends at in[2 * (out_w - 1) + half], so full steps stop one early and
+    // the last (1..16 outputs) reads only in[.., 2 * (out_w - 1) + half].
+    std::ptrdiff_t j = 0;
+    for (; j + 16 < out_w; j += 16)
+        subsample_horizontal_step(ref_in, dis_in, j, filter, taps, 0xFFFF, 0xFFFF, 0xFFFF, ref_out,
+                                  dis_out);
+    const int n = static_cast<int>(out_w - j);
+    if (n <= 0) return;
+    const int lanes = 2 * n - 1;  // inputs per tap up to the last output's sample
+    subsample_horizontal_step(
+        ref_in, dis_in, j, filter, taps, first_bits16(lanes < 16 ? lanes : 16),
+        first_bits16(lanes > 16 ? lanes - 16 : 0), first_bits16(n), ref_out, dis_out);
+}
+
+// Taps below 2^15 and samples below 2^16 (the extractor's reductions to
+// scales 1 and 2): the samples of a block of outputs are staged as int16
+// v - 2^15, and a 32-lane load at 2j - half + t then holds, in its 32-bit
+// lane k, the pair (t, t + 1) of output j + k, so a signed multiply-add
+// takes two taps of 16 outputs at once. As in the vertical pass, a pair's
+// sum is below 2^31 in magnitude and 2^15 * (sum of the taps) is added back
+// modulo 2^32.
+constexpr int kPairBlock = 256;  // outputs per staged block
+// Staged samples: a block's 2 * 256 - 1 + 2 * half, rounded up to whole
+// vectors, plus what the last 16 outputs' loads reach (the zero tap's
+// partner and lanes past the block's end, whose sums are not stored).
+constexpr int kStageLen = 2 * kPairBlock + 2 * kMaxHalf + 64;
+
+// Stages in[0, len) as int16 v - 2^15; false if a sample is 2^16 or more.
+inline bool stage_biased(const std::uint32_t* in, int len, std::int16_t* dst) {
+    const __m256i bias = _mm256_set1_epi16(static_cast<short>(0x8000));
+    __m512i any = _mm512_setzero_si512();
+    for (int i = 0; i < len; i += 16) {
+        const __m512i v = _mm512_maskz_loadu_epi32(
+            i + 16 <= len ? __mmask16{0xFFFF} : first_bits16(len - i), in + i);
+        any = _mm512_or_si512(any, v);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i),
+                            _mm256_xor_si256(_mm512_cvtepi32_epi16(v), bias));
+    }
+    return _mm512_test_epi32_mask(any, _mm512_set1_epi32(static_cast<int>(0xFFFF0000u))) == 0;
+}
+
+// 16 outputs from staged samples s (at the first output's 2j - half, 64-byte
+// aligned): (sum + 2^15) >> 16 cast to uint16, offset = 2^15 * (sum of taps)
+// + 2^15; pairs[p] is (c_2p, c_2p+1) (VifFilterShape::pairs). Tap pair p reads the
+// window whose dword lane k holds s[2k + 2p], s[2k + 2p + 1]: the two aligned
+// vectors shifted by p dwords (p <= 8 stays inside them), not a load that
+// splits a cache line.
+// kCount > 0 is the tap pair count known when compiling (the extractor's
+// 5 and 3, as vif_avx2.cpp's pair_block<count>), which drops the test per
+// window; 0 reads `count`.
+template <int kCount>
+[[gnu::always_inline]] inline __m256i pair_outputs(const std::int16_t* s, const __m512i* pairs,
+                                                   int count, __m512i offset) {
+    if constexpr (kCount > 0) count = kCount;
+    const __m512i a0 = _mm512_load_si512(s);
+    const __m512i a1 = _mm512_load_si512(s + 32);
+    __m512i acc = madd_add(offset, a0, pairs[0]);
+#define VMAFPP_WINDOW(P) \
+    if (count > P)       \
+        acc = madd_add(acc, _mm512_alignr_epi32(a1, a0, P), pairs[P]);
+    VMAFPP_WINDOW(1)
+    VMAFPP_WINDOW(2)
+    VMAFPP_WINDOW(3)
+    VMAFPP_WINDOW(4)
+    VMAFPP_WINDOW(5)
+    VMAFPP_WINDOW(6)
+    VMAFPP_WINDOW(7)
+    VMAFPP_WINDOW(8)
+#undef VMAFPP_WINDOW
+    return _mm512_cvtepi32_epi16(_mm512_srli_epi32(acc, 16));
+}
+
+// The outputs [0, n) of one staged block.
+template <int kCount>
+void pair_block(const std::int16_t* ref_s, const std::int16_t* dis_s, const __m512i* pairs,
+                int count, __m512i offset, int n, std::uint16_t* ref_out, std::uint16_t* dis_out) {
+    for (int k = 0; k < n; k += 16) {
+        const __mmask16 m = k + 16 <= n ? __mmask16{0xFFFF} : first_bits16(n - k);
+        _mm256_mask_storeu_epi16(ref_out + k, m,
+                                 pair_outputs<kCount>(ref_s + 2 * k, pairs, count, offset));
+        _mm256_mask_storeu_epi16(dis_out + k, m,
+                                 pair_outputs<kCount>(dis_s + 2 * k, pairs, count, offset));
+    }
+}
+
+void subsample_horizontal_pairs(const std::uint32_t* ref_in, const std::uint32_t* dis_in,
+                                 const std::uint16_t* filter, int taps, int out_w,
+                                 std::uint16_t* ref_out, std::uint16_t* dis_out) {
+    const VifFilterShape shape = vif_filter_shape(filter, taps);
+    const std::uint32_t tap_sum = shape.sum;
+    const bool small_taps = shape.taps_below_2_15;
+    if (!small_taps) {
+        subsample_horizontal_general(ref_in, dis_in, filter, taps, out_w, ref_out, dis_out);
+        return;
+    }
+    const int half = taps / 2;
+    const __m512i offset = _mm512_set1_epi32(static_cast<int>((tap_sum << 15) + 32768u));
+    const int count = (taps + 1) / 2;
+    __m512i pairs[kMaxHalf + 1];
+    for (int p = 0; p < count; ++p) pairs[p] = _mm512_set1_epi32(static_cast<int>(shape.pairs[p]));
+    alignas(64) std::int16_t ref_s[kStageLen] = {};
+    alignas(64) std::int16_t dis_s[kStageLen] = {};
+    for (std::ptrdiff_t j0 = 0; j0 < out_w; j0 += kPairBlock) {
+        const int n = static_cast<int>(out_w - j0 < kPairBlock ? out_w - j0 : kPairBlock);
+        // Outputs [j0, j0 + n) read in[2 * j0 - half, 2 * (j0 + n - 1) + half].
+        const int len = 2 * n - 1 + 2 * half;
+        const bool ref_small = stage_biased(ref_in + 2 * j0 - half, len, ref_s);
+        const bool dis_small = stage_biased(dis_in + 2 * j0 - half, len, dis_s);
+        if (!ref_small || !dis_small) {
+            subsample_horizontal_general(ref_in + 2 * j0, dis_in + 2 * j0, filter, taps, n,
+                                         ref_out + j0, dis_out + j0);
+            continue;
+        }
+        // The extractor's reductions: 9 taps (5 pairs), 5 taps (3 pairs).
+        if (count == 5)
+            pair_block<5>(ref_s, dis_s, pairs, count, offset, n, ref_out + j0, dis_out + j0);
+        else if (count == 3)
+            pair_block<3>(ref_s, dis_s, pairs, count, offset, n, ref_out + j0, dis_out + j0);
+        else
+            pair_block<0>(ref_s, dis_s, pairs, count, offset, n, ref_out + j0, dis_out + j0);
+    }
 }
 
 }  // namespace
@@ -917,6 +1170,13 @@ void VMAFPP_VIF_STATS_KERNEL(vif_stat_vertical_u16)(const std::uint16_t* const* 
                                                     int shift_mu, int shift_sq,
                                                     const VifStatRow& out) {
     stat_vertical_u16_avx512(ref_rows, dis_rows, filter, taps, w, shift_mu, shift_sq, out);
+}
+void VMAFPP_VIF_STATS_KERNEL(vif_subsample_horizontal)(const std::uint32_t* ref_in,
+                                                       const std::uint32_t* dis_in,
+                                                       const std::uint16_t* filter, int taps,
+                                                       int out_w, std::uint16_t* ref_out,
+                                                       std::uint16_t* dis_out) {
+    subsample_horizontal_pairs(ref_in, dis_in, filter, taps, out_w, ref_out, dis_out);
 }
 void VMAFPP_VIF_STATS_KERNEL(vif_stat_horizontal)(const VifStatRow& in, const std::uint16_t* filter,
                                                   int taps, int w, std::int32_t* sigma1_sq,
