@@ -47,6 +47,14 @@ private:
     void stop_workers() noexcept;
     // Under mutex_: the slot goes back to the pool.
     void release_locked(std::unique_ptr<Slot> slot);
+    // Under mutex_: whether putting frame next_frame_ into the device frame
+    // store keeps every frame in flight (see the constructor).
+    bool store_allows_next() const {
+        if (store_slots_ == 0) return true;
+        for (unsigned f : in_flight_)
+            if (next_frame_ - f >= store_slots_) return false;
+        return true;
+    }
 
     std::vector<ExtractorSpec> specs_;
     FrameGeometry geometry_;
@@ -73,6 +81,9 @@ private:
     std::vector<std::size_t> temporal_;   // indices into specs_
     std::vector<std::size_t> stateless_;  // indices into specs_
     unsigned max_slots_ = 1;
+    // The device frame store's slots (0: no store): frame n overwrites
+    // frame n - store_slots_.
+    unsigned store_slots_ = 0;
 
     Instances temporal_instances_;
     unsigned next_frame_ = 0;
@@ -86,6 +97,7 @@ private:
     std::deque<std::unique_ptr<Slot>> queue_;
     std::vector<std::unique_ptr<Slot>> free_slots_;
     unsigned slots_out_ = 0;  // acquired, not yet released
+    std::vector<unsigned> in_flight_;  // frames submitted, not yet released
     unsigned pending_ = 0;    // queued for the workers, not yet scored
     bool stopping_ = false;
     std::exception_ptr error_;  // the first error an extractor raised
@@ -109,17 +121,23 @@ FramePipeline::Impl::Impl(std::vector<ExtractorSpec> extractors, const FrameGeom
     max_slots_ = options_.threads == 0 ? 1 : options_.threads + 1;
 
     // A device session uploads each frame's lumas once, on this thread in
-    // submit(), for every twin of the session. When frame n is put, the
-    // frames still read are the others in flight (at most max_slots_ - 1
-    // before n) and motion's history (n - 2 at most, the five-frame window),
-    // so max_slots_ + 2 device slots are never overwritten while read; with
-    // worker threads the upload of frame n + 1 overlaps the compute of n.
+    // submit(), for every twin of the session; with worker threads the
+    // upload of frame n + 1 overlaps the compute of n. When frame n is put
+    // (overwriting frame n - S of an S-slot store), the frames still read
+    // are the others in flight and motion's history (n - 2 at most, read on
+    // this thread), so S >= 3 and n - S below every frame in flight keep
+    // each frame until it is done. Workers finish out of order: one may
+    // still score frame m while the others free their slots for frames
+    // m + 1, m + 2, ..., so the slot count alone does not bound n - m, and
+    // acquire() waits until n - m < S (store_allows_next).
     if (options_.compute.backend != Backend::cpu && !options_.compute.frames) {
         bool twins = false;
         for (const ExtractorSpec& s : specs_) twins = twins || device::runs_on_device(options_.compute, *s.info);
-        if (twins)
+        if (twins) {
+            store_slots_ = max_slots_ + 2;
             options_.compute.frames =
-                device::make_frame_store(options_.compute, geometry_, max_slots_ + 2);
+                device::make_frame_store(options_.compute, geometry_, store_slots_);
+        }
     }
 
     for (std::size_t i : temporal_)
@@ -134,6 +152,7 @@ FramePipeline::Impl::Impl(std::vector<ExtractorSpec> extractors, const FrameGeom
 
     // Returning a slot never allocates, so a worker cannot fail after scoring.
     free_slots_.reserve(max_slots_);
+    in_flight_.reserve(max_slots_);
     try {
         workers_.reserve(options_.threads);
         for (unsigned w = 0; w < options_.threads; ++w)
@@ -156,7 +175,7 @@ void FramePipeline::Impl::stop_workers() noexcept {
 
 std::unique_ptr<Slot> FramePipeline::Impl::acquire() {
     std::unique_lock<std::mutex> lock(mutex_);
-    slot_free_.wait(lock, [&] { return slots_out_ < max_slots_ || error_; });
+    slot_free_.wait(lock, [&] { return (slots_out_ < max_slots_ && store_allows_next()) || error_; });
     if (error_) std::rethrow_exception(error_);
     ++slots_out_;
     if (!free_slots_.empty()) {
@@ -180,6 +199,11 @@ void FramePipeline::Impl::release_locked(std::unique_ptr<Slot> slot) {
     // as soon as the frame is scored, not when the slot is next used.
     if (is_view(slot->ref)) slot->ref = Picture();
     if (is_view(slot->dis)) slot->dis = Picture();
+    for (auto it = in_flight_.begin(); it != in_flight_.end(); ++it)
+        if (*it == slot->frame) {
+            in_flight_.erase(it);
+            break;
+        }
     free_slots_.push_back(std::move(slot));
     --slots_out_;
 }
@@ -207,6 +231,11 @@ void FramePipeline::Impl::submit(std::unique_ptr<Slot> slot) {
         if (error_) std::rethrow_exception(error_);
     }
     slot->frame = next_frame_++;
+    {
+        // At most max_slots_ entries (reserved): this never allocates.
+        std::lock_guard<std::mutex> lock(mutex_);
+        in_flight_.push_back(slot->frame);
+    }
     try {
         if (options_.compute.frames) options_.compute.frames->put(slot->frame, slot->ref, slot->dis);
         for (std::size_t k = 0; k < temporal_.size(); ++k) {

@@ -8,11 +8,13 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "device/backend.hpp"
@@ -48,6 +50,7 @@ public:
         return it->second;
     }
     std::atomic<unsigned> puts{0};
+    unsigned slots() const { return slots_; }
 
 private:
     unsigned slots_;
@@ -84,6 +87,25 @@ private:
     devtest::EmulatedMotion twin_;
 };
 
+// A worker that is slow on one frame while the other workers go on: armed,
+// the fake VIF twin holds frame 0 for up to 1.5 s, or until the reading
+// thread has put more frames than the store keeps (frame 0 is then gone).
+struct Stall {
+    std::atomic<bool> armed{false};
+    std::atomic<bool> overrun{false};  // the store moved past the held frame
+};
+Stall& stall() {
+    static Stall s;
+    return s;
+}
+void hold_frame_zero(const FakeFrameStore& store) {
+    using namespace std::chrono;
+    const auto until = steady_clock::now() + milliseconds(1500);
+    while (steady_clock::now() < until && store.puts <= store.slots())
+        std::this_thread::sleep_for(milliseconds(5));
+    stall().overrun = store.puts > store.slots();
+}
+
 class FakeVif final : public vif::VifTwin {
 public:
     FakeVif(const Compute& c, int w, int h, int bpc, std::optional<double> gain)
@@ -94,6 +116,7 @@ public:
         twin_.run(r, rs, d, ds, skip_scale0);
     }
     void run_frame(unsigned frame, bool skip_scale0) override {
+        if (frame == 0 && stall().armed.exchange(false)) hold_frame_zero(store_of(c_));
         const auto f = store_of(c_).get(frame);
         run(f->first.data(), f->first.stride(), f->second.data(), f->second.stride(),
             skip_scale0);
@@ -197,6 +220,31 @@ TEST(BackendPlugin, AGoldenThroughARegisteredBackend) {
         EXPECT_EQ(n.adm - adm0, run.frames) << what;
         EXPECT_GE(n.motion - motion0, run.frames - 1) << what;
     }
+}
+
+// Workers finish out of order: while one worker still scores frame 0 the
+// other frees its slots, and the reading thread must not put so many later
+// frames that the store drops frame 0 (Vulkan's and CUDA's stores would
+// then refuse it, or on unified memory overwrite it while it is read). The
+// held worker sees the store keep frame 0 and the run gives the golden.
+TEST(BackendPlugin, AWorkerThatFallsBehindKeepsItsFrameInTheStore) {
+    fake();
+    const std::string pair = "p08_brick_176x144_420p8_bilinear2x";
+    const nlohmann::json want = test::golden(pair, "default.json");
+    auto ref = open_video(test::clip(pair, "ref").string());
+    auto dis = open_video(test::clip(pair, "dis").string());
+    ScoreConfig cfg;
+    cfg.compute.backend = parse_backend("fake");
+    cfg.compute.device_only = true;
+    cfg.threads = 2;
+    stall().overrun = false;
+    stall().armed = true;
+    const ScoreRun run = score(*ref, *dis, cfg);
+    EXPECT_FALSE(stall().armed) << "the VIF twin never ran frame 0";
+    EXPECT_FALSE(stall().overrun) << "the reader put frames past the store while frame 0 was scored";
+    const nlohmann::json got = nlohmann::json::parse(
+        render_results(run.results(), OutputFormat::json, Precision::max()));
+    EXPECT_GT(test::expect_same_json_values(got, want, pair), 100);
 }
 
 }  // namespace
