@@ -426,11 +426,6 @@ void subsample_vertical_pairs(const T* const* ref_rows, const T* const* dis_rows
 
 }  // namespace
 
-// vif_stats_avx512.cpp's reduction, horizontal pass (built for both levels
-// there, so that its multiply-adds are vpdpwssd at avx512icl).
-decltype(vif_subsample_horizontal) vif_subsample_horizontal_avx512,
-    vif_subsample_horizontal_avx512icl;
-
 // Every VIF kernel has a twin at this level (VifKernels order); the
 // statistics ones and the reduction's horizontal pass are
 // vif_stats_avx512.cpp's.

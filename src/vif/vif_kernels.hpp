@@ -191,8 +191,8 @@ struct VifKernels {
 const VifKernels& vif_kernels_scalar();
 // Each level's twins (kernel_table.hpp's ladder): vif_avx2.cpp replaces every
 // kernel; vif_avx512.cpp every kernel again, the statistics ones from
-// vif_stats_avx512.cpp; vif_avx512icl replaces the statistics kernels with
-// the same source built with VNNI (vif_stats_avx512icl.cpp).
+// vif_stats_avx512.cpp, as is the reduction's horizontal pass; vif_avx512icl
+// replaces those with the same source built with VNNI (vif_stats_avx512icl.cpp).
 // vif_neon.cpp: every kernel (the fused rows through the separate NEON
 // kernels).
 KernelInit<VifKernels> vif_init_avx2, vif_init_avx512, vif_init_avx512icl, vif_init_neon;
@@ -207,6 +207,9 @@ decltype(vif_stat_vertical_u16) vif_stat_vertical_u16_avx512icl;
 decltype(vif_stat_horizontal) vif_stat_horizontal_avx512icl;
 decltype(vif_stat_row_u8) vif_stat_row_u8_avx512icl;
 decltype(vif_stat_row_u16) vif_stat_row_u16_avx512icl;
+// The reduction's horizontal pass of both files (vpdpwssd at avx512icl).
+decltype(vif_subsample_horizontal) vif_subsample_horizontal_avx512;
+decltype(vif_subsample_horizontal) vif_subsample_horizontal_avx512icl;
 // The table of `level` (a session's Compute::simd when extractors are
 // created); call its kernels only where cpu_flags() allows that level.
 extern KernelsFor<VifKernels>& vif_kernels_for;

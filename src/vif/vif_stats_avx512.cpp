@@ -42,11 +42,6 @@
 
 namespace vmafpp::vif {
 
-// The reduction's horizontal pass (vif_subsample_horizontal) at this file's
-// level, which vif_avx512.cpp puts in the avx512 and avx512icl tables: built
-// here so that the VNNI build fuses its multiply-adds too.
-decltype(vif_subsample_horizontal) VMAFPP_VIF_STATS_KERNEL(vif_subsample_horizontal);
-
 namespace {
 
 constexpr int kMaxTaps = 2 * kMaxHalf + 1;

@@ -161,7 +161,10 @@ TEST(SimdDispatch, TablesClimbTheLadder) {
     climbs(machine_has_avx512(), v5.stat_row_u8, v2.stat_row_u8, "avx512 stat_row_u8");
     climbs(machine_has_avx512icl(), vi.stat_row_u8, v5.stat_row_u8, "avx512icl stat_row_u8");
     EXPECT_EQ(vi.accumulate, v5.accumulate);  // no ICL twin: inherited
-    EXPECT_EQ(vi.subsample_horizontal, v5.subsample_horizontal);
+    EXPECT_EQ(vi.subsample_vertical_u16, v5.subsample_vertical_u16);
+    // The reduction's horizontal pass has a VNNI build (vif_stats_avx512.cpp).
+    climbs(machine_has_avx512icl(), vi.subsample_horizontal, v5.subsample_horizontal,
+           "avx512icl subsample_horizontal");
     const auto& m5 = motion::motion_kernels_for(SimdLevel::avx512);
     climbs(machine_has_avx2(), motion::motion_kernels_for(SimdLevel::avx2).sad_u8,
            motion::motion_kernels_scalar().sad_u8, "avx2 sad_u8");
