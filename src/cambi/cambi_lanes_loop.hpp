@@ -42,6 +42,11 @@ alignas(64) constexpr std::uint16_t kOnesThenZeros[64] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 
+// 0, 1, ..., 31: a vector's lane numbers.
+alignas(64) constexpr std::uint16_t kIota[32] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10,
+                                                 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+                                                 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+
 // The c-value loop's Isa policy but for its row and sums
 // (cambi_c_values_loop.hpp): the histogram range counts (inc, dec) and
 // the scans of kLanes columns. An ISA's Isa struct derives from
@@ -93,6 +98,33 @@ struct CountLanes {
     }
     static void inc(std::uint16_t* row, int n) { count<true>(row, n); }
     static void dec(std::uint16_t* row, int n) { count<false>(row, n); }
+
+    // A run's update (c_values_loop's Histograms::flush): row[i] +/-
+    // min(t + 1, len - t, cap), t = t0 + i. Every t of [0, n) is below
+    // len < 2^16, so t + 1 and len - t are in [1, len] and the unsigned
+    // minimum is the count; the lanes past n add or subtract 0.
+    static constexpr bool kRuns = true;
+    template <bool kUp>
+    static void ramp(std::uint16_t* row, int n, int t0, int len, int cap) {
+        const V one = U::set(1), lanes = U::set(U::kLanes);
+        const V ends = U::set(static_cast<std::uint16_t>(len)), top = U::set(static_cast<std::uint16_t>(cap));
+        V t = U::add(U::set(static_cast<std::uint16_t>(t0)), U::load(kIota));
+        auto count_at = [&](V tt) { return U::min(U::min(U::add(tt, one), U::sub(ends, tt)), top); };
+        int i = 0;
+        for (; i + U::kLanes <= n; i += U::kLanes, t = U::add(t, lanes))
+            U::store(row + i, step<kUp>(U::load(row + i), count_at(t)));
+        if (i < n) {
+            // The ones-then-zeros lanes made all-ones-then-zeros.
+            const V live = U::sub(U::set(0), U::load(kOnesThenZeros + 32 - (n - i)));
+            U::store(row + i, step<kUp>(U::load(row + i), U::band(count_at(t), live)));
+        }
+    }
+    static void ramp_inc(std::uint16_t* row, int n, int t0, int len, int cap) {
+        ramp<true>(row, n, t0, len, cap);
+    }
+    static void ramp_dec(std::uint16_t* row, int n, int t0, int len, int cap) {
+        ramp<false>(row, n, t0, len, cap);
+    }
 };
 
 // mode3 of kLanes columns for filter_mode_loop: the smallest, replaced by b
