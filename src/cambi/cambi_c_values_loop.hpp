@@ -30,6 +30,19 @@
 //                                        never leave one out.
 //   Isa::kRuns                           whether the Isa merges runs (with
 //                                        true, the two below):
+//   Isa::counted_runs(image, mask, x, base, size, events, cont)
+//                                        for the kScanLanes columns from x:
+//                                        bit i of events set where column
+//                                        x + i has a histogram row, of cont
+//                                        where it also has column x + i - 1's
+//                                        (never for column 0)
+//   Isa::moved_runs(old_image, old_mask, new_image, new_mask, x, base, size,
+//                   out_events, out_cont, in_events, in_cont)
+//                                        the same for the columns whose two
+//                                        rows differ: of the old rows (out)
+//                                        and of the new (in), cont where
+//                                        column x + i - 1's rows differ too
+//                                        and its old (new) row is the same
 //   Isa::ramp_inc(row, n, t0, len, cap), Isa::ramp_dec(...)
 //                                        row[i] += or -= min(t + 1, len - t,
 //                                        cap) for i in [0, n), t = t0 + i
@@ -93,37 +106,72 @@ struct Histograms {
         std::uint16_t* row = nullptr;
         int start = 0, len = 0;
     };
-    // Runs are cut at kMaxRun columns, which keeps t below 2^16.
+    // A run's update is made in pieces of at most kMaxRun columns, which
+    // keeps t below 2^16.
     static constexpr int kMaxRun = 256;
     template <bool kUp>
-    void flush(const Run& r) const {
-        if (!r.row) return;
-        const int l = left(r.start), n = right(r.start + r.len - 1) - l;
-        if (r.len == 1) {
+    void flush_piece(std::uint16_t* row, int start, int len) const {
+        const int l = left(start), n = right(start + len - 1) - l;
+        if (len == 1) {
             if (kUp)
-                Isa::inc(r.row + l, n);
+                Isa::inc(row + l, n);
             else
-                Isa::dec(r.row + l, n);
+                Isa::dec(row + l, n);
             return;
         }
-        const int t0 = l - (r.start - pad), len = r.len + 2 * pad;
-        const int cap = r.len < 2 * pad + 1 ? r.len : 2 * pad + 1;
+        const int t0 = l - (start - pad), span = len + 2 * pad;
+        const int cap = len < 2 * pad + 1 ? len : 2 * pad + 1;
         if (kUp)
-            Isa::ramp_inc(r.row + l, n, t0, len, cap);
+            Isa::ramp_inc(row + l, n, t0, span, cap);
         else
-            Isa::ramp_dec(r.row + l, n, t0, len, cap);
+            Isa::ramp_dec(row + l, n, t0, span, cap);
+    }
+    template <bool kUp>
+    void flush(Run& r) const {
+        if (!r.row) return;
+        int start = r.start, len = r.len;
+        for (; len > kMaxRun; start += kMaxRun, len -= kMaxRun) flush_piece<kUp>(r.row, start, kMaxRun);
+        flush_piece<kUp>(r.row, start, len);
+        r.row = nullptr;
     }
     // Column x of histogram row `row` (or none) into run r, flushing r
     // when x does not extend it.
     template <bool kUp>
     void extend(Run& r, std::uint16_t* row, int x) const {
         if (!row) return;
-        if (row == r.row && x == r.start + r.len && r.len < kMaxRun) {
+        if (row == r.row && x == r.start + r.len) {
             ++r.len;
             return;
         }
         flush<kUp>(r);
         r = Run{row, x, 1};
+    }
+    // The runs of a block of kScanLanes columns from x: bit i of `events`
+    // set where column x + i is updated, of `cont` where it is updated in
+    // the same histogram row as column x + i - 1, which is updated too
+    // (cont is within events; bit 0 refers to column x - 1). A run open in
+    // r that ends at x - 1 goes on over the leading cont bits; each other
+    // run starts at an event bit without cont and takes the cont bits that
+    // follow. A run that reaches the block's end stays open in r.
+    template <bool kUp>
+    void block_runs(Run& r, int x, std::uint32_t events, std::uint32_t cont, const std::uint16_t* image,
+                    const std::uint16_t* mask) const {
+        constexpr int N = Isa::kScanLanes;
+        const std::uint64_t c = cont;
+        if (r.row) {
+            const int lead = __builtin_ctzll(~c);  // bit N of ~c is set
+            if (lead > 0 && r.start + r.len == x) {
+                r.len += lead;
+                if (lead == N) return;
+            }
+            flush<kUp>(r);
+        }
+        for (std::uint32_t starts = events & ~cont; starts; starts &= starts - 1) {
+            const int i = __builtin_ctz(starts);
+            const int len = 1 + __builtin_ctzll(~(c >> (i + 1)));
+            r = Run{row_of(mask[x + i], image[x + i]), x + i, len};
+            if (i + len < N) flush<kUp>(r);
+        }
     }
 
     void add_column(const std::uint16_t* image, const std::uint16_t* mask, int x) const {
@@ -162,7 +210,14 @@ struct Histograms {
     void count_row(const std::uint16_t* image, const std::uint16_t* mask) const {
         if constexpr (Isa::kRuns) {
             Run r;
-            counted_columns(image, mask, [&](int x) { extend<kUp>(r, row_of(mask[x], image[x]), x); });
+            int x = 0;
+            if (scans())
+                for (; x + Isa::kScanLanes <= w; x += Isa::kScanLanes) {
+                    std::uint32_t events, cont;
+                    Isa::counted_runs(image, mask, x, band_base, band_size, events, cont);
+                    block_runs<kUp>(r, x, events, cont, image, mask);
+                }
+            for (; x < w; ++x) extend<kUp>(r, row_of(mask[x], image[x]), x);
             flush<kUp>(r);
         } else if (kUp) {
             counted_columns(image, mask, [&](int x) { add_column(image, mask, x); });
@@ -197,13 +252,22 @@ struct Histograms {
         if constexpr (Isa::kRuns) {
             // The leaving and the entering pixels make runs of their own.
             Run out, in;
-            moved_columns(old_image, old_mask, new_image, new_mask, [&](int x) {
+            int x = 0;
+            if (scans())
+                for (; x + Isa::kScanLanes <= w; x += Isa::kScanLanes) {
+                    std::uint32_t out_events, out_cont, in_events, in_cont;
+                    Isa::moved_runs(old_image, old_mask, new_image, new_mask, x, band_base, band_size,
+                                    out_events, out_cont, in_events, in_cont);
+                    block_runs<false>(out, x, out_events, out_cont, old_image, old_mask);
+                    block_runs<true>(in, x, in_events, in_cont, new_image, new_mask);
+                }
+            for (; x < w; ++x) {
                 std::uint16_t* o = row_of(old_mask[x], old_image[x]);
                 std::uint16_t* i = row_of(new_mask[x], new_image[x]);
-                if (o == i) return;
+                if (o == i) continue;
                 extend<false>(out, o, x);
                 extend<true>(in, i, x);
-            });
+            }
             flush<false>(out);
             flush<true>(in);
         } else {
