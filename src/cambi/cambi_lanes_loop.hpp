@@ -88,29 +88,34 @@ struct CountLanes {
     // The scans of c_values_loop's runs (see its contract). A column of
     // compact c continues the run of column x - 1 where their compacts are
     // equal (and not none; for moved_runs, where both columns moved).
+    // A block without events needs no compacts of the columns before (the
+    // rule in unchanged areas), and the masks are combined as vectors
+    // before they become bits (U::bits is the costly step at NEON).
     static void counted_runs(const std::uint16_t* image, const std::uint16_t* mask, int x, int base,
                              int size, std::uint32_t& events, std::uint32_t& cont) {
-        const V none = U::set(0xffff);
         const V c = compacts(image + x, mask + x, base, size);
-        const V before = compacts_before(image, mask, x, base, size);
-        events = ~U::bits(U::eq(c, none)) & kAll;
-        cont = U::bits(U::eq(c, before)) & events;
+        events = ~U::bits(U::eq(c, U::set(0xffff))) & kAll;
+        cont = 0;
+        if (events) cont = U::bits(U::eq(c, compacts_before(image, mask, x, base, size))) & events;
     }
     static void moved_runs(const std::uint16_t* old_image, const std::uint16_t* old_mask,
                            const std::uint16_t* new_image, const std::uint16_t* new_mask, int x, int base,
                            int size, std::uint32_t& out_events, std::uint32_t& out_cont,
                            std::uint32_t& in_events, std::uint32_t& in_cont) {
-        const V none = U::set(0xffff);
+        const V none = U::set(0xffff), zero = U::set(0);
         const V o = compacts(old_image + x, old_mask + x, base, size);
         const V n = compacts(new_image + x, new_mask + x, base, size);
+        const V still = U::eq(o, n);
+        out_events = ~U::bits(U::bor(still, U::eq(o, none))) & kAll;
+        in_events = ~U::bits(U::bor(still, U::eq(n, none))) & kAll;
+        out_cont = in_cont = 0;
+        if (!(out_events | in_events)) return;
         const V o_before = compacts_before(old_image, old_mask, x, base, size);
         const V n_before = compacts_before(new_image, new_mask, x, base, size);
-        const std::uint32_t moved = ~U::bits(U::eq(o, n)) & kAll;
-        const std::uint32_t moved_before = ~U::bits(U::eq(o_before, n_before)) & kAll;
-        out_events = moved & ~U::bits(U::eq(o, none));
-        in_events = moved & ~U::bits(U::eq(n, none));
-        out_cont = out_events & moved_before & U::bits(U::eq(o, o_before));
-        in_cont = in_events & moved_before & U::bits(U::eq(n, n_before));
+        // Column x + i - 1 moved and has the same old (new) row.
+        const V still_before = U::eq(o_before, n_before);
+        out_cont = U::bits(U::select(still_before, zero, U::eq(o, o_before))) & out_events;
+        in_cont = U::bits(U::select(still_before, zero, U::eq(n, n_before))) & in_events;
     }
 
     // row[0, n) +/- 1 in whole vectors, then one vector whose lanes past n
