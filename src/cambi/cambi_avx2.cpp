@@ -93,6 +93,39 @@ void c_value_sums_avx2(const float* row, int n, CValueSums& sums) {
     fold_c_value_sums(sums, units, nonzero, in_range);
 }
 
+// The c-values of 8 pixels of the row whose valid lanes (`valid`) all hold
+// `value`: c_value_pixel's steps with the tests of each d made once, the
+// counts of the 8 columns of a histogram row loaded at once (hist points at
+// the row's first column; rows value - band_base + k for the tested k, all
+// in the band: p1's row is at most tvi[d] - num_diffs - band_base + d + 1
+// <= band_size - 1), p0 of invalid lanes set to 0, and the arithmetic of
+// c_values_row_avx2.
+__m256 uniform_c_values(const std::uint16_t* hist, int w, int value, __m256i valid,
+                        const ContrastSetup& s, const float* recip) {
+    auto counts = [&](int row) {
+        return _mm256_cvtepu16_epi32(
+            _mm_loadu_si128(reinterpret_cast<const __m128i*>(hist + static_cast<std::ptrdiff_t>(row) * w)));
+    };
+    const int compact = value - s.band_base, v = value + s.num_diffs;
+    const __m256i p0 = _mm256_and_si256(counts(compact), valid);
+    __m256 c = _mm256_setzero_ps();
+    for (int d = 0; d < s.num_diffs; ++d) {
+        if (v > s.tvi[d] || v + d + 1 <= s.vlt_luma) continue;
+        const __m256i p1 = counts(compact + d + 1);
+        const __m256i p = compact - d - 1 >= 0 ? _mm256_max_epi32(p1, counts(compact - d - 1)) : p1;
+        const __m256i live = _mm256_and_si256(p, valid);
+        // p = 0 makes val 0, never above c.
+        if (_mm256_testz_si256(live, live)) continue;
+        const __m256i prod = _mm256_mullo_epi32(_mm256_mullo_epi32(_mm256_set1_epi32(s.weights[d]), p0), p);
+        const __m256 r = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), recip, _mm256_add_epi32(p, p0),
+                                                  _mm256_castsi256_ps(valid), 4);
+        const __m256 val = _mm256_mul_ps(_mm256_cvtepi32_ps(prod), r);
+        const __m256 better = _mm256_and_ps(_mm256_cmp_ps(val, c, _CMP_GT_OQ), _mm256_castsi256_ps(valid));
+        c = _mm256_blendv_ps(c, val, better);
+    }
+    return c;
+}
+
 // c_values_row for 8 pixels at a time, each lane c_value_pixel's steps:
 // the histogram counts gathered (32-bit loads at 16-bit cells, the high half
 // dropped; a lane whose test fails loads nothing), the product
@@ -126,6 +159,15 @@ void c_values_row_avx2(const std::uint16_t* image, const std::uint16_t* mask, in
             _mm256_storeu_ps(out + x, _mm256_setzero_ps());
             continue;
         }
+        // The valid lanes of one value (the rule in the masked, flat
+        // areas): contiguous loads of its histogram rows instead of gathers.
+        const int first = __builtin_ctz(static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(valid))));
+        const int value = image[x + first];
+        const __m256i same = _mm256_cmpeq_epi32(img, _mm256_set1_epi32(value));
+        if (_mm256_testc_si256(same, valid)) {
+            _mm256_storeu_ps(out + x, uniform_c_values(hist + x, w, value, valid, s, recip));
+            continue;
+        }
         const __m256i v = _mm256_add_epi32(img, nd);
         const __m256i at = _mm256_add_epi32(_mm256_mullo_epi32(compact, width),
                                             _mm256_add_epi32(lanes, _mm256_set1_epi32(x)));
@@ -145,6 +187,8 @@ void c_values_row_avx2(const std::uint16_t* image, const std::uint16_t* mask, in
             const __m256i p2 = _mm256_and_si256(
                 _mm256_mask_i32gather_epi32(zero, cells, _mm256_sub_epi32(at, step), below, 2), low);
             const __m256i p = _mm256_max_epi32(p1, p2);
+            // p = 0 makes val 0, never above c.
+            if (_mm256_testz_si256(p, p)) continue;
             const __m256i prod = _mm256_mullo_epi32(_mm256_mullo_epi32(_mm256_set1_epi32(s.weights[d]), p0), p);
             const __m256 r = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), recip, _mm256_add_epi32(p, p0),
                                                       _mm256_castsi256_ps(tested), 4);

@@ -93,6 +93,32 @@ void c_value_sums_avx512(const float* row, int n, CValueSums& sums) {
     fold_c_value_sums(sums, _mm512_reduce_add_epi64(acc), nonzero, outside == 0);
 }
 
+// The c-values of 16 pixels of the row whose valid lanes all hold `value`:
+// the AVX2 twin's uniform_c_values (see cambi_avx2.cpp) with lane masks in
+// a mask register.
+__m512 uniform_c_values(const std::uint16_t* hist, int w, int value, __mmask16 valid,
+                        const ContrastSetup& s, const float* recip) {
+    auto counts = [&](int row) {
+        return _mm512_cvtepu16_epi32(
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(hist + static_cast<std::ptrdiff_t>(row) * w)));
+    };
+    const int compact = value - s.band_base, v = value + s.num_diffs;
+    const __m512i p0 = _mm512_maskz_mov_epi32(valid, counts(compact));
+    __m512 c = _mm512_setzero_ps();
+    for (int d = 0; d < s.num_diffs; ++d) {
+        if (v > s.tvi[d] || v + d + 1 <= s.vlt_luma) continue;
+        const __m512i p1 = counts(compact + d + 1);
+        const __m512i p = compact - d - 1 >= 0 ? _mm512_max_epi32(p1, counts(compact - d - 1)) : p1;
+        // p = 0 makes val 0, never above c.
+        if (!_mm512_mask_test_epi32_mask(valid, p, p)) continue;
+        const __m512i prod = _mm512_mullo_epi32(_mm512_mullo_epi32(_mm512_set1_epi32(s.weights[d]), p0), p);
+        const __m512 r = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), valid, _mm512_add_epi32(p, p0), recip, 4);
+        const __m512 val = _mm512_mul_ps(_mm512_cvtepi32_ps(prod), r);
+        c = _mm512_mask_blend_ps(valid & _mm512_cmp_ps_mask(val, c, _CMP_GT_OQ), c, val);
+    }
+    return c;
+}
+
 // c_values_row for 16 pixels at a time: the AVX2 twin's steps (see
 // cambi_avx2.cpp) with lane masks in mask registers.
 void Avx512Isa::row(const std::uint16_t* image, const std::uint16_t* mask, int w, const ContrastSetup& s,
@@ -115,6 +141,12 @@ void Avx512Isa::row(const std::uint16_t* image, const std::uint16_t* mask, int w
             _mm512_storeu_ps(out + x, _mm512_setzero_ps());
             continue;
         }
+        // The valid lanes of one value: contiguous loads (uniform_c_values).
+        const int value = image[x + __builtin_ctz(static_cast<unsigned>(valid))];
+        if ((_mm512_cmpeq_epi32_mask(img, _mm512_set1_epi32(value)) & valid) == valid) {
+            _mm512_storeu_ps(out + x, uniform_c_values(hist + x, w, value, valid, s, recip));
+            continue;
+        }
         const __m512i v = _mm512_add_epi32(img, nd);
         const __m512i at = _mm512_add_epi32(_mm512_mullo_epi32(compact, width),
                                             _mm512_add_epi32(lanes, _mm512_set1_epi32(x)));
@@ -132,6 +164,8 @@ void Avx512Isa::row(const std::uint16_t* image, const std::uint16_t* mask, int w
             const __m512i p2 = _mm512_and_si512(
                 _mm512_mask_i32gather_epi32(zero, below, _mm512_sub_epi32(at, step), hist, 2), low);
             const __m512i p = _mm512_max_epi32(p1, p2);
+            // p = 0 makes val 0, never above c.
+            if (!_mm512_test_epi32_mask(p, p)) continue;
             const __m512i prod = _mm512_mullo_epi32(_mm512_mullo_epi32(_mm512_set1_epi32(s.weights[d]), p0), p);
             const __m512 r = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), tested, _mm512_add_epi32(p, p0), recip, 4);
             const __m512 val = _mm512_mul_ps(_mm512_cvtepi32_ps(prod), r);

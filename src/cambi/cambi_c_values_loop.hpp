@@ -28,6 +28,27 @@
 //                                        (the column's update tests row_of
 //                                        again: it costs only time) but must
 //                                        never leave one out.
+//   Isa::kRuns                           whether the Isa merges runs (with
+//                                        true, the two below):
+//   Isa::counted_runs(image, mask, x, base, size, events, cont)
+//                                        for the kScanLanes columns from x:
+//                                        bit i of events set where column
+//                                        x + i has a histogram row, of cont
+//                                        where it also has column x + i - 1's
+//                                        (never for column 0)
+//   Isa::moved_runs(old_image, old_mask, new_image, new_mask, x, base, size,
+//                   out_events, out_cont, in_events, in_cont)
+//                                        the same for the columns whose two
+//                                        rows differ: of the old rows (out)
+//                                        and of the new (in), cont where
+//                                        column x + i - 1's rows differ too
+//                                        and its old (new) row is the same
+//   Isa::ramp_inc(row, n, t0, len, cap), Isa::ramp_dec(...)
+//                                        row[i] += or -= min(t + 1, len - t,
+//                                        cap) for i in [0, n), t = t0 + i
+//                                        (every such t < len < 2^16; may
+//                                        read and write back unchanged cells
+//                                        up to kHistogramPadding past row + n)
 // Integer counts are exact in any order, and the float c-values are the
 // same source in every instance (-ffp-contract=off), so every instance
 // returns the scalar's bits; the sums are integers (and a count), exact in
@@ -71,6 +92,88 @@ struct Histograms {
     // is then at most 0xfffe, so 0xffff can mark "none").
     bool scans() const { return Isa::kScanLanes > 0 && band_size >= 1 && band_size <= 0xffff; }
 
+    // A run of columns [start, start + len) whose pixels share one
+    // histogram row, updated at once: cell c gains |[c - pad, c + pad] ^
+    // [start, start + len)|, the sum of the columns' ranges. With t = c -
+    // (start - pad) that is min(t + 1, len + 2 pad - t, len, 2 pad + 1)
+    // (the four pairs of ends of the two intervals) for the cells
+    // [start - pad, start + len + pad), clipped to the row. Columns with
+    // equal values are the rule in the masked (flat) areas, and updating
+    // a run once replaces len overlapping updates, each of which would
+    // load cells the previous one stored a lane further on (a store that
+    // cannot forward to the load).
+    struct Run {
+        std::uint16_t* row = nullptr;
+        int start = 0, len = 0;
+    };
+    // A run's update is made in pieces of at most kMaxRun columns, which
+    // keeps t below 2^16.
+    static constexpr int kMaxRun = 256;
+    template <bool kUp>
+    void flush_piece(std::uint16_t* row, int start, int len) const {
+        const int l = left(start), n = right(start + len - 1) - l;
+        if (len == 1) {
+            if (kUp)
+                Isa::inc(row + l, n);
+            else
+                Isa::dec(row + l, n);
+            return;
+        }
+        const int t0 = l - (start - pad), span = len + 2 * pad;
+        const int cap = len < 2 * pad + 1 ? len : 2 * pad + 1;
+        if (kUp)
+            Isa::ramp_inc(row + l, n, t0, span, cap);
+        else
+            Isa::ramp_dec(row + l, n, t0, span, cap);
+    }
+    template <bool kUp>
+    void flush(Run& r) const {
+        if (!r.row) return;
+        int start = r.start, len = r.len;
+        for (; len > kMaxRun; start += kMaxRun, len -= kMaxRun) flush_piece<kUp>(r.row, start, kMaxRun);
+        flush_piece<kUp>(r.row, start, len);
+        r.row = nullptr;
+    }
+    // Column x of histogram row `row` (or none) into run r, flushing r
+    // when x does not extend it.
+    template <bool kUp>
+    void extend(Run& r, std::uint16_t* row, int x) const {
+        if (!row) return;
+        if (row == r.row && x == r.start + r.len) {
+            ++r.len;
+            return;
+        }
+        flush<kUp>(r);
+        r = Run{row, x, 1};
+    }
+    // The runs of a block of kScanLanes columns from x: bit i of `events`
+    // set where column x + i is updated, of `cont` where it is updated in
+    // the same histogram row as column x + i - 1, which is updated too
+    // (cont is within events; bit 0 refers to column x - 1). A run open in
+    // r that ends at x - 1 goes on over the leading cont bits; each other
+    // run starts at an event bit without cont and takes the cont bits that
+    // follow. A run that reaches the block's end stays open in r.
+    template <bool kUp>
+    void block_runs(Run& r, int x, std::uint32_t events, std::uint32_t cont, const std::uint16_t* image,
+                    const std::uint16_t* mask) const {
+        constexpr int N = Isa::kScanLanes;
+        const std::uint64_t c = cont;
+        if (r.row) {
+            const int lead = __builtin_ctzll(~c);  // bit N of ~c is set
+            if (lead > 0 && r.start + r.len == x) {
+                r.len += lead;
+                if (lead == N) return;
+            }
+            flush<kUp>(r);
+        }
+        for (std::uint32_t starts = events & ~cont; starts; starts &= starts - 1) {
+            const int i = __builtin_ctz(starts);
+            const int len = 1 + __builtin_ctzll(~(c >> (i + 1)));
+            r = Run{row_of(mask[x + i], image[x + i]), x + i, len};
+            if (i + len < N) flush<kUp>(r);
+        }
+    }
+
     void add_column(const std::uint16_t* image, const std::uint16_t* mask, int x) const {
         if (std::uint16_t* r = row_of(mask[x], image[x])) Isa::inc(r + left(x), right(x) - left(x));
     }
@@ -103,24 +206,75 @@ struct Histograms {
                     f(x + __builtin_ctz(m));
         for (; x < w; ++x) f(x);
     }
+    template <bool kUp>
+    void count_row(const std::uint16_t* image, const std::uint16_t* mask) const {
+        if constexpr (Isa::kRuns) {
+            Run r;
+            int x = 0;
+            if (scans())
+                for (; x + Isa::kScanLanes <= w; x += Isa::kScanLanes) {
+                    std::uint32_t events, cont;
+                    Isa::counted_runs(image, mask, x, band_base, band_size, events, cont);
+                    block_runs<kUp>(r, x, events, cont, image, mask);
+                }
+            for (; x < w; ++x) extend<kUp>(r, row_of(mask[x], image[x]), x);
+            flush<kUp>(r);
+        } else if (kUp) {
+            counted_columns(image, mask, [&](int x) { add_column(image, mask, x); });
+        } else {
+            counted_columns(image, mask, [&](int x) { remove_column(image, mask, x); });
+        }
+    }
     void add_row(const std::uint16_t* image, const std::uint16_t* mask) const {
-        counted_columns(image, mask, [&](int x) { add_column(image, mask, x); });
+        count_row<true>(image, mask);
     }
     void remove_row(const std::uint16_t* image, const std::uint16_t* mask) const {
-        counted_columns(image, mask, [&](int x) { remove_column(image, mask, x); });
+        count_row<false>(image, mask);
     }
     // remove_row(old) then add_row(new), skipping a column whose two pixels
     // cancel.
-    void slide(const std::uint16_t* old_image, const std::uint16_t* old_mask,
-               const std::uint16_t* new_image, const std::uint16_t* new_mask) const {
+    // f(x) for every column whose two rows may differ: the moved columns of
+    // whole blocks, then every column of the tail.
+    template <class F>
+    void moved_columns(const std::uint16_t* old_image, const std::uint16_t* old_mask,
+                       const std::uint16_t* new_image, const std::uint16_t* new_mask, F f) const {
         int x = 0;
         if (scans())
             for (; x + Isa::kScanLanes <= w; x += Isa::kScanLanes)
                 for (std::uint32_t m = Isa::moved(old_image + x, old_mask + x, new_image + x,
                                                   new_mask + x, band_base, band_size);
                      m; m &= m - 1)
-                    slide_column(old_image, old_mask, new_image, new_mask, x + __builtin_ctz(m));
-        for (; x < w; ++x) slide_column(old_image, old_mask, new_image, new_mask, x);
+                    f(x + __builtin_ctz(m));
+        for (; x < w; ++x) f(x);
+    }
+    void slide(const std::uint16_t* old_image, const std::uint16_t* old_mask,
+               const std::uint16_t* new_image, const std::uint16_t* new_mask) const {
+        if constexpr (Isa::kRuns) {
+            // The leaving and the entering pixels make runs of their own.
+            Run out, in;
+            int x = 0;
+            if (scans())
+                for (; x + Isa::kScanLanes <= w; x += Isa::kScanLanes) {
+                    std::uint32_t out_events, out_cont, in_events, in_cont;
+                    Isa::moved_runs(old_image, old_mask, new_image, new_mask, x, band_base, band_size,
+                                    out_events, out_cont, in_events, in_cont);
+                    block_runs<false>(out, x, out_events, out_cont, old_image, old_mask);
+                    block_runs<true>(in, x, in_events, in_cont, new_image, new_mask);
+                }
+            for (; x < w; ++x) {
+                std::uint16_t* o = row_of(old_mask[x], old_image[x]);
+                std::uint16_t* i = row_of(new_mask[x], new_image[x]);
+                if (o == i) continue;
+                extend<false>(out, o, x);
+                extend<true>(in, i, x);
+            }
+            flush<false>(out);
+            flush<true>(in);
+        } else {
+            moved_columns(old_image, old_mask, new_image, new_mask, [&](int x) {
+                slide_column(old_image, old_mask, new_image, new_mask, x);
+            });
+        }
     }
 };
 

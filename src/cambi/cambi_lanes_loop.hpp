@@ -42,6 +42,11 @@ alignas(64) constexpr std::uint16_t kOnesThenZeros[64] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 
+// 0, 1, ..., 31: a vector's lane numbers.
+alignas(64) constexpr std::uint16_t kIota[32] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10,
+                                                 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+                                                 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+
 // The c-value loop's Isa policy but for its row and sums
 // (cambi_c_values_loop.hpp): the histogram range counts (inc, dec) and
 // the scans of kLanes columns. An ISA's Isa struct derives from
@@ -75,6 +80,44 @@ struct CountLanes {
                kAll;
     }
 
+    // The compacts of the columns before x's kLanes (none for column -1).
+    static V compacts_before(const std::uint16_t* image, const std::uint16_t* mask, int x, int base,
+                             int size) {
+        return x > 0 ? compacts(image + x - 1, mask + x - 1, base, size) : U::set(0xffff);
+    }
+    // The scans of c_values_loop's runs (see its contract). A column of
+    // compact c continues the run of column x - 1 where their compacts are
+    // equal (and not none; for moved_runs, where both columns moved).
+    // A block without events needs no compacts of the columns before (the
+    // rule in unchanged areas), and the masks are combined as vectors
+    // before they become bits (U::bits is the costly step at NEON).
+    static void counted_runs(const std::uint16_t* image, const std::uint16_t* mask, int x, int base,
+                             int size, std::uint32_t& events, std::uint32_t& cont) {
+        const V c = compacts(image + x, mask + x, base, size);
+        events = ~U::bits(U::eq(c, U::set(0xffff))) & kAll;
+        cont = 0;
+        if (events) cont = U::bits(U::eq(c, compacts_before(image, mask, x, base, size))) & events;
+    }
+    static void moved_runs(const std::uint16_t* old_image, const std::uint16_t* old_mask,
+                           const std::uint16_t* new_image, const std::uint16_t* new_mask, int x, int base,
+                           int size, std::uint32_t& out_events, std::uint32_t& out_cont,
+                           std::uint32_t& in_events, std::uint32_t& in_cont) {
+        const V none = U::set(0xffff), zero = U::set(0);
+        const V o = compacts(old_image + x, old_mask + x, base, size);
+        const V n = compacts(new_image + x, new_mask + x, base, size);
+        const V still = U::eq(o, n);
+        out_events = ~U::bits(U::bor(still, U::eq(o, none))) & kAll;
+        in_events = ~U::bits(U::bor(still, U::eq(n, none))) & kAll;
+        out_cont = in_cont = 0;
+        if (!(out_events | in_events)) return;
+        const V o_before = compacts_before(old_image, old_mask, x, base, size);
+        const V n_before = compacts_before(new_image, new_mask, x, base, size);
+        // Column x + i - 1 moved and has the same old (new) row.
+        const V still_before = U::eq(o_before, n_before);
+        out_cont = U::bits(U::select(still_before, zero, U::eq(o, o_before))) & out_events;
+        in_cont = U::bits(U::select(still_before, zero, U::eq(n, n_before))) & in_events;
+    }
+
     // row[0, n) +/- 1 in whole vectors, then one vector whose lanes past n
     // add or subtract 0 (the cells there are read and written back
     // unchanged: kHistogramPadding).
@@ -93,6 +136,33 @@ struct CountLanes {
     }
     static void inc(std::uint16_t* row, int n) { count<true>(row, n); }
     static void dec(std::uint16_t* row, int n) { count<false>(row, n); }
+
+    // A run's update (c_values_loop's Histograms::flush): row[i] +/-
+    // min(t + 1, len - t, cap), t = t0 + i. Every t of [0, n) is below
+    // len < 2^16, so t + 1 and len - t are in [1, len] and the unsigned
+    // minimum is the count; the lanes past n add or subtract 0.
+    static constexpr bool kRuns = true;
+    template <bool kUp>
+    static void ramp(std::uint16_t* row, int n, int t0, int len, int cap) {
+        const V one = U::set(1), lanes = U::set(U::kLanes);
+        const V ends = U::set(static_cast<std::uint16_t>(len)), top = U::set(static_cast<std::uint16_t>(cap));
+        V t = U::add(U::set(static_cast<std::uint16_t>(t0)), U::load(kIota));
+        auto count_at = [&](V tt) { return U::min(U::min(U::add(tt, one), U::sub(ends, tt)), top); };
+        int i = 0;
+        for (; i + U::kLanes <= n; i += U::kLanes, t = U::add(t, lanes))
+            U::store(row + i, step<kUp>(U::load(row + i), count_at(t)));
+        if (i < n) {
+            // The ones-then-zeros lanes made all-ones-then-zeros.
+            const V live = U::sub(U::set(0), U::load(kOnesThenZeros + 32 - (n - i)));
+            U::store(row + i, step<kUp>(U::load(row + i), U::band(count_at(t), live)));
+        }
+    }
+    static void ramp_inc(std::uint16_t* row, int n, int t0, int len, int cap) {
+        ramp<true>(row, n, t0, len, cap);
+    }
+    static void ramp_dec(std::uint16_t* row, int n, int t0, int len, int cap) {
+        ramp<false>(row, n, t0, len, cap);
+    }
 };
 
 // mode3 of kLanes columns for filter_mode_loop: the smallest, replaced by b

@@ -108,6 +108,8 @@ void filter_mode_scalar(std::uint16_t* image, std::ptrdiff_t stride, int w, int 
 // Ranges counted up and down one sample at a time.
 struct ScalarIsa {
     static constexpr int kScanLanes = 0;
+    // One column at a time: the reference for the twins' merged runs.
+    static constexpr bool kRuns = false;
     static std::uint32_t counted(const std::uint16_t*, const std::uint16_t*, int, int) { return 0; }
     static std::uint32_t moved(const std::uint16_t*, const std::uint16_t*, const std::uint16_t*,
                                const std::uint16_t*, int, int) {

@@ -7,7 +7,10 @@
 //   noise; masks all set, empty, or random at any density. Compares every
 //   c-value (bits), the histograms left at the end, and canaries around
 //   both (the histograms' padding may be rewritten unchanged).
-//   Also compares the pooling sums it gathers (CValueSums).
+//   Also compares the pooling sums it gathers (CValueSums). The flat and
+//   banded fills make the twins' runs of one histogram row (ramp updates),
+//   flat ones with dense masks past kMaxRun (256) columns at widths over
+//   256, and the blocks whose valid pixels share a value (contiguous loads).
 // - cambi_c_value_sums: rows of c-values as the kernel makes them at any
 //   density, rows with hostile floats (-0, below 0.5, denormals, 65536 and
 //   past it, infinities, NaN, negatives) and rows near 65536 that cross the
