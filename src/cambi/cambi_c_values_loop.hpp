@@ -14,22 +14,13 @@
 //                                        (never write) histogram cells up to
 //                                        kHistogramPadding past the last
 //   Isa::sums(row, n, sums)              c_value_sums_scalar's result
-//   Isa::kScanLanes                      0, or the columns of a scan block
-//                                        (at most 32); with more than 0:
-//   Isa::counted(image, mask, base, size)
-//                                        bit i set where column i of the
-//                                        block has a histogram row (mask set,
-//                                        uint16(v - base) < size)
-//   Isa::moved(old_image, old_mask, new_image, new_mask, base, size)
-//                                        bit i set where the two pixels'
-//                                        histogram rows (or none) differ
-//                                        (called only for 1 <= size <= 0xffff)
-//                                        A scan may name a column needlessly
-//                                        (the column's update tests row_of
-//                                        again: it costs only time) but must
-//                                        never leave one out.
+//   Isa::kScanLanes                      0, or the columns of a run scan
+//                                        block (at most 32)
 //   Isa::kRuns                           whether the Isa merges runs (with
-//                                        true, the two below):
+//                                        true, kScanLanes > 0 and the three
+//                                        below; with false every column is
+//                                        counted on its own, the scalar's
+//                                        reference order):
 //   Isa::counted_runs(image, mask, x, base, size, events, cont)
 //                                        for the kScanLanes columns from x:
 //                                        bit i of events set where column
@@ -192,19 +183,11 @@ struct Histograms {
 
     // The counts are integers updated by +1 and -1 (mod 2^16), so the
     // columns may be visited in any order and any column whose update is
-    // nothing may be skipped: Isa's scans name the columns of a block that
-    // have a histogram row (counted) or whose two rows differ (moved), the
-    // others are never visited.
-    // f(x) for every column of the row that has a histogram row: the
-    // counted columns of whole blocks, then every column of the tail.
+    // nothing may be skipped; the runs (kRuns) rely on it.
+    // f(x) for every column of the row.
     template <class F>
-    void counted_columns(const std::uint16_t* image, const std::uint16_t* mask, F f) const {
-        int x = 0;
-        if (scans())
-            for (; x + Isa::kScanLanes <= w; x += Isa::kScanLanes)
-                for (std::uint32_t m = Isa::counted(image + x, mask + x, band_base, band_size); m; m &= m - 1)
-                    f(x + __builtin_ctz(m));
-        for (; x < w; ++x) f(x);
+    void every_column(F f) const {
+        for (int x = 0; x < w; ++x) f(x);
     }
     template <bool kUp>
     void count_row(const std::uint16_t* image, const std::uint16_t* mask) const {
@@ -220,9 +203,9 @@ struct Histograms {
             for (; x < w; ++x) extend<kUp>(r, row_of(mask[x], image[x]), x);
             flush<kUp>(r);
         } else if (kUp) {
-            counted_columns(image, mask, [&](int x) { add_column(image, mask, x); });
+            every_column([&](int x) { add_column(image, mask, x); });
         } else {
-            counted_columns(image, mask, [&](int x) { remove_column(image, mask, x); });
+            every_column([&](int x) { remove_column(image, mask, x); });
         }
     }
     void add_row(const std::uint16_t* image, const std::uint16_t* mask) const {
@@ -233,20 +216,6 @@ struct Histograms {
     }
     // remove_row(old) then add_row(new), skipping a column whose two pixels
     // cancel.
-    // f(x) for every column whose two rows may differ: the moved columns of
-    // whole blocks, then every column of the tail.
-    template <class F>
-    void moved_columns(const std::uint16_t* old_image, const std::uint16_t* old_mask,
-                       const std::uint16_t* new_image, const std::uint16_t* new_mask, F f) const {
-        int x = 0;
-        if (scans())
-            for (; x + Isa::kScanLanes <= w; x += Isa::kScanLanes)
-                for (std::uint32_t m = Isa::moved(old_image + x, old_mask + x, new_image + x,
-                                                  new_mask + x, band_base, band_size);
-                     m; m &= m - 1)
-                    f(x + __builtin_ctz(m));
-        for (; x < w; ++x) f(x);
-    }
     void slide(const std::uint16_t* old_image, const std::uint16_t* old_mask,
                const std::uint16_t* new_image, const std::uint16_t* new_mask) const {
         if constexpr (Isa::kRuns) {
@@ -271,9 +240,7 @@ struct Histograms {
             flush<false>(out);
             flush<true>(in);
         } else {
-            moved_columns(old_image, old_mask, new_image, new_mask, [&](int x) {
-                slide_column(old_image, old_mask, new_image, new_mask, x);
-            });
+            every_column([&](int x) { slide_column(old_image, old_mask, new_image, new_mask, x); });
         }
     }
 };

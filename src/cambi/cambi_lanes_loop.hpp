@@ -68,18 +68,6 @@ struct CountLanes {
         const V in_band = U::eq(U::min(c, U::set(static_cast<std::uint16_t>(size - 1))), c);
         return U::select(U::eq(U::load(mask), U::set(0)), none, U::select(in_band, c, none));
     }
-    static std::uint32_t counted(const std::uint16_t* image, const std::uint16_t* mask, int base,
-                                 int size) {
-        return ~U::bits(U::eq(compacts(image, mask, base, size), U::set(0xffff))) & kAll;
-    }
-    static std::uint32_t moved(const std::uint16_t* old_image, const std::uint16_t* old_mask,
-                               const std::uint16_t* new_image, const std::uint16_t* new_mask,
-                               int base, int size) {
-        return ~U::bits(U::eq(compacts(old_image, old_mask, base, size),
-                              compacts(new_image, new_mask, base, size))) &
-               kAll;
-    }
-
     // The compacts of the columns before x's kLanes (none for column -1).
     static V compacts_before(const std::uint16_t* image, const std::uint16_t* mask, int x, int base,
                              int size) {

@@ -110,11 +110,6 @@ struct ScalarIsa {
     static constexpr int kScanLanes = 0;
     // One column at a time: the reference for the twins' merged runs.
     static constexpr bool kRuns = false;
-    static std::uint32_t counted(const std::uint16_t*, const std::uint16_t*, int, int) { return 0; }
-    static std::uint32_t moved(const std::uint16_t*, const std::uint16_t*, const std::uint16_t*,
-                               const std::uint16_t*, int, int) {
-        return 0;
-    }
     static void inc(std::uint16_t* row, int n) {
         for (int i = 0; i < n; ++i) ++row[i];
     }
