@@ -93,6 +93,19 @@ void c_value_sums_avx2(const float* row, int n, CValueSums& sums) {
     fold_c_value_sums(sums, units, nonzero, in_range);
 }
 
+// One d's step of c_value_pixel in the lanes `lanes`: val = weight * p0 * p
+// in int32 (counts at most window^2 <= 4225, weights at most 9: below 2^31),
+// converted to float as static_cast does, times the gathered recip[p + p0];
+// c takes val where val > c.
+__m256 raise_c(__m256 c, int weight, __m256i p0, __m256i p, const float* recip, __m256i lanes) {
+    const __m256i prod = _mm256_mullo_epi32(_mm256_mullo_epi32(_mm256_set1_epi32(weight), p0), p);
+    const __m256 r = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), recip, _mm256_add_epi32(p, p0),
+                                              _mm256_castsi256_ps(lanes), 4);
+    const __m256 val = _mm256_mul_ps(_mm256_cvtepi32_ps(prod), r);
+    const __m256 better = _mm256_and_ps(_mm256_cmp_ps(val, c, _CMP_GT_OQ), _mm256_castsi256_ps(lanes));
+    return _mm256_blendv_ps(c, val, better);
+}
+
 // The c-values of 8 pixels of the row whose valid lanes (`valid`) all hold
 // `value`: c_value_pixel's steps with the tests of each d made once, the
 // counts of the 8 columns of a histogram row loaded at once (hist points at
@@ -116,12 +129,7 @@ __m256 uniform_c_values(const std::uint16_t* hist, int w, int value, __m256i val
         const __m256i live = _mm256_and_si256(p, valid);
         // p = 0 makes val 0, never above c.
         if (_mm256_testz_si256(live, live)) continue;
-        const __m256i prod = _mm256_mullo_epi32(_mm256_mullo_epi32(_mm256_set1_epi32(s.weights[d]), p0), p);
-        const __m256 r = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), recip, _mm256_add_epi32(p, p0),
-                                                  _mm256_castsi256_ps(valid), 4);
-        const __m256 val = _mm256_mul_ps(_mm256_cvtepi32_ps(prod), r);
-        const __m256 better = _mm256_and_ps(_mm256_cmp_ps(val, c, _CMP_GT_OQ), _mm256_castsi256_ps(valid));
-        c = _mm256_blendv_ps(c, val, better);
+        c = raise_c(c, s.weights[d], p0, p, recip, valid);
     }
     return c;
 }
@@ -189,12 +197,7 @@ void c_values_row_avx2(const std::uint16_t* image, const std::uint16_t* mask, in
             const __m256i p = _mm256_max_epi32(p1, p2);
             // p = 0 makes val 0, never above c.
             if (_mm256_testz_si256(p, p)) continue;
-            const __m256i prod = _mm256_mullo_epi32(_mm256_mullo_epi32(_mm256_set1_epi32(s.weights[d]), p0), p);
-            const __m256 r = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), recip, _mm256_add_epi32(p, p0),
-                                                      _mm256_castsi256_ps(tested), 4);
-            const __m256 val = _mm256_mul_ps(_mm256_cvtepi32_ps(prod), r);
-            const __m256 better = _mm256_and_ps(_mm256_cmp_ps(val, c, _CMP_GT_OQ), _mm256_castsi256_ps(tested));
-            c = _mm256_blendv_ps(c, val, better);
+            c = raise_c(c, s.weights[d], p0, p, recip, tested);
         }
         _mm256_storeu_ps(out + x, c);
     }

@@ -93,6 +93,16 @@ void c_value_sums_avx512(const float* row, int n, CValueSums& sums) {
     fold_c_value_sums(sums, _mm512_reduce_add_epi64(acc), nonzero, outside == 0);
 }
 
+// One d's step of c_value_pixel in the lanes `lanes` (the AVX2 twin's
+// raise_c): val = weight * p0 * p in int32, as float, times the gathered
+// recip[p + p0]; c takes val where val > c.
+__m512 raise_c(__m512 c, int weight, __m512i p0, __m512i p, const float* recip, __mmask16 lanes) {
+    const __m512i prod = _mm512_mullo_epi32(_mm512_mullo_epi32(_mm512_set1_epi32(weight), p0), p);
+    const __m512 r = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), lanes, _mm512_add_epi32(p, p0), recip, 4);
+    const __m512 val = _mm512_mul_ps(_mm512_cvtepi32_ps(prod), r);
+    return _mm512_mask_blend_ps(lanes & _mm512_cmp_ps_mask(val, c, _CMP_GT_OQ), c, val);
+}
+
 // The c-values of 16 pixels of the row whose valid lanes all hold `value`:
 // the AVX2 twin's uniform_c_values (see cambi_avx2.cpp) with lane masks in
 // a mask register.
@@ -111,10 +121,7 @@ __m512 uniform_c_values(const std::uint16_t* hist, int w, int value, __mmask16 v
         const __m512i p = compact - d - 1 >= 0 ? _mm512_max_epi32(p1, counts(compact - d - 1)) : p1;
         // p = 0 makes val 0, never above c.
         if (!_mm512_mask_test_epi32_mask(valid, p, p)) continue;
-        const __m512i prod = _mm512_mullo_epi32(_mm512_mullo_epi32(_mm512_set1_epi32(s.weights[d]), p0), p);
-        const __m512 r = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), valid, _mm512_add_epi32(p, p0), recip, 4);
-        const __m512 val = _mm512_mul_ps(_mm512_cvtepi32_ps(prod), r);
-        c = _mm512_mask_blend_ps(valid & _mm512_cmp_ps_mask(val, c, _CMP_GT_OQ), c, val);
+        c = raise_c(c, s.weights[d], p0, p, recip, valid);
     }
     return c;
 }
@@ -166,10 +173,7 @@ void Avx512Isa::row(const std::uint16_t* image, const std::uint16_t* mask, int w
             const __m512i p = _mm512_max_epi32(p1, p2);
             // p = 0 makes val 0, never above c.
             if (!_mm512_test_epi32_mask(p, p)) continue;
-            const __m512i prod = _mm512_mullo_epi32(_mm512_mullo_epi32(_mm512_set1_epi32(s.weights[d]), p0), p);
-            const __m512 r = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), tested, _mm512_add_epi32(p, p0), recip, 4);
-            const __m512 val = _mm512_mul_ps(_mm512_cvtepi32_ps(prod), r);
-            c = _mm512_mask_blend_ps(tested & _mm512_cmp_ps_mask(val, c, _CMP_GT_OQ), c, val);
+            c = raise_c(c, s.weights[d], p0, p, recip, tested);
         }
         _mm512_storeu_ps(out + x, c);
     }
