@@ -23,6 +23,7 @@
 
 #include "dispatch/x86_lanes.hpp"
 #include "vif/vif_kernels.hpp"
+#include "vif/vif_tap_pairs.hpp"
 
 namespace vmafpp::vif {
 
@@ -1063,26 +1064,16 @@ inline __m256i centred_pair(const std::uint16_t* p, const std::uint16_t* q) {
 
 // fn(k, c, a, b) for each tap pair k of the rows at column j: c the pair's
 // taps (pairs[k]) in every lane, a and b the centred pairs of rows 2k and
-// 2k + 1 of ref and dis (an odd count pairs the last row with itself and a
-// zero tap). kTaps > 0 is a tap count known when compiling (the extractor's
-// 17, 9, 5, 3), whose loop is unrolled: a runtime loop spent about as many
-// scalar instructions (row pointers, the odd count's test, the counter) per
-// pair as vector ones. kTaps == 0 reads `taps`.
+// 2k + 1 of ref and dis (for_each_tap_pair: an odd count pairs the last row
+// with itself and a zero tap; kTaps as there).
 template <int kTaps, class Rows, class Fn>
 [[gnu::always_inline]] inline void for_tap_pairs(Rows rows, std::ptrdiff_t j,
                                                  const std::uint32_t* pairs, int taps, Fn fn) {
-    auto pair = [&](int t, int n) __attribute__((always_inline)) {
-        const int u = t + 1 < n ? t + 1 : t;
+    for_each_tap_pair<kTaps>(taps, [&](int t, int u) __attribute__((always_inline)) {
         fn(t / 2, _mm256_set1_epi32(static_cast<int>(pairs[t / 2])),
            centred_pair(rows.ref[t] + j, rows.ref[u] + j),
            centred_pair(rows.dis[t] + j, rows.dis[u] + j));
-    };
-    if constexpr (kTaps > 0) {
-#pragma GCC unroll 9
-        for (int t = 0; t < kTaps; t += 2) pair(t, kTaps);
-    } else {
-        for (int t = 0; t < taps; t += 2) pair(t, taps);
-    }
+    });
 }
 
 // The 8-bit vertical sums with vpmaddwd (stat_vertical_u8_pairs_step's

@@ -29,6 +29,7 @@
 #include <cstdint>
 
 #include "vif/vif_kernels.hpp"
+#include "vif/vif_tap_pairs.hpp"
 
 #ifndef VMAFPP_VIF_STATS_SUFFIX
 #define VMAFPP_VIF_STATS_SUFFIX _avx512
@@ -141,26 +142,16 @@ struct ReduceSums {
 
 // fn(k, c, a, b) for each tap pair k of the rows at column j: c the pair's
 // taps (pairs[k]) in every lane, a and b the centred row pairs 2k, 2k + 1
-// of ref and dis (an odd count pairs the last row with itself and a zero
-// tap). kTaps > 0 is a tap count known when compiling (the extractor's 17,
-// 9, 5, 3), whose loop is unrolled, as vif_avx2.cpp's for_tap_pairs: the
-// runtime loop's row pointers, odd-count test and counter cost scalar
-// instructions per pair. kTaps == 0 reads `taps`.
+// of ref and dis, loaded by `load` (for_each_tap_pair: an odd count pairs
+// the last row with itself and a zero tap; kTaps as there).
 template <int kTaps, class Rows, class Load, class Fn>
 [[gnu::always_inline]] inline void for_tap_pairs(Rows rows, std::ptrdiff_t j,
                                                  const std::uint32_t* pairs, int taps, Load load,
                                                  Fn fn) {
-    auto pair = [&](int t, int n) __attribute__((always_inline)) {
-        const int u = t + 1 < n ? t + 1 : t;
+    for_each_tap_pair<kTaps>(taps, [&](int t, int u) __attribute__((always_inline)) {
         fn(t / 2, _mm512_set1_epi32(static_cast<int>(pairs[t / 2])),
            load(rows.ref[t] + j, rows.ref[u] + j), load(rows.dis[t] + j, rows.dis[u] + j));
-    };
-    if constexpr (kTaps > 0) {
-#pragma GCC unroll 9
-        for (int t = 0; t < kTaps; t += 2) pair(t, kTaps);
-    } else {
-        for (int t = 0; t < taps; t += 2) pair(t, taps);
-    }
+    });
 }
 
 // kTaps as for_tap_pairs'; kRedFirst and kRedCount the fused reduction's
