@@ -22,6 +22,7 @@
 #include <cstring>
 
 #include "dispatch/x86_lanes.hpp"
+#include "vif/vif_gain.hpp"
 #include "vif/vif_kernels.hpp"
 #include "vif/vif_tap_pairs.hpp"
 
@@ -30,8 +31,6 @@ namespace vmafpp::vif {
 namespace {
 
 constexpr int kMaxTaps = 2 * kMaxHalf + 1;
-// sigma_nsq of the VIF model (noise variance 2) in Q16, as in the scalar.
-constexpr std::int32_t kSigmaNsq = 65536 << 1;
 
 inline __m256i load8x32(const void* p) {
     return _mm256_loadu_si256(static_cast<const __m256i*>(p));
@@ -626,40 +625,28 @@ struct AccumulateTotals {
     }
 };
 
-// The gain branch's doubles of 4 pixels, in the scalar's operations and
-// order, as their bits 37..63 in the low dwords of the 64-bit lanes (what
-// log_parts_from_top reads): numer1 = sv_sq + nsq (sv_sq an integer-valued
-// double below 2^31, so numer1 < 2^31 + 2^17 is the scalar's integer
-// exactly) and numer1_tmp. Lanes that need no gain term get values of no
-// meaning (finite: every divisor is an integer plus eps, every factor
-// bounded); gain_terms masks their indices and dropped bits to 0, which
-// costs less than blending nsq into both numbers per half.
+// vif_gain.hpp's lanes: 4 doubles.
+struct GainLanes {
+    VMAFPP_X86_DOUBLE_LANES(__m256d, _mm256, d)
+    static D min(D a, D b) { return _mm256_min_pd(a, b); }
+    static D max(D a, D b) { return _mm256_max_pd(a, b); }
+    static D trunc(D a) { return _mm256_round_pd(a, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
+};
+
+// The gain branch's doubles of 4 pixels (gain_numbers) as their bits
+// 37..63 in the low dwords of the 64-bit lanes (what log_parts_from_top
+// reads). Lanes that need no gain term get values of no meaning;
+// gain_terms masks their indices and dropped bits to 0, which costs less
+// than blending nsq into both numbers per half.
 struct GainHalf {
     __m256i numer1_top;
     __m256i tmp_top;
 };
 inline GainHalf gain_half(__m128i s1, __m128i s2, __m128i s12, __m256d gain_limit) {
-    const __m256d eps = _mm256_set1_pd(65536 * 1.0e-10);
-    const __m256d zero = _mm256_setzero_pd();
-    const __m256d nsq = _mm256_set1_pd(static_cast<double>(kSigmaNsq));
-    const __m256d s1d = _mm256_cvtepi32_pd(s1);
-    const __m256d s12d = _mm256_cvtepi32_pd(s12);
-    const __m256d g_raw = _mm256_div_pd(s12d, _mm256_add_pd(s1d, eps));
-    const __m256d sv = _mm256_sub_pd(_mm256_cvtepi32_pd(s2), _mm256_mul_pd(g_raw, s12d));
-    // sv > 0 ? (int32)sv : 0 as an integer-valued double (sv < 2^31); max
-    // returns its second operand (+0) for sv <= 0 and for -0.
-    const __m256d sv_sq =
-        _mm256_round_pd(_mm256_max_pd(sv, zero), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-    // min(a, b) is a < b ? a : b, the scalar's comparison.
-    const __m256d g = _mm256_min_pd(g_raw, gain_limit);
-    // (int64)(g * g * s1) + numer1: with |g| <= 1024 the product is below
-    // 2^51 and the sum below 2^52, so double holds both exactly.
-    const __m256d product = _mm256_round_pd(_mm256_mul_pd(_mm256_mul_pd(g, g), s1d),
-                                            _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-    const __m256d numer1 = _mm256_add_pd(sv_sq, nsq);
-    const __m256d numer1_tmp = _mm256_add_pd(product, numer1);
-    return {_mm256_srli_epi64(_mm256_castpd_si256(numer1), 37),
-            _mm256_srli_epi64(_mm256_castpd_si256(numer1_tmp), 37)};
+    const GainNumbers<GainLanes> n = gain_numbers<GainLanes>(
+        _mm256_cvtepi32_pd(s1), _mm256_cvtepi32_pd(s2), _mm256_cvtepi32_pd(s12), gain_limit);
+    return {_mm256_srli_epi64(_mm256_castpd_si256(n.numer1), 37),
+            _mm256_srli_epi64(_mm256_castpd_si256(n.numer1_tmp), 37)};
 }
 
 // The low dwords of the 64-bit lanes of lo and hi: lanes 0, 1 of lo, 0, 1

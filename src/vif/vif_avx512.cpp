@@ -15,14 +15,13 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "dispatch/x86_lanes.hpp"
+#include "vif/vif_gain.hpp"
 #include "vif/vif_kernels.hpp"
 
 namespace vmafpp::vif {
 
 namespace {
-
-// sigma_nsq of the VIF model (noise variance 2) in Q16, as in the scalar.
-constexpr std::int32_t kSigmaNsq = 65536 << 1;
 
 constexpr std::uint32_t round_for(int shift) { return shift == 0 ? 0u : (1u << (shift - 1)); }
 
@@ -121,42 +120,23 @@ inline __m512d load_pd(const std::int32_t* p, int h, __mmask16 valid) {
         _mm256_maskz_loadu_epi32(static_cast<__mmask8>(valid >> (8 * h)), p + 8 * h));
 }
 
-// The gain branch's two numbers of 8 pixels as doubles, in the scalar's
-// operations and order: numer1 = sv_sq + nsq (sv_sq an integer-valued
-// double below 2^31, so numer1 < 2^31 + 2^17 is the scalar's uint32
-// exactly) and numer1_tmp. Lanes that need no gain term get values of no
-// meaning (finite: every divisor is an integer plus eps, every factor
-// bounded); gain_terms masks their indices and dropped bits off.
-struct GainHalf {
-    __m512d numer1;
-    __m512d numer1_tmp;
+// vif_gain.hpp's lanes: 8 doubles.
+struct GainLanes {
+    VMAFPP_X86_DOUBLE_LANES(__m512d, _mm512, d)
+    static D min(D a, D b) { return _mm512_min_pd(a, b); }
+    static D max(D a, D b) { return _mm512_max_pd(a, b); }
+    static D trunc(D a) { return _mm512_roundscale_pd(a, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
 };
+
+// The gain branch's two numbers (gain_numbers) of the low (h = 0) or high
+// (h = 1) 8 of 16 pixels; gain_terms masks off the lanes that need none.
+using GainHalf = GainNumbers<GainLanes>;
 inline GainHalf gain_half(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
                           const std::int32_t* sigma12, int h, __mmask16 valid,
                           __m512d gain_limit) {
-    const __m512d eps = _mm512_set1_pd(65536 * 1.0e-10);
-    const __m512d zero = _mm512_setzero_pd();
-    const __m512d nsq = _mm512_set1_pd(static_cast<double>(kSigmaNsq));
-    const __m512d s1d = load_pd(sigma1_sq, h, valid);
     // sigma2_sq > 0 in a needed lane: it is the scalar's max(sigma2_sq, 0).
-    const __m512d s2d = load_pd(sigma2_sq, h, valid);
-    const __m512d s12d = load_pd(sigma12, h, valid);
-    const __m512d g_raw = _mm512_div_pd(s12d, _mm512_add_pd(s1d, eps));
-    const __m512d sv = _mm512_sub_pd(s2d, _mm512_mul_pd(g_raw, s12d));
-    // sv > 0 ? (int32)sv : 0 as an integer-valued double (in a needed lane
-    // g_raw * s12 > 0, so sv < s2 < 2^31); max returns its second operand
-    // (+0) for sv <= 0 and for -0.
-    const __m512d sv_sq =
-        _mm512_roundscale_pd(_mm512_max_pd(sv, zero), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-    // min(a, b) is a < b ? a : b, the scalar's comparison.
-    const __m512d g = _mm512_min_pd(g_raw, gain_limit);
-    // (int64)(g * g * s1) + numer1: with |g| <= 1024 (the caller's
-    // condition) the product is below 2^51 and the sum below 2^52, so
-    // double holds both exactly.
-    const __m512d product = _mm512_roundscale_pd(_mm512_mul_pd(_mm512_mul_pd(g, g), s1d),
-                                                 _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-    const __m512d numer1 = _mm512_add_pd(sv_sq, nsq);
-    return {numer1, _mm512_add_pd(product, numer1)};
+    return gain_numbers<GainLanes>(load_pd(sigma1_sq, h, valid), load_pd(sigma2_sq, h, valid),
+                                   load_pd(sigma12, h, valid), gain_limit);
 }
 
 // The high dwords of the 64-bit lanes of lo and hi, in lane order: the
