@@ -9,13 +9,16 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "checkasm/checkasm.hpp"
 #include "vif/vif_kernels.hpp"
+#include "vif/vif_shared.h"
 #include "vmafpp/cpu.hpp"
 
 namespace vmafpp::checkasm {
@@ -494,6 +497,45 @@ void check_stat_horizontal(Context& ctx, const VifLevel& L) {
     ctx.done();
 }
 
+// A pixel where the gain branch's truncation of g * g * s1 shows: p = g * g
+// * s1 (g = s12 / (s1 + eps) below the limit) has a fraction of at least
+// 1 - 2^-23, and numer1 is chosen so that the scalar's numer1_tmp =
+// trunc(p) + numer1 is k * 2^15 - 1 in [2^30, 2^31), the last value below a
+// change of log2_q11. Without the truncation, p + numer1 in double (ulp
+// 2^-22 there) rounds up to k * 2^15 and the log changes; on random sigmas
+// that needs a carry into the 16 leading bits, which almost never happens.
+struct TruncationPixel {
+    std::int32_t s1 = 0, s2 = 0, s12 = 0;
+};
+
+TruncationPixel find_truncation_pixel(const std::uint16_t* table) {
+    const double eps = 65536 * 1.0e-10;  // as vif_accumulate_sample
+    // The first such pixel has s1 = 132222 (4.7M candidates, a few ms).
+    for (std::int32_t s1 = kNsq; s1 < 2 * kNsq; ++s1)
+        for (std::int32_t s12 = 2 * s1; s12 < 2 * s1 + 4096; ++s12) {
+            const double g = s12 / (s1 + eps);
+            const double p = g * g * s1;
+            if (p - std::floor(p) < 1.0 - 0x1p-23) continue;
+            const auto whole = static_cast<std::int64_t>(p);
+            for (std::int64_t k = (std::int64_t{1} << 15) + 1; k < (std::int64_t{1} << 16) - 8; ++k) {
+                const std::int64_t x = k << 15;  // the changed log's argument
+                if (vif::vif_log2_q11(table, std::uint64_t(x - 1)) == vif::vif_log2_q11(table, std::uint64_t(x)))
+                    continue;
+                const std::int64_t numer1 = x - 1 - whole;
+                if (static_cast<double>(numer1) + p != static_cast<double>(x)) continue;
+                // s2 with trunc(s2 - g * s12) = numer1 - nsq.
+                const std::int64_t sv_sq = numer1 - kNsq;
+                for (std::int64_t s2 = sv_sq + static_cast<std::int64_t>(g * s12) - 2;
+                     s2 <= sv_sq + static_cast<std::int64_t>(g * s12) + 2; ++s2) {
+                    const double sv = static_cast<double>(s2) - g * s12;
+                    if (s2 <= INT32_MAX && sv > 0.0 && static_cast<std::int64_t>(sv) == sv_sq)
+                        return {s1, static_cast<std::int32_t>(s2), s12};
+                }
+            }
+        }
+    throw std::logic_error("vif_accumulate: no pixel shows the gain product's truncation");
+}
+
 // sigma rows for vif_accumulate.
 struct SigmaRows {
     explicit SigmaRows(int max_width) : mem(3, static_cast<std::size_t>(max_width) * sizeof(std::int32_t)) {}
@@ -501,10 +543,10 @@ struct SigmaRows {
     std::array<std::int32_t*, 3> rows{};
     std::string fill;
 
-    void make(Rng& rng, int w) {
+    void make(Rng& rng, int w, const TruncationPixel& carry) {
         const bool at_end = rng() & 1;
         for (int k = 0; k < 3; ++k) rows[k] = mem.row<std::int32_t>(k, static_cast<std::size_t>(w), at_end);
-        const unsigned mode = static_cast<unsigned>(rng() % 6);
+        const unsigned mode = static_cast<unsigned>(rng() % 7);
         static constexpr std::int32_t kSpecial[] = {INT32_MIN, INT32_MIN + 1, -kNsq, -1, 0, 1, 2,
                                                     kNsq - 1, kNsq, kNsq + 1, 65535, 65536,
                                                     1 << 30, INT32_MAX - 1, INT32_MAX};
@@ -526,6 +568,10 @@ struct SigmaRows {
                         v[k] = k == 0 ? kNsq + static_cast<std::int32_t>(rng() % (1u << 30))
                                       : static_cast<std::int32_t>(rng() % (1u << 31));
                         break;
+                    case 6:  // find_truncation_pixel's, among moderate ones
+                        v[k] = k == 0 ? carry.s1 : k == 1 ? carry.s2 : carry.s12;
+                        if (rng() % 4 == 0) v[k] = static_cast<std::int32_t>(rng() % (1u << 24));
+                        break;
                     default: v[k] = 0; break;
                 }
             }
@@ -533,7 +579,8 @@ struct SigmaRows {
             rows[1][i] = v[1];
             rows[2][i] = v[2];
         }
-        static constexpr const char* kModes[] = {"full32", "special", "threshold", "moderate", "large", "from_pixels"};
+        static constexpr const char* kModes[] = {"full32",   "special",     "threshold", "moderate",
+                                                 "large",    "from_pixels", "truncation"};
         fill = kModes[mode];
         if (mode == 5) {
             std::array<std::vector<std::uint32_t>, 5> st;
@@ -563,12 +610,14 @@ void check_accumulate(Context& ctx, const VifLevel& L) {
     constexpr int kLongWidth = 4096 * 16 + 4100;
     SigmaRows short_rows(kMaxWidth), long_rows(kLongWidth);
     const std::uint16_t* table = vif::vif_log2_table();
+    static const TruncationPixel carry = find_truncation_pixel(table);
     for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
         const bool long_row = band % 50 == 49;
         const int w = long_row ? kLongWidth - static_cast<int>(rng() % 4200) : band_width(rng, band, kMaxWidth);
         SigmaRows& s = long_row ? long_rows : short_rows;
-        s.make(rng, w);
-        const double gain = pick_gain_limit(rng);
+        s.make(rng, w, carry);
+        // The truncation pixel's g (about 2) must stay below the limit.
+        const double gain = s.fill == "truncation" ? 100.0 : pick_gain_limit(rng);
         // Both start from the same non-zero sums: the kernel adds to them.
         VifSums a;
         a.num_log = static_cast<std::int64_t>(rng() % 1000000) - 500000;
