@@ -403,14 +403,22 @@ bool solve(const float* K, int n, const float* B, int c, float* X, float* work) 
     float* rhs = tmp + n * n;
     qr(K, n, H, R, q, z, tmp);
     matmul(rhs, H, B, n, n, c);
+    // Back substitution, row i of X at once: each X[i][j] is rhs[i][j]
+    // minus X[k][j] * R[i][k] for k ascending, then divided, libvmaf's
+    // order for every element; running j innermost only interleaves the
+    // independent columns (a contiguous, vectorisable loop instead of a
+    // stride-c walk per element).
     for (int i = n - 1; i >= 0; --i) {
         const float den = R[i * n + i];
         if (std::fabs(den) < kEigenEps) return false;
-        for (int j = 0; j < c; ++j) {
-            float t = rhs[i * c + j];
-            for (int k = i + 1; k < n; ++k) t -= X[k * c + j] * R[i * n + k];
-            X[i * c + j] = t / den;
+        float* x = X + i * c;
+        std::memcpy(x, rhs + i * c, sizeof(float) * static_cast<std::size_t>(c));
+        for (int k = i + 1; k < n; ++k) {
+            const float r = R[i * n + k];
+            const float* xk = X + k * c;
+            for (int j = 0; j < c; ++j) x[j] -= xk[j] * r;
         }
+        for (int j = 0; j < c; ++j) x[j] = x[j] / den;
     }
     return true;
 }
