@@ -547,11 +547,26 @@ inline Z ratio_q15_s0(Z o, Z t, const Reciprocal30& div) {
     dv = _mm512_mask_sub_epi32(dv, _mm512_cmplt_epi32_mask(o, zero), zero, dv);
     const Z dh = _mm512_srai_epi32(dv, 15);
     const Z dl = _mm512_and_si512(dv, _mm512_set1_epi32(0x7fff));
+    // dl * t by vpmaddwd (one uop, vpmulld's two): dl's high word is 0 and
+    // its low word dl < 2^15 as int16, t's low word is t (an int16
+    // sign-extended), so the pair sum is dl * t + 0 * (t's sign word).
     const Z low = _mm512_srai_epi32(
-        _mm512_add_epi32(_mm512_mullo_epi32(dl, t), _mm512_set1_epi32(16384)), 15);
+        _mm512_add_epi32(_mm512_madd_epi16(dl, t), _mm512_set1_epi32(16384)), 15);
     const Z q = _mm512_add_epi32(_mm512_mullo_epi32(dh, t), low);
     const Z k = _mm512_min_epi32(_mm512_max_epi32(q, zero), _mm512_set1_epi32(32768));
     return _mm512_mask_mov_epi32(k, _mm512_cmpeq_epi32_mask(o, zero), _mm512_set1_epi32(32768));
+}
+
+// (k * o + 2^14) >> 15 for k in [0, 2^15] and o an int16 sign-extended.
+// k * o by vpmaddwd (one uop, vpmulld's two): for k < 2^15 k's low word is
+// k as int16 and its high word 0, o's low word is o, so the pair sum is
+// k * o (|.| < 2^30, exact). k = 2^15 reads as -2^15 there; its result
+// (o * 2^15 + 2^14) >> 15 is o itself, which those lanes take instead.
+inline Z scale_q15_s0(Z k, Z o) {
+    const Z k15 = _mm512_set1_epi32(32768);
+    const Z rst = _mm512_srai_epi32(
+        _mm512_add_epi32(_mm512_madd_epi16(k, o), _mm512_set1_epi32(16384)), 15);
+    return _mm512_mask_mov_epi32(rst, _mm512_cmpeq_epi32_mask(k, k15), o);
 }
 
 // trunc(fl(rst * gain)) on 16 lanes: the double product rounded to nearest,
@@ -609,7 +624,6 @@ void decouple_s0_rows(const std::int16_t* const ref_hvd[3], const std::int16_t* 
     const DecoupleConstants c(gain_limit);
     const Z gain_int = _mm512_set1_epi32(kIntegralGain ? static_cast<std::int32_t>(gain_limit) : 0);
     const Z zero = _mm512_setzero_si512();
-    const Z round = _mm512_set1_epi32(16384);
     const Z wrapped = _mm512_set1_epi32(std::numeric_limits<std::int32_t>::min());
     const __m512 two31 = _mm512_set1_ps(0x1p31f);
     auto block = [&](std::ptrdiff_t i, __mmask16 m, const Z* o, const Z* t) {
@@ -630,8 +644,7 @@ void decouple_s0_rows(const std::int16_t* const ref_hvd[3], const std::int16_t* 
         const __mmask16 angle = angle_mask16(fd, fo, ft, c.cos_sq);
         for (int b = 0; b < 3; ++b) {
             const Z k = ratio_q15_s0(o[b], t[b], c.div);
-            // k <= 2^15, |o| <= 2^15: exact in int32.
-            Z rst = _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(k, o[b]), round), 15);
+            Z rst = scale_q15_s0(k, o[b]);
             // |rst| <= 2^15, |c.gain| <= 65535: the integer product fits int32.
             const Z p =
                 kIntegralGain ? _mm512_mullo_epi32(rst, gain_int) : gain_product_s0(rst, c.gain);
