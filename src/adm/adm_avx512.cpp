@@ -617,12 +617,21 @@ inline void for_decouple_blocks(const T* const ref_hvd[3], const T* const dis_hv
     }
 }
 
-template <bool kIntegralGain>
+// How decouple_s0_rows multiplies rst by the gain limit.
+enum class GainProduct {
+    real,   // the double product, truncated (gain_product_s0)
+    int32,  // an integral gain in [-65535, 65535]: vpmulld
+    int16,  // an integral gain in [-32768, 32767] (the default 100): vpmaddwd
+};
+
+template <GainProduct kGain>
 void decouple_s0_rows(const std::int16_t* const ref_hvd[3], const std::int16_t* const dis_hvd[3],
                       std::ptrdiff_t stride, Rect region, double gain_limit,
                       std::int16_t* const r_hvd[3], std::int16_t* const a_hvd[3]) {
     const DecoupleConstants c(gain_limit);
-    const Z gain_int = _mm512_set1_epi32(kIntegralGain ? static_cast<std::int32_t>(gain_limit) : 0);
+    // For vpmaddwd the gain is the low word of each dword, its high word 0.
+    const std::int32_t g = kGain == GainProduct::real ? 0 : static_cast<std::int32_t>(gain_limit);
+    const Z gain_int = _mm512_set1_epi32(kGain == GainProduct::int16 ? (g & 0xFFFF) : g);
     const Z zero = _mm512_setzero_si512();
     const Z wrapped = _mm512_set1_epi32(std::numeric_limits<std::int32_t>::min());
     const __m512 two31 = _mm512_set1_ps(0x1p31f);
@@ -645,9 +654,18 @@ void decouple_s0_rows(const std::int16_t* const ref_hvd[3], const std::int16_t* 
         for (int b = 0; b < 3; ++b) {
             const Z k = ratio_q15_s0(o[b], t[b], c.div);
             Z rst = scale_q15_s0(k, o[b]);
-            // |rst| <= 2^15, |c.gain| <= 65535: the integer product fits int32.
-            const Z p =
-                kIntegralGain ? _mm512_mullo_epi32(rst, gain_int) : gain_product_s0(rst, c.gain);
+            // rst = (k * o + 2^14) >> 15 is in [-2^15, 2^15 - 1] (k * o in
+            // [-2^30, 2^30 - 2^15]), an int16 sign-extended. With |gain| <=
+            // 65535 the integer product fits int32; with gain an int16,
+            // vpmaddwd's pair sum is rst * gain + (rst's sign word) * 0,
+            // |.| <= 2^30.
+            Z p;
+            if constexpr (kGain == GainProduct::int16)
+                p = _mm512_madd_epi16(rst, gain_int);
+            else if constexpr (kGain == GainProduct::int32)
+                p = _mm512_mullo_epi32(rst, gain_int);
+            else
+                p = gain_product_s0(rst, c.gain);
             const Z limited =
                 _mm512_mask_blend_epi32(_mm512_cmpgt_epi32_mask(o[b], zero),
                                         _mm512_max_epi32(p, t[b]), _mm512_min_epi32(p, t[b]));
@@ -669,10 +687,17 @@ void decouple_s0_avx512(const std::int16_t* const ref_hvd[3], const std::int16_t
         decouple_s0(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
         return;
     }
-    if (integral_gain(gain_limit, 65535.0))
-        decouple_s0_rows<true>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
-    else
-        decouple_s0_rows<false>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
+    if (integral_gain(gain_limit, 65535.0)) {
+        if (gain_limit >= -32768.0 && gain_limit <= 32767.0)
+            decouple_s0_rows<GainProduct::int16>(ref_hvd, dis_hvd, stride, region, gain_limit,
+                                                 r_hvd, a_hvd);
+        else
+            decouple_s0_rows<GainProduct::int32>(ref_hvd, dis_hvd, stride, region, gain_limit,
+                                                 r_hvd, a_hvd);
+    } else {
+        decouple_s0_rows<GainProduct::real>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd,
+                                            a_hvd);
+    }
 }
 
 // k of scales 1-3 on 16 int32 lanes: |o| >= 2^15 is reduced to its top 15
