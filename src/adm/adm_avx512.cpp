@@ -221,6 +221,9 @@ void dwt_s0_vertical_u16(const std::uint16_t* const rows[4], const std::uint16_t
     }
 }
 
+// (32 outputs a block, the high words of two blocks' sums gathered by one
+// vpermt2w instead of a shift and vpmovdw each, measured no faster:
+// BM_AdmDwtS0/2 0.396 ms CPU either way.)
 // Horizontal pass over padded rows (p[0] is value -1), 16 outputs per block:
 // output j takes the pairs (p[2j], p[2j+1]) and (p[2j+2], p[2j+3]), one madd
 // each. The two madds and the round stay below 54822 * 32768 + 32768 < 2^31
@@ -480,6 +483,8 @@ void dwt_s1_avx512(const std::int16_t* src, std::ptrdiff_t src_stride, int w, in
 // ---------------------------------------------------------------------------
 // Decouple
 
+// (vdivps replaced by vmulps, for timing only: BM_AdmDecoupleS0/2 0.93 ->
+// 0.85 ms CPU, so the division is under a tenth of scale 0's decoupling.)
 // libvmaf's division table entry floor(2^30 / m) for m in [1, 2^15], computed
 // instead of gathered (a 16-lane gather from the 256 KiB table cost half of
 // the decouple stage). For m >= 33, x = 2^30 / m < 2^25, where a float's
@@ -547,11 +552,26 @@ inline Z ratio_q15_s0(Z o, Z t, const Reciprocal30& div) {
     dv = _mm512_mask_sub_epi32(dv, _mm512_cmplt_epi32_mask(o, zero), zero, dv);
     const Z dh = _mm512_srai_epi32(dv, 15);
     const Z dl = _mm512_and_si512(dv, _mm512_set1_epi32(0x7fff));
+    // dl * t by vpmaddwd (one uop, vpmulld's two): dl's high word is 0 and
+    // its low word dl < 2^15 as int16, t's low word is t (an int16
+    // sign-extended), so the pair sum is dl * t + 0 * (t's sign word).
     const Z low = _mm512_srai_epi32(
-        _mm512_add_epi32(_mm512_mullo_epi32(dl, t), _mm512_set1_epi32(16384)), 15);
+        _mm512_add_epi32(_mm512_madd_epi16(dl, t), _mm512_set1_epi32(16384)), 15);
     const Z q = _mm512_add_epi32(_mm512_mullo_epi32(dh, t), low);
     const Z k = _mm512_min_epi32(_mm512_max_epi32(q, zero), _mm512_set1_epi32(32768));
     return _mm512_mask_mov_epi32(k, _mm512_cmpeq_epi32_mask(o, zero), _mm512_set1_epi32(32768));
+}
+
+// (k * o + 2^14) >> 15 for k in [0, 2^15] and o an int16 sign-extended.
+// k * o by vpmaddwd (one uop, vpmulld's two): for k < 2^15 k's low word is
+// k as int16 and its high word 0, o's low word is o, so the pair sum is
+// k * o (|.| < 2^30, exact). k = 2^15 reads as -2^15 there; its result
+// (o * 2^15 + 2^14) >> 15 is o itself, which those lanes take instead.
+inline Z scale_q15_s0(Z k, Z o) {
+    const Z k15 = _mm512_set1_epi32(32768);
+    const Z rst = _mm512_srai_epi32(
+        _mm512_add_epi32(_mm512_madd_epi16(k, o), _mm512_set1_epi32(16384)), 15);
+    return _mm512_mask_mov_epi32(rst, _mm512_cmpeq_epi32_mask(k, k15), o);
 }
 
 // trunc(fl(rst * gain)) on 16 lanes: the double product rounded to nearest,
@@ -602,14 +622,22 @@ inline void for_decouple_blocks(const T* const ref_hvd[3], const T* const dis_hv
     }
 }
 
-template <bool kIntegralGain>
+// How decouple_s0_rows multiplies rst by the gain limit.
+enum class GainProduct {
+    real,   // the double product, truncated (gain_product_s0)
+    int32,  // an integral gain in [-65535, 65535]: vpmulld
+    int16,  // an integral gain in [-32768, 32767] (the default 100): vpmaddwd
+};
+
+template <GainProduct kGain>
 void decouple_s0_rows(const std::int16_t* const ref_hvd[3], const std::int16_t* const dis_hvd[3],
                       std::ptrdiff_t stride, Rect region, double gain_limit,
                       std::int16_t* const r_hvd[3], std::int16_t* const a_hvd[3]) {
     const DecoupleConstants c(gain_limit);
-    const Z gain_int = _mm512_set1_epi32(kIntegralGain ? static_cast<std::int32_t>(gain_limit) : 0);
+    // For vpmaddwd the gain is the low word of each dword, its high word 0.
+    const std::int32_t g = kGain == GainProduct::real ? 0 : static_cast<std::int32_t>(gain_limit);
+    const Z gain_int = _mm512_set1_epi32(kGain == GainProduct::int16 ? (g & 0xFFFF) : g);
     const Z zero = _mm512_setzero_si512();
-    const Z round = _mm512_set1_epi32(16384);
     const Z wrapped = _mm512_set1_epi32(std::numeric_limits<std::int32_t>::min());
     const __m512 two31 = _mm512_set1_ps(0x1p31f);
     auto block = [&](std::ptrdiff_t i, __mmask16 m, const Z* o, const Z* t) {
@@ -630,11 +658,19 @@ void decouple_s0_rows(const std::int16_t* const ref_hvd[3], const std::int16_t* 
         const __mmask16 angle = angle_mask16(fd, fo, ft, c.cos_sq);
         for (int b = 0; b < 3; ++b) {
             const Z k = ratio_q15_s0(o[b], t[b], c.div);
-            // k <= 2^15, |o| <= 2^15: exact in int32.
-            Z rst = _mm512_srai_epi32(_mm512_add_epi32(_mm512_mullo_epi32(k, o[b]), round), 15);
-            // |rst| <= 2^15, |c.gain| <= 65535: the integer product fits int32.
-            const Z p =
-                kIntegralGain ? _mm512_mullo_epi32(rst, gain_int) : gain_product_s0(rst, c.gain);
+            Z rst = scale_q15_s0(k, o[b]);
+            // rst = (k * o + 2^14) >> 15 is in [-2^15, 2^15 - 1] (k * o in
+            // [-2^30, 2^30 - 2^15]), an int16 sign-extended. With |gain| <=
+            // 65535 the integer product fits int32; with gain an int16,
+            // vpmaddwd's pair sum is rst * gain + (rst's sign word) * 0,
+            // |.| <= 2^30.
+            Z p;
+            if constexpr (kGain == GainProduct::int16)
+                p = _mm512_madd_epi16(rst, gain_int);
+            else if constexpr (kGain == GainProduct::int32)
+                p = _mm512_mullo_epi32(rst, gain_int);
+            else
+                p = gain_product_s0(rst, c.gain);
             const Z limited =
                 _mm512_mask_blend_epi32(_mm512_cmpgt_epi32_mask(o[b], zero),
                                         _mm512_max_epi32(p, t[b]), _mm512_min_epi32(p, t[b]));
@@ -656,10 +692,17 @@ void decouple_s0_avx512(const std::int16_t* const ref_hvd[3], const std::int16_t
         decouple_s0(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
         return;
     }
-    if (integral_gain(gain_limit, 65535.0))
-        decouple_s0_rows<true>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
-    else
-        decouple_s0_rows<false>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
+    if (integral_gain(gain_limit, 65535.0)) {
+        if (gain_limit >= -32768.0 && gain_limit <= 32767.0)
+            decouple_s0_rows<GainProduct::int16>(ref_hvd, dis_hvd, stride, region, gain_limit,
+                                                 r_hvd, a_hvd);
+        else
+            decouple_s0_rows<GainProduct::int32>(ref_hvd, dis_hvd, stride, region, gain_limit,
+                                                 r_hvd, a_hvd);
+    } else {
+        decouple_s0_rows<GainProduct::real>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd,
+                                            a_hvd);
+    }
 }
 
 // k of scales 1-3 on 16 int32 lanes: |o| >= 2^15 is reduced to its top 15
@@ -1083,6 +1126,13 @@ inline std::int64_t cube_sum(std::int32_t* packed, int n, const Cube& cube) {
     return hsum_i64(acc);
 }
 
+// Where scale 0's masking spends its time (BM_AdmMaskingS0/2, about 0.52
+// ms CPU): fill_row replaced by a copy saved 4%, the cubes left out 0-5%;
+// the rest is this packing loop and the threshold ring. Packing the row's
+// two halves as two independent runs (to overlap the popcnt chains of the
+// store addresses) made no difference, nor did prefetching the x and
+// masker rows two rows ahead (whole run at 1080p and 2160p, CPU time).
+//
 // Row sum of cube(excess) for scale 0 over n samples; masked-off lanes load
 // a zero sample and a zero threshold, whose excess is 0. cube(0) is 0 (both
 // round terms are below their divisors) and the row sum is modulo 2^64 in

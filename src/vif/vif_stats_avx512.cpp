@@ -559,6 +559,9 @@ struct Parity {
 // parities: the even outputs with (c_2p, c_2p+1), the odd ones with
 // (c_2p-1, c_2p). Reading the odd outputs' taps from a load one sample
 // further instead cost a cache-line-split load per pair.
+// Measured, not kept (BM_VifExtract/avx512icl/8, CPU time): even windows
+// from unaligned loads instead of valignd, 12.5 -> 13.0 ms; product_q16's
+// shifts and blend as port-5 shuffles (vpshufd), no change (12.8 ms).
 // The empty asm per window keeps the two running sums in registers: without
 // it GCC reassociates the vpmaddwd level's products (no VNNI) into trees that
 // spill (fused 8-bit row, 1920 columns, 17 taps: 10.2 -> 8.8 us; the VNNI
@@ -769,6 +772,11 @@ void horizontal_blocks(const HorizontalFilter& hf, const HalfRows& rows, int w,
     }
 }
 
+// Interleaving the passes by strips of 512 columns (the horizontal blocks
+// reading a strip's half rows right after the vertical pass wrote them, in
+// L1 where whole 2160p rows, 77 KiB of half rows, are not) measured no
+// faster at 1080p or 2160p (whole run, CPU time): L2 serves the whole rows.
+//
 // One fused row: `sums(j, valid)` is a 32-column step's VerticalSums, whose
 // lane order `low_words` maps to column order. The caller has checked the
 // fast path's conditions (pair_filter_fits); the means are below 2^16.

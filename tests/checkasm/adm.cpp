@@ -289,6 +289,9 @@ Failure check_dwt_scale(Gen& g, const AdmKernels& k, std::string& desc) {
 
 double random_gain(Gen& g) {
     if (g.chance(80)) return g.pick<double>({1.0, 1.2, 1.5, 100.0});
+    // Integral gains at the edges of the AVX-512 scale-0 products: int16
+    // (vpmaddwd) up to 32767 and from -32768, int32 (vpmulld) beyond.
+    if (g.chance(25)) return g.pick<double>({32767.0, -32768.0, -3.0, 32768.0, 65535.0, -40000.0});
     return 1.0 + static_cast<double>(g.u64() % 99000000) / 1e6;
 }
 
