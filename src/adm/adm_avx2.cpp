@@ -587,12 +587,174 @@ void decouple_s0_rows(const std::int16_t* const ref_hvd[3], const std::int16_t* 
     for_decouple_blocks(ref_hvd, dis_hvd, stride, region, block);
 }
 
+// ---------------------------------------------------------------------------
+// Decouple, scale 0, 16 samples per block in 16-bit lanes: the path of an
+// integral gain g in [0, 2^15) (libvmaf's default 100 and the models' 1),
+// for regions at least 16 wide.
+
+// The angle test of 8 samples whose float dot products and squared
+// magnitudes are given (the scalar's conversions), decided in float where
+// float decides it (all ones in the dwords that pass), with `unsure` set
+// in the dwords float cannot decide. With D = fl32(d * d), P = fl32(fl32(c
+// * o) * t) (c = cos^2(1 degree) as float; no operand is subnormal, every
+// value is 0 or at least 1 times c, and d^2 <= 2^62 stays far below the
+// float range), the scalar compares d^2 (exact in double) with R =
+// fl64(c o t) (c o is exact in double): R = c o t (1 + e0), D = d^2 (1 +
+// e1), P = c o t (1 + e2)(1 + e3), |e0| <= 2^-53, |e1..3| <= 2^-24. With
+// P+ = fl32(P (1 + 2^-20)) >= c o t (1 - 2^-24)^3 (1 + 2^-20):
+//   D >= P+  gives  d^2 >= c o t (1 - 2^-24)^3 (1 + 2^-20) / (1 + 2^-24)
+//            >= c o t (1 + 2^-21) >= R    (c o t >= 0),
+// and with P- = fl32(P (1 - 2^-20)) <= c o t (1 + 2^-24)^3 (1 - 2^-20):
+//   D < P-   gives  d^2 < c o t (1 + 2^-24)^3 (1 - 2^-20) / (1 - 2^-24)
+//            <= c o t (1 - 2^-21) <= R.
+// The sign test d >= 0 is exact (the conversion keeps the sign). So a
+// sample passes where d >= 0 and D >= P+, fails where d < 0 or D < P-, and
+// only P- <= D < P+ is unsure: then the caller runs the double test.
+inline V angle_mask8_float(__m256 d, __m256 o, __m256 t, __m256 cos_sq, V& unsure) {
+    const __m256 dd = _mm256_mul_ps(d, d);
+    const __m256 p = _mm256_mul_ps(_mm256_mul_ps(cos_sq, o), t);
+    const __m256 p_hi = _mm256_mul_ps(p, _mm256_set1_ps(1.0f + 0x1p-20f));
+    const __m256 p_lo = _mm256_mul_ps(p, _mm256_set1_ps(1.0f - 0x1p-20f));
+    const __m256 nonneg = _mm256_cmp_ps(d, _mm256_setzero_ps(), _CMP_GE_OQ);
+    const __m256 pass = _mm256_and_ps(nonneg, _mm256_cmp_ps(dd, p_hi, _CMP_GE_OQ));
+    const __m256 fail_or_pass =
+        _mm256_or_ps(pass, _mm256_cmp_ps(dd, p_lo, _CMP_LT_OQ));
+    unsure = _mm256_castps_si256(_mm256_andnot_ps(fail_or_pass, nonneg));
+    return _mm256_castps_si256(pass);
+}
+
+// float(v) for a squared magnitude formed by vpmaddwd: the true value is in
+// [0, 2^31], and only 2^31 (both squares 2^30) wraps, to INT32_MIN, whose
+// float is -2^31; the absolute value gives 2^31 back.
+inline __m256 square_sum_to_float(V v) {
+    return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), _mm256_cvtepi32_ps(v));
+}
+
+// The angle test of 16 samples (int16 h and v of ref o and dis t), as a
+// 16-bit lane mask in sample order. The (h, v) pairs are interleaved by
+// vpunpck{l,h}wd: half a holds samples 0-3 and 8-11, half b samples 4-7
+// and 12-15, the order vpackssdw of (a, b) undoes.
+inline V angle_mask16(V oh, V ov, V th, V tv, __m256 cos_sq_f, __m256d cos_sq) {
+    const V oa = _mm256_unpacklo_epi16(oh, ov), ob = _mm256_unpackhi_epi16(oh, ov);
+    const V ta = _mm256_unpacklo_epi16(th, tv), tb = _mm256_unpackhi_epi16(th, tv);
+    const __m256 da = sum_of_products_to_float(_mm256_madd_epi16(oa, ta));
+    const __m256 db = sum_of_products_to_float(_mm256_madd_epi16(ob, tb));
+    const __m256 oma = square_sum_to_float(_mm256_madd_epi16(oa, oa));
+    const __m256 omb = square_sum_to_float(_mm256_madd_epi16(ob, ob));
+    const __m256 tma = square_sum_to_float(_mm256_madd_epi16(ta, ta));
+    const __m256 tmb = square_sum_to_float(_mm256_madd_epi16(tb, tb));
+    V unsure_a, unsure_b;
+    V ma = angle_mask8_float(da, oma, tma, cos_sq_f, unsure_a);
+    V mb = angle_mask8_float(db, omb, tmb, cos_sq_f, unsure_b);
+    const V unsure = _mm256_or_si256(unsure_a, unsure_b);
+    if (!_mm256_testz_si256(unsure, unsure)) {  // rare: an angle within 2^-19 of 1 degree's
+        ma = angle_mask8(da, oma, tma, cos_sq);
+        mb = angle_mask8(db, omb, tmb, cos_sq);
+    }
+    return _mm256_packs_epi32(ma, mb);
+}
+
+// k = clamp((div[o] * t + 2^14) >> 15, 0, 2^15) of 16 int16 samples, as
+// uint16 lanes (2^15 is 0x8000). With div = dh * 2^15 + dl (dh = div >> 15,
+// dl in [0, 2^15)), that is dh * t + ((dl * t + 2^14) >> 15) (see
+// ratio_q15), and:
+// - the low part is vpmulhrsw(dl, t): dl < 2^15 is an int16 other than
+//   -2^15, so the product is exact and the result in [-32767, 32767];
+// - dh is in [-2^15, 2^15]; the pack saturates 2^15 (div = 2^30, o = 1
+//   only) to 2^15 - 1. For o = 1 (dl = 0) that gives k = clamp((2^15 - 1)
+//   t) instead of clamp(2^15 t): equal except k = 2^15 - 1 for 2^15 at t =
+//   1, where both restore (k + 2^14) >> 15 = 1 and neither is 0, so the
+//   outputs are the scalar's;
+// - dh * t + low * 1 is one vpmaddwd of the pairs (dh, low) and (t, 1):
+//   |dh * t| <= 2^30 and |low| < 2^15, so the int32 sum is exact;
+// - min(q, 2^15), then vpackusdw clamps below at 0 (and restores sample
+//   order from the unpacks' halves, as in angle_mask16).
+// o = 0 reads the table's centre, 0, and gets k = 0 where the scalar has
+// 2^15; k is not used there: r = (k * 0 + 2^14) >> 15 = 0 for any k, and
+// the gain limit is skipped for o = 0 either way.
+inline V ratio_q15_16(V o, V t, const std::int32_t* div) {
+    const V sign = _mm256_srai_epi16(o, 15);
+    const V ga = _mm256_i32gather_epi32(div, _mm256_unpacklo_epi16(o, sign), 4);
+    const V gb = _mm256_i32gather_epi32(div, _mm256_unpackhi_epi16(o, sign), 4);
+    const V dh = _mm256_packs_epi32(_mm256_srai_epi32(ga, 15), _mm256_srai_epi32(gb, 15));
+    const V low15 = _mm256_set1_epi32(0x7fff);
+    const V dl = _mm256_packs_epi32(_mm256_and_si256(ga, low15), _mm256_and_si256(gb, low15));
+    const V low = _mm256_mulhrs_epi16(dl, t);
+    const V ones = _mm256_set1_epi16(1);
+    const V qa = _mm256_madd_epi16(_mm256_unpacklo_epi16(dh, low), _mm256_unpacklo_epi16(t, ones));
+    const V qb = _mm256_madd_epi16(_mm256_unpackhi_epi16(dh, low), _mm256_unpackhi_epi16(t, ones));
+    const V kmax = _mm256_set1_epi32(32768);
+    return _mm256_packus_epi32(_mm256_min_epi32(qa, kmax), _mm256_min_epi32(qb, kmax));
+}
+
+// (k * o + 2^14) >> 15 for k in [0, 2^15] (uint16 lanes) and int16 o:
+// for k < 2^15 vpmulhrsw is exact (k is a non-negative int16) and vpsignw
+// by k keeps it (k > 0) or gives 0 (k = 0, where it is 0 already); for k =
+// 2^15 (the int16 -2^15) vpmulhrsw gives (-2^15 o + 2^14) >> 15 = -o
+// (modulo 2^16: -2^15 for o = -2^15) and vpsignw negates it back to o, the
+// scalar's (2^15 o + 2^14) >> 15. The result lies between 0 and o: int16.
+inline V restore16(V k, V o) { return _mm256_sign_epi16(_mm256_mulhrs_epi16(k, o), k); }
+
+// rst * g saturated to int16 for an integral g in [0, 2^15): the int32
+// product from vpmullw / vpmulhw, packed with signed saturation (in sample
+// order again). The caller takes min(p, t) where o > 0 (rst >= 0, so p >=
+// 0: a product above 32767 becomes 32767 >= t, and the minimum is t, as
+// with the exact product) and max(p, t) where o < 0 (symmetrically): the
+// scalar's int64 min / max.
+inline V gain_product_sat16(V rst, V g) {
+    const V lo = _mm256_mullo_epi16(rst, g), hi = _mm256_mulhi_epi16(rst, g);
+    return _mm256_packs_epi32(_mm256_unpacklo_epi16(lo, hi), _mm256_unpackhi_epi16(lo, hi));
+}
+
+// Decouple of scale 0 in 16-bit lanes for an integral gain in [0, 2^15)
+// (kUnitGain: gain 1, where the product is rst itself), regions at least 16
+// samples wide. Every value is an int16 (see ratio_q15_16, restore16,
+// gain_product_sat16); a = t - r modulo 2^16 is the scalar's narrowing.
+template <bool kUnitGain>
+void decouple_s0_rows16(const std::int16_t* const ref_hvd[3], const std::int16_t* const dis_hvd[3],
+                        std::ptrdiff_t stride, Rect region, double gain_limit,
+                        std::int16_t* const r_hvd[3], std::int16_t* const a_hvd[3]) {
+    const DecoupleConstants c(gain_limit);
+    const __m256 cos_sq_f = _mm256_set1_ps(cos_1deg_sq());
+    const V gain = _mm256_set1_epi16(static_cast<std::int16_t>(gain_limit));
+    const V zero = _mm256_setzero_si256();
+    for (int y = region.y0; y < region.y1; ++y) {
+        const std::ptrdiff_t row = y * stride;
+        for_blocks_overlapping(region.x0, region.x1, 16, [&](int x) {
+            const std::ptrdiff_t i = row + x;
+            V o[3], t[3];
+            for (int b = 0; b < 3; ++b) {
+                o[b] = loadu(ref_hvd[b] + i);
+                t[b] = loadu(dis_hvd[b] + i);
+            }
+            const V angle = angle_mask16(o[0], o[1], t[0], t[1], cos_sq_f, c.cos_sq);
+            for (int b = 0; b < 3; ++b) {
+                const V k = ratio_q15_16(o[b], t[b], c.div);
+                V rst = restore16(k, o[b]);
+                const V p = kUnitGain ? rst : gain_product_sat16(rst, gain);
+                const V limited = _mm256_blendv_epi8(_mm256_max_epi16(p, t[b]), _mm256_min_epi16(p, t[b]),
+                                                     _mm256_cmpgt_epi16(o[b], zero));
+                const V skip = _mm256_or_si256(_mm256_cmpeq_epi16(k, zero), _mm256_cmpeq_epi16(o[b], zero));
+                rst = _mm256_blendv_epi8(rst, limited, _mm256_andnot_si256(skip, angle));
+                storeu(r_hvd[b] + i, rst);
+                storeu(a_hvd[b] + i, _mm256_sub_epi16(t[b], rst));
+            }
+        });
+    }
+}
+
 void decouple_s0_avx2(const std::int16_t* const ref_hvd[3], const std::int16_t* const dis_hvd[3],
                       std::ptrdiff_t stride, Rect region, double gain_limit,
                       std::int16_t* const r_hvd[3], std::int16_t* const a_hvd[3]) {
     // Outside these the vector product could leave int32; the scalar serves.
     if (region.width() < 8 || !(gain_limit >= -65535.0 && gain_limit <= 65535.0)) {
         decouple_s0(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
+        return;
+    }
+    if (region.width() >= 16 && gain_limit >= 0.0 && integral_gain(gain_limit, 32767.0)) {
+        gain_limit == 1.0
+            ? decouple_s0_rows16<true>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd)
+            : decouple_s0_rows16<false>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
         return;
     }
     if (integral_gain(gain_limit, 65535.0))
