@@ -187,6 +187,23 @@ void dwt_s0_horizontal(const std::int16_t* lo, const std::int16_t* hi, int out_w
             _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(p, c01), _mm256_madd_epi16(q, c23)), round),
             16);
     };
+    // 16 outputs per block where the row has them: the two halves' int32
+    // results (outputs j..j+7 and j+8..j+15) in one vpackssdw, whose
+    // 128-bit lane order [0-3, 8-11 | 4-7, 12-15] one vpermq puts back.
+    // Reads values 2j .. 2j + 33; j + 16 <= out_w keeps that inside the row.
+    auto filt16 = [&](const std::int16_t* p, V c01, V c23) {
+        const V x = filt(loadu(p), loadu(p + 2), c01, c23);
+        const V y = filt(loadu(p + 16), loadu(p + 18), c01, c23);
+        return _mm256_permute4x64_epi64(_mm256_packs_epi32(x, y), _MM_SHUFFLE(3, 1, 2, 0));
+    };
+    if (for_blocks_overlapping(0, out_w, 16, [&](int j) {
+            storeu(a + j, filt16(lo + 2 * j, lo01, lo23));
+            if (!hi) return;  // an approximation-only row
+            storeu(bv + j, filt16(lo + 2 * j, hi01, hi23));
+            storeu(bh + j, filt16(hi + 2 * j, lo01, lo23));
+            storeu(bd + j, filt16(hi + 2 * j, hi01, hi23));
+        }))
+        return;
     for_blocks_overlapping(0, out_w, 8, [&](int j) {
         const V lp = loadu(lo + 2 * j), lq = loadu(lo + 2 * j + 2);
         store8_i16(a + j, narrow_exact(filt(lp, lq, lo01, lo23)));
