@@ -75,16 +75,6 @@ inline std::int64_t hsum_i64(V v) {
                                      static_cast<std::uint64_t>(_mm_extract_epi64(s, 1)));
 }
 
-// v, hidden from the optimiser: a multiplication by a known constant is
-// otherwise expanded into a chain of shifts and adds (4368 = 2^12 + 2^8 +
-// 2^4), longer than one vpmullw.
-inline V opaque(V v) {
-#if defined(__GNUC__)
-    asm("" : "+x"(v));
-#endif
-    return v;
-}
-
 // Runs body(x) for blocks of `step` columns covering [x0, x1); the last block
 // is moved back to end at x1, recomputing some columns. Only for kernels whose
 // outputs are not their inputs (recomputation then stores the same values).
@@ -1351,16 +1341,20 @@ private:
     // with a = |csf| (an unsigned 16-bit lane: 32768 for csf = -32768)
     //   flt = (4369 a + 2048) >> 12 = a + ((4368 a + 2^15) >> 16),
     //   tap = (8738 a + 2048) >> 12 = 2a + ((8736 a + 2^15) >> 16),
-    // (4369 = 2^12 + 273 and 8738 = 2^13 + 546, times 16), where the 32-bit
-    // product X (below 2^32) rounds as (X >> 16) + ((X mod 2^16) >> 15):
-    // vpmulhuw plus the top bit of vpmullw. flt is taken modulo 2^16, the
+    // (4369 = 2^12 + 273 and 8738 = 2^13 + 546, times 16). Halving both
+    // terms of each fraction (4368 and 8736 are even) gives (2184 a + 2^14)
+    // >> 15 and (4368 a + 2^14) >> 15: vpmulhrsw of a with 2184 and 4368,
+    // exact for a < 2^15 (non-negative results); for a = 2^15 (the int16
+    // -2^15) vpmulhrsw returns the negated values -2184 and -4368 (the
+    // products are exact multiples of 2^15), so the absolute value of
+    // vpmulhrsw is the rounded part for every a. flt is taken modulo 2^16, the
     // scalar's int16 narrowing. The int32 sums come from vpmaddwd on
     // interleaved lanes: S = (flt_h + flt_v) + flt_d and, with a - 2^14 in
     // [-2^14, 2^14] (int16), sum of taps = 2 sum (a - 2^14) + 3 * 2^15 + sum
     // of the rounded parts (each <= 4368, their sum an int16).
     void fill_row(int r, std::int32_t* out, std::int32_t* taps) const {
         const std::ptrdiff_t off = r * stride_;
-        const V k4368 = opaque(_mm256_set1_epi16(4368)), k8736 = opaque(_mm256_set1_epi16(8736));
+        const V k2184 = _mm256_set1_epi16(2184), k4368 = _mm256_set1_epi16(4368);
         const V half = _mm256_set1_epi16(16384), zero = _mm256_setzero_si256();
         const V ones = _mm256_set1_epi16(1), twos = _mm256_set1_epi16(2);
         const V two_one = _mm256_set1_epi32(0x00010002);  // (2, 1) pairs
@@ -1370,12 +1364,8 @@ private:
             V rounded = zero;
             for (int t = 0; t < 3; ++t) {
                 const V a = _mm256_abs_epi16(csf16(t, load16_i16(masker_[t] + off + x, c1_ - x)));
-                const V u = _mm256_add_epi16(_mm256_mulhi_epu16(a, k4368),
-                                             _mm256_srli_epi16(_mm256_mullo_epi16(a, k4368), 15));
-                flt[t] = _mm256_add_epi16(a, u);
-                rounded = _mm256_add_epi16(
-                    rounded, _mm256_add_epi16(_mm256_mulhi_epu16(a, k8736),
-                                              _mm256_srli_epi16(_mm256_mullo_epi16(a, k8736), 15)));
+                flt[t] = _mm256_add_epi16(a, _mm256_abs_epi16(_mm256_mulhrs_epi16(a, k2184)));
+                rounded = _mm256_add_epi16(rounded, _mm256_abs_epi16(_mm256_mulhrs_epi16(a, k4368)));
                 cen[t] = _mm256_sub_epi16(a, half);
             }
             // S and the tap sums of columns 0-3, 8-11 (lo) and 4-7, 12-15 (hi).
