@@ -1285,17 +1285,22 @@ public:
         if (c1_ == w_) v_[w_ + 1] = v_[w_];
         V bits = _mm256_setzero_si256();
         const int n = x1_ - x0_;
-        for (int i = 0; i < n; i += 8) {
+        auto threshold = [&](int i) {
             const int x = x0_ + i;
             V t = _mm256_add_epi32(loadu(v_ + x), loadu(v_ + x + 1));
             t = _mm256_add_epi32(t, loadu(v_ + x + 2));
             t = _mm256_sub_epi32(t, loadu(sc + x));
             t = _mm256_add_epi32(t, loadu(cc + x));
             storeu(thr_ + i, t);
+            return t;
+        };
+        int i = 0;
+        for (; i + 8 <= n; i += 8) bits = _mm256_or_si256(bits, threshold(i));
+        if (i < n) {
             // Lanes past the region's end hold whatever the slack gave.
             const V inside = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - i),
                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            bits = _mm256_or_si256(bits, _mm256_and_si256(t, inside));
+            bits = _mm256_or_si256(bits, _mm256_and_si256(threshold(i), inside));
         }
         const __m128i b4 = _mm_or_si128(_mm256_castsi256_si128(bits), _mm256_extracti128_si256(bits, 1));
         const __m128i b2 = _mm_or_si128(b4, _mm_unpackhi_epi64(b4, b4));
