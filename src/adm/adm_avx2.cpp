@@ -75,16 +75,6 @@ inline std::int64_t hsum_i64(V v) {
                                      static_cast<std::uint64_t>(_mm_extract_epi64(s, 1)));
 }
 
-// v, hidden from the optimiser: a multiplication by a known constant is
-// otherwise expanded into a chain of shifts and adds (4368 = 2^12 + 2^8 +
-// 2^4), longer than one vpmullw.
-inline V opaque(V v) {
-#if defined(__GNUC__)
-    asm("" : "+x"(v));
-#endif
-    return v;
-}
-
 // Runs body(x) for blocks of `step` columns covering [x0, x1); the last block
 // is moved back to end at x1, recomputing some columns. Only for kernels whose
 // outputs are not their inputs (recomputation then stores the same values).
@@ -187,6 +177,23 @@ void dwt_s0_horizontal(const std::int16_t* lo, const std::int16_t* hi, int out_w
             _mm256_add_epi32(_mm256_add_epi32(_mm256_madd_epi16(p, c01), _mm256_madd_epi16(q, c23)), round),
             16);
     };
+    // 16 outputs per block where the row has them: the two halves' int32
+    // results (outputs j..j+7 and j+8..j+15) in one vpackssdw, whose
+    // 128-bit lane order [0-3, 8-11 | 4-7, 12-15] one vpermq puts back.
+    // Reads values 2j .. 2j + 33; j + 16 <= out_w keeps that inside the row.
+    auto filt16 = [&](const std::int16_t* p, V c01, V c23) {
+        const V x = filt(loadu(p), loadu(p + 2), c01, c23);
+        const V y = filt(loadu(p + 16), loadu(p + 18), c01, c23);
+        return _mm256_permute4x64_epi64(_mm256_packs_epi32(x, y), _MM_SHUFFLE(3, 1, 2, 0));
+    };
+    if (for_blocks_overlapping(0, out_w, 16, [&](int j) {
+            storeu(a + j, filt16(lo + 2 * j, lo01, lo23));
+            if (!hi) return;  // an approximation-only row
+            storeu(bv + j, filt16(lo + 2 * j, hi01, hi23));
+            storeu(bh + j, filt16(hi + 2 * j, lo01, lo23));
+            storeu(bd + j, filt16(hi + 2 * j, hi01, hi23));
+        }))
+        return;
     for_blocks_overlapping(0, out_w, 8, [&](int j) {
         const V lp = loadu(lo + 2 * j), lq = loadu(lo + 2 * j + 2);
         store8_i16(a + j, narrow_exact(filt(lp, lq, lo01, lo23)));
@@ -587,12 +594,182 @@ void decouple_s0_rows(const std::int16_t* const ref_hvd[3], const std::int16_t* 
     for_decouple_blocks(ref_hvd, dis_hvd, stride, region, block);
 }
 
+// ---------------------------------------------------------------------------
+// Decouple, scale 0, 16 samples per block in 16-bit lanes: the path of an
+// integral gain g in [0, 2^15) (libvmaf's default 100 and the models' 1),
+// for regions at least 16 wide.
+
+// The angle test of 8 samples whose float dot products and squared
+// magnitudes are given (the scalar's conversions), decided in float where
+// float decides it (all ones in the dwords that pass), with `unsure` set
+// in the dwords float cannot decide. With D = fl32(d * d), P = fl32(fl32(c
+// * o) * t) (c = cos^2(1 degree) as float; no operand is subnormal, every
+// value is 0 or at least 1 times c, and d^2 <= 2^62 stays far below the
+// float range), the scalar compares d^2 (exact in double) with R =
+// fl64(c o t) (c o is exact in double): R = c o t (1 + e0), D = d^2 (1 +
+// e1), P = c o t (1 + e2)(1 + e3), |e0| <= 2^-53, |e1..3| <= 2^-24. With
+// P+ = fl32(P (1 + 2^-20)) >= c o t (1 - 2^-24)^3 (1 + 2^-20):
+//   D >= P+  gives  d^2 >= c o t (1 - 2^-24)^3 (1 + 2^-20) / (1 + 2^-24)
+//            >= c o t (1 + 2^-21) >= R    (c o t >= 0),
+// and with P- = fl32(P (1 - 2^-20)) <= c o t (1 + 2^-24)^3 (1 - 2^-20):
+//   D < P-   gives  d^2 < c o t (1 + 2^-24)^3 (1 - 2^-20) / (1 - 2^-24)
+//            <= c o t (1 - 2^-21) <= R.
+// The sign test d >= 0 is exact (the conversion keeps the sign). So a
+// sample passes where d >= 0 and D >= P+, fails where d < 0 or D < P-, and
+// only P- <= D < P+ is unsure: then the caller runs the double test.
+inline V angle_mask8_float(__m256 d, __m256 o, __m256 t, __m256 cos_sq, V& unsure) {
+    const __m256 dd = _mm256_mul_ps(d, d);
+    const __m256 p = _mm256_mul_ps(_mm256_mul_ps(cos_sq, o), t);
+    const __m256 p_hi = _mm256_mul_ps(p, _mm256_set1_ps(1.0f + 0x1p-20f));
+    const __m256 p_lo = _mm256_mul_ps(p, _mm256_set1_ps(1.0f - 0x1p-20f));
+    const __m256 nonneg = _mm256_cmp_ps(d, _mm256_setzero_ps(), _CMP_GE_OQ);
+    const __m256 pass = _mm256_and_ps(nonneg, _mm256_cmp_ps(dd, p_hi, _CMP_GE_OQ));
+    const __m256 fail_or_pass =
+        _mm256_or_ps(pass, _mm256_cmp_ps(dd, p_lo, _CMP_LT_OQ));
+    unsure = _mm256_castps_si256(_mm256_andnot_ps(fail_or_pass, nonneg));
+    return _mm256_castps_si256(pass);
+}
+
+// float(v) for a squared magnitude formed by vpmaddwd: the true value is in
+// [0, 2^31], and only 2^31 (both squares 2^30) wraps, to INT32_MIN, whose
+// float is -2^31; the absolute value gives 2^31 back.
+inline __m256 square_sum_to_float(V v) {
+    return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), _mm256_cvtepi32_ps(v));
+}
+
+// The angle test of 16 samples (int16 h and v of ref o and dis t), as a
+// 16-bit lane mask in sample order. The (h, v) pairs are interleaved by
+// vpunpck{l,h}wd: half a holds samples 0-3 and 8-11, half b samples 4-7
+// and 12-15, the order vpackssdw of (a, b) undoes.
+inline V angle_mask16(V oh, V ov, V th, V tv, __m256 cos_sq_f, __m256d cos_sq) {
+    const V oa = _mm256_unpacklo_epi16(oh, ov), ob = _mm256_unpackhi_epi16(oh, ov);
+    const V ta = _mm256_unpacklo_epi16(th, tv), tb = _mm256_unpackhi_epi16(th, tv);
+    const __m256 da = sum_of_products_to_float(_mm256_madd_epi16(oa, ta));
+    const __m256 db = sum_of_products_to_float(_mm256_madd_epi16(ob, tb));
+    const __m256 oma = square_sum_to_float(_mm256_madd_epi16(oa, oa));
+    const __m256 omb = square_sum_to_float(_mm256_madd_epi16(ob, ob));
+    const __m256 tma = square_sum_to_float(_mm256_madd_epi16(ta, ta));
+    const __m256 tmb = square_sum_to_float(_mm256_madd_epi16(tb, tb));
+    V unsure_a, unsure_b;
+    V ma = angle_mask8_float(da, oma, tma, cos_sq_f, unsure_a);
+    V mb = angle_mask8_float(db, omb, tmb, cos_sq_f, unsure_b);
+    const V unsure = _mm256_or_si256(unsure_a, unsure_b);
+    if (!_mm256_testz_si256(unsure, unsure)) {  // rare: an angle within 2^-19 of 1 degree's
+        ma = angle_mask8(da, oma, tma, cos_sq);
+        mb = angle_mask8(db, omb, tmb, cos_sq);
+    }
+    return _mm256_packs_epi32(ma, mb);
+}
+
+// k = clamp((div[o] * t + 2^14) >> 15, 0, 2^15) of 16 int16 samples, as
+// uint16 lanes (2^15 is 0x8000). With div = dh * 2^15 + dl (dh = div >> 15,
+// dl in [0, 2^15)), that is dh * t + ((dl * t + 2^14) >> 15) (see
+// ratio_q15), and:
+// - the low part is vpmulhrsw(dl, t): dl < 2^15 is an int16 other than
+//   -2^15, so the product is exact and the result in [-32767, 32767];
+// - dh is in [-2^15, 2^15]; the pack saturates 2^15 (div = 2^30, o = 1
+//   only) to 2^15 - 1. For o = 1 (dl = 0) that gives k = clamp((2^15 - 1)
+//   t) instead of clamp(2^15 t): equal except k = 2^15 - 1 for 2^15 at t =
+//   1, where both restore (k + 2^14) >> 15 = 1 and neither is 0, so the
+//   outputs are the scalar's;
+// - dh * t + low * 1 is one vpmaddwd of the pairs (dh, low) and (t, 1):
+//   |dh * t| <= 2^30 and |low| < 2^15, so the int32 sum is exact;
+// - min(q, 2^15), then vpackusdw clamps below at 0 (and restores sample
+//   order from the unpacks' halves, as in angle_mask16).
+// o = 0 reads the table's centre, 0, and gets k = 0 where the scalar has
+// 2^15; k is not used there: r = (k * 0 + 2^14) >> 15 = 0 for any k, and
+// the gain limit is skipped for o = 0 either way.
+inline V ratio_q15_16(V o, V t, const std::int32_t* div) {
+    const V sign = _mm256_srai_epi16(o, 15);
+    const V ga = _mm256_i32gather_epi32(div, _mm256_unpacklo_epi16(o, sign), 4);
+    const V gb = _mm256_i32gather_epi32(div, _mm256_unpackhi_epi16(o, sign), 4);
+    const V dh = _mm256_packs_epi32(_mm256_srai_epi32(ga, 15), _mm256_srai_epi32(gb, 15));
+    const V low15 = _mm256_set1_epi32(0x7fff);
+    const V dl = _mm256_packs_epi32(_mm256_and_si256(ga, low15), _mm256_and_si256(gb, low15));
+    const V low = _mm256_mulhrs_epi16(dl, t);
+    const V ones = _mm256_set1_epi16(1);
+    const V qa = _mm256_madd_epi16(_mm256_unpacklo_epi16(dh, low), _mm256_unpacklo_epi16(t, ones));
+    const V qb = _mm256_madd_epi16(_mm256_unpackhi_epi16(dh, low), _mm256_unpackhi_epi16(t, ones));
+    const V kmax = _mm256_set1_epi32(32768);
+    return _mm256_packus_epi32(_mm256_min_epi32(qa, kmax), _mm256_min_epi32(qb, kmax));
+}
+
+// (k * o + 2^14) >> 15 for k in [0, 2^15] (uint16 lanes) and int16 o:
+// for k < 2^15 vpmulhrsw is exact (k is a non-negative int16) and vpsignw
+// by k keeps it (k > 0) or gives 0 (k = 0, where it is 0 already); for k =
+// 2^15 (the int16 -2^15) vpmulhrsw gives (-2^15 o + 2^14) >> 15 = -o
+// (modulo 2^16: -2^15 for o = -2^15) and vpsignw negates it back to o, the
+// scalar's (2^15 o + 2^14) >> 15. The result lies between 0 and o: int16.
+inline V restore16(V k, V o) { return _mm256_sign_epi16(_mm256_mulhrs_epi16(k, o), k); }
+
+// rst * g saturated to int16 for an integral g in [0, 2^15): the int32
+// product from vpmullw / vpmulhw, packed with signed saturation (in sample
+// order again). The caller takes min(p, t) where o > 0 (rst >= 0, so p >=
+// 0: a product above 32767 becomes 32767 >= t, and the minimum is t, as
+// with the exact product) and max(p, t) where o < 0 (symmetrically): the
+// scalar's int64 min / max.
+inline V gain_product_sat16(V rst, V g) {
+    const V lo = _mm256_mullo_epi16(rst, g), hi = _mm256_mulhi_epi16(rst, g);
+    return _mm256_packs_epi32(_mm256_unpacklo_epi16(lo, hi), _mm256_unpackhi_epi16(lo, hi));
+}
+
+// Decouple of scale 0 in 16-bit lanes for an integral gain in [0, 2^15)
+// (kUnitGain: gain 1, where the product is rst itself), regions at least 16
+// samples wide. Every value is an int16 (see ratio_q15_16, restore16,
+// gain_product_sat16); a = t - r modulo 2^16 is the scalar's narrowing.
+template <bool kUnitGain>
+void decouple_s0_rows16(const std::int16_t* const ref_hvd[3], const std::int16_t* const dis_hvd[3],
+                        std::ptrdiff_t stride, Rect region, double gain_limit,
+                        std::int16_t* const r_hvd[3], std::int16_t* const a_hvd[3]) {
+    const DecoupleConstants c(gain_limit);
+    const __m256 cos_sq_f = _mm256_set1_ps(cos_1deg_sq());
+    const V gain = _mm256_set1_epi16(static_cast<std::int16_t>(gain_limit));
+    const V zero = _mm256_setzero_si256();
+    for (int y = region.y0; y < region.y1; ++y) {
+        const std::ptrdiff_t row = y * stride;
+        for_blocks_overlapping(region.x0, region.x1, 16, [&](int x) {
+            const std::ptrdiff_t i = row + x;
+            V o[3], t[3];
+            for (int b = 0; b < 3; ++b) {
+                o[b] = loadu(ref_hvd[b] + i);
+                t[b] = loadu(dis_hvd[b] + i);
+            }
+            const V angle = angle_mask16(o[0], o[1], t[0], t[1], cos_sq_f, c.cos_sq);
+            for (int b = 0; b < 3; ++b) {
+                // k matters only where o != 0 (see ratio_q15_16) and is 0
+                // where t == 0 (q = dh * 0 + 0); a block with no sample
+                // where both are non-zero (flat content: half the blocks of
+                // the testsrc clip, 1% of natural ones) skips the gathers.
+                const V o_zero = _mm256_cmpeq_epi16(o[b], zero);
+                const V none = _mm256_or_si256(o_zero, _mm256_cmpeq_epi16(t[b], zero));
+                const V k = _mm256_testc_si256(none, _mm256_cmpeq_epi16(zero, zero))
+                                ? zero
+                                : ratio_q15_16(o[b], t[b], c.div);
+                V rst = restore16(k, o[b]);
+                const V p = kUnitGain ? rst : gain_product_sat16(rst, gain);
+                const V limited = _mm256_blendv_epi8(_mm256_max_epi16(p, t[b]), _mm256_min_epi16(p, t[b]),
+                                                     _mm256_cmpgt_epi16(o[b], zero));
+                const V skip = _mm256_or_si256(_mm256_cmpeq_epi16(k, zero), o_zero);
+                rst = _mm256_blendv_epi8(rst, limited, _mm256_andnot_si256(skip, angle));
+                storeu(r_hvd[b] + i, rst);
+                storeu(a_hvd[b] + i, _mm256_sub_epi16(t[b], rst));
+            }
+        });
+    }
+}
+
 void decouple_s0_avx2(const std::int16_t* const ref_hvd[3], const std::int16_t* const dis_hvd[3],
                       std::ptrdiff_t stride, Rect region, double gain_limit,
                       std::int16_t* const r_hvd[3], std::int16_t* const a_hvd[3]) {
     // Outside these the vector product could leave int32; the scalar serves.
     if (region.width() < 8 || !(gain_limit >= -65535.0 && gain_limit <= 65535.0)) {
         decouple_s0(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
+        return;
+    }
+    if (region.width() >= 16 && gain_limit >= 0.0 && integral_gain(gain_limit, 32767.0)) {
+        gain_limit == 1.0
+            ? decouple_s0_rows16<true>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd)
+            : decouple_s0_rows16<false>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
         return;
     }
     if (integral_gain(gain_limit, 65535.0))
@@ -666,6 +843,53 @@ inline V angle_mask4_i64(V dot, V omag, V tmag, __m256d cos_sq) {
                                                 float_of_small_i64(tmag), cos_sq));
     return _mm256_castpd_si256(
         angle_close4(float_of_i64(dot), float_of_i64(omag), float_of_i64(tmag), cos_sq));
+}
+
+// v rounded once to double for 4 int64 lanes (any value): v = hi * 2^32 +
+// lo with hi the signed high and lo the unsigned low dword; double(hi) *
+// 2^32 and lo (through the 2^52 exponent trick) are exact, so their sum is
+// the one rounding, with relative error at most 2^-53.
+inline __m256d double_of_i64_near(V v) {
+    const __m128i hi = _mm256_castsi256_si128(
+        _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(1, 3, 5, 7, 1, 3, 5, 7)));
+    const __m256d h = _mm256_mul_pd(_mm256_cvtepi32_pd(hi), _mm256_set1_pd(0x1p32));
+    const __m256d l = _mm256_sub_pd(
+        _mm256_castsi256_pd(_mm256_blend_epi32(v, _mm256_set1_epi64x(0x4330000000000000), 0xAA)),
+        _mm256_set1_pd(0x1p52));
+    return _mm256_add_pd(h, l);
+}
+
+// The angle test of 4 samples (int64 dot product and squared magnitudes as
+// angle_mask4_i64 takes them) where doubles near the values decide it; all
+// ones in the 64-bit lanes that pass, and `unsure` set where they cannot
+// decide. The scalar converts each value X to float, X(1 + f) with |f| <=
+// 2^-24 (no value is subnormal: each is 0 or at least 1), and compares d^2
+// (exact in double) with fl64(c o t) (c o exact). Here X' = X(1 + g), |g|
+// <= 2^-53 (double_of_i64_near), L = fl(d' d'), R = fl(fl(c o') t') and R+-
+// = fl(R (1 +- 2^-20)). For magnitudes o, t >= 0:
+//   L >= R+ gives D^2 >= c O T (1 + 2^-20)(1 - 2^-53)^8, so the scalar's
+//   d^2 >= D^2 (1 - 2^-24)^2 >= c O T (1 + 2^-21), above its right side
+//   c O T (1 + 2^-24)^2 (1 + 2^-53) (c O T >= 0: both are 0 when it is 0);
+//   L < R- gives D^2 < c O T (1 - 2^-20)(1 + 2^-53)^8, so d^2 <= D^2 (1 +
+//   2^-24)^2 < c O T (1 - 2^-21), below the right side's c O T (1 -
+//   2^-24)^2 (1 - 2^-53).
+// d' has the sign of the int64 dot product, as the scalar's float has. A
+// magnitude wraps (to -2^63, exact in both conversions) only where h and v
+// are both INT32_MIN: if one does, R <= 0 and the scalar's right side <= 0,
+// so both pass exactly where d >= 0; if both do, the dot product wraps to
+// -2^63 as well and both fail.
+inline V angle_mask4_i64_near(V dot, V omag, V tmag, __m256d cos_sq, V& unsure) {
+    const __m256d d = double_of_i64_near(dot);
+    const __m256d l = _mm256_mul_pd(d, d);
+    const __m256d r = _mm256_mul_pd(_mm256_mul_pd(cos_sq, double_of_i64_near(omag)),
+                                    double_of_i64_near(tmag));
+    const __m256d r_hi = _mm256_mul_pd(r, _mm256_set1_pd(1.0 + 0x1p-20));
+    const __m256d r_lo = _mm256_mul_pd(r, _mm256_set1_pd(1.0 - 0x1p-20));
+    const __m256d nonneg = _mm256_cmp_pd(d, _mm256_setzero_pd(), _CMP_GE_OQ);
+    const __m256d pass = _mm256_and_pd(nonneg, _mm256_cmp_pd(l, r_hi, _CMP_GE_OQ));
+    const __m256d decided = _mm256_or_pd(pass, _mm256_cmp_pd(l, r_lo, _CMP_LT_OQ));
+    unsure = _mm256_castpd_si256(_mm256_andnot_pd(decided, nonneg));
+    return _mm256_castpd_si256(pass);
 }
 
 // k of scales 1-3 on 8 int32 lanes. |o| >= 2^15 is reduced to its top 15
@@ -760,16 +984,29 @@ void decouple_s123_rows(const std::int32_t* const ref_hvd[3], const std::int32_t
     auto block = [&](std::ptrdiff_t i, const V* o, const V* t) {
         // Even samples in the low dwords of the 64-bit lanes, odd ones
         // moved there; products of int32 values summed modulo 2^64.
-        auto angle_half = [&](V oh, V ov, V th, V tv) {
-            const V dot = _mm256_add_epi64(_mm256_mul_epi32(oh, th), _mm256_mul_epi32(ov, tv));
-            const V om = _mm256_add_epi64(_mm256_mul_epi32(oh, oh), _mm256_mul_epi32(ov, ov));
-            const V tm = _mm256_add_epi64(_mm256_mul_epi32(th, th), _mm256_mul_epi32(tv, tv));
-            return angle_mask4_i64(dot, om, tm, c.cos_sq);
+        struct Sums {
+            V dot, om, tm;
         };
-        const V angle = interleave_low_dwords(
-            angle_half(o[0], o[1], t[0], t[1]),
-            angle_half(_mm256_srli_epi64(o[0], 32), _mm256_srli_epi64(o[1], 32),
-                       _mm256_srli_epi64(t[0], 32), _mm256_srli_epi64(t[1], 32)));
+        auto sums = [&](V oh, V ov, V th, V tv) {
+            return Sums{_mm256_add_epi64(_mm256_mul_epi32(oh, th), _mm256_mul_epi32(ov, tv)),
+                        _mm256_add_epi64(_mm256_mul_epi32(oh, oh), _mm256_mul_epi32(ov, ov)),
+                        _mm256_add_epi64(_mm256_mul_epi32(th, th), _mm256_mul_epi32(tv, tv))};
+        };
+        const Sums even = sums(o[0], o[1], t[0], t[1]);
+        const Sums odd = sums(_mm256_srli_epi64(o[0], 32), _mm256_srli_epi64(o[1], 32),
+                              _mm256_srli_epi64(t[0], 32), _mm256_srli_epi64(t[1], 32));
+        // Doubles near the sums decide almost every sample; a block with
+        // one they cannot (an angle within about 3e-5 radians of 1 degree)
+        // takes the scalar's float conversions.
+        V unsure_even, unsure_odd;
+        V angle_even = angle_mask4_i64_near(even.dot, even.om, even.tm, c.cos_sq, unsure_even);
+        V angle_odd = angle_mask4_i64_near(odd.dot, odd.om, odd.tm, c.cos_sq, unsure_odd);
+        const V unsure = _mm256_or_si256(unsure_even, unsure_odd);
+        if (!_mm256_testz_si256(unsure, unsure)) {
+            angle_even = angle_mask4_i64(even.dot, even.om, even.tm, c.cos_sq);
+            angle_odd = angle_mask4_i64(odd.dot, odd.om, odd.tm, c.cos_sq);
+        }
+        const V angle = interleave_low_dwords(angle_even, angle_odd);
         for (int b = 0; b < 3; ++b) {
             const V k = ratio_q15_s123(o[b], t[b], c.div);
             V rst = restore_s123(k, o[b]);
@@ -1056,17 +1293,22 @@ public:
         if (c1_ == w_) v_[w_ + 1] = v_[w_];
         V bits = _mm256_setzero_si256();
         const int n = x1_ - x0_;
-        for (int i = 0; i < n; i += 8) {
+        auto threshold = [&](int i) {
             const int x = x0_ + i;
             V t = _mm256_add_epi32(loadu(v_ + x), loadu(v_ + x + 1));
             t = _mm256_add_epi32(t, loadu(v_ + x + 2));
             t = _mm256_sub_epi32(t, loadu(sc + x));
             t = _mm256_add_epi32(t, loadu(cc + x));
             storeu(thr_ + i, t);
+            return t;
+        };
+        int i = 0;
+        for (; i + 8 <= n; i += 8) bits = _mm256_or_si256(bits, threshold(i));
+        if (i < n) {
             // Lanes past the region's end hold whatever the slack gave.
             const V inside = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - i),
                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            bits = _mm256_or_si256(bits, _mm256_and_si256(t, inside));
+            bits = _mm256_or_si256(bits, _mm256_and_si256(threshold(i), inside));
         }
         const __m128i b4 = _mm_or_si128(_mm256_castsi256_si128(bits), _mm256_extracti128_si256(bits, 1));
         const __m128i b2 = _mm_or_si128(b4, _mm_unpackhi_epi64(b4, b4));
@@ -1112,16 +1354,20 @@ private:
     // with a = |csf| (an unsigned 16-bit lane: 32768 for csf = -32768)
     //   flt = (4369 a + 2048) >> 12 = a + ((4368 a + 2^15) >> 16),
     //   tap = (8738 a + 2048) >> 12 = 2a + ((8736 a + 2^15) >> 16),
-    // (4369 = 2^12 + 273 and 8738 = 2^13 + 546, times 16), where the 32-bit
-    // product X (below 2^32) rounds as (X >> 16) + ((X mod 2^16) >> 15):
-    // vpmulhuw plus the top bit of vpmullw. flt is taken modulo 2^16, the
+    // (4369 = 2^12 + 273 and 8738 = 2^13 + 546, times 16). Halving both
+    // terms of each fraction (4368 and 8736 are even) gives (2184 a + 2^14)
+    // >> 15 and (4368 a + 2^14) >> 15: vpmulhrsw of a with 2184 and 4368,
+    // exact for a < 2^15 (non-negative results); for a = 2^15 (the int16
+    // -2^15) vpmulhrsw returns the negated values -2184 and -4368 (the
+    // products are exact multiples of 2^15), so the absolute value of
+    // vpmulhrsw is the rounded part for every a. flt is taken modulo 2^16, the
     // scalar's int16 narrowing. The int32 sums come from vpmaddwd on
     // interleaved lanes: S = (flt_h + flt_v) + flt_d and, with a - 2^14 in
     // [-2^14, 2^14] (int16), sum of taps = 2 sum (a - 2^14) + 3 * 2^15 + sum
     // of the rounded parts (each <= 4368, their sum an int16).
     void fill_row(int r, std::int32_t* out, std::int32_t* taps) const {
         const std::ptrdiff_t off = r * stride_;
-        const V k4368 = opaque(_mm256_set1_epi16(4368)), k8736 = opaque(_mm256_set1_epi16(8736));
+        const V k2184 = _mm256_set1_epi16(2184), k4368 = _mm256_set1_epi16(4368);
         const V half = _mm256_set1_epi16(16384), zero = _mm256_setzero_si256();
         const V ones = _mm256_set1_epi16(1), twos = _mm256_set1_epi16(2);
         const V two_one = _mm256_set1_epi32(0x00010002);  // (2, 1) pairs
@@ -1131,12 +1377,8 @@ private:
             V rounded = zero;
             for (int t = 0; t < 3; ++t) {
                 const V a = _mm256_abs_epi16(csf16(t, load16_i16(masker_[t] + off + x, c1_ - x)));
-                const V u = _mm256_add_epi16(_mm256_mulhi_epu16(a, k4368),
-                                             _mm256_srli_epi16(_mm256_mullo_epi16(a, k4368), 15));
-                flt[t] = _mm256_add_epi16(a, u);
-                rounded = _mm256_add_epi16(
-                    rounded, _mm256_add_epi16(_mm256_mulhi_epu16(a, k8736),
-                                              _mm256_srli_epi16(_mm256_mullo_epi16(a, k8736), 15)));
+                flt[t] = _mm256_add_epi16(a, _mm256_abs_epi16(_mm256_mulhrs_epi16(a, k2184)));
+                rounded = _mm256_add_epi16(rounded, _mm256_abs_epi16(_mm256_mulhrs_epi16(a, k4368)));
                 cen[t] = _mm256_sub_epi16(a, half);
             }
             // S and the tap sums of columns 0-3, 8-11 (lo) and 4-7, 12-15 (hi).

@@ -329,6 +329,84 @@ void check_decouple_int32_edge(const AdmKernels& k, int w, int h, std::ptrdiff_t
     for (int i = 0; i < 6; ++i) compare(edge[i], out[i], outv[i], f);
 }
 
+// A scale-0 decouple case once more (nin: its bands, all six replaced
+// here, no further draws): reference (h, v) of magnitude 16000..23000 at a
+// hashed direction, the distorted (h, v) that turned by 1 degree +- 4e-5
+// radians and scaled by 0.8 or 1.3, at gain 100. Rounded to integers the
+// angles fall within a few 1e-5 radians of 1 degree, where single-precision
+// arithmetic cannot decide the scalar's double test (the twins' float
+// shortcut must defer to it there), and with the gain the decision shows:
+// where the test passes r is t, where it fails r is about min(t, o).
+void check_decouple_near_1deg_large(const AdmKernels& k, int w, int h, std::ptrdiff_t stride,
+                                    Rect region, std::vector<Band<std::int16_t>>& nin,
+                                    std::vector<Band<std::int16_t>>& out,
+                                    std::vector<Band<std::int16_t>>& outv, Failure& f) {
+    using T = std::int16_t;
+    const double pi = 3.14159265358979323846;
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            const std::uint64_t hash = (static_cast<std::uint64_t>(x) * 0x9E3779B97F4A7C15ull) ^
+                                       (static_cast<std::uint64_t>(y) * 0xC2B2AE3D27D4EB4Full);
+            const std::uint64_t mix = hash ^ (hash >> 29);
+            const double mag = 16000.0 + static_cast<double>(mix % 7001);
+            const double dir = static_cast<double>((mix >> 13) % 6284) * 1e-3;
+            const double turn = pi / 180 + (static_cast<double>((mix >> 27) % 2001) - 1000.0) * 4e-8;
+            const double scale = (mix >> 40) % 2 ? 1.3 : 0.8;
+            *nin[0].at(x, y) = static_cast<T>(std::lround(mag * std::cos(dir)));
+            *nin[1].at(x, y) = static_cast<T>(std::lround(mag * std::sin(dir)));
+            *nin[2].at(x, y) = static_cast<T>((mix >> 20) % 2001 - 1000);
+            *nin[3].at(x, y) = static_cast<T>(std::lround(scale * mag * std::cos(dir + turn)));
+            *nin[4].at(x, y) = static_cast<T>(std::lround(scale * mag * std::sin(dir + turn)));
+            *nin[5].at(x, y) = static_cast<T>((mix >> 31) % 2001 - 1000);
+        }
+    const T* nref[3] = {nin[0].origin(), nin[1].origin(), nin[2].origin()};
+    const T* ndis[3] = {nin[3].origin(), nin[4].origin(), nin[5].origin()};
+    T* rs[3] = {out[0].origin(), out[1].origin(), out[2].origin()};
+    T* as[3] = {out[3].origin(), out[4].origin(), out[5].origin()};
+    T* rv[3] = {outv[0].origin(), outv[1].origin(), outv[2].origin()};
+    T* av[3] = {outv[3].origin(), outv[4].origin(), outv[5].origin()};
+    adm_kernels_scalar().decouple_s0(nref, ndis, stride, region, 100.0, rs, as);
+    k.decouple_s0(nref, ndis, stride, region, 100.0, rv, av);
+    const char* near[6] = {"r_h (near 1 degree, large)", "r_v (near 1 degree, large)",
+                           "r_d (near 1 degree, large)", "a_h (near 1 degree, large)",
+                           "a_v (near 1 degree, large)", "a_d (near 1 degree, large)"};
+    for (int i = 0; i < 6; ++i) compare(near[i], out[i], outv[i], f);
+}
+
+// A scale-0 decouple case once more (nin: scratch bands, no further
+// draws): the case's bands with most distorted samples and a fifth of the
+// reference samples zeroed (a hash of the position picks the survivors), so
+// that many 16-sample blocks have no sample whose ref and dis are both
+// non-zero (flat content, where the twins may skip the division), and the
+// survivors sit at every lane position.
+void check_decouple_sparse(const AdmKernels& k, int w, int h, std::ptrdiff_t stride, Rect region,
+                           double gain, std::vector<Band<std::int16_t>>& in,
+                           std::vector<Band<std::int16_t>>& nin,
+                           std::vector<Band<std::int16_t>>& out,
+                           std::vector<Band<std::int16_t>>& outv, Failure& f) {
+    using T = std::int16_t;
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            const std::uint64_t hash = static_cast<std::uint64_t>(x) * 2654435761u + static_cast<std::uint64_t>(y) * 40503u;
+            for (int t = 0; t < 3; ++t) {
+                const std::uint64_t m = hash ^ (static_cast<std::uint64_t>(t) * 0x9E3779B9u);
+                *nin[t].at(x, y) = (m >> 3) % 5 == 0 ? T{0} : *in[t].at(x, y);
+                *nin[3 + t].at(x, y) = (m >> 7) % 29 == 0 ? *in[3 + t].at(x, y) : T{0};
+            }
+        }
+    const T* nref[3] = {nin[0].origin(), nin[1].origin(), nin[2].origin()};
+    const T* ndis[3] = {nin[3].origin(), nin[4].origin(), nin[5].origin()};
+    T* rs[3] = {out[0].origin(), out[1].origin(), out[2].origin()};
+    T* as[3] = {out[3].origin(), out[4].origin(), out[5].origin()};
+    T* rv[3] = {outv[0].origin(), outv[1].origin(), outv[2].origin()};
+    T* av[3] = {outv[3].origin(), outv[4].origin(), outv[5].origin()};
+    adm_kernels_scalar().decouple_s0(nref, ndis, stride, region, gain, rs, as);
+    k.decouple_s0(nref, ndis, stride, region, gain, rv, av);
+    const char* names[6] = {"r_h (sparse)", "r_v (sparse)", "r_d (sparse)",
+                            "a_h (sparse)", "a_v (sparse)", "a_d (sparse)"};
+    for (int i = 0; i < 6; ++i) compare(names[i], out[i], outv[i], f);
+}
+
 template <class T>
 Failure check_decouple(Gen& g, const AdmKernels& k, std::string& desc) {
     constexpr bool s0 = sizeof(T) == 2;
@@ -421,7 +499,10 @@ Failure check_decouple(Gen& g, const AdmKernels& k, std::string& desc) {
     const char* near[6] = {"r_h (1 degree)", "r_v (1 degree)", "r_d (1 degree)",
                            "a_h (1 degree)", "a_v (1 degree)", "a_d (1 degree)"};
     for (int i = 0; i < 6; ++i) compare(near[i], out[i], outv[i], f);
-    if constexpr (!s0) {
+    if constexpr (s0) {
+        if (!f.failed) check_decouple_near_1deg_large(k, w, h, stride, region, nin, out, outv, f);
+        if (!f.failed) check_decouple_sparse(k, w, h, stride, region, gain, in, nin, out, outv, f);
+    } else {
         if (!f.failed) check_decouple_int32_edge(k, w, h, stride, region, nin, out, outv, f);
     }
     return f;
