@@ -14,6 +14,10 @@
 //                                        (never write) histogram cells up to
 //                                        kHistogramPadding past the last
 //   Isa::sums(row, n, sums)              c_value_sums_scalar's result
+//   Isa::kRowSums                        (optional) true where Isa::row
+//                                        takes `sums` last and adds its row
+//                                        to them itself, as Isa::sums would
+//                                        (the values still in registers)
 //   Isa::kScanLanes                      0, or the columns of a run scan
 //                                        block (at most 32)
 //   Isa::kRuns                           whether the Isa merges runs (with
@@ -311,8 +315,12 @@ void c_values_loop(const std::uint16_t* image, const std::uint16_t* mask, std::p
         else if (out >= 0)
             hist.remove_row(image + out * stride, mask + out * stride);
         float* row = c_values + static_cast<std::ptrdiff_t>(y) * w;
-        Isa::row(image + y * stride, mask + y * stride, w, s, histograms, recip, row);
-        Isa::sums(row, w, sums);
+        if constexpr (requires { requires Isa::kRowSums; }) {
+            Isa::row(image + y * stride, mask + y * stride, w, s, histograms, recip, row, sums);
+        } else {
+            Isa::row(image + y * stride, mask + y * stride, w, s, histograms, recip, row);
+            Isa::sums(row, w, sums);
+        }
     }
 }
 
