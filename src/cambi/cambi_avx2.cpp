@@ -126,6 +126,20 @@ bool scored(const ContrastSetup& s, int value, int d) {
     return v <= s.tvi[d] && v + d + 1 > s.vlt_luma;
 }
 
+// Bit d set where d is scored for `value` (num_diffs <= 32), kept for the
+// last value asked: neighbouring blocks of a flat area share their value.
+struct ScoredDiffs {
+    int value = -1;
+    std::uint32_t bits = 0;
+    std::uint32_t of(const ContrastSetup& s, int v) {
+        if (v == value) return bits;
+        value = v;
+        bits = 0;
+        for (int d = 0; d < s.num_diffs; ++d) bits |= static_cast<std::uint32_t>(scored(s, v, d)) << d;
+        return bits;
+    }
+};
+
 // The c-values of 8 pixels of the row whose valid lanes (`valid`) all hold
 // `value`: c_value_pixel's steps with the tests of each d made once, the
 // counts of the 8 columns of a histogram row loaded at once (hist points at
@@ -154,10 +168,11 @@ __m256 uniform_c_values(const std::uint16_t* hist, int w, int value, __m256i val
     return c;
 }
 
-// uniform_c_values for 16 pixels: the counts of 16 columns in one load and
+// uniform_c_values for 16 pixels, for the d of `diffs` (ScoredDiffs):
+// the counts of 16 columns in one load and
 // compared in 16-bit lanes (valid16: the valid lanes as 16-bit masks), the
 // products in two halves of 8; out gets the 16 c-values.
-void uniform_c_values16(const std::uint16_t* hist, int w, int value, __m256i valid16,
+void uniform_c_values16(const std::uint16_t* hist, int w, int value, std::uint32_t diffs, __m256i valid16,
                         const ContrastSetup& s, const float* recip, float* out, SumsLanes& sums) {
     auto counts = [&](int row) {
         return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(hist + static_cast<std::ptrdiff_t>(row) * w));
@@ -169,8 +184,8 @@ void uniform_c_values16(const std::uint16_t* hist, int w, int value, __m256i val
     const __m256i p0_lo = low(p0), p0_hi = high(p0);
     const __m256 p0f_lo = _mm256_cvtepi32_ps(p0_lo), p0f_hi = _mm256_cvtepi32_ps(p0_hi);
     __m256 c_lo = _mm256_setzero_ps(), c_hi = _mm256_setzero_ps();
-    for (int d = 0; d < s.num_diffs; ++d) {
-        if (!scored(s, value, d)) continue;
+    for (std::uint32_t left = diffs; left; left &= left - 1) {
+        const int d = __builtin_ctz(left);
         const __m256i p1 = counts(compact + d + 1);
         const __m256i p = compact - d - 1 >= 0 ? _mm256_max_epu16(p1, counts(compact - d - 1)) : p1;
         const __m256i live = _mm256_and_si256(p, valid16);
@@ -271,6 +286,7 @@ void c_values_row_avx2(const std::uint16_t* image, const std::uint16_t* mask, in
                        float* out, CValueSums& row_sums) {
     const RowSetup k(s, w);
     SumsLanes sums;
+    ScoredDiffs diffs;
     int x = 0;
     if (s.band_size >= 1 && s.band_base + s.band_size <= 0x10000) {
         const __m256i zero = _mm256_setzero_si256();
@@ -291,7 +307,7 @@ void c_values_row_avx2(const std::uint16_t* image, const std::uint16_t* mask, in
             const int value = image[x + first];
             const __m256i same = _mm256_cmpeq_epi16(img, _mm256_set1_epi16(static_cast<short>(value)));
             if (_mm256_testc_si256(same, valid)) {
-                uniform_c_values16(hist + x, w, value, valid, s, recip, out + x, sums);
+                uniform_c_values16(hist + x, w, value, diffs.of(s, value), valid, s, recip, out + x, sums);
                 continue;
             }
             c_values8(image, mask, w, x, s, k, hist, recip, out, sums);
