@@ -494,9 +494,12 @@ private:
         std::memset(mask_.get(), 0, pixels * sizeof(std::uint16_t));
         c_values_ = detail::make_large_array<float>(static_cast<std::size_t>(plan_.alloc_w) *
                                                     plan_.alloc_h);
-        histograms_ = detail::make_large_array<std::uint16_t>(
+        const std::size_t cells =
             static_cast<std::size_t>(plan_.alloc_w) * static_cast<std::size_t>(setup_.band_size) +
-            cambi::kHistogramPadding);
+            cambi::kHistogramPadding;
+        histograms_ = detail::make_large_array<std::uint16_t>(cells);
+        // Zero once: c_values leaves its counts 0 again (CValuesFn).
+        std::memset(histograms_.get(), 0, cells * sizeof(std::uint16_t));
         mask_scratch_.resize(cambi::spatial_mask_scratch(plan_.alloc_w));
         mode_buffer_.resize(static_cast<std::size_t>(3) * plan_.alloc_w);
     }

@@ -49,170 +49,366 @@ struct Avx2Lanes {
 };
 
 struct Avx2Isa : CountLanes<Avx2Lanes> {
+    static constexpr bool kRowSums = true;
     static void row(const std::uint16_t* image, const std::uint16_t* mask, int w, const ContrastSetup& s,
-                    const std::uint16_t* hist, const float* recip, float* out);
+                    const std::uint16_t* hist, const float* recip, float* out, CValueSums& sums);
     static void sums(const float* row, int n, CValueSums& sums);
 };
 
-// c_value_sums_scalar 8 values at a time. A lane in [0.5, 65536) (ordered
-// compares: NaN is out) gives u = v * 2^24, exact in float (a power-of-two
-// scale that stays finite) and an integer in [2^23, 2^40); other lanes give
-// 0. AVX2 has no float-to-int64 conversion: u + 2^52 is exact in a double
-// (below 2^53), and its bits are 0x4330000000000000 + u.
-void c_value_sums_avx2(const float* row, int n, CValueSums& sums) {
-    const __m256 zero = _mm256_setzero_ps();
-    const __m256 half = _mm256_set1_ps(0.5f);
-    const __m256 top = _mm256_set1_ps(65536.0f);
-    const __m256 scale = _mm256_set1_ps(16777216.0f);
-    const __m256d magic = _mm256_set1_pd(4503599627370496.0);  // 2^52
-    const __m256i magic_bits = _mm256_set1_epi64x(0x4330000000000000);
+// c_value_sums_scalar's running values, given values 8 at a time. A lane
+// in [0.5, 65536) (ordered compares: NaN is out) gives u = v * 2^24, exact
+// in float (a power-of-two scale that stays finite) and an integer in
+// [2^23, 2^40); other lanes give 0. AVX2 has no float-to-int64 conversion:
+// u + 2^52 is exact in a double (below 2^53), and its bits are
+// 0x4330000000000000 + u.
+struct SumsLanes {
     __m256i acc = _mm256_setzero_si256();
     std::int64_t nonzero = 0;
     int outside = 0;
-    int i = 0;
-    for (; i + 8 <= n; i += 8) {
-        const __m256 v = _mm256_loadu_ps(row + i);
+
+    void add(__m256 v) {
         // Most c-values are 0 (unmasked pixels): 8 whose bits are all zero
         // (+0; -0 and anything else go on) change nothing.
-        if (_mm256_testz_si256(_mm256_castps_si256(v), _mm256_castps_si256(v))) continue;
-        const __m256 in = _mm256_and_ps(_mm256_cmp_ps(v, half, _CMP_GE_OQ), _mm256_cmp_ps(v, top, _CMP_LT_OQ));
-        const int nz = _mm256_movemask_ps(_mm256_cmp_ps(v, zero, _CMP_NEQ_UQ));
+        if (_mm256_testz_si256(_mm256_castps_si256(v), _mm256_castps_si256(v))) return;
+        const __m256 in = _mm256_and_ps(_mm256_cmp_ps(v, _mm256_set1_ps(0.5f), _CMP_GE_OQ),
+                                        _mm256_cmp_ps(v, _mm256_set1_ps(65536.0f), _CMP_LT_OQ));
+        const int nz = _mm256_movemask_ps(_mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_NEQ_UQ));
         nonzero += __builtin_popcount(static_cast<unsigned>(nz));
         outside |= nz & ~_mm256_movemask_ps(in);
-        const __m256 u = _mm256_and_ps(_mm256_mul_ps(v, scale), in);
+        const __m256 u = _mm256_and_ps(_mm256_mul_ps(v, _mm256_set1_ps(16777216.0f)), in);
+        const __m256d magic = _mm256_set1_pd(4503599627370496.0);  // 2^52
+        const __m256i magic_bits = _mm256_set1_epi64x(0x4330000000000000);
         const __m256d lo = _mm256_add_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(u)), magic);
         const __m256d hi = _mm256_add_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(u, 1)), magic);
         acc = _mm256_add_epi64(acc, _mm256_sub_epi64(_mm256_castpd_si256(lo), magic_bits));
         acc = _mm256_add_epi64(acc, _mm256_sub_epi64(_mm256_castpd_si256(hi), magic_bits));
     }
-    alignas(32) std::int64_t lanes[4];
-    _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), acc);
-    std::int64_t units = lanes[0] + lanes[1] + lanes[2] + lanes[3];
-    bool in_range = outside == 0;
-    c_value_sums_steps(row, i, n, units, nonzero, in_range);
-    fold_c_value_sums(sums, units, nonzero, in_range);
+    // The scalar's steps on row[i, n), then everything into sums.
+    void finish(const float* row, int i, int n, CValueSums& sums) const {
+        alignas(32) std::int64_t lanes[4];
+        _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), acc);
+        std::int64_t units = lanes[0] + lanes[1] + lanes[2] + lanes[3];
+        std::int64_t count = nonzero;
+        bool in_range = outside == 0;
+        c_value_sums_steps(row, i, n, units, count, in_range);
+        fold_c_value_sums(sums, units, count, in_range);
+    }
+};
+
+// c_value_sums_scalar 8 values at a time.
+void c_value_sums_avx2(const float* row, int n, CValueSums& sums) {
+    SumsLanes lanes;
+    int i = 0;
+    for (; i + 8 <= n; i += 8) lanes.add(_mm256_loadu_ps(row + i));
+    lanes.finish(row, i, n, sums);
 }
 
-// One d's step of c_value_pixel in the lanes `lanes`: val = weight * p0 * p
-// in int32 (counts at most window^2 <= 4225, weights at most 9: below 2^31),
-// converted to float as static_cast does, times the gathered recip[p + p0];
-// c takes val where val > c.
-__m256 raise_c(__m256 c, int weight, __m256i p0, __m256i p, const float* recip, __m256i lanes) {
-    const __m256i prod = _mm256_mullo_epi32(_mm256_mullo_epi32(_mm256_set1_epi32(weight), p0), p);
-    const __m256 r = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), recip, _mm256_add_epi32(p, p0),
-                                              _mm256_castsi256_ps(lanes), 4);
-    const __m256 val = _mm256_mul_ps(_mm256_cvtepi32_ps(prod), r);
-    const __m256 better = _mm256_and_ps(_mm256_cmp_ps(val, c, _CMP_GT_OQ), _mm256_castsi256_ps(lanes));
-    return _mm256_blendv_ps(c, val, better);
+// One d's step of c_value_pixel in 8 lanes: val = weight * p0 * p as
+// float, times the gathered recip[p + p0]; c takes val where val > c.
+// The product in float is the scalar's static_cast<float>(weight * p0 * p):
+// p0 and p count disjoint pixels of one window (values v and v +- (d + 1)
+// of column x's window), so p0 + p <= window^2 <= 4225 and p0 * p <=
+// 2112 * 2113 < 2^24 is exact in float; weight * that, rounded once, is the
+// int32 product (below 2^31) rounded once, as its conversion is. The same
+// bound keeps the index p + p0 in the table, so the gather needs no lane
+// mask. A lane whose p or p0 is 0 gives val = 0 (every reciprocal is finite),
+// never above c, as the scalar's skipped d leaves c; val > c ? val : c is
+// max_ps(val, c) (val is never NaN).
+__m256 raise_c(__m256 c, __m256 weight, __m256 p0f, __m256i p0, __m256i p, const float* recip) {
+    const __m256 r = _mm256_i32gather_ps(recip, _mm256_add_epi32(p, p0), 4);
+    const __m256 prod = _mm256_mul_ps(weight, _mm256_mul_ps(p0f, _mm256_cvtepi32_ps(p)));
+    return _mm256_max_ps(_mm256_mul_ps(prod, r), c);
 }
+
+// Whether c_value_pixel scores d for the value `value` (its skip, negated).
+bool scored(const ContrastSetup& s, int value, int d) {
+    const int v = value + s.num_diffs;
+    return v <= s.tvi[d] && v + d + 1 > s.vlt_luma;
+}
+
+// Bit d set where d is scored for `value` (num_diffs <= 32), kept for the
+// last value asked: neighbouring blocks of a flat area share their value.
+struct ScoredDiffs {
+    int value = -1;
+    std::uint32_t bits = 0;
+    std::uint32_t of(const ContrastSetup& s, int v) {
+        if (v == value) return bits;
+        value = v;
+        bits = 0;
+        for (int d = 0; d < s.num_diffs; ++d) bits |= static_cast<std::uint32_t>(scored(s, v, d)) << d;
+        return bits;
+    }
+};
 
 // The c-values of 8 pixels of the row whose valid lanes (`valid`) all hold
 // `value`: c_value_pixel's steps with the tests of each d made once, the
 // counts of the 8 columns of a histogram row loaded at once (hist points at
 // the row's first column; rows value - band_base + k for the tested k, all
 // in the band: p1's row is at most tvi[d] - num_diffs - band_base + d + 1
-// <= band_size - 1), p0 of invalid lanes set to 0, and the arithmetic of
-// c_values_row_avx2.
+// <= band_size - 1), p0 of invalid lanes set to 0 (their val is 0).
 __m256 uniform_c_values(const std::uint16_t* hist, int w, int value, __m256i valid,
                         const ContrastSetup& s, const float* recip) {
     auto counts = [&](int row) {
         return _mm256_cvtepu16_epi32(
             _mm_loadu_si128(reinterpret_cast<const __m128i*>(hist + static_cast<std::ptrdiff_t>(row) * w)));
     };
-    const int compact = value - s.band_base, v = value + s.num_diffs;
+    const int compact = value - s.band_base;
     const __m256i p0 = _mm256_and_si256(counts(compact), valid);
+    const __m256 p0f = _mm256_cvtepi32_ps(p0);
     __m256 c = _mm256_setzero_ps();
     for (int d = 0; d < s.num_diffs; ++d) {
-        if (v > s.tvi[d] || v + d + 1 <= s.vlt_luma) continue;
+        if (!scored(s, value, d)) continue;
         const __m256i p1 = counts(compact + d + 1);
         const __m256i p = compact - d - 1 >= 0 ? _mm256_max_epi32(p1, counts(compact - d - 1)) : p1;
         const __m256i live = _mm256_and_si256(p, valid);
         // p = 0 makes val 0, never above c.
         if (_mm256_testz_si256(live, live)) continue;
-        c = raise_c(c, s.weights[d], p0, p, recip, valid);
+        c = raise_c(c, _mm256_set1_ps(static_cast<float>(s.weights[d])), p0f, p0, live, recip);
     }
     return c;
 }
 
-// c_values_row for 8 pixels at a time, each lane c_value_pixel's steps:
+// uniform_c_values for 16 pixels, for the d of `diffs` (ScoredDiffs):
+// the counts of 16 columns in one load and
+// compared in 16-bit lanes (valid16: the valid lanes as 16-bit masks), the
+// products in two halves of 8; out gets the 16 c-values.
+void uniform_c_values16(const std::uint16_t* hist, int w, int value, std::uint32_t diffs, __m256i valid16,
+                        const ContrastSetup& s, const float* recip, float* out, SumsLanes& sums) {
+    auto counts = [&](int row) {
+        return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(hist + static_cast<std::ptrdiff_t>(row) * w));
+    };
+    auto low = [](__m256i v) { return _mm256_cvtepu16_epi32(_mm256_castsi256_si128(v)); };
+    auto high = [](__m256i v) { return _mm256_cvtepu16_epi32(_mm256_extracti128_si256(v, 1)); };
+    const int compact = value - s.band_base;
+    const __m256i p0 = _mm256_and_si256(counts(compact), valid16);
+    const __m256i p0_lo = low(p0), p0_hi = high(p0);
+    const __m256 p0f_lo = _mm256_cvtepi32_ps(p0_lo), p0f_hi = _mm256_cvtepi32_ps(p0_hi);
+    __m256 c_lo = _mm256_setzero_ps(), c_hi = _mm256_setzero_ps();
+    for (std::uint32_t left = diffs; left; left &= left - 1) {
+        const int d = __builtin_ctz(left);
+        const __m256i p1 = counts(compact + d + 1);
+        const __m256i p = compact - d - 1 >= 0 ? _mm256_max_epu16(p1, counts(compact - d - 1)) : p1;
+        const __m256i live = _mm256_and_si256(p, valid16);
+        // p = 0 makes val 0, never above c.
+        if (_mm256_testz_si256(live, live)) continue;
+        const __m256 weight = _mm256_set1_ps(static_cast<float>(s.weights[d]));
+        c_lo = raise_c(c_lo, weight, p0f_lo, p0_lo, low(live), recip);
+        c_hi = raise_c(c_hi, weight, p0f_hi, p0_hi, high(live), recip);
+    }
+    _mm256_storeu_ps(out, c_lo);
+    _mm256_storeu_ps(out + 8, c_hi);
+    sums.add(c_lo);
+    sums.add(c_hi);
+}
+
+// The constants of c_values8.
+struct RowSetup {
+    __m256i lanes, zero, low, band_base, band_size, nd, vlt, width;
+    explicit RowSetup(const ContrastSetup& s, int w)
+        : lanes(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+          zero(_mm256_setzero_si256()),
+          low(_mm256_set1_epi32(0xffff)),
+          band_base(_mm256_set1_epi32(s.band_base)),
+          band_size(_mm256_set1_epi32(s.band_size)),
+          nd(_mm256_set1_epi32(s.num_diffs)),
+          vlt(_mm256_set1_epi32(s.vlt_luma)),
+          width(_mm256_set1_epi32(w)) {}
+};
+
+// c_values_row for the 8 pixels from x, each lane c_value_pixel's steps:
 // the histogram counts gathered (32-bit loads at 16-bit cells, the high half
-// dropped; a lane whose test fails loads nothing), the product
-// weight * p0 * p in int32 (counts are at most window^2 <= 4225 and weights
-// at most 9: below 2^31), converted to float as static_cast does, times
-// the gathered reciprocal, and the running maximum taken where val > c.
+// dropped; a lane whose test fails loads nothing) and raise_c for each d.
 // The last cell a load touches is one past a counted cell: within the
 // histograms' padding.
+void c_values8(const std::uint16_t* image, const std::uint16_t* mask, int w, int x, const ContrastSetup& s,
+               const RowSetup& k, const std::uint16_t* hist, const float* recip, float* out,
+               SumsLanes& sums) {
+    const int* cells = reinterpret_cast<const int*>(hist);
+    const __m256i m = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(mask + x)));
+    const __m256i img = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(image + x)));
+    const __m256i compact = _mm256_sub_epi32(img, k.band_base);
+    const __m256i valid = _mm256_andnot_si256(
+        _mm256_cmpeq_epi32(m, k.zero), _mm256_and_si256(_mm256_cmpgt_epi32(compact, _mm256_set1_epi32(-1)),
+                                                        _mm256_cmpgt_epi32(k.band_size, compact)));
+    if (_mm256_testz_si256(valid, valid)) {
+        _mm256_storeu_ps(out + x, _mm256_setzero_ps());
+        return;
+    }
+    // The valid lanes of one value (the rule in the masked, flat areas):
+    // contiguous loads of its histogram rows instead of gathers.
+    const int first = __builtin_ctz(static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(valid))));
+    const int value = image[x + first];
+    const __m256i same = _mm256_cmpeq_epi32(img, _mm256_set1_epi32(value));
+    if (_mm256_testc_si256(same, valid)) {
+        const __m256 c = uniform_c_values(hist + x, w, value, valid, s, recip);
+        _mm256_storeu_ps(out + x, c);
+        sums.add(c);
+        return;
+    }
+    const __m256i v = _mm256_add_epi32(img, k.nd);
+    const __m256i at = _mm256_add_epi32(_mm256_mullo_epi32(compact, k.width),
+                                        _mm256_add_epi32(k.lanes, _mm256_set1_epi32(x)));
+    const __m256i p0 = _mm256_and_si256(_mm256_mask_i32gather_epi32(k.zero, cells, at, valid, 2), k.low);
+    const __m256 p0f = _mm256_cvtepi32_ps(p0);
+    __m256 c = _mm256_setzero_ps();
+    for (int d = 0; d < s.num_diffs; ++d) {
+        // Scored where v <= tvi[d] and v + d + 1 > vlt (c_value_pixel's skip, negated).
+        const __m256i tested = _mm256_and_si256(
+            valid, _mm256_andnot_si256(_mm256_cmpgt_epi32(v, _mm256_set1_epi32(s.tvi[d])),
+                                       _mm256_cmpgt_epi32(_mm256_add_epi32(v, _mm256_set1_epi32(d + 1)), k.vlt)));
+        if (_mm256_testz_si256(tested, tested)) continue;
+        const __m256i step = _mm256_set1_epi32((d + 1) * w);
+        const __m256i p1 = _mm256_and_si256(
+            _mm256_mask_i32gather_epi32(k.zero, cells, _mm256_add_epi32(at, step), tested, 2), k.low);
+        const __m256i below = _mm256_and_si256(
+            tested, _mm256_cmpgt_epi32(compact, _mm256_set1_epi32(d)));  // compact - d - 1 >= 0
+        const __m256i p2 = _mm256_and_si256(
+            _mm256_mask_i32gather_epi32(k.zero, cells, _mm256_sub_epi32(at, step), below, 2), k.low);
+        const __m256i p = _mm256_max_epi32(p1, p2);
+        // p = 0 makes val 0, never above c.
+        if (_mm256_testz_si256(p, p)) continue;
+        c = raise_c(c, _mm256_set1_ps(static_cast<float>(s.weights[d])), p0f, p0, p, recip);
+    }
+    _mm256_storeu_ps(out + x, c);
+    sums.add(c);
+}
+
+// c_values_row 16 pixels at a time where the valid lanes of 16 hold one
+// value (uniform_c_values16), else 8 at a time (c_values8). The 16-bit
+// valid test, uint16(image - band_base) <= band_size - 1, is the scalar's
+// int test while band_base + band_size <= 2^16 (a wrapped difference is
+// then at least 2^16 - band_base >= band_size); other bands (never the
+// extractor's: 10-bit values) take c_values8 throughout. The values are
+// added to `row_sums` as they are made (c_value_sums_avx2's steps; a block
+// of invalid pixels adds nothing), not read back from `out`.
 void c_values_row_avx2(const std::uint16_t* image, const std::uint16_t* mask, int w,
                        const ContrastSetup& s, const std::uint16_t* hist, const float* recip,
-                       float* out) {
-    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m256i zero = _mm256_setzero_si256();
-    const __m256i low = _mm256_set1_epi32(0xffff);
-    const __m256i band_base = _mm256_set1_epi32(s.band_base);
-    const __m256i band_size = _mm256_set1_epi32(s.band_size);
-    const __m256i nd = _mm256_set1_epi32(s.num_diffs);
-    const __m256i vlt = _mm256_set1_epi32(s.vlt_luma);
-    const __m256i width = _mm256_set1_epi32(w);
-    const int* cells = reinterpret_cast<const int*>(hist);
+                       float* out, CValueSums& row_sums) {
+    const RowSetup k(s, w);
+    SumsLanes sums;
+    ScoredDiffs diffs;
     int x = 0;
-    for (; x + 8 <= w; x += 8) {
-        const __m256i m = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(mask + x)));
-        const __m256i img = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(image + x)));
-        const __m256i compact = _mm256_sub_epi32(img, band_base);
-        const __m256i valid = _mm256_andnot_si256(
-            _mm256_cmpeq_epi32(m, zero),
-            _mm256_and_si256(_mm256_cmpgt_epi32(compact, _mm256_set1_epi32(-1)),
-                             _mm256_cmpgt_epi32(band_size, compact)));
-        if (_mm256_testz_si256(valid, valid)) {
-            _mm256_storeu_ps(out + x, _mm256_setzero_ps());
-            continue;
+    if (s.band_size >= 1 && s.band_base + s.band_size <= 0x10000) {
+        const __m256i zero = _mm256_setzero_si256();
+        const __m256i base = _mm256_set1_epi16(static_cast<short>(s.band_base));
+        const __m256i last = _mm256_set1_epi16(static_cast<short>(s.band_size - 1));
+        for (; x + 16 <= w; x += 16) {
+            const __m256i m = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(mask + x));
+            const __m256i img = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(image + x));
+            const __m256i compact = _mm256_sub_epi16(img, base);
+            const __m256i valid = _mm256_andnot_si256(
+                _mm256_cmpeq_epi16(m, zero), _mm256_cmpeq_epi16(_mm256_min_epu16(compact, last), compact));
+            if (_mm256_testz_si256(valid, valid)) {
+                _mm256_storeu_ps(out + x, _mm256_setzero_ps());
+                _mm256_storeu_ps(out + x + 8, _mm256_setzero_ps());
+                continue;
+            }
+            const int first = __builtin_ctz(static_cast<unsigned>(_mm256_movemask_epi8(valid))) / 2;
+            const int value = image[x + first];
+            const __m256i same = _mm256_cmpeq_epi16(img, _mm256_set1_epi16(static_cast<short>(value)));
+            if (_mm256_testc_si256(same, valid)) {
+                uniform_c_values16(hist + x, w, value, diffs.of(s, value), valid, s, recip, out + x, sums);
+                continue;
+            }
+            c_values8(image, mask, w, x, s, k, hist, recip, out, sums);
+            c_values8(image, mask, w, x + 8, s, k, hist, recip, out, sums);
         }
-        // The valid lanes of one value (the rule in the masked, flat
-        // areas): contiguous loads of its histogram rows instead of gathers.
-        const int first = __builtin_ctz(static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(valid))));
-        const int value = image[x + first];
-        const __m256i same = _mm256_cmpeq_epi32(img, _mm256_set1_epi32(value));
-        if (_mm256_testc_si256(same, valid)) {
-            _mm256_storeu_ps(out + x, uniform_c_values(hist + x, w, value, valid, s, recip));
-            continue;
-        }
-        const __m256i v = _mm256_add_epi32(img, nd);
-        const __m256i at = _mm256_add_epi32(_mm256_mullo_epi32(compact, width),
-                                            _mm256_add_epi32(lanes, _mm256_set1_epi32(x)));
-        const __m256i p0 = _mm256_and_si256(_mm256_mask_i32gather_epi32(zero, cells, at, valid, 2), low);
-        __m256 c = _mm256_setzero_ps();
-        for (int d = 0; d < s.num_diffs; ++d) {
-            // Scored where v <= tvi[d] and v + d + 1 > vlt (c_value_pixel's skip, negated).
-            const __m256i tested = _mm256_and_si256(
-                valid, _mm256_andnot_si256(_mm256_cmpgt_epi32(v, _mm256_set1_epi32(s.tvi[d])),
-                                           _mm256_cmpgt_epi32(_mm256_add_epi32(v, _mm256_set1_epi32(d + 1)), vlt)));
-            if (_mm256_testz_si256(tested, tested)) continue;
-            const __m256i step = _mm256_set1_epi32((d + 1) * w);
-            const __m256i p1 = _mm256_and_si256(
-                _mm256_mask_i32gather_epi32(zero, cells, _mm256_add_epi32(at, step), tested, 2), low);
-            const __m256i below = _mm256_and_si256(
-                tested, _mm256_cmpgt_epi32(compact, _mm256_set1_epi32(d)));  // compact - d - 1 >= 0
-            const __m256i p2 = _mm256_and_si256(
-                _mm256_mask_i32gather_epi32(zero, cells, _mm256_sub_epi32(at, step), below, 2), low);
-            const __m256i p = _mm256_max_epi32(p1, p2);
-            // p = 0 makes val 0, never above c.
-            if (_mm256_testz_si256(p, p)) continue;
-            c = raise_c(c, s.weights[d], p0, p, recip, tested);
-        }
-        _mm256_storeu_ps(out + x, c);
     }
+    for (; x + 8 <= w; x += 8) c_values8(image, mask, w, x, s, k, hist, recip, out, sums);
     c_values_row(image, mask, w, s, hist, recip, out, x);
+    sums.finish(out, x, w, row_sums);
+}
+
+// SpatialMaskFn 32 columns at a time in bytes (spatial_mask_lanes' steps
+// with its 16-bit counts narrowed): flags are 0/1, column sums at most 7
+// and box sums at most 49, so nothing wraps a byte, and `sum > threshold`
+// with the threshold clamped to 127 (no sum reaches it) is the signed byte
+// compare. The flags are found in 16-bit lanes (the samples are 16-bit)
+// and packed to bytes. The scratch (9w + 14 uint32, 36w + 56 bytes) holds,
+// as bytes, the padded column sums (3 zeros, w sums, 3 zeros) and a ring of
+// 8 flag rows of w.
+void spatial_mask_avx2(const std::uint16_t* image, std::ptrdiff_t stride, std::uint16_t* mask, int w, int h,
+                       int threshold, std::uint32_t* scratch) {
+    constexpr int pad = kMaskFilterSize / 2;
+    constexpr int ring = kMaskFilterSize + 1;
+    auto* padded = reinterpret_cast<std::uint8_t*>(scratch);
+    std::uint8_t* cols = padded + pad;
+    std::uint8_t* flat = padded + w + 2 * pad;
+    for (int i = 0; i < w + 2 * pad; ++i) padded[i] = 0;
+    auto flat_of = [&](int y) { return flat + static_cast<std::ptrdiff_t>(y % ring) * w; };
+    const __m256i one = _mm256_set1_epi8(1);
+    auto load = [](const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); };
+    auto store = [](void* p, __m256i v) { _mm256_storeu_si256(static_cast<__m256i*>(p), v); };
+    // Row y's flags into `in` and cols += in - leaving (leaving may be
+    // null). Vectors while row[x + 32] exists.
+    auto update = [&](int y, std::uint8_t* in, const std::uint8_t* leaving) {
+        const std::uint16_t* row = image + y * stride;
+        const std::uint16_t* below = y == h - 1 ? row : row + stride;
+        auto flags16 = [&](int x) {
+            const __m256i v = load(row + x);
+            return _mm256_and_si256(_mm256_cmpeq_epi16(v, load(row + x + 1)), _mm256_cmpeq_epi16(v, load(below + x)));
+        };
+        int x = 0;
+        for (; x + 32 < w; x += 32) {
+            // packs interleaves the two vectors' 128-bit halves; 0xD8 puts
+            // them back in column order.
+            const __m256i f = _mm256_and_si256(
+                _mm256_permute4x64_epi64(_mm256_packs_epi16(flags16(x), flags16(x + 16)), 0xD8), one);
+            store(in + x, f);
+            __m256i c = _mm256_add_epi8(load(cols + x), f);
+            if (leaving) c = _mm256_sub_epi8(c, load(leaving + x));
+            store(cols + x, c);
+        }
+        for (; x < w; ++x) {
+            const std::uint16_t right = x < w - 1 ? row[x + 1] : row[x];
+            in[x] = (row[x] == right) & (row[x] == below[x]) ? 1 : 0;
+            cols[x] = static_cast<std::uint8_t>(cols[x] + in[x] - (leaving ? leaving[x] : 0));
+        }
+    };
+    for (int y = 0; y < pad && y < h; ++y) update(y, flat_of(y), nullptr);
+    const int t = static_cast<unsigned>(threshold) > 127u ? 127 : threshold;
+    const __m256i tv = _mm256_set1_epi8(static_cast<char>(t));
+    for (int y = 0; y < h; ++y) {
+        const std::uint8_t* leaving = y - pad - 1 >= 0 ? flat_of(y - pad - 1) : nullptr;
+        if (y + pad < h) {
+            update(y + pad, flat_of(y + pad), leaving);
+        } else if (leaving) {
+            int x = 0;
+            for (; x + 32 <= w; x += 32) store(cols + x, _mm256_sub_epi8(load(cols + x), load(leaving + x)));
+            for (; x < w; ++x) cols[x] = static_cast<std::uint8_t>(cols[x] - leaving[x]);
+        }
+        // Output x sums padded[x .. x + 6]: a vector reads up to
+        // padded[x + 37] <= padded[w + 5], the last zero.
+        std::uint16_t* out = mask + y * stride;
+        int x = 0;
+        for (; x + 32 <= w; x += 32) {
+            const std::uint8_t* p = padded + x;
+            __m256i sum = load(p);
+            for (int k = 1; k < kMaskFilterSize; ++k) sum = _mm256_add_epi8(sum, load(p + k));
+            const __m256i m = _mm256_and_si256(_mm256_cmpgt_epi8(sum, tv), one);
+            store(out + x, _mm256_cvtepu8_epi16(_mm256_castsi256_si128(m)));
+            store(out + x + 16, _mm256_cvtepu8_epi16(_mm256_extracti128_si256(m, 1)));
+        }
+        for (; x < w; ++x) {
+            const std::uint8_t* p = padded + x;
+            const int sum = p[0] + p[1] + p[2] + p[3] + p[4] + p[5] + p[6];
+            out[x] = sum > t ? 1 : 0;
+        }
+    }
 }
 
 void Avx2Isa::row(const std::uint16_t* image, const std::uint16_t* mask, int w, const ContrastSetup& s,
-                  const std::uint16_t* hist, const float* recip, float* out) {
-    c_values_row_avx2(image, mask, w, s, hist, recip, out);
+                  const std::uint16_t* hist, const float* recip, float* out, CValueSums& sums) {
+    c_values_row_avx2(image, mask, w, s, hist, recip, out, sums);
 }
 
 void Avx2Isa::sums(const float* row, int n, CValueSums& sums) { c_value_sums_avx2(row, n, sums); }
 
 }  // namespace
 
-void cambi_init_avx2(CambiKernels& k) { install_lanes<Avx2Lanes, Avx2Isa>(k); }
+void cambi_init_avx2(CambiKernels& k) {
+    install_lanes<Avx2Lanes, Avx2Isa>(k);
+    k.spatial_mask = &spatial_mask_avx2;
+}
 
 }  // namespace vmafpp::cambi

@@ -14,6 +14,10 @@
 //                                        (never write) histogram cells up to
 //                                        kHistogramPadding past the last
 //   Isa::sums(row, n, sums)              c_value_sums_scalar's result
+//   Isa::kRowSums                        (optional) true where Isa::row
+//                                        takes `sums` last and adds its row
+//                                        to them itself, as Isa::sums would
+//                                        (the values still in registers)
 //   Isa::kScanLanes                      0, or the columns of a run scan
 //                                        block (at most 32)
 //   Isa::kRuns                           whether the Isa merges runs (with
@@ -53,7 +57,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
 #include "cambi/cambi_kernels.hpp"
 
@@ -290,7 +293,11 @@ inline void c_values_row(const std::uint16_t* image, const std::uint16_t* mask, 
 }
 
 // libvmaf's calculate_c_values: rows [0, pad) enter first; then row y + pad
-// enters the window when row y is scored, and row y - pad - 1 leaves.
+// enters the window when row y is scored, and row y - pad - 1 leaves. The
+// histograms are 0 on entry (CValuesFn), and the rows still in the window
+// after the last row, [h - pad - 1, h) (h > pad), leave at the end, which
+// makes every count 0 again (integers mod 2^16, each row counted up once
+// and down once).
 template <class Isa>
 void c_values_loop(const std::uint16_t* image, const std::uint16_t* mask, std::ptrdiff_t stride,
                    int w, int h, int window, const ContrastSetup& s, float* c_values,
@@ -298,7 +305,6 @@ void c_values_loop(const std::uint16_t* image, const std::uint16_t* mask, std::p
     sums = CValueSums{};
     const int pad = window >> 1;
     const float* recip = reciprocal_table();
-    std::memset(histograms, 0, sizeof(std::uint16_t) * static_cast<std::size_t>(w) * s.band_size);
     const Histograms<Isa> hist{histograms, w, pad, s.band_base, s.band_size};
     for (int y = 0; y < pad; ++y) hist.add_row(image + y * stride, mask + y * stride);
     for (int y = 0; y < h; ++y) {
@@ -311,9 +317,14 @@ void c_values_loop(const std::uint16_t* image, const std::uint16_t* mask, std::p
         else if (out >= 0)
             hist.remove_row(image + out * stride, mask + out * stride);
         float* row = c_values + static_cast<std::ptrdiff_t>(y) * w;
-        Isa::row(image + y * stride, mask + y * stride, w, s, histograms, recip, row);
-        Isa::sums(row, w, sums);
+        if constexpr (requires { requires Isa::kRowSums; }) {
+            Isa::row(image + y * stride, mask + y * stride, w, s, histograms, recip, row, sums);
+        } else {
+            Isa::row(image + y * stride, mask + y * stride, w, s, histograms, recip, row);
+            Isa::sums(row, w, sums);
+        }
     }
+    for (int y = h - pad - 1; y < h; ++y) hist.remove_row(image + y * stride, mask + y * stride);
 }
 
 }  // namespace

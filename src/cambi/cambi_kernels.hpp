@@ -113,7 +113,11 @@ inline void fold_c_value_sums(CValueSums& sums, std::int64_t units, std::int64_t
 // the largest over d of weight[d] * p0 * p / (p0 + p) in float, p the larger
 // of H[v0 + d + 1] and H[v0 - d - 1], for each d whose tvi allows v0. w and
 // h must exceed pad. `histograms` holds band_size * w + kHistogramPadding
-// counts (a SIMD twin may read and write back cells past the last row).
+// counts (a SIMD twin may read and write back cells past the last row); the
+// first band_size * w are 0 on entry and are 0 again on return (every row
+// counted leaves the window), so a buffer zeroed once serves every call of
+// any w with the same band: clearing w * band_size counts at each scale of
+// each frame cost more than the last rows' removal.
 // `sums` is reset, then given every row as c_value_sums adds it.
 using CValuesFn = void (*)(const std::uint16_t* image, const std::uint16_t* mask,
                            std::ptrdiff_t stride, int w, int h, int window,

@@ -1,8 +1,7 @@
 // Scalar cambi kernels: the reference arithmetic (libvmaf's cambi.c).
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 
 #include "cambi/cambi_c_values_loop.hpp"
@@ -14,13 +13,25 @@ namespace vmafpp::cambi {
 const float* reciprocal_table() {
     // libvmaf's table was printed with 9 significant digits and read back
     // as float literals: reproduce that round trip rather than 1.0f / i.
+    // Not with snprintf and strtof (4225 of each: 8M instructions of every
+    // process's start-up, more than a 1080p frame's spatial mask) but in
+    // doubles: m = the double 1.0 / i scaled by the power of ten that puts
+    // it in [1e8, 1e9), rounded to an integer (the 9 digits), then m / 10^k
+    // as float. Each
+    // step rounds, so this is not the round trip by construction; the unit
+    // test CambiKernels.ReciprocalTableIsTheNineDigitRoundTrip compares
+    // every entry with snprintf and strtof.
     static const auto* table = [] {
         static float t[kReciprocalCount];
         t[0] = 0.0f;
+        // 10^8 .. 10^12, exact in double; 1 / i >= 1 / 4225 > 10^-4.
+        constexpr double kTens[] = {1e8, 1e9, 1e10, 1e11, 1e12};
         for (int i = 1; i < kReciprocalCount; ++i) {
-            char buf[32];
-            std::snprintf(buf, sizeof buf, "%.9g", 1.0 / i);
-            t[i] = std::strtof(buf, nullptr);
+            const double d = 1.0 / i;
+            int k = 0;
+            while (d * kTens[k] < 1e8) ++k;
+            const double m = std::nearbyint(d * kTens[k]);
+            t[i] = static_cast<float>(m / kTens[k]);
         }
         return t;
     }();

@@ -5,8 +5,9 @@
 //   vlt and band as the extractor derives them or random; 10-bit pictures
 //   that are flat, banded (a few values, so histogram counts run high), or
 //   noise; masks all set, empty, or random at any density. Compares every
-//   c-value (bits), the histograms left at the end, and canaries around
-//   both (the histograms' padding may be rewritten unchanged).
+//   c-value (bits), the histograms left at the end (the counts start at 0
+//   and must end at 0, the scalar's too), and canaries around both (the
+//   histograms' padding may be rewritten unchanged).
 //   Also compares the pooling sums it gathers (CValueSums). The flat and
 //   banded fills make the twins' runs of one histogram row (ramp updates),
 //   flat ones with dense masks past kMaxRun (256) columns at widths over
@@ -129,6 +130,11 @@ void check_c_values(Context& ctx, const CambiLevel& L) {
         const std::size_t pixels = static_cast<std::size_t>(w) * h;
         Canaried<float> c_ref(pixels), c_got(pixels);
         Canaried<std::uint16_t> h_ref(cells), h_got(cells);
+        // The counts start at 0 (CValuesFn); the padding keeps the pattern,
+        // which a twin may only write back unchanged.
+        const std::size_t counted = static_cast<std::size_t>(s.band_size) * w;
+        std::fill(h_ref.data(), h_ref.data() + counted, std::uint16_t{0});
+        std::fill(h_got.data(), h_got.data() + counted, std::uint16_t{0});
         const std::string what = "w=" + std::to_string(w) + " h=" + std::to_string(h) +
                                  " window=" + std::to_string(window) + " nd=" + std::to_string(nd) +
                                  " vlt=" + std::to_string(s.vlt_luma) + " fill=" + fill +
@@ -141,6 +147,14 @@ void check_c_values(Context& ctx, const CambiLevel& L) {
         L.kernels->c_values(image.data(), mask.data(), stride, w, h, window, s, c_got.data(),
                             h_got.data(), sums_got);
         ctx.band();
+        // And end at 0 (the scalar's too: the next call starts from them).
+        const auto nonzero = std::find_if(h_ref.data(), h_ref.data() + counted,
+                                          [](std::uint16_t v) { return v != 0; });
+        if (nonzero != h_ref.data() + counted) {
+            ctx.fail(band) << what << ": scalar left count " << *nonzero << " at cell "
+                           << (nonzero - h_ref.data());
+            continue;
+        }
         if (!compare_output(ctx, band, what, "c_values", c_ref, c_got, pixels, L.level.name))
             continue;
         if (!compare_output(ctx, band, what, "histograms", h_ref, h_got, cells, L.level.name))

@@ -7,6 +7,9 @@
 #include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -397,6 +400,21 @@ TEST(CambiKernels, ReciprocalTableIsLibvmafs) {
     EXPECT_EQ(t[82], 0.0121951224f);
     EXPECT_NE(t[82], 1.0f / 82.0f);
     EXPECT_EQ(t[4225], 0.000236686391f);
+}
+
+// reciprocal_table computes the 9-significant-digit round trip in doubles:
+// every entry against the round trip itself, by snprintf and strtof.
+TEST(CambiKernels, ReciprocalTableIsTheNineDigitRoundTrip) {
+    const float* t = cambi::reciprocal_table();
+    int differ_from_division = 0;
+    for (int i = 1; i < cambi::kReciprocalCount; ++i) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.9g", 1.0 / i);
+        const float want = std::strtof(buf, nullptr);
+        ASSERT_EQ(std::memcmp(&t[i], &want, sizeof want), 0) << "entry " << i << ": " << t[i] << " vs " << buf;
+        if (want != 1.0f / static_cast<float>(i)) ++differ_from_division;
+    }
+    EXPECT_EQ(differ_from_division, 42);
 }
 
 }  // namespace
