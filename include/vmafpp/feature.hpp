@@ -113,6 +113,12 @@ struct VMAFPP_API FeatureInfo {
     // only" would crash or score empty planes. FeatureRegistry.
     // ChromaDeclarations (tests/unit) checks every entry.
     std::function<bool(const OptionValues&)> reads_chroma;
+    // Whether an instance with these options reads the reference picture;
+    // empty means it does. When no active extractor reads it (a no-reference
+    // run: cambi without full_ref), score() has the reference reader check
+    // each frame's framing without reading its samples, and the extractors
+    // get a reference picture without planes (VideoReader::set_samples_unread).
+    std::function<bool(const OptionValues&)> reads_reference;
     // The context an instance with these options needs (temporal extractors;
     // empty means none). ChunkMerge tests (tests/unit/chunk_merge_test.cpp)
     // check it: a range run must equal the whole run on its frames.

@@ -53,6 +53,13 @@ public:
     // (seeked over in a regular file) with the same framing errors. score()
     // sets it when no extractor reads chroma. A reader may ignore it.
     virtual void set_luma_only(bool /*luma_only*/) {}
+    // true: later read()s check each frame's framing and that its bytes are
+    // there (the errors read() gives for a frame cut short or a malformed
+    // FRAME line) but read none of its samples, seeking over them in a
+    // regular file: the picture has the video's geometry and no planes.
+    // score() sets it for the reference when no extractor reads the
+    // reference (FeatureInfo::reads_reference). A reader may ignore it.
+    virtual void set_samples_unread(bool /*unread*/) {}
 };
 
 struct RawFormat {

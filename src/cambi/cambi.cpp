@@ -613,6 +613,8 @@ FeatureInfo cambi_info() {
                                               {"cambi_source", ""},
                                               {"cambi_full_reference", ""}});
     info.device_twins = {std::string(cambi::CambiTwin::kind)};
+    // Without full_ref only the distorted picture is scored.
+    info.reads_reference = [](const OptionValues& o) { return cambi_table().read(o).full_ref; };
     return info;
 }
 

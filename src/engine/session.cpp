@@ -223,8 +223,11 @@ RunPlan plan_run(const ScoreConfig& config, const FrameGeometry& geometry, const
     if (specs.empty()) throw Error("nothing to compute: no model and no --feature");
     check_unique_outputs(plan.models, specs);
     leave_out_unscorable(specs, model_specs, geometry, compute, config.on_warning);
-    for (const auto& s : specs)
+    for (const auto& s : specs) {
         plan.chroma = plan.chroma || (s.info->reads_chroma && s.info->reads_chroma(s.options));
+        plan.reference =
+            plan.reference || !s.info->reads_reference || s.info->reads_reference(s.options);
+    }
     return plan;
 }
 
@@ -330,6 +333,9 @@ ScoreRun score(VideoReader& ref, VideoReader& dis, const ScoreConfig& config) {
     run.models = std::move(plan.models);
     ref.set_luma_only(!plan.chroma);
     dis.set_luma_only(!plan.chroma);
+    // A no-reference run on the CPU reads no reference samples (a device
+    // backend's frame store uploads both pictures, so it keeps them).
+    ref.set_samples_unread(!plan.reference && compute.backend == Backend::cpu);
 
     run.width = unsigned(info.width);
     run.height = unsigned(info.height);

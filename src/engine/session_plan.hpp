@@ -14,6 +14,7 @@ struct RunPlan {
     std::vector<Model> models;
     std::vector<ExtractorSpec> specs;  // one per distinct extractor
     bool chroma = false;               // whether any extractor reads chroma
+    bool reference = false;            // whether any extractor reads the reference
 };
 
 // Loads the models and turns their features and config.features into

@@ -105,6 +105,10 @@ void PlanarReader::read_plane(const PlaneLayout& file, Plane& plane, std::size_t
 
 bool PlanarReader::read(Picture& pic) {
     if (!begin_frame()) return false;
+    if (unread_) {
+        skip_samples(pic);
+        return true;
+    }
     const bool chroma = plane_count_ == 3 && !luma_only_;
     if (pic.width != info_.width || pic.height != info_.height || pic.bpc != info_.bpc ||
         pic.format != info_.format || pic.has_chroma() != chroma) {
@@ -129,6 +133,20 @@ bool PlanarReader::read(Picture& pic) {
     if (info_.bpc > 8 && info_.bpc < 16) check_sample_range(pic);
     ++frames_read_;
     return true;
+}
+
+// set_samples_unread: the frame's bytes skipped (one seek in a regular file;
+// a file that ends inside them is reported as read() would), the picture
+// the video's geometry without planes.
+void PlanarReader::skip_samples(Picture& pic) {
+    std::size_t offset = 0;
+    check_read(src_->skip(frame_bytes()), frame_bytes(), offset);
+    pic = Picture();
+    pic.width = info_.width;
+    pic.height = info_.height;
+    pic.bpc = info_.bpc;
+    pic.format = info_.format;
+    ++frames_read_;
 }
 
 // A sample above the declared depth would break the integer kernels' range

@@ -28,6 +28,7 @@ public:
     bool read(Picture& pic) override;
     unsigned skip(unsigned n) override;
     void set_luma_only(bool luma_only) override { luma_only_ = luma_only; }
+    void set_samples_unread(bool unread) override { unread_ = unread; }
 
     // Bytes of samples in one file frame (without a Y4M FRAME line).
     std::size_t frame_bytes() const;
@@ -50,6 +51,7 @@ protected:
 private:
     void check_read(std::size_t got, std::size_t wanted, std::size_t& frame_offset) const;
     void read_plane(const PlaneLayout& file, Plane& plane, std::size_t& frame_offset);
+    void skip_samples(Picture& pic);
     std::size_t plane_bytes(int p) const;
     void check_sample_range(const Picture& pic) const;
 
@@ -59,6 +61,7 @@ private:
     int plane_count_;
     int bytes_per_sample_;
     bool luma_only_ = false;
+    bool unread_ = false;
     unsigned frames_read_ = 0;
     std::size_t frame_extra_ = 0;  // bytes before each frame when info_.frames is known
     std::vector<std::uint8_t> scratch_;  // only for file rows wider than the picture's

@@ -1,7 +1,8 @@
 // Luma-only reading (VideoReader::set_luma_only): chroma bytes are skipped
 // (seeked over in a regular file, read through from a pipe) with the framing
 // errors of a full read, only extractors that declare chroma get it, and
-// score() tells the readers.
+// score() tells the readers. The same for a reference no extractor reads
+// (VideoReader::set_samples_unread, FeatureInfo::reads_reference).
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -351,6 +352,61 @@ TEST(FeatureRegistry, ChromaDeclarations) {
     EXPECT_GE(readers, 2);  // psnr (enable_chroma) and float_motion (motion_add_uv)
 }
 
+// Every extractor that declares, for some options, not to read the
+// reference gives the same values with a reference picture that has no
+// planes (what score() then hands it) as with a real one; and there is one
+// (cambi without full_ref).
+TEST(FeatureRegistry, ReferenceDeclarations) {
+    const FrameGeometry geo{320, 320, 8, PixelFormat::yuv420};
+    const int frames = 3;
+    std::vector<Picture> ref, dis, unread;
+    std::mt19937 rng(11);
+    for (int f = 0; f < frames; ++f) {
+        for (auto* out : {&ref, &dis}) {
+            Picture p(geo.width, geo.height, geo.bpc, geo.format);
+            for (Plane& pl : p.planes)
+                for (int y = 0; y < pl.height(); ++y)
+                    for (int x = 0; x < pl.width(); ++x)
+                        pl.row<std::uint8_t>(y)[x] = std::uint8_t((x + y + f) * 3 + (rng() & 7));
+            out->push_back(std::move(p));
+        }
+        Picture none;
+        none.width = geo.width;
+        none.height = geo.height;
+        none.bpc = geo.bpc;
+        none.format = geo.format;
+        unread.push_back(std::move(none));
+    }
+    auto run = [&](const FeatureInfo& info, const OptionValues& o, const std::vector<Picture>& r) {
+        auto fex = info.create(o, geo);
+        test::RecordingSink sink;
+        for (int f = 0; f < frames; ++f) fex->extract(r[f], dis[f], unsigned(f), sink);
+        fex->flush(sink);
+        return sink.values;
+    };
+    int unread_extractors = 0;
+    for (const FeatureInfo& info : feature_registry()) {
+        if (!info.reads_reference) continue;
+        std::vector<OptionValues> variants{OptionValues(info.options)};
+        for (const OptionSpec& s : info.options)
+            if (s.type == OptionType::boolean) {
+                OptionValues o(info.options);
+                o.set(s.name, o.flag(s.name) ? "false" : "true");
+                variants.push_back(o);
+            }
+        for (std::size_t v = 0; v < variants.size(); ++v) {
+            if (info.reads_reference(variants[v])) continue;
+            SCOPED_TRACE(info.name + " variant " + std::to_string(v));
+            ++unread_extractors;
+            const auto with = run(info, variants[v], ref);
+            const auto without = run(info, variants[v], unread);
+            ASSERT_FALSE(with.empty());
+            EXPECT_EQ(with, without) << "declared not to read the reference but its values depend on it";
+        }
+    }
+    EXPECT_GE(unread_extractors, 1);  // cambi
+}
+
 // A reader that records what score() asked of it.
 class RecordingReader final : public VideoReader {
 public:
@@ -361,7 +417,12 @@ public:
         luma_only_ = luma_only;
         inner_->set_luma_only(luma_only);
     }
+    void set_samples_unread(bool unread) override {
+        unread_ = unread;
+        inner_->set_samples_unread(unread);
+    }
     bool luma_only_ = false;
+    bool unread_ = false;
 
 private:
     std::unique_ptr<VideoReader> inner_;
@@ -404,6 +465,75 @@ TEST(LumaOnly, ScoreReadsChromaOnlyForExtractorsThatNeedIt) {
             EXPECT_EQ(*run.values.value("psnr_cb", 2), *run.values.value("psnr_cb", 1));
         }
     }
+}
+
+// score() leaves the reference's samples unread exactly when no extractor
+// reads the reference (cambi alone), and cambi's values are those of a run
+// that reads it. Proof that nothing reads them: a 10-bit reference with
+// samples above 10 bits, an input error wherever they are read, scores.
+TEST(ReferenceUnread, ScoreReadsTheReferenceOnlyWhenAnExtractorNeedsIt) {
+    const Geometry g{320, 240, PixelFormat::yuv420, 10};
+    const std::string good = test::y4m_file(g, 3);
+    std::string bad = good;
+    for (std::size_t i = bad.size() - 64; i < bad.size(); i += 2) bad[i + 1] = '\x7f';
+    for (std::size_t i = bad.find("FRAME\n") + 6; i < bad.find("FRAME\n") + 200; i += 2)
+        bad[i + 1] = '\x40';  // frame 0's first luma samples: 0x40xx > 1023
+    const auto good_path = test::write_file("ref_unread_good.y4m", good);
+    const auto bad_path = test::write_file("ref_unread_bad.y4m", bad);
+    const auto dis_path = test::write_file("ref_unread_dis.y4m", test::y4m_file(g, 3, test::y4m_tag(g)));
+    struct Case {
+        std::vector<std::string> features;
+        bool reference;
+    };
+    const std::vector<Case> cases{
+        {{"cambi"}, false},
+        {{"cambi=full_ref=true"}, true},
+        {{"cambi", "psnr"}, true},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.features.size() == 1 ? c.features[0] : "cambi and psnr");
+        ScoreConfig cfg;
+        cfg.no_prediction = true;
+        cfg.features = c.features;
+        RecordingReader ref(open_video(good_path)), dis(open_video(dis_path));
+        const ScoreRun run = score(ref, dis, cfg);
+        EXPECT_EQ(ref.unread_, !c.reference);
+        EXPECT_FALSE(dis.unread_);
+        RecordingReader bad_ref(open_video(bad_path)), dis2(open_video(dis_path));
+        if (c.reference) {
+            EXPECT_TRUE(test::throws_error([&] { (void)score(bad_ref, dis2, cfg); }, bad_path,
+                                           "plane Y has samples above"));
+            continue;
+        }
+        const ScoreRun unread = score(bad_ref, dis2, cfg);
+        ASSERT_EQ(unread.frames, 3u);
+        for (unsigned f = 0; f < 3; ++f) {
+            ASSERT_TRUE(run.values.value("cambi", f));
+            EXPECT_EQ(*run.values.value("cambi", f), *unread.values.value("cambi", f)) << f;
+        }
+    }
+}
+
+// An unread reference still has its framing checked: a last frame cut short
+// is the error a full read gives; the pictures have the geometry, no planes.
+TEST(ReferenceUnread, FramingErrorsAndGeometryStay) {
+    const Geometry g{64, 32, PixelFormat::yuv420, 8};
+    std::string bytes = test::y4m_file(g, 3);
+    bytes.resize(bytes.size() - 10);
+    const auto path = test::write_file("ref_unread_cut.y4m", bytes);
+    auto full = open_y4m(path), unread = open_y4m(path);
+    unread->set_samples_unread(true);
+    Picture a, b;
+    for (int f = 0; f < 2; ++f) {
+        ASSERT_TRUE(full->read(a));
+        ASSERT_TRUE(unread->read(b));
+        EXPECT_EQ(b.width, g.width);
+        EXPECT_EQ(b.height, g.height);
+        EXPECT_EQ(b.planes[0].data(), nullptr);
+    }
+    const std::string want = next_frame_error(*full, a);
+    ASSERT_FALSE(want.empty());
+    EXPECT_EQ(next_frame_error(*unread, b), want);
 }
 
 }  // namespace
