@@ -277,6 +277,19 @@ TEST(ByteSourceSkip, SeeksExactlyAndStopsAtTheEnd) {
 // needs 176 in each direction and cambi 216 in one, as in libvmaf) and speed_chroma's 160x160
 // chroma planes decimate to 10x10, enough samples for a regular 25x25
 // covariance (with fewer, SpEED scores 0 whatever the planes hold).
+// An extractor's default options, then each boolean option flipped alone:
+// the variants a declaration test runs.
+std::vector<OptionValues> option_variants(const FeatureInfo& info) {
+    std::vector<OptionValues> variants{OptionValues(info.options)};
+    for (const OptionSpec& s : info.options)
+        if (s.type == OptionType::boolean) {
+            OptionValues o(info.options);
+            o.set(s.name, o.flag(s.name) ? "false" : "true");
+            variants.push_back(o);
+        }
+    return variants;
+}
+
 TEST(FeatureRegistry, ChromaDeclarations) {
     const FrameGeometry geo{320, 320, 8, PixelFormat::yuv420};
     const int frames = 4;
@@ -320,13 +333,7 @@ TEST(FeatureRegistry, ChromaDeclarations) {
     };
     int readers = 0;
     for (const FeatureInfo& info : feature_registry()) {
-        std::vector<OptionValues> variants{OptionValues(info.options)};
-        for (const OptionSpec& s : info.options)
-            if (s.type == OptionType::boolean) {
-                OptionValues o(info.options);
-                o.set(s.name, o.flag(s.name) ? "false" : "true");
-                variants.push_back(o);
-            }
+        const std::vector<OptionValues> variants = option_variants(info);
         for (std::size_t v = 0; v < variants.size(); ++v) {
             const OptionValues& o = variants[v];
             const bool chroma = info.reads_chroma && info.reads_chroma(o);
@@ -387,13 +394,7 @@ TEST(FeatureRegistry, ReferenceDeclarations) {
     int unread_extractors = 0;
     for (const FeatureInfo& info : feature_registry()) {
         if (!info.reads_reference) continue;
-        std::vector<OptionValues> variants{OptionValues(info.options)};
-        for (const OptionSpec& s : info.options)
-            if (s.type == OptionType::boolean) {
-                OptionValues o(info.options);
-                o.set(s.name, o.flag(s.name) ? "false" : "true");
-                variants.push_back(o);
-            }
+        const std::vector<OptionValues> variants = option_variants(info);
         for (std::size_t v = 0; v < variants.size(); ++v) {
             if (info.reads_reference(variants[v])) continue;
             SCOPED_TRACE(info.name + " variant " + std::to_string(v));
