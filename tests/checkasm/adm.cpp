@@ -295,6 +295,31 @@ double random_gain(Gen& g) {
     return 1.0 + static_cast<double>(g.u64() % 99000000) / 1e6;
 }
 
+// The scalar's and the twin's decouple of the six bands `nin` (ref h, v, d,
+// then dis h, v, d) at `gain` into out and outv, compared band by band,
+// each name followed by " (" + what + ")".
+template <class T>
+void compare_decouple(const AdmKernels& k, std::ptrdiff_t stride, Rect region, double gain,
+                      std::vector<Band<T>>& nin, std::vector<Band<T>>& out,
+                      std::vector<Band<T>>& outv, const std::string& what, Failure& f) {
+    const T* nref[3] = {nin[0].origin(), nin[1].origin(), nin[2].origin()};
+    const T* ndis[3] = {nin[3].origin(), nin[4].origin(), nin[5].origin()};
+    T* rs[3] = {out[0].origin(), out[1].origin(), out[2].origin()};
+    T* as[3] = {out[3].origin(), out[4].origin(), out[5].origin()};
+    T* rv[3] = {outv[0].origin(), outv[1].origin(), outv[2].origin()};
+    T* av[3] = {outv[3].origin(), outv[4].origin(), outv[5].origin()};
+    if constexpr (sizeof(T) == 2) {
+        adm_kernels_scalar().decouple_s0(nref, ndis, stride, region, gain, rs, as);
+        k.decouple_s0(nref, ndis, stride, region, gain, rv, av);
+    } else {
+        adm_kernels_scalar().decouple_s123(nref, ndis, stride, region, gain, rs, as);
+        k.decouple_s123(nref, ndis, stride, region, gain, rv, av);
+    }
+    static constexpr const char* kBands[6] = {"r_h", "r_v", "r_d", "a_h", "a_v", "a_d"};
+    for (int i = 0; i < 6; ++i)
+        compare((std::string(kBands[i]) + " (" + what + ")").c_str(), out[i], outv[i], f);
+}
+
 // A decouple case of scales 1-3 once more (nin: its bands, h and v of ref
 // and dis replaced here), at gain 100: ref h = +-(bound - 1 .. bound + 1)
 // with bound = (2^31 - 1) / 100, v = 0, and the distorted h at the int32
@@ -316,17 +341,7 @@ void check_decouple_int32_edge(const AdmKernels& k, int w, int h, std::ptrdiff_t
             *nin[3].at(x, y) = neg ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max();
             *nin[4].at(x, y) = 0;
         }
-    const T* nref[3] = {nin[0].origin(), nin[1].origin(), nin[2].origin()};
-    const T* ndis[3] = {nin[3].origin(), nin[4].origin(), nin[5].origin()};
-    T* rs[3] = {out[0].origin(), out[1].origin(), out[2].origin()};
-    T* as[3] = {out[3].origin(), out[4].origin(), out[5].origin()};
-    T* rv[3] = {outv[0].origin(), outv[1].origin(), outv[2].origin()};
-    T* av[3] = {outv[3].origin(), outv[4].origin(), outv[5].origin()};
-    adm_kernels_scalar().decouple_s123(nref, ndis, stride, region, 100.0, rs, as);
-    k.decouple_s123(nref, ndis, stride, region, 100.0, rv, av);
-    const char* edge[6] = {"r_h (int32 edge)", "r_v (int32 edge)", "r_d (int32 edge)",
-                           "a_h (int32 edge)", "a_v (int32 edge)", "a_d (int32 edge)"};
-    for (int i = 0; i < 6; ++i) compare(edge[i], out[i], outv[i], f);
+    compare_decouple(k, stride, region, 100.0, nin, out, outv, "int32 edge", f);
 }
 
 // A scale-0 decouple case once more (nin: its bands, all six replaced
@@ -359,18 +374,7 @@ void check_decouple_near_1deg_large(const AdmKernels& k, int w, int h, std::ptrd
             *nin[4].at(x, y) = static_cast<T>(std::lround(scale * mag * std::sin(dir + turn)));
             *nin[5].at(x, y) = static_cast<T>((mix >> 31) % 2001 - 1000);
         }
-    const T* nref[3] = {nin[0].origin(), nin[1].origin(), nin[2].origin()};
-    const T* ndis[3] = {nin[3].origin(), nin[4].origin(), nin[5].origin()};
-    T* rs[3] = {out[0].origin(), out[1].origin(), out[2].origin()};
-    T* as[3] = {out[3].origin(), out[4].origin(), out[5].origin()};
-    T* rv[3] = {outv[0].origin(), outv[1].origin(), outv[2].origin()};
-    T* av[3] = {outv[3].origin(), outv[4].origin(), outv[5].origin()};
-    adm_kernels_scalar().decouple_s0(nref, ndis, stride, region, 100.0, rs, as);
-    k.decouple_s0(nref, ndis, stride, region, 100.0, rv, av);
-    const char* near[6] = {"r_h (near 1 degree, large)", "r_v (near 1 degree, large)",
-                           "r_d (near 1 degree, large)", "a_h (near 1 degree, large)",
-                           "a_v (near 1 degree, large)", "a_d (near 1 degree, large)"};
-    for (int i = 0; i < 6; ++i) compare(near[i], out[i], outv[i], f);
+    compare_decouple(k, stride, region, 100.0, nin, out, outv, "near 1 degree, large", f);
 }
 
 // A scale-0 decouple case once more (nin: scratch bands, no further
@@ -394,17 +398,7 @@ void check_decouple_sparse(const AdmKernels& k, int w, int h, std::ptrdiff_t str
                 *nin[3 + t].at(x, y) = (m >> 7) % 29 == 0 ? *in[3 + t].at(x, y) : T{0};
             }
         }
-    const T* nref[3] = {nin[0].origin(), nin[1].origin(), nin[2].origin()};
-    const T* ndis[3] = {nin[3].origin(), nin[4].origin(), nin[5].origin()};
-    T* rs[3] = {out[0].origin(), out[1].origin(), out[2].origin()};
-    T* as[3] = {out[3].origin(), out[4].origin(), out[5].origin()};
-    T* rv[3] = {outv[0].origin(), outv[1].origin(), outv[2].origin()};
-    T* av[3] = {outv[3].origin(), outv[4].origin(), outv[5].origin()};
-    adm_kernels_scalar().decouple_s0(nref, ndis, stride, region, gain, rs, as);
-    k.decouple_s0(nref, ndis, stride, region, gain, rv, av);
-    const char* names[6] = {"r_h (sparse)", "r_v (sparse)", "r_d (sparse)",
-                            "a_h (sparse)", "a_v (sparse)", "a_d (sparse)"};
-    for (int i = 0; i < 6; ++i) compare(names[i], out[i], outv[i], f);
+    compare_decouple(k, stride, region, gain, nin, out, outv, "sparse", f);
 }
 
 template <class T>
@@ -485,20 +479,9 @@ Failure check_decouple(Gen& g, const AdmKernels& k, std::string& desc) {
             *nin[4].at(x, y) = clamp_t(oh * std::sin(th) + ov * std::cos(th));
             *nin[5].at(x, y) = *in[5].at(x, y);
         }
-    const T* nref[3] = {nin[0].origin(), nin[1].origin(), nin[2].origin()};
-    const T* ndis[3] = {nin[3].origin(), nin[4].origin(), nin[5].origin()};
-    if constexpr (s0) {
-        // At scale 0 with the gain negated: the twins' path for a negative
-        // gain, where r can leave int16 and wraps (random gains are >= 1).
-        adm_kernels_scalar().decouple_s0(nref, ndis, stride, region, -gain, rs, as);
-        k.decouple_s0(nref, ndis, stride, region, -gain, rv, av);
-    } else {
-        adm_kernels_scalar().decouple_s123(nref, ndis, stride, region, gain, rs, as);
-        k.decouple_s123(nref, ndis, stride, region, gain, rv, av);
-    }
-    const char* near[6] = {"r_h (1 degree)", "r_v (1 degree)", "r_d (1 degree)",
-                           "a_h (1 degree)", "a_v (1 degree)", "a_d (1 degree)"};
-    for (int i = 0; i < 6; ++i) compare(near[i], out[i], outv[i], f);
+    // At scale 0 with the gain negated: the twins' path for a negative gain,
+    // where r can leave int16 and wraps (random gains are >= 1).
+    compare_decouple(k, stride, region, s0 ? -gain : gain, nin, out, outv, "1 degree", f);
     if constexpr (s0) {
         if (!f.failed) check_decouple_near_1deg_large(k, w, h, stride, region, nin, out, outv, f);
         if (!f.failed) check_decouple_sparse(k, w, h, stride, region, gain, in, nin, out, outv, f);
