@@ -278,6 +278,10 @@ TEST(CliSignals, LeaveNoTemporaryFile) {
         const pid_t pid = ::fork();
         ASSERT_GE(pid, 0);
         if (pid == 0) {
+            // A shell that starts the tests in the background ignores SIGINT
+            // for them, and an ignored signal stays ignored across exec: the
+            // CLI must get it as a user's Ctrl-C does.
+            ::signal(sig, SIG_DFL);
             ::execl(kCli.c_str(), kCli.c_str(), "-q", "-r", reference.c_str(), "-d", fifo.c_str(), "-o",
                     out.c_str(), "--json", static_cast<char*>(nullptr));
             ::_exit(127);
