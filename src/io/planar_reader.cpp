@@ -106,7 +106,13 @@ void PlanarReader::read_plane(const PlaneLayout& file, Plane& plane, std::size_t
 bool PlanarReader::read(Picture& pic) {
     if (!begin_frame()) return false;
     if (unread_) {
-        skip_samples(pic);
+        // set_samples_unread: the video's geometry, no planes.
+        skip_frame_samples();
+        pic = Picture();
+        pic.width = info_.width;
+        pic.height = info_.height;
+        pic.bpc = info_.bpc;
+        pic.format = info_.format;
         return true;
     }
     const bool chroma = plane_count_ == 3 && !luma_only_;
@@ -135,17 +141,12 @@ bool PlanarReader::read(Picture& pic) {
     return true;
 }
 
-// set_samples_unread: the frame's bytes skipped (one seek in a regular file;
-// a file that ends inside them is reported as read() would), the picture
-// the video's geometry without planes.
-void PlanarReader::skip_samples(Picture& pic) {
+// The samples of a frame whose header begin_frame() read, skipped (one seek
+// in a regular file; a file that ends inside them is reported as read()
+// would).
+void PlanarReader::skip_frame_samples() {
     std::size_t offset = 0;
     check_read(src_->skip(frame_bytes()), frame_bytes(), offset);
-    pic = Picture();
-    pic.width = info_.width;
-    pic.height = info_.height;
-    pic.bpc = info_.bpc;
-    pic.format = info_.format;
     ++frames_read_;
 }
 
@@ -182,11 +183,7 @@ unsigned PlanarReader::skip(unsigned n) {
         return k;
     }
     unsigned i = 0;
-    for (; i < n && begin_frame(); ++i) {
-        std::size_t offset = 0;
-        check_read(src_->skip(frame_bytes()), frame_bytes(), offset);
-        ++frames_read_;
-    }
+    for (; i < n && begin_frame(); ++i) skip_frame_samples();
     return i;
 }
 

@@ -51,7 +51,7 @@ protected:
 private:
     void check_read(std::size_t got, std::size_t wanted, std::size_t& frame_offset) const;
     void read_plane(const PlaneLayout& file, Plane& plane, std::size_t& frame_offset);
-    void skip_samples(Picture& pic);
+    void skip_frame_samples();
     std::size_t plane_bytes(int p) const;
     void check_sample_range(const Picture& pic) const;
 
