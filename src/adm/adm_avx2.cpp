@@ -523,21 +523,29 @@ struct Pd4 {
 };
 using DecoupleConstants = DecoupleConstantsOf<Pd4>;
 
-// body(i, o, t) for the blocks of 8 samples of the region (the last one
-// moved back, see for_blocks_overlapping: decouple's outputs are not its
+// body(i, o, t) for the blocks of kStep samples of the region (the last
+// one moved back, see for_blocks_overlapping: decouple's outputs are not its
 // inputs), i the samples' index in the bands and o, t the ref and dis
-// values of h, v and d as int32 (int16 bands sign-extended).
-template <class T, class Body>
+// values of h, v and d: 8 as int32 (int16 bands sign-extended), or 16 int16
+// samples as they are (kStep 16, scale 0's 16-bit lanes).
+template <int kStep = 8, class T, class Body>
 inline void for_decouple_blocks(const T* const ref_hvd[3], const T* const dis_hvd[3],
                                 std::ptrdiff_t stride, Rect region, Body body) {
+    static_assert(kStep == 8 || (kStep == 16 && sizeof(T) == 2));
+    auto load = [](const T* p) {
+        if constexpr (kStep == 16)
+            return loadu(p);
+        else
+            return load_i32x8(p);
+    };
     for (int y = region.y0; y < region.y1; ++y) {
         const std::ptrdiff_t row = y * stride;
-        for_blocks_overlapping(region.x0, region.x1, 8, [&](int x) {
+        for_blocks_overlapping(region.x0, region.x1, kStep, [&](int x) {
             const std::ptrdiff_t i = row + x;
             V o[3], t[3];
             for (int b = 0; b < 3; ++b) {
-                o[b] = load_i32x8(ref_hvd[b] + i);
-                t[b] = load_i32x8(dis_hvd[b] + i);
+                o[b] = load(ref_hvd[b] + i);
+                t[b] = load(dis_hvd[b] + i);
             }
             body(i, o, t);
         });
@@ -725,37 +733,29 @@ void decouple_s0_rows16(const std::int16_t* const ref_hvd[3], const std::int16_t
     const __m256 cos_sq_f = _mm256_set1_ps(cos_1deg_sq());
     const V gain = _mm256_set1_epi16(static_cast<std::int16_t>(gain_limit));
     const V zero = _mm256_setzero_si256();
-    for (int y = region.y0; y < region.y1; ++y) {
-        const std::ptrdiff_t row = y * stride;
-        for_blocks_overlapping(region.x0, region.x1, 16, [&](int x) {
-            const std::ptrdiff_t i = row + x;
-            V o[3], t[3];
-            for (int b = 0; b < 3; ++b) {
-                o[b] = loadu(ref_hvd[b] + i);
-                t[b] = loadu(dis_hvd[b] + i);
-            }
-            const V angle = angle_mask16(o[0], o[1], t[0], t[1], cos_sq_f, c.cos_sq);
-            for (int b = 0; b < 3; ++b) {
-                // k matters only where o != 0 (see ratio_q15_16) and is 0
-                // where t == 0 (q = dh * 0 + 0); a block with no sample
-                // where both are non-zero (flat content: half the blocks of
-                // the testsrc clip, 1% of natural ones) skips the gathers.
-                const V o_zero = _mm256_cmpeq_epi16(o[b], zero);
-                const V none = _mm256_or_si256(o_zero, _mm256_cmpeq_epi16(t[b], zero));
-                const V k = _mm256_testc_si256(none, _mm256_cmpeq_epi16(zero, zero))
-                                ? zero
-                                : ratio_q15_16(o[b], t[b], c.div);
-                V rst = restore16(k, o[b]);
-                const V p = kUnitGain ? rst : gain_product_sat16(rst, gain);
-                const V limited = _mm256_blendv_epi8(_mm256_max_epi16(p, t[b]), _mm256_min_epi16(p, t[b]),
-                                                     _mm256_cmpgt_epi16(o[b], zero));
-                const V skip = _mm256_or_si256(_mm256_cmpeq_epi16(k, zero), o_zero);
-                rst = _mm256_blendv_epi8(rst, limited, _mm256_andnot_si256(skip, angle));
-                storeu(r_hvd[b] + i, rst);
-                storeu(a_hvd[b] + i, _mm256_sub_epi16(t[b], rst));
-            }
-        });
-    }
+    for_decouple_blocks<16>(ref_hvd, dis_hvd, stride, region, [&](std::ptrdiff_t i, const V* o,
+                                                                     const V* t) {
+        const V angle = angle_mask16(o[0], o[1], t[0], t[1], cos_sq_f, c.cos_sq);
+        for (int b = 0; b < 3; ++b) {
+            // k matters only where o != 0 (see ratio_q15_16) and is 0
+            // where t == 0 (q = dh * 0 + 0); a block with no sample
+            // where both are non-zero (flat content: half the blocks of
+            // the testsrc clip, 1% of natural ones) skips the gathers.
+            const V o_zero = _mm256_cmpeq_epi16(o[b], zero);
+            const V none = _mm256_or_si256(o_zero, _mm256_cmpeq_epi16(t[b], zero));
+            const V k = _mm256_testc_si256(none, _mm256_cmpeq_epi16(zero, zero))
+                            ? zero
+                            : ratio_q15_16(o[b], t[b], c.div);
+            V rst = restore16(k, o[b]);
+            const V p = kUnitGain ? rst : gain_product_sat16(rst, gain);
+            const V limited = _mm256_blendv_epi8(_mm256_max_epi16(p, t[b]), _mm256_min_epi16(p, t[b]),
+                                                 _mm256_cmpgt_epi16(o[b], zero));
+            const V skip = _mm256_or_si256(_mm256_cmpeq_epi16(k, zero), o_zero);
+            rst = _mm256_blendv_epi8(rst, limited, _mm256_andnot_si256(skip, angle));
+            storeu(r_hvd[b] + i, rst);
+            storeu(a_hvd[b] + i, _mm256_sub_epi16(t[b], rst));
+        }
+    });
 }
 
 void decouple_s0_avx2(const std::int16_t* const ref_hvd[3], const std::int16_t* const dis_hvd[3],
