@@ -91,13 +91,26 @@ struct ScalarDctOps {
     }
 };
 
-// Daala's 8-point forward integer DCT (od_bin_fdct8): lifting steps
-// t += (u * c + 2^(s-1)) >> s on 32-bit integers, halvings rounded toward
-// zero ((a + (a < 0)) >> 1). Reads x[0], x[stride], ..., x[7 * stride].
-void fdct8(std::int32_t out[8], const std::int32_t* x, int stride);
-// The 2-D transform of a row-major 8x8 block in place: fdct8 down every
-// column into a scratch block (column i becomes scratch row i), then fdct8
-// down every column of the scratch block into row i of `block`.
+// The 2-D transform of a row-major 8x8 block in place with fdct8_lifting's
+// Ops: the 1-D transform down every column into a scratch block (column i
+// becomes scratch row i), then down every column of the scratch block into
+// row i of `block`. (checkasm's psnr_hvs module runs it with Ops that
+// watch the lifts.)
+template <class Ops>
+inline void fdct8x8_lifting(std::int32_t block[64]) {
+    std::int32_t scratch[64];
+    for (int pass = 0; pass < 2; ++pass) {
+        const std::int32_t* in = pass == 0 ? block : scratch;
+        std::int32_t* out = pass == 0 ? scratch : block;
+        for (int i = 0; i < 8; ++i) {
+            std::int32_t t[8];
+            for (int k = 0; k < 8; ++k) t[k] = in[k * 8 + i];
+            fdct8_lifting<Ops>(t);
+            for (int k = 0; k < 8; ++k) out[8 * i + k] = t[k];
+        }
+    }
+}
+// fdct8x8_lifting with the scalar's Ops.
 void fdct8x8(std::int32_t block[64]);
 
 // The masking weight of each coefficient: float((c * k) * (c * k)) in

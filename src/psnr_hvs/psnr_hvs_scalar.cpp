@@ -67,18 +67,7 @@ const Table8x8 kCsfCr = {
      0.330555063063, 0.285345396658},
 };
 
-void fdct8(std::int32_t out[8], const std::int32_t* x, int stride) {
-    std::int32_t t[8];
-    for (int i = 0; i < 8; ++i) t[i] = x[i * stride];
-    fdct8_lifting<ScalarDctOps>(t);
-    for (int i = 0; i < 8; ++i) out[i] = t[i];
-}
-
-void fdct8x8(std::int32_t block[64]) {
-    std::int32_t scratch[64];
-    for (int i = 0; i < 8; ++i) fdct8(scratch + 8 * i, block + i, 8);
-    for (int i = 0; i < 8; ++i) fdct8(block + 8 * i, scratch + i, 8);
-}
+void fdct8x8(std::int32_t block[64]) { fdct8x8_lifting<ScalarDctOps>(block); }
 
 void mask_table(const Table8x8& csf, Table8x8& mask) {
     constexpr double k = 0.3885746225901003;

@@ -46,21 +46,6 @@ struct WatchedDctOps {
     }
 };
 
-// fdct8x8's two passes with WatchedDctOps.
-void watched_fdct8x8(std::int32_t block[64]) {
-    std::int32_t scratch[64];
-    for (int pass = 0; pass < 2; ++pass) {
-        const std::int32_t* in = pass == 0 ? block : scratch;
-        std::int32_t* out = pass == 0 ? scratch : block;
-        for (int i = 0; i < 8; ++i) {
-            std::int32_t t[8];
-            for (int k = 0; k < 8; ++k) t[k] = in[k * 8 + i];
-            fdct8_lifting<WatchedDctOps>(t);
-            for (int k = 0; k < 8; ++k) out[8 * i + k] = t[k];
-        }
-    }
-}
-
 // Whether a block of the plane (the kernel's 8x8 blocks every kStep samples)
 // takes a lift at the boundary above.
 template <class T>
@@ -71,7 +56,7 @@ bool has_boundary_lift(const std::vector<T>& plane, int stride, int w, int h) {
             std::int32_t b[64];
             for (int i = 0; i < 8; ++i)
                 for (int j = 0; j < 8; ++j) b[i * 8 + j] = plane[(y + i) * stride + x + j];
-            watched_fdct8x8(b);
+            fdct8x8_lifting<WatchedDctOps>(b);
         }
     return g_lift_at_boundary;
 }
