@@ -319,83 +319,40 @@ void c_values_row_avx2(const std::uint16_t* image, const std::uint16_t* mask, in
     sums.finish(out, x, w, row_sums);
 }
 
-// SpatialMaskFn 32 columns at a time in bytes (spatial_mask_lanes' steps
-// with its 16-bit counts narrowed): flags are 0/1, column sums at most 7
-// and box sums at most 49, so nothing wraps a byte, and `sum > threshold`
-// with the threshold clamped to 127 (no sum reaches it) is the signed byte
-// compare. The flags are found in 16-bit lanes (the samples are 16-bit)
-// and packed to bytes. The scratch (9w + 14 uint32, 36w + 56 bytes) holds,
-// as bytes, the padded column sums (3 zeros, w sums, 3 zeros) and a ring of
-// 8 flag rows of w.
-void spatial_mask_avx2(const std::uint16_t* image, std::ptrdiff_t stride, std::uint16_t* mask, int w, int h,
-                       int threshold, std::uint32_t* scratch) {
-    constexpr int pad = kMaskFilterSize / 2;
-    constexpr int ring = kMaskFilterSize + 1;
-    auto* padded = reinterpret_cast<std::uint8_t*>(scratch);
-    std::uint8_t* cols = padded + pad;
-    std::uint8_t* flat = padded + w + 2 * pad;
-    for (int i = 0; i < w + 2 * pad; ++i) padded[i] = 0;
-    auto flat_of = [&](int y) { return flat + static_cast<std::ptrdiff_t>(y % ring) * w; };
-    const __m256i one = _mm256_set1_epi8(1);
-    auto load = [](const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); };
-    auto store = [](void* p, __m256i v) { _mm256_storeu_si256(static_cast<__m256i*>(p), v); };
-    // Row y's flags into `in` and cols += in - leaving (leaving may be
-    // null). Vectors while row[x + 32] exists.
-    auto update = [&](int y, std::uint8_t* in, const std::uint8_t* leaving) {
-        const std::uint16_t* row = image + y * stride;
-        const std::uint16_t* below = y == h - 1 ? row : row + stride;
-        auto flags16 = [&](int x) {
-            const __m256i v = load(row + x);
-            return _mm256_and_si256(_mm256_cmpeq_epi16(v, load(row + x + 1)), _mm256_cmpeq_epi16(v, load(below + x)));
+// spatial_mask_cells' cells as bytes, 32 columns a step: its counts fit a
+// byte (flags 1, column sums 7, box sums 49), and with the threshold
+// clamped to 127 `sum > threshold` is the signed byte compare. The flags
+// are found in 16-bit lanes (the samples are 16-bit) and packed to bytes;
+// the mask values widened back to 16 bits. The scratch's 9w + 14 uint32
+// hold 36w + 56 bytes, more than the byte cells need.
+struct ByteCells {
+    using Cell = std::uint8_t;
+    using V = __m256i;
+    static constexpr int kLanes = 32;
+    static constexpr int kMaxThreshold = 127;
+    static V set(int x) { return _mm256_set1_epi8(static_cast<char>(x)); }
+    static V load(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
+    static void store(void* p, V v) { _mm256_storeu_si256(static_cast<__m256i*>(p), v); }
+    static V add(V a, V b) { return _mm256_add_epi8(a, b); }
+    static V sub(V a, V b) { return _mm256_sub_epi8(a, b); }
+    static V band(V a, V b) { return _mm256_and_si256(a, b); }
+    static V gt(V a, V b) { return _mm256_cmpgt_epi8(a, b); }
+    static V flags(const std::uint16_t* row, const std::uint16_t* below, int x) {
+        auto flags16 = [&](int at) {
+            const V v = load(row + at);
+            return _mm256_and_si256(_mm256_cmpeq_epi16(v, load(row + at + 1)),
+                                    _mm256_cmpeq_epi16(v, load(below + at)));
         };
-        int x = 0;
-        for (; x + 32 < w; x += 32) {
-            // packs interleaves the two vectors' 128-bit halves; 0xD8 puts
-            // them back in column order.
-            const __m256i f = _mm256_and_si256(
-                _mm256_permute4x64_epi64(_mm256_packs_epi16(flags16(x), flags16(x + 16)), 0xD8), one);
-            store(in + x, f);
-            __m256i c = _mm256_add_epi8(load(cols + x), f);
-            if (leaving) c = _mm256_sub_epi8(c, load(leaving + x));
-            store(cols + x, c);
-        }
-        for (; x < w; ++x) {
-            const std::uint16_t right = x < w - 1 ? row[x + 1] : row[x];
-            in[x] = (row[x] == right) & (row[x] == below[x]) ? 1 : 0;
-            cols[x] = static_cast<std::uint8_t>(cols[x] + in[x] - (leaving ? leaving[x] : 0));
-        }
-    };
-    for (int y = 0; y < pad && y < h; ++y) update(y, flat_of(y), nullptr);
-    const int t = static_cast<unsigned>(threshold) > 127u ? 127 : threshold;
-    const __m256i tv = _mm256_set1_epi8(static_cast<char>(t));
-    for (int y = 0; y < h; ++y) {
-        const std::uint8_t* leaving = y - pad - 1 >= 0 ? flat_of(y - pad - 1) : nullptr;
-        if (y + pad < h) {
-            update(y + pad, flat_of(y + pad), leaving);
-        } else if (leaving) {
-            int x = 0;
-            for (; x + 32 <= w; x += 32) store(cols + x, _mm256_sub_epi8(load(cols + x), load(leaving + x)));
-            for (; x < w; ++x) cols[x] = static_cast<std::uint8_t>(cols[x] - leaving[x]);
-        }
-        // Output x sums padded[x .. x + 6]: a vector reads up to
-        // padded[x + 37] <= padded[w + 5], the last zero.
-        std::uint16_t* out = mask + y * stride;
-        int x = 0;
-        for (; x + 32 <= w; x += 32) {
-            const std::uint8_t* p = padded + x;
-            __m256i sum = load(p);
-            for (int k = 1; k < kMaskFilterSize; ++k) sum = _mm256_add_epi8(sum, load(p + k));
-            const __m256i m = _mm256_and_si256(_mm256_cmpgt_epi8(sum, tv), one);
-            store(out + x, _mm256_cvtepu8_epi16(_mm256_castsi256_si128(m)));
-            store(out + x + 16, _mm256_cvtepu8_epi16(_mm256_extracti128_si256(m, 1)));
-        }
-        for (; x < w; ++x) {
-            const std::uint8_t* p = padded + x;
-            const int sum = p[0] + p[1] + p[2] + p[3] + p[4] + p[5] + p[6];
-            out[x] = sum > t ? 1 : 0;
-        }
+        // packs interleaves the two vectors' 128-bit halves; 0xD8 puts them
+        // back in column order.
+        return band(_mm256_permute4x64_epi64(_mm256_packs_epi16(flags16(x), flags16(x + 16)), 0xD8),
+                    set(1));
     }
-}
+    static void store_mask(std::uint16_t* out, V m) {
+        store(out, _mm256_cvtepu8_epi16(_mm256_castsi256_si128(m)));
+        store(out + 16, _mm256_cvtepu8_epi16(_mm256_extracti128_si256(m, 1)));
+    }
+};
 
 void Avx2Isa::row(const std::uint16_t* image, const std::uint16_t* mask, int w, const ContrastSetup& s,
                   const std::uint16_t* hist, const float* recip, float* out, CValueSums& sums) {
@@ -408,7 +365,7 @@ void Avx2Isa::sums(const float* row, int n, CValueSums& sums) { c_value_sums_avx
 
 void cambi_init_avx2(CambiKernels& k) {
     install_lanes<Avx2Lanes, Avx2Isa>(k);
-    k.spatial_mask = &spatial_mask_avx2;
+    k.spatial_mask = &spatial_mask_cells<ByteCells>;
 }
 
 }  // namespace vmafpp::cambi

@@ -174,69 +174,97 @@ struct ModeLanes {
     }
 };
 
-// SpatialMaskFn in 16-bit lanes: flags are 0/1, column sums over at most 7
-// rows at most 7, box sums at most 49, so nothing wraps, and `sum >
-// threshold` with the threshold clamped to 0x7fff (no sum reaches it) is
-// U::gt's compare below 0x8000. The scratch (9w + 14 uint32) holds, as
-// uint16, the padded column sums (3 zeros, w sums, 3 zeros) and a ring of 8
-// flag rows of w.
+// The cells spatial_mask_cells counts in, as 16-bit lanes of U: a
+// policy C gives Cell (the count's type), kLanes, kMaxThreshold (the
+// largest threshold its compare takes), V, set, load, store, add, sub, band,
+// gt (a signed compare below kMaxThreshold + 1), flags(row, below, x) (the
+// kLanes 0/1 flags from x: a sample equal to its right and lower
+// neighbours) and store_mask(out, m) (kLanes 0/1 cells as uint16 mask
+// values). An ISA file may count in narrower cells (cambi_avx2.cpp: bytes).
 template <class U>
-void spatial_mask_lanes(const std::uint16_t* image, std::ptrdiff_t stride, std::uint16_t* mask,
-                        int w, int h, int threshold, std::uint32_t* scratch) {
+struct WordCells {
+    using Cell = std::uint16_t;
     using V = typename U::V;
-    constexpr int N = U::kLanes;
+    static constexpr int kLanes = U::kLanes;
+    static constexpr int kMaxThreshold = 0x7fff;
+    static V set(int x) { return U::set(static_cast<std::uint16_t>(x)); }
+    static V load(const Cell* p) { return U::load(p); }
+    static void store(Cell* p, V v) { U::store(p, v); }
+    static V add(V a, V b) { return U::add(a, b); }
+    static V sub(V a, V b) { return U::sub(a, b); }
+    static V band(V a, V b) { return U::band(a, b); }
+    static V gt(V a, V b) { return U::gt(a, b); }
+    static V flags(const std::uint16_t* row, const std::uint16_t* below, int x) {
+        const V v = U::load(row + x);
+        return U::band(U::band(U::eq(v, U::load(row + x + 1)), U::eq(v, U::load(below + x))), U::set(1));
+    }
+    static void store_mask(std::uint16_t* out, V m) { U::store(out, m); }
+};
+
+// SpatialMaskFn in C's cells (kLanes columns a step): flags are 0/1, column
+// sums over at most 7 rows at most 7, box sums at most 49, so nothing wraps
+// a byte, and `sum > threshold` with the threshold clamped to
+// C::kMaxThreshold (no sum reaches it, >= 127) is C::gt's signed compare.
+// The scratch (9w + 14 uint32) holds, as cells, the padded column sums (3
+// zeros, w sums, 3 zeros) and a ring of 8 flag rows of w.
+template <class C>
+void spatial_mask_cells(const std::uint16_t* image, std::ptrdiff_t stride, std::uint16_t* mask,
+                        int w, int h, int threshold, std::uint32_t* scratch) {
+    using Cell = typename C::Cell;
+    using V = typename C::V;
+    constexpr int N = C::kLanes;
     constexpr int pad = kMaskFilterSize / 2;
     constexpr int ring = kMaskFilterSize + 1;
-    auto* padded = reinterpret_cast<std::uint16_t*>(scratch);
-    std::uint16_t* cols = padded + pad;
-    std::uint16_t* flat = padded + w + 2 * pad;
+    auto* padded = reinterpret_cast<Cell*>(scratch);
+    Cell* cols = padded + pad;
+    Cell* flat = padded + w + 2 * pad;
     for (int i = 0; i < w + 2 * pad; ++i) padded[i] = 0;
     auto flat_of = [&](int y) { return flat + static_cast<std::ptrdiff_t>(y % ring) * w; };
-    const V one = U::set(1);
+    const V one = C::set(1);
     // Row y's flags into `in` and cols += in - leaving (leaving may be
     // null). Vectors while row[x + N] exists.
-    auto update = [&](int y, std::uint16_t* in, const std::uint16_t* leaving) {
+    auto update = [&](int y, Cell* in, const Cell* leaving) {
         const std::uint16_t* row = image + y * stride;
         const std::uint16_t* below = y == h - 1 ? row : row + stride;
         int x = 0;
         for (; x + N < w; x += N) {
-            const V v = U::load(row + x);
-            const V f = U::band(U::band(U::eq(v, U::load(row + x + 1)), U::eq(v, U::load(below + x))), one);
-            U::store(in + x, f);
-            V c = U::add(U::load(cols + x), f);
-            if (leaving) c = U::sub(c, U::load(leaving + x));
-            U::store(cols + x, c);
+            const V f = C::flags(row, below, x);
+            C::store(in + x, f);
+            V c = C::add(C::load(cols + x), f);
+            if (leaving) c = C::sub(c, C::load(leaving + x));
+            C::store(cols + x, c);
         }
         for (; x < w; ++x) {
             const std::uint16_t right = x < w - 1 ? row[x + 1] : row[x];
             in[x] = (row[x] == right) & (row[x] == below[x]) ? 1 : 0;
-            cols[x] = static_cast<std::uint16_t>(cols[x] + in[x] - (leaving ? leaving[x] : 0));
+            cols[x] = static_cast<Cell>(cols[x] + in[x] - (leaving ? leaving[x] : 0));
         }
     };
     for (int y = 0; y < pad && y < h; ++y) update(y, flat_of(y), nullptr);
-    const int t = static_cast<unsigned>(threshold) > 0x7fffu ? 0x7fff : threshold;
-    const V tv = U::set(static_cast<std::uint16_t>(t));
+    const int t = static_cast<unsigned>(threshold) > unsigned{C::kMaxThreshold} ? C::kMaxThreshold
+                                                                                 : threshold;
+    const V tv = C::set(t);
     for (int y = 0; y < h; ++y) {
-        const std::uint16_t* leaving = y - pad - 1 >= 0 ? flat_of(y - pad - 1) : nullptr;
+        const Cell* leaving = y - pad - 1 >= 0 ? flat_of(y - pad - 1) : nullptr;
         if (y + pad < h) {
             update(y + pad, flat_of(y + pad), leaving);
         } else if (leaving) {
             int x = 0;
-            for (; x + N <= w; x += N) U::store(cols + x, U::sub(U::load(cols + x), U::load(leaving + x)));
-            for (; x < w; ++x) cols[x] = static_cast<std::uint16_t>(cols[x] - leaving[x]);
+            for (; x + N <= w; x += N) C::store(cols + x, C::sub(C::load(cols + x), C::load(leaving + x)));
+            for (; x < w; ++x) cols[x] = static_cast<Cell>(cols[x] - leaving[x]);
         }
         // Output x sums padded[x .. x + 6]: a vector reads up to
         // padded[x + N + 5] <= padded[w + 5], the last zero.
         std::uint16_t* out = mask + y * stride;
         int x = 0;
         for (; x + N <= w; x += N) {
-            const std::uint16_t* p = padded + x;
-            V sum = U::load(p);
-            for (int k = 1; k < kMaskFilterSize; ++k) sum = U::add(sum, U::load(p + k));
-            U::store(out + x, U::band(U::gt(sum, tv), one));
+            const Cell* p = padded + x;
+            V sum = C::load(p);
+            for (int k = 1; k < kMaskFilterSize; ++k) sum = C::add(sum, C::load(p + k));
+            C::store_mask(out + x, C::band(C::gt(sum, tv), one));
         }
         for (; x < w; ++x) {
-            const std::uint16_t* p = padded + x;
+            const Cell* p = padded + x;
             const int sum = p[0] + p[1] + p[2] + p[3] + p[4] + p[5] + p[6];
             out[x] = sum > t ? 1 : 0;
         }
@@ -298,7 +326,7 @@ void load_u8_lanes(const std::uint8_t* src, std::ptrdiff_t src_stride, std::uint
 template <class U, class Isa>
 void install_lanes(CambiKernels& k) {
     k.load_u8 = &load_u8_lanes<U>;
-    k.spatial_mask = &spatial_mask_lanes<U>;
+    k.spatial_mask = &spatial_mask_cells<WordCells<U>>;
     k.decimate = &decimate_lanes<U>;
     k.c_values = &c_values_loop<Isa>;
     k.c_value_sums = &Isa::sums;
