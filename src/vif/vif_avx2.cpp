@@ -1267,75 +1267,72 @@ inline HorizontalFilter horizontal_filter(const std::uint16_t* filter, int taps,
     return hf;
 }
 
+// Two rows' windows p = kP .. kPairs - 1 (window_at) into their even and
+// odd sums, each window's tap pairs loaded once for both rows.
 template <int kP, int kPairs>
-[[gnu::always_inline]] inline void add_windows(__m256i a, __m256i mid, __m256i b,
-                                               const HorizontalFilter& hf, __m256i& e,
-                                               __m256i& o) {
+[[gnu::always_inline]] inline void add_windows2(const __m256i (&a)[2], const __m256i (&mid)[2],
+                                                const __m256i (&b)[2], const HorizontalFilter& hf,
+                                                __m256i (&e)[2], __m256i (&o)[2]) {
     if constexpr (kP < kPairs) {
-        const __m256i window = window_at<kP>(a, mid, b);
-        e = _mm256_add_epi32(e, _mm256_madd_epi16(window, hf.even[kP]));
-        o = _mm256_add_epi32(o, _mm256_madd_epi16(window, hf.odd[kP]));
-        // Two running sums per row in registers: without this empty asm GCC
-        // reassociates a block's 144 products into trees whose partial sums
+        const __m256i ce = hf.even[kP], co = hf.odd[kP];
+        for (int r = 0; r < 2; ++r) {
+            const __m256i window = window_at<kP>(a[r], mid[r], b[r]);
+            e[r] = _mm256_add_epi32(e[r], _mm256_madd_epi16(window, ce));
+            o[r] = _mm256_add_epi32(o[r], _mm256_madd_epi16(window, co));
+        }
+        // The running sums stay in registers: without this empty asm GCC
+        // reassociates a block's products into trees whose partial sums
         // and tap copies spill to the stack (1920 columns, 17 taps: 12.5 ->
-        // 11.8 us per row).
-        __asm__("" : "+x"(e), "+x"(o));
-        add_windows<kP + 1, kPairs>(a, mid, b, hf, e, o);
+        // 11.8 us per row, one row at a time).
+        __asm__("" : "+x"(e[0]), "+x"(o[0]), "+x"(e[1]), "+x"(o[1]));
+        add_windows2<kP + 1, kPairs>(a, mid, b, hf, e, o);
     }
 }
 
-// Even and odd filter sums of a block, each plus `start` (modulo 2^32).
-// With kPairs known (at most 9: windows up to y[32)), the windows come
-// from two aligned loads (y is 32-byte aligned: the half rows are, and a
-// block starts 16 int16 after the last) and in-register shifts: an
-// unaligned load at y + 2p crosses a 64-byte line for every p > 0 in every
-// other block, and those split loads cost about a third of the pass.
-// The windows of a block that starts a 64-byte line (y 64-byte aligned):
-// unaligned loads at y + 2p stay inside the line for every p <= 8, so they
-// cost no shuffle.
-template <int kP, int kPairs>
-[[gnu::always_inline]] inline void add_loaded_windows(const std::int16_t* y,
-                                                      const HorizontalFilter& hf, __m256i& e,
-                                                      __m256i& o) {
-    if constexpr (kP < kPairs) {
-        const __m256i window = load8x32(y + 2 * kP);
-        e = _mm256_add_epi32(e, _mm256_madd_epi16(window, hf.even[kP]));
-        o = _mm256_add_epi32(o, _mm256_madd_epi16(window, hf.odd[kP]));
-        __asm__("" : "+x"(e), "+x"(o));
-        add_loaded_windows<kP + 1, kPairs>(y, hf, e, o);
-    }
-}
-
-template <int kPairs, bool kLineStart = false>
-[[gnu::always_inline]] inline EvenOdd filter_windows(const std::int16_t* y,
-                                                     const HorizontalFilter& hf, __m256i start) {
+// Even and odd filter sums of a block of two rows y[0] and y[1], each plus
+// its start (modulo 2^32). With kPairs known (at most 9: windows up to
+// y[32)), the windows come from two aligned loads (y is 32-byte aligned:
+// the half rows are, and a block starts 16 int16 after the last) and
+// in-register shifts, and two rows share each tap pair's loads: the pass
+// is bound by the load ports as much as by the vector ALUs. Measured on
+// the 2-core Sapphire Rapids VM, whole VIF at --cpumask 48 on the 30-frame
+// 1080p clip: one row at a time with unaligned loads in the blocks that
+// start a 64-byte line (none split), 0.641 s CPU; the same with window
+// shifts in every block, 0.630; two rows a window, 0.622. Not kept: a second
+// copy of every half row, 32 bytes off, so that every block reads
+// unaligned windows inside one line (no shift at all): 0.72 (more loads,
+// twice the stores).
+template <int kPairs>
+[[gnu::always_inline]] inline void filter_windows2(const std::int16_t* y0, const std::int16_t* y1,
+                                                   const HorizontalFilter& hf, __m256i start0,
+                                                   __m256i start1, EvenOdd& out0, EvenOdd& out1) {
     if constexpr (kPairs > 0) {
         static_assert(kPairs <= kMaxHalf + 1);
-        __m256i e = start, o = start;
-        if constexpr (kLineStart) {
-            // (These blocks ran the run-time loop below, a compare, a
-            // branch and a register copy more per window: callgrind, 4
-            // frames 1080p of -n --feature vif at AVX2, 1067 -> 1020 M.)
-            add_loaded_windows<0, kPairs>(y, hf, e, o);
-        } else {
-            const __m256i a = _mm256_load_si256(reinterpret_cast<const __m256i*>(y));
-            const __m256i b = _mm256_load_si256(reinterpret_cast<const __m256i*>(y + 16));
-            const __m256i mid = _mm256_permute2x128_si256(a, b, 0x21);
-            add_windows<0, kPairs>(a, mid, b, hf, e, o);
+        const std::int16_t* y[2] = {y0, y1};
+        __m256i a[2], b[2], mid[2];
+        for (int r = 0; r < 2; ++r) {
+            a[r] = _mm256_load_si256(reinterpret_cast<const __m256i*>(y[r]));
+            b[r] = _mm256_load_si256(reinterpret_cast<const __m256i*>(y[r] + 16));
+            mid[r] = _mm256_permute2x128_si256(a[r], b[r], 0x21);
         }
-        return {e, o};
+        __m256i e[2] = {start0, start1}, o[2] = {start0, start1};
+        add_windows2<0, kPairs>(a, mid, b, hf, e, o);
+        out0 = {e[0], o[0]};
+        out1 = {e[1], o[1]};
+    } else {
+        const std::int16_t* y[2] = {y0, y1};
+        EvenOdd* out[2] = {&out0, &out1};
+        const __m256i start[2] = {start0, start1};
+        for (int r = 0; r < 2; ++r) {
+            __m256i e = start[r], o = start[r];
+            for (int p = 0; p < hf.pairs; ++p) {
+                const __m256i window = load8x32(y[r] + 2 * p);
+                e = _mm256_add_epi32(e, _mm256_madd_epi16(window, hf.even[p]));
+                o = _mm256_add_epi32(o, _mm256_madd_epi16(window, hf.odd[p]));
+            }
+            *out[r] = {e, o};
+        }
     }
-    const int pairs = hf.pairs;
-    const __m256i w0 = load8x32(y);
-    __m256i e = _mm256_add_epi32(start, _mm256_madd_epi16(w0, hf.even[0]));
-    __m256i o = _mm256_add_epi32(start, _mm256_madd_epi16(w0, hf.odd[0]));
-    for (int p = 1; p < pairs; ++p) {
-        const __m256i window = load8x32(y + 2 * p);
-        e = _mm256_add_epi32(e, _mm256_madd_epi16(window, hf.even[p]));
-        o = _mm256_add_epi32(o, _mm256_madd_epi16(window, hf.odd[p]));
-        __asm__("" : "+x"(e), "+x"(o));
-    }
-    return {e, o};
 }
 
 struct HalfRows {
@@ -1343,18 +1340,17 @@ struct HalfRows {
     std::int16_t* h[5];  // of the moments only
 };
 
-template <int kPairs, bool kLineStart = false>
+template <int kPairs>
 [[gnu::always_inline]] inline void horizontal_block(const HorizontalFilter& hf, const HalfRows& rows,
                                                     int b, int n, std::int32_t* sigma1_sq,
                                                     std::int32_t* sigma2_sq,
                                                     std::int32_t* sigma12) {
     EvenOdd mean[2], moment[3];
-    for (int k = 0; k < 2; ++k)
-        mean[k] = filter_windows<kPairs, kLineStart>(rows.l[k] + b, hf, hf.bias);
+    filter_windows2<kPairs>(rows.l[0] + b, rows.l[1] + b, hf, hf.bias, hf.bias, mean[0], mean[1]);
     for (int k = 0; k < 3; ++k) {
-        const EvenOdd lp =
-            filter_windows<kPairs, kLineStart>(rows.l[2 + k] + b, hf, hf.bias_round);
-        const EvenOdd hp = filter_windows<kPairs, kLineStart>(rows.h[2 + k] + b, hf, hf.bias);
+        EvenOdd lp, hp;
+        filter_windows2<kPairs>(rows.l[2 + k] + b, rows.h[2 + k] + b, hf, hf.bias_round, hf.bias,
+                                lp, hp);
         moment[k] = {_mm256_add_epi32(hp.even, _mm256_srli_epi32(lp.even, 16)),
                      _mm256_add_epi32(hp.odd, _mm256_srli_epi32(lp.odd, 16))};
     }
@@ -1364,11 +1360,8 @@ template <int kPairs, bool kLineStart = false>
 template <int kPairs>
 void horizontal_blocks(const HorizontalFilter& hf, const HalfRows& rows, int w,
                        std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12) {
-    for (int b = 0; b < w; b += 32) {
-        horizontal_block<kPairs, true>(hf, rows, b, w - b, sigma1_sq, sigma2_sq, sigma12);
-        if (b + 16 < w)
-            horizontal_block<kPairs>(hf, rows, b + 16, w - b - 16, sigma1_sq, sigma2_sq, sigma12);
-    }
+    for (int b = 0; b < w; b += 16)
+        horizontal_block<kPairs>(hf, rows, b, w - b, sigma1_sq, sigma2_sq, sigma12);
 }
 
 // Stores a step's sums (8 columns) as centred halves: within each 128-bit
