@@ -1066,15 +1066,28 @@ template <int kTaps, class Rows, class Fn>
 // identities): a = p - 128 and b = q - 128 are int16 and so are a a, b b
 // (<= 16384) and a b (in [-16256, 16384]); a product with a tap below 2^15
 // is below 2^29 in magnitude and a pair sum below 2^30, exact in int32.
+// The 8-bit sums' constants of a filter whose taps sum to C, made once a
+// row: set from C inside the step, they cost a scalar multiply and two
+// shuffles a step (the compiler reloads C, as any vector store may alias
+// it).
+struct U8SumConsts {
+    __m256i moment_start;  // 16384 C
+    __m256i mean_round;    // 128 C and the mean's rounding 128
+};
+inline U8SumConsts u8_sum_consts(std::uint32_t taps_sum) {
+    return {_mm256_set1_epi32(static_cast<int>(16384u * taps_sum)),
+            _mm256_set1_epi32(static_cast<int>(128u * taps_sum + 128u))};
+}
+
 template <int kTaps, bool kReduce, int kRedFirst = -1, int kRedCount = -1>
 [[gnu::always_inline]] inline VerticalSums vertical_u8_sums(RowsU8 rows, std::ptrdiff_t j,
                                                             const std::uint32_t* pairs, int taps,
-                                                            std::uint32_t taps_sum,
+                                                            const U8SumConsts& sc,
                                                             const ReduceTaps* red,
                                                             ReduceSums* rs) {
     if constexpr (kReduce) *rs = {red->start, red->start};
     // The moments' constant 16384 C starts their accumulators.
-    const __m256i c16384 = _mm256_set1_epi32(static_cast<int>(16384u * taps_sum));
+    const __m256i c16384 = sc.moment_start;
     __m256i m1 = _mm256_setzero_si256(), m2 = m1, xx = c16384, yy = c16384, xy = c16384;
     // (Forced inline: GCC otherwise leaves the whole fused row's sums call
     // out of line.)
@@ -1102,7 +1115,7 @@ template <int kTaps, bool kReduce, int kRedFirst = -1, int kRedCount = -1>
         }
     });
     // 128 C and the mean's rounding 128 in one constant.
-    const __m256i c128r = _mm256_set1_epi32(static_cast<int>(128u * taps_sum + 128u));
+    const __m256i c128r = sc.mean_round;
     auto mean = [&](__m256i s) { return _mm256_srli_epi32(_mm256_add_epi32(s, c128r), 8); };
     return {{mean(m1), mean(m2), _mm256_add_epi32(xx, _mm256_slli_epi32(m1, 8)),
              _mm256_add_epi32(yy, _mm256_slli_epi32(m2, 8)),
@@ -1122,7 +1135,8 @@ struct StatU16Params {
     __m128i shift_mu, shift_sq;
     __m256i round_mu, round_sq;  // round_sq as 4 x uint64
     bool shift16;                // shift_sq == 16 (every scale after 0)
-    std::uint32_t taps_sum;
+    // 32768 C and 16384 C, made once a row (as U8SumConsts).
+    __m256i c15, c14;
 };
 
 inline StatU16Params stat_u16_params(int shift_mu, int shift_sq, std::uint32_t taps_sum) {
@@ -1132,7 +1146,8 @@ inline StatU16Params stat_u16_params(int shift_mu, int shift_sq, std::uint32_t t
         _mm256_set1_epi32(static_cast<int>(round_for(shift_mu))),
         _mm256_set1_epi64x(static_cast<long long>(round_for(shift_sq))),
         shift_sq == 16,
-        taps_sum,
+        _mm256_set1_epi32(static_cast<int>(32768u * taps_sum)),
+        _mm256_set1_epi32(static_cast<int>(16384u * taps_sum)),
     };
 }
 
@@ -1212,9 +1227,8 @@ template <int kTaps>
         add_product(yy, b, b, c);
         add_product(xy, a, b, c);
     });
-    const std::uint32_t c = prm.taps_sum;
-    const __m256i c15 = _mm256_set1_epi32(static_cast<int>(32768u * c));
-    const __m256i c14 = _mm256_set1_epi32(static_cast<int>(16384u * c));
+    const __m256i c15 = prm.c15;
+    const __m256i c14 = prm.c14;
     // The scalar's uint32 mean, rounded and shifted, cast to uint16.
     auto mean = [&](__m256i m) {
         return _mm256_and_si256(_mm256_srl_epi32(_mm256_add_epi32(m, prm.round_mu), prm.shift_mu),
@@ -1514,7 +1528,7 @@ template <int kG>
 
 [[gnu::always_inline]] inline VerticalSums folded_u8_sums(RowsU8 rows, std::ptrdiff_t j,
                                                           const FoldTaps& ft,
-                                                          std::uint32_t taps_sum) {
+                                                          const U8SumConsts& sc) {
     // The centre row first: it starts the sums.
     const __m256i x = centred_pair(rows.ref[8] + j, rows.ref[8] + j);
     const __m256i xd = centred_pair(rows.dis[8] + j, rows.dis[8] + j);
@@ -1532,7 +1546,7 @@ template <int kG>
     add_folded_group<3>(rows, j, ft, s);
     // As vertical_u8_sums: 128 C and the mean's rounding; the moments'
     // 256 sum c a terms.
-    const __m256i c128r = _mm256_set1_epi32(static_cast<int>(128u * taps_sum + 128u));
+    const __m256i c128r = sc.mean_round;
     auto mean = [&](__m256i v) { return _mm256_srli_epi32(_mm256_add_epi32(v, c128r), 8); };
     return {{mean(s[0]), mean(s[1]), _mm256_add_epi32(s[2], _mm256_slli_epi32(s[0], 8)),
              _mm256_add_epi32(s[3], _mm256_slli_epi32(s[1], 8)),
@@ -1553,6 +1567,7 @@ void stat_row_u8_fits(const std::uint8_t* const* ref_rows, const std::uint8_t* c
                       std::int32_t* sigma12, const VifRowReduce* reduce, const ReduceTaps* red) {
     static_assert(!kFold || (kTaps == 17 && kRedFirst < 0));
     const FoldTaps ft = kFold ? fold_taps(filter, f.sum) : FoldTaps{};
+    const U8SumConsts sc = u8_sum_consts(f.sum);
     if (red) {
         const __m128i shift = _mm_cvtsi32_si128(reduce->shift);
         const __m256i low16 = _mm256_set1_epi32(0xFFFF);
@@ -1562,7 +1577,7 @@ void stat_row_u8_fits(const std::uint8_t* const* ref_rows, const std::uint8_t* c
                 std::ptrdiff_t col) {
                 ReduceSums rs;
                 const VerticalSums v = vertical_u8_sums<kTaps, true, kRedFirst, kRedCount>(
-                    {r, d}, j, f.pairs, taps, f.sum, red, &rs);
+                    {r, d}, j, f.pairs, taps, sc, red, &rs);
                 const int n = static_cast<int>(w - col < 8 ? w - col : 8);
                 store_first(out(rs.ref), reduce->ref_out + col, n);
                 store_first(out(rs.dis), reduce->dis_out + col, n);
@@ -1575,9 +1590,9 @@ void stat_row_u8_fits(const std::uint8_t* const* ref_rows, const std::uint8_t* c
         [&](const std::uint8_t* const* r, const std::uint8_t* const* d, std::ptrdiff_t j,
             std::ptrdiff_t) {
             if constexpr (kFold)
-                return folded_u8_sums({r, d}, j, ft, f.sum);
+                return folded_u8_sums({r, d}, j, ft, sc);
             else
-                return vertical_u8_sums<kTaps, false>({r, d}, j, f.pairs, taps, f.sum, nullptr,
+                return vertical_u8_sums<kTaps, false>({r, d}, j, f.pairs, taps, sc, nullptr,
                                                       nullptr);
         },
         ref_rows, dis_rows, filter, taps, f.sum, w, scratch, sigma1_sq, sigma2_sq, sigma12);
