@@ -710,6 +710,10 @@ inline void accumulate_step(const std::int32_t* sigma1_sq, const std::int32_t* s
 
     const __m256i need = _mm256_and_si256(
         in_log, _mm256_and_si256(_mm256_cmpgt_epi32(s12, zero), _mm256_cmpgt_epi32(s2, zero)));
+    // (The branch pays: on the 30-frame 1080p clip 42% of the steps need a
+    // gain term, and computing it in every step took VIF from 0.673 to
+    // 0.702 s CPU. GCC turns the nsq compare above into vpminsd and
+    // vpcmpeqd; forcing vpcmpgtd changed nothing measurable.)
     if (!_mm256_testz_si256(need, need))
         gain_terms(_mm256_and_si256(s1, need), s2, s12, gain_limit, table, acc);
 }
@@ -1410,6 +1414,10 @@ template <class T, class Sums>
                                              std::uint32_t* scratch, std::int32_t* sigma1_sq,
                                              std::int32_t* sigma2_sq, std::int32_t* sigma12) {
     const int half = taps / 2;
+    // (At 1920 columns the half rows lie 4096 bytes apart, so a column of
+    // all eight falls in one L1 set; a stride of an odd number of lines
+    // measured the same, 0.627 s CPU either way for VIF on the 30-frame
+    // 1080p clip.)
     const std::size_t len = vif_stat_row_half_len(w);
     auto* base = reinterpret_cast<std::int16_t*>((reinterpret_cast<std::uintptr_t>(scratch) + 63) &
                                                  ~std::uintptr_t{63});
