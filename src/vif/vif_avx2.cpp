@@ -540,21 +540,27 @@ void stat_horizontal_avx2(const VifStatRow& in, const std::uint16_t* filter, int
 // the number of dropped bits is the exponent minus 15.
 //
 // As in vif_avx512.cpp, every sum the kernel returns is a sum of such logs,
-// so the table entries and the dropped bits are summed apart, per lane, the
-// entries gathered (vpgatherdd of 32 bits at the entry, the low 16 kept; the
-// table's spare entry keeps the last one's read in bounds). A lane that
-// takes no log has argument nsq = 2^17: index 0 and 2 dropped bits, for
-// nsq + sigma1_sq taken off at the end (per lane looked up and not in the
-// log branch). For numer1 and numer1_tmp a lane that needs no gain term
-// gets sigma1_sq = 0, so its product g * g * 0 is 0 and numer1_tmp =
-// numer1 bit for bit: their entries and dropped bits cancel with no mask.
+// so the table entries and the dropped bits are summed apart: the vector
+// code adds the dropped-bit counts per lane and stores a step's table
+// indices, and the next step sums their entries with scalar loads (which
+// overlap with that step's vector work). A lane that takes no log has
+// argument nsq = 2^17: index 0 and 2 dropped bits, for nsq + sigma1_sq
+// taken off at the end (per lane looked up and not in the log branch). For
+// numer1 and numer1_tmp a lane that needs no gain term gets sigma1_sq = 0,
+// so its product g * g * 0 is 0 and numer1_tmp = numer1 bit for bit: their
+// entries and dropped bits cancel with no mask.
 //
-// (Measured on the 2-core Sapphire Rapids VM: the entries summed with
-// scalar loads one step behind, as before, cost about a quarter of the
-// kernel (checkasm --bench vif_accumulate_avx2 on 1920 realistic columns:
-// 3470 ns, 2600 without the gain path's lookups); reading the indices in
-// 64-bit pairs saved 1.5%; three gathers a step: 3220 ns, and the whole
-// VIF 3% less CPU time on the 30-frame 1080p clip, 2.7% on p19x5.)
+// Why scalar loads and not vpgatherdd: on the 2-core Sapphire Rapids VM,
+// three gathers a step ran the kernel in 3220 ns against 3470 for the scalar
+// loads (checkasm --bench vif_accumulate_avx2, 1920 realistic columns,
+// before the other changes of that commit), about 1% of VIF. But this is
+// the AVX2 level, whose users are mostly on CPUs where a gather costs more
+// than its eight loads: on AMD Zen 3 a ymm vpgatherdd is 39 uops, one per 8
+// cycles (uops.info; Skylake: 5 uops, one per 5), against about 3 cycles
+// for 8 scalar loads at 3 a cycle, and Intel's GDS ("Downfall") microcode
+// slows every gather several-fold on Skylake to Tiger Lake. Re-measured
+// after the other changes: 3320-3460 ns with the loads, 3100-3200 with
+// gathers; a 1% gain of VIF on one machine does not pay for that risk.
 
 struct LogParts {
     __m256i index;    // v's 16 leading bits - 2^15
@@ -569,25 +575,35 @@ inline LogParts log_parts_u32(__m256i v) {
     return {_mm256_sub_epi32(_mm256_srlv_epi32(v, dropped), _mm256_set1_epi32(32768)), dropped};
 }
 
-// The table entries of 8 indices in [0, 2^15).
-inline __m256i gather_entries(const std::uint16_t* table, __m256i index) {
-    return _mm256_and_si256(
-        _mm256_i32gather_epi32(reinterpret_cast<const int*>(table), index, 2),
-        _mm256_set1_epi32(0xFFFF));
+// A step's table indices, each in [0, 2^15): nsq + sigma1_sq (every lane),
+// numer1 and numer1_tmp (written only when `gain`).
+struct StepIndices {
+    alignas(32) std::uint32_t den[8];
+    alignas(32) std::uint32_t n1[8];
+    alignas(32) std::uint32_t tmp[8];
+    bool gain = false;
+};
+
+// Sum of the table entries of 8 indices, with scalar loads in two chains.
+inline std::int64_t sum_entries8(const std::uint16_t* table, const std::uint32_t* idx) {
+    std::int64_t a = 0, b = 0;
+    for (int i = 0; i < 8; i += 2) {
+        a += table[idx[i]];
+        b += table[idx[i + 1]];
+    }
+    return a + b;
 }
 
 // Per 32-bit lane, a step adds at most 16 to dropped_den (its argument is
-// below 2^32), 2^15 to entries_den, 1 to non_log, at most 37 - 2 to
-// dropped_num (numer1_tmp < 2^53 drops at most 37 bits, numer1 >= 2^17 at
-// least 2; numer1_tmp >= numer1, so never below 0) and 2^15 in magnitude
-// to entries_num: flushed every kFlushSteps steps they stay far below 2^31.
+// below 2^32), 1 to non_log and at most 37 - 2 to dropped_num (numer1_tmp
+// < 2^53 drops at most 37 bits, numer1 >= 2^17 at least 2; numer1_tmp >=
+// numer1, so never below 0): flushed every kFlushSteps steps they stay far
+// below 2^31.
 struct AccumulateLanes {
     __m256i num_non_log = _mm256_setzero_si256();  // 4 x int64
     __m256i non_log = _mm256_setzero_si256();      // 8 x int32: minus the count
     __m256i dropped_den = _mm256_setzero_si256();  // 8 x int32, every lane looked up
-    __m256i entries_den = _mm256_setzero_si256();  // 8 x int32, every lane looked up
     __m256i dropped_num = _mm256_setzero_si256();  // 8 x int32: numer1_tmp's minus numer1's
-    __m256i entries_num = _mm256_setzero_si256();  // 8 x int32: numer1_tmp's minus numer1's
 };
 constexpr int kFlushSteps = 4096;
 
@@ -609,11 +625,13 @@ struct AccumulateTotals {
     std::int64_t minus_non_log = 0;
 
     void flush(AccumulateLanes& acc) {
-        flush_i32(acc.entries_den, &entries_den);
-        flush_i32(acc.entries_num, &entries_num);
         flush_i32(acc.dropped_den, &dropped_den);
         flush_i32(acc.dropped_num, &dropped_num);
         flush_i32(acc.non_log, &minus_non_log);
+    }
+    void add_entries(const std::uint16_t* table, const StepIndices& idx) {
+        entries_den += sum_entries8(table, idx.den);
+        if (idx.gain) entries_num += sum_entries8(table, idx.tmp) - sum_entries8(table, idx.n1);
     }
 };
 
@@ -668,7 +686,7 @@ inline __m256i low_dwords(__m256i lo, __m256i hi) {
 // s12 / eps >= 0 and g <= gain limit, so g * g is finite and the product
 // exactly 0; g_raw * s12 >= 0 keeps sv below s2.
 inline void gain_terms(__m256i s1, __m256i s2, __m256i s12, __m256d gain_limit,
-                       const std::uint16_t* table, AccumulateLanes& acc) {
+                       AccumulateLanes& acc, StepIndices& idx) {
     const DoubleHalves d1 = to_doubles_u32(s1), d2 = to_doubles_u32(s2),
                        d12 = to_doubles_u32(s12);
     const GainHalf lo = gain_half(d1.lo, d2.lo, d12.lo, gain_limit);
@@ -676,9 +694,8 @@ inline void gain_terms(__m256i s1, __m256i s2, __m256i s12, __m256d gain_limit,
     const __m256i n1 = low_dwords(lo.numer1_top, hi.numer1_top);
     const __m256i tmp = low_dwords(lo.tmp_top, hi.tmp_top);
     const __m256i mantissa = _mm256_set1_epi32(0x7FFF);
-    acc.entries_num = _mm256_add_epi32(
-        acc.entries_num, _mm256_sub_epi32(gather_entries(table, _mm256_and_si256(tmp, mantissa)),
-                                          gather_entries(table, _mm256_and_si256(n1, mantissa))));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(idx.n1), _mm256_and_si256(n1, mantissa));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(idx.tmp), _mm256_and_si256(tmp, mantissa));
     // The biased exponents' difference is the dropped bits' (the sign bits
     // are 0).
     acc.dropped_num = _mm256_add_epi32(
@@ -687,7 +704,7 @@ inline void gain_terms(__m256i s1, __m256i s2, __m256i s12, __m256d gain_limit,
 
 inline void accumulate_step(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
                             const std::int32_t* sigma12, __m256i valid, __m256d gain_limit,
-                            const std::uint16_t* table, AccumulateLanes& acc) {
+                            AccumulateLanes& acc, StepIndices& idx) {
     const __m256i zero = _mm256_setzero_si256();
     const __m256i nsq = _mm256_set1_epi32(kSigmaNsq);
     const __m256i s1 = load8x32(sigma1_sq);
@@ -705,7 +722,7 @@ inline void accumulate_step(const std::int32_t* sigma1_sq, const std::int32_t* s
 
     // Otherwise log2(nsq + sigma1_sq) (nsq + s1 < 2^32), nsq elsewhere.
     const LogParts den = log_parts_u32(_mm256_add_epi32(nsq, _mm256_and_si256(s1, in_log)));
-    acc.entries_den = _mm256_add_epi32(acc.entries_den, gather_entries(table, den.index));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(idx.den), den.index);
     acc.dropped_den = _mm256_add_epi32(acc.dropped_den, den.dropped);
 
     const __m256i need = _mm256_and_si256(
@@ -714,8 +731,8 @@ inline void accumulate_step(const std::int32_t* sigma1_sq, const std::int32_t* s
     // gain term, and computing it in every step took VIF from 0.673 to
     // 0.702 s CPU. GCC turns the nsq compare above into vpminsd and
     // vpcmpeqd; forcing vpcmpgtd changed nothing measurable.)
-    if (!_mm256_testz_si256(need, need))
-        gain_terms(_mm256_and_si256(s1, need), s2, s12, gain_limit, table, acc);
+    idx.gain = !_mm256_testz_si256(need, need);
+    if (idx.gain) gain_terms(_mm256_and_si256(s1, need), s2, s12, gain_limit, acc, idx);
 }
 
 void accumulate_avx2(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_sq,
@@ -732,11 +749,15 @@ void accumulate_avx2(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_s
     const __m256i all = _mm256_set1_epi32(-1);
     AccumulateLanes acc;
     AccumulateTotals tot;
+    // Step k stores its indices in idx[k] and sums those of step k ^ 1.
+    StepIndices idx[2];
     std::int64_t lookups = 0;
     std::ptrdiff_t j = 0;
+    int k = 0;
     int steps = 0;
-    for (; j + 8 <= w; j += 8) {
-        accumulate_step(sigma1_sq + j, sigma2_sq + j, sigma12 + j, all, gl, log2_q11_table, acc);
+    for (; j + 8 <= w; j += 8, k ^= 1) {
+        accumulate_step(sigma1_sq + j, sigma2_sq + j, sigma12 + j, all, gl, acc, idx[k]);
+        if (j > 0) tot.add_entries(log2_q11_table, idx[k ^ 1]);
         lookups += 8;
         if (++steps == kFlushSteps) {
             tot.flush(acc);
@@ -753,8 +774,12 @@ void accumulate_avx2(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_s
         copy_first(c, sigma12 + j, n);
         const __m256i valid =
             _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        accumulate_step(a, b, c, valid, gl, log2_q11_table, acc);
+        if (j > 0) tot.add_entries(log2_q11_table, idx[k ^ 1]);
+        accumulate_step(a, b, c, valid, gl, acc, idx[k]);
+        tot.add_entries(log2_q11_table, idx[k]);
         lookups += 8;
+    } else if (j > 0) {
+        tot.add_entries(log2_q11_table, idx[k ^ 1]);
     }
     tot.flush(acc);
     // log2_q11 = entry + 2048 * dropped. Every looked-up lane that takes no
