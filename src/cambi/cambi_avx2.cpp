@@ -177,11 +177,14 @@ __m256 uniform_c_values(const std::uint16_t* hist, int w, int compact, __m256i v
 }
 
 // uniform_c_values for 16 pixels, for the d of `diffs` (ScoredDiffs):
-// the counts of 16 columns in one load and
-// compared in 16-bit lanes (valid16: the valid lanes as 16-bit masks), the
-// products in two halves of 8; out gets the 16 c-values.
-void uniform_c_values16(const std::uint16_t* hist, int w, int compact, std::uint32_t diffs, __m256i valid16,
-                        const ContrastSetup& s, const float* recip, float* out, SumsLanes& sums) {
+// the counts of 16 columns in one load and compared in 16-bit lanes
+// (valid16: the lanes of `compact` as 16-bit masks), the products in two
+// halves of 8, raising c_lo and c_hi. A lane outside valid16 has p0 = p = 0
+// there, so val = 0 leaves its c as it was: the lanes of two compacts take
+// one call each into the same c_lo, c_hi.
+[[gnu::always_inline]] inline void uniform_c_values16(const std::uint16_t* hist, int w, int compact,
+                                                      std::uint32_t diffs, __m256i valid16,
+                        const ContrastSetup& s, const float* recip, __m256& c_lo, __m256& c_hi) {
     auto counts = [&](int row) {
         return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(hist + static_cast<std::ptrdiff_t>(row) * w));
     };
@@ -190,7 +193,6 @@ void uniform_c_values16(const std::uint16_t* hist, int w, int compact, std::uint
     const __m256i p0 = _mm256_and_si256(counts(compact), valid16);
     const __m256i p0_lo = low(p0), p0_hi = high(p0);
     const __m256 p0f_lo = _mm256_cvtepi32_ps(p0_lo), p0f_hi = _mm256_cvtepi32_ps(p0_hi);
-    __m256 c_lo = _mm256_setzero_ps(), c_hi = _mm256_setzero_ps();
     for (std::uint32_t left = diffs; left; left &= left - 1) {
         const int d = __builtin_ctz(left);
         const __m256i p1 = counts(compact + d + 1);
@@ -202,10 +204,6 @@ void uniform_c_values16(const std::uint16_t* hist, int w, int compact, std::uint
         c_lo = raise_c(c_lo, weight, p0f_lo, p0_lo, low(live), recip);
         c_hi = raise_c(c_hi, weight, p0f_hi, p0_hi, high(live), recip);
     }
-    _mm256_storeu_ps(out, c_lo);
-    _mm256_storeu_ps(out + 8, c_hi);
-    sums.add(c_lo);
-    sums.add(c_hi);
 }
 
 // The constants of c_values8.
@@ -277,21 +275,21 @@ void c_values8(const std::uint16_t* c, int w, int x, const ContrastSetup& s, con
 }
 
 // c_values_row_compacts 16 pixels at a time where the valid lanes of 16
-// (compact not kNoRow) hold one compact (uniform_c_values16), else 8 at a
-// time (c_values8). The values are added to `row_sums` as they are made
-// (c_value_sums_avx2's steps; a block of invalid pixels adds nothing), not
-// read back from `out`.
+// (compact not kNoRow) hold one compact or two (uniform_c_values16 once or
+// twice: a second value, the rule at a band's edge, costs two gathers per d
+// where the gathering c_values8 takes six), else 8 at a time (c_values8).
+// The values are added to `row_sums` as they are made (c_value_sums_avx2's
+// steps; a block of invalid pixels adds nothing), not read back from `out`.
 void Avx2Isa::row_compacts(const std::uint16_t* c, int w, const ContrastSetup& s, const std::uint16_t* hist,
                            const float* recip, float* out, CValueSums& row_sums) {
     const RowSetup k(s, w);
     SumsLanes sums;
-    ScoredDiffs diffs;
+    ScoredDiffs diffs, second_diffs;
     const __m256i none = _mm256_set1_epi16(-1);
     int x = 0;
     for (; x + 16 <= w; x += 16) {
         const __m256i cv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c + x));
-        const __m256i invalid = _mm256_cmpeq_epi16(cv, none);
-        const unsigned invalid_bits = static_cast<unsigned>(_mm256_movemask_epi8(invalid));
+        const unsigned invalid_bits = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpeq_epi16(cv, none)));
         if (invalid_bits == 0xffffffffu) {
             _mm256_storeu_ps(out + x, _mm256_setzero_ps());
             _mm256_storeu_ps(out + x + 8, _mm256_setzero_ps());
@@ -299,14 +297,24 @@ void Avx2Isa::row_compacts(const std::uint16_t* c, int w, const ContrastSetup& s
         }
         const int compact = c[x + __builtin_ctz(~invalid_bits) / 2];
         const __m256i same = _mm256_cmpeq_epi16(cv, _mm256_set1_epi16(static_cast<short>(compact)));
-        if ((static_cast<unsigned>(_mm256_movemask_epi8(same)) | invalid_bits) == 0xffffffffu) {
-            // The valid lanes are the lanes of `compact`.
-            uniform_c_values16(hist + x, w, compact, diffs.of(s, compact + s.band_base), same, s, recip, out + x,
-                               sums);
-            continue;
+        const unsigned known = static_cast<unsigned>(_mm256_movemask_epi8(same)) | invalid_bits;
+        __m256 c_lo = _mm256_setzero_ps(), c_hi = _mm256_setzero_ps();
+        if (known != 0xffffffffu) {
+            const int second = c[x + __builtin_ctz(~known) / 2];
+            const __m256i same2 = _mm256_cmpeq_epi16(cv, _mm256_set1_epi16(static_cast<short>(second)));
+            if ((static_cast<unsigned>(_mm256_movemask_epi8(same2)) | known) != 0xffffffffu) {
+                c_values8(c, w, x, s, k, hist, recip, out, sums);
+                c_values8(c, w, x + 8, s, k, hist, recip, out, sums);
+                continue;
+            }
+            uniform_c_values16(hist + x, w, second, second_diffs.of(s, second + s.band_base), same2, s, recip,
+                               c_lo, c_hi);
         }
-        c_values8(c, w, x, s, k, hist, recip, out, sums);
-        c_values8(c, w, x + 8, s, k, hist, recip, out, sums);
+        uniform_c_values16(hist + x, w, compact, diffs.of(s, compact + s.band_base), same, s, recip, c_lo, c_hi);
+        _mm256_storeu_ps(out + x, c_lo);
+        _mm256_storeu_ps(out + x + 8, c_hi);
+        sums.add(c_lo);
+        sums.add(c_hi);
     }
     for (; x + 8 <= w; x += 8) c_values8(c, w, x, s, k, hist, recip, out, sums);
     c_values_row_compacts(c, w, s, hist, recip, out, x);
