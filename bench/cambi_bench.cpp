@@ -81,8 +81,7 @@ const Scale0& scale0() {
 void BM_CambiCValues(benchmark::State& state, const cambi::CambiKernels* k) {
     const Scale0& s = scale0();
     std::vector<float> c(s.image.size());
-    std::vector<std::uint16_t> hist(static_cast<std::size_t>(kWidth) * s.setup.band_size +
-                                    cambi::kHistogramPadding);
+    std::vector<std::uint16_t> hist(cambi::c_values_cells(kWidth, 33, s.setup.band_size));
     for (auto _ : state) {
         // The 1080p window: 65 * (1920 + 1080) / 375 >> 4 | 1 = 33.
         cambi::CValueSums sums;
@@ -115,8 +114,7 @@ void BM_CambiSpatialMask(benchmark::State& state, const cambi::CambiKernels* k) 
 void BM_CambiPooling(benchmark::State& state) {
     const Scale0& s = scale0();
     std::vector<float> c(s.image.size()), work;
-    std::vector<std::uint16_t> hist(static_cast<std::size_t>(kWidth) * s.setup.band_size +
-                                    cambi::kHistogramPadding);
+    std::vector<std::uint16_t> hist(cambi::c_values_cells(kWidth, 33, s.setup.band_size));
     cambi::CValueSums sums;
     cambi::cambi_kernels_scalar().c_values(s.image.data(), s.mask.data(), s.stride, kWidth,
                                            kHeight, 33, s.setup, c.data(), hist.data(), sums);

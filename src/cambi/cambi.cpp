@@ -494,9 +494,10 @@ private:
         std::memset(mask_.get(), 0, pixels * sizeof(std::uint16_t));
         c_values_ = detail::make_large_array<float>(static_cast<std::size_t>(plan_.alloc_w) *
                                                     plan_.alloc_h);
-        const std::size_t cells =
-            static_cast<std::size_t>(plan_.alloc_w) * static_cast<std::size_t>(setup_.band_size) +
-            cambi::kHistogramPadding;
+        // Both pictures' windows fit (the scratch rows grow with the window);
+        // every scale's narrower w needs fewer cells.
+        const std::size_t cells = cambi::c_values_cells(
+            plan_.alloc_w, std::max(plan_.window, plan_.src_window), setup_.band_size);
         histograms_ = detail::make_large_array<std::uint16_t>(cells);
         // Zero once: c_values leaves its counts 0 again (CValuesFn).
         std::memset(histograms_.get(), 0, cells * sizeof(std::uint16_t));

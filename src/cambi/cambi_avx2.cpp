@@ -48,10 +48,17 @@ struct Avx2Lanes {
     }
 };
 
+// The c-value loop's policy: its rows over compacts (kCompacts) wherever
+// the band allows them (every band the extractor makes); the others (a
+// band past 16 bits) take the scalar's row.
 struct Avx2Isa : CountLanes<Avx2Lanes> {
-    static constexpr bool kRowSums = true;
+    static constexpr bool kCompacts = true;
+    static void row_compacts(const std::uint16_t* c, int w, const ContrastSetup& s, const std::uint16_t* hist,
+                             const float* recip, float* out, CValueSums& sums);
     static void row(const std::uint16_t* image, const std::uint16_t* mask, int w, const ContrastSetup& s,
-                    const std::uint16_t* hist, const float* recip, float* out, CValueSums& sums);
+                    const std::uint16_t* hist, const float* recip, float* out) {
+        c_values_row(image, mask, w, s, hist, recip, out);
+    }
     static void sums(const float* row, int n, CValueSums& sums);
 };
 
@@ -140,19 +147,20 @@ struct ScoredDiffs {
     }
 };
 
-// The c-values of 8 pixels of the row whose valid lanes (`valid`) all hold
-// `value`: c_value_pixel's steps with the tests of each d made once, the
-// counts of the 8 columns of a histogram row loaded at once (hist points at
-// the row's first column; rows value - band_base + k for the tested k, all
+// The c-values of 8 pixels of the row whose valid lanes (`valid`) all have
+// the compact `compact` (the value compact + band_base): c_value_pixel's
+// steps with the tests of each d made once, the counts of the 8 columns of
+// a histogram row loaded at once (hist points at the row's first column;
+// rows compact + k for the tested k, all
 // in the band: p1's row is at most tvi[d] - num_diffs - band_base + d + 1
 // <= band_size - 1), p0 of invalid lanes set to 0 (their val is 0).
-__m256 uniform_c_values(const std::uint16_t* hist, int w, int value, __m256i valid,
+__m256 uniform_c_values(const std::uint16_t* hist, int w, int compact, __m256i valid,
                         const ContrastSetup& s, const float* recip) {
     auto counts = [&](int row) {
         return _mm256_cvtepu16_epi32(
             _mm_loadu_si128(reinterpret_cast<const __m128i*>(hist + static_cast<std::ptrdiff_t>(row) * w)));
     };
-    const int compact = value - s.band_base;
+    const int value = compact + s.band_base;
     const __m256i p0 = _mm256_and_si256(counts(compact), valid);
     const __m256 p0f = _mm256_cvtepi32_ps(p0);
     __m256 c = _mm256_setzero_ps();
@@ -169,21 +177,22 @@ __m256 uniform_c_values(const std::uint16_t* hist, int w, int value, __m256i val
 }
 
 // uniform_c_values for 16 pixels, for the d of `diffs` (ScoredDiffs):
-// the counts of 16 columns in one load and
-// compared in 16-bit lanes (valid16: the valid lanes as 16-bit masks), the
-// products in two halves of 8; out gets the 16 c-values.
-void uniform_c_values16(const std::uint16_t* hist, int w, int value, std::uint32_t diffs, __m256i valid16,
-                        const ContrastSetup& s, const float* recip, float* out, SumsLanes& sums) {
+// the counts of 16 columns in one load and compared in 16-bit lanes
+// (valid16: the lanes of `compact` as 16-bit masks), the products in two
+// halves of 8, raising c_lo and c_hi. A lane outside valid16 has p0 = p = 0
+// there, so val = 0 leaves its c as it was: the lanes of two compacts take
+// one call each into the same c_lo, c_hi.
+[[gnu::always_inline]] inline void uniform_c_values16(const std::uint16_t* hist, int w, int compact,
+                                                      std::uint32_t diffs, __m256i valid16,
+                        const ContrastSetup& s, const float* recip, __m256& c_lo, __m256& c_hi) {
     auto counts = [&](int row) {
         return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(hist + static_cast<std::ptrdiff_t>(row) * w));
     };
     auto low = [](__m256i v) { return _mm256_cvtepu16_epi32(_mm256_castsi256_si128(v)); };
     auto high = [](__m256i v) { return _mm256_cvtepu16_epi32(_mm256_extracti128_si256(v, 1)); };
-    const int compact = value - s.band_base;
     const __m256i p0 = _mm256_and_si256(counts(compact), valid16);
     const __m256i p0_lo = low(p0), p0_hi = high(p0);
     const __m256 p0f_lo = _mm256_cvtepi32_ps(p0_lo), p0f_hi = _mm256_cvtepi32_ps(p0_hi);
-    __m256 c_lo = _mm256_setzero_ps(), c_hi = _mm256_setzero_ps();
     for (std::uint32_t left = diffs; left; left &= left - 1) {
         const int d = __builtin_ctz(left);
         const __m256i p1 = counts(compact + d + 1);
@@ -195,62 +204,54 @@ void uniform_c_values16(const std::uint16_t* hist, int w, int value, std::uint32
         c_lo = raise_c(c_lo, weight, p0f_lo, p0_lo, low(live), recip);
         c_hi = raise_c(c_hi, weight, p0f_hi, p0_hi, high(live), recip);
     }
-    _mm256_storeu_ps(out, c_lo);
-    _mm256_storeu_ps(out + 8, c_hi);
-    sums.add(c_lo);
-    sums.add(c_hi);
 }
 
 // The constants of c_values8.
 struct RowSetup {
-    __m256i lanes, zero, low, band_base, band_size, nd, vlt, width;
+    // none: kNoRow in 32-bit lanes, also the low half of a gathered dword.
+    __m256i lanes, zero, none, value_base, nd, vlt, width;
     explicit RowSetup(const ContrastSetup& s, int w)
         : lanes(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
           zero(_mm256_setzero_si256()),
-          low(_mm256_set1_epi32(0xffff)),
-          band_base(_mm256_set1_epi32(s.band_base)),
-          band_size(_mm256_set1_epi32(s.band_size)),
+          none(_mm256_set1_epi32(0xffff)),
+          value_base(_mm256_set1_epi32(s.band_base + s.num_diffs)),
           nd(_mm256_set1_epi32(s.num_diffs)),
           vlt(_mm256_set1_epi32(s.vlt_luma)),
           width(_mm256_set1_epi32(w)) {}
 };
 
-// c_values_row for the 8 pixels from x, each lane c_value_pixel's steps:
-// the histogram counts gathered (32-bit loads at 16-bit cells, the high half
-// dropped; a lane whose test fails loads nothing) and raise_c for each d.
-// The last cell a load touches is one past a counted cell: within the
-// histograms' padding.
-void c_values8(const std::uint16_t* image, const std::uint16_t* mask, int w, int x, const ContrastSetup& s,
-               const RowSetup& k, const std::uint16_t* hist, const float* recip, float* out,
-               SumsLanes& sums) {
+// c_values_row_compacts for the 8 pixels from x (compacts c), each lane
+// c_value_pixel's steps: the histogram counts gathered (32-bit loads at
+// 16-bit cells, the high half dropped; a lane whose test fails loads
+// nothing) and raise_c for each d. The last cell a load touches is one past
+// a counted cell: within the histograms' padding.
+void c_values8(const std::uint16_t* c, int w, int x, const ContrastSetup& s, const RowSetup& k,
+               const std::uint16_t* hist, const float* recip, float* out, SumsLanes& sums) {
     const int* cells = reinterpret_cast<const int*>(hist);
-    const __m256i m = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(mask + x)));
-    const __m256i img = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(image + x)));
-    const __m256i compact = _mm256_sub_epi32(img, k.band_base);
-    const __m256i valid = _mm256_andnot_si256(
-        _mm256_cmpeq_epi32(m, k.zero), _mm256_and_si256(_mm256_cmpgt_epi32(compact, _mm256_set1_epi32(-1)),
-                                                        _mm256_cmpgt_epi32(k.band_size, compact)));
-    if (_mm256_testz_si256(valid, valid)) {
+    const __m256i compact = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(c + x)));
+    const __m256i invalid = _mm256_cmpeq_epi32(compact, k.none);
+    const unsigned valid_bits = ~static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(invalid))) & 0xff;
+    if (!valid_bits) {
         _mm256_storeu_ps(out + x, _mm256_setzero_ps());
         return;
     }
+    const __m256i valid = _mm256_xor_si256(invalid, _mm256_cmpeq_epi32(k.zero, k.zero));
     // The valid lanes of one value (the rule in the masked, flat areas):
     // contiguous loads of its histogram rows instead of gathers.
-    const int first = __builtin_ctz(static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(valid))));
-    const int value = image[x + first];
-    const __m256i same = _mm256_cmpeq_epi32(img, _mm256_set1_epi32(value));
+    const int first = c[x + __builtin_ctz(valid_bits)];
+    const __m256i same = _mm256_cmpeq_epi32(compact, _mm256_set1_epi32(first));
     if (_mm256_testc_si256(same, valid)) {
-        const __m256 c = uniform_c_values(hist + x, w, value, valid, s, recip);
-        _mm256_storeu_ps(out + x, c);
-        sums.add(c);
+        const __m256 v = uniform_c_values(hist + x, w, first, valid, s, recip);
+        _mm256_storeu_ps(out + x, v);
+        sums.add(v);
         return;
     }
-    const __m256i v = _mm256_add_epi32(img, k.nd);
+    const __m256i v = _mm256_add_epi32(compact, k.value_base);
     const __m256i at = _mm256_add_epi32(_mm256_mullo_epi32(compact, k.width),
                                         _mm256_add_epi32(k.lanes, _mm256_set1_epi32(x)));
-    const __m256i p0 = _mm256_and_si256(_mm256_mask_i32gather_epi32(k.zero, cells, at, valid, 2), k.low);
+    const __m256i p0 = _mm256_and_si256(_mm256_mask_i32gather_epi32(k.zero, cells, at, valid, 2), k.none);
     const __m256 p0f = _mm256_cvtepi32_ps(p0);
-    __m256 c = _mm256_setzero_ps();
+    __m256 cv = _mm256_setzero_ps();
     for (int d = 0; d < s.num_diffs; ++d) {
         // Scored where v <= tvi[d] and v + d + 1 > vlt (c_value_pixel's skip, negated).
         const __m256i tested = _mm256_and_si256(
@@ -259,63 +260,64 @@ void c_values8(const std::uint16_t* image, const std::uint16_t* mask, int w, int
         if (_mm256_testz_si256(tested, tested)) continue;
         const __m256i step = _mm256_set1_epi32((d + 1) * w);
         const __m256i p1 = _mm256_and_si256(
-            _mm256_mask_i32gather_epi32(k.zero, cells, _mm256_add_epi32(at, step), tested, 2), k.low);
+            _mm256_mask_i32gather_epi32(k.zero, cells, _mm256_add_epi32(at, step), tested, 2), k.none);
         const __m256i below = _mm256_and_si256(
             tested, _mm256_cmpgt_epi32(compact, _mm256_set1_epi32(d)));  // compact - d - 1 >= 0
         const __m256i p2 = _mm256_and_si256(
-            _mm256_mask_i32gather_epi32(k.zero, cells, _mm256_sub_epi32(at, step), below, 2), k.low);
+            _mm256_mask_i32gather_epi32(k.zero, cells, _mm256_sub_epi32(at, step), below, 2), k.none);
         const __m256i p = _mm256_max_epi32(p1, p2);
         // p = 0 makes val 0, never above c.
         if (_mm256_testz_si256(p, p)) continue;
-        c = raise_c(c, _mm256_set1_ps(static_cast<float>(s.weights[d])), p0f, p0, p, recip);
+        cv = raise_c(cv, _mm256_set1_ps(static_cast<float>(s.weights[d])), p0f, p0, p, recip);
     }
-    _mm256_storeu_ps(out + x, c);
-    sums.add(c);
+    _mm256_storeu_ps(out + x, cv);
+    sums.add(cv);
 }
 
-// c_values_row 16 pixels at a time where the valid lanes of 16 hold one
-// value (uniform_c_values16), else 8 at a time (c_values8). The 16-bit
-// valid test, uint16(image - band_base) <= band_size - 1, is the scalar's
-// int test while band_base + band_size <= 2^16 (a wrapped difference is
-// then at least 2^16 - band_base >= band_size); other bands (never the
-// extractor's: 10-bit values) take c_values8 throughout. The values are
-// added to `row_sums` as they are made (c_value_sums_avx2's steps; a block
-// of invalid pixels adds nothing), not read back from `out`.
-void c_values_row_avx2(const std::uint16_t* image, const std::uint16_t* mask, int w,
-                       const ContrastSetup& s, const std::uint16_t* hist, const float* recip,
-                       float* out, CValueSums& row_sums) {
+// c_values_row_compacts 16 pixels at a time where the valid lanes of 16
+// (compact not kNoRow) hold one compact or two (uniform_c_values16 once or
+// twice: a second value, the rule at a band's edge, costs two gathers per d
+// where the gathering c_values8 takes six), else 8 at a time (c_values8).
+// The values are added to `row_sums` as they are made (c_value_sums_avx2's
+// steps; a block of invalid pixels adds nothing), not read back from `out`.
+void Avx2Isa::row_compacts(const std::uint16_t* c, int w, const ContrastSetup& s, const std::uint16_t* hist,
+                           const float* recip, float* out, CValueSums& row_sums) {
     const RowSetup k(s, w);
     SumsLanes sums;
-    ScoredDiffs diffs;
+    ScoredDiffs diffs, second_diffs;
+    const __m256i none = _mm256_set1_epi16(-1);
     int x = 0;
-    if (s.band_size >= 1 && s.band_base + s.band_size <= 0x10000) {
-        const __m256i zero = _mm256_setzero_si256();
-        const __m256i base = _mm256_set1_epi16(static_cast<short>(s.band_base));
-        const __m256i last = _mm256_set1_epi16(static_cast<short>(s.band_size - 1));
-        for (; x + 16 <= w; x += 16) {
-            const __m256i m = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(mask + x));
-            const __m256i img = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(image + x));
-            const __m256i compact = _mm256_sub_epi16(img, base);
-            const __m256i valid = _mm256_andnot_si256(
-                _mm256_cmpeq_epi16(m, zero), _mm256_cmpeq_epi16(_mm256_min_epu16(compact, last), compact));
-            if (_mm256_testz_si256(valid, valid)) {
-                _mm256_storeu_ps(out + x, _mm256_setzero_ps());
-                _mm256_storeu_ps(out + x + 8, _mm256_setzero_ps());
-                continue;
-            }
-            const int first = __builtin_ctz(static_cast<unsigned>(_mm256_movemask_epi8(valid))) / 2;
-            const int value = image[x + first];
-            const __m256i same = _mm256_cmpeq_epi16(img, _mm256_set1_epi16(static_cast<short>(value)));
-            if (_mm256_testc_si256(same, valid)) {
-                uniform_c_values16(hist + x, w, value, diffs.of(s, value), valid, s, recip, out + x, sums);
-                continue;
-            }
-            c_values8(image, mask, w, x, s, k, hist, recip, out, sums);
-            c_values8(image, mask, w, x + 8, s, k, hist, recip, out, sums);
+    for (; x + 16 <= w; x += 16) {
+        const __m256i cv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(c + x));
+        const unsigned invalid_bits = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpeq_epi16(cv, none)));
+        if (invalid_bits == 0xffffffffu) {
+            _mm256_storeu_ps(out + x, _mm256_setzero_ps());
+            _mm256_storeu_ps(out + x + 8, _mm256_setzero_ps());
+            continue;
         }
+        const int compact = c[x + __builtin_ctz(~invalid_bits) / 2];
+        const __m256i same = _mm256_cmpeq_epi16(cv, _mm256_set1_epi16(static_cast<short>(compact)));
+        const unsigned known = static_cast<unsigned>(_mm256_movemask_epi8(same)) | invalid_bits;
+        __m256 c_lo = _mm256_setzero_ps(), c_hi = _mm256_setzero_ps();
+        if (known != 0xffffffffu) {
+            const int second = c[x + __builtin_ctz(~known) / 2];
+            const __m256i same2 = _mm256_cmpeq_epi16(cv, _mm256_set1_epi16(static_cast<short>(second)));
+            if ((static_cast<unsigned>(_mm256_movemask_epi8(same2)) | known) != 0xffffffffu) {
+                c_values8(c, w, x, s, k, hist, recip, out, sums);
+                c_values8(c, w, x + 8, s, k, hist, recip, out, sums);
+                continue;
+            }
+            uniform_c_values16(hist + x, w, second, second_diffs.of(s, second + s.band_base), same2, s, recip,
+                               c_lo, c_hi);
+        }
+        uniform_c_values16(hist + x, w, compact, diffs.of(s, compact + s.band_base), same, s, recip, c_lo, c_hi);
+        _mm256_storeu_ps(out + x, c_lo);
+        _mm256_storeu_ps(out + x + 8, c_hi);
+        sums.add(c_lo);
+        sums.add(c_hi);
     }
-    for (; x + 8 <= w; x += 8) c_values8(image, mask, w, x, s, k, hist, recip, out, sums);
-    c_values_row(image, mask, w, s, hist, recip, out, x);
+    for (; x + 8 <= w; x += 8) c_values8(c, w, x, s, k, hist, recip, out, sums);
+    c_values_row_compacts(c, w, s, hist, recip, out, x);
     sums.finish(out, x, w, row_sums);
 }
 
@@ -353,11 +355,6 @@ struct ByteCells {
         store(out + 16, _mm256_cvtepu8_epi16(_mm256_extracti128_si256(m, 1)));
     }
 };
-
-void Avx2Isa::row(const std::uint16_t* image, const std::uint16_t* mask, int w, const ContrastSetup& s,
-                  const std::uint16_t* hist, const float* recip, float* out, CValueSums& sums) {
-    c_values_row_avx2(image, mask, w, s, hist, recip, out, sums);
-}
 
 void Avx2Isa::sums(const float* row, int n, CValueSums& sums) { c_value_sums_avx2(row, n, sums); }
 

@@ -44,6 +44,21 @@
 //                                        (every such t < len < 2^16; may
 //                                        read and write back unchanged cells
 //                                        up to kHistogramPadding past row + n)
+//   Isa::kCompacts                       (optional) true where the Isa
+//                                        scans and scores rows of compacts
+//                                        (c_values_over_compacts; with
+//                                        kRuns): each column's histogram row
+//                                        as a 16-bit index, 0xffff for none,
+//                                        made once per row by
+//   Isa::compact_row(image, mask, w, base, size, out),
+//                                        read by
+//   Isa::counted_compacts(c, x, events, cont),
+//   Isa::moved_compacts(old_c, new_c, x, out_events, out_cont, in_events,
+//                       in_cont)         counted_runs' and moved_runs'
+//                                        results from the rows' compacts,
+//   Isa::row_compacts(c, w, s, hist, recip, out, sums)
+//                                        c_values_row_compacts' values, its
+//                                        row added to sums (as kRowSums)
 // Integer counts are exact in any order, and the float c-values are the
 // same source in every instance (-ffp-contract=off), so every instance
 // returns the scalar's bits; the sums are integers (and a count), exact in
@@ -57,6 +72,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "cambi/cambi_kernels.hpp"
 
@@ -147,9 +163,8 @@ struct Histograms {
     // r that ends at x - 1 goes on over the leading cont bits; each other
     // run starts at an event bit without cont and takes the cont bits that
     // follow. A run that reaches the block's end stays open in r.
-    template <bool kUp>
-    void block_runs(Run& r, int x, std::uint32_t events, std::uint32_t cont, const std::uint16_t* image,
-                    const std::uint16_t* mask) const {
+    template <bool kUp, class RowAt>
+    void block_runs(Run& r, int x, std::uint32_t events, std::uint32_t cont, RowAt row_at) const {
         constexpr int N = Isa::kScanLanes;
         const std::uint64_t c = cont;
         if (r.row) {
@@ -163,7 +178,7 @@ struct Histograms {
         for (std::uint32_t starts = events & ~cont; starts; starts &= starts - 1) {
             const int i = __builtin_ctz(starts);
             const int len = 1 + __builtin_ctzll(~(c >> (i + 1)));
-            r = Run{row_of(mask[x + i], image[x + i]), x + i, len};
+            r = Run{row_at(x + i), x + i, len};
             if (i + len < N) flush<kUp>(r);
         }
     }
@@ -184,6 +199,47 @@ struct Histograms {
         if (in) Isa::inc(in + l, n);
     }
 
+    // Isa::kCompacts' rows: each column's histogram row as its compact,
+    // row_of's uint16(v - band_base), or kNoRow. They are row_of's answers
+    // where compacts_apply (a band in 16 bits: kNoRow is never in it).
+    static constexpr std::uint16_t kNoRow = 0xffff;
+    bool compacts_apply() const { return scans() && band_base + band_size <= 0x10000; }
+    std::uint16_t* row_of_compact(std::uint16_t c) const {
+        return c == kNoRow ? nullptr : h + static_cast<std::ptrdiff_t>(c) * w;
+    }
+    // count_row and slide over rows of compacts (Isa::counted_compacts,
+    // Isa::moved_compacts: the scans without the compacts' making).
+    template <bool kUp>
+    void count_compacts(const std::uint16_t* c) const {
+        auto row_at = [&](int i) { return row_of_compact(c[i]); };
+        Run r;
+        int x = 0;
+        for (; x + Isa::kScanLanes <= w; x += Isa::kScanLanes) {
+            std::uint32_t events, cont;
+            Isa::counted_compacts(c, x, events, cont);
+            block_runs<kUp>(r, x, events, cont, row_at);
+        }
+        for (; x < w; ++x) extend<kUp>(r, row_at(x), x);
+        flush<kUp>(r);
+    }
+    void slide_compacts(const std::uint16_t* old_c, const std::uint16_t* new_c) const {
+        Run out, in;
+        int x = 0;
+        for (; x + Isa::kScanLanes <= w; x += Isa::kScanLanes) {
+            std::uint32_t out_events, out_cont, in_events, in_cont;
+            Isa::moved_compacts(old_c, new_c, x, out_events, out_cont, in_events, in_cont);
+            block_runs<false>(out, x, out_events, out_cont, [&](int i) { return row_of_compact(old_c[i]); });
+            block_runs<true>(in, x, in_events, in_cont, [&](int i) { return row_of_compact(new_c[i]); });
+        }
+        for (; x < w; ++x) {
+            if (old_c[x] == new_c[x]) continue;
+            extend<false>(out, row_of_compact(old_c[x]), x);
+            extend<true>(in, row_of_compact(new_c[x]), x);
+        }
+        flush<false>(out);
+        flush<true>(in);
+    }
+
     // The counts are integers updated by +1 and -1 (mod 2^16), so the
     // columns may be visited in any order and any column whose update is
     // nothing may be skipped; the runs (kRuns) rely on it.
@@ -201,7 +257,7 @@ struct Histograms {
                 for (; x + Isa::kScanLanes <= w; x += Isa::kScanLanes) {
                     std::uint32_t events, cont;
                     Isa::counted_runs(image, mask, x, band_base, band_size, events, cont);
-                    block_runs<kUp>(r, x, events, cont, image, mask);
+                    block_runs<kUp>(r, x, events, cont, [&](int i) { return row_of(mask[i], image[i]); });
                 }
             for (; x < w; ++x) extend<kUp>(r, row_of(mask[x], image[x]), x);
             flush<kUp>(r);
@@ -230,8 +286,10 @@ struct Histograms {
                     std::uint32_t out_events, out_cont, in_events, in_cont;
                     Isa::moved_runs(old_image, old_mask, new_image, new_mask, x, band_base, band_size,
                                     out_events, out_cont, in_events, in_cont);
-                    block_runs<false>(out, x, out_events, out_cont, old_image, old_mask);
-                    block_runs<true>(in, x, in_events, in_cont, new_image, new_mask);
+                    block_runs<false>(out, x, out_events, out_cont,
+                                      [&](int i) { return row_of(old_mask[i], old_image[i]); });
+                    block_runs<true>(in, x, in_events, in_cont,
+                                     [&](int i) { return row_of(new_mask[i], new_image[i]); });
                 }
             for (; x < w; ++x) {
                 std::uint16_t* o = row_of(old_mask[x], old_image[x]);
@@ -292,6 +350,51 @@ inline void c_values_row(const std::uint16_t* image, const std::uint16_t* mask, 
         out[x] = mask[x] ? c_value_pixel(hist, w, x, image[x] + s.num_diffs, s, recip) : 0.0f;
 }
 
+// c_values_row over a row of compacts (Histograms::kNoRow: no c-value),
+// from x0: c_value_pixel's compact is the row's where compacts_apply.
+inline void c_values_row_compacts(const std::uint16_t* c, int w, const ContrastSetup& s,
+                                  const std::uint16_t* hist, const float* recip, float* out, int x0) {
+    for (int x = x0; x < w; ++x)
+        out[x] = c[x] == 0xffff ? 0.0f : c_value_pixel(hist, w, x, c[x] + s.band_base + s.num_diffs, s, recip);
+}
+
+// c_values_loop with Isa::kCompacts where compacts_apply: each row's
+// compacts made once, as it enters (Isa::compact_row), into the ring of
+// 2 pad + 2 rows past the histograms' padding (c_values_cells), and read
+// from there by its entry, its c-values (Isa::row_compacts, which adds its
+// row to the sums) and its exit, where the other path makes them from the
+// image and mask at each of the three. Row r's slot is r % (2 pad + 2):
+// rows y - pad - 1 (leaving) to y + pad (entering) are in use at row y.
+// The slots written are cleared at the end (CValuesFn: a later, wider
+// call counts there).
+template <class Isa>
+void c_values_over_compacts(const Histograms<Isa>& hist, const std::uint16_t* image,
+                            const std::uint16_t* mask, std::ptrdiff_t stride, int h,
+                            const ContrastSetup& s, float* c_values, CValueSums& sums) {
+    const int w = hist.w, pad = hist.pad, ring = 2 * pad + 2;
+    const float* recip = reciprocal_table();
+    std::uint16_t* rows = hist.h + static_cast<std::ptrdiff_t>(hist.band_size) * w + kHistogramPadding;
+    auto slot = [&](int y) { return rows + static_cast<std::ptrdiff_t>(y % ring) * w; };
+    auto make = [&](int y) {
+        Isa::compact_row(image + y * stride, mask + y * stride, w, hist.band_base, hist.band_size, slot(y));
+        return slot(y);
+    };
+    for (int y = 0; y < pad; ++y) hist.template count_compacts<true>(make(y));
+    for (int y = 0; y < h; ++y) {
+        const int in = y + pad, out = y - pad - 1;
+        if (in < h && out >= 0)
+            hist.slide_compacts(slot(out), make(in));
+        else if (in < h)
+            hist.template count_compacts<true>(make(in));
+        else if (out >= 0)
+            hist.template count_compacts<false>(slot(out));
+        Isa::row_compacts(slot(y), w, s, hist.h, recip, c_values + static_cast<std::ptrdiff_t>(y) * w, sums);
+    }
+    for (int y = h - pad - 1; y < h; ++y) hist.template count_compacts<false>(slot(y));
+    std::memset(rows, 0, static_cast<std::size_t>(h < ring ? h : ring) * static_cast<std::size_t>(w) *
+                             sizeof(std::uint16_t));
+}
+
 // libvmaf's calculate_c_values: rows [0, pad) enter first; then row y + pad
 // enters the window when row y is scored, and row y - pad - 1 leaves. The
 // histograms are 0 on entry (CValuesFn), and the rows still in the window
@@ -306,6 +409,12 @@ void c_values_loop(const std::uint16_t* image, const std::uint16_t* mask, std::p
     const int pad = window >> 1;
     const float* recip = reciprocal_table();
     const Histograms<Isa> hist{histograms, w, pad, s.band_base, s.band_size};
+    if constexpr (requires { requires Isa::kCompacts; }) {
+        if (hist.compacts_apply()) {
+            c_values_over_compacts(hist, image, mask, stride, h, s, c_values, sums);
+            return;
+        }
+    }
     for (int y = 0; y < pad; ++y) hist.add_row(image + y * stride, mask + y * stride);
     for (int y = 0; y < h; ++y) {
         const int in = y + pad, out = y - pad - 1;

@@ -112,17 +112,29 @@ inline void fold_c_value_sums(CValueSums& sums, std::int64_t units, std::int64_t
 // around it (pad = window >> 1, clipped to the picture) and p0 = H[v0],
 // the largest over d of weight[d] * p0 * p / (p0 + p) in float, p the larger
 // of H[v0 + d + 1] and H[v0 - d - 1], for each d whose tvi allows v0. w and
-// h must exceed pad. `histograms` holds band_size * w + kHistogramPadding
-// counts (a SIMD twin may read and write back cells past the last row); the
-// first band_size * w are 0 on entry and are 0 again on return (every row
-// counted leaves the window), so a buffer zeroed once serves every call of
-// any w with the same band: clearing w * band_size counts at each scale of
-// each frame cost more than the last rows' removal.
+// h must exceed pad. `histograms` holds c_values_cells(w, window, band_size)
+// cells: band_size * w counts, kHistogramPadding cells past them (a SIMD
+// twin may read and write back unchanged cells past the last row), then a
+// twin's scratch rows. Every cell but the padding is 0 on entry and is 0
+// again on return (every row counted leaves the window; a twin clears the
+// scratch rows it wrote), so a buffer zeroed once serves every call of any
+// w and window with the same band, though a wider call's counts lie where
+// a narrower one's scratch rows were: clearing w * band_size counts at each
+// scale of each frame cost more than the last rows' removal.
 // `sums` is reset, then given every row as c_value_sums adds it.
 using CValuesFn = void (*)(const std::uint16_t* image, const std::uint16_t* mask,
                            std::ptrdiff_t stride, int w, int h, int window,
                            const ContrastSetup& setup, float* c_values,
                            std::uint16_t* histograms, CValueSums& sums);
+
+// The cells CValuesFn's `histograms` holds for width w: the counts, their
+// padding and a ring of 2 pad + 2 scratch rows (pad = window >> 1: the rows
+// of the window, the one entering and the one leaving), where a twin keeps
+// each row's histogram rows from its entry to its exit (cambi_c_values_loop.hpp).
+inline std::size_t c_values_cells(int w, int window, int band_size) {
+    return static_cast<std::size_t>(band_size) * static_cast<std::size_t>(w) + kHistogramPadding +
+           static_cast<std::size_t>(2 * (window >> 1) + 2) * static_cast<std::size_t>(w);
+}
 
 // libvmaf's spatial_pooling: the mean of the k = clip(int(topk * w * h), 1,
 // w * h) largest of the w x h c-values, summed in double in the order its

@@ -83,18 +83,52 @@ struct CountLanes {
     // before they become bits (U::bits is the costly step at NEON).
     static void counted_runs(const std::uint16_t* image, const std::uint16_t* mask, int x, int base,
                              int size, std::uint32_t& events, std::uint32_t& cont) {
-        const V c = compacts(image + x, mask + x, base, size);
-        events = ~U::bits(U::eq(c, U::set(0xffff))) & kAll;
-        cont = 0;
-        if (events) cont = U::bits(U::eq(c, compacts_before(image, mask, x, base, size))) & events;
+        counted(compacts(image + x, mask + x, base, size),
+                [&] { return compacts_before(image, mask, x, base, size); }, events, cont);
     }
     static void moved_runs(const std::uint16_t* old_image, const std::uint16_t* old_mask,
                            const std::uint16_t* new_image, const std::uint16_t* new_mask, int x, int base,
                            int size, std::uint32_t& out_events, std::uint32_t& out_cont,
                            std::uint32_t& in_events, std::uint32_t& in_cont) {
+        moved(compacts(old_image + x, old_mask + x, base, size), compacts(new_image + x, new_mask + x, base, size),
+              [&] { return compacts_before(old_image, old_mask, x, base, size); },
+              [&] { return compacts_before(new_image, new_mask, x, base, size); }, out_events, out_cont,
+              in_events, in_cont);
+    }
+    // The same scans over rows of compacts made once (compact_row), for
+    // c_values_loop's kCompacts path: a load each where the scans above
+    // make them from image and mask.
+    static void compact_row(const std::uint16_t* image, const std::uint16_t* mask, int w, int base, int size,
+                            std::uint16_t* out) {
+        int x = 0;
+        for (; x + U::kLanes <= w; x += U::kLanes) U::store(out + x, compacts(image + x, mask + x, base, size));
+        for (; x < w; ++x) {
+            const std::uint16_t c = static_cast<std::uint16_t>(image[x] - base);
+            out[x] = mask[x] && c < static_cast<unsigned>(size) ? c : 0xffff;
+        }
+    }
+    static V before(const std::uint16_t* c, int x) { return x > 0 ? U::load(c + x - 1) : U::set(0xffff); }
+    static void counted_compacts(const std::uint16_t* c, int x, std::uint32_t& events, std::uint32_t& cont) {
+        counted(U::load(c + x), [&] { return before(c, x); }, events, cont);
+    }
+    static void moved_compacts(const std::uint16_t* old_c, const std::uint16_t* new_c, int x,
+                               std::uint32_t& out_events, std::uint32_t& out_cont, std::uint32_t& in_events,
+                               std::uint32_t& in_cont) {
+        moved(U::load(old_c + x), U::load(new_c + x), [&] { return before(old_c, x); },
+              [&] { return before(new_c, x); }, out_events, out_cont, in_events, in_cont);
+    }
+    // The scans of a block from its compacts (c; o and n, old and new) and
+    // the compacts of the columns before it, made only when needed.
+    template <class Before>
+    static void counted(V c, Before c_before, std::uint32_t& events, std::uint32_t& cont) {
+        events = ~U::bits(U::eq(c, U::set(0xffff))) & kAll;
+        cont = 0;
+        if (events) cont = U::bits(U::eq(c, c_before())) & events;
+    }
+    template <class OldBefore, class NewBefore>
+    static void moved(V o, V n, OldBefore old_before, NewBefore new_before, std::uint32_t& out_events,
+                      std::uint32_t& out_cont, std::uint32_t& in_events, std::uint32_t& in_cont) {
         const V none = U::set(0xffff), zero = U::set(0);
-        const V o = compacts(old_image + x, old_mask + x, base, size);
-        const V n = compacts(new_image + x, new_mask + x, base, size);
         const V still = U::eq(o, n);
         out_events = out_cont = in_events = in_cont = 0;
         // A block whose columns all keep their rows (none in both counts as
@@ -103,8 +137,8 @@ struct CountLanes {
         out_events = ~U::bits(U::bor(still, U::eq(o, none))) & kAll;
         in_events = ~U::bits(U::bor(still, U::eq(n, none))) & kAll;
         if (!(out_events | in_events)) return;
-        const V o_before = compacts_before(old_image, old_mask, x, base, size);
-        const V n_before = compacts_before(new_image, new_mask, x, base, size);
+        const V o_before = old_before();
+        const V n_before = new_before();
         // Column x + i - 1 moved and has the same old (new) row.
         const V moved_before = U::eq(U::eq(o_before, n_before), zero);
         out_cont = U::bits(U::band(moved_before, U::eq(o, o_before))) & out_events;

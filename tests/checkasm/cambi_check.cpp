@@ -7,7 +7,8 @@
 //   noise; masks all set, empty, or random at any density. Compares every
 //   c-value (bits), the histograms left at the end (the counts start at 0
 //   and must end at 0, the scalar's too), and canaries around both (the
-//   histograms' padding may be rewritten unchanged).
+//   histograms' padding may be rewritten unchanged; the scratch rows after
+//   it, c_values_cells, start at 0 and must end at 0).
 //   Also compares the pooling sums it gathers (CValueSums). The flat and
 //   banded fills make the twins' runs of one histogram row (ramp updates),
 //   flat ones with dense masks past kMaxRun (256) columns at widths over
@@ -125,16 +126,21 @@ void check_c_values(Context& ctx, const CambiLevel& L) {
             s.band_base = 0;
             s.band_size = tvi.back() + 1;
         }
+        // The counts and their padding, compared; then the scratch rows,
+        // whose content is the kernel's own (canaries past them).
         const std::size_t cells =
             static_cast<std::size_t>(s.band_size) * w + cambi::kHistogramPadding;
+        const std::size_t all_cells = cambi::c_values_cells(w, window, s.band_size);
         const std::size_t pixels = static_cast<std::size_t>(w) * h;
         Canaried<float> c_ref(pixels), c_got(pixels);
-        Canaried<std::uint16_t> h_ref(cells), h_got(cells);
-        // The counts start at 0 (CValuesFn); the padding keeps the pattern,
-        // which a twin may only write back unchanged.
+        Canaried<std::uint16_t> h_ref(all_cells), h_got(all_cells);
+        // The counts and scratch rows start at 0 (CValuesFn); the padding
+        // keeps the pattern, which a twin may only write back unchanged.
         const std::size_t counted = static_cast<std::size_t>(s.band_size) * w;
-        std::fill(h_ref.data(), h_ref.data() + counted, std::uint16_t{0});
-        std::fill(h_got.data(), h_got.data() + counted, std::uint16_t{0});
+        for (auto* hist : {&h_ref, &h_got}) {
+            std::fill(hist->data(), hist->data() + counted, std::uint16_t{0});
+            std::fill(hist->data() + cells, hist->data() + all_cells, std::uint16_t{0});
+        }
         const std::string what = "w=" + std::to_string(w) + " h=" + std::to_string(h) +
                                  " window=" + std::to_string(window) + " nd=" + std::to_string(nd) +
                                  " vlt=" + std::to_string(s.vlt_luma) + " fill=" + fill +
@@ -157,8 +163,25 @@ void check_c_values(Context& ctx, const CambiLevel& L) {
         }
         if (!compare_output(ctx, band, what, "c_values", c_ref, c_got, pixels, L.level.name))
             continue;
-        if (!compare_output(ctx, band, what, "histograms", h_ref, h_got, cells, L.level.name))
+        long long where = 0;
+        if (!h_got.canaries_intact(&where, all_cells)) {
+            ctx.fail(band) << what << ": wrote histograms[" << where << "] outside [0, " << all_cells
+                           << ")";
             continue;
+        }
+        if (const long long i = first_difference(h_ref.data(), h_got.data(), cells); i >= 0) {
+            ctx.fail(band) << what << ": histograms[" << i << "] scalar " << h_ref[i] << ", "
+                           << L.level.name << " " << h_got[i];
+            continue;
+        }
+        // The scratch rows end at 0 too: a wider call counts there.
+        const auto dirty = std::find_if(h_got.data() + cells, h_got.data() + all_cells,
+                                        [](std::uint16_t v) { return v != 0; });
+        if (dirty != h_got.data() + all_cells) {
+            ctx.fail(band) << what << ": " << L.level.name << " left scratch cell "
+                           << (dirty - h_got.data()) << " at " << *dirty;
+            continue;
+        }
         compare_sums(ctx, band, what, sums_ref, sums_got, L.level.name);
     }
     ctx.done();

@@ -110,7 +110,7 @@ inline std::vector<std::vector<float>> scalar_c_values(std::vector<std::uint16_t
     std::vector<std::uint32_t> scratch(cambi::spatial_mask_scratch(w));
     k.spatial_mask(image.data(), stride, mask.data(), w, h, threshold, scratch.data());
     std::vector<std::uint16_t> buffer(3 * static_cast<std::size_t>(w));
-    std::vector<std::uint16_t> hist(static_cast<std::size_t>(w) * s.band_size + cambi::kHistogramPadding);
+    std::vector<std::uint16_t> hist(cambi::c_values_cells(w, window, s.band_size));
     std::vector<std::vector<float>> out;
     for (int sc = 0; sc < cambi::kScales; ++sc) {
         if (sc > 0 || speedup) {
