@@ -892,6 +892,80 @@ inline V angle_mask4_i64_near(V dot, V omag, V tmag, __m256d cos_sq, V& unsure) 
     return _mm256_castpd_si256(pass);
 }
 
+// The angle test of 8 samples of scales 1-3 from the int64 sums, as the
+// scalar forms them: doubles near the sums decide almost every sample, a
+// block with one they cannot (an angle within about 3e-5 radians of 1
+// degree) takes the scalar's float conversions. All ones in the dwords that
+// pass.
+inline V angle_mask8_s123_exact(V oh, V ov, V th, V tv, __m256d cos_sq) {
+    // Even samples in the low dwords of the 64-bit lanes, odd ones moved
+    // there; products of int32 values summed modulo 2^64.
+    struct Sums {
+        V dot, om, tm;
+    };
+    auto sums = [&](V ah, V av, V bh, V bv) {
+        return Sums{_mm256_add_epi64(_mm256_mul_epi32(ah, bh), _mm256_mul_epi32(av, bv)),
+                    _mm256_add_epi64(_mm256_mul_epi32(ah, ah), _mm256_mul_epi32(av, av)),
+                    _mm256_add_epi64(_mm256_mul_epi32(bh, bh), _mm256_mul_epi32(bv, bv))};
+    };
+    const Sums even = sums(oh, ov, th, tv);
+    const Sums odd = sums(_mm256_srli_epi64(oh, 32), _mm256_srli_epi64(ov, 32),
+                          _mm256_srli_epi64(th, 32), _mm256_srli_epi64(tv, 32));
+    V unsure_even, unsure_odd;
+    V angle_even = angle_mask4_i64_near(even.dot, even.om, even.tm, cos_sq, unsure_even);
+    V angle_odd = angle_mask4_i64_near(odd.dot, odd.om, odd.tm, cos_sq, unsure_odd);
+    const V unsure = _mm256_or_si256(unsure_even, unsure_odd);
+    if (!_mm256_testz_si256(unsure, unsure)) {
+        angle_even = angle_mask4_i64(even.dot, even.om, even.tm, cos_sq);
+        angle_odd = angle_mask4_i64(odd.dot, odd.om, odd.tm, cos_sq);
+    }
+    return interleave_low_dwords(angle_even, angle_odd);
+}
+
+// The angle test of 8 samples of scales 1-3 decided in float from their
+// int32 h and v values (oh, ov of ref, th, tv of dis), without the int64
+// sums: all ones in the dwords that pass, `unsure` set in the dwords this
+// cannot decide. With u = 2^-24, each value converts as x (1 + e), |e| <=
+// u, so the products and sums here are, against the exact integers,
+//   O' = O (1 + a), T' = T (1 + b), |a|, |b| <= (1 + u)^4 - 1 < 4.01 u,
+//   |d' - d| <= ((1 + u)^4 - 1 + u) (|oh th| + |ov tv|) <= 5.01 u sqrt(O T)
+// (Cauchy-Schwarz), L = fl(d' d') = d'^2 (1 + e) and R = fl(fl(c O') T') =
+// c O T (1 + r), |r| < 10.1 u (c = cos^2(1 degree) as float). No value is
+// subnormal or overflows: each is 0 or at least 1, and c O T <= 2^126.
+// The scalar passes where d >= 0 and fl32(d)^2 >= fl64(c fl32(O) fl32(T))
+// (c fl32(O) is exact in double), which holds where d >= sqrt(c O T) (1 +
+// 2.01 u) and fails where d < sqrt(c O T) (1 - 2.01 u). With R+- = fl(R (1
+// +- m)), m = 2^-18 = 64 u:
+//   d' >= 0, L >= R+: d' >= sqrt(c O T) (1 + m/2 - 6.1 u), so d >= d' -
+//     5.01 u sqrt(O T) >= sqrt(c O T) (1 + 32 u - 11.2 u): it passes;
+//   L < R-: |d'| < sqrt(c O T) (1 - m/2 + 6.1 u), so d < sqrt(c O T) (1 -
+//     32 u + 11.2 u): it fails;
+//   d' < 0: either d < 0 (the float keeps the sign: it fails) or 0 <= d <=
+//     5.01 u sqrt(O T), far below sqrt(c O T) (O T > 0, as d' = 0 exactly
+//     when O or T is 0): it fails.
+// O T = 0 gives d' = 0 = L = R+: a pass, as the scalar's 0 >= 0. The
+// scalar's int64 sums wrap (to -2^63) only where both h and v of a vector
+// are INT32_MIN (each product is at most 2^62); those dwords are unsure.
+inline V angle_mask8_s123_float(V oh, V ov, V th, V tv, __m256 cos_sq, V& unsure) {
+    const __m256 fh = _mm256_cvtepi32_ps(oh), fv = _mm256_cvtepi32_ps(ov);
+    const __m256 gh = _mm256_cvtepi32_ps(th), gv = _mm256_cvtepi32_ps(tv);
+    const __m256 d = _mm256_add_ps(_mm256_mul_ps(fh, gh), _mm256_mul_ps(fv, gv));
+    const __m256 o = _mm256_add_ps(_mm256_mul_ps(fh, fh), _mm256_mul_ps(fv, fv));
+    const __m256 t = _mm256_add_ps(_mm256_mul_ps(gh, gh), _mm256_mul_ps(gv, gv));
+    const __m256 l = _mm256_mul_ps(d, d);
+    const __m256 r = _mm256_mul_ps(_mm256_mul_ps(cos_sq, o), t);
+    const __m256 r_hi = _mm256_mul_ps(r, _mm256_set1_ps(1.0f + 0x1p-18f));
+    const __m256 r_lo = _mm256_mul_ps(r, _mm256_set1_ps(1.0f - 0x1p-18f));
+    const __m256 nonneg = _mm256_cmp_ps(d, _mm256_setzero_ps(), _CMP_GE_OQ);
+    const __m256 pass = _mm256_and_ps(nonneg, _mm256_cmp_ps(l, r_hi, _CMP_GE_OQ));
+    const __m256 decided = _mm256_or_ps(pass, _mm256_cmp_ps(l, r_lo, _CMP_LT_OQ));
+    const V min = _mm256_set1_epi32(std::numeric_limits<std::int32_t>::min());
+    const V wraps = _mm256_or_si256(_mm256_cmpeq_epi32(_mm256_max_epi32(oh, ov), min),
+                                    _mm256_cmpeq_epi32(_mm256_max_epi32(th, tv), min));
+    unsure = _mm256_or_si256(_mm256_castps_si256(_mm256_andnot_ps(decided, nonneg)), wraps);
+    return _mm256_castps_si256(pass);
+}
+
 // k of scales 1-3 on 8 int32 lanes. |o| >= 2^15 is reduced to its top 15
 // bits, rounded, with shift = bitlen(|o|) - 15. The bit length comes from the
 // float exponent of |o| with the bit below its top bit cleared: the value is
@@ -970,7 +1044,8 @@ inline V gain_product_saturated(V rst, V g, V bound_plus_1) {
     return _mm256_blendv_epi8(_mm256_mullo_epi32(rst, g), limit, over);
 }
 
-template <bool kIntegralGain>
+// kUnitGain: gain 1 (the v1.0.16 model's), where the product is rst itself.
+template <bool kIntegralGain, bool kUnitGain = false>
 void decouple_s123_rows(const std::int32_t* const ref_hvd[3], const std::int32_t* const dis_hvd[3],
                         std::ptrdiff_t stride, Rect region, double gain_limit,
                         std::int32_t* const r_hvd[3], std::int32_t* const a_hvd[3]) {
@@ -981,37 +1056,21 @@ void decouple_s123_rows(const std::int32_t* const ref_hvd[3], const std::int32_t
     // bound + 1 <= 2^31 (g == 0: no product leaves int32).
     const V bound_plus_1 = _mm256_set1_epi32(static_cast<std::int32_t>(
         (g == 0 ? 0x7fffffffu : 0x7fffffffu / g) + 1u));
+    const __m256 cos_sq_f = _mm256_set1_ps(cos_1deg_sq());
     auto block = [&](std::ptrdiff_t i, const V* o, const V* t) {
-        // Even samples in the low dwords of the 64-bit lanes, odd ones
-        // moved there; products of int32 values summed modulo 2^64.
-        struct Sums {
-            V dot, om, tm;
-        };
-        auto sums = [&](V oh, V ov, V th, V tv) {
-            return Sums{_mm256_add_epi64(_mm256_mul_epi32(oh, th), _mm256_mul_epi32(ov, tv)),
-                        _mm256_add_epi64(_mm256_mul_epi32(oh, oh), _mm256_mul_epi32(ov, ov)),
-                        _mm256_add_epi64(_mm256_mul_epi32(th, th), _mm256_mul_epi32(tv, tv))};
-        };
-        const Sums even = sums(o[0], o[1], t[0], t[1]);
-        const Sums odd = sums(_mm256_srli_epi64(o[0], 32), _mm256_srli_epi64(o[1], 32),
-                              _mm256_srli_epi64(t[0], 32), _mm256_srli_epi64(t[1], 32));
-        // Doubles near the sums decide almost every sample; a block with
-        // one they cannot (an angle within about 3e-5 radians of 1 degree)
-        // takes the scalar's float conversions.
-        V unsure_even, unsure_odd;
-        V angle_even = angle_mask4_i64_near(even.dot, even.om, even.tm, c.cos_sq, unsure_even);
-        V angle_odd = angle_mask4_i64_near(odd.dot, odd.om, odd.tm, c.cos_sq, unsure_odd);
-        const V unsure = _mm256_or_si256(unsure_even, unsure_odd);
-        if (!_mm256_testz_si256(unsure, unsure)) {
-            angle_even = angle_mask4_i64(even.dot, even.om, even.tm, c.cos_sq);
-            angle_odd = angle_mask4_i64(odd.dot, odd.om, odd.tm, c.cos_sq);
-        }
-        const V angle = interleave_low_dwords(angle_even, angle_odd);
+        // Float decides almost every sample; a block with one it cannot (an
+        // angle within about 1e-4 radians of 1 degree, or a wrapped sum)
+        // takes the int64 sums (angle_mask8_s123_exact).
+        V unsure;
+        V angle = angle_mask8_s123_float(o[0], o[1], t[0], t[1], cos_sq_f, unsure);
+        if (!_mm256_testz_si256(unsure, unsure))
+            angle = angle_mask8_s123_exact(o[0], o[1], t[0], t[1], c.cos_sq);
         for (int b = 0; b < 3; ++b) {
             const V k = ratio_q15_s123(o[b], t[b], c.div);
             V rst = restore_s123(k, o[b]);
-            const V p = kIntegralGain ? gain_product_saturated(rst, gain_int, bound_plus_1)
-                                      : gain_product_clamped(rst, c.gain);
+            const V p = kUnitGain       ? rst
+                        : kIntegralGain ? gain_product_saturated(rst, gain_int, bound_plus_1)
+                                        : gain_product_clamped(rst, c.gain);
             const V limited =
                 _mm256_blendv_epi8(_mm256_max_epi32(p, t[b]), _mm256_min_epi32(p, t[b]),
                                    _mm256_cmpgt_epi32(o[b], zero));
@@ -1035,7 +1094,9 @@ void decouple_s123_avx2(const std::int32_t* const ref_hvd[3], const std::int32_t
         return;
     }
     // An integral gain below 2^31 (the default, 100): the integer product.
-    if (gain_limit < 0x1p31 && integral_gain(gain_limit, 0x1p31))
+    if (gain_limit == 1.0)
+        decouple_s123_rows<true, true>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
+    else if (gain_limit < 0x1p31 && integral_gain(gain_limit, 0x1p31))
         decouple_s123_rows<true>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
     else
         decouple_s123_rows<false>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
