@@ -966,15 +966,34 @@ inline V angle_mask8_s123_float(V oh, V ov, V th, V tv, __m256 cos_sq, V& unsure
     return _mm256_castps_si256(pass);
 }
 
-// k of scales 1-3 on 8 int32 lanes. |o| >= 2^15 is reduced to its top 15
-// bits, rounded, with shift = bitlen(|o|) - 15. The bit length comes from the
-// float exponent of |o| with the bit below its top bit cleared: the value is
-// then below 1.5 * 2^e, so its rounding to float cannot reach 2^(e+1)
-// (|o| = 2^31 converts as -2^31, whose exponent field is the same). The
-// int64 product with the sign of o (|.| <= 2^61) gets round 2^(14 + shift)
-// and a shift by 15 + shift; a negative sum clamps to 0, and for a
-// non-negative one the logical shift is the arithmetic one.
-inline V ratio_q15_s123(V o, V t, const std::int32_t* div) {
+// The restored value rst = (k * o + 2^14) >> 15 of scales 1-3 on 8 int32
+// lanes, with k = clamp((div[top] sgn(o) t + 2^(14 + shift)) >> (15 +
+// shift), 0, 2^15) the scalar's ratio: |o| >= 2^15 is reduced to its top 15
+// bits, rounded, with shift = bitlen(|o|) - 15. The bit length comes from
+// the float exponent of |o| with the bit below its top bit cleared: the
+// value is then below 1.5 * 2^e, so its rounding to float cannot reach
+// 2^(e+1) (|o| = 2^31 converts as -2^31, whose exponent field is the same).
+// k is formed from magnitudes, in 64-bit lanes (even and odd elements
+// apart) whose values stay below 2^32:
+// - where t and o differ in sign, the product is <= 0 and the sum below
+//   2^(15 + shift): k = 0; where t = 0 it is 0 as well. Otherwise the
+//   product is div * |t| (div = the table's entry at top, >= 0).
+// - |t| is first capped at cap = 2 |o| (2^31 for |o| = 2^31, where 2 |o|
+//   wraps to 0 in uint32 and max(.) keeps |o|): k is non-decreasing in |t|,
+//   and at |t| = cap the quotient is already >= 2^15 (div > 2^30 / top -
+//   1 and |o| / top >= 2^shift / (1 + 2^-15), as |o| >= 2^(14 + shift)
+//   where shift > 0, so div * 2 |o| > 2^(31 + shift) - 2^(17 + shift)), so
+//   the clamp gives 2^15 either way; below the cap the quotient is below
+//   2^16 + 8 (|o| / top <= 2^shift (1 + 2^-14)), so the low dword of the
+//   logical shift of the uint64 sum (< 2^62) is the quotient, and min_epu32
+//   clamps it.
+// k = 0 gives rst = 0 and o = 0 does too (where the scalar's k is 2^15 and
+// the table's centre, read here, is 0), so the caller needs no k: its gain
+// limit skips exactly the samples with rst = 0 (see decouple_s123_rows).
+// Then k * o (|.| <= 2^46, signed 32x32 products of the low dwords) plus
+// 2^14, shifted right logically: the low dword is the arithmetic shift's,
+// which lies in [-2^31, 2^31).
+inline V restore_ratio_s123(V o, V t, const std::int32_t* div) {
     const V zero = _mm256_setzero_si256();
     const V mag = _mm256_abs_epi32(o);  // uint32; 2^31 for INT32_MIN
     const V top_bit = _mm256_andnot_si256(_mm256_srli_epi32(mag, 1), mag);
@@ -984,21 +1003,29 @@ inline V ratio_q15_s123(V o, V t, const std::int32_t* div) {
     const V shift = _mm256_max_epi32(_mm256_sub_epi32(exponent, _mm256_set1_epi32(127 + 14)), zero);
     const V half = _mm256_srli_epi32(_mm256_sllv_epi32(_mm256_set1_epi32(1), shift), 1);
     const V top = _mm256_srlv_epi32(_mm256_add_epi32(mag, half), shift);  // <= 2^15
-    // The table entry with o's sign (vpsignd; |entry| <= 2^30, so the
-    // negation fits; o == 0 is replaced below).
-    const V dv = _mm256_sign_epi32(_mm256_i32gather_epi32(div, top, 4), o);
-    const V kmax = _mm256_set1_epi64x(32768);
-    auto lanes = [&](V d, V tt, V sh) {
-        const V num = _mm256_mul_epi32(d, tt);
-        const V sum = _mm256_add_epi64(num, _mm256_sllv_epi64(_mm256_set1_epi64x(1 << 14), sh));
-        V q = _mm256_srlv_epi64(sum, _mm256_add_epi64(sh, _mm256_set1_epi64x(15)));
-        q = _mm256_blendv_epi8(q, kmax, _mm256_cmpgt_epi64(q, kmax));
-        return _mm256_andnot_si256(_mm256_cmpgt_epi64(zero, sum), q);
+    const V dv = _mm256_i32gather_epi32(div, top, 4);                     // in [0, 2^30]
+    const V cap = _mm256_max_epu32(_mm256_slli_epi32(mag, 1), mag);
+    const V tc = _mm256_min_epu32(_mm256_abs_epi32(t), cap);
+    const V other_sign = _mm256_srai_epi32(_mm256_xor_si256(t, o), 31);
+    const V round = _mm256_sllv_epi32(_mm256_set1_epi32(1 << 14), shift);  // <= 2^31, uint32
+    const V count = _mm256_add_epi32(shift, _mm256_set1_epi32(15));
+    const V low_dword = _mm256_set1_epi64x(0xffffffff), kmax = _mm256_set1_epi64x(32768);
+    // Operands in the low dwords (the high ones zero where they are added
+    // or used as shift counts).
+    auto k64 = [&](V d, V tt, V r, V c, V other) {
+        const V q = _mm256_srlv_epi64(_mm256_add_epi64(_mm256_mul_epu32(d, tt), r), c);
+        return _mm256_andnot_si256(other, _mm256_min_epu32(q, kmax));
     };
-    const V k = interleave_low_dwords(
-        lanes(dv, t, _mm256_and_si256(shift, _mm256_set1_epi64x(0xffffffff))),
-        lanes(_mm256_srli_epi64(dv, 32), _mm256_srli_epi64(t, 32), _mm256_srli_epi64(shift, 32)));
-    return _mm256_blendv_epi8(k, _mm256_set1_epi32(32768), _mm256_cmpeq_epi32(o, zero));
+    const V k_even = k64(dv, tc, _mm256_and_si256(round, low_dword),
+                         _mm256_and_si256(count, low_dword), other_sign);
+    const V k_odd = k64(_mm256_srli_epi64(dv, 32), _mm256_srli_epi64(tc, 32),
+                        _mm256_srli_epi64(round, 32), _mm256_srli_epi64(count, 32),
+                        _mm256_srli_epi64(other_sign, 32));
+    const V r14 = _mm256_set1_epi64x(1 << 14);
+    const V r_even = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(k_even, o), r14), 15);
+    const V r_odd = _mm256_srli_epi64(
+        _mm256_add_epi64(_mm256_mul_epi32(k_odd, _mm256_srli_epi64(o, 32)), r14), 15);
+    return interleave_low_dwords(r_even, r_odd);
 }
 
 // trunc(fl(rst * gain)) clamped to int32 on 8 lanes. The double is clamped
@@ -1014,20 +1041,6 @@ inline V gain_product_clamped(V rst, __m256d gain) {
     };
     return _mm256_set_m128i(half(_mm256_extracti128_si256(rst, 1)),
                             half(_mm256_castsi256_si128(rst)));
-}
-
-// (k * o + 2^14) >> 15 in int32 lanes for k in [0, 2^15] (adm_avx512.cpp's
-// restore_s123): with o = oh * 2^15 + ol (oh = o >> 15 arithmetic, ol in
-// [0, 2^15)) it is k * oh + ((k * ol + 2^14) >> 15), since k * oh * 2^15 is
-// a multiple of 2^15; k * oh is in [-2^31, 2^31), k * ol + 2^14 below
-// 2^31, and the sum, the scalar's value (|k * o| <= 2^46), in [-2^31,
-// 2^31).
-inline V restore_s123(V k, V o) {
-    const V oh = _mm256_srai_epi32(o, 15);
-    const V ol = _mm256_and_si256(o, _mm256_set1_epi32(0x7fff));
-    const V low = _mm256_srai_epi32(
-        _mm256_add_epi32(_mm256_mullo_epi32(k, ol), _mm256_set1_epi32(16384)), 15);
-    return _mm256_add_epi32(_mm256_mullo_epi32(k, oh), low);
 }
 
 // rst * g for an integral gain g in [0, 2^31) on 8 lanes, saturated to
@@ -1066,16 +1079,18 @@ void decouple_s123_rows(const std::int32_t* const ref_hvd[3], const std::int32_t
         if (!_mm256_testz_si256(unsure, unsure))
             angle = angle_mask8_s123_exact(o[0], o[1], t[0], t[1], c.cos_sq);
         for (int b = 0; b < 3; ++b) {
-            const V k = ratio_q15_s123(o[b], t[b], c.div);
-            V rst = restore_s123(k, o[b]);
+            V rst = restore_ratio_s123(o[b], t[b], c.div);
             const V p = kUnitGain       ? rst
                         : kIntegralGain ? gain_product_saturated(rst, gain_int, bound_plus_1)
                                         : gain_product_clamped(rst, c.gain);
             const V limited =
                 _mm256_blendv_epi8(_mm256_max_epi32(p, t[b]), _mm256_min_epi32(p, t[b]),
                                    _mm256_cmpgt_epi32(o[b], zero));
-            const V skip =
-                _mm256_or_si256(_mm256_cmpeq_epi32(k, zero), _mm256_cmpeq_epi32(o[b], zero));
+            // The scalar limits where k != 0 and o != 0, which are the
+            // samples with rst != 0: rst = 0 where either is 0, and where
+            // rst = 0 otherwise t has o's sign (k > 0), so the limit
+            // min(0 * gain, t) (o > 0) or max(0 * gain, t) (o < 0) is 0.
+            const V skip = _mm256_cmpeq_epi32(rst, zero);
             rst = _mm256_blendv_epi8(rst, limited, _mm256_andnot_si256(skip, angle));
             storeu(r_hvd[b] + i, rst);
             storeu(a_hvd[b] + i, _mm256_sub_epi32(t[b], rst));  // modulo 2^32
