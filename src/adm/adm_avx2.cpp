@@ -1631,6 +1631,7 @@ public:
         for (int t = 0; t < 3; ++t) {
             f_[t] = _mm256_set1_epi32(static_cast<std::int32_t>(rfactor[t]));
             big_[t] = _mm256_set1_epi32(rfactor[t] >= 0x80000000u ? -1 : 0);
+            any_big_ = any_big_ || rfactor[t] >= 0x80000000u;
         }
     }
 
@@ -1638,15 +1639,25 @@ private:
     friend class ThresholdRows<ThresholdS123>;
 
     // S and the centre taps of band row r. Each csf value (csf_s123 of the
-    // masker) gives both flt and the tap.
+    // masker) gives both flt and the tap. Factors below 2^31 (every CSF
+    // factor below 1/2: all of libvmaf's) need no s * 2^32 terms, which a
+    // constant zero `big` folds away.
     void fill_row(int r, std::int32_t* out, std::int32_t* taps) const {
+        if (any_big_)
+            fill_row_with<true>(r, out, taps);
+        else
+            fill_row_with<false>(r, out, taps);
+    }
+
+    template <bool kAnyBig>
+    void fill_row_with(int r, std::int32_t* out, std::int32_t* taps) const {
         const std::ptrdiff_t off = r * stride_;
         const V k30 = _mm256_set1_epi32(143165577), k15 = _mm256_set1_epi32(286331153);
         for (int x = c0_; x < c1_; x += 8) {
             V s = _mm256_setzero_si256(), ct = _mm256_setzero_si256();
             for (int t = 0; t < 3; ++t) {
                 const V c = csf_scale_s123_signed(load8_as_i32(masker_[t] + off + x, c1_ - x),
-                                                  f_[t], big_[t]);
+                                                  f_[t], kAnyBig ? big_[t] : _mm256_setzero_si256());
                 s = _mm256_add_epi32(s, q32_scale_abs(c, k30));
                 ct = _mm256_add_epi32(ct, q32_scale_abs(c, k15));
             }
@@ -1658,6 +1669,7 @@ private:
     const std::int32_t* const* masker_;
     std::ptrdiff_t stride_;
     V f_[3], big_[3];
+    bool any_big_ = false;
 };
 
 // Row sum for scales 1-3, 8 samples per block: x = int32((src * f + 2^27)
