@@ -1240,16 +1240,20 @@ inline Cube make_cube(const CubeShifts& s) {
     return c;
 }
 
-// vpermd indices that move the lanes set in an 8-bit mask to the front, in
-// order (the others after them), one byte each: entry m, byte i is the i-th
-// set bit of m.
+// vpermd indices that move the lanes clear in an 8-bit mask (vmovmskps of
+// the lanes equal to zero) to the front, in order (the others after them),
+// one byte each: entry m, byte i is the i-th clear bit of m; and how many
+// bits of m are clear. Indexed by the zero mask as vmovmskps gives it, the
+// packing needs no complement, zero extension or popcount.
 struct CompressTable {
     std::uint64_t idx[256];
-    constexpr CompressTable() : idx{} {
+    std::uint8_t count[256];
+    constexpr CompressTable() : idx{}, count{} {
         for (int m = 0; m < 256; ++m) {
             int k = 0;
             for (int i = 0; i < 8; ++i)
-                if (m & (1 << i)) idx[m] |= static_cast<std::uint64_t>(i) << (8 * k++);
+                if (!(m & (1 << i))) idx[m] |= static_cast<std::uint64_t>(i) << (8 * k++);
+            count[m] = static_cast<std::uint8_t>(k);
         }
     }
 };
@@ -1260,10 +1264,9 @@ inline constexpr CompressTable kCompress{};
 inline int store_nonzero(std::int32_t* out, V e) {
     const unsigned zero = static_cast<unsigned>(
         _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(e, _mm256_setzero_si256()))));
-    const unsigned nz = ~zero & 0xffu;
-    const V perm = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(kCompress.idx[nz])));
+    const V perm = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(kCompress.idx[zero])));
     storeu(out, _mm256_permutevar8x32_epi32(e, perm));
-    return __builtin_popcount(nz);
+    return kCompress.count[zero];
 }
 
 // The sum of cube(e) over the first n values of `packed` (excesses in [0,
