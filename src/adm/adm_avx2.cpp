@@ -1356,8 +1356,9 @@ public:
     ThresholdRows(const ThresholdRows&) = delete;
     ThresholdRows& operator=(const ThresholdRows&) = delete;
 
-    // The threshold of row y, columns [x0, x1) at thr()[0 ..]; returns the OR
-    // of its values (scale 0's test for thresholds outside [0, 2^(31 - sub))).
+    // The threshold of row y, columns [x0, x1) at thr()[0 ..] (in the
+    // paired order where Derived::kPairedOrder); returns the OR of its
+    // values (scale 0's test for thresholds outside [0, 2^(31 - sub))).
     std::uint32_t row(int y) {
         const ThresholdRing::Rows rows =
             ring_.rows(y, [this](int r, std::int32_t* s, std::int32_t* taps) {
@@ -1377,17 +1378,38 @@ public:
             V t = _mm256_add_epi32(loadu(v_ + x), loadu(v_ + x + 1));
             t = _mm256_add_epi32(t, loadu(v_ + x + 2));
             t = _mm256_sub_epi32(t, loadu(sc + x));
-            t = _mm256_add_epi32(t, loadu(cc + x));
-            storeu(thr_ + i, t);
-            return t;
+            return _mm256_add_epi32(t, loadu(cc + x));
+        };
+        // Lanes past the region's end hold whatever the slack gave: zeroed.
+        auto inside = [&](int i) {
+            return _mm256_cmpgt_epi32(_mm256_set1_epi32(n - i),
+                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         };
         int i = 0;
-        for (; i + 8 <= n; i += 8) bits = _mm256_or_si256(bits, threshold(i));
-        if (i < n) {
-            // Lanes past the region's end hold whatever the slack gave.
-            const V inside = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - i),
-                                                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            bits = _mm256_or_si256(bits, _mm256_and_si256(threshold(i), inside));
+        if constexpr (Derived::kPairedOrder) {
+            // 16 columns at a time, stored in the order vpunpck{l,h}wd
+            // leave 16 samples in (columns 0-3, 8-11, then 4-7, 12-15), up
+            // to the next multiple of 16, the columns past n as zeros.
+            auto store16 = [&](int j, V t0, V t1) {
+                storeu(thr_ + j, _mm256_permute2x128_si256(t0, t1, 0x20));
+                storeu(thr_ + j + 8, _mm256_permute2x128_si256(t0, t1, 0x31));
+                bits = _mm256_or_si256(bits, _mm256_or_si256(t0, t1));
+            };
+            for (; i + 16 <= n; i += 16) store16(i, threshold(i), threshold(i + 8));
+            if (i < n)
+                store16(i, _mm256_and_si256(threshold(i), inside(i)),
+                        _mm256_and_si256(threshold(i + 8), inside(i + 8)));
+        } else {
+            for (; i + 8 <= n; i += 8) {
+                const V t = threshold(i);
+                storeu(thr_ + i, t);
+                bits = _mm256_or_si256(bits, t);
+            }
+            if (i < n) {
+                const V t = _mm256_and_si256(threshold(i), inside(i));
+                storeu(thr_ + i, t);
+                bits = _mm256_or_si256(bits, t);
+            }
         }
         const __m128i b4 = _mm_or_si128(_mm256_castsi256_si128(bits), _mm256_extracti128_si256(bits, 1));
         const __m128i b2 = _mm_or_si128(b4, _mm_unpackhi_epi64(b4, b4));
@@ -1411,6 +1433,9 @@ private:
 // 3 * 69905 < 2^20) and the sums are exact in any order.
 class ThresholdS0 : public ThresholdRows<ThresholdS0> {
 public:
+    // row_sum_s0 reads the thresholds in vpunpck order.
+    static constexpr bool kPairedOrder = true;
+
     ThresholdS0(const std::int16_t* const masker_hvd[3], const std::uint16_t rfactor[3],
                 std::ptrdiff_t stride, int w, int h, int x0, int x1)
         : ThresholdRows(w, h, x0, x1), masker_(masker_hvd), stride_(stride) {
@@ -1533,18 +1558,19 @@ private:
 // and only the max acts (`fast`): every decoded picture is in that case.
 struct Excess {
     V bound;
-    __m128i sub;
+    V sub;  // the shift count in every lane (vpsllvd: one uop, where vpslld by
+            // an xmm count is two on Intel cores)
     int sub_bits;
     V fast(V m, V thr) const {
-        return _mm256_max_epi32(_mm256_sub_epi32(m, _mm256_sll_epi32(thr, sub)),
+        return _mm256_max_epi32(_mm256_sub_epi32(m, _mm256_sllv_epi32(thr, sub)),
                                 _mm256_setzero_si256());
     }
     V exact(V m, V thr) const {
         const V zero = _mm256_setzero_si256();
         const V tp = _mm256_min_epi32(_mm256_max_epi32(thr, zero), bound);
         const V tn = _mm256_min_epi32(_mm256_max_epi32(_mm256_sub_epi32(zero, thr), zero), bound);
-        const V epos = _mm256_max_epi32(_mm256_sub_epi32(m, _mm256_sll_epi32(tp, sub)), zero);
-        const V eneg = _mm256_min_epu32(_mm256_add_epi32(m, _mm256_sll_epi32(tn, sub)),
+        const V epos = _mm256_max_epi32(_mm256_sub_epi32(m, _mm256_sllv_epi32(tp, sub)), zero);
+        const V eneg = _mm256_min_epu32(_mm256_add_epi32(m, _mm256_sllv_epi32(tn, sub)),
                                         _mm256_set1_epi32(std::numeric_limits<std::int32_t>::max()));
         return _mm256_blendv_epi8(epos, eneg, _mm256_srai_epi32(thr, 31));
     }
@@ -1558,27 +1584,41 @@ inline Excess make_excess(int sub) {
     // sub == 0: no clamp needed (|T| <= 2^31 - 1 keeps both forms exact).
     e.bound = _mm256_set1_epi32(sub == 0 ? std::numeric_limits<std::int32_t>::max()
                                          : static_cast<std::int32_t>(std::uint32_t{1} << (31 - sub)));
-    e.sub = _mm_cvtsi32_si128(sub);
+    e.sub = _mm256_set1_epi32(sub);
     e.sub_bits = sub;
     return e;
 }
 
-// Row sum of cube(excess) for scale 0 over n samples: the non-zero excesses
-// packed into `packed` (n + 16 values), then cubed. The last partial block
-// runs on zero-padded copies: a zero sample against a zero threshold has
-// excess 0.
+// Row sum of cube(excess) for scale 0 over n samples, 16 per block: m =
+// |s| * f from 16-bit products (|s| as uint16, 32768 for -32768; the
+// product, below 2^31, from vpmullw and vpmulhuw), whose vpunpck{l,h}wd
+// halves hold samples 0-3, 8-11 and 4-7, 12-15: the thresholds' paired
+// order (ThresholdS0). The non-zero excesses are packed into `packed` (n +
+// 16 values), in any order (the sum is modulo 2^64), then cubed. The last
+// partial block runs on a zero-padded copy of the samples, against the
+// zeros row() leaves past n: excess 0.
 template <bool kFast>
 std::int64_t row_sum_s0(const std::int16_t* src, const std::int32_t* thr, int n,
                         std::uint16_t rfactor, const Excess& ex, const Cube& cube,
                         std::int32_t* packed) {
-    const V f = _mm256_set1_epi32(rfactor);
+    const V f = _mm256_set1_epi16(static_cast<std::int16_t>(rfactor));
     int k = 0;
-    blocks_zero_tail<8>(src, thr, n, [&](const std::int16_t* s, const std::int32_t* t) {
-        // |s * f| <= 32768 * 65535 < 2^31: the product and its abs are exact.
-        const V m = _mm256_abs_epi32(_mm256_mullo_epi32(load8_i16_as_i32(s), f));
-        const V e = kFast ? ex.fast(m, loadu(t)) : ex.exact(m, loadu(t));
-        k += store_nonzero(packed + k, e);
-    });
+    auto block = [&](const std::int16_t* s, const std::int32_t* t) {
+        const V a = _mm256_abs_epi16(loadu(s));
+        const V lo = _mm256_mullo_epi16(a, f), hi = _mm256_mulhi_epu16(a, f);
+        const V m0 = _mm256_unpacklo_epi16(lo, hi), m1 = _mm256_unpackhi_epi16(lo, hi);
+        const V e0 = kFast ? ex.fast(m0, loadu(t)) : ex.exact(m0, loadu(t));
+        const V e1 = kFast ? ex.fast(m1, loadu(t + 8)) : ex.exact(m1, loadu(t + 8));
+        k += store_nonzero(packed + k, e0);
+        k += store_nonzero(packed + k, e1);
+    };
+    int i = 0;
+    for (; i + 16 <= n; i += 16) block(src + i, thr + i);
+    if (i < n) {
+        alignas(32) std::int16_t tail[16] = {};
+        std::memcpy(tail, src + i, sizeof(std::int16_t) * static_cast<std::size_t>(n - i));
+        block(tail, thr + i);
+    }
     return cube_sum(packed, k, cube);
 }
 
@@ -1628,6 +1668,8 @@ void cm_accumulate_s0_avx2(const std::int16_t* const x_hvd[3],
 // final T is still exact.
 class ThresholdS123 : public ThresholdRows<ThresholdS123> {
 public:
+    static constexpr bool kPairedOrder = false;
+
     ThresholdS123(const std::int32_t* const masker_hvd[3], const std::uint32_t rfactor[3],
                   std::ptrdiff_t stride, int w, int h, int x0, int x1)
         : ThresholdRows(w, h, x0, x1), masker_(masker_hvd), stride_(stride) {
