@@ -721,6 +721,9 @@ inline V gain_product_sat16(V rst, V g) {
     return _mm256_packs_epi32(_mm256_unpacklo_epi16(lo, hi), _mm256_unpackhi_epi16(lo, hi));
 }
 
+// perf annotate (p19, v1.0.16 options, cpumask 48) puts this kernel's time
+// on the instructions that wait for the two gathers of each band, not on
+// its arithmetic.
 // Decouple of scale 0 in 16-bit lanes for an integral gain in [0, 2^15)
 // (kUnitGain: gain 1, where the product is rst itself), regions at least 16
 // samples wide. Every value is an int16 (see ratio_q15_16, restore16,
@@ -892,15 +895,108 @@ inline V angle_mask4_i64_near(V dot, V omag, V tmag, __m256d cos_sq, V& unsure) 
     return _mm256_castpd_si256(pass);
 }
 
-// k of scales 1-3 on 8 int32 lanes. |o| >= 2^15 is reduced to its top 15
-// bits, rounded, with shift = bitlen(|o|) - 15. The bit length comes from the
-// float exponent of |o| with the bit below its top bit cleared: the value is
-// then below 1.5 * 2^e, so its rounding to float cannot reach 2^(e+1)
-// (|o| = 2^31 converts as -2^31, whose exponent field is the same). The
-// int64 product with the sign of o (|.| <= 2^61) gets round 2^(14 + shift)
-// and a shift by 15 + shift; a negative sum clamps to 0, and for a
-// non-negative one the logical shift is the arithmetic one.
-inline V ratio_q15_s123(V o, V t, const std::int32_t* div) {
+// The angle test of 8 samples of scales 1-3 from the int64 sums, as the
+// scalar forms them: doubles near the sums decide almost every sample, a
+// block with one they cannot (an angle within about 3e-5 radians of 1
+// degree) takes the scalar's float conversions. All ones in the dwords that
+// pass.
+inline V angle_mask8_s123_exact(V oh, V ov, V th, V tv, __m256d cos_sq) {
+    // Even samples in the low dwords of the 64-bit lanes, odd ones moved
+    // there; products of int32 values summed modulo 2^64.
+    struct Sums {
+        V dot, om, tm;
+    };
+    auto sums = [&](V ah, V av, V bh, V bv) {
+        return Sums{_mm256_add_epi64(_mm256_mul_epi32(ah, bh), _mm256_mul_epi32(av, bv)),
+                    _mm256_add_epi64(_mm256_mul_epi32(ah, ah), _mm256_mul_epi32(av, av)),
+                    _mm256_add_epi64(_mm256_mul_epi32(bh, bh), _mm256_mul_epi32(bv, bv))};
+    };
+    const Sums even = sums(oh, ov, th, tv);
+    const Sums odd = sums(_mm256_srli_epi64(oh, 32), _mm256_srli_epi64(ov, 32),
+                          _mm256_srli_epi64(th, 32), _mm256_srli_epi64(tv, 32));
+    V unsure_even, unsure_odd;
+    V angle_even = angle_mask4_i64_near(even.dot, even.om, even.tm, cos_sq, unsure_even);
+    V angle_odd = angle_mask4_i64_near(odd.dot, odd.om, odd.tm, cos_sq, unsure_odd);
+    const V unsure = _mm256_or_si256(unsure_even, unsure_odd);
+    if (!_mm256_testz_si256(unsure, unsure)) {
+        angle_even = angle_mask4_i64(even.dot, even.om, even.tm, cos_sq);
+        angle_odd = angle_mask4_i64(odd.dot, odd.om, odd.tm, cos_sq);
+    }
+    return interleave_low_dwords(angle_even, angle_odd);
+}
+
+// The angle test of 8 samples of scales 1-3 decided in float from their
+// int32 h and v values (oh, ov of ref, th, tv of dis), without the int64
+// sums: all ones in the dwords that pass, `unsure` set in the dwords this
+// cannot decide. With u = 2^-24, each value converts as x (1 + e), |e| <=
+// u, so the products and sums here are, against the exact integers,
+//   O' = O (1 + a), T' = T (1 + b), |a|, |b| <= (1 + u)^4 - 1 < 4.01 u,
+//   |d' - d| <= ((1 + u)^4 - 1 + u) (|oh th| + |ov tv|) <= 5.01 u sqrt(O T)
+// (Cauchy-Schwarz), L = fl(d' d') = d'^2 (1 + e) and R = fl(fl(c O') T') =
+// c O T (1 + r), |r| < 10.1 u (c = cos^2(1 degree) as float). No value is
+// subnormal or overflows: each is 0 or at least 1, and c O T <= 2^126.
+// The scalar passes where d >= 0 and fl32(d)^2 >= fl64(c fl32(O) fl32(T))
+// (c fl32(O) is exact in double), which holds where d >= sqrt(c O T) (1 +
+// 2.01 u) and fails where d < sqrt(c O T) (1 - 2.01 u). With R+- = fl(R (1
+// +- m)), m = 2^-18 = 64 u:
+//   d' >= 0, L >= R+: d' >= sqrt(c O T) (1 + m/2 - 6.1 u), so d >= d' -
+//     5.01 u sqrt(O T) >= sqrt(c O T) (1 + 32 u - 11.2 u): it passes;
+//   L < R-: |d'| < sqrt(c O T) (1 - m/2 + 6.1 u), so d < sqrt(c O T) (1 -
+//     32 u + 11.2 u): it fails;
+//   d' < 0: either d < 0 (the float keeps the sign: it fails) or 0 <= d <=
+//     5.01 u sqrt(O T), far below sqrt(c O T) (O T > 0, as d' = 0 exactly
+//     when O or T is 0): it fails.
+// O T = 0 gives d' = 0 = L = R+: a pass, as the scalar's 0 >= 0. The
+// scalar's int64 sums wrap (to -2^63) only where both h and v of a vector
+// are INT32_MIN (each product is at most 2^62); those dwords are unsure.
+inline V angle_mask8_s123_float(V oh, V ov, V th, V tv, __m256 cos_sq, V& unsure) {
+    const __m256 fh = _mm256_cvtepi32_ps(oh), fv = _mm256_cvtepi32_ps(ov);
+    const __m256 gh = _mm256_cvtepi32_ps(th), gv = _mm256_cvtepi32_ps(tv);
+    const __m256 d = _mm256_add_ps(_mm256_mul_ps(fh, gh), _mm256_mul_ps(fv, gv));
+    const __m256 o = _mm256_add_ps(_mm256_mul_ps(fh, fh), _mm256_mul_ps(fv, fv));
+    const __m256 t = _mm256_add_ps(_mm256_mul_ps(gh, gh), _mm256_mul_ps(gv, gv));
+    const __m256 l = _mm256_mul_ps(d, d);
+    const __m256 r = _mm256_mul_ps(_mm256_mul_ps(cos_sq, o), t);
+    const __m256 r_hi = _mm256_mul_ps(r, _mm256_set1_ps(1.0f + 0x1p-18f));
+    const __m256 r_lo = _mm256_mul_ps(r, _mm256_set1_ps(1.0f - 0x1p-18f));
+    const __m256 nonneg = _mm256_cmp_ps(d, _mm256_setzero_ps(), _CMP_GE_OQ);
+    const __m256 pass = _mm256_and_ps(nonneg, _mm256_cmp_ps(l, r_hi, _CMP_GE_OQ));
+    const __m256 decided = _mm256_or_ps(pass, _mm256_cmp_ps(l, r_lo, _CMP_LT_OQ));
+    const V min = _mm256_set1_epi32(std::numeric_limits<std::int32_t>::min());
+    const V wraps = _mm256_or_si256(_mm256_cmpeq_epi32(_mm256_max_epi32(oh, ov), min),
+                                    _mm256_cmpeq_epi32(_mm256_max_epi32(th, tv), min));
+    unsure = _mm256_or_si256(_mm256_castps_si256(_mm256_andnot_ps(decided, nonneg)), wraps);
+    return _mm256_castps_si256(pass);
+}
+
+// The restored value rst = (k * o + 2^14) >> 15 of scales 1-3 on 8 int32
+// lanes, with k = clamp((div[top] sgn(o) t + 2^(14 + shift)) >> (15 +
+// shift), 0, 2^15) the scalar's ratio: |o| >= 2^15 is reduced to its top 15
+// bits, rounded, with shift = bitlen(|o|) - 15. The bit length comes from
+// the float exponent of |o| with the bit below its top bit cleared: the
+// value is then below 1.5 * 2^e, so its rounding to float cannot reach
+// 2^(e+1) (|o| = 2^31 converts as -2^31, whose exponent field is the same).
+// k is formed from magnitudes, in 64-bit lanes (even and odd elements
+// apart) whose values stay below 2^32:
+// - where t and o differ in sign, the product is <= 0 and the sum below
+//   2^(15 + shift): k = 0; where t = 0 it is 0 as well. Otherwise the
+//   product is div * |t| (div = the table's entry at top, >= 0).
+// - |t| is first capped at cap = 2 |o| (2^31 for |o| = 2^31, where 2 |o|
+//   wraps to 0 in uint32 and max(.) keeps |o|): k is non-decreasing in |t|,
+//   and at |t| = cap the quotient is already >= 2^15 (div > 2^30 / top -
+//   1 and |o| / top >= 2^shift / (1 + 2^-15), as |o| >= 2^(14 + shift)
+//   where shift > 0, so div * 2 |o| > 2^(31 + shift) - 2^(17 + shift)), so
+//   the clamp gives 2^15 either way; below the cap the quotient is below
+//   2^16 + 8 (|o| / top <= 2^shift (1 + 2^-14)), so the low dword of the
+//   logical shift of the uint64 sum (< 2^62) is the quotient, and min_epu32
+//   clamps it.
+// k = 0 gives rst = 0 and o = 0 does too (where the scalar's k is 2^15 and
+// the table's centre, read here, is 0), so the caller needs no k: its gain
+// limit skips exactly the samples with rst = 0 (see decouple_s123_rows).
+// Then k * o (|.| <= 2^46, signed 32x32 products of the low dwords) plus
+// 2^14, shifted right logically: the low dword is the arithmetic shift's,
+// which lies in [-2^31, 2^31).
+inline V restore_ratio_s123(V o, V t, const std::int32_t* div) {
     const V zero = _mm256_setzero_si256();
     const V mag = _mm256_abs_epi32(o);  // uint32; 2^31 for INT32_MIN
     const V top_bit = _mm256_andnot_si256(_mm256_srli_epi32(mag, 1), mag);
@@ -910,21 +1006,29 @@ inline V ratio_q15_s123(V o, V t, const std::int32_t* div) {
     const V shift = _mm256_max_epi32(_mm256_sub_epi32(exponent, _mm256_set1_epi32(127 + 14)), zero);
     const V half = _mm256_srli_epi32(_mm256_sllv_epi32(_mm256_set1_epi32(1), shift), 1);
     const V top = _mm256_srlv_epi32(_mm256_add_epi32(mag, half), shift);  // <= 2^15
-    // The table entry with o's sign (vpsignd; |entry| <= 2^30, so the
-    // negation fits; o == 0 is replaced below).
-    const V dv = _mm256_sign_epi32(_mm256_i32gather_epi32(div, top, 4), o);
-    const V kmax = _mm256_set1_epi64x(32768);
-    auto lanes = [&](V d, V tt, V sh) {
-        const V num = _mm256_mul_epi32(d, tt);
-        const V sum = _mm256_add_epi64(num, _mm256_sllv_epi64(_mm256_set1_epi64x(1 << 14), sh));
-        V q = _mm256_srlv_epi64(sum, _mm256_add_epi64(sh, _mm256_set1_epi64x(15)));
-        q = _mm256_blendv_epi8(q, kmax, _mm256_cmpgt_epi64(q, kmax));
-        return _mm256_andnot_si256(_mm256_cmpgt_epi64(zero, sum), q);
+    const V dv = _mm256_i32gather_epi32(div, top, 4);                     // in [0, 2^30]
+    const V cap = _mm256_max_epu32(_mm256_slli_epi32(mag, 1), mag);
+    const V tc = _mm256_min_epu32(_mm256_abs_epi32(t), cap);
+    const V other_sign = _mm256_srai_epi32(_mm256_xor_si256(t, o), 31);
+    const V round = _mm256_sllv_epi32(_mm256_set1_epi32(1 << 14), shift);  // <= 2^31, uint32
+    const V count = _mm256_add_epi32(shift, _mm256_set1_epi32(15));
+    const V low_dword = _mm256_set1_epi64x(0xffffffff), kmax = _mm256_set1_epi64x(32768);
+    // Operands in the low dwords (the high ones zero where they are added
+    // or used as shift counts).
+    auto k64 = [&](V d, V tt, V r, V c, V other) {
+        const V q = _mm256_srlv_epi64(_mm256_add_epi64(_mm256_mul_epu32(d, tt), r), c);
+        return _mm256_andnot_si256(other, _mm256_min_epu32(q, kmax));
     };
-    const V k = interleave_low_dwords(
-        lanes(dv, t, _mm256_and_si256(shift, _mm256_set1_epi64x(0xffffffff))),
-        lanes(_mm256_srli_epi64(dv, 32), _mm256_srli_epi64(t, 32), _mm256_srli_epi64(shift, 32)));
-    return _mm256_blendv_epi8(k, _mm256_set1_epi32(32768), _mm256_cmpeq_epi32(o, zero));
+    const V k_even = k64(dv, tc, _mm256_and_si256(round, low_dword),
+                         _mm256_and_si256(count, low_dword), other_sign);
+    const V k_odd = k64(_mm256_srli_epi64(dv, 32), _mm256_srli_epi64(tc, 32),
+                        _mm256_srli_epi64(round, 32), _mm256_srli_epi64(count, 32),
+                        _mm256_srli_epi64(other_sign, 32));
+    const V r14 = _mm256_set1_epi64x(1 << 14);
+    const V r_even = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(k_even, o), r14), 15);
+    const V r_odd = _mm256_srli_epi64(
+        _mm256_add_epi64(_mm256_mul_epi32(k_odd, _mm256_srli_epi64(o, 32)), r14), 15);
+    return interleave_low_dwords(r_even, r_odd);
 }
 
 // trunc(fl(rst * gain)) clamped to int32 on 8 lanes. The double is clamped
@@ -942,20 +1046,6 @@ inline V gain_product_clamped(V rst, __m256d gain) {
                             half(_mm256_castsi256_si128(rst)));
 }
 
-// (k * o + 2^14) >> 15 in int32 lanes for k in [0, 2^15] (adm_avx512.cpp's
-// restore_s123): with o = oh * 2^15 + ol (oh = o >> 15 arithmetic, ol in
-// [0, 2^15)) it is k * oh + ((k * ol + 2^14) >> 15), since k * oh * 2^15 is
-// a multiple of 2^15; k * oh is in [-2^31, 2^31), k * ol + 2^14 below
-// 2^31, and the sum, the scalar's value (|k * o| <= 2^46), in [-2^31,
-// 2^31).
-inline V restore_s123(V k, V o) {
-    const V oh = _mm256_srai_epi32(o, 15);
-    const V ol = _mm256_and_si256(o, _mm256_set1_epi32(0x7fff));
-    const V low = _mm256_srai_epi32(
-        _mm256_add_epi32(_mm256_mullo_epi32(k, ol), _mm256_set1_epi32(16384)), 15);
-    return _mm256_add_epi32(_mm256_mullo_epi32(k, oh), low);
-}
-
 // rst * g for an integral gain g in [0, 2^31) on 8 lanes, saturated to
 // [INT32_MIN, INT32_MAX]: exact in int32 where |rst| <= bound = (2^31 - 1) /
 // g (unsigned compare: |INT32_MIN| is 2^31), else the limit of rst's sign.
@@ -970,7 +1060,8 @@ inline V gain_product_saturated(V rst, V g, V bound_plus_1) {
     return _mm256_blendv_epi8(_mm256_mullo_epi32(rst, g), limit, over);
 }
 
-template <bool kIntegralGain>
+// kUnitGain: gain 1 (the v1.0.16 model's), where the product is rst itself.
+template <bool kIntegralGain, bool kUnitGain = false>
 void decouple_s123_rows(const std::int32_t* const ref_hvd[3], const std::int32_t* const dis_hvd[3],
                         std::ptrdiff_t stride, Rect region, double gain_limit,
                         std::int32_t* const r_hvd[3], std::int32_t* const a_hvd[3]) {
@@ -981,42 +1072,28 @@ void decouple_s123_rows(const std::int32_t* const ref_hvd[3], const std::int32_t
     // bound + 1 <= 2^31 (g == 0: no product leaves int32).
     const V bound_plus_1 = _mm256_set1_epi32(static_cast<std::int32_t>(
         (g == 0 ? 0x7fffffffu : 0x7fffffffu / g) + 1u));
+    const __m256 cos_sq_f = _mm256_set1_ps(cos_1deg_sq());
     auto block = [&](std::ptrdiff_t i, const V* o, const V* t) {
-        // Even samples in the low dwords of the 64-bit lanes, odd ones
-        // moved there; products of int32 values summed modulo 2^64.
-        struct Sums {
-            V dot, om, tm;
-        };
-        auto sums = [&](V oh, V ov, V th, V tv) {
-            return Sums{_mm256_add_epi64(_mm256_mul_epi32(oh, th), _mm256_mul_epi32(ov, tv)),
-                        _mm256_add_epi64(_mm256_mul_epi32(oh, oh), _mm256_mul_epi32(ov, ov)),
-                        _mm256_add_epi64(_mm256_mul_epi32(th, th), _mm256_mul_epi32(tv, tv))};
-        };
-        const Sums even = sums(o[0], o[1], t[0], t[1]);
-        const Sums odd = sums(_mm256_srli_epi64(o[0], 32), _mm256_srli_epi64(o[1], 32),
-                              _mm256_srli_epi64(t[0], 32), _mm256_srli_epi64(t[1], 32));
-        // Doubles near the sums decide almost every sample; a block with
-        // one they cannot (an angle within about 3e-5 radians of 1 degree)
-        // takes the scalar's float conversions.
-        V unsure_even, unsure_odd;
-        V angle_even = angle_mask4_i64_near(even.dot, even.om, even.tm, c.cos_sq, unsure_even);
-        V angle_odd = angle_mask4_i64_near(odd.dot, odd.om, odd.tm, c.cos_sq, unsure_odd);
-        const V unsure = _mm256_or_si256(unsure_even, unsure_odd);
-        if (!_mm256_testz_si256(unsure, unsure)) {
-            angle_even = angle_mask4_i64(even.dot, even.om, even.tm, c.cos_sq);
-            angle_odd = angle_mask4_i64(odd.dot, odd.om, odd.tm, c.cos_sq);
-        }
-        const V angle = interleave_low_dwords(angle_even, angle_odd);
+        // Float decides almost every sample; a block with one it cannot (an
+        // angle within about 1e-4 radians of 1 degree, or a wrapped sum)
+        // takes the int64 sums (angle_mask8_s123_exact).
+        V unsure;
+        V angle = angle_mask8_s123_float(o[0], o[1], t[0], t[1], cos_sq_f, unsure);
+        if (!_mm256_testz_si256(unsure, unsure))
+            angle = angle_mask8_s123_exact(o[0], o[1], t[0], t[1], c.cos_sq);
         for (int b = 0; b < 3; ++b) {
-            const V k = ratio_q15_s123(o[b], t[b], c.div);
-            V rst = restore_s123(k, o[b]);
-            const V p = kIntegralGain ? gain_product_saturated(rst, gain_int, bound_plus_1)
-                                      : gain_product_clamped(rst, c.gain);
+            V rst = restore_ratio_s123(o[b], t[b], c.div);
+            const V p = kUnitGain       ? rst
+                        : kIntegralGain ? gain_product_saturated(rst, gain_int, bound_plus_1)
+                                        : gain_product_clamped(rst, c.gain);
             const V limited =
                 _mm256_blendv_epi8(_mm256_max_epi32(p, t[b]), _mm256_min_epi32(p, t[b]),
                                    _mm256_cmpgt_epi32(o[b], zero));
-            const V skip =
-                _mm256_or_si256(_mm256_cmpeq_epi32(k, zero), _mm256_cmpeq_epi32(o[b], zero));
+            // The scalar limits where k != 0 and o != 0, which are the
+            // samples with rst != 0: rst = 0 where either is 0, and where
+            // rst = 0 otherwise t has o's sign (k > 0), so the limit
+            // min(0 * gain, t) (o > 0) or max(0 * gain, t) (o < 0) is 0.
+            const V skip = _mm256_cmpeq_epi32(rst, zero);
             rst = _mm256_blendv_epi8(rst, limited, _mm256_andnot_si256(skip, angle));
             storeu(r_hvd[b] + i, rst);
             storeu(a_hvd[b] + i, _mm256_sub_epi32(t[b], rst));  // modulo 2^32
@@ -1035,7 +1112,9 @@ void decouple_s123_avx2(const std::int32_t* const ref_hvd[3], const std::int32_t
         return;
     }
     // An integral gain below 2^31 (the default, 100): the integer product.
-    if (gain_limit < 0x1p31 && integral_gain(gain_limit, 0x1p31))
+    if (gain_limit == 1.0)
+        decouple_s123_rows<true, true>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
+    else if (gain_limit < 0x1p31 && integral_gain(gain_limit, 0x1p31))
         decouple_s123_rows<true>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
     else
         decouple_s123_rows<false>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
@@ -1164,16 +1243,20 @@ inline Cube make_cube(const CubeShifts& s) {
     return c;
 }
 
-// vpermd indices that move the lanes set in an 8-bit mask to the front, in
-// order (the others after them), one byte each: entry m, byte i is the i-th
-// set bit of m.
+// vpermd indices that move the lanes clear in an 8-bit mask (vmovmskps of
+// the lanes equal to zero) to the front, in order (the others after them),
+// one byte each: entry m, byte i is the i-th clear bit of m; and how many
+// bits of m are clear. Indexed by the zero mask as vmovmskps gives it, the
+// packing needs no complement, zero extension or popcount.
 struct CompressTable {
     std::uint64_t idx[256];
-    constexpr CompressTable() : idx{} {
+    std::uint8_t count[256];
+    constexpr CompressTable() : idx{}, count{} {
         for (int m = 0; m < 256; ++m) {
             int k = 0;
             for (int i = 0; i < 8; ++i)
-                if (m & (1 << i)) idx[m] |= static_cast<std::uint64_t>(i) << (8 * k++);
+                if (!(m & (1 << i))) idx[m] |= static_cast<std::uint64_t>(i) << (8 * k++);
+            count[m] = static_cast<std::uint8_t>(k);
         }
     }
 };
@@ -1184,10 +1267,9 @@ inline constexpr CompressTable kCompress{};
 inline int store_nonzero(std::int32_t* out, V e) {
     const unsigned zero = static_cast<unsigned>(
         _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(e, _mm256_setzero_si256()))));
-    const unsigned nz = ~zero & 0xffu;
-    const V perm = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(kCompress.idx[nz])));
+    const V perm = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<long long>(kCompress.idx[zero])));
     storeu(out, _mm256_permutevar8x32_epi32(e, perm));
-    return __builtin_popcount(nz);
+    return kCompress.count[zero];
 }
 
 // The sum of cube(e) over the first n values of `packed` (excesses in [0,
@@ -1195,6 +1277,15 @@ inline int store_nonzero(std::int32_t* out, V e) {
 // zeros). cube(0) is 0 (both round terms are below their divisors) and the
 // sum is modulo 2^64 in any order, so the caller packs only the non-zero
 // excesses of a row there: on pictures most of them are 0.
+// Measured and not kept (4 frames 1080p, cpumask 16): packing only the
+// excesses whose cube is non-zero (e^2 >= 2^(sq-1): e >= 16384 at sq 29)
+// saves nothing at scale 0, where 2.23M of the 2.27M non-zero excesses of
+// p19 (v1.0.16 options) pass that bound too; skipping the packing of
+// all-zero blocks cannot pay where 68% of p19's scale-0 blocks have a
+// non-zero excess; cubing every lane without packing breaks even at scales
+// 1-3 (32% non-zero on p19, 52% on testsrc); vpsrlvq instead of vpsrlq by
+// an xmm count in Cube (one uop instead of two on Intel) showed no
+// difference in task-clock.
 inline std::int64_t cube_sum(std::int32_t* packed, int n, const Cube& cube) {
     storeu(packed + n, _mm256_setzero_si256());
     V acc = _mm256_setzero_si256();
@@ -1277,8 +1368,9 @@ public:
     ThresholdRows(const ThresholdRows&) = delete;
     ThresholdRows& operator=(const ThresholdRows&) = delete;
 
-    // The threshold of row y, columns [x0, x1) at thr()[0 ..]; returns the OR
-    // of its values (scale 0's test for thresholds outside [0, 2^(31 - sub))).
+    // The threshold of row y, columns [x0, x1) at thr()[0 ..] (in the
+    // paired order where Derived::kPairedOrder); returns the OR of its
+    // values (scale 0's test for thresholds outside [0, 2^(31 - sub))).
     std::uint32_t row(int y) {
         const ThresholdRing::Rows rows =
             ring_.rows(y, [this](int r, std::int32_t* s, std::int32_t* taps) {
@@ -1298,17 +1390,38 @@ public:
             V t = _mm256_add_epi32(loadu(v_ + x), loadu(v_ + x + 1));
             t = _mm256_add_epi32(t, loadu(v_ + x + 2));
             t = _mm256_sub_epi32(t, loadu(sc + x));
-            t = _mm256_add_epi32(t, loadu(cc + x));
-            storeu(thr_ + i, t);
-            return t;
+            return _mm256_add_epi32(t, loadu(cc + x));
+        };
+        // Lanes past the region's end hold whatever the slack gave: zeroed.
+        auto inside = [&](int i) {
+            return _mm256_cmpgt_epi32(_mm256_set1_epi32(n - i),
+                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         };
         int i = 0;
-        for (; i + 8 <= n; i += 8) bits = _mm256_or_si256(bits, threshold(i));
-        if (i < n) {
-            // Lanes past the region's end hold whatever the slack gave.
-            const V inside = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - i),
-                                                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            bits = _mm256_or_si256(bits, _mm256_and_si256(threshold(i), inside));
+        if constexpr (Derived::kPairedOrder) {
+            // 16 columns at a time, stored in the order vpunpck{l,h}wd
+            // leave 16 samples in (columns 0-3, 8-11, then 4-7, 12-15), up
+            // to the next multiple of 16, the columns past n as zeros.
+            auto store16 = [&](int j, V t0, V t1) {
+                storeu(thr_ + j, _mm256_permute2x128_si256(t0, t1, 0x20));
+                storeu(thr_ + j + 8, _mm256_permute2x128_si256(t0, t1, 0x31));
+                bits = _mm256_or_si256(bits, _mm256_or_si256(t0, t1));
+            };
+            for (; i + 16 <= n; i += 16) store16(i, threshold(i), threshold(i + 8));
+            if (i < n)
+                store16(i, _mm256_and_si256(threshold(i), inside(i)),
+                        _mm256_and_si256(threshold(i + 8), inside(i + 8)));
+        } else {
+            for (; i + 8 <= n; i += 8) {
+                const V t = threshold(i);
+                storeu(thr_ + i, t);
+                bits = _mm256_or_si256(bits, t);
+            }
+            if (i < n) {
+                const V t = _mm256_and_si256(threshold(i), inside(i));
+                storeu(thr_ + i, t);
+                bits = _mm256_or_si256(bits, t);
+            }
         }
         const __m128i b4 = _mm_or_si128(_mm256_castsi256_si128(bits), _mm256_extracti128_si256(bits, 1));
         const __m128i b2 = _mm_or_si128(b4, _mm_unpackhi_epi64(b4, b4));
@@ -1332,6 +1445,9 @@ private:
 // 3 * 69905 < 2^20) and the sums are exact in any order.
 class ThresholdS0 : public ThresholdRows<ThresholdS0> {
 public:
+    // row_sum_s0 reads the thresholds in vpunpck order.
+    static constexpr bool kPairedOrder = true;
+
     ThresholdS0(const std::int16_t* const masker_hvd[3], const std::uint16_t rfactor[3],
                 std::ptrdiff_t stride, int w, int h, int x0, int x1)
         : ThresholdRows(w, h, x0, x1), masker_(masker_hvd), stride_(stride) {
@@ -1454,18 +1570,19 @@ private:
 // and only the max acts (`fast`): every decoded picture is in that case.
 struct Excess {
     V bound;
-    __m128i sub;
+    V sub;  // the shift count in every lane (vpsllvd: one uop, where vpslld by
+            // an xmm count is two on Intel cores)
     int sub_bits;
     V fast(V m, V thr) const {
-        return _mm256_max_epi32(_mm256_sub_epi32(m, _mm256_sll_epi32(thr, sub)),
+        return _mm256_max_epi32(_mm256_sub_epi32(m, _mm256_sllv_epi32(thr, sub)),
                                 _mm256_setzero_si256());
     }
     V exact(V m, V thr) const {
         const V zero = _mm256_setzero_si256();
         const V tp = _mm256_min_epi32(_mm256_max_epi32(thr, zero), bound);
         const V tn = _mm256_min_epi32(_mm256_max_epi32(_mm256_sub_epi32(zero, thr), zero), bound);
-        const V epos = _mm256_max_epi32(_mm256_sub_epi32(m, _mm256_sll_epi32(tp, sub)), zero);
-        const V eneg = _mm256_min_epu32(_mm256_add_epi32(m, _mm256_sll_epi32(tn, sub)),
+        const V epos = _mm256_max_epi32(_mm256_sub_epi32(m, _mm256_sllv_epi32(tp, sub)), zero);
+        const V eneg = _mm256_min_epu32(_mm256_add_epi32(m, _mm256_sllv_epi32(tn, sub)),
                                         _mm256_set1_epi32(std::numeric_limits<std::int32_t>::max()));
         return _mm256_blendv_epi8(epos, eneg, _mm256_srai_epi32(thr, 31));
     }
@@ -1479,27 +1596,41 @@ inline Excess make_excess(int sub) {
     // sub == 0: no clamp needed (|T| <= 2^31 - 1 keeps both forms exact).
     e.bound = _mm256_set1_epi32(sub == 0 ? std::numeric_limits<std::int32_t>::max()
                                          : static_cast<std::int32_t>(std::uint32_t{1} << (31 - sub)));
-    e.sub = _mm_cvtsi32_si128(sub);
+    e.sub = _mm256_set1_epi32(sub);
     e.sub_bits = sub;
     return e;
 }
 
-// Row sum of cube(excess) for scale 0 over n samples: the non-zero excesses
-// packed into `packed` (n + 16 values), then cubed. The last partial block
-// runs on zero-padded copies: a zero sample against a zero threshold has
-// excess 0.
+// Row sum of cube(excess) for scale 0 over n samples, 16 per block: m =
+// |s| * f from 16-bit products (|s| as uint16, 32768 for -32768; the
+// product, below 2^31, from vpmullw and vpmulhuw), whose vpunpck{l,h}wd
+// halves hold samples 0-3, 8-11 and 4-7, 12-15: the thresholds' paired
+// order (ThresholdS0). The non-zero excesses are packed into `packed` (n +
+// 16 values), in any order (the sum is modulo 2^64), then cubed. The last
+// partial block runs on a zero-padded copy of the samples, against the
+// zeros row() leaves past n: excess 0.
 template <bool kFast>
 std::int64_t row_sum_s0(const std::int16_t* src, const std::int32_t* thr, int n,
                         std::uint16_t rfactor, const Excess& ex, const Cube& cube,
                         std::int32_t* packed) {
-    const V f = _mm256_set1_epi32(rfactor);
+    const V f = _mm256_set1_epi16(static_cast<std::int16_t>(rfactor));
     int k = 0;
-    blocks_zero_tail<8>(src, thr, n, [&](const std::int16_t* s, const std::int32_t* t) {
-        // |s * f| <= 32768 * 65535 < 2^31: the product and its abs are exact.
-        const V m = _mm256_abs_epi32(_mm256_mullo_epi32(load8_i16_as_i32(s), f));
-        const V e = kFast ? ex.fast(m, loadu(t)) : ex.exact(m, loadu(t));
-        k += store_nonzero(packed + k, e);
-    });
+    auto block = [&](const std::int16_t* s, const std::int32_t* t) {
+        const V a = _mm256_abs_epi16(loadu(s));
+        const V lo = _mm256_mullo_epi16(a, f), hi = _mm256_mulhi_epu16(a, f);
+        const V m0 = _mm256_unpacklo_epi16(lo, hi), m1 = _mm256_unpackhi_epi16(lo, hi);
+        const V e0 = kFast ? ex.fast(m0, loadu(t)) : ex.exact(m0, loadu(t));
+        const V e1 = kFast ? ex.fast(m1, loadu(t + 8)) : ex.exact(m1, loadu(t + 8));
+        k += store_nonzero(packed + k, e0);
+        k += store_nonzero(packed + k, e1);
+    };
+    int i = 0;
+    for (; i + 16 <= n; i += 16) block(src + i, thr + i);
+    if (i < n) {
+        alignas(32) std::int16_t tail[16] = {};
+        std::memcpy(tail, src + i, sizeof(std::int16_t) * static_cast<std::size_t>(n - i));
+        block(tail, thr + i);
+    }
     return cube_sum(packed, k, cube);
 }
 
@@ -1549,12 +1680,15 @@ void cm_accumulate_s0_avx2(const std::int16_t* const x_hvd[3],
 // final T is still exact.
 class ThresholdS123 : public ThresholdRows<ThresholdS123> {
 public:
+    static constexpr bool kPairedOrder = false;
+
     ThresholdS123(const std::int32_t* const masker_hvd[3], const std::uint32_t rfactor[3],
                   std::ptrdiff_t stride, int w, int h, int x0, int x1)
         : ThresholdRows(w, h, x0, x1), masker_(masker_hvd), stride_(stride) {
         for (int t = 0; t < 3; ++t) {
             f_[t] = _mm256_set1_epi32(static_cast<std::int32_t>(rfactor[t]));
             big_[t] = _mm256_set1_epi32(rfactor[t] >= 0x80000000u ? -1 : 0);
+            any_big_ = any_big_ || rfactor[t] >= 0x80000000u;
         }
     }
 
@@ -1562,15 +1696,25 @@ private:
     friend class ThresholdRows<ThresholdS123>;
 
     // S and the centre taps of band row r. Each csf value (csf_s123 of the
-    // masker) gives both flt and the tap.
+    // masker) gives both flt and the tap. Factors below 2^31 (every CSF
+    // factor below 1/2: all of libvmaf's) need no s * 2^32 terms, which a
+    // constant zero `big` folds away.
     void fill_row(int r, std::int32_t* out, std::int32_t* taps) const {
+        if (any_big_)
+            fill_row_with<true>(r, out, taps);
+        else
+            fill_row_with<false>(r, out, taps);
+    }
+
+    template <bool kAnyBig>
+    void fill_row_with(int r, std::int32_t* out, std::int32_t* taps) const {
         const std::ptrdiff_t off = r * stride_;
         const V k30 = _mm256_set1_epi32(143165577), k15 = _mm256_set1_epi32(286331153);
         for (int x = c0_; x < c1_; x += 8) {
             V s = _mm256_setzero_si256(), ct = _mm256_setzero_si256();
             for (int t = 0; t < 3; ++t) {
                 const V c = csf_scale_s123_signed(load8_as_i32(masker_[t] + off + x, c1_ - x),
-                                                  f_[t], big_[t]);
+                                                  f_[t], kAnyBig ? big_[t] : _mm256_setzero_si256());
                 s = _mm256_add_epi32(s, q32_scale_abs(c, k30));
                 ct = _mm256_add_epi32(ct, q32_scale_abs(c, k15));
             }
@@ -1582,6 +1726,7 @@ private:
     const std::int32_t* const* masker_;
     std::ptrdiff_t stride_;
     V f_[3], big_[3];
+    bool any_big_ = false;
 };
 
 // Row sum for scales 1-3, 8 samples per block: x = int32((src * f + 2^27)

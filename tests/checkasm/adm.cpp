@@ -344,26 +344,28 @@ void check_decouple_int32_edge(const AdmKernels& k, int w, int h, std::ptrdiff_t
     compare_decouple(k, stride, region, 100.0, nin, out, outv, "int32 edge", f);
 }
 
-// A scale-0 decouple case once more (nin: its bands, all six replaced
-// here, no further draws): reference (h, v) of magnitude 16000..23000 at a
-// hashed direction, the distorted (h, v) that turned by 1 degree +- 4e-5
-// radians and scaled by 0.8 or 1.3, at gain 100. Rounded to integers the
-// angles fall within a few 1e-5 radians of 1 degree, where single-precision
+// A decouple case once more (nin: its bands, all six replaced here, no
+// further draws): reference (h, v) of magnitude 16000..23000 (times 2^15
+// at scales 1-3, where the float conversions round too) at a hashed
+// direction, the distorted (h, v) that turned by 1 degree +- 4e-5 radians
+// and scaled by 0.8 or 1.3, at gain 100. Rounded to integers the angles
+// fall within a few 1e-5 radians of 1 degree, where single-precision
 // arithmetic cannot decide the scalar's double test (the twins' float
-// shortcut must defer to it there), and with the gain the decision shows:
+// shortcuts must defer to it there), and with the gain the decision shows:
 // where the test passes r is t, where it fails r is about min(t, o).
+template <class T>
 void check_decouple_near_1deg_large(const AdmKernels& k, int w, int h, std::ptrdiff_t stride,
-                                    Rect region, std::vector<Band<std::int16_t>>& nin,
-                                    std::vector<Band<std::int16_t>>& out,
-                                    std::vector<Band<std::int16_t>>& outv, Failure& f) {
-    using T = std::int16_t;
+                                    Rect region, std::vector<Band<T>>& nin,
+                                    std::vector<Band<T>>& out, std::vector<Band<T>>& outv,
+                                    Failure& f) {
+    const double unit = sizeof(T) == 2 ? 1.0 : 32768.0;
     const double pi = 3.14159265358979323846;
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x) {
             const std::uint64_t hash = (static_cast<std::uint64_t>(x) * 0x9E3779B97F4A7C15ull) ^
                                        (static_cast<std::uint64_t>(y) * 0xC2B2AE3D27D4EB4Full);
             const std::uint64_t mix = hash ^ (hash >> 29);
-            const double mag = 16000.0 + static_cast<double>(mix % 7001);
+            const double mag = (16000.0 + static_cast<double>(mix % 7001)) * unit;
             const double dir = static_cast<double>((mix >> 13) % 6284) * 1e-3;
             const double turn = pi / 180 + (static_cast<double>((mix >> 27) % 2001) - 1000.0) * 4e-8;
             const double scale = (mix >> 40) % 2 ? 1.3 : 0.8;
@@ -487,6 +489,7 @@ Failure check_decouple(Gen& g, const AdmKernels& k, std::string& desc) {
         if (!f.failed) check_decouple_sparse(k, w, h, stride, region, gain, in, nin, out, outv, f);
     } else {
         if (!f.failed) check_decouple_int32_edge(k, w, h, stride, region, nin, out, outv, f);
+        if (!f.failed) check_decouple_near_1deg_large(k, w, h, stride, region, nin, out, outv, f);
     }
     return f;
 }
