@@ -203,8 +203,12 @@ double delta_e_row_with(const Table table, const CiedeKernels& k,
         // the index names their block; a row's lookups land anywhere in
         // megabytes, and issued together the fetches overlap.
         for (int i = 0; i < n; ++i) {
-            table.prefetch_index(keys[0][i]);
-            table.prefetch_index(keys[1][i]);
+            if constexpr (Table::kOwnSets) {
+                sets[0][i] = Table::set_of(keys[0][i]);
+                sets[1][i] = Table::set_of(keys[1][i]);
+            }
+            table.prefetch_index(sets[0][i]);
+            table.prefetch_index(sets[1][i]);
         }
         for (int i = 0; i < n; ++i) {
             table.prefetch(keys[0][i], sets[0][i]);

@@ -388,20 +388,21 @@ typename V::F delta_e_2000(const LabPairs& in, unsigned* settled) {
         const M origin = V::mask_and(V::eq(x, zero), V::eq(y, zero));
         const D v = X::atan2(x, y);
         settled = V::mask_or(origin, X::settles_rel(v));
-        D h = f(v);
-        h = V::select(V::lt(h, zero), f(V::add(h, two_pi)), h);
-        return V::select(origin, zero, h);
+        // One rounding to float for both cases: f(h) = h for a float's h.
+        const D h = f(v);
+        return V::select(origin, zero, f(V::select(V::lt(h, zero), V::add(h, two_pi), h)));
     };
     M ok_h1, ok_h2;
     const D h1 = hue_angle(b1, a1, ok_h1);
     const D h2 = hue_angle(b2, a2, ok_h2);
     ok = V::mask_and(ok, V::mask_and(ok_h1, ok_h2));
 
-    // hue_difference.
-    const D h12 = f(V::sub(h1, h2));
+    // hue_difference. The scalar's |h1 - h2| is |d| (a float difference
+    // rounds to nearest, symmetrically), and each selection rounds once.
     const D d = f(V::sub(h2, h1));
-    D dh = V::select(V::le(h2, h1), f(V::add(d, two_pi)), f(V::sub(d, two_pi)));
-    dh = V::select(V::le(V::abs(h12), c(kPi)), d, dh);
+    const M near = V::le(V::abs(d), c(kPi));
+    D dh = f(V::select(V::le(h2, h1), V::add(d, two_pi), V::sub(d, two_pi)));
+    dh = V::select(near, d, dh);
     dh = V::select(V::mask_or(V::fzero(chroma1), V::fzero(chroma2)), zero, dh);
 
     // delta H = (2 sqrt(c1' c2')) sin(dh / 2): sin within 2^-48 of libm's,
@@ -417,8 +418,7 @@ typename V::F delta_e_2000(const LabPairs& in, unsigned* settled) {
 
     // mean_hue.
     const D hsum = f(V::add(h1, h2));
-    const D h_bar = V::select(V::gt(V::abs(h12), c(kPi)), f(V::mul(V::add(hsum, two_pi), half)),
-                              f(V::mul(hsum, half)));
+    const D h_bar = f(V::select(near, V::mul(hsum, half), V::mul(V::add(hsum, two_pi), half)));
 
     // T: within 2^-47 of the scalar's, absolute (Math::hue_weight).
     const D vt = X::hue_weight(h_bar);
