@@ -55,6 +55,11 @@ float delta_e_2000(const Lab& c1, const Lab& c2);
 // slots are small: up to 10 bits a key fits 32 bits and a slot 16 bytes (a
 // set 32, 8 MiB in all); above, 24 bytes (12 MiB).
 inline constexpr int kLabSetBits = 18;
+
+// Which table's sets a keys kernel writes: LabTable's hash of the key, or
+// the group (y >> 4, u, v) that indexes a LabBlocks block, for 8-bit
+// samples in 10-bit keys only.
+enum class LabSets { hashed, groups };
 inline constexpr std::uint64_t kLabHash = 0x9E3779B97F4A7C15ull;
 
 // The view a row works through: the slots' address and the key layout as
@@ -80,8 +85,7 @@ struct LabTable {
     static std::uint32_t set_of(std::uint64_t key) {
         return static_cast<std::uint32_t>((key * kLabHash) >> (64 - kLabSetBits));
     }
-    // The keys kernel's sets are this table's (its hash).
-    static constexpr bool kOwnSets = false;
+    static constexpr LabSets kSets = LabSets::hashed;
     // Starts loading a set, so that a row can fetch its pixels' sets before
     // it reads them.
     void prefetch(std::uint64_t /*key*/, std::uint32_t set) const {
@@ -125,11 +129,11 @@ struct LabTable {
 // (forgetting an eighth at a time, not the whole pool, misses 4.1% of the
 // synthetic pair's lookups instead of 4.9%). Keys have
 // LabTable<std::uint32_t>'s layout (10 bits a component). A key's "set" is
-// its group (the index entry that names its block), worked out once per
-// lookup by delta_e_row_with (kOwnSets: the keys kernel's hashed sets are
-// LabTable's) and then read by the prefetches, find and insert: on the
+// its group (the index entry that names its block), which the keys kernel
+// writes (LabSets::groups) and the prefetches, find and insert read: on the
 // synthetic 1080p pair, working the group out from the key in each of them
-// instead took 14% of ciede's instructions.
+// took 14% of ciede's instructions, and in a pass of its own after the keys
+// kernel (which then wrote hashed sets, unread), 6%.
 // Why 16 luma values, not all 256 of a pair: noisy chroma uses many pairs
 // with few luma values each (the synthetic 1080p testsrc2 + noise pair:
 // 23 000 pairs a frame, 15 luma values each on average), so whole-pair
@@ -160,7 +164,7 @@ struct LabBlocks {
     static std::uint64_t key(std::uint16_t y, std::uint16_t u, std::uint16_t v) {
         return LabTable<std::uint32_t>::key(y, u, v);
     }
-    static constexpr bool kOwnSets = true;
+    static constexpr LabSets kSets = LabSets::groups;
     static std::uint32_t set_of(std::uint64_t key) { return group_of(key); }
     // Starts loading the key's index entry, then (a pass later) its value
     // where the index names its block. On the synthetic 1080p pair at AVX2
@@ -295,8 +299,8 @@ using CiedeDeltaEFn = void (*)(const LabPairs& in, int n, float* out);
 // whose reference and distorted triples differ, key[0][i] and set[0][i]
 // are its reference triple's Lab cache key (`bits` per component, 10 or 16
 // as the table's width, then the bit above them: LabTable::key) and set
-// (LabTable::set_of), key[1] and set[1] its distorted triple's, where[i]
-// its column.
+// (LabSets: LabTable::set_of, or LabBlocks::set_of), key[1] and set[1] its
+// distorted triple's, where[i] its column.
 struct LabKeys {
     std::uint64_t* key[2];
     std::uint32_t* set[2];
@@ -308,7 +312,8 @@ struct LabKeys {
 // n in each of keys' arrays.
 inline constexpr int kLabKeysSlack = 16;
 using CiedeKeysFn = int (*)(const std::uint16_t* const ref[3], const std::uint16_t* const dis[3],
-                            int x0, int x1, int bits, float* out, const LabKeys& keys);
+                            int x0, int x1, int bits, LabSets sets, float* out,
+                            const LabKeys& keys);
 
 // The libm functions whose results delta_e_2000 rounds, as a level computes
 // them: the scalar calls libm (pow(x, 7), atan2(y, x), sin, cos, exp); a

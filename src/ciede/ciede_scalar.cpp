@@ -198,15 +198,11 @@ double delta_e_row_with(const Table table, const CiedeKernels& k,
     };
     for (int x0 = 0; x0 < w; x0 += kBlock) {
         const int x1 = x0 + kBlock < w ? x0 + kBlock : w;
-        const int n = k.keys(ref, dis, x0, x1, Table::bits, out, found);
+        const int n = k.keys(ref, dis, x0, x1, Table::bits, Table::kSets, out, found);
         // Two passes: the index entries (LabBlocks), then the values where
         // the index names their block; a row's lookups land anywhere in
         // megabytes, and issued together the fetches overlap.
         for (int i = 0; i < n; ++i) {
-            if constexpr (Table::kOwnSets) {
-                sets[0][i] = Table::set_of(keys[0][i]);
-                sets[1][i] = Table::set_of(keys[1][i]);
-            }
             table.prefetch_index(sets[0][i]);
             table.prefetch_index(sets[1][i]);
         }
@@ -248,19 +244,18 @@ double delta_e_row_with(const Table table, const CiedeKernels& k,
     return sum;
 }
 
-// CiedeKeysFn, with the keys and sets of LabTable<Key>.
-template <class Key>
+// CiedeKeysFn, with the keys of LabTable<Key> and the sets of Table.
+template <class Key, class Table>
 int keys_with(const std::uint16_t* const ref[3], const std::uint16_t* const dis[3], int x0,
               int x1, float* out, const LabKeys& keys) {
-    using Table = ciede::LabTable<Key>;
     int n = 0;
     for (int x = x0; x < x1; ++x) {
         if (ref[0][x] == dis[0][x] && ref[1][x] == dis[1][x] && ref[2][x] == dis[2][x]) {
             out[x] = 0.0f;
             continue;
         }
-        keys.key[0][n] = Table::key(ref[0][x], ref[1][x], ref[2][x]);
-        keys.key[1][n] = Table::key(dis[0][x], dis[1][x], dis[2][x]);
+        keys.key[0][n] = ciede::LabTable<Key>::key(ref[0][x], ref[1][x], ref[2][x]);
+        keys.key[1][n] = ciede::LabTable<Key>::key(dis[0][x], dis[1][x], dis[2][x]);
         keys.set[0][n] = Table::set_of(keys.key[0][n]);
         keys.set[1][n] = Table::set_of(keys.key[1][n]);
         keys.where[n++] = x;
@@ -269,10 +264,12 @@ int keys_with(const std::uint16_t* const ref[3], const std::uint16_t* const dis[
 }
 
 int keys_scalar(const std::uint16_t* const ref[3], const std::uint16_t* const dis[3], int x0,
-                int x1, int bits, float* out, const LabKeys& keys) {
-    return bits == ciede::LabTable<std::uint32_t>::bits
-               ? keys_with<std::uint32_t>(ref, dis, x0, x1, out, keys)
-               : keys_with<std::uint64_t>(ref, dis, x0, x1, out, keys);
+                int x1, int bits, LabSets sets, float* out, const LabKeys& keys) {
+    using Narrow = ciede::LabTable<std::uint32_t>;
+    if (sets == LabSets::groups) return keys_with<std::uint32_t, ciede::LabBlocks>(ref, dis, x0, x1, out, keys);
+    return bits == Narrow::bits ? keys_with<std::uint32_t, Narrow>(ref, dis, x0, x1, out, keys)
+                                : keys_with<std::uint64_t, ciede::LabTable<std::uint64_t>>(
+                                      ref, dis, x0, x1, out, keys);
 }
 
 }  // namespace

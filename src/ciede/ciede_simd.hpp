@@ -606,9 +606,9 @@ void libm(CiedeLibm fn, const double* x, const double* y, int n, double* out) {
 // A keys twin's last columns x .. x1 - 1 (those its vectors leave) by the
 // scalar's loop, appended at n; returns the new count.
 inline int keys_tail(const std::uint16_t* const ref[3], const std::uint16_t* const dis[3], int x,
-                     int x1, int bits, float* out, const LabKeys& keys, int n) {
+                     int x1, int bits, LabSets sets, float* out, const LabKeys& keys, int n) {
     if (x >= x1) return n;
-    return n + ciede_kernels_scalar().keys(ref, dis, x, x1, bits, out,
+    return n + ciede_kernels_scalar().keys(ref, dis, x, x1, bits, sets, out,
                                            LabKeys{{keys.key[0] + n, keys.key[1] + n},
                                                    {keys.set[0] + n, keys.set[1] + n},
                                                    keys.where + n});

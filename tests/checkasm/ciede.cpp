@@ -235,7 +235,8 @@ void check_delta_e(Context& ctx, const CiedeLevel& L) {
 }
 
 // ciede_keys: the differing pixels of a row part with their Lab cache keys
-// and sets, both key widths (bits 10 up to 10-bit samples, 16 above), any
+// and sets, both key widths (bits 10 up to 10-bit samples, 16 above) and,
+// for 8-bit samples, either kind of set (hashed or LabBlocks' groups), any
 // part x0 .. x1 of a row (lengths 0 .. 64 and longer, any start), rows of
 // every colour (equal pixels in runs and alone); the count, every key, set
 // and column, the zeros written for equal pixels, and nothing else of out
@@ -277,17 +278,20 @@ void check_keys(Context& ctx, const CiedeLevel& L) {
         const int x0 = static_cast<int>(rng() % static_cast<unsigned>(w + 1));
         const int x1 = x0 + static_cast<int>(rng() % static_cast<unsigned>(w - x0 + 1));
         const int bits = bpc <= 10 ? 10 : 16;
+        const LabSets sets = bpc == 8 && rng() % 2 ? LabSets::groups : LabSets::hashed;
         const std::string what = "w=" + std::to_string(w) + " x0=" + std::to_string(x0) +
                                  " x1=" + std::to_string(x1) + " bpc=" + std::to_string(bpc) +
-                                 " colour=" + colour_name(c);
+                                 " colour=" + colour_name(c) +
+                                 (sets == LabSets::groups ? " groups" : " hashed");
         ctx.at_band(band, what);
         const std::size_t room = static_cast<std::size_t>(x1 - x0) + kLabKeysSlack + 1;
         want.poison(room, w);
         got.poison(room, w);
         const std::uint16_t* r[3] = {ref[0].data(), ref[1].data(), ref[2].data()};
         const std::uint16_t* d[3] = {dis[0].data(), dis[1].data(), dis[2].data()};
-        const int n = ciede_kernels_scalar().keys(r, d, x0, x1, bits, want.out.data(), want.view(0));
-        const int m = L.kernels->keys(r, d, x0, x1, bits, got.out.data(), got.view(0));
+        const int n =
+            ciede_kernels_scalar().keys(r, d, x0, x1, bits, sets, want.out.data(), want.view(0));
+        const int m = L.kernels->keys(r, d, x0, x1, bits, sets, got.out.data(), got.view(0));
         ctx.band();
         if (n != m) {
             ctx.fail(band) << what << ": " << n << " differing pixels, " << L.level.name << " "
