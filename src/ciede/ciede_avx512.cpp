@@ -107,8 +107,22 @@ int keys_with(const std::uint16_t* const ref[3], const std::uint16_t* const dis[
         const __mmask8 same =
             static_cast<__mmask8>(_mm_cmpeq_epi16_mask(ry, dy) & _mm_cmpeq_epi16_mask(ru, du) &
                                   _mm_cmpeq_epi16_mask(rv, dv));
+        // Pixels whose six samples are their left neighbour's (kSameAsLeft;
+        // at column 0 the samples one lane up, lane 0's 0: only a pixel
+        // whose two triples are 0 would repeat them, and it is equal, so
+        // never marked).
+        const auto left = [x](const std::uint16_t* p, __m128i at_x) {
+            return x > 0 ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + x - 1))
+                         : _mm_slli_si128(at_x, 2);
+        };
+        const __mmask8 repeat = static_cast<__mmask8>(
+            _mm_cmpeq_epi16_mask(ry, left(ref[0], ry)) & _mm_cmpeq_epi16_mask(ru, left(ref[1], ru)) &
+            _mm_cmpeq_epi16_mask(rv, left(ref[2], rv)) & _mm_cmpeq_epi16_mask(dy, left(dis[0], dy)) &
+            _mm_cmpeq_epi16_mask(du, left(dis[1], du)) & _mm_cmpeq_epi16_mask(dv, left(dis[2], dv)) &
+            ~same);
         _mm256_mask_storeu_ps(out + x, same, _mm256_setzero_ps());
-        const __mmask8 differ = static_cast<__mmask8>(~same);
+        _mm256_mask_storeu_ps(out + x, repeat, _mm256_set1_ps(kSameAsLeft));
+        const __mmask8 differ = static_cast<__mmask8>(~(same | repeat));
         if (differ == 0) continue;
         const __m512i kr = lab_keys(ry, ru, rv, bits, valid);
         const __m512i kd = lab_keys(dy, du, dv, bits, valid);

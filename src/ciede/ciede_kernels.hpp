@@ -307,10 +307,15 @@ struct LabKeys {
     int* where;
 };
 // Columns x0 .. x1 - 1 of the rows ref[c], dis[c] (Y, U, V): out[x] = +0
-// for every pixel whose triples are equal, the others into `keys` in column
-// order; returns their count n. May write up to kLabKeysSlack entries past
-// n in each of keys' arrays.
+// for every pixel whose triples are equal; out[x] = kSameAsLeft for every
+// other pixel whose two triples are those of pixel x - 1 (x > 0: column
+// x0 - 1 is read too), whose delta E it then has; the others into `keys` in
+// column order; returns their count n. May write up to kLabKeysSlack entries
+// past n in each of keys' arrays.
 inline constexpr int kLabKeysSlack = 16;
+// The mark of a pixel that takes its left neighbour's delta E: no delta E
+// is negative (a square root, or NaN).
+inline constexpr float kSameAsLeft = -1.0f;
 using CiedeKeysFn = int (*)(const std::uint16_t* const ref[3], const std::uint16_t* const dis[3],
                             int x0, int x1, int bits, LabSets sets, float* out,
                             const LabKeys& keys);

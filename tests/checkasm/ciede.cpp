@@ -10,7 +10,8 @@
 // 16 bits) with fills that reach every branch of delta_e_2000: random
 // triples, greys (a = b = 0: hue angle 0, chroma 0), near-greys (tiny a, b:
 // hue angles of every quadrant), one channel changed, equal pixels, the
-// extreme samples; the rows' double sums (delta_e_row adds them as it goes)
+// extreme samples, runs of repeated pixels (kSameAsLeft); the rows' double
+// sums (delta_e_row adds them as it goes)
 // must be the pixel-order sum. Odd bands call the kernel on Lab values no conversion
 // gives: +-0, subnormal and large a and b, equal hues, opposite hues. (No
 // pair is known where the twin's own approximation rounds to another float
@@ -47,11 +48,11 @@ using CiedeLevel = TableLevel<CiedeKernels>;
 
 constexpr int kMaxWidth = 700;
 
-enum class Colour { random, grey, near_grey, one_channel, equal, extremes, count };
+enum class Colour { random, grey, near_grey, one_channel, equal, extremes, repeats, count };
 
 const char* colour_name(Colour c) {
     static const char* const names[] = {"random", "grey",  "near_grey",
-                                        "one_channel", "equal", "extremes"};
+                                        "one_channel", "equal", "extremes", "repeats"};
     return names[static_cast<int>(c)];
 }
 
@@ -75,6 +76,7 @@ void fill_row(Rng& rng, Colour c, int bpc, int w, std::vector<std::uint16_t> ref
                 case Colour::random:
                 case Colour::one_channel:
                 case Colour::equal:
+                case Colour::repeats:
                     ref[p][x] = any();
                     dis[p][x] = any();
                     break;
@@ -98,6 +100,17 @@ void fill_row(Rng& rng, Colour c, int bpc, int w, std::vector<std::uint16_t> ref
             dis[rng() % 3][x] = any();
         }
         if (c == Colour::equal && rng() % 2)
+            for (int p = 0; p < 3; ++p) dis[p][x] = ref[p][x];
+        // Runs of one pixel (both triples its left neighbour's), some of
+        // equal triples, and pixels that repeat only one side.
+        if (c == Colour::repeats && x > 0 && rng() % 4 != 0) {
+            const unsigned sides = rng() % 8;
+            for (int p = 0; p < 3; ++p) {
+                if (sides != 1) ref[p][x] = ref[p][x - 1];
+                if (sides != 2) dis[p][x] = dis[p][x - 1];
+            }
+        }
+        if (c == Colour::repeats && rng() % 16 == 0)
             for (int p = 0; p < 3; ++p) dis[p][x] = ref[p][x];
     }
 }
@@ -131,6 +144,20 @@ bool rows_match(Context& ctx, const CiedeLevel& L, int band, const std::string& 
         ctx.fail(band) << what << ": row sum " << in_order << " in pixel order, scalar row "
                        << want_sum << ", " << L.level.name << " " << got_sum;
         return false;
+    }
+    // The scalar row itself against each pixel's own conversion and delta
+    // E (the row's shared steps: the Lab cache, the pixels that repeat
+    // their left neighbour).
+    for (int x = 0; x < w; ++x) {
+        const ciede::Lab a = ciede::lab_from_yuv(r[0][x], r[1][x], r[2][x], bpc);
+        const ciede::Lab b = ciede::lab_from_yuv(d[0][x], d[1][x], d[2][x], bpc);
+        const bool equal = r[0][x] == d[0][x] && r[1][x] == d[1][x] && r[2][x] == d[2][x];
+        const float direct = equal ? 0.0f : ciede::delta_e_2000(a, b);
+        if (std::memcmp(&want[x], &direct, sizeof(float)) != 0) {
+            ctx.fail(band) << what << ": [" << x << "] scalar row " << want[x]
+                           << ", the pixel's own delta E " << direct;
+            return false;
+        }
     }
     for (int x = 0; x < w; ++x) {
         if (std::memcmp(&want[x], &got[x + 1], sizeof(float)) != 0) {
