@@ -468,7 +468,13 @@ void delta_e(const LabPairs& in, int n, float* out) {
             lanes = LabPairs{pad[0], pad[1], pad[2], pad[3], pad[4], pad[5]};
         }
         unsigned settled = 0;
-        V::fstore(de, delta_e_2000<V>(lanes, &settled));
+        const typename V::F v = delta_e_2000<V>(lanes, &settled);
+        constexpr unsigned kAll = kL >= 32 ? ~0u : (1u << kL) - 1;
+        if (settled == kAll && i + kL <= n) {  // the common case: stored at once
+            V::fstore(out + i, v);
+            continue;
+        }
+        V::fstore(de, v);
         for (int j = 0; j < kL && i + j < n; ++j) {
             const int k = i + j;
             out[k] = (settled >> j) & 1
