@@ -330,13 +330,15 @@ using CiedeKeysFn = int (*)(const std::uint16_t* const ref[3], const std::uint16
 // the twins' test that a rounding to float is certain: 1 where every value
 // within |x| kCiedeSettle of x rounds to one float, else 0; the scalar
 // answers it in long double with 0.99 of that window (a twin may answer 0
-// more often, never 1 where the scalar says 0). For checkasm.
+// more often, never 1 where the scalar says 0). settle_t is the same test
+// with the absolute window kCiedeSettle, the one T's rounding takes (T >=
+// 2^-4; below, a twin may answer 0). For checkasm.
 // sin is held on |x| <= 1.6 only (the twins evaluate it there, without a
 // reduction; delta_e_2000's arguments lie within). pow is pow(x, y) for the
 // conversion's two exponents (y = 2.4, 1/3; x in [0.08, 3] and [0.008,
 // 10]), held to 2^-46 relative: the bound the twins' conversion
 // (CiedeLabFn) assumes.
-enum class CiedeLibm { pow7, atan2, sin, cos, exp, hue_weight, settle, pow };
+enum class CiedeLibm { pow7, atan2, sin, cos, exp, hue_weight, settle, pow, settle_t };
 
 // The relative distance from a twin's double to the scalar's at which one
 // of its roundings to float still counts as settled (ciede_simd.hpp).

@@ -337,6 +337,11 @@ void libm_scalar(CiedeLibm fn, const double* x, const double* y, int n, double* 
                 out[i] = static_cast<float>(v - e) == static_cast<float>(v + e) ? 1.0 : 0.0;
                 break;
             }
+            case CiedeLibm::settle_t: {
+                const long double v = x[i], e = 0.99L * kCiedeSettle;
+                out[i] = static_cast<float>(v - e) == static_cast<float>(v + e) ? 1.0 : 0.0;
+                break;
+            }
         }
     }
 }

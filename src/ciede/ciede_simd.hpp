@@ -266,7 +266,14 @@ struct Math {
 
     // float(v) is certain for every v' with |v' - v| <= e.
     static M settles(D v, D e) { return V::eq(f32<V>(V::sub(v, e)), f32<V>(V::add(v, e))); }
+    // The window of most roundings, relative, and T's, absolute. (Tested
+    // and left out: at AVX2 a test on the bits of v, its 29 bits below
+    // float's more than 2^13 ulps (T: 2^16, T >= 2^-4) from the tie, v in
+    // float's normal range or below 2^-151, 9 integer operations instead of
+    // two roundings to float and back: the delta E kernel 2% faster in
+    // checkasm's bench, ciede alone unchanged, 1% more instructions.)
     static M settles_rel(D v) { return settles(v, V::mul(V::abs(v), c(kSettle))); }
+    static M settles_t(D v) { return settles(v, c(kSettle)); }
 };
 
 // Two vectors of V as one of twice the lanes, every operation issued for
@@ -422,7 +429,7 @@ typename V::F delta_e_2000(const LabPairs& in, unsigned* settled) {
 
     // T: within 2^-47 of the scalar's, absolute (Math::hue_weight).
     const D vt = X::hue_weight(h_bar);
-    ok = V::mask_and(ok, X::settles(vt, c(kSettle)));
+    ok = V::mask_and(ok, X::settles_t(vt));
     const D t = f(vt);
     const F s_h = V::narrow(V::add(c(1.0), V::mul(V::mul(c(0.015), cp_bar_d), t)));
 
@@ -593,6 +600,8 @@ void libm(CiedeLibm fn, const double* x, const double* y, int n, double* out) {
             case CiedeLibm::hue_weight: return Math<V>::hue_weight(vx);
             case CiedeLibm::settle:
                 return V::select(Math<V>::settles_rel(vx), V::set(1.0), V::set(0.0));
+            case CiedeLibm::settle_t:
+                return V::select(Math<V>::settles_t(vx), V::set(1.0), V::set(0.0));
             case CiedeLibm::pow: return Math<V>::pow(vx, vy);
             case CiedeLibm::exp: break;
         }

@@ -26,9 +26,12 @@
 // |x| <= 1.6), cos on [-10, 40], exp on
 // [-700, 8]; relative error at most 2^-48 (cos: absolute); T on float hues
 // up to 3 pi, within 2^-46 absolute; pow(x, 2.4) on [0.08, 3] and
-// pow(x, 1/3) on [0.008, 10], within 2^-46 relative. And the test that
-// a rounding is settled, on windows at and around float midpoints: the twin
-// may call a rounding unsettled that is not, never the reverse.
+// pow(x, 1/3) on [0.008, 10], within 2^-46 relative. And the tests that
+// a rounding is settled (settle: the window |x| 2^-40; settle_t: T's,
+// 2^-40), on windows at and around float midpoints over the whole float
+// range, powers of two, values below float's subnormals, zeros, infinities
+// and NaN: the twin may call a rounding unsettled that is not, never the
+// reverse.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -419,11 +422,33 @@ void draw_arguments(Rng& rng, CiedeLibm fn, int n, std::vector<double>& x, std::
                 break;
             case CiedeLibm::settle: {
                 // Near the midpoint of a float and its successor, a few
-                // windows away on either side, and anywhere.
-                const float f = static_cast<float>(log_uniform(rng, 1e-30, 1e3)) * (rng() % 2 ? -1 : 1);
+                // windows away on either side, and anywhere; one draw in
+                // four of either from the whole float range (subnormal and
+                // huge floats, powers of two: the twin's test by the
+                // double's bits has cases at each), or a value below float's
+                // subnormals, a zero, an infinity or a NaN.
+                const double sign = rng() % 2 ? -1.0 : 1.0;
+                const int range = static_cast<int>(rng() % 8);
+                float f = static_cast<float>(log_uniform(rng, 1e-30, 1e3));
+                if (range == 0) f = static_cast<float>(log_uniform(rng, 1e-45, 3e38));
+                if (range == 1) f = std::ldexp(1.0f, static_cast<int>(rng() % 250) - 140);
+                f *= static_cast<float>(sign);
                 const double mid = (static_cast<double>(f) + std::nextafter(f, 2 * f)) / 2;
                 x[i] = kind == 3 ? static_cast<double>(f) + f * 0x1p-30 * uniform(rng, -1.0, 1.0)
                                  : mid + std::fabs(mid) * kCiedeSettle * uniform(rng, -3.0, 3.0);
+                if (range == 2) x[i] = sign * 1e-60 * std::pow(1e16, uniform(rng, 0.0, 1.0));
+                if (range == 3 && kind == 0) x[i] = sign * 0.0;
+                if (range == 3 && kind == 1) x[i] = sign * HUGE_VAL;
+                if (range == 3 && kind == 2) x[i] = std::nan("");
+                break;
+            }
+            case CiedeLibm::settle_t: {
+                // T's window, 2^-40 absolute: around midpoints of floats
+                // in [0.05, 2] (below 2^-4 too), and anywhere.
+                const float f = static_cast<float>(uniform(rng, 0.05, 2.0));
+                const double mid = (static_cast<double>(f) + std::nextafter(f, 2 * f)) / 2;
+                x[i] = kind == 3 ? static_cast<double>(f) + f * 0x1p-30 * uniform(rng, -1.0, 1.0)
+                                 : mid + kCiedeSettle * uniform(rng, -3.0, 3.0);
                 break;
             }
         }
@@ -440,6 +465,7 @@ void check_libm(Context& ctx, const CiedeLevel& L) {
                               {CiedeLibm::exp, "exp", false},
                               {CiedeLibm::hue_weight, "hue_weight", true},
                               {CiedeLibm::settle, "settle", false},
+                              {CiedeLibm::settle_t, "settle_t", true},
                               {CiedeLibm::pow, "pow", false}};
     constexpr int kCases = sizeof(cases) / sizeof(cases[0]);
     constexpr int kPerBand = 257;  // a tail at every lane count
@@ -451,14 +477,15 @@ void check_libm(Context& ctx, const CiedeLevel& L) {
         ciede_kernels_scalar().libm(lc.fn, x.data(), y.data(), kPerBand, want.data());
         L.kernels->libm(lc.fn, x.data(), y.data(), kPerBand, got.data());
         ctx.band();
-        for (int i = 0; i < kPerBand && lc.fn == CiedeLibm::settle; ++i) {
+        const bool settle = lc.fn == CiedeLibm::settle || lc.fn == CiedeLibm::settle_t;
+        for (int i = 0; i < kPerBand && settle; ++i) {
             if (got[i] == 1.0 && want[i] != 1.0) {
                 ctx.fail(band) << "settle(" << x[i] << "): " << L.level.name
                                << " settles where a value within the window rounds elsewhere";
                 break;
             }
         }
-        for (int i = 0; i < kPerBand && lc.fn != CiedeLibm::settle; ++i) {
+        for (int i = 0; i < kPerBand && !settle; ++i) {
             const double err = std::fabs(got[i] - want[i]);
             const double bound = (lc.fn == CiedeLibm::hue_weight || lc.fn == CiedeLibm::pow
                                       ? 0x1p-46
