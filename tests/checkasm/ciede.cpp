@@ -480,7 +480,7 @@ void check_libm(Context& ctx, const CiedeLevel& L) {
         const bool settle = lc.fn == CiedeLibm::settle || lc.fn == CiedeLibm::settle_t;
         for (int i = 0; i < kPerBand && settle; ++i) {
             if (got[i] == 1.0 && want[i] != 1.0) {
-                ctx.fail(band) << "settle(" << x[i] << "): " << L.level.name
+                ctx.fail(band) << lc.name << "(" << x[i] << "): " << L.level.name
                                << " settles where a value within the window rounds elsewhere";
                 break;
             }
