@@ -173,7 +173,10 @@ float delta_e_2000(const Lab& c1, const Lab& c2) {
 // them with their sets, which are prefetched, then looked up (the loads
 // overlapping; spreading the fetches of the next blocks between slices of
 // the delta E kernel instead gained nothing measurable: the lookups are
-// bound by the misses the memory system can have in flight); the triples not remembered are converted together by the
+// bound by the misses the memory system can have in flight; measured again
+// with the groups from the keys kernel, the next block's keys and index
+// fetches before this block's delta E and its value fetches halfway
+// through it: ciede alone unchanged); the triples not remembered are converted together by the
 // table's lab kernel and remembered; all are packed into the delta E
 // kernel's arrays. The row's sum, one long chain of dependent additions, is
 // interleaved with the next block's lookups (one of the previous block's
