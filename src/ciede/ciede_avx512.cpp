@@ -78,11 +78,22 @@ __m256i lab_sets(__m512i keys) {
     return _mm512_cvtepi64_epi32(_mm512_srli_epi64(product, 64 - ciede::kLabSetBits));
 }
 
-// CiedeKeysFn, eight columns at a time: each array gets a whole vector at
-// n (compressed: the differing pixels first), so up to 8 entries past the
-// count are written; the last x1 - x0 mod 8 columns by the scalar's loop.
-int keys_avx512(const std::uint16_t* const ref[3], const std::uint16_t* const dis[3], int x0,
-                int x1, int bits, float* out, const LabKeys& keys) {
+// Their LabBlocks groups (LabSets::groups; 8-bit samples): y >> 4 | u << 4
+// | v << 12.
+__m256i lab_groups(__m128i y, __m128i u, __m128i v) {
+    const __m256i gy = _mm256_srli_epi32(_mm256_cvtepu16_epi32(y), 4);
+    const __m256i gu = _mm256_slli_epi32(_mm256_cvtepu16_epi32(u), 4);
+    const __m256i gv = _mm256_slli_epi32(_mm256_cvtepu16_epi32(v), 12);
+    return _mm256_or_si256(gy, _mm256_or_si256(gu, gv));
+}
+
+// CiedeKeysFn with sets Sets, eight columns at a time: each array gets a
+// whole vector at n (compressed: the differing pixels first), so up to 8
+// entries past the count are written; the last x1 - x0 mod 8 columns by the
+// scalar's loop.
+template <LabSets Sets>
+int keys_with(const std::uint16_t* const ref[3], const std::uint16_t* const dis[3], int x0,
+              int x1, int bits, float* out, const LabKeys& keys) {
     const __m512i valid = _mm512_set1_epi64(static_cast<long long>(std::uint64_t{1} << (3 * bits)));
     const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     int n = 0;
@@ -96,23 +107,45 @@ int keys_avx512(const std::uint16_t* const ref[3], const std::uint16_t* const di
         const __mmask8 same =
             static_cast<__mmask8>(_mm_cmpeq_epi16_mask(ry, dy) & _mm_cmpeq_epi16_mask(ru, du) &
                                   _mm_cmpeq_epi16_mask(rv, dv));
+        // Pixels whose six samples are their left neighbour's (kSameAsLeft;
+        // at column 0 the samples one lane up, lane 0's 0: only a pixel
+        // whose two triples are 0 would repeat them, and it is equal, so
+        // never marked).
+        const auto left = [x](const std::uint16_t* p, __m128i at_x) {
+            return x > 0 ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + x - 1))
+                         : _mm_slli_si128(at_x, 2);
+        };
+        const __mmask8 repeat = static_cast<__mmask8>(
+            _mm_cmpeq_epi16_mask(ry, left(ref[0], ry)) & _mm_cmpeq_epi16_mask(ru, left(ref[1], ru)) &
+            _mm_cmpeq_epi16_mask(rv, left(ref[2], rv)) & _mm_cmpeq_epi16_mask(dy, left(dis[0], dy)) &
+            _mm_cmpeq_epi16_mask(du, left(dis[1], du)) & _mm_cmpeq_epi16_mask(dv, left(dis[2], dv)) &
+            ~same);
         _mm256_mask_storeu_ps(out + x, same, _mm256_setzero_ps());
-        const __mmask8 differ = static_cast<__mmask8>(~same);
+        _mm256_mask_storeu_ps(out + x, repeat, _mm256_set1_ps(kSameAsLeft));
+        const __mmask8 differ = static_cast<__mmask8>(~(same | repeat));
         if (differ == 0) continue;
         const __m512i kr = lab_keys(ry, ru, rv, bits, valid);
         const __m512i kd = lab_keys(dy, du, dv, bits, valid);
         _mm512_storeu_si512(keys.key[0] + n, _mm512_maskz_compress_epi64(differ, kr));
         _mm512_storeu_si512(keys.key[1] + n, _mm512_maskz_compress_epi64(differ, kd));
+        const __m256i sr = Sets == LabSets::groups ? lab_groups(ry, ru, rv) : lab_sets(kr);
+        const __m256i sd = Sets == LabSets::groups ? lab_groups(dy, du, dv) : lab_sets(kd);
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(keys.set[0] + n),
-                            _mm256_maskz_compress_epi32(differ, lab_sets(kr)));
+                            _mm256_maskz_compress_epi32(differ, sr));
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(keys.set[1] + n),
-                            _mm256_maskz_compress_epi32(differ, lab_sets(kd)));
+                            _mm256_maskz_compress_epi32(differ, sd));
         _mm256_storeu_si256(
             reinterpret_cast<__m256i*>(keys.where + n),
             _mm256_maskz_compress_epi32(differ, _mm256_add_epi32(_mm256_set1_epi32(x), lanes)));
         n += __builtin_popcount(differ);
     }
-    return ciede::simd::keys_tail(ref, dis, x, x1, bits, out, keys, n);
+    return ciede::simd::keys_tail(ref, dis, x, x1, bits, Sets, out, keys, n);
+}
+
+int keys_avx512(const std::uint16_t* const ref[3], const std::uint16_t* const dis[3], int x0,
+                int x1, int bits, LabSets sets, float* out, const LabKeys& keys) {
+    return sets == LabSets::groups ? keys_with<LabSets::groups>(ref, dis, x0, x1, bits, out, keys)
+                                   : keys_with<LabSets::hashed>(ref, dis, x0, x1, bits, out, keys);
 }
 
 }  // namespace

@@ -55,6 +55,11 @@ float delta_e_2000(const Lab& c1, const Lab& c2);
 // slots are small: up to 10 bits a key fits 32 bits and a slot 16 bytes (a
 // set 32, 8 MiB in all); above, 24 bytes (12 MiB).
 inline constexpr int kLabSetBits = 18;
+
+// Which table's sets a keys kernel writes: LabTable's hash of the key, or
+// the group (y >> 4, u, v) that indexes a LabBlocks block, for 8-bit
+// samples in 10-bit keys only.
+enum class LabSets { hashed, groups };
 inline constexpr std::uint64_t kLabHash = 0x9E3779B97F4A7C15ull;
 
 // The view a row works through: the slots' address and the key layout as
@@ -80,12 +85,13 @@ struct LabTable {
     static std::uint32_t set_of(std::uint64_t key) {
         return static_cast<std::uint32_t>((key * kLabHash) >> (64 - kLabSetBits));
     }
+    static constexpr LabSets kSets = LabSets::hashed;
     // Starts loading a set, so that a row can fetch its pixels' sets before
     // it reads them.
     void prefetch(std::uint64_t /*key*/, std::uint32_t set) const {
         __builtin_prefetch(slots + kWays * std::size_t{set});
     }
-    void prefetch_index(std::uint64_t) const {}  // no index
+    void prefetch_index(std::uint32_t /*set*/) const {}  // no index
     // The key's (y, u, v).
     static std::uint16_t component(std::uint64_t key, int c) {
         return static_cast<std::uint16_t>(key >> (c * bits) & ((std::uint64_t{1} << bits) - 1));
@@ -122,8 +128,12 @@ struct LabTable {
 // oldest), so that noise-like content costs conversions, never memory
 // (forgetting an eighth at a time, not the whole pool, misses 4.1% of the
 // synthetic pair's lookups instead of 4.9%). Keys have
-// LabTable<std::uint32_t>'s layout (10 bits a component); the keys' sets are
-// not read.
+// LabTable<std::uint32_t>'s layout (10 bits a component). A key's "set" is
+// its group (the index entry that names its block), which the keys kernel
+// writes (LabSets::groups) and the prefetches, find and insert read: on the
+// synthetic 1080p pair, working the group out from the key in each of them
+// took 14% of ciede's instructions, and in a pass of its own after the keys
+// kernel (which then wrote hashed sets, unread), 6%.
 // Why 16 luma values, not all 256 of a pair: noisy chroma uses many pairs
 // with few luma values each (the synthetic 1080p testsrc2 + noise pair:
 // 23 000 pairs a frame, 15 luma values each on average), so whole-pair
@@ -154,29 +164,31 @@ struct LabBlocks {
     static std::uint64_t key(std::uint16_t y, std::uint16_t u, std::uint16_t v) {
         return LabTable<std::uint32_t>::key(y, u, v);
     }
-    static std::uint32_t set_of(std::uint64_t) { return 0; }
+    static constexpr LabSets kSets = LabSets::groups;
+    static std::uint32_t set_of(std::uint64_t key) { return group_of(key); }
     // Starts loading the key's index entry, then (a pass later) its value
     // where the index names its block. On the synthetic 1080p pair at AVX2
     // the lookups took a third of ciede's time (most of it waiting for the
     // pool's misses) before the prefetches and 2 MiB pages, a fifth after.
-    void prefetch_index(std::uint64_t key) const { touch(index + group_of(key)); }
-    void prefetch(std::uint64_t key, std::uint32_t /*set: unread*/) const {
-        const std::uint32_t b = index[group_of(key)];
+    // (Fetching the values from within the lookup loop, 16 or 48 lookups
+    // ahead, instead of in a pass of their own measured the same.)
+    void prefetch_index(std::uint32_t group) const { touch(index + group); }
+    void prefetch(std::uint64_t key, std::uint32_t group) const {
+        const std::uint32_t b = index[group];
         if (b != 0) touch(pool + std::size_t{b - 1} * kBlockValues + (component(key, 0) & (kBlockValues - 1)));
     }
     static std::uint16_t component(std::uint64_t key, int c) {
         return LabTable<std::uint32_t>::component(key, c);
     }
-    bool find(std::uint64_t key, std::uint32_t /*set: unread*/, Lab* lab) const {
-        const std::uint32_t b = index[group_of(key)];
+    bool find(std::uint64_t key, std::uint32_t group, Lab* lab) const {
+        const std::uint32_t b = index[group];
         if (b == 0) return false;
         const Lab& e = pool[std::size_t{b - 1} * kBlockValues + (component(key, 0) & (kBlockValues - 1))];
         if (e.l != e.l) return false;
         *lab = e;
         return true;
     }
-    void insert(std::uint64_t key, std::uint32_t /*set: unread*/, const Lab& lab) const {
-        const std::uint32_t group = group_of(key);
+    void insert(std::uint64_t key, std::uint32_t group, const Lab& lab) const {
         std::uint32_t b = index[group];
         if (b == 0) b = take(group);
         pool[std::size_t{b - 1} * kBlockValues + (component(key, 0) & (kBlockValues - 1))] = lab;
@@ -287,20 +299,26 @@ using CiedeDeltaEFn = void (*)(const LabPairs& in, int n, float* out);
 // whose reference and distorted triples differ, key[0][i] and set[0][i]
 // are its reference triple's Lab cache key (`bits` per component, 10 or 16
 // as the table's width, then the bit above them: LabTable::key) and set
-// (LabTable::set_of), key[1] and set[1] its distorted triple's, where[i]
-// its column.
+// (LabSets: LabTable::set_of, or LabBlocks::set_of), key[1] and set[1] its
+// distorted triple's, where[i] its column.
 struct LabKeys {
     std::uint64_t* key[2];
     std::uint32_t* set[2];
     int* where;
 };
 // Columns x0 .. x1 - 1 of the rows ref[c], dis[c] (Y, U, V): out[x] = +0
-// for every pixel whose triples are equal, the others into `keys` in column
-// order; returns their count n. May write up to kLabKeysSlack entries past
-// n in each of keys' arrays.
+// for every pixel whose triples are equal; out[x] = kSameAsLeft for every
+// other pixel whose two triples are those of pixel x - 1 (x > 0: column
+// x0 - 1 is read too), whose delta E it then has; the others into `keys` in
+// column order; returns their count n. May write up to kLabKeysSlack entries
+// past n in each of keys' arrays.
 inline constexpr int kLabKeysSlack = 16;
+// The mark of a pixel that takes its left neighbour's delta E: no delta E
+// is negative (a square root, or NaN).
+inline constexpr float kSameAsLeft = -1.0f;
 using CiedeKeysFn = int (*)(const std::uint16_t* const ref[3], const std::uint16_t* const dis[3],
-                            int x0, int x1, int bits, float* out, const LabKeys& keys);
+                            int x0, int x1, int bits, LabSets sets, float* out,
+                            const LabKeys& keys);
 
 // The libm functions whose results delta_e_2000 rounds, as a level computes
 // them: the scalar calls libm (pow(x, 7), atan2(y, x), sin, cos, exp); a
@@ -312,13 +330,15 @@ using CiedeKeysFn = int (*)(const std::uint16_t* const ref[3], const std::uint16
 // the twins' test that a rounding to float is certain: 1 where every value
 // within |x| kCiedeSettle of x rounds to one float, else 0; the scalar
 // answers it in long double with 0.99 of that window (a twin may answer 0
-// more often, never 1 where the scalar says 0). For checkasm.
+// more often, never 1 where the scalar says 0). settle_t is the same test
+// with the absolute window kCiedeSettle, the one T's rounding takes (T >=
+// 2^-4; below, a twin may answer 0). For checkasm.
 // sin is held on |x| <= 1.6 only (the twins evaluate it there, without a
 // reduction; delta_e_2000's arguments lie within). pow is pow(x, y) for the
 // conversion's two exponents (y = 2.4, 1/3; x in [0.08, 3] and [0.008,
 // 10]), held to 2^-46 relative: the bound the twins' conversion
 // (CiedeLabFn) assumes.
-enum class CiedeLibm { pow7, atan2, sin, cos, exp, hue_weight, settle, pow };
+enum class CiedeLibm { pow7, atan2, sin, cos, exp, hue_weight, settle, pow, settle_t };
 
 // The relative distance from a twin's double to the scalar's at which one
 // of its roundings to float still counts as settled (ciede_simd.hpp).

@@ -5,6 +5,9 @@
 // cast below marks one of those roundings.
 #include <cmath>
 #include <cstdint>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "ciede/ciede_kernels.hpp"
 
@@ -170,12 +173,33 @@ float delta_e_2000(const Lab& c1, const Lab& c2) {
 // them with their sets, which are prefetched, then looked up (the loads
 // overlapping; spreading the fetches of the next blocks between slices of
 // the delta E kernel instead gained nothing measurable: the lookups are
-// bound by the misses the memory system can have in flight); the triples not remembered are converted together by the
+// bound by the misses the memory system can have in flight; measured again
+// with the groups from the keys kernel, the next block's keys and index
+// fetches before this block's delta E and its value fetches halfway
+// through it: ciede alone unchanged); the triples not remembered are converted together by the
 // table's lab kernel and remembered; all are packed into the delta E
 // kernel's arrays. The row's sum, one long chain of dependent additions, is
 // interleaved with the next block's lookups (one of the previous block's
 // pixels, in order, per lookup), so that the two overlap.
 namespace {
+
+// out[x] = out[x - 1] for the pixels x0 <= x < x1 marked kSameAsLeft, left
+// to right (runs copy along). Marks are few (natural video: one pixel in
+// seven; noise: one in fifty), so four pixels are tested at once (SSE2 is
+// x86-64's baseline) and copied one by one only where one is marked.
+void take_left_values(float* out, int x0, int x1) {
+    int x = x0;
+#if defined(__SSE2__)
+    const __m128 mark = _mm_set1_ps(kSameAsLeft);
+    for (; x + 4 <= x1; x += 4) {
+        if (_mm_movemask_ps(_mm_cmpeq_ps(_mm_loadu_ps(out + x), mark)) == 0) continue;
+        for (int j = x; j < x + 4; ++j)
+            if (out[j] == kSameAsLeft) out[j] = out[j - 1];
+    }
+#endif
+    for (; x < x1; ++x)
+        if (out[x] == kSameAsLeft) out[x] = out[x - 1];
+}
 
 template <class Table>
 double delta_e_row_with(const Table table, const CiedeKernels& k,
@@ -198,13 +222,13 @@ double delta_e_row_with(const Table table, const CiedeKernels& k,
     };
     for (int x0 = 0; x0 < w; x0 += kBlock) {
         const int x1 = x0 + kBlock < w ? x0 + kBlock : w;
-        const int n = k.keys(ref, dis, x0, x1, Table::bits, out, found);
+        const int n = k.keys(ref, dis, x0, x1, Table::bits, Table::kSets, out, found);
         // Two passes: the index entries (LabBlocks), then the values where
         // the index names their block; a row's lookups land anywhere in
         // megabytes, and issued together the fetches overlap.
         for (int i = 0; i < n; ++i) {
-            table.prefetch_index(keys[0][i]);
-            table.prefetch_index(keys[1][i]);
+            table.prefetch_index(sets[0][i]);
+            table.prefetch_index(sets[1][i]);
         }
         for (int i = 0; i < n; ++i) {
             table.prefetch(keys[0][i], sets[0][i]);
@@ -227,7 +251,6 @@ double delta_e_row_with(const Table table, const CiedeKernels& k,
             }
         }
         while (summed < kBlock) sum += previous[summed++];
-        if (n == 0) continue;
         if (misses > 0) {
             k.lab(triple[0], triple[1], triple[2], misses, table.bpc, converted);
             for (int j = 0; j < misses; ++j) {
@@ -238,25 +261,31 @@ double delta_e_row_with(const Table table, const CiedeKernels& k,
         }
         k.delta_e(LabPairs{lab[0], lab[1], lab[2], lab[3], lab[4], lab[5]}, n, de);
         for (int i = 0; i < n; ++i) out[where[i]] = de[i];
+        take_left_values(out, x0, x1);
     }
     // The last block.
     for (int x = (w - 1) / kBlock * kBlock; x < w; ++x) sum += out[x];
     return sum;
 }
 
-// CiedeKeysFn, with the keys and sets of LabTable<Key>.
-template <class Key>
+// CiedeKeysFn, with the keys of LabTable<Key> and the sets of Table.
+template <class Key, class Table>
 int keys_with(const std::uint16_t* const ref[3], const std::uint16_t* const dis[3], int x0,
               int x1, float* out, const LabKeys& keys) {
-    using Table = ciede::LabTable<Key>;
     int n = 0;
     for (int x = x0; x < x1; ++x) {
         if (ref[0][x] == dis[0][x] && ref[1][x] == dis[1][x] && ref[2][x] == dis[2][x]) {
             out[x] = 0.0f;
             continue;
         }
-        keys.key[0][n] = Table::key(ref[0][x], ref[1][x], ref[2][x]);
-        keys.key[1][n] = Table::key(dis[0][x], dis[1][x], dis[2][x]);
+        if (x > 0 && ref[0][x] == ref[0][x - 1] && ref[1][x] == ref[1][x - 1] &&
+            ref[2][x] == ref[2][x - 1] && dis[0][x] == dis[0][x - 1] &&
+            dis[1][x] == dis[1][x - 1] && dis[2][x] == dis[2][x - 1]) {
+            out[x] = kSameAsLeft;
+            continue;
+        }
+        keys.key[0][n] = ciede::LabTable<Key>::key(ref[0][x], ref[1][x], ref[2][x]);
+        keys.key[1][n] = ciede::LabTable<Key>::key(dis[0][x], dis[1][x], dis[2][x]);
         keys.set[0][n] = Table::set_of(keys.key[0][n]);
         keys.set[1][n] = Table::set_of(keys.key[1][n]);
         keys.where[n++] = x;
@@ -265,10 +294,12 @@ int keys_with(const std::uint16_t* const ref[3], const std::uint16_t* const dis[
 }
 
 int keys_scalar(const std::uint16_t* const ref[3], const std::uint16_t* const dis[3], int x0,
-                int x1, int bits, float* out, const LabKeys& keys) {
-    return bits == ciede::LabTable<std::uint32_t>::bits
-               ? keys_with<std::uint32_t>(ref, dis, x0, x1, out, keys)
-               : keys_with<std::uint64_t>(ref, dis, x0, x1, out, keys);
+                int x1, int bits, LabSets sets, float* out, const LabKeys& keys) {
+    using Narrow = ciede::LabTable<std::uint32_t>;
+    if (sets == LabSets::groups) return keys_with<std::uint32_t, ciede::LabBlocks>(ref, dis, x0, x1, out, keys);
+    return bits == Narrow::bits ? keys_with<std::uint32_t, Narrow>(ref, dis, x0, x1, out, keys)
+                                : keys_with<std::uint64_t, ciede::LabTable<std::uint64_t>>(
+                                      ref, dis, x0, x1, out, keys);
 }
 
 }  // namespace
@@ -306,6 +337,11 @@ void libm_scalar(CiedeLibm fn, const double* x, const double* y, int n, double* 
                 // x87 long double: 64 bits of mantissa hold x +- 0.99 e
                 // exactly enough (e = |x| 2^-40), then one rounding.
                 const long double v = x[i], e = 0.99L * std::fabs(v) * kCiedeSettle;
+                out[i] = static_cast<float>(v - e) == static_cast<float>(v + e) ? 1.0 : 0.0;
+                break;
+            }
+            case CiedeLibm::settle_t: {
+                const long double v = x[i], e = 0.99L * kCiedeSettle;
                 out[i] = static_cast<float>(v - e) == static_cast<float>(v + e) ? 1.0 : 0.0;
                 break;
             }

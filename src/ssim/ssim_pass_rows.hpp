@@ -396,6 +396,12 @@ void decimate_phased(const float* src, int w, int h, int factor, const float* ke
         int ox = 0;
         // Four vectors of outputs at a time: each tap's pointer and weight
         // are loaded once for all, and their sums are four dependency chains.
+        // (Tested and left out: MS-SSIM's low-pass computing each element's
+        // product with each distinct tap of a symmetric kernel row once, 5
+        // instead of 9 a row and output, widened into a block of products in
+        // L1 that the 81 sums read back, as the fused pass's horizontal
+        // filter does: 10% slower in checkasm's bench at AVX2, the sums'
+        // unaligned double loads and additions being the bound.)
         for (; ox + 4 * N <= sw; ox += 4 * N) {
             D acc0 = V::dset(0.0), acc1 = V::dset(0.0), acc2 = V::dset(0.0), acc3 = V::dset(0.0);
             for (int t = 0; t < taps; ++t) {

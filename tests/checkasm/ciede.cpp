@@ -10,7 +10,8 @@
 // 16 bits) with fills that reach every branch of delta_e_2000: random
 // triples, greys (a = b = 0: hue angle 0, chroma 0), near-greys (tiny a, b:
 // hue angles of every quadrant), one channel changed, equal pixels, the
-// extreme samples; the rows' double sums (delta_e_row adds them as it goes)
+// extreme samples, runs of repeated pixels (kSameAsLeft); the rows' double
+// sums (delta_e_row adds them as it goes)
 // must be the pixel-order sum. Odd bands call the kernel on Lab values no conversion
 // gives: +-0, subnormal and large a and b, equal hues, opposite hues. (No
 // pair is known where the twin's own approximation rounds to another float
@@ -25,9 +26,12 @@
 // |x| <= 1.6), cos on [-10, 40], exp on
 // [-700, 8]; relative error at most 2^-48 (cos: absolute); T on float hues
 // up to 3 pi, within 2^-46 absolute; pow(x, 2.4) on [0.08, 3] and
-// pow(x, 1/3) on [0.008, 10], within 2^-46 relative. And the test that
-// a rounding is settled, on windows at and around float midpoints: the twin
-// may call a rounding unsettled that is not, never the reverse.
+// pow(x, 1/3) on [0.008, 10], within 2^-46 relative. And the tests that
+// a rounding is settled (settle: the window |x| 2^-40; settle_t: T's,
+// 2^-40), on windows at and around float midpoints over the whole float
+// range, powers of two, values below float's subnormals, zeros, infinities
+// and NaN: the twin may call a rounding unsettled that is not, never the
+// reverse.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -47,11 +51,11 @@ using CiedeLevel = TableLevel<CiedeKernels>;
 
 constexpr int kMaxWidth = 700;
 
-enum class Colour { random, grey, near_grey, one_channel, equal, extremes, count };
+enum class Colour { random, grey, near_grey, one_channel, equal, extremes, repeats, count };
 
 const char* colour_name(Colour c) {
     static const char* const names[] = {"random", "grey",  "near_grey",
-                                        "one_channel", "equal", "extremes"};
+                                        "one_channel", "equal", "extremes", "repeats"};
     return names[static_cast<int>(c)];
 }
 
@@ -75,6 +79,7 @@ void fill_row(Rng& rng, Colour c, int bpc, int w, std::vector<std::uint16_t> ref
                 case Colour::random:
                 case Colour::one_channel:
                 case Colour::equal:
+                case Colour::repeats:
                     ref[p][x] = any();
                     dis[p][x] = any();
                     break;
@@ -98,6 +103,17 @@ void fill_row(Rng& rng, Colour c, int bpc, int w, std::vector<std::uint16_t> ref
             dis[rng() % 3][x] = any();
         }
         if (c == Colour::equal && rng() % 2)
+            for (int p = 0; p < 3; ++p) dis[p][x] = ref[p][x];
+        // Runs of one pixel (both triples its left neighbour's), some of
+        // equal triples, and pixels that repeat only one side.
+        if (c == Colour::repeats && x > 0 && rng() % 4 != 0) {
+            const unsigned sides = rng() % 8;
+            for (int p = 0; p < 3; ++p) {
+                if (sides != 1) ref[p][x] = ref[p][x - 1];
+                if (sides != 2) dis[p][x] = dis[p][x - 1];
+            }
+        }
+        if (c == Colour::repeats && rng() % 16 == 0)
             for (int p = 0; p < 3; ++p) dis[p][x] = ref[p][x];
     }
 }
@@ -131,6 +147,20 @@ bool rows_match(Context& ctx, const CiedeLevel& L, int band, const std::string& 
         ctx.fail(band) << what << ": row sum " << in_order << " in pixel order, scalar row "
                        << want_sum << ", " << L.level.name << " " << got_sum;
         return false;
+    }
+    // The scalar row itself against each pixel's own conversion and delta
+    // E (the row's shared steps: the Lab cache, the pixels that repeat
+    // their left neighbour).
+    for (int x = 0; x < w; ++x) {
+        const ciede::Lab a = ciede::lab_from_yuv(r[0][x], r[1][x], r[2][x], bpc);
+        const ciede::Lab b = ciede::lab_from_yuv(d[0][x], d[1][x], d[2][x], bpc);
+        const bool equal = r[0][x] == d[0][x] && r[1][x] == d[1][x] && r[2][x] == d[2][x];
+        const float direct = equal ? 0.0f : ciede::delta_e_2000(a, b);
+        if (std::memcmp(&want[x], &direct, sizeof(float)) != 0) {
+            ctx.fail(band) << what << ": [" << x << "] scalar row " << want[x]
+                           << ", the pixel's own delta E " << direct;
+            return false;
+        }
     }
     for (int x = 0; x < w; ++x) {
         if (std::memcmp(&want[x], &got[x + 1], sizeof(float)) != 0) {
@@ -235,7 +265,8 @@ void check_delta_e(Context& ctx, const CiedeLevel& L) {
 }
 
 // ciede_keys: the differing pixels of a row part with their Lab cache keys
-// and sets, both key widths (bits 10 up to 10-bit samples, 16 above), any
+// and sets, both key widths (bits 10 up to 10-bit samples, 16 above) and,
+// for 8-bit samples, either kind of set (hashed or LabBlocks' groups), any
 // part x0 .. x1 of a row (lengths 0 .. 64 and longer, any start), rows of
 // every colour (equal pixels in runs and alone); the count, every key, set
 // and column, the zeros written for equal pixels, and nothing else of out
@@ -277,17 +308,20 @@ void check_keys(Context& ctx, const CiedeLevel& L) {
         const int x0 = static_cast<int>(rng() % static_cast<unsigned>(w + 1));
         const int x1 = x0 + static_cast<int>(rng() % static_cast<unsigned>(w - x0 + 1));
         const int bits = bpc <= 10 ? 10 : 16;
+        const LabSets sets = bpc == 8 && rng() % 2 ? LabSets::groups : LabSets::hashed;
         const std::string what = "w=" + std::to_string(w) + " x0=" + std::to_string(x0) +
                                  " x1=" + std::to_string(x1) + " bpc=" + std::to_string(bpc) +
-                                 " colour=" + colour_name(c);
+                                 " colour=" + colour_name(c) +
+                                 (sets == LabSets::groups ? " groups" : " hashed");
         ctx.at_band(band, what);
         const std::size_t room = static_cast<std::size_t>(x1 - x0) + kLabKeysSlack + 1;
         want.poison(room, w);
         got.poison(room, w);
         const std::uint16_t* r[3] = {ref[0].data(), ref[1].data(), ref[2].data()};
         const std::uint16_t* d[3] = {dis[0].data(), dis[1].data(), dis[2].data()};
-        const int n = ciede_kernels_scalar().keys(r, d, x0, x1, bits, want.out.data(), want.view(0));
-        const int m = L.kernels->keys(r, d, x0, x1, bits, got.out.data(), got.view(0));
+        const int n =
+            ciede_kernels_scalar().keys(r, d, x0, x1, bits, sets, want.out.data(), want.view(0));
+        const int m = L.kernels->keys(r, d, x0, x1, bits, sets, got.out.data(), got.view(0));
         ctx.band();
         if (n != m) {
             ctx.fail(band) << what << ": " << n << " differing pixels, " << L.level.name << " "
@@ -388,11 +422,33 @@ void draw_arguments(Rng& rng, CiedeLibm fn, int n, std::vector<double>& x, std::
                 break;
             case CiedeLibm::settle: {
                 // Near the midpoint of a float and its successor, a few
-                // windows away on either side, and anywhere.
-                const float f = static_cast<float>(log_uniform(rng, 1e-30, 1e3)) * (rng() % 2 ? -1 : 1);
+                // windows away on either side, and anywhere; one draw in
+                // four of either from the whole float range (subnormal and
+                // huge floats, powers of two: the twin's test by the
+                // double's bits has cases at each), or a value below float's
+                // subnormals, a zero, an infinity or a NaN.
+                const double sign = rng() % 2 ? -1.0 : 1.0;
+                const int range = static_cast<int>(rng() % 8);
+                float f = static_cast<float>(log_uniform(rng, 1e-30, 1e3));
+                if (range == 0) f = static_cast<float>(log_uniform(rng, 1e-45, 3e38));
+                if (range == 1) f = std::ldexp(1.0f, static_cast<int>(rng() % 250) - 140);
+                f *= static_cast<float>(sign);
                 const double mid = (static_cast<double>(f) + std::nextafter(f, 2 * f)) / 2;
                 x[i] = kind == 3 ? static_cast<double>(f) + f * 0x1p-30 * uniform(rng, -1.0, 1.0)
                                  : mid + std::fabs(mid) * kCiedeSettle * uniform(rng, -3.0, 3.0);
+                if (range == 2) x[i] = sign * 1e-60 * std::pow(1e16, uniform(rng, 0.0, 1.0));
+                if (range == 3 && kind == 0) x[i] = sign * 0.0;
+                if (range == 3 && kind == 1) x[i] = sign * HUGE_VAL;
+                if (range == 3 && kind == 2) x[i] = std::nan("");
+                break;
+            }
+            case CiedeLibm::settle_t: {
+                // T's window, 2^-40 absolute: around midpoints of floats
+                // in [0.05, 2] (below 2^-4 too), and anywhere.
+                const float f = static_cast<float>(uniform(rng, 0.05, 2.0));
+                const double mid = (static_cast<double>(f) + std::nextafter(f, 2 * f)) / 2;
+                x[i] = kind == 3 ? static_cast<double>(f) + f * 0x1p-30 * uniform(rng, -1.0, 1.0)
+                                 : mid + kCiedeSettle * uniform(rng, -3.0, 3.0);
                 break;
             }
         }
@@ -409,6 +465,7 @@ void check_libm(Context& ctx, const CiedeLevel& L) {
                               {CiedeLibm::exp, "exp", false},
                               {CiedeLibm::hue_weight, "hue_weight", true},
                               {CiedeLibm::settle, "settle", false},
+                              {CiedeLibm::settle_t, "settle_t", true},
                               {CiedeLibm::pow, "pow", false}};
     constexpr int kCases = sizeof(cases) / sizeof(cases[0]);
     constexpr int kPerBand = 257;  // a tail at every lane count
@@ -420,14 +477,15 @@ void check_libm(Context& ctx, const CiedeLevel& L) {
         ciede_kernels_scalar().libm(lc.fn, x.data(), y.data(), kPerBand, want.data());
         L.kernels->libm(lc.fn, x.data(), y.data(), kPerBand, got.data());
         ctx.band();
-        for (int i = 0; i < kPerBand && lc.fn == CiedeLibm::settle; ++i) {
+        const bool settle = lc.fn == CiedeLibm::settle || lc.fn == CiedeLibm::settle_t;
+        for (int i = 0; i < kPerBand && settle; ++i) {
             if (got[i] == 1.0 && want[i] != 1.0) {
-                ctx.fail(band) << "settle(" << x[i] << "): " << L.level.name
+                ctx.fail(band) << lc.name << "(" << x[i] << "): " << L.level.name
                                << " settles where a value within the window rounds elsewhere";
                 break;
             }
         }
-        for (int i = 0; i < kPerBand && lc.fn != CiedeLibm::settle; ++i) {
+        for (int i = 0; i < kPerBand && !settle; ++i) {
             const double err = std::fabs(got[i] - want[i]);
             const double bound = (lc.fn == CiedeLibm::hue_weight || lc.fn == CiedeLibm::pow
                                       ? 0x1p-46
