@@ -625,11 +625,13 @@ void decouple_s0_rows(const std::int16_t* const ref_hvd[3], const std::int16_t* 
 // The sign test d >= 0 is exact (the conversion keeps the sign). So a
 // sample passes where d >= 0 and D >= P+, fails where d < 0 or D < P-, and
 // only P- <= D < P+ is unsure: then the caller runs the double test.
-inline V angle_mask8_float(__m256 d, __m256 o, __m256 t, __m256 cos_sq, V& unsure) {
+// `margin` is the bound's 2^-20 (scales 1-3 use it with their own, below).
+inline V angle_mask8_float(__m256 d, __m256 o, __m256 t, __m256 cos_sq, V& unsure,
+                           float margin = 0x1p-20f) {
     const __m256 dd = _mm256_mul_ps(d, d);
     const __m256 p = _mm256_mul_ps(_mm256_mul_ps(cos_sq, o), t);
-    const __m256 p_hi = _mm256_mul_ps(p, _mm256_set1_ps(1.0f + 0x1p-20f));
-    const __m256 p_lo = _mm256_mul_ps(p, _mm256_set1_ps(1.0f - 0x1p-20f));
+    const __m256 p_hi = _mm256_mul_ps(p, _mm256_set1_ps(1.0f + margin));
+    const __m256 p_lo = _mm256_mul_ps(p, _mm256_set1_ps(1.0f - margin));
     const __m256 nonneg = _mm256_cmp_ps(d, _mm256_setzero_ps(), _CMP_GE_OQ);
     const __m256 pass = _mm256_and_ps(nonneg, _mm256_cmp_ps(dd, p_hi, _CMP_GE_OQ));
     const __m256 fail_or_pass =
@@ -955,18 +957,12 @@ inline V angle_mask8_s123_float(V oh, V ov, V th, V tv, __m256 cos_sq, V& unsure
     const __m256 d = _mm256_add_ps(_mm256_mul_ps(fh, gh), _mm256_mul_ps(fv, gv));
     const __m256 o = _mm256_add_ps(_mm256_mul_ps(fh, fh), _mm256_mul_ps(fv, fv));
     const __m256 t = _mm256_add_ps(_mm256_mul_ps(gh, gh), _mm256_mul_ps(gv, gv));
-    const __m256 l = _mm256_mul_ps(d, d);
-    const __m256 r = _mm256_mul_ps(_mm256_mul_ps(cos_sq, o), t);
-    const __m256 r_hi = _mm256_mul_ps(r, _mm256_set1_ps(1.0f + 0x1p-18f));
-    const __m256 r_lo = _mm256_mul_ps(r, _mm256_set1_ps(1.0f - 0x1p-18f));
-    const __m256 nonneg = _mm256_cmp_ps(d, _mm256_setzero_ps(), _CMP_GE_OQ);
-    const __m256 pass = _mm256_and_ps(nonneg, _mm256_cmp_ps(l, r_hi, _CMP_GE_OQ));
-    const __m256 decided = _mm256_or_ps(pass, _mm256_cmp_ps(l, r_lo, _CMP_LT_OQ));
+    const V pass = angle_mask8_float(d, o, t, cos_sq, unsure, 0x1p-18f);
     const V min = _mm256_set1_epi32(std::numeric_limits<std::int32_t>::min());
     const V wraps = _mm256_or_si256(_mm256_cmpeq_epi32(_mm256_max_epi32(oh, ov), min),
                                     _mm256_cmpeq_epi32(_mm256_max_epi32(th, tv), min));
-    unsure = _mm256_or_si256(_mm256_castps_si256(_mm256_andnot_ps(decided, nonneg)), wraps);
-    return _mm256_castps_si256(pass);
+    unsure = _mm256_or_si256(unsure, wraps);
+    return pass;
 }
 
 // The restored value rst = (k * o + 2^14) >> 15 of scales 1-3 on 8 int32
