@@ -850,58 +850,9 @@ inline V angle_mask4_i64(V dot, V omag, V tmag, __m256d cos_sq) {
         angle_close4(float_of_i64(dot), float_of_i64(omag), float_of_i64(tmag), cos_sq));
 }
 
-// v rounded once to double for 4 int64 lanes (any value): v = hi * 2^32 +
-// lo with hi the signed high and lo the unsigned low dword; double(hi) *
-// 2^32 and lo (through the 2^52 exponent trick) are exact, so their sum is
-// the one rounding, with relative error at most 2^-53.
-inline __m256d double_of_i64_near(V v) {
-    const __m128i hi = _mm256_castsi256_si128(
-        _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(1, 3, 5, 7, 1, 3, 5, 7)));
-    const __m256d h = _mm256_mul_pd(_mm256_cvtepi32_pd(hi), _mm256_set1_pd(0x1p32));
-    const __m256d l = _mm256_sub_pd(
-        _mm256_castsi256_pd(_mm256_blend_epi32(v, _mm256_set1_epi64x(0x4330000000000000), 0xAA)),
-        _mm256_set1_pd(0x1p52));
-    return _mm256_add_pd(h, l);
-}
-
-// The angle test of 4 samples (int64 dot product and squared magnitudes as
-// angle_mask4_i64 takes them) where doubles near the values decide it; all
-// ones in the 64-bit lanes that pass, and `unsure` set where they cannot
-// decide. The scalar converts each value X to float, X(1 + f) with |f| <=
-// 2^-24 (no value is subnormal: each is 0 or at least 1), and compares d^2
-// (exact in double) with fl64(c o t) (c o exact). Here X' = X(1 + g), |g|
-// <= 2^-53 (double_of_i64_near), L = fl(d' d'), R = fl(fl(c o') t') and R+-
-// = fl(R (1 +- 2^-20)). For magnitudes o, t >= 0:
-//   L >= R+ gives D^2 >= c O T (1 + 2^-20)(1 - 2^-53)^8, so the scalar's
-//   d^2 >= D^2 (1 - 2^-24)^2 >= c O T (1 + 2^-21), above its right side
-//   c O T (1 + 2^-24)^2 (1 + 2^-53) (c O T >= 0: both are 0 when it is 0);
-//   L < R- gives D^2 < c O T (1 - 2^-20)(1 + 2^-53)^8, so d^2 <= D^2 (1 +
-//   2^-24)^2 < c O T (1 - 2^-21), below the right side's c O T (1 -
-//   2^-24)^2 (1 - 2^-53).
-// d' has the sign of the int64 dot product, as the scalar's float has. A
-// magnitude wraps (to -2^63, exact in both conversions) only where h and v
-// are both INT32_MIN: if one does, R <= 0 and the scalar's right side <= 0,
-// so both pass exactly where d >= 0; if both do, the dot product wraps to
-// -2^63 as well and both fail.
-inline V angle_mask4_i64_near(V dot, V omag, V tmag, __m256d cos_sq, V& unsure) {
-    const __m256d d = double_of_i64_near(dot);
-    const __m256d l = _mm256_mul_pd(d, d);
-    const __m256d r = _mm256_mul_pd(_mm256_mul_pd(cos_sq, double_of_i64_near(omag)),
-                                    double_of_i64_near(tmag));
-    const __m256d r_hi = _mm256_mul_pd(r, _mm256_set1_pd(1.0 + 0x1p-20));
-    const __m256d r_lo = _mm256_mul_pd(r, _mm256_set1_pd(1.0 - 0x1p-20));
-    const __m256d nonneg = _mm256_cmp_pd(d, _mm256_setzero_pd(), _CMP_GE_OQ);
-    const __m256d pass = _mm256_and_pd(nonneg, _mm256_cmp_pd(l, r_hi, _CMP_GE_OQ));
-    const __m256d decided = _mm256_or_pd(pass, _mm256_cmp_pd(l, r_lo, _CMP_LT_OQ));
-    unsure = _mm256_castpd_si256(_mm256_andnot_pd(decided, nonneg));
-    return _mm256_castpd_si256(pass);
-}
-
-// The angle test of 8 samples of scales 1-3 from the int64 sums, as the
-// scalar forms them: doubles near the sums decide almost every sample, a
-// block with one they cannot (an angle within about 3e-5 radians of 1
-// degree) takes the scalar's float conversions. All ones in the dwords that
-// pass.
+// The angle test of 8 samples of scales 1-3 from the int64 sums and the
+// scalar's float conversions of them, for the blocks the float test below
+// cannot decide (angle_mask8_s123_float): all ones in the dwords that pass.
 inline V angle_mask8_s123_exact(V oh, V ov, V th, V tv, __m256d cos_sq) {
     // Even samples in the low dwords of the 64-bit lanes, odd ones moved
     // there; products of int32 values summed modulo 2^64.
@@ -916,15 +867,8 @@ inline V angle_mask8_s123_exact(V oh, V ov, V th, V tv, __m256d cos_sq) {
     const Sums even = sums(oh, ov, th, tv);
     const Sums odd = sums(_mm256_srli_epi64(oh, 32), _mm256_srli_epi64(ov, 32),
                           _mm256_srli_epi64(th, 32), _mm256_srli_epi64(tv, 32));
-    V unsure_even, unsure_odd;
-    V angle_even = angle_mask4_i64_near(even.dot, even.om, even.tm, cos_sq, unsure_even);
-    V angle_odd = angle_mask4_i64_near(odd.dot, odd.om, odd.tm, cos_sq, unsure_odd);
-    const V unsure = _mm256_or_si256(unsure_even, unsure_odd);
-    if (!_mm256_testz_si256(unsure, unsure)) {
-        angle_even = angle_mask4_i64(even.dot, even.om, even.tm, cos_sq);
-        angle_odd = angle_mask4_i64(odd.dot, odd.om, odd.tm, cos_sq);
-    }
-    return interleave_low_dwords(angle_even, angle_odd);
+    return interleave_low_dwords(angle_mask4_i64(even.dot, even.om, even.tm, cos_sq),
+                                 angle_mask4_i64(odd.dot, odd.om, odd.tm, cos_sq));
 }
 
 // The angle test of 8 samples of scales 1-3 decided in float from their
