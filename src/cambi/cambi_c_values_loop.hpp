@@ -82,6 +82,10 @@ namespace {
 // The histograms: row (v - band_base) counts, for each column x, the masked
 // pixels of value v in the columns [x - pad, x + pad] (clipped) of the
 // picture rows currently in the window.
+// A compact (Isa::kCompacts) that names no histogram row: outside the band
+// or the mask (a band of at most 0xffff rows never holds it).
+inline constexpr std::uint16_t kNoCompact = 0xffff;
+
 template <class Isa>
 struct Histograms {
     std::uint16_t* h;
@@ -202,7 +206,7 @@ struct Histograms {
     // Isa::kCompacts' rows: each column's histogram row as its compact,
     // row_of's uint16(v - band_base), or kNoRow. They are row_of's answers
     // where compacts_apply (a band in 16 bits: kNoRow is never in it).
-    static constexpr std::uint16_t kNoRow = 0xffff;
+    static constexpr std::uint16_t kNoRow = kNoCompact;
     bool compacts_apply() const { return scans() && band_base + band_size <= 0x10000; }
     std::uint16_t* row_of_compact(std::uint16_t c) const {
         return c == kNoRow ? nullptr : h + static_cast<std::ptrdiff_t>(c) * w;
@@ -350,12 +354,12 @@ inline void c_values_row(const std::uint16_t* image, const std::uint16_t* mask, 
         out[x] = mask[x] ? c_value_pixel(hist, w, x, image[x] + s.num_diffs, s, recip) : 0.0f;
 }
 
-// c_values_row over a row of compacts (Histograms::kNoRow: no c-value),
+// c_values_row over a row of compacts (kNoCompact: no c-value),
 // from x0: c_value_pixel's compact is the row's where compacts_apply.
 inline void c_values_row_compacts(const std::uint16_t* c, int w, const ContrastSetup& s,
                                   const std::uint16_t* hist, const float* recip, float* out, int x0) {
     for (int x = x0; x < w; ++x)
-        out[x] = c[x] == 0xffff ? 0.0f : c_value_pixel(hist, w, x, c[x] + s.band_base + s.num_diffs, s, recip);
+        out[x] = c[x] == kNoCompact ? 0.0f : c_value_pixel(hist, w, x, c[x] + s.band_base + s.num_diffs, s, recip);
 }
 
 // c_values_loop with Isa::kCompacts where compacts_apply: each row's

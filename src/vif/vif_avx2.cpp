@@ -764,6 +764,7 @@ void accumulate_avx2(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_s
             steps = 0;
         }
     }
+    if (j > 0) tot.add_entries(log2_q11_table, idx[k ^ 1]);  // the last whole step's
     if (j < w) {
         // The last columns, copied after zeros' room: lanes past w are
         // invalid (no log, no non-log pixel).
@@ -774,12 +775,9 @@ void accumulate_avx2(const std::int32_t* sigma1_sq, const std::int32_t* sigma2_s
         copy_first(c, sigma12 + j, n);
         const __m256i valid =
             _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        if (j > 0) tot.add_entries(log2_q11_table, idx[k ^ 1]);
         accumulate_step(a, b, c, valid, gl, acc, idx[k]);
         tot.add_entries(log2_q11_table, idx[k]);
         lookups += 8;
-    } else if (j > 0) {
-        tot.add_entries(log2_q11_table, idx[k ^ 1]);
     }
     tot.flush(acc);
     // log2_q11 = entry + 2048 * dropped. Every looked-up lane that takes no
