@@ -56,7 +56,13 @@ inline __mmask32 first_lanes32(int n) {
 // Newton-Raphson quotient (rcp14, one Newton step, two FMA corrections,
 // an exact FMA remainder test proving the rounding, vdivpd for lanes that
 // fail it, which never happened) took 3.1 us: its FMAs compete for those
-// ports.
+// ports. Also measured slower (same bench, alternating, about 1.92-1.94 us
+// before): the gain branch per half of 8 pixels, each half computed only
+// where one of its pixels needs it (1.96-1.99 us; VIF 0.376 -> 0.382 s CPU,
+// 30 frames 1080p); the gain doubles from the loaded lanes instead of a
+// second load with vcvtdq2pd, by the 2^52 trick (vpermt2d and a
+// subtraction: 1.97-1.99 us) or vcvtdq2pd of the register halves
+// (1.97 us): the shuffles land on port 5, which the step already fills.
 
 // A step's table indices and the lanes that take their logs.
 struct StepIndices {
