@@ -705,50 +705,79 @@ void decouple_s0_avx512(const std::int16_t* const ref_hvd[3], const std::int16_t
     }
 }
 
-// k of scales 1-3 on 16 int32 lanes: |o| >= 2^15 is reduced to its top 15
-// bits, rounded (shift = bitlen(|o|) - 15 = 17 - lzcnt32(|o|); |o| + 2^(shift
-// - 1) <= 2^31 + 2^16 does not wrap in uint32), the division table read at
-// that magnitude and given o's sign (|div| <= 2^30, so the negation fits),
-// then in 64-bit lanes (even and odd elements apart) the product with t
-// (|.| <= 2^61), the arithmetic shift by 15 + shift with round
-// 2^(14 + shift) and the clamp to [0, 2^15], whose low dwords are k; 2^15
-// where o == 0.
-inline Z ratio_q15_s123(Z o, Z t, const Reciprocal30& div) {
+// The restored value rst = (k * o + 2^14) >> 15 of scales 1-3 on 16 int32
+// lanes, with k = clamp((div[top] sgn(o) t + 2^(14 + shift)) >> (15 +
+// shift), 0, 2^15) the scalar's ratio: |o| >= 2^15 is reduced to its top 15
+// bits, rounded, with shift = bitlen(|o|) - 15 = 17 - lzcnt32(|o|) (|o| +
+// 2^(shift - 1) <= 2^31 + 2^16 does not wrap in uint32), and div[top] =
+// floor(2^30 / top) (Reciprocal30). k is formed from magnitudes, in 64-bit
+// lanes (even and odd elements apart) whose values stay below 2^32:
+// - where t and o differ in sign, the product is <= 0 and the sum below
+//   2^(15 + shift): k = 0; where t = 0 it is 0 as well. Otherwise the
+//   product is div * |t| (div >= 0).
+// - |t| is first capped at cap = 2 |o| (2^31 for |o| = 2^31, where 2 |o|
+//   wraps to 0 in uint32 and max(.) keeps |o|): k is non-decreasing in |t|,
+//   and at |t| = cap the quotient is already >= 2^15 (div > 2^30 / top -
+//   1 and |o| / top >= 2^shift / (1 + 2^-15), as |o| >= 2^(14 + shift)
+//   where shift > 0, so div * 2 |o| > 2^(31 + shift) - 2^(17 + shift)), so
+//   the clamp gives 2^15 either way; below the cap the quotient is below
+//   2^16 + 8 (|o| / top <= 2^shift (1 + 2^-14)), so the low dword of the
+//   logical shift of the uint64 sum (< 2^62 + 2^31) is the quotient, and
+//   vpminud clamps it (the high dword is 0).
+// o = 0 gives top = 0, where Reciprocal30 returns 2^30, but cap = 0, so
+// the product is 0 and k = 0: rst = 0, as the scalar's (k * 0 + 2^14) >>
+// 15 for its k = 2^15. So the caller needs no k: its gain limit skips
+// exactly the samples with rst = 0 (see decouple_s123_rows).
+// Then k * o (|.| <= 2^46, signed 32x32 products of the low dwords) plus
+// 2^14, shifted right logically: the low dword is the arithmetic shift's,
+// which lies in [-2^31, 2^31). (The twin of adm_avx2.cpp's
+// restore_ratio_s123, with the reciprocal computed instead of gathered.)
+inline Z restore_ratio_s123(Z o, Z t, const Reciprocal30& div) {
     const Z zero = _mm512_setzero_si512();
-    const Z mag = _mm512_abs_epi32(o);  // uint32, 2^31 for INT32_MIN
+    const Z mag = _mm512_abs_epi32(o);  // uint32; 2^31 for INT32_MIN
     const Z shift =
         _mm512_max_epi32(_mm512_sub_epi32(_mm512_set1_epi32(17), _mm512_lzcnt_epi32(mag)), zero);
     const Z half = _mm512_srli_epi32(_mm512_sllv_epi32(_mm512_set1_epi32(1), shift), 1);
     const Z top = _mm512_srlv_epi32(_mm512_add_epi32(mag, half), shift);  // <= 2^15
-    Z dv = div(top);
-    dv = _mm512_mask_sub_epi32(dv, _mm512_cmplt_epi32_mask(o, zero), zero, dv);
-    const Z low_dword = _mm512_set1_epi64(0xffffffff);
-    const Z round = _mm512_set1_epi64(1 << 14), fifteen = _mm512_set1_epi64(15);
-    const Z cap = _mm512_set1_epi64(32768);
-    auto k64 = [&](Z d, Z tt, Z sh) {
-        const Z q = _mm512_srav_epi64(
-            _mm512_add_epi64(_mm512_mul_epi32(d, tt), _mm512_sllv_epi64(round, sh)),
-            _mm512_add_epi64(sh, fifteen));
-        return _mm512_min_epi64(_mm512_max_epi64(q, zero), cap);
+    const Z dv = div(top);                                                 // in [0, 2^30]
+    const Z cap = _mm512_max_epu32(_mm512_slli_epi32(mag, 1), mag);
+    const Z tc = _mm512_min_epu32(_mm512_abs_epi32(t), cap);
+    const __mmask16 other_sign = _mm512_cmplt_epi32_mask(_mm512_xor_si512(t, o), zero);
+    const Z round = _mm512_sllv_epi32(_mm512_set1_epi32(1 << 14), shift);  // <= 2^31, uint32
+    const Z count = _mm512_add_epi32(shift, _mm512_set1_epi32(15));
+    const Z low_dword = _mm512_set1_epi64(0xffffffff), kmax = _mm512_set1_epi64(32768);
+    // Operands in the low dwords (the high ones zero where they are added
+    // or used as shift counts).
+    auto k64 = [&](Z d, Z tt, Z r, Z c) {
+        const Z q = _mm512_srlv_epi64(_mm512_add_epi64(_mm512_mul_epu32(d, tt), r), c);
+        return _mm512_min_epu32(q, kmax);
     };
-    const Z even = k64(dv, t, _mm512_and_si512(shift, low_dword));
-    const Z odd =
-        k64(_mm512_srli_epi64(dv, 32), _mm512_srli_epi64(t, 32), _mm512_srli_epi64(shift, 32));
-    return _mm512_mask_mov_epi32(interleave_low_dwords(even, odd), _mm512_cmpeq_epi32_mask(o, zero),
-                                 _mm512_set1_epi32(32768));
+    const Z k_even =
+        k64(dv, tc, _mm512_and_si512(round, low_dword), _mm512_and_si512(count, low_dword));
+    const Z k_odd = k64(_mm512_srli_epi64(dv, 32), _mm512_srli_epi64(tc, 32),
+                        _mm512_srli_epi64(round, 32), _mm512_srli_epi64(count, 32));
+    const Z k = _mm512_maskz_mov_epi32(static_cast<__mmask16>(~other_sign),
+                                       interleave_low_dwords(k_even, k_odd));
+    const Z r14 = _mm512_set1_epi64(1 << 14);
+    const Z r_even = _mm512_srli_epi64(_mm512_add_epi64(_mm512_mul_epi32(k, o), r14), 15);
+    const Z r_odd = _mm512_srli_epi64(
+        _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(k, 32), _mm512_srli_epi64(o, 32)), r14),
+        15);
+    return interleave_low_dwords(r_even, r_odd);
 }
 
-// (k * o + 2^14) >> 15 in int32 lanes for k in [0, 2^15]: with o = oh * 2^15
-// + ol (oh = o >> 15 arithmetic, ol in [0, 2^15)) it is k * oh + ((k * ol +
-// 2^14) >> 15), since k * oh * 2^15 is a multiple of 2^15; k * oh is in
-// [-2^31, 2^31), k * ol + 2^14 below 2^31, and the sum, the scalar's value,
-// in [-2^31, 2^31).
-inline Z restore_s123(Z k, Z o) {
-    const Z oh = _mm512_srai_epi32(o, 15);
-    const Z ol = _mm512_and_si512(o, _mm512_set1_epi32(0x7fff));
-    const Z low = _mm512_srai_epi32(
-        _mm512_add_epi32(_mm512_mullo_epi32(k, ol), _mm512_set1_epi32(16384)), 15);
-    return _mm512_add_epi32(_mm512_mullo_epi32(k, oh), low);
+// rst * g for an integral gain g in [0, 2^31) on 16 lanes, saturated to
+// [INT32_MIN, INT32_MAX]: exact in int32 where |rst| <= bound = (2^31 - 1) /
+// g (unsigned compare: |INT32_MIN| is 2^31), else the limit of rst's sign.
+// The caller's min(p, t) (o > 0, so rst >= 0) or max(p, t) (o < 0, rst <=
+// 0) then gives t wherever the exact product is beyond int32, as the
+// scalar's int64 min / max does.
+inline Z gain_product_saturated(Z rst, Z g, Z bound_plus_1) {
+    const __mmask16 over =
+        _mm512_cmp_epu32_mask(_mm512_abs_epi32(rst), bound_plus_1, _MM_CMPINT_NLT);
+    const Z limit = _mm512_xor_si512(_mm512_srai_epi32(rst, 31),
+                                     _mm512_set1_epi32(std::numeric_limits<std::int32_t>::max()));
+    return _mm512_mask_mov_epi32(_mm512_mullo_epi32(rst, g), over, limit);
 }
 
 // The limited sample trunc(min(fl(rst * gain), t)) (o > 0) or
@@ -785,41 +814,139 @@ inline __mmask8 angle_mask8_s123(__m256i oh32, __m256i ov32, __m256i th32, __m25
 inline __m256i lo256(Z v) { return _mm512_castsi512_si256(v); }
 inline __m256i hi256(Z v) { return _mm512_extracti64x4_epi64(v, 1); }
 
-void decouple_s123_avx512(const std::int32_t* const ref_hvd[3],
-                          const std::int32_t* const dis_hvd[3], std::ptrdiff_t stride, Rect region,
-                          double gain_limit, std::int32_t* const r_hvd[3],
-                          std::int32_t* const a_hvd[3]) {
-    // limit_gain8 needs a non-negative gain; up to 2^31 the product (below
-    // 2^62) is finite (NaN fails the test). The scalar serves the rest.
-    if (!(gain_limit >= 0.0 && gain_limit <= 0x1p31)) {
-        decouple_s123(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
-        return;
-    }
+// The angle test of 16 samples of scales 1-3 from the int64 sums and the
+// scalar's float conversions of them (angle_mask8_s123 per half), for the
+// blocks the float test below cannot decide.
+inline __mmask16 angle_mask16_s123_exact(const Z* o, const Z* t, __m512d cos_sq) {
+    const unsigned lo = angle_mask8_s123(lo256(o[0]), lo256(o[1]), lo256(t[0]), lo256(t[1]), cos_sq);
+    const unsigned hi = angle_mask8_s123(hi256(o[0]), hi256(o[1]), hi256(t[0]), hi256(t[1]), cos_sq);
+    return static_cast<__mmask16>(lo | (hi << 8));
+}
+
+// The angle test of 16 samples of scales 1-3 decided in float from their
+// int32 h and v values (oh, ov of ref, th, tv of dis), without the int64
+// sums: the samples that pass, with `unsure` the samples this cannot
+// decide. With u = 2^-24, each value converts as x (1 + e), |e| <= u, so
+// the products and sums here are, against the exact integers,
+//   O' = O (1 + a), T' = T (1 + b), |a|, |b| <= (1 + u)^4 - 1 < 4.01 u,
+//   |d' - d| <= ((1 + u)^4 - 1 + u) (|oh th| + |ov tv|) <= 5.01 u sqrt(O T)
+// (Cauchy-Schwarz), L = fl(d' d') = d'^2 (1 + e) and R = fl(fl(c O') T') =
+// c O T (1 + r), |r| < 10.1 u (c = cos^2(1 degree) as float). No value is
+// subnormal or overflows: each is 0 or at least 1, and c O T <= 2^126.
+// The scalar passes where d >= 0 and fl32(d)^2 >= fl64(c fl32(O) fl32(T))
+// (c fl32(O) is exact in double), which holds where d >= sqrt(c O T) (1 +
+// 2.01 u) and fails where d < sqrt(c O T) (1 - 2.01 u). With R+- = fl(R (1
+// +- m)), m = 2^-18 = 64 u:
+//   d' >= 0, L >= R+: d' >= sqrt(c O T) (1 + m/2 - 6.1 u), so d >= d' -
+//     5.01 u sqrt(O T) >= sqrt(c O T) (1 + 32 u - 11.2 u): it passes;
+//   L < R-: |d'| < sqrt(c O T) (1 - m/2 + 6.1 u), so d < sqrt(c O T) (1 -
+//     32 u + 11.2 u): it fails;
+//   d' < 0: either d < 0 (the float keeps the sign: it fails) or 0 <= d <=
+//     5.01 u sqrt(O T), far below sqrt(c O T) (O T > 0, as d' = 0 exactly
+//     when O or T is 0): it fails.
+// O T = 0 gives d' = 0 = L = R+: a pass, as the scalar's 0 >= 0. The
+// scalar's int64 sums wrap (to -2^63) only where both h and v of a vector
+// are INT32_MIN (each product is at most 2^62); those samples are unsure.
+// (adm_avx2.cpp's angle_mask8_s123_float on 16 lanes; the multiplies and
+// additions are separate, unfused, as -ffp-contract=off keeps them.)
+inline __mmask16 angle_mask16_s123_float(Z oh, Z ov, Z th, Z tv, __m512 cos_sq,
+                                         __mmask16& unsure) {
+    const __m512 fh = _mm512_cvtepi32_ps(oh), fv = _mm512_cvtepi32_ps(ov);
+    const __m512 gh = _mm512_cvtepi32_ps(th), gv = _mm512_cvtepi32_ps(tv);
+    const __m512 d = _mm512_add_ps(_mm512_mul_ps(fh, gh), _mm512_mul_ps(fv, gv));
+    const __m512 o = _mm512_add_ps(_mm512_mul_ps(fh, fh), _mm512_mul_ps(fv, fv));
+    const __m512 t = _mm512_add_ps(_mm512_mul_ps(gh, gh), _mm512_mul_ps(gv, gv));
+    const __m512 dd = _mm512_mul_ps(d, d);
+    const __m512 p = _mm512_mul_ps(_mm512_mul_ps(cos_sq, o), t);
+    const __m512 p_hi = _mm512_mul_ps(p, _mm512_set1_ps(1.0f + 0x1p-18f));
+    const __m512 p_lo = _mm512_mul_ps(p, _mm512_set1_ps(1.0f - 0x1p-18f));
+    const __mmask16 nonneg = _mm512_cmp_ps_mask(d, _mm512_setzero_ps(), _CMP_GE_OQ);
+    const __mmask16 pass = _mm512_mask_cmp_ps_mask(nonneg, dd, p_hi, _CMP_GE_OQ);
+    const __mmask16 fails = _mm512_cmp_ps_mask(dd, p_lo, _CMP_LT_OQ);
+    const Z min = _mm512_set1_epi32(std::numeric_limits<std::int32_t>::min());
+    const __mmask16 wraps =
+        _mm512_cmpeq_epi32_mask(_mm512_max_epi32(oh, ov), min) |
+        _mm512_cmpeq_epi32_mask(_mm512_max_epi32(th, tv), min);
+    unsure = static_cast<__mmask16>((nonneg & ~(pass | fails)) | wraps);
+    return pass;
+}
+
+// How decouple_s123_rows multiplies rst by the gain limit.
+enum class GainS123 {
+    real,      // the double product (limit_gain8)
+    integral,  // an integral gain in [0, 2^31) (the default 100): saturated vpmulld
+    unit,      // 1 (the v1.0.16 model's): rst itself
+};
+
+template <GainS123 kGain>
+void decouple_s123_rows(const std::int32_t* const ref_hvd[3], const std::int32_t* const dis_hvd[3],
+                        std::ptrdiff_t stride, Rect region, double gain_limit,
+                        std::int32_t* const r_hvd[3], std::int32_t* const a_hvd[3]) {
     const DecoupleConstants c(gain_limit);
     const Z zero = _mm512_setzero_si512();
+    const std::uint32_t g = kGain == GainS123::real ? 0 : static_cast<std::uint32_t>(gain_limit);
+    const Z gain_int = _mm512_set1_epi32(static_cast<std::int32_t>(g));
+    // bound + 1 <= 2^31 (g == 0: no product leaves int32).
+    const Z bound_plus_1 = _mm512_set1_epi32(
+        static_cast<std::int32_t>((g == 0 ? 0x7fffffffu : 0x7fffffffu / g) + 1u));
+    const __m512 cos_sq_f = _mm512_set1_ps(cos_1deg_sq());
     auto block = [&](std::ptrdiff_t i, __mmask16 m, const Z* o, const Z* t) {
-        const unsigned angle_lo =
-            angle_mask8_s123(lo256(o[0]), lo256(o[1]), lo256(t[0]), lo256(t[1]), c.cos_sq);
-        const unsigned angle_hi =
-            angle_mask8_s123(hi256(o[0]), hi256(o[1]), hi256(t[0]), hi256(t[1]), c.cos_sq);
-        const __mmask16 angle = static_cast<__mmask16>(angle_lo | (angle_hi << 8));
+        // Float decides almost every sample; a block with one it cannot (an
+        // angle within about 1e-4 radians of 1 degree, or a wrapped sum)
+        // takes the int64 sums.
+        __mmask16 unsure;
+        __mmask16 angle = angle_mask16_s123_float(o[0], o[1], t[0], t[1], cos_sq_f, unsure);
+        if (unsure) angle = angle_mask16_s123_exact(o, t, c.cos_sq);
         for (int b = 0; b < 3; ++b) {
-            const Z k = ratio_q15_s123(o[b], t[b], c.div);
-            Z rst = restore_s123(k, o[b]);
+            Z rst = restore_ratio_s123(o[b], t[b], c.div);
             const __mmask16 pos = _mm512_cmpgt_epi32_mask(o[b], zero);
-            const __m256i lim_lo =
-                limit_gain8(lo256(rst), lo256(t[b]), static_cast<__mmask8>(pos), c.gain);
-            const __m256i lim_hi =
-                limit_gain8(hi256(rst), hi256(t[b]), static_cast<__mmask8>(pos >> 8), c.gain);
-            const Z limited = _mm512_inserti64x4(_mm512_castsi256_si512(lim_lo), lim_hi, 1);
-            const __mmask16 apply = _mm512_mask_cmpneq_epi32_mask(
-                _mm512_mask_cmpneq_epi32_mask(angle, k, zero), o[b], zero);
+            Z limited;
+            if constexpr (kGain == GainS123::real) {
+                const __m256i lim_lo =
+                    limit_gain8(lo256(rst), lo256(t[b]), static_cast<__mmask8>(pos), c.gain);
+                const __m256i lim_hi =
+                    limit_gain8(hi256(rst), hi256(t[b]), static_cast<__mmask8>(pos >> 8), c.gain);
+                limited = _mm512_inserti64x4(_mm512_castsi256_si512(lim_lo), lim_hi, 1);
+            } else {
+                const Z p = kGain == GainS123::unit
+                                ? rst
+                                : gain_product_saturated(rst, gain_int, bound_plus_1);
+                limited = _mm512_mask_blend_epi32(pos, _mm512_max_epi32(p, t[b]),
+                                                  _mm512_min_epi32(p, t[b]));
+            }
+            // The scalar limits where k != 0 and o != 0, which are the
+            // samples with rst != 0: rst = 0 where either is 0, and where
+            // rst = 0 otherwise t has o's sign (k > 0), so the limit
+            // min(0 * gain, t) (o > 0) or max(0 * gain, t) (o < 0) is 0.
+            const __mmask16 apply = _mm512_mask_test_epi32_mask(angle, rst, rst);
             rst = _mm512_mask_mov_epi32(rst, apply, limited);
             st_i32x16(r_hvd[b] + i, m, rst);
             st_i32x16(a_hvd[b] + i, m, _mm512_sub_epi32(t[b], rst));  // modulo 2^32
         }
     };
     for_decouple_blocks(ref_hvd, dis_hvd, stride, region, block);
+}
+
+void decouple_s123_avx512(const std::int32_t* const ref_hvd[3],
+                          const std::int32_t* const dis_hvd[3], std::ptrdiff_t stride, Rect region,
+                          double gain_limit, std::int32_t* const r_hvd[3],
+                          std::int32_t* const a_hvd[3]) {
+    // limit_gain8 and the saturated product need a non-negative gain; up to
+    // 2^31 the product (below 2^62) is finite (NaN fails the test). The
+    // scalar serves the rest.
+    if (!(gain_limit >= 0.0 && gain_limit <= 0x1p31)) {
+        decouple_s123(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd, a_hvd);
+        return;
+    }
+    if (gain_limit == 1.0)
+        decouple_s123_rows<GainS123::unit>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd,
+                                           a_hvd);
+    else if (gain_limit < 0x1p31 && integral_gain(gain_limit, 0x1p31))
+        decouple_s123_rows<GainS123::integral>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd,
+                                               a_hvd);
+    else
+        decouple_s123_rows<GainS123::real>(ref_hvd, dis_hvd, stride, region, gain_limit, r_hvd,
+                                           a_hvd);
 }
 
 // ---------------------------------------------------------------------------
