@@ -526,7 +526,7 @@ inline __mmask8 angle_close8(__mmask8 nonneg, __m512d d, __m512d o, __m512d t, _
                                    _mm512_mul_pd(_mm512_mul_pd(cos_sq, o), t), _CMP_GE_OQ);
 }
 
-// The angle test on 16 lanes of floats.
+// The angle test on 16 lanes of floats, in double (the scalar's operations).
 inline __mmask16 angle_mask16(__m512 dot, __m512 omag, __m512 tmag, __m512d cos_sq) {
     // float(dot) >= 0 exactly when the double d is.
     const __mmask16 nonneg = _mm512_cmp_ps_mask(dot, _mm512_setzero_ps(), _CMP_GE_OQ);
@@ -538,6 +538,38 @@ inline __mmask16 angle_mask16(__m512 dot, __m512 omag, __m512 tmag, __m512d cos_
     const unsigned hi = half(static_cast<__mmask8>(nonneg >> 8), _mm512_extractf32x8_ps(dot, 1),
                              _mm512_extractf32x8_ps(omag, 1), _mm512_extractf32x8_ps(tmag, 1));
     return static_cast<__mmask16>(lo | (hi << 8));
+}
+
+// The angle test of 16 samples whose float dot products and squared
+// magnitudes are given (the scalar's conversions), decided in float where
+// float decides it, with `unsure` the samples float cannot decide. With D =
+// fl32(d * d), P = fl32(fl32(c * o) * t) (c = cos^2(1 degree) as float; no
+// operand is subnormal, every value is 0 or at least 1 times c, and d^2 <=
+// 2^62 stays far below the float range), the scalar compares d^2 (exact in
+// double) with R = fl64(c o t) (c o is exact in double): R = c o t (1 +
+// e0), D = d^2 (1 + e1), P = c o t (1 + e2)(1 + e3), |e0| <= 2^-53,
+// |e1..3| <= 2^-24. With P+ = fl32(P (1 + 2^-20)) >= c o t (1 - 2^-24)^3
+// (1 + 2^-20):
+//   D >= P+  gives  d^2 >= c o t (1 - 2^-24)^3 (1 + 2^-20) / (1 + 2^-24)
+//            >= c o t (1 + 2^-21) >= R    (c o t >= 0),
+// and with P- = fl32(P (1 - 2^-20)) <= c o t (1 + 2^-24)^3 (1 - 2^-20):
+//   D < P-   gives  d^2 < c o t (1 + 2^-24)^3 (1 - 2^-20) / (1 - 2^-24)
+//            <= c o t (1 - 2^-21) <= R.
+// The sign test d >= 0 is exact (the conversion keeps the sign). So a
+// sample passes where d >= 0 and D >= P+, fails where d < 0 or D < P-, and
+// only P- <= D < P+ is unsure: then the caller runs the double test
+// (adm_avx2.cpp's angle_mask8_float on 16 lanes).
+inline __mmask16 angle_mask16_float(__m512 d, __m512 o, __m512 t, __m512 cos_sq,
+                                    __mmask16& unsure) {
+    const __m512 dd = _mm512_mul_ps(d, d);
+    const __m512 p = _mm512_mul_ps(_mm512_mul_ps(cos_sq, o), t);
+    const __m512 p_hi = _mm512_mul_ps(p, _mm512_set1_ps(1.0f + 0x1p-20f));
+    const __m512 p_lo = _mm512_mul_ps(p, _mm512_set1_ps(1.0f - 0x1p-20f));
+    const __mmask16 nonneg = _mm512_cmp_ps_mask(d, _mm512_setzero_ps(), _CMP_GE_OQ);
+    const __mmask16 pass = _mm512_mask_cmp_ps_mask(nonneg, dd, p_hi, _CMP_GE_OQ);
+    const __mmask16 fails = _mm512_cmp_ps_mask(dd, p_lo, _CMP_LT_OQ);
+    unsure = static_cast<__mmask16>(nonneg & ~(pass | fails));
+    return pass;
 }
 
 // k = clamp((div[o] * t + 2^14) >> 15, 0, 2^15), 2^15 where o == 0, in
@@ -640,6 +672,7 @@ void decouple_s0_rows(const std::int16_t* const ref_hvd[3], const std::int16_t* 
     const Z zero = _mm512_setzero_si512();
     const Z wrapped = _mm512_set1_epi32(std::numeric_limits<std::int32_t>::min());
     const __m512 two31 = _mm512_set1_ps(0x1p31f);
+    const __m512 cos_sq_f = _mm512_set1_ps(cos_1deg_sq());
     auto block = [&](std::ptrdiff_t i, __mmask16 m, const Z* o, const Z* t) {
         // Sums of two int16 products in int32, by vpmaddwd on (h, v)
         // pairs. The squared magnitudes are in [0, 2^31] and read as
@@ -655,7 +688,9 @@ void decouple_s0_rows(const std::int16_t* const ref_hvd[3], const std::int16_t* 
                                              _mm512_cmpeq_epi32_mask(dot, wrapped), two31);
         const __m512 fo = _mm512_cvtepu32_ps(om);
         const __m512 ft = _mm512_cvtepu32_ps(tm);
-        const __mmask16 angle = angle_mask16(fd, fo, ft, c.cos_sq);
+        __mmask16 unsure;
+        __mmask16 angle = angle_mask16_float(fd, fo, ft, cos_sq_f, unsure);
+        if (unsure) angle = angle_mask16(fd, fo, ft, c.cos_sq);  // rare: near 1 degree
         for (int b = 0; b < 3; ++b) {
             const Z k = ratio_q15_s0(o[b], t[b], c.div);
             Z rst = scale_q15_s0(k, o[b]);
