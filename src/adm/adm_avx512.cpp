@@ -1121,11 +1121,11 @@ void csf_s123_avx512(const std::int32_t* src, std::ptrdiff_t stride, Rect region
 // scalar's int64 shift (e2 is negative for e^2 >= 2^(31 + sq) roughly).
 struct Cube {
     Z sq_round, cub_round;
-    __m128i sq, cub;
+    Z sq, cub;  // shift counts in every lane (vpsrlvq / vpsravq: one uop, by an xmm count two)
     Z add(Z acc, Z e) const {
-        const Z e2 = _mm512_srl_epi64(_mm512_add_epi64(_mm512_mul_epu32(e, e), sq_round), sq);
+        const Z e2 = _mm512_srlv_epi64(_mm512_add_epi64(_mm512_mul_epu32(e, e), sq_round), sq);
         const Z c = _mm512_add_epi64(_mm512_mul_epi32(e2, e), cub_round);
-        return _mm512_add_epi64(acc, _mm512_sra_epi64(c, cub));
+        return _mm512_add_epi64(acc, _mm512_srav_epi64(c, cub));
     }
 };
 
@@ -1133,8 +1133,8 @@ inline Cube make_cube(const CubeShifts& s) {
     Cube c;
     c.sq_round = _mm512_set1_epi64(round_term(s.sq));
     c.cub_round = _mm512_set1_epi64(round_term(s.cub));
-    c.sq = _mm_cvtsi32_si128(s.sq);
-    c.cub = _mm_cvtsi32_si128(s.cub);
+    c.sq = _mm512_set1_epi64(s.sq);
+    c.cub = _mm512_set1_epi64(s.cub);
     return c;
 }
 
@@ -1218,7 +1218,7 @@ public:
         for (int t = 0; t < 3; ++t) {
             csf_factor_[t] = _mm512_set1_epi32(rfactor[t]);
             csf_round_[t] = _mm512_set1_epi32(kCsfRoundS0[t]);
-            csf_shift_[t] = _mm_cvtsi32_si128(kCsfShiftS0[t]);
+            csf_shift_[t] = _mm512_set1_epi32(kCsfShiftS0[t]);
         }
     }
 
@@ -1254,7 +1254,7 @@ private:
     // 32768 and round <= 65535 stay in int32). A masked-off lane loads 0,
     // whose csf (round >> shift) and flt are 0 for every kCsf*S0 pair.
     Z csf16(int t, const std::int16_t* p, __mmask16 m) const {
-        const Z v = _mm512_sra_epi32(
+        const Z v = _mm512_srav_epi32(
             _mm512_add_epi32(_mm512_mullo_epi32(csf_factor_[t], load16_i16_as_i32(p, m)),
                              csf_round_[t]),
             csf_shift_[t]);
@@ -1271,7 +1271,7 @@ private:
     const std::int16_t* const* masker_;
     std::ptrdiff_t stride_;
     Z csf_factor_[3], csf_round_[3];
-    __m128i csf_shift_[3];
+    Z csf_shift_[3];  // in every lane: vpsravd
 };
 
 // The exact excess clamp(m - T * 2^sub, 0, 2^31 - 1) for m in [0, 2^31) and
@@ -1284,19 +1284,19 @@ private:
 // and only the max acts (`fast`): every decoded picture is in that case.
 struct Excess {
     Z bound;
-    __m128i sub;
+    Z sub;  // in every lane: vpsllvd (one uop; by an xmm count two)
     int sub_bits;
     Z fast(Z m, Z thr) const {
-        return _mm512_max_epi32(_mm512_sub_epi32(m, _mm512_sll_epi32(thr, sub)),
+        return _mm512_max_epi32(_mm512_sub_epi32(m, _mm512_sllv_epi32(thr, sub)),
                                 _mm512_setzero_si512());
     }
     Z exact(Z m, Z thr) const {
         const Z zero = _mm512_setzero_si512();
         const Z tp = _mm512_min_epi32(_mm512_max_epi32(thr, zero), bound);
         const Z tn = _mm512_min_epi32(_mm512_max_epi32(_mm512_sub_epi32(zero, thr), zero), bound);
-        const Z epos = _mm512_max_epi32(_mm512_sub_epi32(m, _mm512_sll_epi32(tp, sub)), zero);
+        const Z epos = _mm512_max_epi32(_mm512_sub_epi32(m, _mm512_sllv_epi32(tp, sub)), zero);
         const Z eneg =
-            _mm512_min_epu32(_mm512_add_epi32(m, _mm512_sll_epi32(tn, sub)),
+            _mm512_min_epu32(_mm512_add_epi32(m, _mm512_sllv_epi32(tn, sub)),
                              _mm512_set1_epi32(std::numeric_limits<std::int32_t>::max()));
         return _mm512_mask_blend_epi32(_mm512_cmplt_epi32_mask(thr, zero), epos, eneg);
     }
@@ -1310,7 +1310,7 @@ inline Excess make_excess(int sub) {
     e.bound =
         _mm512_set1_epi32(sub == 0 ? std::numeric_limits<std::int32_t>::max()
                                    : static_cast<std::int32_t>(std::uint32_t{1} << (31 - sub)));
-    e.sub = _mm_cvtsi32_si128(sub);
+    e.sub = _mm512_set1_epi32(sub);
     e.sub_bits = sub;
     return e;
 }
