@@ -561,7 +561,11 @@ struct Parity {
 // further instead cost a cache-line-split load per pair.
 // Measured, not kept (BM_VifExtract/avx512icl/8, CPU time): even windows
 // from unaligned loads instead of valignd, 12.5 -> 13.0 ms; product_q16's
-// shifts and blend as port-5 shuffles (vpshufd), no change (12.8 ms).
+// shifts and blend as port-5 shuffles (vpshufd), no change (12.8 ms); the
+// last window alone (32 bytes on) from an unaligned load, to take one
+// valignd a row off port 5 (vpdpwssd zmm issues on ports 0 and 5 here, as
+// vpaddd: equal throughput in a 16-chain loop), checkasm --bench
+// vif_stat_row_u8_avx512icl 23.5 -> 23.5-24.1 us.
 // The empty asm per window keeps the two running sums in registers: without
 // it GCC reassociates the vpmaddwd level's products (no VNNI) into trees that
 // spill (fused 8-bit row, 1920 columns, 17 taps: 10.2 -> 8.8 us; the VNNI
