@@ -1669,9 +1669,12 @@ void stat_row_u8_fits(const std::uint8_t* const* ref_rows, const std::uint8_t* c
             ref_rows, dis_rows, filter, taps, f.sum, w, scratch, sigma1_sq, sigma2_sq, sigma12);
         return;
     }
+    // (Forced inline: GCC left this lambda out of line, a call per 8 columns
+    // returning its five sums through memory; callgrind of the folded rows,
+    // 4 frames 1080p at AVX2: 158.8 -> 146.3 M instructions.)
     fused_row<std::uint8_t>(
         [&](const std::uint8_t* const* r, const std::uint8_t* const* d, std::ptrdiff_t j,
-            std::ptrdiff_t) {
+            std::ptrdiff_t) __attribute__((always_inline)) {
             if constexpr (kFold)
                 return folded_u8_sums({r, d}, j, ft, sc);
             else
