@@ -1500,8 +1500,13 @@ template <int kPairs>
 }
 
 template <int kPairs>
-void horizontal_blocks(const HorizontalFilter& hf, const HalfRows& rows, int w,
+void horizontal_blocks(const HorizontalFilter& filter, const HalfRows& half_rows, int w,
                        std::int32_t* sigma1_sq, std::int32_t* sigma2_sq, std::int32_t* sigma12) {
+    // Local copies: the sigma stores (through may_alias vector types) could
+    // write the caller's filter and rows, so GCC copied the taps to the
+    // stack again in every block.
+    const HorizontalFilter hf = filter;
+    const HalfRows rows = half_rows;
     for (int b = 0; b < w; b += 16)
         horizontal_block<kPairs>(hf, rows, b, w - b, sigma1_sq, sigma2_sq, sigma12);
 }
