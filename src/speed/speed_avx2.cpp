@@ -45,6 +45,9 @@ struct Avx2 {
 
 }  // namespace
 
-void speed_init_avx2(SpeedKernels& k) { fill_kernels<Avx2>(k); }
+void speed_init_avx2(SpeedKernels& k) {
+    fill_kernels<Avx2>(k);
+    k.matmul = matmul_simd<Avx2>;
+}
 
 }  // namespace vmafpp::speed

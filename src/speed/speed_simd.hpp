@@ -169,6 +169,48 @@ void vertical_simd(const float* f, int fw, const std::uint8_t* const* a,
     }
 }
 
+// kN vectors of row i of dst = x * y from column j (SpeedMatmulFn), each
+// lane one element: 0, then + x[i][k] * y[k][j] for k ascending, the
+// scalar's operations on each element, the sums kept in registers across k
+// (the scalar's compiled loop loads and stores every row of dst once per k).
+template <class V, int kN>
+inline void matmul_vectors(float* dst, const float* xi, const float* y, int m, int c, int j) {
+    using F = typename V::F;
+    F acc[kN];
+    for (int n = 0; n < kN; ++n) acc[n] = V::zero();
+    for (int k = 0; k < m; ++k) {
+        const F a = V::set(xi[k]);
+        const float* yk = y + static_cast<std::ptrdiff_t>(k) * c + j;
+        for (int n = 0; n < kN; ++n) acc[n] = V::add(acc[n], V::mul(a, V::load(yk + n * V::kLanes)));
+    }
+    for (int n = 0; n < kN; ++n) V::store(dst + j + n * V::kLanes, acc[n]);
+}
+
+// SpeedMatmulFn: up to four vectors of a row at once, then the last
+// columns one at a time in the same order.
+template <class V>
+void matmul_simd(float* dst, const float* x, const float* y, int r, int m, int c) {
+    constexpr int L = V::kLanes;
+    for (int i = 0; i < r; ++i) {
+        const float* xi = x + static_cast<std::ptrdiff_t>(i) * m;
+        float* di = dst + static_cast<std::ptrdiff_t>(i) * c;
+        int j = 0;
+        for (; j + 4 * L <= c; j += 4 * L) matmul_vectors<V, 4>(di, xi, y, m, c, j);
+        switch ((c - j) / L) {
+            case 3: matmul_vectors<V, 3>(di, xi, y, m, c, j); break;
+            case 2: matmul_vectors<V, 2>(di, xi, y, m, c, j); break;
+            case 1: matmul_vectors<V, 1>(di, xi, y, m, c, j); break;
+            default: break;
+        }
+        j += (c - j) / L * L;
+        for (; j < c; ++j) {
+            float acc = 0;
+            for (int k = 0; k < m; ++k) acc += xi[k] * y[static_cast<std::ptrdiff_t>(k) * c + j];
+            di[j] = acc;
+        }
+    }
+}
+
 // The table of a twin: both kernels written here, over V.
 template <class V>
 void fill_kernels(SpeedKernels& k) {
