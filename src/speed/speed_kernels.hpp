@@ -69,7 +69,8 @@ struct SpeedKernels {
 const SpeedKernels& speed_kernels_scalar();
 extern KernelsFor<SpeedKernels>& speed_kernels_for;
 // AArch64: covariance and vertical (speed_neon.cpp); matmul at AVX2 (the
-// AVX-512 table keeps AVX2's: eight lanes fit the 25 columns better).
+// AVX-512 table keeps AVX2's: eight lanes fit the 25 columns better); the
+// x86 covariance is speed_simd.hpp's covariance_packed.
 KernelInit<SpeedKernels> speed_init_avx2, speed_init_avx512, speed_init_neon;
 
 }  // namespace vmafpp::speed

@@ -4,7 +4,8 @@
 // matrix compared as bytes): windows of every width 1..64 (every vector
 // tail) and random wider ones, heights 1..24, pictures of uniform noise at
 // several magnitudes, constant pictures (all covariances 0), integers, tiny
-// values near the float denormals, and one large outlier. The picture sits
+// values near the float denormals, one large outlier, and a few +-1e9
+// among noise (sums whose order shows). The picture sits
 // in page-guarded memory that ends 3 floats after the window's last row,
 // the slack the contract allows, so a read past it faults.
 #include <cmath>
@@ -32,7 +33,7 @@ constexpr int kSlack = 3;
 using SpeedLevel = TableLevel<SpeedKernels>;
 
 const char* const kFills[] = {"noise(1)", "noise(100)", "noise(1e6)", "constant",
-                              "integers", "tiny",       "outlier"};
+                              "integers", "tiny",       "outlier",    "cancel"};
 
 float sample(Rng& rng, int fill, float constant) {
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
@@ -43,7 +44,11 @@ float sample(Rng& rng, int fill, float constant) {
         case 3: return constant;
         case 4: return static_cast<float>(static_cast<int>(rng() % 511) - 255);
         case 5: return 1e-35f * u(rng);
-        default: return rng() % 97 == 0 ? 3e4f * u(rng) : u(rng);
+        case 6: return rng() % 97 == 0 ? 3e4f * u(rng) : u(rng);
+        // Noise with a few +-1e9: products of two of them (+-1e18) absorb
+        // the small ones (ulp 128) until they cancel, so a double sum taken
+        // in another order than the scalar's shows in the narrowed result.
+        default: return rng() % 40 == 0 ? (rng() % 2 ? 1e9f : -1e9f) : u(rng);
     }
 }
 
