@@ -522,14 +522,20 @@ private:
 
         std::uint16_t* image = image_.get();
         std::uint16_t* mask = mask_.get();
-        k_.spatial_mask(image, stride_, mask, w, h, mask_threshold(w, h), mask_scratch_.data());
+        // With the speed-up the first scale is decimated and keeps only the
+        // mask's even rows and columns: the kernel writes just those.
+        if (plan_.speedup)
+            k_.spatial_mask_half(image, stride_, mask, w, h, mask_threshold(w, h),
+                                 mask_scratch_.data());
+        else
+            k_.spatial_mask(image, stride_, mask, w, h, mask_threshold(w, h), mask_scratch_.data());
         double scores[kScales];
         for (int s = 0; s < kScales; ++s) {
             if (s > 0 || plan_.speedup) {
                 w = (w + 1) >> 1;
                 h = (h + 1) >> 1;
                 k_.decimate(image, stride_, w, h);
-                k_.decimate(mask, stride_, w, h);
+                if (s > 0) k_.decimate(mask, stride_, w, h);
             }
             k_.filter_mode(image, stride_, w, h, mode_buffer_.data());
             cambi::CValueSums sums;

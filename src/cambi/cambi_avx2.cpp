@@ -354,6 +354,11 @@ struct ByteCells {
         store(out, _mm256_cvtepu8_epi16(_mm256_castsi256_si128(m)));
         store(out + 16, _mm256_cvtepu8_epi16(_mm256_extracti128_si256(m, 1)));
     }
+    // The even columns' cells are the low bytes of the 16-bit lanes, in
+    // order: one and makes them the 16 mask values.
+    static void store_mask_half(std::uint16_t* out, V m) {
+        store(out, _mm256_and_si256(m, _mm256_set1_epi16(0x00ff)));
+    }
 };
 
 void Avx2Isa::sums(const float* row, int n, CValueSums& sums) { c_value_sums_avx2(row, n, sums); }
@@ -363,6 +368,7 @@ void Avx2Isa::sums(const float* row, int n, CValueSums& sums) { c_value_sums_avx
 void cambi_init_avx2(CambiKernels& k) {
     install_lanes<Avx2Lanes, Avx2Isa>(k);
     k.spatial_mask = &spatial_mask_cells<ByteCells>;
+    k.spatial_mask_half = &spatial_mask_cells<ByteCells, true>;
 }
 
 }  // namespace vmafpp::cambi

@@ -44,6 +44,11 @@ struct ContrastSetup {
 using SpatialMaskFn = void (*)(const std::uint16_t* image, std::ptrdiff_t stride,
                                std::uint16_t* mask, int w, int h, int threshold,
                                std::uint32_t* scratch);
+// The same mask decimated as DecimateFn would, for cambi's high-resolution
+// speed-up (its first scale keeps only these): mask[y][x] = the spatial
+// mask at (2x, 2y) for x < (w + 1) >> 1 and y < (h + 1) >> 1; what it
+// leaves in the rest of the w x h mask is unspecified. Same arguments and
+// scratch as SpatialMaskFn (the type below is shared).
 // The scratch that SpatialMaskFn needs, in uint32_t, for width w.
 inline std::size_t spatial_mask_scratch(int w) {
     return static_cast<std::size_t>(w) * (kMaskFilterSize + 2) + 2 * kMaskFilterSize;
@@ -156,6 +161,7 @@ struct CambiKernels {
     CValuesFn c_values = nullptr;
     CValueSumsFn c_value_sums = nullptr;
     LoadU8Fn load_u8 = nullptr;
+    SpatialMaskFn spatial_mask_half = nullptr;
 };
 
 const CambiKernels& cambi_kernels_scalar();

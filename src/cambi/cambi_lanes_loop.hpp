@@ -241,7 +241,11 @@ struct WordCells {
 // C::kMaxThreshold (no sum reaches it, >= 127) is C::gt's signed compare.
 // The scratch (9w + 14 uint32) holds, as cells, the padded column sums (3
 // zeros, w sums, 3 zeros) and a ring of 8 flag rows of w.
-template <class C>
+//
+// kHalf: the mask decimated (cambi_kernels.hpp's spatial_mask_half): the
+// column sums still follow every row, but only even rows sum their boxes,
+// and C::store_mask_half(out, m) keeps the even columns' kLanes / 2 cells.
+template <class C, bool kHalf = false>
 void spatial_mask_cells(const std::uint16_t* image, std::ptrdiff_t stride, std::uint16_t* mask,
                         int w, int h, int threshold, std::uint32_t* scratch) {
     using Cell = typename C::Cell;
@@ -287,20 +291,25 @@ void spatial_mask_cells(const std::uint16_t* image, std::ptrdiff_t stride, std::
             for (; x + N <= w; x += N) C::store(cols + x, C::sub(C::load(cols + x), C::load(leaving + x)));
             for (; x < w; ++x) cols[x] = static_cast<Cell>(cols[x] - leaving[x]);
         }
+        if (kHalf && y % 2 != 0) continue;
         // Output x sums padded[x .. x + 6]: a vector reads up to
         // padded[x + N + 5] <= padded[w + 5], the last zero.
-        std::uint16_t* out = mask + y * stride;
+        std::uint16_t* out = mask + (kHalf ? y / 2 : y) * stride;
         int x = 0;
         for (; x + N <= w; x += N) {
             const Cell* p = padded + x;
             V sum = C::load(p);
             for (int k = 1; k < kMaskFilterSize; ++k) sum = C::add(sum, C::load(p + k));
-            C::store_mask(out + x, C::band(C::gt(sum, tv), one));
+            if constexpr (kHalf)
+                C::store_mask_half(out + x / 2, C::band(C::gt(sum, tv), one));
+            else
+                C::store_mask(out + x, C::band(C::gt(sum, tv), one));
         }
-        for (; x < w; ++x) {
+        // (N is even: the tail's first column is even too.)
+        for (; x < w; x += kHalf ? 2 : 1) {
             const Cell* p = padded + x;
             const int sum = p[0] + p[1] + p[2] + p[3] + p[4] + p[5] + p[6];
-            out[x] = sum > t ? 1 : 0;
+            out[kHalf ? x / 2 : x] = sum > t ? 1 : 0;
         }
     }
 }
@@ -355,12 +364,22 @@ void load_u8_lanes(const std::uint8_t* src, std::ptrdiff_t src_stride, std::uint
     }
 }
 
+// spatial_mask_half as the whole mask then its decimation (an ISA whose
+// cells keep no even columns in one step; AVX2's byte cells do).
+template <class U>
+void spatial_mask_half_lanes(const std::uint16_t* image, std::ptrdiff_t stride, std::uint16_t* mask,
+                             int w, int h, int threshold, std::uint32_t* scratch) {
+    spatial_mask_cells<WordCells<U>>(image, stride, mask, w, h, threshold, scratch);
+    decimate_lanes<U>(mask, stride, (w + 1) >> 1, (h + 1) >> 1);
+}
+
 // A level's table: the kernels above over U and the c-value loop over Isa
 // (an ISA's CountLanes<U> with its scans, row and sums).
 template <class U, class Isa>
 void install_lanes(CambiKernels& k) {
     k.load_u8 = &load_u8_lanes<U>;
     k.spatial_mask = &spatial_mask_cells<WordCells<U>>;
+    k.spatial_mask_half = &spatial_mask_half_lanes<U>;
     k.decimate = &decimate_lanes<U>;
     k.c_values = &c_values_loop<Isa>;
     k.c_value_sums = &Isa::sums;

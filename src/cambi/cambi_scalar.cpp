@@ -293,9 +293,22 @@ double spatial_pooling(float* c, double topk, int w, int h, std::vector<float>& 
     return spatial_pooling(c, topk, w, h, sums, scratch);
 }
 
+namespace {
+
+// The whole mask, then its decimation, in place.
+void spatial_mask_half_scalar(const std::uint16_t* image, std::ptrdiff_t stride,
+                              std::uint16_t* mask, int w, int h, int threshold,
+                              std::uint32_t* scratch) {
+    spatial_mask_scalar(image, stride, mask, w, h, threshold, scratch);
+    decimate_scalar(mask, stride, (w + 1) >> 1, (h + 1) >> 1);
+}
+
+}  // namespace
+
 const CambiKernels& cambi_kernels_scalar() {
-    static const CambiKernels k{&spatial_mask_scalar, &decimate_scalar, &filter_mode_scalar,
-                                &c_values_scalar, &c_value_sums_scalar, &load_u8_scalar};
+    static const CambiKernels k{&spatial_mask_scalar, &decimate_scalar,   &filter_mode_scalar,
+                                &c_values_scalar,     &c_value_sums_scalar, &load_u8_scalar,
+                                &spatial_mask_half_scalar};
     return k;
 }
 

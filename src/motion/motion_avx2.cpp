@@ -285,6 +285,19 @@ struct Avx2 : Lanes {
     }
     static bool nonzero(Vec any) { return !_mm256_testz_si256(any, any); }
     static Vec abs_filtered_pairs(const std::int16_t* s) { return motion::abs_filtered_pairs(s); }
+    static constexpr bool kWide = true;
+    using WideShift = motion::WideShift<Lanes>;
+    static void vertical_wide_step(const std::int16_t* const* d, int j, std::int16_t* a,
+                                   std::int16_t* b, const WideShift& sh, Vec& bits, Vec& big) {
+        vertical_wide_lanes<Lanes>(d, j, a, b, sh, bits, big);
+    }
+    static bool some_big(Vec big) { return !_mm256_testz_si256(big, _mm256_set1_epi16(static_cast<short>(0x8000))); }
+    static bool fits_wide(Vec bits, const WideShift& sh) {
+        return _mm256_testz_si256(bits, sh.outside);
+    }
+    static Vec abs_filtered_wide(const std::int16_t* a, const std::int16_t* b) {
+        return abs_filtered_wide_lanes<Lanes>(a, b);
+    }
 };
 
 }  // namespace

@@ -310,6 +310,19 @@ struct Avx512 : Lanes {
         return !_mm512_test_epi32_mask(bits, sh.outside);
     }
     static bool nonzero(Vec any) { return _mm512_test_epi16_mask(any, any); }
+    static constexpr bool kWide = true;
+    using WideShift = motion::WideShift<Lanes>;
+    static void vertical_wide_step(const std::int16_t* const* d, int j, std::int16_t* a,
+                                   std::int16_t* b, const WideShift& sh, Vec& bits, Vec& big) {
+        vertical_wide_lanes<Lanes>(d, j, a, b, sh, bits, big);
+    }
+    static bool some_big(Vec big) { return _mm512_test_epi16_mask(big, _mm512_set1_epi16(static_cast<short>(0x8000))) != 0; }
+    static bool fits_wide(Vec bits, const WideShift& sh) {
+        return !_mm512_test_epi32_mask(bits, sh.outside);
+    }
+    static Vec abs_filtered_wide(const std::int16_t* a, const std::int16_t* b) {
+        return abs_filtered_wide_lanes<Lanes>(a, b);
+    }
 };
 
 std::uint32_t abs_sum_horizontal_avx512(const std::int32_t* row, int w) {

@@ -43,8 +43,9 @@ std::uint64_t motion_sad_u16(const std::uint16_t* prev, std::ptrdiff_t prev_stri
                              const std::uint16_t* cur, std::ptrdiff_t cur_stride, int w, int h,
                              int bpc, std::uint16_t* keep, std::int32_t* scratch);
 // Room for the padded int32 row, or for an int16 row with padding and slack
-// and five int16 rows, w rounded up to 32 samples, 64-byte aligned.
-constexpr int motion_scratch_size(int w) { return 4 * ((w + 31) / 32 * 32) + 80; }
+// and five int16 rows, w rounded up to 32 samples, 64-byte aligned, and one
+// more padded int16 row (motion_frame_loop.hpp's Scratch).
+constexpr int motion_scratch_size(int w) { return 4 * ((w + 31) / 32 * 32) + 160; }
 
 // Row k of the kTaps input rows of output row i, mirrored at the edges
 // (row -k is row k, row h-1+k is row h-1-k).

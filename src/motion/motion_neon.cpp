@@ -318,6 +318,12 @@ struct Neon {
         return vmaxvq_u32(vreinterpretq_u32_s32(vorrq_s32(any.val[0], any.val[1]))) != 0;
     }
     static Vec abs_filtered_pairs(const std::int16_t* s) { return abs_filtered_pairs8(s); }
+    // No wide tier (motion_frame_loop.hpp) yet: rows with y outside int16
+    // take the general path.
+    static constexpr bool kWide = false;
+    struct WideShift {
+        explicit WideShift(int) {}
+    };
 };
 
 }  // namespace

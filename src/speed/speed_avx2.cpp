@@ -40,11 +40,16 @@ struct Avx2 {
 
     VMAFPP_X86_DOUBLE_LANES(__m256d, _mm256, d)
     static constexpr int kDoubleLanes = 4, kRowRegs = 2;
+    static void dstoreu(double* p, D v) { _mm256_storeu_pd(p, v); }
     static D row_doubles(const float* p, int q) { return _mm256_cvtps_pd(_mm_loadu_ps(p + 4 * q)); }
 };
 
 }  // namespace
 
-void speed_init_avx2(SpeedKernels& k) { fill_kernels<Avx2>(k); }
+void speed_init_avx2(SpeedKernels& k) {
+    fill_kernels<Avx2>(k);
+    k.covariance = covariance_packed<Avx2>;
+    k.matmul = matmul_simd<Avx2>;
+}
 
 }  // namespace vmafpp::speed

@@ -42,11 +42,15 @@ struct Avx512 {
 
     VMAFPP_X86_DOUBLE_LANES(__m512d, _mm512, d)
     static constexpr int kDoubleLanes = 8, kRowRegs = 1;
+    static void dstoreu(double* p, D v) { _mm512_storeu_pd(p, v); }
     static D row_doubles(const float* p, int) { return _mm512_cvtps_pd(_mm256_loadu_ps(p)); }
 };
 
 }  // namespace
 
-void speed_init_avx512(SpeedKernels& k) { fill_kernels<Avx512>(k); }
+void speed_init_avx512(SpeedKernels& k) {
+    fill_kernels<Avx512>(k);
+    k.covariance = covariance_packed<Avx512>;
+}
 
 }  // namespace vmafpp::speed

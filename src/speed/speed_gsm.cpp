@@ -345,19 +345,6 @@ void eigenvalues(const float* M, int n, float* eig, float* work) {
 
 // ---- linear solve K X = B by Householder QR (float) ----
 
-// dst (r x c) = x (r x m) * y (m x c): zeroed, then += x[i][k] * y[k][j]
-// with k ascending for each element.
-void matmul(float* dst, const float* x, const float* y, int r, int m, int c) {
-    for (int i = 0; i < r * c; ++i) dst[i] = 0;
-    for (int i = 0; i < r; ++i)
-        for (int k = 0; k < m; ++k) {
-            const float a = x[i * m + k];
-            float* out = dst + i * c;
-            const float* row = y + k * c;
-            for (int j = 0; j < c; ++j) out[j] += a * row[j];
-        }
-}
-
 float norm_f(const float* v, int n) {
     float s = 0;
     for (int i = 0; i < n; ++i) s += v[i] * v[i];
@@ -366,7 +353,8 @@ float norm_f(const float* v, int n) {
 
 // matrix_qr_decomposition, keeping H = H_{n-1} .. H_1 (libvmaf's Q before
 // its final transpose, which solve_linear_system transposes back) and R = H A.
-void qr(const float* A, int n, float* H, float* R, float* q, float* z, float* tmp) {
+void qr(const float* A, int n, float* H, float* R, float* q, float* z, float* tmp,
+        SpeedMatmulFn matmul) {
     std::memcpy(z, A, sizeof(float) * n * n);
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j) H[i * n + j] = i == j ? 1.0f : 0.0f;
@@ -394,14 +382,15 @@ void qr(const float* A, int n, float* H, float* R, float* q, float* z, float* tm
 
 // solve_linear_system: false where libvmaf returns -EINVAL (|R_ii| < 1e-6).
 // work holds 5 * n * n + n * c floats.
-bool solve(const float* K, int n, const float* B, int c, float* X, float* work) {
+bool solve(const float* K, int n, const float* B, int c, float* X, float* work,
+           SpeedMatmulFn matmul) {
     float* H = work;
     float* R = H + n * n;
     float* q = R + n * n;
     float* z = q + n * n;
     float* tmp = z + n * n;
     float* rhs = tmp + n * n;
-    qr(K, n, H, R, q, z, tmp);
+    qr(K, n, H, R, q, z, tmp, matmul);
     matmul(rhs, H, B, n, n, c);
     // Back substitution, row i of X at once: each X[i][j] is rhs[i][j]
     // minus X[k][j] * R[i][k] for k ascending, then divided, libvmaf's
@@ -587,7 +576,8 @@ void Gsm::estimate(BlockStats& out) {
     for (int i = 0; i < n; ++i)
         if (eig_[i] < kEigenEps) regular = false;
     bool solved = false;
-    if (regular) solved = solve(cov_.data(), n, indep_.data(), nb, sol_.data(), work_.data());
+    if (regular)
+        solved = solve(cov_.data(), n, indep_.data(), nb, sol_.data(), work_.data(), k_.matmul);
     out.singular = !regular || !solved;
     if (out.singular) std::fill(sol_.begin(), sol_.end(), 0.0f);
 

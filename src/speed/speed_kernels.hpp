@@ -55,14 +55,22 @@ using SpeedVerticalFn = void (*)(const float* f, int fw, const std::uint8_t* con
                                  const std::uint8_t* const* b, int bpc, int j0, int j1,
                                  float* mid);
 
+// dst (r x c) = x (r x m) * y (m x c), row-major, dst not overlapping x or
+// y: each element 0.0f, then + x[i][k] * y[k][j] (float) for k ascending
+// (est_params' QR solve: 49 products of 25 x 25 matrices per picture).
+using SpeedMatmulFn = void (*)(float* dst, const float* x, const float* y, int r, int m, int c);
+
 struct SpeedKernels {
     SpeedCovarianceFn covariance = nullptr;
     SpeedVerticalFn vertical = nullptr;
+    SpeedMatmulFn matmul = nullptr;
 };
 
 const SpeedKernels& speed_kernels_scalar();
 extern KernelsFor<SpeedKernels>& speed_kernels_for;
-// AArch64: covariance and vertical (speed_neon.cpp).
+// AArch64: covariance and vertical (speed_neon.cpp); matmul at AVX2 (the
+// AVX-512 table keeps AVX2's: eight lanes fit the 25 columns better); the
+// x86 covariance is speed_simd.hpp's covariance_packed.
 KernelInit<SpeedKernels> speed_init_avx2, speed_init_avx512, speed_init_neon;
 
 }  // namespace vmafpp::speed

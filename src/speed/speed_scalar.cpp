@@ -91,10 +91,23 @@ void vertical_scalar(const float* f, int fw, const std::uint8_t* const* a,
                                         mid);
 }
 
+// dst zeroed, then += x[i][k] * y[k][j] with k ascending for each element
+// (speed.c's order), the rows of y walked contiguously.
+void matmul_scalar(float* dst, const float* x, const float* y, int r, int m, int c) {
+    for (int i = 0; i < r * c; ++i) dst[i] = 0;
+    for (int i = 0; i < r; ++i)
+        for (int k = 0; k < m; ++k) {
+            const float a = x[i * m + k];
+            float* out = dst + i * c;
+            const float* row = y + k * c;
+            for (int j = 0; j < c; ++j) out[j] += a * row[j];
+        }
+}
+
 }  // namespace
 
 const SpeedKernels& speed_kernels_scalar() {
-    static const SpeedKernels k{&covariance_scalar, &vertical_scalar};
+    static const SpeedKernels k{&covariance_scalar, &vertical_scalar, &matmul_scalar};
     return k;
 }
 

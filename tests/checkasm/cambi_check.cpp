@@ -30,7 +30,8 @@
 //   ragged runs) or two or three of any 16-bit values, against a guard page
 //   (stride = w a quarter of the time), thresholds 0..50 (all, none and every
 //   count between), 0xffff and 0xff; compares the mask, stride padding
-//   included.
+//   included. cambi_spatial_mask_half: the same pictures, the decimated
+//   corner compared (nothing written outside the w x h mask).
 // - cambi_decimate: widths 1..64 then up to 1100 of the previous scale
 //   (even and odd), any 16-bit values, in place, the used rows against a
 //   guard page (stride = w a quarter of the time); compares the whole
@@ -216,8 +217,9 @@ void check_filter_mode(Context& ctx, const CambiLevel& L) {
     ctx.done();
 }
 
-void check_spatial_mask(Context& ctx, const CambiLevel& L) {
-    if (!ctx.check("cambi_spatial_mask", L.level)) return;
+// half: spatial_mask_half, the decimated corner compared.
+void check_spatial_mask(Context& ctx, const CambiLevel& L, bool half) {
+    if (!ctx.check(half ? "cambi_spatial_mask_half" : "cambi_spatial_mask", L.level)) return;
     Rng rng = ctx.rng();
     constexpr int kMaxWidth = 700, kMaxHeight = 40;
     GuardedRows mem(1, static_cast<std::size_t>(kMaxWidth + 40) * kMaxHeight * sizeof(std::uint16_t));
@@ -250,11 +252,34 @@ void check_spatial_mask(Context& ctx, const CambiLevel& L) {
         const std::string what = "w=" + std::to_string(w) + " h=" + std::to_string(h) +
                                  " threshold=" + std::to_string(threshold) + " fill=" + fill;
         ctx.at_band(band, what);
-        cambi::cambi_kernels_scalar().spatial_mask(image, stride, ref.data(), w, h, threshold,
-                                                   scratch_ref.data());
-        L.kernels->spatial_mask(image, stride, got.data(), w, h, threshold, scratch_got.data());
+        if (!half) {
+            cambi::cambi_kernels_scalar().spatial_mask(image, stride, ref.data(), w, h, threshold,
+                                                       scratch_ref.data());
+            L.kernels->spatial_mask(image, stride, got.data(), w, h, threshold, scratch_got.data());
+            ctx.band();
+            compare_output(ctx, band, what, "mask", ref, got, n, L.level.name);
+            continue;
+        }
+        cambi::cambi_kernels_scalar().spatial_mask_half(image, stride, ref.data(), w, h, threshold,
+                                                        scratch_ref.data());
+        L.kernels->spatial_mask_half(image, stride, got.data(), w, h, threshold, scratch_got.data());
         ctx.band();
-        compare_output(ctx, band, what, "mask", ref, got, n, L.level.name);
+        // Only the decimated corner is specified; nothing past the w x h
+        // mask may be written.
+        long long where = 0;
+        if (!got.canaries_intact(&where, n)) {
+            ctx.fail(band) << what << ": wrote mask[" << where << "] outside [0, " << n << ")";
+            continue;
+        }
+        for (int y = 0; y < (h + 1) / 2 && ctx.ok(); ++y)
+            for (int x = 0; x < (w + 1) / 2; ++x) {
+                const std::size_t i = static_cast<std::size_t>(y * stride + x);
+                if (ref[i] != got[i]) {
+                    ctx.fail(band) << what << ": mask[" << y << "][" << x << "] scalar " << ref[i]
+                                   << ", " << L.level.name << " " << got[i];
+                    break;
+                }
+            }
     }
     ctx.done();
 }
@@ -408,7 +433,8 @@ CHECKASM_MODULE(cambi) {
         if (L.owns(&CambiKernels::c_value_sums)) check_c_value_sums(ctx, L);
         if (L.owns(&CambiKernels::load_u8)) check_load_u8(ctx, L);
         if (L.owns(&CambiKernels::filter_mode)) check_filter_mode(ctx, L);
-        if (L.owns(&CambiKernels::spatial_mask)) check_spatial_mask(ctx, L);
+        if (L.owns(&CambiKernels::spatial_mask)) check_spatial_mask(ctx, L, false);
+        if (L.owns(&CambiKernels::spatial_mask_half)) check_spatial_mask(ctx, L, true);
         if (L.owns(&CambiKernels::decimate)) check_decimate(ctx, L);
     }
 }

@@ -2,8 +2,10 @@
 // against motion_kernels_scalar(): every width 3..64 and random wider ones,
 // heights 3..24, hostile sample fills at 8..16 bits (any 16-bit value at any
 // bpc), every bpc 1..16 for the high-bit-depth frame (bpc 1 reaches vertical
-// outputs near +-2^31, the whole range the horizontal pass must take), and
-// differences near +-2^(bpc-1) that put vertical outputs at the int16 limits.
+// outputs near +-2^31, the whole range the horizontal pass must take),
+// differences near +-2^(bpc-1) that put vertical outputs at the int16 limits,
+// and near +-2^bpc (8-bit: +-255) that put them at the limits of the wide
+// tier's 17 bits (motion_frame_loop.hpp's WideShift).
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -38,14 +40,18 @@ struct Frames {
     std::ptrdiff_t prev_stride = 0, cur_stride = 0;
     std::string fill;
 
-    // Hostile fills, one per picture, or (near_int16) differences near
-    // +-2^(bpc-1) on every row, so the vertical pass gives y near the int16
-    // limits, +-2^15 (a twin may keep y as int16 when it fits).
-    void make(Rng& rng, int w, int h, std::uint64_t max, bool near_int16, int bpc) {
+    // Hostile fills, one per picture, or differences near +-2^(bpc-1)
+    // (near = 1, "near_int16") or near +-2^bpc ("near_wide", samples at
+    // most 2^14 - 1, 255 at 8 bits) on every row, so the vertical pass gives
+    // y near the int16 limits, +-2^15 (a twin may keep y as int16 when it
+    // fits), or near +-2^16 (the wide tier's limits).
+    void make(Rng& rng, int w, int h, std::uint64_t max, int near, int bpc) {
         const Fill fp = random_fill(rng);
         const Fill fc = rng() % 5 == 0 ? fp : random_fill(rng);
         const bool negative = rng() % 2 == 0;
-        fill = near_int16 ? (negative ? "near_int16(-)" : "near_int16(+)")
+        const bool near_fill = near != 0;
+        fill = near_fill ? std::string(near == 1 ? "near_int16" : "near_wide") +
+                                (negative ? "(-)" : "(+)")
                           : std::string(fill_name(fp)) + "/" + fill_name(fc);
         // 16-bit: sometimes one row of cur alone with samples in [2^14, 2^15)
         // (a twin may take int16 differences only from rows below 2^14).
@@ -61,11 +67,17 @@ struct Frames {
             const bool at_end = rng() & 1;
             for (int y = 0; y < h; ++y) {
                 T* row = mem.row<T>(y, static_cast<std::size_t>(w), at_end);
-                if (near_int16) {
+                if (near_fill) {
                     const bool high = (pic == 0) != negative;
+                    // near_wide stays below 2^14 (255 at 8 bits), where the
+                    // fused frame takes samples.
                     const std::uint64_t half = std::uint64_t{1} << (bpc - 1);
-                    for (int i = 0; i < w; ++i)
-                        row[i] = static_cast<T>(high ? half - 1 + rng() % 3 : 0);
+                    const std::uint64_t cap = sizeof(T) == 1 ? 255 : (1u << 14) - 1;
+                    for (int i = 0; i < w; ++i) {
+                        const std::uint64_t v = near == 1 ? half - 1 + rng() % 3
+                                                          : std::min(2 * half - 1 + rng() % 3, cap);
+                        row[i] = static_cast<T>(high ? v : 0);
+                    }
                 } else {
                     fill_samples(
                         rng, pic == 0 ? fp : fc, max, static_cast<std::size_t>(w),
@@ -144,7 +156,8 @@ void check_sad(Context& ctx, const MotionLevel& L) {
                             : (rng() % 3 == 0 ? kBits[rng() % std::size(kBits)]
                                : bpc < 8      ? 8
                                               : bpc);
-        frames.make(rng, w, h, (1u << bits) - 1, rng() % 8 == 0, bpc);
+        const int near = rng() % 8 != 0 ? 0 : 1 + static_cast<int>(rng() % 2);
+        frames.make(rng, w, h, (1u << bits) - 1, near, bpc);
         const std::string what = "w=" + std::to_string(w) + " h=" + std::to_string(h) +
                                  " bpc=" + std::to_string(bpc) + " bits=" + std::to_string(bits) +
                                  " fill=" + frames.fill;
@@ -160,7 +173,7 @@ void check_sad(Context& ctx, const MotionLevel& L) {
         if (keeping) check_keep(band, what, w, h);
     }
     if (ctx.benching()) {
-        frames.make(rng, 1920, kMaxHeight, k8 ? 255 : 1023, false, k8 ? 8 : 10);
+        frames.make(rng, 1920, kMaxHeight, k8 ? 255 : 1023, 0, k8 ? 8 : 10);
         ctx.bench([&] { (void)run(motion::motion_kernels_scalar(), 1920, kMaxHeight, 10); },
                   [&] { (void)run(*L.kernels, 1920, kMaxHeight, 10); });
     }

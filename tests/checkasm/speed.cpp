@@ -1,10 +1,11 @@
-// checkasm module "speed": SpeedKernels::covariance (and ::vertical, below)
-// of every SIMD level
+// checkasm module "speed": SpeedKernels::covariance (and ::vertical and
+// ::matmul, below) of every SIMD level
 // against speed_kernels_scalar(), bit for bit (means and the whole 25x25
 // matrix compared as bytes): windows of every width 1..64 (every vector
 // tail) and random wider ones, heights 1..24, pictures of uniform noise at
 // several magnitudes, constant pictures (all covariances 0), integers, tiny
-// values near the float denormals, and one large outlier. The picture sits
+// values near the float denormals, one large outlier, and a few +-1e9
+// among noise (sums whose order shows). The picture sits
 // in page-guarded memory that ends 3 floats after the window's last row,
 // the slack the contract allows, so a read past it faults.
 #include <cmath>
@@ -32,7 +33,7 @@ constexpr int kSlack = 3;
 using SpeedLevel = TableLevel<SpeedKernels>;
 
 const char* const kFills[] = {"noise(1)", "noise(100)", "noise(1e6)", "constant",
-                              "integers", "tiny",       "outlier"};
+                              "integers", "tiny",       "outlier",    "cancel"};
 
 float sample(Rng& rng, int fill, float constant) {
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
@@ -43,7 +44,11 @@ float sample(Rng& rng, int fill, float constant) {
         case 3: return constant;
         case 4: return static_cast<float>(static_cast<int>(rng() % 511) - 255);
         case 5: return 1e-35f * u(rng);
-        default: return rng() % 97 == 0 ? 3e4f * u(rng) : u(rng);
+        case 6: return rng() % 97 == 0 ? 3e4f * u(rng) : u(rng);
+        // Noise with a few +-1e9: products of two of them (+-1e18) absorb
+        // the small ones (ulp 128) until they cancel, so a double sum taken
+        // in another order than the scalar's shows in the narrowed result.
+        default: return rng() % 40 == 0 ? (rng() % 2 ? 1e9f : -1e9f) : u(rng);
     }
 }
 
@@ -197,12 +202,69 @@ void check_vertical(Context& ctx, const SpeedLevel& L) {
     ctx.done();
 }
 
+// The matrix product: r, m, c from 1 to 80 (every vector tail of c; the
+// model fit's 25 x 25 and 25 x blocks among them), x and y of the
+// covariance's fills (noise at several magnitudes, constants, integers,
+// near-denormals, an outlier), compared as bytes. x and y each end at a
+// guard page, dst between canaries.
+void check_matmul(Context& ctx, const SpeedLevel& L) {
+    if (!ctx.check("speed_matmul", L.level)) return;
+    Rng rng = ctx.rng();
+    constexpr int kMax = 80;
+    GuardedRows mem_x(1, kMax * kMax * sizeof(float)), mem_y(1, kMax * kMax * sizeof(float));
+    Canaried<float> dst_a(kMax * kMax), dst_b(kMax * kMax);
+    constexpr int kFillCount = static_cast<int>(sizeof(kFills) / sizeof(kFills[0]));
+    for (int band = 0; band < ctx.bands() && ctx.ok(); ++band) {
+        const bool model = rng() % 4 == 0;
+        const int r = model ? kBlockElems : 1 + static_cast<int>(rng() % kMax);
+        const int m = model ? kBlockElems : 1 + static_cast<int>(rng() % kMax);
+        const int c = model && rng() % 2 ? kBlockElems : 1 + static_cast<int>(rng() % kMax);
+        const std::size_t nx = static_cast<std::size_t>(r) * m, ny = static_cast<std::size_t>(m) * c;
+        float* x = mem_x.row<float>(0, nx, true);
+        float* y = mem_y.row<float>(0, ny, true);
+        const int fx = static_cast<int>(rng() % kFillCount), fy = static_cast<int>(rng() % kFillCount);
+        const float constant = 50.0f * std::uniform_real_distribution<float>(-1, 1)(rng);
+        for (std::size_t i = 0; i < nx; ++i) x[i] = sample(rng, fx, constant);
+        for (std::size_t i = 0; i < ny; ++i) y[i] = sample(rng, fy, constant);
+        const std::string what = std::to_string(r) + "x" + std::to_string(m) + " * " + std::to_string(m) + "x" +
+                                 std::to_string(c) + " fill=" + kFills[fx] + "/" + kFills[fy];
+        ctx.at_band(band, what);
+        dst_a.poison();
+        dst_b.poison();
+        const std::size_t nd = static_cast<std::size_t>(r) * c;
+        speed_kernels_scalar().matmul(dst_a.data(), x, y, r, m, c);
+        L.kernels->matmul(dst_b.data(), x, y, r, m, c);
+        ctx.band();
+        long long where = 0;
+        if (!dst_b.canaries_intact(&where, nd)) {
+            ctx.fail(band) << what << ": wrote outside dst[0, " << nd << ") at " << where;
+            continue;
+        }
+        for (std::size_t i = 0; i < nd; ++i)
+            if (std::memcmp(&dst_a[i], &dst_b[i], sizeof(float)) != 0) {
+                ctx.fail(band) << std::setprecision(9) << what << ": dst[" << i / c << "][" << i % c
+                               << "] scalar " << dst_a[i] << ", " << L.level.name << " " << dst_b[i];
+                break;
+            }
+    }
+    if (ctx.benching()) {
+        const int n = kBlockElems;
+        float* x = mem_x.row<float>(0, n * n, true);
+        float* y = mem_y.row<float>(0, n * n, true);
+        for (int i = 0; i < n * n; ++i) x[i] = sample(rng, 0, 0), y[i] = sample(rng, 0, 0);
+        ctx.bench([&] { speed_kernels_scalar().matmul(dst_a.data(), x, y, n, n, n); },
+                  [&] { L.kernels->matmul(dst_b.data(), x, y, n, n, n); });
+    }
+    ctx.done();
+}
+
 }  // namespace
 
 CHECKASM_MODULE(speed) {
     for (const SpeedLevel& L : simd_tables(ctx, &speed_kernels_for)) {
         if (L.owns(&SpeedKernels::covariance)) check_covariance(ctx, L);
         if (L.owns(&SpeedKernels::vertical)) check_vertical(ctx, L);
+        if (L.owns(&SpeedKernels::matmul)) check_matmul(ctx, L);
     }
 }
 
