@@ -185,31 +185,47 @@ AdmEngine::AdmEngine(int width, int height, int bpc, const AdmOptions& options,
     const std::size_t n1 = static_cast<std::size_t>(stride1_) * bh1;
 
     // Only the approximation bands of scale 0 are kept whole; its h/v/d
-    // bands and their decoupled parts live in strips (see for_each_strip()).
-    const std::size_t strip = static_cast<std::size_t>(stride_) * (kStripRows + 2);
-    s0_.allocate(strip);
-
-    // Scale 0's approximations (int16, every value fits), then per picture
-    // scale 1's (n1 samples; scale 3's overwrite them once scale 2 has read
-    // them) and scale 2's (n2).
+    // bands and their decoupled parts live in strips (see for_each_strip()),
+    // 12 strips of strip_ samples. Scale 0's approximations (int16, every
+    // value fits), then per picture scale 1's (n1 samples; scale 3's
+    // overwrite them once scale 2 has read them) and scale 2's (n2). Scales
+    // 1-3 in strips likewise; scale 1's stride serves all three.
     const int bh2 = (bh1 + 1) / 2;
     const std::size_t n2 = static_cast<std::size_t>(stride1_) * bh2;
-    approx16_.allocate(n0 * 2);
-    approx_.allocate((n1 + n2) * 2);
+    strip_ = static_cast<std::size_t>(stride_) * (kStripRows + 2);
+    strip1_ = static_cast<std::size_t>(stride1_) * (kStripRows + 2);
+    n0_ = n0;
+    n1_ = n1;
+    n12_ = n1 + n2;
+    detail::ScratchLayout layout;
+    at_.s0 = layout.take<std::int16_t>(strip_ * 12);
+    at_.approx16 = layout.take<std::int16_t>(n0 * 2);
+    at_.approx = layout.take<std::int32_t>(n12_ * 2);
+    at_.s123 = layout.take<std::int32_t>(strip1_ * 12);
+    at_.dwt16 = layout.take<std::int16_t>(4 * static_cast<std::size_t>(width + 3));
+    at_.dwt32 = layout.take<std::int32_t>(4 * static_cast<std::size_t>(bw0 + 3));
+    at_.thr32 = layout.take<std::int32_t>(static_cast<std::size_t>(bw0));
+    at_.thr64 = layout.take<std::int64_t>(static_cast<std::size_t>(bw0));
+    frame_scratch_ = detail::FrameScratch(layout.bytes());
+}
+
+void AdmEngine::bind() {
+    std::byte* block = frame_scratch_.get();
+    if (block == bound_) return;
+    bound_ = block;
+    s0_.place(reinterpret_cast<std::int16_t*>(block + at_.s0), strip_);
+    s123_.place(reinterpret_cast<std::int32_t*>(block + at_.s123), strip1_);
+    auto* approx16 = reinterpret_cast<std::int16_t*>(block + at_.approx16);
+    auto* approx = reinterpret_cast<std::int32_t*>(block + at_.approx);
     for (int pic = 0; pic < 2; ++pic) {
-        approx0_[pic] = approx16_.data() + pic * n0;
-        approx_ptr_[pic][0] = approx_.data() + pic * (n1 + n2);
-        approx_ptr_[pic][1] = approx_ptr_[pic][0] + n1;
+        approx0_[pic] = approx16 + pic * n0_;
+        approx_ptr_[pic][0] = approx + pic * n12_;
+        approx_ptr_[pic][1] = approx_ptr_[pic][0] + n1_;
     }
-
-    // Scales 1-3 in strips likewise; scale 1's stride serves all three.
-    const std::size_t strip1 = static_cast<std::size_t>(stride1_) * (kStripRows + 2);
-    s123_.allocate(strip1);
-
-    dwt_scratch16_.allocate(4 * static_cast<std::size_t>(width + 3));
-    dwt_scratch32_.allocate(4 * static_cast<std::size_t>(bw0 + 3));
-    thr32_.allocate(static_cast<std::size_t>(bw0));
-    thr64_.allocate(static_cast<std::size_t>(bw0));
+    dwt_scratch16_ = reinterpret_cast<std::int16_t*>(block + at_.dwt16);
+    dwt_scratch32_ = reinterpret_cast<std::int32_t*>(block + at_.dwt32);
+    thr32_ = reinterpret_cast<std::int32_t*>(block + at_.thr32);
+    thr64_ = reinterpret_cast<std::int64_t*>(block + at_.thr64);
 }
 
 void AdmEngine::dwt_scale0_rows(const Plane& ref, const Plane& dis, int y0, int y1,
@@ -223,10 +239,10 @@ void AdmEngine::dwt_scale0_rows(const Plane& ref, const Plane& dis, int y0, int 
         std::int16_t* const* out = strip_rows(strips[pic], y0, base, stride_, hvd);
         if (bpc_ == 8)
             k_.dwt_s0_u8(p.row<std::uint8_t>(0), p.stride(), width_, height_, y0, y1,
-                         dwt_scratch16_.data(), a, out, stride_);
+                         dwt_scratch16_, a, out, stride_);
         else
             k_.dwt_s0_u16(p.row<std::uint16_t>(0), p.stride() / 2, width_, height_, bpc_, y0, y1,
-                          dwt_scratch16_.data(), a, out, stride_);
+                          dwt_scratch16_, a, out, stride_);
     }
 }
 
@@ -242,11 +258,11 @@ void AdmEngine::dwt_s123_rows(int scale, int in_w, int in_h, int y0, int y1,
         std::int32_t* hvd[3];
         std::int32_t* const* keep = strip_rows(strips[pic], y0, base, stride1_, hvd);
         if (scale == 1)
-            k_.dwt_s1(approx0_[pic], stride_, in_w, in_h, y0, y1, dwt_scratch32_.data(), a, keep,
+            k_.dwt_s1(approx0_[pic], stride_, in_w, in_h, y0, y1, dwt_scratch32_, a, keep,
                       stride1_);
         else
             k_.dwt_s123(approx_ptr_[pic][in], stride1_, in_w, in_h, scale, y0, y1,
-                        dwt_scratch32_.data(), a, keep, stride1_);
+                        dwt_scratch32_, a, keep, stride1_);
     }
 }
 
@@ -290,10 +306,10 @@ AdmEngine::ScaleResult AdmEngine::scale0(const Plane* ref_pic, const Plane* dis_
         [&](Rect rows, int base) {
             k_.den_accumulate_s0(b.ref, stride_, rows, den_shift, den_acc);
             k_.cm_accumulate_s0(b.r, b.a, stride_, w, h - base, rows, rfactor_s0_, shifts,
-                                row_shift, thr32_.data(), num_acc);
+                                row_shift, thr32_, num_acc);
             if (!opt_.skip_aim)
                 k_.cm_accumulate_s0(b.a, b.r, stride_, w, h - base, rows, rfactor_s0_, shifts,
-                                    row_shift, thr32_.data(), aim_acc);
+                                    row_shift, thr32_, aim_acc);
         });
 
     out.den =
@@ -358,10 +374,10 @@ AdmEngine::ScaleResult AdmEngine::scale123(int scale, int in_w, int in_h,
             k_.den_accumulate_s123(b.ref, stride1_, rows, kDenSq[scale - 1], den_cub, den_row,
                                    den_acc);
             k_.cm_accumulate_s123(b.r, b.a, stride1_, w, h - base, rows, rf, shifts, row_shift,
-                                  thr64_.data(), num_acc);
+                                  thr64_, num_acc);
             if (!opt_.skip_aim)
                 k_.cm_accumulate_s123(b.a, b.r, stride1_, w, h - base, rows, rf, shifts, row_shift,
-                                      thr64_.data(), aim_acc);
+                                      thr64_, aim_acc);
         });
 
     out.den = den_from_sums(
@@ -386,6 +402,7 @@ AdmEngine::ScaleResult AdmEngine::scale123(int scale, int in_w, int in_h,
 }
 
 AdmScores AdmEngine::compute(const Plane& ref, const Plane& dis) {
+    bind();
     return compute_scales(&ref, &dis, nullptr);
 }
 

@@ -1,6 +1,7 @@
 // Integer ADM (libvmaf 3.2.0's "adm" extractor) on one luma plane pair:
 // four DWT levels, each decoupled, CSF-weighted, masked and pooled, with
-// every buffer allocated once per picture geometry.
+// its working buffers in one block that other extractors of the same
+// worker may share (base/frame_scratch.hpp).
 //
 // Where vmafpp deliberately differs from libvmaf (inputs a decoded picture
 // cannot produce, and pictures below 33 pixels where libvmaf reads memory it
@@ -15,7 +16,7 @@
 
 #include "adm/adm_csf.hpp"
 #include "adm/adm_kernels.hpp"
-#include "base/large_alloc.hpp"
+#include "base/frame_scratch.hpp"
 #include "vmafpp/picture.hpp"
 
 namespace vmafpp::adm {
@@ -85,35 +86,27 @@ public:
     // with skip_aim), folded and finalised exactly as compute() does.
     AdmScores compute_from_rows(const std::int64_t* const rows[kScales]);
 
-private:
-    // Left uninitialised on purpose: every sample a kernel reads was written
-    // by an earlier stage of the same frame, and valgrind can check that.
-    template <class T>
-    struct Buffer {
-        std::unique_ptr<T[], detail::LargeFree> p;
-        void allocate(std::size_t n) { p = detail::make_large_array<T>(n); }
-        T* data() { return p.get(); }
-    };
+    // compute()'s working memory, which an extractor may share with the
+    // others of its worker (base/frame_scratch.hpp).
+    detail::FrameScratch& frame_scratch() { return frame_scratch_; }
 
+private:
     // One scale's strips (see for_each_strip() in adm.cpp): the h, v and d
     // rows of both pictures' bands and of their restored and additive parts,
-    // `strip` samples each, in one buffer.
+    // `strip` samples each, one after another from `p`.
     template <class T>
     struct StripBands {
-        void allocate(std::size_t strip) {
-            buffer.allocate(strip * 12);
-            T* p = buffer.data();
+        void place(T* p, std::size_t strip) {
             for (T** set : sets())
                 for (int t = 0; t < 3; ++t, p += strip) set[t] = p;
         }
         // The four sets in the order for_each_strip() takes them.
         std::array<T**, 4> sets() { return {ref, dis, r, a}; }
 
-        Buffer<T> buffer;
-        T* ref[3];
-        T* dis[3];
-        T* r[3];  // restored
-        T* a[3];  // additive
+        T* ref[3] = {};
+        T* dis[3] = {};
+        T* r[3] = {};  // restored
+        T* a[3] = {};  // additive
     };
 
     struct ScaleResult {
@@ -145,22 +138,34 @@ private:
     std::uint32_t rfactor_s123_[kScales][3];
     CsfFactors factors_[kScales];
 
+    // Every working buffer lies in one block of frame_scratch_, at the
+    // offsets below; bind() points the members at it before each frame.
+    // Left uninitialised on purpose: every sample a kernel reads was written
+    // by an earlier stage of the same frame (which is what lets other
+    // extractors share the block, base/frame_scratch.hpp), and valgrind can
+    // check that.
+    void bind();
+    detail::FrameScratch frame_scratch_;
+    std::byte* bound_ = nullptr;  // the block the members point into
+    struct Offsets {
+        std::size_t s0, approx16, approx, s123, dwt16, dwt32, thr32, thr64;
+    } at_{};
+    std::size_t strip_ = 0, strip1_ = 0, n0_ = 0, n1_ = 0, n12_ = 0;  // in samples
+
     // scale 0: strips of kStripRows + 2 rows (see for_each_strip() in adm.cpp)
     StripBands<std::int16_t> s0_;
     // approximation bands: scale 0's of each picture in int16; then
     // [picture][slot], slot 0 holding scale 1's (later scale 3's), slot 1
     // scale 2's
-    Buffer<std::int16_t> approx16_;
-    std::int16_t* approx0_[2];
-    Buffer<std::int32_t> approx_;
-    std::int32_t* approx_ptr_[2][2];
+    std::int16_t* approx0_[2] = {};
+    std::int32_t* approx_ptr_[2][2] = {};
     // scales 1-3: strips as for scale 0
     StripBands<std::int32_t> s123_;
     // scratch
-    Buffer<std::int16_t> dwt_scratch16_;
-    Buffer<std::int32_t> dwt_scratch32_;
-    Buffer<std::int32_t> thr32_;
-    Buffer<std::int64_t> thr64_;
+    std::int16_t* dwt_scratch16_ = nullptr;
+    std::int32_t* dwt_scratch32_ = nullptr;
+    std::int32_t* thr32_ = nullptr;
+    std::int64_t* thr64_ = nullptr;
 };
 
 }  // namespace vmafpp::adm

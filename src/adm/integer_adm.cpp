@@ -6,6 +6,7 @@
 
 #include "adm/adm.hpp"
 #include "base/extractor_info.hpp"
+#include "base/frame_scratch.hpp"
 #include "base/option_table.hpp"
 #include "adm/adm_options.hpp"
 #include "vmafpp/error.hpp"
@@ -83,7 +84,7 @@ std::vector<ProvidedFeature> adm_provided() {
     return p;
 }
 
-class IntegerAdm final : public FeatureExtractor {
+class IntegerAdm final : public FeatureExtractor, public detail::SharesFrameScratch {
 public:
     explicit IntegerAdm(const ExtractorSetup& setup)
         : engine_(setup.geometry.width, setup.geometry.height, setup.geometry.bpc,
@@ -119,6 +120,13 @@ public:
             sink.append(keys_[kNumScale0 + 2 * i + 1], frame, s.den_scale[i]);
         }
     }
+
+    // The engine's working memory, shared with the earlier extractors of
+    // this worker (base/frame_scratch.hpp); a device twin's engine uses none.
+    void meet(FeatureExtractor& earlier) override {
+        if (!device_) share_frame_scratch(earlier);
+    }
+    detail::FrameScratch& frame_scratch() override { return engine_.frame_scratch(); }
 
 private:
     adm::AdmScores scores(const Plane& ref, const Plane& dis, unsigned frame) {

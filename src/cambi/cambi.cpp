@@ -19,7 +19,7 @@
 
 #include "base/extractor_info.hpp"
 #include "base/option_table.hpp"
-#include "base/large_alloc.hpp"
+#include "base/frame_scratch.hpp"
 #include "cambi/cambi_kernels.hpp"
 #include "cambi/cambi_twin.hpp"
 #include "vmafpp/error.hpp"
@@ -371,7 +371,7 @@ Plan make_plan(const CambiParams& o, const ExtractorSetup& setup) {
     return p;
 }
 
-class Cambi final : public FeatureExtractor {
+class Cambi final : public FeatureExtractor, public detail::SharesFrameScratch {
 public:
     static void check(const ExtractorSetup& s) { make_plan(cambi_table().read(s.options), s); }
 
@@ -386,7 +386,12 @@ public:
           bpc_(s.geometry.bpc),
           full_ref_(o.full_ref),
           max_val_(o.max_val),
-          stride_((plan_.alloc_w + 31) & ~31) {
+          stride_((plan_.alloc_w + 31) & ~31),
+          // The c-values, every one written by c_values at each scale before
+          // pooling reads it: shared with the other extractors of this
+          // worker (meet()).
+          frame_scratch_(sizeof(float) * static_cast<std::size_t>(plan_.alloc_w) *
+                         static_cast<std::size_t>(plan_.alloc_h)) {
         const int nd = plan_.num_diffs;
         tvi_.resize(static_cast<std::size_t>(nd));
         weights_.resize(static_cast<std::size_t>(nd));
@@ -428,6 +433,11 @@ public:
         sink.append("cambi_source", frame, std::min(src, max_val_));
         sink.append("cambi_full_reference", frame, std::min(std::max(0.0, dist - src), max_val_));
     }
+
+    void meet(FeatureExtractor& earlier) override {
+        if (!twin_) share_frame_scratch(earlier);
+    }
+    detail::FrameScratch& frame_scratch() override { return frame_scratch_; }
 
 private:
     // The lowest 10-bit value whose luminance reaches the threshold (0 when
@@ -492,8 +502,6 @@ private:
         mask_ = detail::make_large_array<std::uint16_t>(pixels);
         std::memset(image_.get(), 0, pixels * sizeof(std::uint16_t));
         std::memset(mask_.get(), 0, pixels * sizeof(std::uint16_t));
-        c_values_ = detail::make_large_array<float>(static_cast<std::size_t>(plan_.alloc_w) *
-                                                    plan_.alloc_h);
         // Both pictures' windows fit (the scratch rows grow with the window);
         // every scale's narrower w needs fewer cells.
         const std::size_t cells = cambi::c_values_cells(
@@ -522,6 +530,7 @@ private:
 
         std::uint16_t* image = image_.get();
         std::uint16_t* mask = mask_.get();
+        auto* c_values = reinterpret_cast<float*>(frame_scratch_.get());
         // With the speed-up the first scale is decimated and keeps only the
         // mask's even rows and columns: the kernel writes just those.
         if (plan_.speedup)
@@ -539,10 +548,10 @@ private:
             }
             k_.filter_mode(image, stride_, w, h, mode_buffer_.data());
             cambi::CValueSums sums;
-            k_.c_values(image, mask, stride_, w, h, window, setup_, c_values_.get(),
-                        histograms_.get(), sums);
-            if (heatmaps) write_heatmap(c_values_.get(), s, frame, w, h);
-            scores[s] = cambi::spatial_pooling(c_values_.get(), plan_.topk, w, h, sums, pool_scratch_);
+            k_.c_values(image, mask, stride_, w, h, window, setup_, c_values, histograms_.get(),
+                        sums);
+            if (heatmaps) write_heatmap(c_values, s, frame, w, h);
+            scores[s] = cambi::spatial_pooling(c_values, plan_.topk, w, h, sums, pool_scratch_);
         }
         return weighted(scores, window);
     }
@@ -602,7 +611,7 @@ private:
     std::vector<int> weights_;
     cambi::ContrastSetup setup_;
     std::unique_ptr<std::uint16_t[], detail::LargeFree> image_, mask_, histograms_;
-    std::unique_ptr<float[], detail::LargeFree> c_values_;
+    detail::FrameScratch frame_scratch_;  // the c-values, alloc_w x alloc_h
     std::vector<std::uint32_t> mask_scratch_;
     std::vector<std::uint16_t> mode_buffer_;
     std::vector<float> pool_scratch_;

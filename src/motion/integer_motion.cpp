@@ -130,8 +130,11 @@ public:
             // Frames n - first_ - 1 .. n - 1 while frame n is scored against
             // n - first_ and copied into the slot of n - first_ - 1.
             history_.resize(first_ + 1);
+            // Left unwritten: a slot is read only after remember() or the
+            // kernel filled it, so the frames before frame 1 touch one.
             for (auto& h : history_)
-                h.samples.assign(static_cast<std::size_t>(w_) * h_ * sample_bytes_, 0);
+                h.samples = detail::make_large_array<std::uint8_t>(static_cast<std::size_t>(w_) * h_ *
+                                                                   sample_bytes_);
         }
     }
 
@@ -200,7 +203,7 @@ public:
 private:
     struct Stored {
         // w x h luma, rows w samples apart
-        std::vector<std::uint8_t, detail::LargeAllocator<std::uint8_t>> samples;
+        std::unique_ptr<std::uint8_t[], detail::LargeFree> samples;
         std::optional<unsigned> frame;
     };
 
@@ -225,8 +228,8 @@ private:
 
     template <class T>
     std::uint64_t sum_abs(const Stored& prev, const Plane& cur_plane, Stored& keep) {
-        const T* past = reinterpret_cast<const T*>(prev.samples.data());
-        T* kept = reinterpret_cast<T*>(keep.samples.data());
+        const T* past = reinterpret_cast<const T*>(prev.samples.get());
+        T* kept = reinterpret_cast<T*>(keep.samples.get());
         const T* cur = cur_plane.row<T>(0);
         if (device_) {
             const std::uint64_t sad = device_->sad(past, std::ptrdiff_t{w_} * std::ptrdiff_t{sizeof(T)},
@@ -255,7 +258,7 @@ private:
     void remember(const Plane& luma, Stored& slot) {
         const std::size_t row_bytes = static_cast<std::size_t>(w_) * sample_bytes_;
         for (int y = 0; y < h_; ++y)
-            std::memcpy(slot.samples.data() + y * row_bytes, luma.row<std::uint8_t>(y), row_bytes);
+            std::memcpy(slot.samples.get() + y * row_bytes, luma.row<std::uint8_t>(y), row_bytes);
     }
 
     void record(unsigned frame, double score) {

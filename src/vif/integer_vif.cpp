@@ -17,7 +17,7 @@
 #include "base/extractor_info.hpp"
 #include "base/option_table.hpp"
 #include "vif/vif_options.hpp"
-#include "base/large_alloc.hpp"
+#include "base/frame_scratch.hpp"
 #include "vif/vif_kernels.hpp"
 #include "vmafpp/cpu.hpp"
 #include "vmafpp/error.hpp"
@@ -77,7 +77,7 @@ const OptionTable<VifParams>& vif_table() {
     return table;
 }
 
-class IntegerVif final : public FeatureExtractor {
+class IntegerVif final : public FeatureExtractor, public detail::SharesFrameScratch {
 public:
     explicit IntegerVif(const ExtractorSetup& setup)
         : IntegerVif(vif_table().read(setup.options), setup.geometry, setup.compute.simd,
@@ -115,11 +115,16 @@ public:
         sigma_.assign(3 * static_cast<std::size_t>(geo.width), 0);
         row_scratch_.assign(vif::vif_stat_row_scratch(geo.width), 0u);
 
+        // The scaled pictures, in one block other extractors of this worker
+        // may share (meet()): every sample is written by the reduction of
+        // the scale above before the same frame reads it.
+        detail::ScratchLayout layout;
         for (int s = 1; s < kScales; ++s) {
             const std::size_t n = static_cast<std::size_t>(size_[s].w) * size_[s].h;
-            scaled_ref_[s].assign(n, 0);
-            scaled_dis_[s].assign(n, 0);
+            scaled_at_[s][0] = layout.take<std::uint16_t>(n);
+            scaled_at_[s][1] = layout.take<std::uint16_t>(n);
         }
+        frame_scratch_ = detail::FrameScratch(layout.bytes());
 
         // In vif_provided() order.
         for (int s = 0; s < kScales; ++s) {
@@ -149,6 +154,7 @@ public:
             return;
         }
         for (Follower& f : followers_) f.sums = {};
+        bind();
         if (bpc_ == 8)
             run_scales<std::uint8_t>(ref.luma(), dis.luma(), num, den);
         else
@@ -167,6 +173,7 @@ public:
     // its gain limit, which only vif_accumulate reads: this one accumulates
     // its sums too, from the same statistics rows, and hands them over.
     void meet(FeatureExtractor& earlier) override {
+        if (!device_) share_frame_scratch(earlier);
         auto* leader = dynamic_cast<IntegerVif*>(&earlier);
         if (!leader || leading_or_following() || leader->following_ || device_ ||
             leader->device_ || leader->kernels_ != kernels_ || leader->bpc_ != bpc_ ||
@@ -177,7 +184,18 @@ public:
         following_ = true;
     }
 
+    detail::FrameScratch& frame_scratch() override { return frame_scratch_; }
+
 private:
+    // Points scaled_ref_/scaled_dis_ into the scratch block.
+    void bind() {
+        std::byte* block = frame_scratch_.get();
+        for (int s = 1; s < kScales; ++s) {
+            scaled_ref_[s] = reinterpret_cast<std::uint16_t*>(block + scaled_at_[s][0]);
+            scaled_dis_[s] = reinterpret_cast<std::uint16_t*>(block + scaled_at_[s][1]);
+        }
+    }
+
     bool leading_or_following() const { return following_ || !followers_.empty(); }
 
     // Every row's statistics into the sums of this instance's gain limit
@@ -214,8 +232,8 @@ private:
         }
         if (!reduced_in_statistics) reduce(ref, stride, dis, dis_stride, 0, bpc_);
         for (int s = 1; s < kScales; ++s) {
-            const std::uint16_t* r = scaled_ref_[s].data();
-            const std::uint16_t* d = scaled_dis_[s].data();
+            const std::uint16_t* r = scaled_ref_[s];
+            const std::uint16_t* d = scaled_dis_[s];
             const std::ptrdiff_t st = size_[s].w;
             const VifSums sums = statistics(r, st, d, st, s, 16, 16);
             to_num_den(sums, num[s], den[s]);
@@ -337,8 +355,7 @@ private:
         vif::vif_mirror_pad(conv_dis_, w, taps / 2);
         const std::size_t o = static_cast<std::size_t>(oi) * out.w;
         kernels_->subsample_horizontal(conv_ref_, conv_dis_, kFilters[s + 1], taps, out.w,
-                                       scaled_ref_[s + 1].data() + o,
-                                       scaled_dis_[s + 1].data() + o);
+                                       scaled_ref_[s + 1] + o, scaled_dis_[s + 1] + o);
     }
 
     // libvmaf keeps num and den of each scale as float, computed in double
@@ -397,9 +414,11 @@ private:
     std::uint32_t* conv_dis_ = nullptr;
     std::vector<std::int32_t> sigma_;
     std::vector<std::uint32_t> row_scratch_;  // the fused rows' (vif_stat_row_scratch)
-    // scaled_*[s] holds scale s (s >= 1), w x h samples, rows w apart.
-    std::array<std::vector<std::uint16_t, detail::LargeAllocator<std::uint16_t>>, kScales>
-        scaled_ref_, scaled_dis_;
+    // scaled_*[s] holds scale s (s >= 1), w x h samples, rows w apart, at
+    // scaled_at_[s][picture] in the block of frame_scratch_.
+    detail::FrameScratch frame_scratch_;
+    std::array<std::array<std::size_t, 2>, kScales> scaled_at_{};
+    std::array<std::uint16_t*, kScales> scaled_ref_{}, scaled_dis_{};
 
     std::array<std::string, kScales> score_key_, num_key_, den_key_;
     std::string vif_key_, vif_num_key_, vif_den_key_;

@@ -76,6 +76,13 @@ TEST_P(Golden, DefaultModel) {
                         test::golden(GetParam(), "default.json"), GetParam() + " default");
 }
 
+// With no worker threads every extractor runs on the reading thread, ADM,
+// VIF and the others sharing one scratch block (base/frame_scratch.hpp).
+TEST_P(Golden, DefaultModelWithoutWorkers) {
+    expect_same_metrics(run_cli(GetParam(), "--threads 0", "default_t0"),
+                        test::golden(GetParam(), "default.json"), GetParam() + " default --threads 0");
+}
+
 struct GoldenRun {
     const char* file;
     const char* args;
