@@ -654,30 +654,39 @@ inline void for_decouple_blocks(const T* const ref_hvd[3], const T* const dis_hv
     }
 }
 
-// The samples of each band where both o and t are non-zero (`live`), and
-// whether any band has one. Elsewhere the scalar's r is 0 and a is t: o = 0
-// restores (k * 0 + 2^14) >> 15 = 0 and takes no gain limit (it needs o !=
-// 0); o != 0 with t = 0 has k = clamp((div * 0 + 2^14) >> 15, 0, 2^15) = 0,
-// so r = (0 + 2^14) >> 15 = 0, and no limit either (it needs k != 0). Flat
-// content has whole blocks of such samples (about half the blocks of the
-// testsrc clips at scale 0), which skip the angle test and the ratios.
-// Masked-off lanes are loaded as 0 and are not live.
-inline bool live_samples(const Z* o, const Z* t, __mmask16 live[3]) {
-    unsigned any = 0;
-    for (int b = 0; b < 3; ++b) {
-        live[b] = _mm512_mask_test_epi32_mask(_mm512_test_epi32_mask(o[b], o[b]), t[b], t[b]);
-        any |= live[b];
-    }
-    return any != 0;
+// Whether some sample of a block has o and t both non-zero in some band.
+// Elsewhere the scalar's r is 0 and a is t: o = 0 restores (k * 0 + 2^14)
+// >> 15 = 0 and takes no gain limit (it needs o != 0); o != 0 with t = 0
+// has k = clamp((div * 0 + 2^14) >> 15, 0, 2^15) = 0, so r = (0 + 2^14)
+// >> 15 = 0, and no limit either (it needs k != 0). Flat content has whole
+// blocks of such samples (about half the blocks of the testsrc clips at
+// scale 0), which skip the angle test and the ratios. For int16 o and t
+// sign-extended, vpmaddwd gives o t + so st (so, st the sign words, 0 or
+// -1): that is 0 where o or t is 0 (its sign word is 0 too), and not 0
+// elsewhere (|o t| >= 1, and so st = 1 only where both are negative, where
+// o t > 0), so one test of the three sums' OR decides the block, off port
+// 5 but for the test. Masked-off lanes are loaded as 0.
+inline bool any_live(const Z* o, const Z* t) {
+    const Z p = _mm512_ternarylogic_epi32(_mm512_madd_epi16(o[0], t[0]),
+                                          _mm512_madd_epi16(o[1], t[1]),
+                                          _mm512_madd_epi16(o[2], t[2]), 0xFE);
+    return _mm512_test_epi32_mask(p, p) != 0;
 }
 
 // r = 0 and a = t for the three bands of a block with no live sample.
+// (Testing each band apart too, and storing those without one the same
+// way, measured slower on the noisy bench picture: BM_AdmDecoupleS0/2
+// 0.75 -> 0.91 ms, its per-band branches unpredictable there.)
+// The dis samples are copied as int16 (no narrowing, which is two uops on
+// port 5).
+inline void store_flat_band(std::int16_t* r, std::int16_t* a, const std::int16_t* t,
+                            __mmask16 m) {
+    st_i16x16(r, m, _mm256_setzero_si256());
+    st_i16x16(a, m, ld_i16x16(m, t));
+}
 inline void store_flat(std::int16_t* const r_hvd[3], std::int16_t* const a_hvd[3],
-                       std::ptrdiff_t i, __mmask16 m, const Z* t) {
-    for (int b = 0; b < 3; ++b) {
-        store16_i16_wrap(r_hvd[b] + i, m, _mm512_setzero_si512());
-        store16_i16_wrap(a_hvd[b] + i, m, t[b]);
-    }
+                       const std::int16_t* const dis_hvd[3], std::ptrdiff_t i, __mmask16 m) {
+    for (int b = 0; b < 3; ++b) store_flat_band(r_hvd[b] + i, a_hvd[b] + i, dis_hvd[b] + i, m);
 }
 
 // How decouple_s0_rows multiplies rst by the gain limit.
@@ -700,9 +709,8 @@ void decouple_s0_rows(const std::int16_t* const ref_hvd[3], const std::int16_t* 
     const __m512 two31 = _mm512_set1_ps(0x1p31f);
     const __m512 cos_sq_f = _mm512_set1_ps(cos_1deg_sq());
     auto block = [&](std::ptrdiff_t i, __mmask16 m, const Z* o, const Z* t) {
-        __mmask16 live[3];
-        if (!live_samples(o, t, live)) {
-            store_flat(r_hvd, a_hvd, i, m, t);
+        if (!any_live(o, t)) {
+            store_flat(r_hvd, a_hvd, dis_hvd, i, m);
             return;
         }
         // Sums of two int16 products in int32, by vpmaddwd on (h, v)
@@ -723,11 +731,6 @@ void decouple_s0_rows(const std::int16_t* const ref_hvd[3], const std::int16_t* 
         __mmask16 angle = angle_mask16_float(fd, fo, ft, cos_sq_f, unsure);
         if (unsure) angle = angle_mask16(fd, fo, ft, c.cos_sq);  // rare: near 1 degree
         for (int b = 0; b < 3; ++b) {
-            if (!live[b]) {
-                store16_i16_wrap(r_hvd[b] + i, m, zero);
-                store16_i16_wrap(a_hvd[b] + i, m, t[b]);
-                continue;
-            }
             const Z k = ratio_q15_s0(o[b], t[b], c.div);
             Z rst = scale_q15_s0(k, o[b]);
             // rst = (k * o + 2^14) >> 15 is in [-2^15, 2^15 - 1] (k * o in
@@ -748,8 +751,12 @@ void decouple_s0_rows(const std::int16_t* const ref_hvd[3], const std::int16_t* 
             const __mmask16 apply = _mm512_mask_cmpneq_epi32_mask(
                 _mm512_mask_cmpneq_epi32_mask(angle, k, zero), o[b], zero);
             rst = _mm512_mask_mov_epi32(rst, apply, limited);
-            store16_i16_wrap(r_hvd[b] + i, m, rst);
-            store16_i16_wrap(a_hvd[b] + i, m, _mm512_sub_epi32(t[b], rst));
+            // a = t - r modulo 2^16, the scalar's narrowing of the int32
+            // difference, from the int16 dis samples and the narrowed r:
+            // one vpmovdw a band, not two.
+            const __m256i r16 = _mm512_cvtepi32_epi16(rst);
+            st_i16x16(r_hvd[b] + i, m, r16);
+            st_i16x16(a_hvd[b] + i, m, _mm256_sub_epi16(ld_i16x16(m, dis_hvd[b] + i), r16));
         }
     };
     for_decouple_blocks(ref_hvd, dis_hvd, stride, region, block);
