@@ -1234,6 +1234,9 @@ template <int kTaps, bool kReduce, int kRedFirst = -1, int kRedCount = -1>
                 rs->ref = _mm256_add_epi32(rs->ref, _mm256_madd_epi16(a, rc));
                 rs->dis = _mm256_add_epi32(rs->dis, _mm256_madd_epi16(b, rc));
             }
+            // And the reduction's two sums (callgrind of the fused rows with
+            // the reduction, 4 frames 1080p: 180.5 -> 176.9 M).
+            __asm__("" : "+x"(rs->ref), "+x"(rs->dis));
         }
     });
     // 128 C and the mean's rounding 128 in one constant.
