@@ -1492,6 +1492,9 @@ template <int kPairs>
                                                     std::int32_t* sigma12) {
     EvenOdd mean[2], moment[3];
     filter_windows2<kPairs>(rows.l[0] + b, rows.l[1] + b, hf, hf.bias, hf.bias, mean[0], mean[1]);
+    // (Unrolled: callgrind of horizontal_blocks<9>, 4 frames 1080p, 296.4 ->
+    // 282.9 M; user+sys CPU of VIF on the 30-frame clip 0.645 -> 0.635 s.)
+#pragma GCC unroll 3
     for (int k = 0; k < 3; ++k) {
         EvenOdd lp, hp;
         filter_windows2<kPairs>(rows.l[2 + k] + b, rows.h[2 + k] + b, hf, hf.bias_round, hf.bias,
