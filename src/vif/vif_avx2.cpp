@@ -1234,6 +1234,9 @@ template <int kTaps, bool kReduce, int kRedFirst = -1, int kRedCount = -1>
                 rs->ref = _mm256_add_epi32(rs->ref, _mm256_madd_epi16(a, rc));
                 rs->dis = _mm256_add_epi32(rs->dis, _mm256_madd_epi16(b, rc));
             }
+            // And the reduction's two sums (callgrind of the fused rows with
+            // the reduction, 4 frames 1080p: 180.5 -> 176.9 M).
+            __asm__("" : "+x"(rs->ref), "+x"(rs->dis));
         }
     });
     // 128 C and the mean's rounding 128 in one constant.
@@ -1489,6 +1492,9 @@ template <int kPairs>
                                                     std::int32_t* sigma12) {
     EvenOdd mean[2], moment[3];
     filter_windows2<kPairs>(rows.l[0] + b, rows.l[1] + b, hf, hf.bias, hf.bias, mean[0], mean[1]);
+    // (Unrolled: callgrind of horizontal_blocks<9>, 4 frames 1080p, 296.4 ->
+    // 282.9 M; user+sys CPU of VIF on the 30-frame clip 0.645 -> 0.635 s.)
+#pragma GCC unroll 3
     for (int k = 0; k < 3; ++k) {
         EvenOdd lp, hp;
         filter_windows2<kPairs>(rows.l[2 + k] + b, rows.h[2 + k] + b, hf, hf.bias_round, hf.bias,
