@@ -226,9 +226,12 @@ void tridiagonalize(float* A, int n, float* d, float* sd, float* v, float* x) {
             A[(i + 1) * n + i] = v[i + 1];
             v[i + 1] = 1.0f;
             const int s = i + 1;
+            // Each x[r] summed in a local (x may alias A for the compiler,
+            // which then stored x[r] at every step), the same operations.
             for (int r = s; r < n; ++r) {
-                x[r] = 0.0f;
-                for (int c = s; c < n; ++c) x[r] += tau * A[r * n + c] * v[c];
+                float xr = 0.0f;
+                for (int c = s; c < n; ++c) xr += tau * A[r * n + c] * v[c];
+                x[r] = xr;
             }
             float xv = 0;
             for (int r = s; r < n; ++r) xv += x[r] * v[r];
