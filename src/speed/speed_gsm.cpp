@@ -226,9 +226,12 @@ void tridiagonalize(float* A, int n, float* d, float* sd, float* v, float* x) {
             A[(i + 1) * n + i] = v[i + 1];
             v[i + 1] = 1.0f;
             const int s = i + 1;
+            // Each x[r] summed in a local (x may alias A for the compiler,
+            // which then stored x[r] at every step), the same operations.
             for (int r = s; r < n; ++r) {
-                x[r] = 0.0f;
-                for (int c = s; c < n; ++c) x[r] += tau * A[r * n + c] * v[c];
+                float xr = 0.0f;
+                for (int c = s; c < n; ++c) xr += tau * A[r * n + c] * v[c];
+                x[r] = xr;
             }
             float xv = 0;
             for (int r = s; r < n; ++r) xv += x[r] * v[r];
@@ -360,9 +363,13 @@ void qr(const float* A, int n, float* H, float* R, float* q, float* z, float* tm
         for (int j = 0; j < n; ++j) H[i * n + j] = i == j ? 1.0f : 0.0f;
     float* vec = R;  // libvmaf uses R's storage for the reflector vector
     for (int k = 0; k < n - 1; ++k) {
-        for (int i = 0; i < n; ++i)
-            for (int j = 0; j < n; ++j)
-                if (i < k || j < k) z[i * n + j] = i == j ? 1.0f : 0.0f;
+        // The entries with i < k or j < k made the identity's: the rows
+        // above k whole, the first k columns of the others (a loop over
+        // all n * n testing the condition was a quarter of estimate()).
+        for (int i = 0; i < n; ++i) {
+            const int end = i < k ? n : k;
+            for (int j = 0; j < end; ++j) z[i * n + j] = i == j ? 1.0f : 0.0f;
+        }
         for (int i = 0; i < n; ++i) vec[i] = z[i * n + k];
         const float norm = norm_f(vec, n);
         const int sign = sign_of(A[k * n + k]);
