@@ -20,6 +20,8 @@ struct Avx512 {
     using M = __mmask8;
 
     static M fzero(F v) { return _mm256_cmp_ps_mask(v, _mm256_setzero_ps(), _CMP_EQ_OQ); }
+    // a == b of float lanes (ordered: false for NaN).
+    static M feq(F a, F b) { return _mm256_cmp_ps_mask(a, b, _CMP_EQ_OQ); }
 
     VMAFPP_X86_DOUBLE_SIGNS(_mm512)
     static D round(D a) {
@@ -38,6 +40,13 @@ struct Avx512 {
     static D fma(D a, D b, D c) { return _mm512_fmadd_pd(a, b, c); }
     // m ? a : b, lane by lane.
     static D select(M m, D a, D b) { return _mm512_mask_blend_pd(m, b, a); }
+    // m ? a : +0.
+    static D keep(M m, D a) { return _mm512_maskz_mov_pd(m, a); }
+    // m ? +0 : a.
+    static D drop(M m, D a) { return _mm512_maskz_mov_pd(static_cast<M>(~m), a); }
+    // The smaller and larger of two numbers (no NaN).
+    static D min(D a, D b) { return _mm512_min_pd(a, b); }
+    static D max(D a, D b) { return _mm512_max_pd(a, b); }
 
     // Lanes whose integer k (|k| < 2^31) has bit b set.
     static M bit(D k, int b) {

@@ -40,6 +40,10 @@ struct Neon {
     static M fzero(F v) {
         return vreinterpretq_u64_s64(vmovl_s32(vreinterpret_s32_u32(vceqz_f32(v))));
     }
+    // a == b of float lanes (false for NaN), sign-extended to the double lanes.
+    static M feq(F a, F b) {
+        return vreinterpretq_u64_s64(vmovl_s32(vreinterpret_s32_u32(vceq_f32(a, b))));
+    }
 
     VMAFPP_CIEDE_NEON_BINARY(D, D, add, vaddq_f64) VMAFPP_CIEDE_NEON_BINARY(D, D, sub, vsubq_f64)
     VMAFPP_CIEDE_NEON_BINARY(D, D, mul, vmulq_f64) VMAFPP_CIEDE_NEON_BINARY(D, D, div, vdivq_f64)
@@ -68,6 +72,13 @@ struct Neon {
     }
     // m ? a : b, lane by lane.
     static D select(M m, D a, D b) { return vbslq_f64(m, a, b); }
+    // m ? a : +0.
+    static D keep(M m, D a) { return vreinterpretq_f64_u64(vandq_u64(m, vreinterpretq_u64_f64(a))); }
+    // m ? +0 : a.
+    static D drop(M m, D a) { return vreinterpretq_f64_u64(vbicq_u64(vreinterpretq_u64_f64(a), m)); }
+    // The smaller and larger of two numbers (no NaN).
+    static D min(D a, D b) { return vminq_f64(a, b); }
+    static D max(D a, D b) { return vmaxq_f64(a, b); }
 
     // Lanes whose integer k (|k| < 2^31) has bit b set.
     static M bit(D k, int b) { return vtstq_s64(vcvtnq_s64_f64(k), vdupq_n_s64(b)); }

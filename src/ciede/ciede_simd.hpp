@@ -12,7 +12,7 @@
 // call powf as the scalar does. For the others they compute their own
 // approximations, within 2^-48 of libm's results (relative; absolute for
 // cos), the bound checkasm's ciede_libm holds them to (the largest
-// difference it sees is under 2^-51). Every libm result reaches the output
+// difference it sees is under 2^-50). Every libm result reaches the output
 // only through one rounding to float, a few double operations later, that
 // the scalar performs at one of eight points (the two a', the two hue
 // angles, delta H, T, 60 exp(.), R_T). At each point the twin has a double v
@@ -110,6 +110,7 @@ typename V::D f32(typename V::D v) {
 template <class V>
 struct Math {
     using D = typename V::D;
+    using F = typename V::F;
     using M = typename V::M;
 
     static D c(double v) { return V::set(v); }
@@ -151,15 +152,17 @@ struct Math {
     // (dh / 2 with |dh| <= float(pi); R_T's angle, in [0, pi/3]), by one
     // series without a reduction: two thirds of the operations of a
     // reduction and both quadrant polynomials. The series' truncation is
-    // below 2^-51.9 |x| and sin x >= 0.62 |x| there; the evaluation's
-    // roundings (a few 2^-53 of the x z P term, at most 0.6 |x|, and the
-    // last addition's) keep the result within 2^-50 of sin x, relative.
-    // sin(+-0) = +-0 exactly, as libm's (x + x z P would make -0 +0).
+    // below 2^-51.9 |x| and sin x >= 0.62 |x| there. As x (1 + z P): the
+    // factor 1 + z P lies in [0.62, 1], its roundings (a few 2^-53 of
+    // z P <= 0.43 in the Horner steps, one in the fused last step) are
+    // under 2^-51 of it, and the product adds one: within 2^-50 of sin x,
+    // relative. sin(+-0) = x (1 + 0) = +-0 exactly, as libm's, with no
+    // compare and blend (x + x z P would make -0 +0); 3 operations fewer
+    // than x + (x z) P and its zero test.
     // Lanes outside the domain are the caller's to reject (in_sin_domain).
     static D sin(D x) {
         const D z = V::mul(x, x);
-        const D v = V::add(x, V::mul(V::mul(x, z), horner<kSinWideTerms>(z, kSinWide.c)));
-        return V::select(V::eq(x, c(0.0)), x, v);
+        return V::mul(x, V::fma(z, horner<kSinWideTerms>(z, kSinWide.c), c(1.0)));
     }
     static constexpr double kSinDomain = 1.6;
     static M in_sin_domain(D x) { return V::le(V::abs(x), c(kSinDomain)); }
@@ -175,29 +178,36 @@ struct Math {
 
     // CIEDE2000's hue weight T(h) in double, before the scalar's rounding to
     // float: 1 - 0.17 cos(h - pi/6) + 0.24 cos 2h + 0.32 cos(3h + pi/30) -
-    // 0.20 cos(4h - 7 pi/20), its four cosines from cos h and sin h by the
-    // angle-sum formulas instead of four reductions. Each then differs from
-    // libm's cosine of the rounded argument (fl(3h + pi/30), ...) by under
-    // 2^-50 (products of values within 2^-52, a few roundings) plus the
-    // argument's own rounding, at most half an ulp of 4 h + 2 < 2^6: 2^-48;
-    // with the weights (0.93 in all) and the sum's roundings, T is within
-    // 2^-47 of the scalar's (checkasm's ciede_libm holds it to 2^-46).
+    // 0.20 cos(4h - 7 pi/20), a trigonometric polynomial of degree 4, so
+    // T = P(cos h) + sin h Q(cos h) with P of degree 4 and Q of degree 3
+    // (cos nh and sin nh / sin h by Chebyshev's polynomials; coefficients
+    // below), from one reduction instead of four and nine fused steps
+    // instead of the angle sums' 36 operations (ciede alone, 2 frames 1080p
+    // at AVX2: 1,607 M -> 1,582 M instructions). The error against the
+    // scalar's: cos h and sin h within 2^-52, times the polynomials' slopes
+    // (sum k |A_k| = 10.2, sum k |B_k| = 5.3, |Q| <= 2.4): 2^-47.8; the
+    // nine roundings of values below 3: 2^-48.8; libm's cosines of the
+    // rounded arguments (fl(3h + pi/30), ...) differ from the exact angles'
+    // by the arguments' rounding, half an ulp of 4 h + 2 < 2^6, times the
+    // weights: 2^-49.5; in all under 2^-46.9 (checkasm's ciede_libm holds
+    // T to 2^-46; the settle window is 2^-40).
+    struct HueWeightPoly {
+        // cos(pi/6), sin(pi/6), cos(pi/30), sin(pi/30), cos(7 pi/20), sin(7 pi/20).
+        static constexpr double k1c = 0.86602540378443864676, k1s = 0.5;
+        static constexpr double k3c = 0.99452189536827333692, k3s = 0.10452846326765347140;
+        static constexpr double k4c = 0.45399049973954679156, k4s = 0.89100652418836786236;
+        // cos 2h = 2c^2 - 1, cos 3h = 4c^3 - 3c, cos 4h = 8c^4 - 8c^2 + 1;
+        // sin 3h = s (4c^2 - 1), sin 4h = s (8c^3 - 4c).
+        static constexpr double a[5] = {1.0 - 0.24 - 0.20 * k4c, -0.17 * k1c - 0.96 * k3c,
+                                        0.48 + 1.6 * k4c, 1.28 * k3c, -1.6 * k4c};
+        static constexpr double b[4] = {-0.17 * k1s + 0.32 * k3s, 0.8 * k4s, -1.28 * k3s,
+                                        -1.6 * k4s};
+    };
     static D hue_weight(D h) {
         D ch, sh;
         cos_sin(h, ch, sh);
-        const D c2 = V::mul(V::sub(ch, sh), V::add(ch, sh)), s2 = V::mul(c(2.0), V::mul(sh, ch));
-        const D c3 = V::sub(V::mul(c2, ch), V::mul(s2, sh)), s3 = V::add(V::mul(s2, ch), V::mul(c2, sh));
-        const D c4 = V::mul(V::sub(c2, s2), V::add(c2, s2)), s4 = V::mul(c(2.0), V::mul(s2, c2));
-        // cos(pi/6), sin(pi/6), cos(pi/30), sin(pi/30), cos(7 pi/20), sin(7 pi/20).
-        constexpr double k1c = 0.86602540378443864676, k1s = 0.5;
-        constexpr double k3c = 0.99452189536827333692, k3s = 0.10452846326765347140;
-        constexpr double k4c = 0.45399049973954679156, k4s = 0.89100652418836786236;
-        const D t1 = V::add(V::mul(ch, c(k1c)), V::mul(sh, c(k1s)));  // cos(h - pi/6)
-        const D t3 = V::sub(V::mul(c3, c(k3c)), V::mul(s3, c(k3s)));  // cos(3h + pi/30)
-        const D t4 = V::add(V::mul(c4, c(k4c)), V::mul(s4, c(k4s)));  // cos(4h - 7 pi/20)
-        return V::sub(V::add(V::add(V::sub(c(1.0), V::mul(c(0.17), t1)), V::mul(c(0.24), c2)),
-                             V::mul(c(0.32), t3)),
-                      V::mul(c(0.20), t4));
+        const D p = horner<5>(ch, HueWeightPoly::a), q = horner<4>(ch, HueWeightPoly::b);
+        return V::fma(sh, q, p);
     }
 
     // exp x for |x| < 700: x = k ln2 + r with fdlibm's two-part ln 2
@@ -220,12 +230,15 @@ struct Math {
     static D atan2(D y, D x) {
         const D ay = V::abs(y), ax = V::abs(x);
         const M steep = V::gt(ay, ax);
-        const D s = V::select(steep, ax, ay), b = V::select(steep, ay, ax);
+        const D s = V::min(ay, ax), b = V::max(ay, ax);
         const M far = V::gt(s, V::mul(b, c(0.41421356237309503)));
-        const D u = V::div(V::select(far, V::sub(s, b), s), V::select(far, V::add(s, b), b));
+        // s - b over s + b where far, else s - (+0) over b + (+0), which are
+        // s and b exactly (and +0 stays +0): ANDs and no blends.
+        const D u = V::div(V::sub(s, V::keep(far, b)), V::add(b, V::keep(far, s)));
         const D z = V::mul(u, u);
         D a = V::add(u, V::mul(V::mul(u, z), horner<11>(z, kAtan.c)));
-        a = V::select(far, V::add(c(kPi / 4), a), a);
+        // pi/4 + a where far (a - (-pi/4)); a - (+0) = a elsewhere.
+        a = V::sub(a, V::keep(far, c(-kPi / 4)));
         a = V::select(steep, V::sub(c(kPi / 2), a), a);
         a = V::select(V::lt(x, c(0.0)), V::sub(c(kPi), a), a);
         return V::copysign(a, y);
@@ -264,16 +277,35 @@ struct Math {
         return V::mul(V::mul(x2, x2), V::mul(x2, x));
     }
 
-    // float(v) is certain for every v' with |v' - v| <= e.
-    static M settles(D v, D e) { return V::eq(f32<V>(V::sub(v, e)), f32<V>(V::add(v, e))); }
+    // v rounded to float where that float is certain for every v' with
+    // |v' - v| <= |e| (settled): then v - e, v and v + e round to one float
+    // (rounding is monotonic), so narrow(v - e) is narrow(v) and the
+    // point's own rounding is not done again; in a lane that does not
+    // settle, f is a neighbour and the lane is the scalar's anyway. The two
+    // roundings are compared as floats, not widened back to doubles (the
+    // same test: widening is exact): 6 operations fewer at each of the
+    // delta E's eight points.
+    struct Rounded {
+        F f;
+        M settled;
+    };
+    static Rounded rounded(D v, D e) {
+        const F lo = V::narrow(V::sub(v, e)), hi = V::narrow(V::add(v, e));
+        return {lo, V::feq(lo, hi)};
+    }
+    static M settles(D v, D e) { return rounded(v, e).settled; }
     // The window of most roundings, relative, and T's, absolute. (Tested
     // and left out: at AVX2 a test on the bits of v, its 29 bits below
     // float's more than 2^13 ulps (T: 2^16, T >= 2^-4) from the tie, v in
     // float's normal range or below 2^-151, 9 integer operations instead of
     // two roundings to float and back: the delta E kernel 2% faster in
     // checkasm's bench, ciede alone unchanged, 1% more instructions.)
-    static M settles_rel(D v) { return settles(v, V::mul(V::abs(v), c(kSettle))); }
-    static M settles_t(D v) { return settles(v, c(kSettle)); }
+    // (The window's e = v 2^-40 keeps v's sign: v - e and v + e are the
+    // same two ends either way.)
+    static Rounded rounded_rel(D v) { return rounded(v, V::mul(v, c(kSettle))); }
+    static Rounded rounded_t(D v) { return rounded(v, c(kSettle)); }
+    static M settles_rel(D v) { return rounded_rel(v).settled; }
+    static M settles_t(D v) { return rounded_t(v).settled; }
 };
 
 // Two vectors of V as one of twice the lanes, every operation issued for
@@ -313,6 +345,9 @@ struct Twice {
     static unsigned bits(M m) { return V::bits(m.lo) | V::bits(m.hi) << V::kLanes; }
     static D fma(D a, D b, D c) { return {V::fma(a.lo, b.lo, c.lo), V::fma(a.hi, b.hi, c.hi)}; }
     static D select(M m, D a, D b) { return {V::select(m.lo, a.lo, b.lo), V::select(m.hi, a.hi, b.hi)}; }
+    static D keep(M m, D a) { return {V::keep(m.lo, a.lo), V::keep(m.hi, a.hi)}; }
+    static D drop(M m, D a) { return {V::drop(m.lo, a.lo), V::drop(m.hi, a.hi)}; }
+    VMAFPP_CIEDE_HALVES(D, D, min) VMAFPP_CIEDE_HALVES(D, D, max)
     static M bit(D k, int b) { return {V::bit(k.lo, b), V::bit(k.hi, b)}; }
     VMAFPP_CIEDE_HALF(D, D, exp2i)
     static void split(D x, D& m, D& k) { V::split(x.lo, m.lo, k.lo), V::split(x.hi, m.hi, k.hi); }
@@ -326,6 +361,7 @@ struct Twice {
     VMAFPP_CIEDE_HALVES(F, F, fmul) VMAFPP_CIEDE_HALVES(F, F, fdiv)
     VMAFPP_CIEDE_HALF(D, F, widen) VMAFPP_CIEDE_HALF(F, D, narrow)
     VMAFPP_CIEDE_HALF(M, F, fzero) VMAFPP_CIEDE_HALF(F, F, powf7)
+    VMAFPP_CIEDE_HALVES(M, F, feq)
 #undef VMAFPP_CIEDE_HALVES
 #undef VMAFPP_CIEDE_HALF
 };
@@ -350,7 +386,7 @@ typename V::F delta_e_2000(const LabPairs& in, unsigned* settled) {
     const F l1 = V::fload(in.l1), fa1 = V::fload(in.a1), fb1 = V::fload(in.b1);
     const F l2 = V::fload(in.l2), fa2 = V::fload(in.a2), fb2 = V::fload(in.b2);
     const D ca1 = V::widen(fa1), b1 = V::widen(fb1), ca2 = V::widen(fa2), b2 = V::widen(fb2);
-    const D half = c(0.5), two_pi = c(2. * kPi), zero = c(0.0);
+    const D half = c(0.5), two_pi = c(2. * kPi), minus_two_pi = c(-2. * kPi), zero = c(0.0);
     // x / 2 of a float is x * 0.5f: both round the same exact value.
     const F fhalf = V::fset(0.5f);
 
@@ -375,8 +411,9 @@ typename V::F delta_e_2000(const LabPairs& in, unsigned* settled) {
     const D g = V::sub(c(1.0), V::sqrt(V::div(c7, V::add(c7, c(6103515625.0)))));
     const D va1 = V::add(ca1, V::mul(V::widen(V::fmul(fa1, fhalf)), g));
     const D va2 = V::add(ca2, V::mul(V::widen(V::fmul(fa2, fhalf)), g));
-    M ok = V::mask_and(X::settles_rel(va1), X::settles_rel(va2));
-    const D a1 = f(va1), a2 = f(va2);
+    const auto ra1 = X::rounded_rel(va1), ra2 = X::rounded_rel(va2);
+    M ok = V::mask_and(ra1.settled, ra2.settled);
+    const D a1 = V::widen(ra1.f), a2 = V::widen(ra2.f);
 
     const F cp1 = hypot_f(a1, b1), cp2 = hypot_f(a2, b2);
     const F cp_bar = V::fmul(V::fadd(cp1, cp2), fhalf);
@@ -394,10 +431,13 @@ typename V::F delta_e_2000(const LabPairs& in, unsigned* settled) {
     const auto hue_angle = [&](D x, D y, M& settled) __attribute__((always_inline)) {
         const M origin = V::mask_and(V::eq(x, zero), V::eq(y, zero));
         const D v = X::atan2(x, y);
-        settled = V::mask_or(origin, X::settles_rel(v));
+        const auto rv = X::rounded_rel(v);
+        settled = V::mask_or(origin, rv.settled);
         // One rounding to float for both cases: f(h) = h for a float's h.
-        const D h = f(v);
-        return V::select(origin, zero, f(V::select(V::lt(h, zero), V::add(h, two_pi), h)));
+        const D h = V::widen(rv.f);
+        // h + 2 pi where h < 0, as h - (-2 pi); h - (+0) = h elsewhere, -0
+        // included: ANDs instead of blends, here and below.
+        return V::drop(origin, f(V::sub(h, V::keep(V::lt(h, zero), minus_two_pi))));
     };
     M ok_h1, ok_h2;
     const D h1 = hue_angle(b1, a1, ok_h1);
@@ -406,11 +446,12 @@ typename V::F delta_e_2000(const LabPairs& in, unsigned* settled) {
 
     // hue_difference. The scalar's |h1 - h2| is |d| (a float difference
     // rounds to nearest, symmetrically), and each selection rounds once.
+    // Where |d| > pi, d + 2 pi if h2 <= h1 (then d < 0), else d - 2 pi (d > 0):
+    // d - copysign(2 pi, d) either way.
     const D d = f(V::sub(h2, h1));
     const M near = V::le(V::abs(d), c(kPi));
-    D dh = f(V::select(V::le(h2, h1), V::add(d, two_pi), V::sub(d, two_pi)));
-    dh = V::select(near, d, dh);
-    dh = V::select(V::mask_or(V::fzero(chroma1), V::fzero(chroma2)), zero, dh);
+    D dh = V::select(near, d, f(V::sub(d, V::copysign(two_pi, d))));
+    dh = V::drop(V::mask_or(V::fzero(chroma1), V::fzero(chroma2)), dh);
 
     // delta H = (2 sqrt(c1' c2')) sin(dh / 2): sin within 2^-48 of libm's,
     // one product rounding: |v| 2^-47. Zero
@@ -420,17 +461,20 @@ typename V::F delta_e_2000(const LabPairs& in, unsigned* settled) {
     // would be the scalar's.
     const D half_dh = V::mul(dh, half);
     const D vdh = V::mul(V::mul(c(2.0), V::sqrt(V::widen(V::fmul(cp1, cp2)))), X::sin(half_dh));
-    ok = V::mask_and(ok, V::mask_and(X::settles_rel(vdh), X::in_sin_domain(half_dh)));
-    const F delta_h = V::narrow(vdh);
+    const auto rdh = X::rounded_rel(vdh);
+    ok = V::mask_and(ok, V::mask_and(rdh.settled, X::in_sin_domain(half_dh)));
+    const F delta_h = rdh.f;
 
     // mean_hue.
     const D hsum = f(V::add(h1, h2));
-    const D h_bar = f(V::select(near, V::mul(hsum, half), V::mul(V::add(hsum, two_pi), half)));
+    // (hsum + 2 pi) / 2 where |d| > pi, as hsum - (-2 pi); hsum - (+0) elsewhere.
+    const D h_bar = f(V::mul(V::sub(hsum, V::drop(near, minus_two_pi)), half));
 
     // T: within 2^-47 of the scalar's, absolute (Math::hue_weight).
     const D vt = X::hue_weight(h_bar);
-    ok = V::mask_and(ok, X::settles_t(vt));
-    const D t = f(vt);
+    const auto rt = X::rounded_t(vt);
+    ok = V::mask_and(ok, rt.settled);
+    const D t = V::widen(rt.f);
     const F s_h = V::narrow(V::add(c(1.0), V::mul(V::mul(c(0.015), cp_bar_d), t)));
 
     // rotation_term: powf as the scalar calls it; 60 exp(-d^2) within
@@ -442,11 +486,13 @@ typename V::F delta_e_2000(const LabPairs& in, unsigned* settled) {
     const F ratio = V::fdiv(cp7, V::fadd(cp7, V::fset(6103515648.0f)));
     const D e_arg = V::neg(V::widen(V::fmul(dd, dd)));
     const D vangle = V::mul(c(60.0), X::exp(e_arg));
-    ok = V::mask_and(ok, V::mask_and(X::settles_rel(vangle), V::gt(e_arg, c(-700.0))));
-    const D angle = f(V::mul(f(vangle), c(kPi / 180.0)));
+    const auto rangle = X::rounded_rel(vangle);
+    ok = V::mask_and(ok, V::mask_and(rangle.settled, V::gt(e_arg, c(-700.0))));
+    const D angle = f(V::mul(V::widen(rangle.f), c(kPi / 180.0)));
     const D vrt = V::mul(V::mul(c(-2.0), V::sqrt(V::widen(ratio))), X::sin(angle));
-    ok = V::mask_and(ok, V::mask_and(X::settles_rel(vrt), X::in_sin_domain(angle)));
-    const F r_t = V::narrow(vrt);
+    const auto rrt = X::rounded_rel(vrt);
+    ok = V::mask_and(ok, V::mask_and(rrt.settled, X::in_sin_domain(angle)));
+    const F r_t = rrt.f;
 
     const F lightness = V::fdiv(delta_l, V::fmul(V::fset(0.65f), s_l));
     const F chroma = V::fdiv(delta_c, s_c);  // kC = 1: kC SC = SC
@@ -546,8 +592,9 @@ void lab_lanes(typename V::D y, typename V::D u, typename V::D v, double scale,
         const D line = V::mul(V::add(V::mul(c(kappa), t), c(16.0)), c(1.0 / 116.0));
         const D e_line = V::add(V::mul(c(2.0 * kappa / 116.0), e_t), V::mul(V::abs(line), c(0x1p-48)));
         const D f = V::select(cube, root, line);
-        ok = V::mask_and(ok, X::settles(f, V::select(cube, e_root, e_line)));
-        return f32<V>(f);
+        const auto rf = X::rounded(f, V::select(cube, e_root, e_line));
+        ok = V::mask_and(ok, rf.settled);
+        return V::widen(rf.f);
     };
     const D fx = lab_f(0.4124564390896921, 0.357576077643909, 0.18043748326639894, 1.0 / 0.95047);
     const D fy = lab_f(0.21267285140562248, 0.715152155287818, 0.07217499330655958, 1.0);
