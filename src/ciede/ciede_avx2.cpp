@@ -80,7 +80,12 @@ struct Avx2 {
             _mm256_castsi256_pd(_mm256_or_si256(e, _mm256_set1_epi64x(0x4330000000000000ll)));
         k = _mm256_sub_pd(biased, _mm256_set1_pd(0x1p52 + 1023.0));
     }
-    // powf(x, 7.0f) of float lanes, by libm as the scalar calls it.
+    // powf(x, 7.0f) of float lanes, by libm as the scalar calls it. (The calls
+    // are about 10% of ciede's time at AVX2: replaced by x^7 in floats, timing
+    // only, ciede alone ran 0.40 -> 0.36 s on 4 frames of 1080p. glibc's
+    // powf is not correctly rounded (up to 0.82 ulp: its double result is
+    // within about 2^-26 before the rounding), so no margin test of our own
+    // x^7 can tell which float it returns.)
     static F powf7(F x) {
         alignas(16) float v[kLanes];
         _mm_store_ps(v, x);
