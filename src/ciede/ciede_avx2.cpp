@@ -51,6 +51,8 @@ struct Avx2 {
     static D keep(M m, D a) { return _mm256_and_pd(m, a); }
     // m ? +0 : a.
     static D drop(M m, D a) { return _mm256_andnot_pd(m, a); }
+    // m ? -a : a (the sign bit flipped, as neg).
+    static D flip(M m, D a) { return _mm256_xor_pd(a, _mm256_and_pd(m, _mm256_set1_pd(-0.0))); }
     // The smaller and larger of two numbers (no NaN).
     static D min(D a, D b) { return _mm256_min_pd(a, b); }
     static D max(D a, D b) { return _mm256_max_pd(a, b); }
