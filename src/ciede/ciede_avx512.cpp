@@ -44,6 +44,8 @@ struct Avx512 {
     static D keep(M m, D a) { return _mm512_maskz_mov_pd(m, a); }
     // m ? +0 : a.
     static D drop(M m, D a) { return _mm512_maskz_mov_pd(static_cast<M>(~m), a); }
+    // m ? -a : a (the sign bit flipped, as neg).
+    static D flip(M m, D a) { return _mm512_mask_xor_pd(a, m, a, _mm512_set1_pd(-0.0)); }
     // The smaller and larger of two numbers (no NaN).
     static D min(D a, D b) { return _mm512_min_pd(a, b); }
     static D max(D a, D b) { return _mm512_max_pd(a, b); }

@@ -76,6 +76,11 @@ struct Neon {
     static D keep(M m, D a) { return vreinterpretq_f64_u64(vandq_u64(m, vreinterpretq_u64_f64(a))); }
     // m ? +0 : a.
     static D drop(M m, D a) { return vreinterpretq_f64_u64(vbicq_u64(vreinterpretq_u64_f64(a), m)); }
+    // m ? -a : a (the sign bit flipped, as neg).
+    static D flip(M m, D a) {
+        const uint64x2_t sign = vandq_u64(m, vdupq_n_u64(0x8000000000000000ull));
+        return vreinterpretq_f64_u64(veorq_u64(vreinterpretq_u64_f64(a), sign));
+    }
     // The smaller and larger of two numbers (no NaN).
     static D min(D a, D b) { return vminq_f64(a, b); }
     static D max(D a, D b) { return vmaxq_f64(a, b); }
