@@ -379,6 +379,115 @@ void check_decouple_near_1deg_large(const AdmKernels& k, int w, int h, std::ptrd
     compare_decouple(k, stride, region, 100.0, nin, out, outv, "near 1 degree, large", f);
 }
 
+// The scalar's angle test for reference (oh, ov) and distorted (th, tv), in
+// its own arithmetic (adm_scalar.cpp's angle_within_1deg: each sum through
+// float, then double): d*d - cos^2 o t over cos^2 o t, >= 0 where the test
+// passes. The sums stay far inside int64 for the magnitudes used here.
+// `float_differs`: whether the same comparison with single-precision products
+// of the same float sums (D = fl(d d), P = fl(fl(c o) t), the shortcut the
+// twins take where a margin allows it) decides the other way.
+double angle_margin_rel(std::int64_t oh, std::int64_t ov, std::int64_t th, std::int64_t tv,
+                        bool* float_differs = nullptr) {
+    const double pi = 3.14159265358979323846;
+    const float cos_sq = static_cast<float>(std::cos(pi / 180) * std::cos(pi / 180));
+    const float fd = static_cast<float>(oh * th + ov * tv);
+    const float fo = static_cast<float>(oh * oh + ov * ov);
+    const float ft = static_cast<float>(th * th + tv * tv);
+    const double d = static_cast<double>(fd) / 4096.0;
+    const double o = static_cast<double>(fo) / 4096.0;
+    const double t = static_cast<double>(ft) / 4096.0;
+    const double p = static_cast<double>(cos_sq) * o * t;
+    const double margin = (d * d - p) / p;
+    if (float_differs) {
+        const float dd = fd * fd;
+        const float pf = cos_sq * fo * ft;
+        *float_differs = (dd >= pf) != (margin >= 0);
+    }
+    return margin;
+}
+
+// A decouple case once more (nin: its bands, all six replaced here, no
+// further draws), at gain 100: one sample in 16 (a hash of the position picks
+// it) has a distorted (h, v) whose angle to the reference's sits within
+// about 1.5e-7 (relative, in the scalar's d^2 against cos^2 o t) of the
+// 1-degree threshold, on either side: the integer (h, v) nearest a target
+// margin is searched in the scalar's own arithmetic, preferring one that
+// single-precision products of the same sums decide the other way. Every other sample turns
+// by 0 or 10 degrees, far from the threshold. The twins' float tests must
+// defer a sample that close to the exact test; a lone one decides its block
+// by itself, so a float test without its margin on either side shows here
+// (where every sample is near 1 degree, as in the cases above, nearly every
+// block has an undecided sample and takes the exact test whole).
+template <class T>
+void check_decouple_lone_near_1deg(const AdmKernels& k, int w, int h, std::ptrdiff_t stride,
+                                   Rect region, std::vector<Band<T>>& nin,
+                                   std::vector<Band<T>>& out, std::vector<Band<T>>& outv,
+                                   Failure& f) {
+    const double unit = sizeof(T) == 2 ? 1.0 : 32768.0;
+    const double pi = 3.14159265358979323846;
+    const double cos1 = std::cos(pi / 180);
+    // The case's geometry salts the hash, so that cases differ in their
+    // samples as well as their layout.
+    const std::uint64_t salt =
+        (static_cast<std::uint64_t>(w) << 48) ^ (static_cast<std::uint64_t>(h) << 40) ^
+        (static_cast<std::uint64_t>(stride) << 24) ^ (static_cast<std::uint64_t>(region.x0) << 12) ^
+        static_cast<std::uint64_t>(region.x1) ^ (static_cast<std::uint64_t>(region.y1 - region.y0) << 36);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            std::uint64_t hash = (static_cast<std::uint64_t>(x) * 0xD6E8FEB86659FD93ull) ^
+                                 (static_cast<std::uint64_t>(y) * 0x9E3779B97F4A7C15ull) ^ salt;
+            hash *= 0xBF58476D1CE4E5B9ull;  // splitmix64's mixing of the salted position
+            hash ^= hash >> 27;
+            const std::uint64_t mix = hash ^ (hash >> 31);
+            const double mag = (16000.0 + static_cast<double>(mix % 7001)) * unit;
+            const double dir = static_cast<double>((mix >> 13) % 6284) * 1e-3;
+            const double scale = (mix >> 40) % 2 ? 1.3 : 0.8;
+            const std::int64_t oh = std::llround(mag * std::cos(dir));
+            const std::int64_t ov = std::llround(mag * std::sin(dir));
+            std::int64_t th, tv;
+            if ((mix >> 44) % 16 == 0) {
+                // The target margin in [-1.5e-7, 1.5e-7], never 0, and the
+                // turn whose cos^2 is that far from cos^2(1 degree).
+                const double target = (static_cast<double>((mix >> 48) % 3001) - 1500.5) * 1e-10;
+                const double turn = std::acos(cos1 * std::sqrt(1.0 + target));
+                const double ch = scale * mag * std::cos(dir + turn);
+                const double cv = scale * mag * std::sin(dir + turn);
+                // Among the candidates on the target's side, one that
+                // single-precision products decide wrongly comes first
+                // (float errs far more often towards passing, so without
+                // this preference a lone sample that float fails wrongly is
+                // rare), then the one nearest the target.
+                double best = 2.0;
+                th = std::llround(ch);
+                tv = std::llround(cv);
+                for (int i = -16; i <= 16; ++i)
+                    for (int j = -16; j <= 16; ++j) {
+                        const std::int64_t ch_i = std::llround(ch) + i, cv_j = std::llround(cv) + j;
+                        bool float_differs = false;
+                        const double m = angle_margin_rel(oh, ov, ch_i, cv_j, &float_differs);
+                        if ((m >= 0) != (target >= 0)) continue;  // the target's side only
+                        const double rank = std::fabs(m - target) + (float_differs ? 0.0 : 1.0);
+                        if (rank < best) {
+                            best = rank;
+                            th = ch_i;
+                            tv = cv_j;
+                        }
+                    }
+            } else {
+                const double turn = (mix >> 45) % 2 ? 0.0 : 10.0 * pi / 180;
+                th = std::llround(scale * mag * std::cos(dir + turn));
+                tv = std::llround(scale * mag * std::sin(dir + turn));
+            }
+            *nin[0].at(x, y) = static_cast<T>(oh);
+            *nin[1].at(x, y) = static_cast<T>(ov);
+            *nin[2].at(x, y) = static_cast<T>((mix >> 20) % 2001 - 1000);
+            *nin[3].at(x, y) = static_cast<T>(th);
+            *nin[4].at(x, y) = static_cast<T>(tv);
+            *nin[5].at(x, y) = static_cast<T>((mix >> 31) % 2001 - 1000);
+        }
+    compare_decouple(k, stride, region, 100.0, nin, out, outv, "lone sample near 1 degree", f);
+}
+
 // A scale-0 decouple case once more (nin: scratch bands, no further
 // draws): the case's bands with most distorted samples and a fifth of the
 // reference samples zeroed (a hash of the position picks the survivors), so
@@ -486,10 +595,12 @@ Failure check_decouple(Gen& g, const AdmKernels& k, std::string& desc) {
     compare_decouple(k, stride, region, s0 ? -gain : gain, nin, out, outv, "1 degree", f);
     if constexpr (s0) {
         if (!f.failed) check_decouple_near_1deg_large(k, w, h, stride, region, nin, out, outv, f);
+        if (!f.failed) check_decouple_lone_near_1deg(k, w, h, stride, region, nin, out, outv, f);
         if (!f.failed) check_decouple_sparse(k, w, h, stride, region, gain, in, nin, out, outv, f);
     } else {
         if (!f.failed) check_decouple_int32_edge(k, w, h, stride, region, nin, out, outv, f);
         if (!f.failed) check_decouple_near_1deg_large(k, w, h, stride, region, nin, out, outv, f);
+        if (!f.failed) check_decouple_lone_near_1deg(k, w, h, stride, region, nin, out, outv, f);
     }
     return f;
 }
