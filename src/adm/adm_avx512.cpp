@@ -559,12 +559,13 @@ inline __mmask16 angle_mask16(__m512 dot, __m512 omag, __m512 tmag, __m512d cos_
 // sample passes where d >= 0 and D >= P+, fails where d < 0 or D < P-, and
 // only P- <= D < P+ is unsure: then the caller runs the double test
 // (adm_avx2.cpp's angle_mask8_float on 16 lanes).
+// `margin` is the bound's 2^-20 (scales 1-3 use it with their own, below).
 inline __mmask16 angle_mask16_float(__m512 d, __m512 o, __m512 t, __m512 cos_sq,
-                                    __mmask16& unsure) {
+                                    __mmask16& unsure, float margin = 0x1p-20f) {
     const __m512 dd = _mm512_mul_ps(d, d);
     const __m512 p = _mm512_mul_ps(_mm512_mul_ps(cos_sq, o), t);
-    const __m512 p_hi = _mm512_mul_ps(p, _mm512_set1_ps(1.0f + 0x1p-20f));
-    const __m512 p_lo = _mm512_mul_ps(p, _mm512_set1_ps(1.0f - 0x1p-20f));
+    const __m512 p_hi = _mm512_mul_ps(p, _mm512_set1_ps(1.0f + margin));
+    const __m512 p_lo = _mm512_mul_ps(p, _mm512_set1_ps(1.0f - margin));
     const __mmask16 nonneg = _mm512_cmp_ps_mask(d, _mm512_setzero_ps(), _CMP_GE_OQ);
     const __mmask16 pass = _mm512_mask_cmp_ps_mask(nonneg, dd, p_hi, _CMP_GE_OQ);
     const __mmask16 fails = _mm512_cmp_ps_mask(dd, p_lo, _CMP_LT_OQ);
@@ -934,18 +935,12 @@ inline __mmask16 angle_mask16_s123_float(Z oh, Z ov, Z th, Z tv, __m512 cos_sq,
     const __m512 d = _mm512_add_ps(_mm512_mul_ps(fh, gh), _mm512_mul_ps(fv, gv));
     const __m512 o = _mm512_add_ps(_mm512_mul_ps(fh, fh), _mm512_mul_ps(fv, fv));
     const __m512 t = _mm512_add_ps(_mm512_mul_ps(gh, gh), _mm512_mul_ps(gv, gv));
-    const __m512 dd = _mm512_mul_ps(d, d);
-    const __m512 p = _mm512_mul_ps(_mm512_mul_ps(cos_sq, o), t);
-    const __m512 p_hi = _mm512_mul_ps(p, _mm512_set1_ps(1.0f + 0x1p-18f));
-    const __m512 p_lo = _mm512_mul_ps(p, _mm512_set1_ps(1.0f - 0x1p-18f));
-    const __mmask16 nonneg = _mm512_cmp_ps_mask(d, _mm512_setzero_ps(), _CMP_GE_OQ);
-    const __mmask16 pass = _mm512_mask_cmp_ps_mask(nonneg, dd, p_hi, _CMP_GE_OQ);
-    const __mmask16 fails = _mm512_cmp_ps_mask(dd, p_lo, _CMP_LT_OQ);
+    const __mmask16 pass = angle_mask16_float(d, o, t, cos_sq, unsure, 0x1p-18f);
     const Z min = _mm512_set1_epi32(std::numeric_limits<std::int32_t>::min());
     const __mmask16 wraps =
         _mm512_cmpeq_epi32_mask(_mm512_max_epi32(oh, ov), min) |
         _mm512_cmpeq_epi32_mask(_mm512_max_epi32(th, tv), min);
-    unsure = static_cast<__mmask16>((nonneg & ~(pass | fails)) | wraps);
+    unsure = static_cast<__mmask16>(unsure | wraps);
     return pass;
 }
 

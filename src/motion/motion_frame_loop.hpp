@@ -168,14 +168,15 @@ inline typename Lanes::I tap_pair(std::uint16_t a, std::uint16_t b) {
     return Lanes::set_i32(static_cast<int>(std::uint32_t{a} | (std::uint32_t{b} << 16)));
 }
 
-// The int16 vertical pass of one vector of columns from j (the Isa's
-// vertical_step on x86): the pair sums blended into (d0 + d4, d1 + d3) per
-// int32 lane, c0 and c1 by one multiply-add, c2 d2 by another with a zero
-// tap on the other column, y's bits gathered by the two shifts.
+// The int16 vertical pass's int32 sums of one vector of columns from j,
+// plus `bias`: the even columns' in `even`, the odd ones' in `odd`. The
+// pair sums are blended into (d0 + d4, d1 + d3) per int32 lane, c0 and c1
+// taken by one multiply-add, c2 d2 by another with a zero tap on the other
+// column.
 template <class Lanes>
-inline void vertical_int16_lanes(const std::int16_t* const* d, std::ptrdiff_t j, std::int16_t* y,
-                                 const VerticalShift<Lanes>& sh, typename Lanes::I& bits,
-                                 typename Lanes::I& any) {
+inline void vertical_sums_lanes(const std::int16_t* const* d, std::ptrdiff_t j,
+                                typename Lanes::I bias, typename Lanes::I& even,
+                                typename Lanes::I& odd) {
     using L = Lanes;
     using I = typename L::I;
     const I d2 = L::load_i(d[2] + j);
@@ -184,10 +185,23 @@ inline void vertical_int16_lanes(const std::int16_t* const* d, std::ptrdiff_t j,
     const I even_pairs = L::blend_high16(s04, L::shl_i32(s13, 16));
     const I odd_pairs = L::blend_high16(L::shr_i32(s04, 16), s13);
     const I c01 = tap_pair<L>(kFilter[0], kFilter[1]);
-    const I even = L::add_i32(L::add_i32(L::madd_i16(even_pairs, c01), sh.bias),
-                              L::madd_i16(d2, tap_pair<L>(kFilter[2], 0)));
-    const I odd = L::add_i32(L::add_i32(L::madd_i16(odd_pairs, c01), sh.bias),
-                             L::madd_i16(d2, tap_pair<L>(0, kFilter[2])));
+    even = L::add_i32(L::add_i32(L::madd_i16(even_pairs, c01), bias),
+                      L::madd_i16(d2, tap_pair<L>(kFilter[2], 0)));
+    odd = L::add_i32(L::add_i32(L::madd_i16(odd_pairs, c01), bias),
+                     L::madd_i16(d2, tap_pair<L>(0, kFilter[2])));
+}
+
+// The int16 vertical pass of one vector of columns from j (the Isa's
+// vertical_step on x86): the sums (vertical_sums_lanes), y's bits gathered
+// by the two shifts.
+template <class Lanes>
+inline void vertical_int16_lanes(const std::int16_t* const* d, std::ptrdiff_t j, std::int16_t* y,
+                                 const VerticalShift<Lanes>& sh, typename Lanes::I& bits,
+                                 typename Lanes::I& any) {
+    using L = Lanes;
+    using I = typename L::I;
+    I even, odd;
+    vertical_sums_lanes<L>(d, j, sh.bias, even, odd);
     bits = L::or3(bits, even, odd);
     const I v = L::xor_i(L::blend_high16(L::shr_i32_by(even, sh.even), L::shl_i32_by(odd, sh.odd)),
                          L::set_i16(static_cast<std::int16_t>(0x8000)));
@@ -238,16 +252,8 @@ inline void vertical_wide_lanes(const std::int16_t* const* d, std::ptrdiff_t j, 
                                 typename Lanes::I& bits, typename Lanes::I& big) {
     using L = Lanes;
     using I = typename L::I;
-    const I d2 = L::load_i(d[2] + j);
-    const I s04 = L::add_i16(L::load_i(d[0] + j), L::load_i(d[4] + j));
-    const I s13 = L::add_i16(L::load_i(d[1] + j), L::load_i(d[3] + j));
-    const I even_pairs = L::blend_high16(s04, L::shl_i32(s13, 16));
-    const I odd_pairs = L::blend_high16(L::shr_i32(s04, 16), s13);
-    const I c01 = tap_pair<L>(kFilter[0], kFilter[1]);
-    const I even = L::add_i32(L::add_i32(L::madd_i16(even_pairs, c01), sh.bias),
-                              L::madd_i16(d2, tap_pair<L>(kFilter[2], 0)));
-    const I odd = L::add_i32(L::add_i32(L::madd_i16(odd_pairs, c01), sh.bias),
-                             L::madd_i16(d2, tap_pair<L>(0, kFilter[2])));
+    I even, odd;
+    vertical_sums_lanes<L>(d, j, sh.bias, even, odd);
     bits = L::or3(bits, even, odd);
     const I av = L::xor_i(
         L::blend_high16(L::shr_i32_by(even, sh.a_even), L::shl_i32_by(odd, sh.a_odd)),

@@ -95,23 +95,19 @@ inline void store_covariances(const double* lanes, int r, int x, double size_d, 
     }
 }
 
-// The 25 means and the covariance matrix (SpeedCovarianceFn). Means: one
-// float accumulator per block row r, lane c = offset (r, c). Covariances of
-// x = (rx, cx) with every y in block rows 0..rx at once: accumulator ry,
-// lane cy holds the pair (x, (ry, cy)).
 // covariance_packed's row of centred samples (25 used, padded so that
 // whole registers of up to 8 doubles cover them) and positions per chunk.
 constexpr int kPackedStride = 32;
 constexpr int kPackedChunk = 64;
 
+// The 25 means of the window positions (in float, the scalar's sums and
+// division) into mean, and each block row's means as doubles into my, the
+// lanes past kBlock zero: the start of both covariance kernels.
 template <class V>
-void covariance_simd(const float* d, std::ptrdiff_t stride, int sub_w, int sub_h, float* mean,
-                     float* cov) {
-    using D = typename V::D;
+inline void window_means(const float* d, std::ptrdiff_t stride, int sub_w, int sub_h, float* mean,
+                         typename V::D (&my)[kBlock][V::kRowRegs]) {
     constexpr int kRegs = V::kRowRegs, kRowLanes = V::kRowRegs * V::kDoubleLanes;
     const float size_f = static_cast<float>(static_cast<std::size_t>(sub_w) * sub_h);
-    const double size_d = static_cast<double>(static_cast<std::size_t>(sub_w) * sub_h);
-
     typename V::M msum[kBlock];
     for (int r = 0; r < kBlock; ++r) msum[r] = V::mzero();
     for (int i = 0; i < sub_h; ++i)
@@ -122,14 +118,26 @@ void covariance_simd(const float* d, std::ptrdiff_t stride, int sub_w, int sub_h
         V::mstore(lanes, msum[r]);
         for (int c = 0; c < kBlock; ++c) mean[r * kBlock + c] = lanes[c] / size_f;
     }
-
-    // Means of each block row as doubles, the lanes past kBlock zero.
-    D my[kBlock][kRegs];
     for (int r = 0; r < kBlock; ++r) {
         alignas(64) double m[kRowLanes] = {};
         for (int c = 0; c < kBlock; ++c) m[c] = mean[r * kBlock + c];
         for (int q = 0; q < kRegs; ++q) my[r][q] = V::dload(m + q * V::kDoubleLanes);
     }
+}
+
+// The 25 means and the covariance matrix (SpeedCovarianceFn). Means: one
+// float accumulator per block row r, lane c = offset (r, c). Covariances of
+// x = (rx, cx) with every y in block rows 0..rx at once: accumulator ry,
+// lane cy holds the pair (x, (ry, cy)).
+template <class V>
+void covariance_simd(const float* d, std::ptrdiff_t stride, int sub_w, int sub_h, float* mean,
+                     float* cov) {
+    using D = typename V::D;
+    constexpr int kRegs = V::kRowRegs, kRowLanes = V::kRowRegs * V::kDoubleLanes;
+    const double size_d = static_cast<double>(static_cast<std::size_t>(sub_w) * sub_h);
+
+    D my[kBlock][kRegs];
+    window_means<V>(d, stride, sub_w, sub_h, mean, my);
 
     for (int x = 0; x < kBlockElems; ++x) {
         const int rx = x / kBlock, cx = x % kBlock;
@@ -213,27 +221,10 @@ void covariance_packed(const float* d, std::ptrdiff_t stride, int sub_w, int sub
     constexpr int kRegs = V::kRowRegs, kRowLanes = V::kRowRegs * V::kDoubleLanes;
     static_assert(kRowLanes >= kBlock && (kBlock - 1) * kBlock + kRowLanes <= kPackedStride,
                   "a block row's registers cover its five offsets within the packed row");
-    const float size_f = static_cast<float>(static_cast<std::size_t>(sub_w) * sub_h);
     const double size_d = static_cast<double>(static_cast<std::size_t>(sub_w) * sub_h);
 
-    typename V::M msum[kBlock];
-    for (int r = 0; r < kBlock; ++r) msum[r] = V::mzero();
-    for (int i = 0; i < sub_h; ++i)
-        for (int j = 0; j < sub_w; ++j)
-            for (int r = 0; r < kBlock; ++r) msum[r] = V::madd(msum[r], d + (r + i) * stride + j);
-    for (int r = 0; r < kBlock; ++r) {
-        alignas(64) float lanes[8];
-        V::mstore(lanes, msum[r]);
-        for (int c = 0; c < kBlock; ++c) mean[r * kBlock + c] = lanes[c] / size_f;
-    }
-
-    // Means of each block row as doubles, the lanes past kBlock zero.
     D my[kBlock][kRegs];
-    for (int r = 0; r < kBlock; ++r) {
-        alignas(64) double m[kRowLanes] = {};
-        for (int c = 0; c < kBlock; ++c) m[c] = mean[r * kBlock + c];
-        for (int q = 0; q < kRegs; ++q) my[r][q] = V::dload(m + q * V::kDoubleLanes);
-    }
+    window_means<V>(d, stride, sub_w, sub_h, mean, my);
 
     alignas(64) double acc[kBlockElems][kPackedStride] = {};
     // Lanes past offset 24 hold whatever the last block row's registers
