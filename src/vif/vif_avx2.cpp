@@ -896,31 +896,24 @@ void subsample_vertical_avx2(const T* const* ref_rows, const T* const* dis_rows,
                              std::uint32_t* ref_out, std::uint32_t* dis_out) {
     const __m128i sh = _mm_cvtsi32_si128(shift);
     const __m256i rnd = _mm256_set1_epi32(static_cast<int>(round_for(shift)));
-    if constexpr (sizeof(T) == 2) {
+    // Whole steps of kLanes columns, then the last columns through TailRows.
+    auto columns = [&]<int kLanes>(auto step) {
         std::ptrdiff_t j = 0;
-        for (; j + 16 <= w; j += 16)
-            subsample_vertical_u16_step(ref_rows, dis_rows, j, filter, taps, sh, rnd, ref_out,
-                                        dis_out);
+        for (; j + kLanes <= w; j += kLanes)
+            step(ref_rows, dis_rows, j, filter, taps, sh, rnd, ref_out, dis_out);
         if (j == w) return;
         const int n = static_cast<int>(w - j);
-        const TailRows<T, 16, kMaxTaps> tail(ref_rows, dis_rows, taps, j, n);
-        std::uint32_t r[16] = {}, d[16] = {};
-        subsample_vertical_u16_step(tail.a_ptr, tail.b_ptr, 0, filter, taps, sh, rnd, r, d);
+        const TailRows<T, kLanes, kMaxTaps> tail(ref_rows, dis_rows, taps, j, n);
+        std::uint32_t r[kLanes] = {}, d[kLanes] = {};
+        step(tail.a_ptr, tail.b_ptr, 0, filter, taps, sh, rnd, r, d);
         copy_first(ref_out + j, r, n);
         copy_first(dis_out + j, d, n);
-    } else {
-        std::ptrdiff_t j = 0;
-        for (; j + 8 <= w; j += 8)
-            subsample_vertical_step(ref_rows, dis_rows, j, filter, taps, sh, rnd, ref_out,
-                                    dis_out);
-        if (j == w) return;
-        const int n = static_cast<int>(w - j);
-        const TailRows<T, 8, kMaxTaps> tail(ref_rows, dis_rows, taps, j, n);
-        std::uint32_t r[8] = {}, d[8] = {};
-        subsample_vertical_step(tail.a_ptr, tail.b_ptr, 0, filter, taps, sh, rnd, r, d);
-        copy_first(ref_out + j, r, n);
-        copy_first(dis_out + j, d, n);
-    }
+    };
+    // 16-bit samples: 16 columns a step (vpmullw / vpmulhuw); 8-bit: 8.
+    if constexpr (sizeof(T) == 2)
+        columns.template operator()<16>([](auto... a) { subsample_vertical_u16_step(a...); });
+    else
+        columns.template operator()<8>([](auto... a) { subsample_vertical_step(a...); });
 }
 
 // ---------------------------------------------------------------------------

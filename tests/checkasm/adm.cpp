@@ -412,10 +412,10 @@ double angle_margin_rel(std::int64_t oh, std::int64_t ov, std::int64_t th, std::
 // about 1.5e-7 (relative, in the scalar's d^2 against cos^2 o t) of the
 // 1-degree threshold, on either side: the integer (h, v) nearest a target
 // margin is searched in the scalar's own arithmetic, preferring one that
-// single-precision products of the same sums decide the other way. Every other sample turns
-// by 0 or 10 degrees, far from the threshold. The twins' float tests must
-// defer a sample that close to the exact test; a lone one decides its block
-// by itself, so a float test without its margin on either side shows here
+// single-precision products of the same sums decide the other way. Every
+// other sample turns by 0 or 10 degrees, far from the threshold. The twins'
+// float tests must defer a sample that close to the exact test; a lone one
+// decides its block by itself, so a float test without its margin on either side shows here
 // (where every sample is near 1 degree, as in the cases above, nearly every
 // block has an undecided sample and takes the exact test whole).
 template <class T>
